@@ -1,0 +1,37 @@
+package selector
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Error is a syntax error in a selector.
+//
+// Col is the 1-based byte column of the offending input: the byte offset
+// plus one, counted over the whole source even if it contains newlines
+// (selectors are single-line in practice, so the line is always 1). A
+// column one past the last byte means "at end of input".
+type Error struct {
+	Col int    // 1-based byte column
+	Msg string // what was expected or found, without position
+}
+
+// Error formats the error as "selector:1:COL: message".
+func (e *Error) Error() string {
+	return fmt.Sprintf("selector:1:%d: %s", e.Col, e.Msg)
+}
+
+// errorf builds an *Error at the given byte offset.
+func errorf(off int, format string, args ...any) *Error {
+	return &Error{Col: off + 1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// describe names the input at off for error messages: a quoted character
+// or "end of input".
+func describe(src string, off int) string {
+	if off >= len(src) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRuneInString(src[off:])
+	return fmt.Sprintf("%q", r)
+}
