@@ -1,0 +1,127 @@
+// Package loader reads scene documents written in YAML or XML into one
+// scene model with a source position on every node, and (later) builds
+// Worlds from it.
+//
+// The readers in this file set check syntax and structure only: which keys
+// and elements exist, that names are well formed, that ids are unique, and
+// that hostile input stays within Limits. Whether a component is registered
+// and whether its values parse is checked later, against a registry.
+//
+// Every problem is reported, not just the first, as an *Error in an
+// ErrorList, formatted "file:line:col: message" with 1-based lines and
+// character columns.
+package loader
+
+// ValueKind tells how a component value was written.
+type ValueKind uint8
+
+const (
+	// ValueEmpty is a component without a value: `enemy:` or `enemy: ""`
+	// or `enemy: {}` in YAML, `enemy=""` in XML. It attaches the component
+	// with its defaults (a tag if it has no properties).
+	ValueEmpty ValueKind = iota
+	// ValueText is an attribute string such as "0 1 -5" or "hp: 100; max: 200",
+	// in Component.Text.
+	ValueText
+	// ValueMap is a YAML mapping of property names to values, in Component.Map.
+	ValueMap
+)
+
+// String returns "empty", "text" or "map".
+func (k ValueKind) String() string {
+	switch k {
+	case ValueEmpty:
+		return "empty"
+	case ValueText:
+		return "text"
+	case ValueMap:
+		return "map"
+	}
+	return "ValueKind(?)"
+}
+
+// Document is one scene as read from a file. After ReadFile it also holds
+// everything its includes contributed, merged in include order before the
+// including file's own content; each node keeps the position (and so the
+// file) it was written at.
+type Document struct {
+	File     string       // file the document was read from (the root file after ReadFile)
+	Files    []string     // the file and every file it included, in load order
+	Scene    []*Component // scene-level system settings: system name -> value
+	Decls    []*Decl      // data-only component declarations
+	Mixins   []*Mixin     // named bundles of components
+	Includes []*Include   // include directives written in File itself
+	Entities []*Entity    // top-level entities in source order
+	Pos      Pos          // position of the root mapping or <scene> element
+
+	nEntities int // entities in the tree, including children
+}
+
+// Entity is one entity with its components and children.
+type Entity struct {
+	ID         string       // optional, unique across the scene
+	IDPos      Pos          // position of the id value
+	Class      []string     // class names, from a space-separated string or a list
+	Mixins     []string     // mixin ids in application order
+	MixinPos   Pos          // position of the mixin value
+	Components []*Component // components in source order
+	Children   []*Entity    // child entities in source order
+	Pos        Pos          // position of the entity (first key, or the start tag)
+	File       string       // file the entity was written in (same as Pos.File)
+}
+
+// Component is a component (or, in Document.Scene, a system setting) as
+// written on an entity or mixin: a name and an unparsed value.
+type Component struct {
+	Name     string    // component name, possibly "name__instance"
+	Pos      Pos       // position of the key or attribute name
+	ValuePos Pos       // position of the value (inside the quotes in XML)
+	Kind     ValueKind // how the value was written
+	Text     string    // the attribute string if Kind == ValueText
+	Map      []*KV     // property values in source order if Kind == ValueMap
+}
+
+// KV is one property of a component value written as a mapping.
+type KV struct {
+	Key, Value    string
+	Pos, ValuePos Pos // positions of the key and of the value
+}
+
+// Mixin is a named bundle of components, applied to entities that list it
+// in `mixin`. A mixin may itself list mixins.
+type Mixin struct {
+	ID         string
+	Mixins     []string // mixins this mixin builds on, in application order
+	MixinPos   Pos      // position of the mixin value
+	Components []*Component
+	Pos        Pos // position of the mixin id
+}
+
+// Include is an include directive: another scene file (YAML or XML) whose
+// declarations, mixins, settings and entities are merged into this scene.
+type Include struct {
+	Path     string // as written, relative to the including file
+	Resolved string // slash-separated path within the file system, set by ReadFile
+	Pos      Pos    // position of the path
+}
+
+// Decl declares a data-only component: a schema without behaviour.
+// A declaration with no properties is a tag.
+type Decl struct {
+	Name   string
+	Single bool        // single-property component: Props has one entry with Name ""
+	Props  []*PropDecl // properties in source order
+	Pos    Pos         // position of the component name
+}
+
+// PropDecl declares one property of a data-only component. An empty Type is
+// left to the registry (which may infer it from the default).
+type PropDecl struct {
+	Name       string // "" for a single-property component
+	Type       string
+	Default    string
+	HasDefault bool
+	OneOf      []string // allowed values, nil if unrestricted
+	Min, Max   *float64 // numeric bounds, nil if absent
+	Pos        Pos      // position of the property name (of the component name if Single)
+}

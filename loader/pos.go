@@ -1,0 +1,187 @@
+package loader
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Pos is a position in a scene source file. Line and Col are 1-based; Col
+// counts characters (Unicode code points), not bytes, in both YAML and XML
+// files, so a tab or an "é" each count as one column. The zero Pos is
+// "no position".
+type Pos struct {
+	File string // file name as given to the reader (slash-separated for ReadFile)
+	Line int    // 1-based line, 0 if unknown
+	Col  int    // 1-based column in characters, 0 if unknown
+}
+
+// IsValid reports whether the position carries a line number.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String returns "file:line:col", or "file:line" without a column, "file"
+// without a line, and "-" for the zero Pos. Without a file it is
+// "line:col".
+func (p Pos) String() string {
+	s := p.File
+	if p.IsValid() {
+		if s != "" {
+			s += ":"
+		}
+		s += strconv.Itoa(p.Line)
+		if p.Col > 0 {
+			s += ":" + strconv.Itoa(p.Col)
+		}
+	}
+	if s == "" {
+		s = "-"
+	}
+	return s
+}
+
+// less orders positions by file name, then line, then column.
+func (p Pos) less(q Pos) bool {
+	if p.File != q.File {
+		return p.File < q.File
+	}
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Col < q.Col
+}
+
+// Error is one problem found in a scene file, at a position.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+// Error returns "file:line:col: message".
+func (e *Error) Error() string {
+	if e.Pos == (Pos{}) {
+		return e.Msg
+	}
+	return e.Pos.String() + ": " + e.Msg
+}
+
+// ErrorList is a list of positioned errors. The readers return every
+// problem they find as an ErrorList sorted by position; a nil or empty
+// ErrorList means success (use Err to turn it into an error value).
+type ErrorList []*Error
+
+// Error joins the messages of all errors, one per line.
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the individual errors, so that errors.As can find an *Error.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// Sort sorts the list by file, line and column, keeping the order of
+// errors at the same position.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool { return l[i].Pos.less(l[j].Pos) })
+}
+
+// Err returns nil for an empty list and the list itself otherwise.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// errorSink collects errors up to a limit.
+type errorSink struct {
+	list ErrorList
+	max  int
+	full bool // max reached: stop reading
+}
+
+func (s *errorSink) add(p Pos, format string, args ...any) {
+	if s.full {
+		return
+	}
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	if s.max > 0 && len(s.list) >= s.max {
+		s.list = append(s.list, &Error{Pos: p, Msg: fmt.Sprintf("too many errors (limit %d)", s.max)})
+		s.full = true
+		return
+	}
+	s.list = append(s.list, &Error{Pos: p, Msg: msg})
+}
+
+// lineIndex converts byte offsets in a source to line:column positions
+// with character columns. It is fast for the nearly increasing offsets a
+// reader produces, also on very long lines.
+type lineIndex struct {
+	file   string
+	data   []byte
+	starts []int // byte offset of the start of each line
+
+	// cache of the last conversion, to count characters incrementally
+	lastOff, lastLine, lastCol int
+}
+
+func newLineIndex(file string, data []byte) *lineIndex {
+	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
+	if bytes.HasPrefix(data, []byte("\ufeff")) {
+		starts[0] = 3 // a byte order mark is not a column
+	}
+	return &lineIndex{file: file, data: data, starts: starts, lastOff: -1}
+}
+
+// pos returns the position of byte offset off.
+func (x *lineIndex) pos(off int) Pos {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(x.data) {
+		off = len(x.data)
+	}
+	line := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
+	if line < 0 {
+		return Pos{File: x.file, Line: 1, Col: 1}
+	}
+	var col int
+	if x.lastOff >= 0 && x.lastLine == line && off >= x.lastOff {
+		col = x.lastCol + utf8.RuneCount(x.data[x.lastOff:off])
+	} else {
+		col = 1 + utf8.RuneCount(x.data[x.starts[line]:off])
+	}
+	x.lastOff, x.lastLine, x.lastCol = off, line, col
+	return Pos{File: x.file, Line: line + 1, Col: col}
+}

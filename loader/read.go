@@ -1,0 +1,390 @@
+package loader
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// Limits bound the resources a read may use, so that hostile or broken
+// input is refused with an error instead of exhausting memory, stack or
+// time. A zero field means the value from DefaultLimits.
+type Limits struct {
+	// MaxBytes bounds the size of one file and of all files of a scene
+	// together (root plus includes).
+	MaxBytes int64
+	// MaxDepth bounds how deeply entities nest (a top-level entity has
+	// depth 1) and, with a small allowance, the nesting of XML elements.
+	MaxDepth int
+	// MaxEntities bounds the number of entities in the scene, children and
+	// includes counted.
+	MaxEntities int
+	// MaxIncludes bounds the number of files included, transitively.
+	MaxIncludes int
+	// MaxErrors bounds the number of errors reported; reading stops after.
+	MaxErrors int
+}
+
+// DefaultLimits returns the limits used for zero fields: 64 MiB, entity
+// depth 256, 1,000,000 entities, 1,000 includes and 1,000 errors.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBytes:    64 << 20,
+		MaxDepth:    256,
+		MaxEntities: 1_000_000,
+		MaxIncludes: 1000,
+		MaxErrors:   1000,
+	}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = d.MaxDepth
+	}
+	if l.MaxEntities <= 0 {
+		l.MaxEntities = d.MaxEntities
+	}
+	if l.MaxIncludes <= 0 {
+		l.MaxIncludes = d.MaxIncludes
+	}
+	if l.MaxErrors <= 0 {
+		l.MaxErrors = d.MaxErrors
+	}
+	return l
+}
+
+// Format is a scene file format.
+type Format int
+
+const (
+	// FormatUnknown is returned for an unrecognised file extension.
+	FormatUnknown Format = iota
+	// FormatYAML is chosen by the extensions .yaml and .yml.
+	FormatYAML
+	// FormatXML is chosen by the extension .xml.
+	FormatXML
+)
+
+// FormatOf returns the format of a file name by its extension (case-insensitive).
+func FormatOf(file string) Format {
+	switch strings.ToLower(path.Ext(strings.ReplaceAll(file, "\\", "/"))) {
+	case ".yaml", ".yml":
+		return FormatYAML
+	case ".xml":
+		return FormatXML
+	}
+	return FormatUnknown
+}
+
+// Read reads one scene document, choosing YAML or XML by the extension of
+// file (.yaml, .yml or .xml). Includes are recorded in Document.Includes
+// but not resolved; use ReadFile for that.
+func Read(file string, data []byte, lim Limits) (*Document, error) {
+	lim = lim.withDefaults()
+	errs := &errorSink{max: lim.MaxErrors}
+	doc := readOne(file, data, lim, errs)
+	if doc != nil {
+		checkUnique(doc, errs)
+	}
+	return finish(doc, errs)
+}
+
+// readOne dispatches to the reader for file's format.
+func readOne(file string, data []byte, lim Limits, errs *errorSink) *Document {
+	if int64(len(data)) > lim.MaxBytes {
+		errs.add(Pos{File: file}, "file too large: %d bytes (limit %d)", len(data), lim.MaxBytes)
+		return nil
+	}
+	switch FormatOf(file) {
+	case FormatYAML:
+		return readYAML(file, data, lim, errs)
+	case FormatXML:
+		return readXML(file, data, lim, errs)
+	}
+	errs.add(Pos{File: file}, "unknown scene format %q (want .yaml, .yml or .xml)", path.Ext(file))
+	return nil
+}
+
+func finish(doc *Document, errs *errorSink) (*Document, error) {
+	if len(errs.list) > 0 {
+		errs.list.Sort()
+		return doc, errs.list
+	}
+	return doc, nil
+}
+
+// ReadFile reads the scene file name from fsys and resolves its includes:
+// an include path is relative to the directory of the including file, may
+// not leave the root of fsys, and may name a YAML or an XML file. Included
+// declarations, settings, mixins and entities are merged into the returned
+// Document, before the including file's own, in include order, depth first.
+// A file included a second time (for example by two siblings) is merged
+// only once; a file that includes itself, directly or through others, is an
+// error naming the cycle. Entity ids, mixin ids, declarations and scene
+// settings must be unique across all files.
+//
+// On error ReadFile returns an ErrorList with every problem found in every
+// file, sorted by position, and possibly a partial Document.
+func ReadFile(fsys fs.FS, name string, lim Limits) (*Document, error) {
+	lim = lim.withDefaults()
+	l := &includer{
+		fsys:   fsys,
+		lim:    lim,
+		errs:   &errorSink{max: lim.MaxErrors},
+		loaded: map[string]bool{},
+	}
+	if !fs.ValidPath(name) {
+		l.errs.add(Pos{File: name}, "invalid file name %q", name)
+		return finish(nil, l.errs)
+	}
+	doc := l.load(name, Pos{File: name})
+	if doc != nil {
+		doc.Files = l.files
+		checkUnique(doc, l.errs)
+	}
+	return finish(doc, l.errs)
+}
+
+// includer holds the state of one ReadFile call.
+type includer struct {
+	fsys     fs.FS
+	lim      Limits
+	errs     *errorSink
+	loaded   map[string]bool // files loaded or being loaded
+	stack    []string        // files being loaded, for cycle messages
+	files    []string
+	bytes    int64 // bytes read so far
+	includes int   // include directives followed so far
+	entities int   // entities read so far
+}
+
+// load reads one file and, recursively, its includes. at is where the file
+// was asked for (an include directive, or the root file).
+func (l *includer) load(name string, at Pos) *Document {
+	l.loaded[name] = true
+	l.files = append(l.files, name)
+	data, err := l.readFile(name, at)
+	if err != nil {
+		l.errs.add(at, "%v", err)
+		return nil
+	}
+	lim := l.lim
+	lim.MaxEntities -= l.entities
+	doc := readOne(name, data, lim, l.errs)
+	if doc == nil {
+		return nil
+	}
+	l.entities += doc.nEntities
+	if len(doc.Includes) == 0 || l.errs.full {
+		return doc
+	}
+
+	l.stack = append(l.stack, name)
+	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
+	var parts []*Document
+	for _, inc := range doc.Includes {
+		if l.errs.full {
+			break
+		}
+		target, msg := resolveInclude(name, inc.Path)
+		if msg != "" {
+			l.errs.add(inc.Pos, "include %q: %s", inc.Path, msg)
+			continue
+		}
+		inc.Resolved = target
+		if i := indexOf(l.stack, target); i >= 0 {
+			cycle := append(append([]string{}, l.stack[i:]...), target)
+			l.errs.add(inc.Pos, "include cycle: %s", strings.Join(cycle, " -> "))
+			continue
+		}
+		if l.loaded[target] {
+			continue // already merged through another include
+		}
+		l.includes++
+		if l.includes > l.lim.MaxIncludes {
+			l.errs.add(inc.Pos, "too many includes (limit %d)", l.lim.MaxIncludes)
+			break
+		}
+		if sub := l.load(target, inc.Pos); sub != nil {
+			parts = append(parts, sub)
+		}
+	}
+	merge(doc, parts)
+	return doc
+}
+
+// readFile reads name within the byte budget.
+func (l *includer) readFile(name string, at Pos) ([]byte, error) {
+	left := l.lim.MaxBytes - l.bytes
+	if info, err := fs.Stat(l.fsys, name); err != nil {
+		return nil, cleanFSError(err)
+	} else if info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", name)
+	} else if info.Size() > left {
+		return nil, fmt.Errorf("%s: scene too large: %d more bytes (limit %d for all files)", name, info.Size(), l.lim.MaxBytes)
+	}
+	data, err := fs.ReadFile(l.fsys, name)
+	if err != nil {
+		return nil, cleanFSError(err)
+	}
+	if int64(len(data)) > left {
+		return nil, fmt.Errorf("%s: scene too large: %d more bytes (limit %d for all files)", name, len(data), l.lim.MaxBytes)
+	}
+	l.bytes += int64(len(data))
+	return data, nil
+}
+
+func cleanFSError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// resolveInclude resolves an include path relative to the including file.
+// It returns the slash-separated target or a message saying what is wrong.
+func resolveInclude(from, inc string) (string, string) {
+	switch {
+	case inc == "":
+		return "", "empty path"
+	case strings.Contains(inc, "\\"):
+		return "", "use / to separate path elements"
+	case strings.HasPrefix(inc, "/"):
+		return "", "absolute paths are not allowed"
+	}
+	target := path.Join(path.Dir(from), inc)
+	if target == ".." || strings.HasPrefix(target, "../") || !fs.ValidPath(target) {
+		return "", "path leaves the scene root"
+	}
+	if FormatOf(target) == FormatUnknown {
+		return "", "unknown scene format (want .yaml, .yml or .xml)"
+	}
+	return target, ""
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// merge puts the content of the included documents before doc's own.
+func merge(doc *Document, parts []*Document) {
+	if len(parts) == 0 {
+		return
+	}
+	var scene []*Component
+	var decls []*Decl
+	var mixins []*Mixin
+	var ents []*Entity
+	for _, p := range append(parts, doc) {
+		scene = append(scene, p.Scene...)
+		decls = append(decls, p.Decls...)
+		mixins = append(mixins, p.Mixins...)
+		ents = append(ents, p.Entities...)
+		if p != doc {
+			doc.nEntities += p.nEntities
+		}
+	}
+	doc.Scene, doc.Decls, doc.Mixins, doc.Entities = scene, decls, mixins, ents
+}
+
+// checkUnique reports duplicate entity ids, mixin ids, declarations and
+// scene settings. The later definition is reported, naming the first.
+func checkUnique(doc *Document, errs *errorSink) {
+	seen := make(map[string]Pos)
+	for _, c := range doc.Scene {
+		if p, ok := seen[c.Name]; ok {
+			errs.add(c.Pos, "duplicate scene setting %q (first at %s)", c.Name, p)
+			continue
+		}
+		seen[c.Name] = c.Pos
+	}
+	clear(seen)
+	for _, d := range doc.Decls {
+		if p, ok := seen[d.Name]; ok {
+			errs.add(d.Pos, "duplicate component declaration %q (first at %s)", d.Name, p)
+			continue
+		}
+		seen[d.Name] = d.Pos
+	}
+	clear(seen)
+	for _, m := range doc.Mixins {
+		if p, ok := seen[m.ID]; ok {
+			errs.add(m.Pos, "duplicate mixin id %q (first at %s)", m.ID, p)
+			continue
+		}
+		seen[m.ID] = m.Pos
+	}
+	clear(seen)
+	// Iterative walk: depth is bounded by the readers, but stay frugal.
+	stack := make([]*Entity, 0, 64)
+	for i := len(doc.Entities) - 1; i >= 0; i-- {
+		stack = append(stack, doc.Entities[i])
+	}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.ID != "" {
+			if p, ok := seen[e.ID]; ok {
+				errs.add(e.IDPos, "duplicate entity id %q (first at %s)", e.ID, p)
+			} else {
+				seen[e.ID] = e.IDPos
+			}
+		}
+		for i := len(e.Children) - 1; i >= 0; i-- {
+			stack = append(stack, e.Children[i])
+		}
+	}
+}
+
+// validName reports whether s is a valid component or system name:
+// a letter followed by letters, digits, '-' and '_', optionally followed by
+// "__" and an instance id of letters, digits, '-' and '_' ("sound__walk").
+func validName(s string, instance bool) bool {
+	base, inst, hasInst := strings.Cut(s, "__")
+	if hasInst && (!instance || inst == "" || strings.Contains(inst, "__")) {
+		return false
+	}
+	if base == "" || !isLetter(base[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+
+// validID reports whether s can be an entity id, mixin id or class name:
+// non-empty, without white space or control characters.
+func validID(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r == 0x7f || r == 0x85 || r == 0xa0 || r == 0x2028 || r == 0x2029 {
+			return false
+		}
+	}
+	return true
+}
+
+// nameError describes an invalid component name.
+func nameMsg(what, s string) string {
+	return fmt.Sprintf("invalid %s name %q (want a letter, then letters, digits, '-' or '_', optionally \"__\" and an instance id)", what, s)
+}
