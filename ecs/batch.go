@@ -1,0 +1,209 @@
+package ecs
+
+import "unsafe"
+
+// colBase returns the base pointer and element size of id's column in t;
+// for a tag, a pointer to zero bytes and size 0.
+func (t *table) colBase(id ID) (unsafe.Pointer, uintptr) {
+	if c := t.col(id); c != nil {
+		return c.base, c.size
+	}
+	return unsafe.Pointer(&zeroBase), 0
+}
+
+// batchCreate appends n zeroed rows of new entities to t and returns the
+// first row. The caller fills the values, then calls batchCreated.
+func (w *World) batchCreate(t *table, n int) uint32 {
+	t.reserve(n)
+	start := uint32(len(t.entities))
+	for i := 0; i < n; i++ {
+		e := w.alloc()
+		r := &w.records[e.index]
+		r.table, r.row = t.id, start+uint32(i)
+		t.entities = append(t.entities, e.index)
+		if w.h != nil {
+			w.h.appendRoot(e.index)
+		}
+	}
+	w.version++
+	return start
+}
+
+// batchCreated counts the changes of n new rows from start and tells
+// observers. It returns the first new entity.
+func (w *World) batchCreated(t *table, start uint32, n int) Entity {
+	for _, id := range t.ids {
+		w.changes[id] += uint64(n)
+	}
+	first := t.entities[start]
+	e0 := Entity{first, w.records[first].gen}
+	if w.nobs > 0 {
+		es := make([]Entity, n)
+		for i := range es {
+			idx := t.entities[int(start)+i]
+			es[i] = Entity{idx, w.records[idx].gen}
+		}
+		for _, e := range es {
+			if r := w.rec(e); r != nil {
+				w.emitCreated(e, w.tables[r.table])
+			}
+		}
+	}
+	w.settle()
+	return e0
+}
+
+// NewEntities creates n entities with zero values of the components ids
+// and returns them.
+func (w *World) NewEntities(n int, ids ...ID) []Entity {
+	for _, id := range ids {
+		w.checkID("NewEntities", id)
+	}
+	out := make([]Entity, 0, n)
+	if n <= 0 {
+		return out
+	}
+	if w.locks > 0 {
+		for i := 0; i < n; i++ {
+			out = append(out, w.NewEntity(ids...))
+		}
+		return out
+	}
+	t := w.tableFor(MaskOf(ids...))
+	start := w.batchCreate(t, n)
+	for i := 0; i < n; i++ {
+		idx := t.entities[int(start)+i]
+		out = append(out, Entity{idx, w.records[idx].gen})
+	}
+	w.batchCreated(t, start, n)
+	return out
+}
+
+// matchingTables returns a snapshot of the tables f matches.
+func (f *Filter) snapshot() []*table {
+	return append([]*table(nil), f.tables...)
+}
+
+// DestroyAll destroys every entity that matches f (with their subtrees)
+// and returns how many matched. Without observers or a hierarchy it frees
+// whole tables at a time. While a query iterates it is deferred and
+// returns 0.
+func (w *World) DestroyAll(f *Filter) int {
+	if w.locks > 0 {
+		w.cmds = append(w.cmds, command{op: opFunc, fn: func(w *World) { w.DestroyAll(f) }})
+		return 0
+	}
+	total := 0
+	if w.nobs > 0 || w.h != nil {
+		var es []Entity
+		for _, t := range f.snapshot() {
+			for _, idx := range t.entities {
+				es = append(es, Entity{idx, w.records[idx].gen})
+			}
+		}
+		for _, e := range es {
+			if w.rec(e) != nil {
+				w.destroyNow(e)
+				total++
+			}
+		}
+		w.settle()
+		return total
+	}
+	for _, t := range f.snapshot() {
+		n := t.len()
+		if n == 0 {
+			continue
+		}
+		total += n
+		for _, idx := range t.entities {
+			w.release(idx)
+		}
+		for i := range t.cols {
+			c := &t.cols[i]
+			c.info.zeroN(c.base, n)
+		}
+		for _, id := range t.ids {
+			w.changes[id] += uint64(n)
+		}
+		t.entities = t.entities[:0]
+	}
+	w.version++
+	return total
+}
+
+// AddAll adds component id (zero-valued) to every entity that matches f
+// and lacks it, moving whole tables at a time. It returns how many
+// entities changed. While a query iterates it is deferred and returns 0.
+func (w *World) AddAll(f *Filter, id ID) int {
+	w.checkID("AddAll", id)
+	return w.moveAll(f, id, true)
+}
+
+// RemoveAll removes component id from every entity that matches f and has
+// it, moving whole tables at a time. It returns how many entities changed.
+// While a query iterates it is deferred and returns 0.
+func (w *World) RemoveAll(f *Filter, id ID) int {
+	w.checkID("RemoveAll", id)
+	return w.moveAll(f, id, false)
+}
+
+func (w *World) moveAll(f *Filter, id ID, add bool) int {
+	if w.locks > 0 {
+		w.cmds = append(w.cmds, command{op: opFunc, fn: func(w *World) { w.moveAll(f, id, add) }})
+		return 0
+	}
+	total := 0
+	for _, from := range f.snapshot() {
+		if from.has(id) == add || from.len() == 0 {
+			continue
+		}
+		n := from.len()
+		if w.nobs > 0 && !add {
+			es := make([]Entity, n)
+			for i, idx := range from.entities {
+				es[i] = Entity{idx, w.records[idx].gen}
+			}
+			for _, e := range es {
+				w.removeNow(e, id)
+			}
+			total += n
+			continue
+		}
+		var to *table
+		if add {
+			to = w.tableWith(from, id)
+		} else {
+			to = w.tableWithout(from, id)
+		}
+		to.reserve(n)
+		start := uint32(to.len())
+		for i := range from.cols {
+			src := &from.cols[i]
+			if dst := to.col(src.id); dst != nil {
+				dst.info.copyN(dst.ptr(start), src.base, n)
+			}
+			src.info.zeroN(src.base, n)
+		}
+		for i, idx := range from.entities {
+			r := &w.records[idx]
+			r.table, r.row = to.id, start+uint32(i)
+		}
+		to.entities = append(to.entities, from.entities...)
+		moved := from.entities
+		from.entities = from.entities[:0]
+		w.changes[id] += uint64(n)
+		total += n
+		if w.nobs > 0 && add {
+			w.locks++
+			for _, idx := range moved[:n:n] {
+				e := Entity{idx, w.records[idx].gen}
+				w.emit(ComponentAdded, e, id)
+			}
+			w.locks--
+		}
+	}
+	w.version++
+	w.settle()
+	return total
+}

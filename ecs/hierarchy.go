@@ -1,0 +1,335 @@
+package ecs
+
+import (
+	"fmt"
+	"iter"
+)
+
+// link holds an entity's place in the hierarchy. Fields are entity index
+// + 1, so that 0 means none.
+type link struct {
+	parent, first, last, prev, next uint32
+}
+
+// hierarchy is allocated the first time a World uses parents; a World that
+// never does pays nothing for it. Entities without a parent are roots,
+// kept in a list in creation order (document order).
+type hierarchy struct {
+	links     []link
+	rootFirst uint32
+	rootLast  uint32
+}
+
+func (h *hierarchy) grow(n int) {
+	for len(h.links) < n {
+		h.links = append(h.links, link{})
+	}
+}
+
+func (h *hierarchy) appendRoot(idx uint32) {
+	l := &h.links[idx]
+	*l = link{prev: h.rootLast}
+	if h.rootLast != 0 {
+		h.links[h.rootLast-1].next = idx + 1
+	} else {
+		h.rootFirst = idx + 1
+	}
+	h.rootLast = idx + 1
+}
+
+// detach takes idx out of its sibling list (its parent's, or the roots).
+func (h *hierarchy) detach(idx uint32) {
+	l := &h.links[idx]
+	first, last := &h.rootFirst, &h.rootLast
+	if l.parent != 0 {
+		p := &h.links[l.parent-1]
+		first, last = &p.first, &p.last
+	}
+	if l.prev != 0 {
+		h.links[l.prev-1].next = l.next
+	} else {
+		*first = l.next
+	}
+	if l.next != 0 {
+		h.links[l.next-1].prev = l.prev
+	} else {
+		*last = l.prev
+	}
+	l.parent, l.prev, l.next = 0, 0, 0
+}
+
+// insertBefore puts idx into parent's children (parent 0: the roots) before
+// sibling before (0: at the end).
+func (h *hierarchy) insertBefore(idx, parent, before uint32) {
+	l := &h.links[idx]
+	first, last := &h.rootFirst, &h.rootLast
+	if parent != 0 {
+		p := &h.links[parent-1]
+		first, last = &p.first, &p.last
+	}
+	l.parent = parent
+	if before == 0 {
+		l.prev, l.next = *last, 0
+		if *last != 0 {
+			h.links[*last-1].next = idx + 1
+		} else {
+			*first = idx + 1
+		}
+		*last = idx + 1
+		return
+	}
+	b := &h.links[before-1]
+	l.prev, l.next = b.prev, before
+	if b.prev != 0 {
+		h.links[b.prev-1].next = idx + 1
+	} else {
+		*first = idx + 1
+	}
+	b.prev = idx + 1
+}
+
+// unlink removes a dying entity from the hierarchy; its children must be
+// gone already.
+func (h *hierarchy) unlink(w *World, idx uint32) {
+	h.detach(idx)
+	h.links[idx] = link{}
+}
+
+// hier returns the hierarchy, creating it on first use: every live entity
+// becomes a root, in index order.
+func (w *World) hier() *hierarchy {
+	if w.h != nil {
+		return w.h
+	}
+	h := &hierarchy{}
+	h.grow(len(w.records))
+	for i := range w.records {
+		if w.records[i].table != noTable {
+			h.appendRoot(uint32(i))
+		}
+	}
+	w.h = h
+	return h
+}
+
+func (w *World) entityAt(v uint32) Entity {
+	if v == 0 {
+		return Entity{}
+	}
+	return Entity{v - 1, w.records[v-1].gen}
+}
+
+// Parent returns e's parent, or ok=false if e is a root or stale.
+func (w *World) Parent(e Entity) (Entity, bool) {
+	if w.rec(e) == nil || w.h == nil {
+		return Entity{}, false
+	}
+	p := w.h.links[e.index].parent
+	return w.entityAt(p), p != 0
+}
+
+// FirstChild returns e's first child, or ok=false if it has none.
+func (w *World) FirstChild(e Entity) (Entity, bool) {
+	if w.rec(e) == nil || w.h == nil {
+		return Entity{}, false
+	}
+	c := w.h.links[e.index].first
+	return w.entityAt(c), c != 0
+}
+
+// LastChild returns e's last child, or ok=false if it has none.
+func (w *World) LastChild(e Entity) (Entity, bool) {
+	if w.rec(e) == nil || w.h == nil {
+		return Entity{}, false
+	}
+	c := w.h.links[e.index].last
+	return w.entityAt(c), c != 0
+}
+
+// NextSibling returns the entity after e among its parent's children (or
+// among the roots), or ok=false if e is the last.
+func (w *World) NextSibling(e Entity) (Entity, bool) {
+	if w.rec(e) == nil || w.h == nil {
+		return Entity{}, false
+	}
+	c := w.h.links[e.index].next
+	return w.entityAt(c), c != 0
+}
+
+// PrevSibling returns the entity before e among its siblings, or ok=false
+// if e is the first.
+func (w *World) PrevSibling(e Entity) (Entity, bool) {
+	if w.rec(e) == nil || w.h == nil {
+		return Entity{}, false
+	}
+	c := w.h.links[e.index].prev
+	return w.entityAt(c), c != 0
+}
+
+// Children returns e's children in order.
+func (w *World) Children(e Entity) []Entity {
+	var out []Entity
+	for c := range w.ChildrenSeq(e) {
+		out = append(out, c)
+	}
+	return out
+}
+
+// ChildrenSeq iterates over e's children in order without allocating.
+func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
+	return func(yield func(Entity) bool) {
+		if w.rec(e) == nil || w.h == nil {
+			return
+		}
+		for c := w.h.links[e.index].first; c != 0; c = w.h.links[c-1].next {
+			if !yield(w.entityAt(c)) {
+				return
+			}
+		}
+	}
+}
+
+// Roots iterates over the entities without a parent, in document order
+// (creation order, as moved by SetParent and InsertChild).
+func (w *World) Roots() iter.Seq[Entity] {
+	return func(yield func(Entity) bool) {
+		h := w.hier()
+		for c := h.rootFirst; c != 0; c = h.links[c-1].next {
+			if !yield(w.entityAt(c)) {
+				return
+			}
+		}
+	}
+}
+
+// All iterates over every live entity in document order: a pre-order walk
+// of the hierarchy, roots in order.
+func (w *World) All() iter.Seq[Entity] {
+	return func(yield func(Entity) bool) {
+		h := w.hier()
+		c := h.rootFirst
+		for c != 0 {
+			if !yield(w.entityAt(c)) {
+				return
+			}
+			l := &h.links[c-1]
+			if l.first != 0 {
+				c = l.first
+				continue
+			}
+			for c != 0 && h.links[c-1].next == 0 {
+				c = h.links[c-1].parent
+			}
+			if c != 0 {
+				c = h.links[c-1].next
+			}
+		}
+	}
+}
+
+// Descendants iterates over e's descendants in document order.
+func (w *World) Descendants(e Entity) iter.Seq[Entity] {
+	return func(yield func(Entity) bool) {
+		if w.rec(e) == nil || w.h == nil {
+			return
+		}
+		h := w.h
+		top := e.index + 1
+		c := h.links[e.index].first
+		for c != 0 {
+			if !yield(w.entityAt(c)) {
+				return
+			}
+			l := &h.links[c-1]
+			if l.first != 0 {
+				c = l.first
+				continue
+			}
+			for c != top && h.links[c-1].next == 0 {
+				c = h.links[c-1].parent
+			}
+			if c == top {
+				return
+			}
+			c = h.links[c-1].next
+		}
+	}
+}
+
+// IsAncestor reports whether a is a proper ancestor of e.
+func (w *World) IsAncestor(a, e Entity) bool {
+	if w.rec(a) == nil || w.rec(e) == nil || w.h == nil {
+		return false
+	}
+	for p := w.h.links[e.index].parent; p != 0; p = w.h.links[p-1].parent {
+		if p == a.index+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// SetParent makes child the last child of parent. A zero parent makes
+// child a root again (appended at the end of the roots). Making an entity
+// its own ancestor is an error (ErrCycle). Reparenting moves no storage,
+// so it takes effect at once even while a query iterates.
+func (w *World) SetParent(child, parent Entity) error {
+	return w.InsertChild(parent, child, -1)
+}
+
+// InsertChild makes child the index-th child of parent (0 is the first;
+// -1 or an index past the end appends). A zero parent means the roots.
+func (w *World) InsertChild(parent, child Entity, index int) error {
+	if w.rec(child) == nil {
+		return staleErr("SetParent", child)
+	}
+	if !parent.IsZero() && w.rec(parent) == nil {
+		return fmt.Errorf("ecs: SetParent %v: parent %v: %w", child, parent, ErrStale)
+	}
+	if parent == child || (!parent.IsZero() && w.IsAncestor(child, parent)) {
+		return fmt.Errorf("ecs: SetParent %v under %v: %w", child, parent, ErrCycle)
+	}
+	h := w.hier()
+	var p uint32
+	if !parent.IsZero() {
+		p = parent.index + 1
+	}
+	old := h.links[child.index].parent
+	if w.nobs > 0 && old != 0 {
+		w.emitLocked(ChildDetached, child, 0)
+	}
+	h.detach(child.index)
+	// Find the sibling to insert before.
+	var before uint32
+	if index >= 0 {
+		first := h.rootFirst
+		if p != 0 {
+			first = h.links[p-1].first
+		}
+		before = first
+		for i := 0; i < index && before != 0; i++ {
+			before = h.links[before-1].next
+		}
+	}
+	h.insertBefore(child.index, p, before)
+	w.version++
+	if w.nobs > 0 && p != 0 {
+		w.emitLocked(ChildAttached, child, 0)
+	}
+	w.settle()
+	return nil
+}
+
+// ChildIndex returns e's position among its siblings (0-based), or -1 if
+// e is stale.
+func (w *World) ChildIndex(e Entity) int {
+	if w.rec(e) == nil {
+		return -1
+	}
+	h := w.hier()
+	n := 0
+	for c := h.links[e.index].prev; c != 0; c = h.links[c-1].prev {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,295 @@
+// Command gen writes ecs/typed_gen.go: the typed filters, queries and
+// builders for 1 to 8 components. Run it with `go generate ./ecs`.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"os"
+	"strings"
+	"text/template"
+)
+
+type arity struct {
+	N      int
+	Types  []string // A, B, ...
+	Idx    []int
+	TP     string // [A, B any]
+	TA     string // [A, B]
+	Params string // a Map[A], b Map[B]
+	Vals   string // a A, b B
+	Ptrs   string // *A, *B
+	Slices string // []A, []B
+}
+
+const tmpl = `
+// Filter{{.N}} is a cached filter with typed access to {{.N}} component(s).
+// It matches entities that have all of them plus the options' conditions.
+type Filter{{.N}}{{.TP}} struct {
+	f   *Filter
+	ids [{{.N}}]ID
+}
+
+// NewFilter{{.N}} returns a cached filter over the entities that have the
+// given components and satisfy opts.
+func NewFilter{{.N}}{{.TP}}({{.Params}}, opts ...FilterOption) *Filter{{.N}}{{.TA}} {
+	w := m0.w
+	f := &Filter{w: w}
+	ids := [{{.N}}]ID{ {{range $i, $t := .Types}}m{{$i}}.id, {{end}} }
+	for _, id := range ids {
+		f.all = f.all.With(id)
+	}
+	for _, o := range opts {
+		o(f)
+	}
+	return &Filter{{.N}}{{.TA}}{f: w.registerFilter(f), ids: ids}
+}
+
+// Filter returns the untyped filter underneath.
+func (f *Filter{{.N}}{{.TA}}) Filter() *Filter { return f.f }
+
+// Count returns the number of matching entities.
+func (f *Filter{{.N}}{{.TA}}) Count() int { return f.f.Count() }
+
+// Query starts an iteration. The World is locked until Next or NextTable
+// returns false or Close is called.
+func (f *Filter{{.N}}{{.TA}}) Query() Query{{.N}}{{.TA}} {
+	f.f.w.lock()
+	return Query{{.N}}{{.TA}}{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+}
+
+// Each calls fn for every matching entity.
+func (f *Filter{{.N}}{{.TA}}) Each(fn func(Entity, {{.Ptrs}})) {
+	q := f.Query()
+	for q.Next() {
+		r := uintptr(q.row)
+		fn(q.Entity(), {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(q.p[{{$i}}], r*q.s[{{$i}}])){{end}})
+	}
+}
+
+// Query{{.N}} iterates over the entities of a Filter{{.N}}: entity by entity
+// with Next and Get, or table by table with NextTable and Columns.
+type Query{{.N}}{{.TP}} struct {
+	w      *World
+	tables []*table
+	t      *table
+	ti     int
+	row, n int
+	done   bool
+	ids    [{{.N}}]ID
+	p      [{{.N}}]unsafe.Pointer
+	s      [{{.N}}]uintptr
+}
+
+// Next advances to the next entity and reports whether there is one.
+func (q *Query{{.N}}{{.TA}}) Next() bool {
+	q.row++
+	if q.row < q.n {
+		return true
+	}
+	return q.nextTable()
+}
+
+func (q *Query{{.N}}{{.TA}}) nextTable() bool {
+	for {
+		q.ti++
+		if q.ti >= len(q.tables) {
+			q.Close()
+			return false
+		}
+		t := q.tables[q.ti]
+		if n := t.len(); n > 0 {
+			q.t, q.row, q.n = t, 0, n
+			for i, id := range q.ids {
+				q.p[i], q.s[i] = t.colBase(id)
+			}
+			return true
+		}
+	}
+}
+
+// Get returns pointers to the current entity's components. They are valid
+// until the next structural change.
+func (q *Query{{.N}}{{.TA}}) Get() ({{.Ptrs}}) {
+	r := uintptr(q.row)
+	return {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(q.p[{{$i}}], r*q.s[{{$i}}])){{end}}
+}
+
+// Entity returns the current entity.
+func (q *Query{{.N}}{{.TA}}) Entity() Entity {
+	idx := q.t.entities[q.row]
+	return Entity{idx, q.w.records[idx].gen}
+}
+
+// NextTable advances to the next non-empty table of matching entities.
+func (q *Query{{.N}}{{.TA}}) NextTable() bool {
+	q.row = q.n - 1
+	ok := q.nextTable()
+	if ok {
+		q.row = q.n - 1
+	}
+	return ok
+}
+
+// Len returns the number of entities in the current table.
+func (q *Query{{.N}}{{.TA}}) Len() int { return q.n }
+
+// Columns returns the packed values of the current table, one slice per
+// component, each Len() long, row i of each belonging to EntityAt(i).
+func (q *Query{{.N}}{{.TA}}) Columns() ({{.Slices}}) {
+	return {{range $i, $t := .Types}}{{if $i}}, {{end}}unsafe.Slice((*{{$t}})(q.p[{{$i}}]), q.n){{end}}
+}
+
+// EntityAt returns the entity in row i of the current table.
+func (q *Query{{.N}}{{.TA}}) EntityAt(i int) Entity {
+	idx := q.t.entities[i]
+	return Entity{idx, q.w.records[idx].gen}
+}
+
+// Close ends the iteration early and unlocks the World. It is safe to call
+// twice.
+func (q *Query{{.N}}{{.TA}}) Close() {
+	if q.done {
+		return
+	}
+	q.done = true
+	q.n, q.row = 0, 0
+	q.ti = len(q.tables)
+	q.w.unlock()
+}
+
+// Builder{{.N}} creates entities with {{.N}} component(s) (plus any tags
+// given to its constructor) straight into their table.
+type Builder{{.N}}{{.TP}} struct {
+	w   *World
+	ids [{{.N}}]ID
+	t   *table
+}
+
+// NewBuilder{{.N}} returns a builder of entities with the given components
+// and, optionally, tags or other components (zero-valued).
+func NewBuilder{{.N}}{{.TP}}({{.Params}}, extra ...ID) *Builder{{.N}}{{.TA}} {
+	w := m0.w
+	ids := [{{.N}}]ID{ {{range $i, $t := .Types}}m{{$i}}.id, {{end}} }
+	mask := MaskOf(ids[:]...)
+	for _, id := range extra {
+		w.checkID("NewBuilder", id)
+		mask = mask.With(id)
+	}
+	return &Builder{{.N}}{{.TA}}{w: w, ids: ids, t: w.tableFor(mask)}
+}
+
+// New creates one entity with the given values.
+func (b *Builder{{.N}}{{.TA}}) New({{.Vals}}) Entity {
+	w := b.w
+	if w.locks > 0 {
+		e := w.createIn(w.tables[0])
+		{{range $i, $t := .Types}}_ = w.add(e, w.rec(e), b.ids[{{$i}}], unsafe.Pointer(&v{{$i}}))
+		{{end}}for _, id := range b.t.ids {
+			if w.rec(e) != nil && !w.tables[w.rec(e).table].has(id) && !b.has(id) {
+				_ = w.add(e, w.rec(e), id, nil)
+			}
+		}
+		return e
+	}
+	start := w.batchCreate(b.t, 1)
+	t := b.t
+	{{range $i, $t := .Types}}if c := t.col(b.ids[{{$i}}]); c != nil {
+		*(*{{$t}})(c.ptr(start)) = v{{$i}}
+	}
+	{{end}}return w.batchCreated(t, start, 1)
+}
+
+func (b *Builder{{.N}}{{.TA}}) has(id ID) bool {
+	for _, x := range b.ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// NewBatch creates n entities that all get the given values.
+func (b *Builder{{.N}}{{.TA}}) NewBatch(n int, {{.Vals}}) {
+	b.NewBatchFn(n, func(_ Entity, {{range $i, $t := .Types}}{{if $i}}, {{end}}p{{$i}} *{{$t}}{{end}}) {
+		{{range $i, $t := .Types}}*p{{$i}} = v{{$i}}
+		{{end}}
+	})
+}
+
+// NewBatchFn creates n entities and calls fn (if not nil) to fill in each
+// one's values, before observers hear of them.
+func (b *Builder{{.N}}{{.TA}}) NewBatchFn(n int, fn func(Entity, {{.Ptrs}})) {
+	w := b.w
+	if n <= 0 {
+		return
+	}
+	if w.locks > 0 {
+		for i := 0; i < n; i++ {
+			{{range $i, $t := .Types}}var v{{$i}} {{$t}}
+			{{end}}e := w.createIn(w.tables[0])
+			if fn != nil {
+				fn(e, {{range $i, $t := .Types}}{{if $i}}, {{end}}&v{{$i}}{{end}})
+			}
+			{{range $i, $t := .Types}}_ = w.add(e, w.rec(e), b.ids[{{$i}}], unsafe.Pointer(&v{{$i}}))
+			{{end}}for _, id := range b.t.ids {
+				if !b.has(id) {
+					_ = w.add(e, w.rec(e), id, nil)
+				}
+			}
+		}
+		return
+	}
+	t := b.t
+	start := w.batchCreate(t, n)
+	if fn != nil {
+		var p [{{.N}}]unsafe.Pointer
+		var s [{{.N}}]uintptr
+		for i, id := range b.ids {
+			p[i], s[i] = t.colBase(id)
+		}
+		for i := 0; i < n; i++ {
+			r := uintptr(start) + uintptr(i)
+			idx := t.entities[r]
+			fn(Entity{idx, w.records[idx].gen}, {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(p[{{$i}}], r*s[{{$i}}])){{end}})
+		}
+	}
+	w.batchCreated(t, start, n)
+}
+`
+
+func main() {
+	var buf bytes.Buffer
+	buf.WriteString("// Code generated by ecs/internal/gen; DO NOT EDIT.\n\npackage ecs\n\nimport \"unsafe\"\n")
+	t := template.Must(template.New("").Parse(tmpl))
+	names := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
+	for n := 1; n <= 8; n++ {
+		a := arity{N: n, Types: names[:n]}
+		var params, vals, ptrs, slices []string
+		for i, ty := range a.Types {
+			a.Idx = append(a.Idx, i)
+			params = append(params, fmt.Sprintf("m%d Map[%s]", i, ty))
+			vals = append(vals, fmt.Sprintf("v%d %s", i, ty))
+			ptrs = append(ptrs, "*"+ty)
+			slices = append(slices, "[]"+ty)
+		}
+		a.TP = "[" + strings.Join(a.Types, ", ") + " any]"
+		a.TA = "[" + strings.Join(a.Types, ", ") + "]"
+		a.Params = strings.Join(params, ", ")
+		a.Vals = strings.Join(vals, ", ")
+		a.Ptrs = strings.Join(ptrs, ", ")
+		a.Slices = strings.Join(slices, ", ")
+		if err := t.Execute(&buf, a); err != nil {
+			panic(err)
+		}
+	}
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		os.WriteFile("typed_gen.go", buf.Bytes(), 0o644)
+		panic(err)
+	}
+	if err := os.WriteFile("typed_gen.go", src, 0o644); err != nil {
+		panic(err)
+	}
+}

@@ -1,0 +1,140 @@
+package ecs
+
+// Event is a kind of change that observers are told about.
+//
+// The order, for one operation:
+//   - NewEntity and the builders: EntityCreated, then ComponentAdded for
+//     each initial component in increasing ID order, after the values are
+//     written.
+//   - Add, AddPtr, Set of an absent component: ComponentAdded after the
+//     value is written.
+//   - Set of a present component, MarkChanged: ComponentSet after the
+//     write.
+//   - Remove: ComponentRemoved before the removal, the value still
+//     readable.
+//   - Destroy: for each entity of the subtree, children first:
+//     ComponentRemoved for each component in increasing ID order, then
+//     EntityDestroyed, all before anything is freed.
+//   - SetParent, InsertChild: ChildDetached (entity still under its old
+//     parent) and ChildAttached (under the new one), with the child as the
+//     entity; a new root gets no ChildAttached.
+//
+// Observers run with the World locked: structural changes they make are
+// deferred and applied, in order, right after the operation that
+// triggered them completes.
+type Event uint8
+
+// The events.
+const (
+	EntityCreated Event = iota
+	EntityDestroyed
+	ComponentAdded
+	ComponentRemoved
+	ComponentSet
+	ChildAttached
+	ChildDetached
+	numEvents
+)
+
+var eventNames = [...]string{"EntityCreated", "EntityDestroyed", "ComponentAdded", "ComponentRemoved", "ComponentSet", "ChildAttached", "ChildDetached"}
+
+// String returns the event's name.
+func (ev Event) String() string {
+	if int(ev) < len(eventNames) {
+		return eventNames[ev]
+	}
+	return "Event(?)"
+}
+
+// Observer is called for an event on entity e. id is the component for
+// component events and 0 otherwise.
+type Observer func(w *World, ev Event, e Entity, id ID)
+
+// ObserverID identifies a registered observer, for Unobserve.
+type ObserverID uint64
+
+type observerEntry struct {
+	id ObserverID
+	fn Observer
+}
+
+type observers struct {
+	nobs    int
+	nextObs ObserverID
+	all     [numEvents][]observerEntry
+	compObs [][numEvents][]observerEntry // by component ID, only for component events
+}
+
+// Observe registers fn for every occurrence of ev. Observers of one event
+// run in registration order; for component events, the observers of every
+// component run before those registered for the specific component.
+func (w *World) Observe(ev Event, fn Observer) ObserverID {
+	w.nextObs++
+	w.all[ev] = append(w.all[ev], observerEntry{w.nextObs, fn})
+	w.nobs++
+	return w.nextObs
+}
+
+// ObserveComponent registers fn for ev (ComponentAdded, ComponentSet or
+// ComponentRemoved) on component id only.
+func (w *World) ObserveComponent(ev Event, id ID, fn Observer) ObserverID {
+	w.checkID("ObserveComponent", id)
+	if ev != ComponentAdded && ev != ComponentSet && ev != ComponentRemoved {
+		panic("ecs: ObserveComponent: " + ev.String() + " is not a component event; use Observe")
+	}
+	w.nextObs++
+	w.compObs[id][ev] = append(w.compObs[id][ev], observerEntry{w.nextObs, fn})
+	w.nobs++
+	return w.nextObs
+}
+
+// Unobserve removes an observer. It reports whether one was removed.
+func (w *World) Unobserve(oid ObserverID) bool {
+	del := func(list []observerEntry) ([]observerEntry, bool) {
+		for i, o := range list {
+			if o.id == oid {
+				// Copy so that a dispatch in progress keeps its list.
+				n := make([]observerEntry, 0, len(list)-1)
+				n = append(n, list[:i]...)
+				return append(n, list[i+1:]...), true
+			}
+		}
+		return list, false
+	}
+	for ev := range w.all {
+		var ok bool
+		if w.all[ev], ok = del(w.all[ev]); ok {
+			w.nobs--
+			return true
+		}
+	}
+	for id := range w.compObs {
+		for ev := range w.compObs[id] {
+			var ok bool
+			if w.compObs[id][ev], ok = del(w.compObs[id][ev]); ok {
+				w.nobs--
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// emit calls the observers of ev; the caller holds the lock.
+func (w *World) emit(ev Event, e Entity, id ID) {
+	for _, o := range w.all[ev] {
+		o.fn(w, ev, e, id)
+	}
+	if ev >= ComponentAdded && ev <= ComponentSet && int(id) < len(w.compObs) {
+		for _, o := range w.compObs[id][ev] {
+			o.fn(w, ev, e, id)
+		}
+	}
+}
+
+// emitLocked calls the observers of ev with the World locked.
+func (w *World) emitLocked(ev Event, e Entity, id ID) {
+	w.locks++
+	defer func() { w.locks-- }()
+	w.emit(ev, e, id)
+}

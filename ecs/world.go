@@ -1,0 +1,543 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// World holds entities, their components, queries and observers. The zero
+// World is not usable; call NewWorld.
+type World struct {
+	tag     uint32
+	records []record
+	free    []uint32
+	alive   int
+
+	comps  []compInfo
+	byName map[string]ID
+
+	tables     []*table
+	tableByKey map[string]uint32
+	filters    []*Filter
+
+	changes []uint64
+	version uint64
+
+	observers
+	locks    int
+	flushing bool
+	cmds     []command
+
+	h *hierarchy
+}
+
+// NewWorld returns an empty World.
+func NewWorld() *World {
+	w := &World{
+		tag:        nextWorldTag(),
+		byName:     make(map[string]ID),
+		tableByKey: make(map[string]uint32),
+	}
+	w.tableFor(Mask{}) // table 0: entities without components
+	return w
+}
+
+// Len returns the number of live entities.
+func (w *World) Len() int { return w.alive }
+
+// Version returns a counter that grows with every structural change
+// (entity created or destroyed, component added or removed, reparenting).
+func (w *World) Version() uint64 { return w.version }
+
+// Changes returns a counter that grows every time component id is added,
+// removed or set through the World (Set, SetPtr, Map.Set, MarkChanged).
+// Comparing it with an earlier reading tells whether any value of that
+// component may have changed. Writes through pointers returned by Get are
+// not seen unless followed by MarkChanged.
+func (w *World) Changes(id ID) uint64 {
+	if int(id) >= len(w.changes) {
+		return 0
+	}
+	return w.changes[id]
+}
+
+// tableFor returns the table for mask, creating it if needed.
+func (w *World) tableFor(mask Mask) *table {
+	k := mask.key()
+	if i, ok := w.tableByKey[k]; ok {
+		return w.tables[i]
+	}
+	t := newTable(w, uint32(len(w.tables)), mask)
+	w.tables = append(w.tables, t)
+	w.tableByKey[k] = t.id
+	for _, f := range w.filters {
+		if f.matches(t.mask) {
+			f.tables = append(f.tables, t)
+		}
+	}
+	return t
+}
+
+// tableWith returns the table reached from t by adding id.
+func (w *World) tableWith(t *table, id ID) *table {
+	if i, ok := t.addEdge[id]; ok {
+		return w.tables[i]
+	}
+	to := w.tableFor(t.mask.With(id))
+	if t.addEdge == nil {
+		t.addEdge = make(map[ID]uint32)
+	}
+	t.addEdge[id] = to.id
+	if to.removeEdge == nil {
+		to.removeEdge = make(map[ID]uint32)
+	}
+	to.removeEdge[id] = t.id
+	return to
+}
+
+// tableWithout returns the table reached from t by removing id.
+func (w *World) tableWithout(t *table, id ID) *table {
+	if i, ok := t.removeEdge[id]; ok {
+		return w.tables[i]
+	}
+	to := w.tableFor(t.mask.Without(id))
+	if t.removeEdge == nil {
+		t.removeEdge = make(map[ID]uint32)
+	}
+	t.removeEdge[id] = to.id
+	if to.addEdge == nil {
+		to.addEdge = make(map[ID]uint32)
+	}
+	to.addEdge[id] = t.id
+	return to
+}
+
+func (w *World) checkID(op string, id ID) {
+	if int(id) >= len(w.comps) {
+		panic(fmt.Sprintf("ecs: %s: component ID %d is not registered in this World", op, id))
+	}
+}
+
+// rec returns e's record, or nil if e is stale.
+func (w *World) rec(e Entity) *record {
+	if e.index >= uint32(len(w.records)) || e.gen == 0 {
+		return nil
+	}
+	r := &w.records[e.index]
+	if r.gen != e.gen {
+		return nil
+	}
+	return r
+}
+
+func staleErr(op string, e Entity) error {
+	return fmt.Errorf("ecs: %s %v: %w", op, e, ErrStale)
+}
+
+// Alive reports whether e names a live entity of this World.
+func (w *World) Alive(e Entity) bool { return w.rec(e) != nil }
+
+// alloc takes a free entity slot and returns its handle.
+func (w *World) alloc() Entity {
+	if n := len(w.free); n > 0 {
+		idx := w.free[n-1]
+		w.free = w.free[:n-1]
+		w.alive++
+		return Entity{idx, w.records[idx].gen}
+	}
+	idx := uint32(len(w.records))
+	if idx == noTable {
+		panic("ecs: too many entities")
+	}
+	w.records = append(w.records, record{table: noTable, gen: w.tag<<genBits | 1})
+	w.alive++
+	if w.h != nil {
+		w.h.grow(len(w.records))
+	}
+	return Entity{idx, w.records[idx].gen}
+}
+
+// release frees e's slot: its generation moves on so that old handles go
+// stale; a slot whose generation counter is exhausted is never reused.
+func (w *World) release(idx uint32) {
+	r := &w.records[idx]
+	g := (r.gen + 1) & genMask
+	r.gen = w.tag<<genBits | g
+	r.table = noTable
+	w.alive--
+	if g != 0 {
+		w.free = append(w.free, idx)
+	}
+}
+
+// NewEntity creates an entity with zero values of the components ids. While
+// a query iterates, the entity is created at once but its components are
+// added when the iteration ends.
+func (w *World) NewEntity(ids ...ID) Entity {
+	for _, id := range ids {
+		w.checkID("NewEntity", id)
+	}
+	if w.locks > 0 {
+		e := w.createIn(w.tables[0])
+		for _, id := range ids {
+			w.cmds = append(w.cmds, command{op: opAdd, e: e, id: id})
+		}
+		return e
+	}
+	t := w.tables[0]
+	if len(ids) > 0 {
+		t = w.tableFor(MaskOf(ids...))
+	}
+	e := w.createIn(t)
+	w.settle()
+	return e
+}
+
+// createIn creates an entity in t with zero values and emits its events.
+func (w *World) createIn(t *table) Entity {
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	w.version++
+	if w.h != nil {
+		w.h.appendRoot(e.index)
+	}
+	for _, id := range t.ids {
+		w.changes[id]++
+	}
+	if w.nobs > 0 {
+		w.emitCreated(e, t)
+	}
+	return e
+}
+
+// emitCreated tells observers about a new entity and its components.
+func (w *World) emitCreated(e Entity, t *table) {
+	w.locks++
+	defer func() { w.locks-- }()
+	w.emit(EntityCreated, e, 0)
+	for _, id := range t.ids {
+		if w.rec(e) == nil {
+			return
+		}
+		w.emit(ComponentAdded, e, id)
+	}
+}
+
+// Destroy destroys e and its whole subtree of children (children first).
+// Observers see ComponentRemoved for each component, then EntityDestroyed,
+// while the data is still readable. While a query iterates, the destroy is
+// deferred and e stays alive until the iteration ends.
+func (w *World) Destroy(e Entity) error {
+	if w.rec(e) == nil {
+		return staleErr("Destroy", e)
+	}
+	if w.locks > 0 {
+		w.cmds = append(w.cmds, command{op: opDestroy, e: e})
+		return nil
+	}
+	w.destroyNow(e)
+	w.settle()
+	return nil
+}
+
+func (w *World) destroyNow(e Entity) {
+	if w.h != nil && w.h.links[e.index].first != 0 {
+		// Children first, last child first, so each sees its parent alive.
+		for c := w.h.links[e.index].last; c != 0; {
+			prev := w.h.links[c-1].prev
+			ch := Entity{c - 1, w.records[c-1].gen}
+			if w.rec(ch) != nil {
+				w.destroyNow(ch)
+			}
+			c = prev
+		}
+	}
+	r := w.rec(e)
+	if r == nil {
+		return // destroyed by an observer of a child
+	}
+	t := w.tables[r.table]
+	if w.nobs > 0 {
+		w.locks++
+		for _, id := range t.ids {
+			w.emit(ComponentRemoved, e, id)
+		}
+		w.emit(EntityDestroyed, e, 0)
+		w.locks--
+		r = w.rec(e)
+		t = w.tables[r.table]
+	}
+	for _, id := range t.ids {
+		w.changes[id]++
+	}
+	if w.h != nil {
+		w.h.unlink(w, e.index)
+	}
+	if moved, ok := t.removeRow(r.row); ok {
+		w.records[moved].row = r.row
+	}
+	w.release(e.index)
+	w.version++
+}
+
+// Has reports whether e is alive and has component id.
+func (w *World) Has(e Entity, id ID) bool {
+	r := w.rec(e)
+	return r != nil && w.tables[r.table].has(id)
+}
+
+// Components returns the IDs of e's components in increasing order, or nil
+// if e is stale.
+func (w *World) Components(e Entity) []ID {
+	r := w.rec(e)
+	if r == nil {
+		return nil
+	}
+	return append([]ID(nil), w.tables[r.table].ids...)
+}
+
+// Mask returns the set of e's components (its signature).
+func (w *World) Mask(e Entity) Mask {
+	r := w.rec(e)
+	if r == nil {
+		return Mask{}
+	}
+	return w.tables[r.table].mask
+}
+
+// GetPtr returns a pointer to e's value of component id. For a tag it
+// returns a non-nil pointer to zero bytes. The error wraps ErrStale or
+// ErrNoComponent.
+func (w *World) GetPtr(e Entity, id ID) (unsafe.Pointer, error) {
+	r := w.rec(e)
+	if r == nil {
+		return nil, staleErr("Get", e)
+	}
+	t := w.tables[r.table]
+	if !t.has(id) {
+		return nil, w.noComp("Get", e, id)
+	}
+	if c := t.col(id); c != nil {
+		return c.ptr(r.row), nil
+	}
+	return unsafe.Pointer(&zeroBase), nil
+}
+
+func (w *World) noComp(op string, e Entity, id ID) error {
+	name := fmt.Sprint(id)
+	if int(id) < len(w.comps) {
+		name = w.comps[id].Name
+	} else {
+		return fmt.Errorf("ecs: %s %v: component %d: %w", op, e, id, ErrUnknownComponent)
+	}
+	return fmt.Errorf("ecs: %s %v %s: %w", op, e, name, ErrNoComponent)
+}
+
+// Get returns a copy of e's value of component id as an interface value.
+// It is the convenient, slower form of GetPtr for code that only knows a
+// component by ID.
+func (w *World) Get(e Entity, id ID) (any, error) {
+	p, err := w.GetPtr(e, id)
+	if err != nil {
+		return nil, err
+	}
+	return reflect.NewAt(w.comps[id].Type, p).Elem().Interface(), nil
+}
+
+// Set sets e's value of component id from v, whose dynamic type must be
+// the component's type. Like SetPtr it adds the component if absent.
+func (w *World) Set(e Entity, id ID, v any) error {
+	if int(id) >= len(w.comps) {
+		return w.noComp("Set", e, id)
+	}
+	ci := &w.comps[id]
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Type() != ci.Type {
+		return fmt.Errorf("ecs: Set %v %s: value of type %T, want %v", e, ci.Name, v, ci.Type)
+	}
+	p := ci.alloc()
+	reflect.NewAt(ci.Type, p).Elem().Set(rv)
+	return w.SetPtr(e, id, p)
+}
+
+// SetPtr copies the value at src into e's component id, adding the
+// component if e does not have it (an add is deferred while a query
+// iterates). src must point to a value of the component's type; for a tag
+// it may be nil. Observers see ComponentSet, or ComponentAdded for an add.
+func (w *World) SetPtr(e Entity, id ID, src unsafe.Pointer) error {
+	r := w.rec(e)
+	if r == nil {
+		return staleErr("Set", e)
+	}
+	if int(id) >= len(w.comps) {
+		return w.noComp("Set", e, id)
+	}
+	t := w.tables[r.table]
+	if !t.has(id) {
+		return w.add(e, r, id, src)
+	}
+	if c := t.col(id); c != nil && src != nil {
+		c.info.copyN(c.ptr(r.row), src, 1)
+	}
+	w.changes[id]++
+	if w.nobs > 0 {
+		w.emitLocked(ComponentSet, e, id)
+	}
+	return nil
+}
+
+// MarkChanged records that e's component id was changed through a pointer
+// and notifies ComponentSet observers.
+func (w *World) MarkChanged(e Entity, id ID) error {
+	if !w.Has(e, id) {
+		if w.rec(e) == nil {
+			return staleErr("MarkChanged", e)
+		}
+		return w.noComp("MarkChanged", e, id)
+	}
+	w.changes[id]++
+	if w.nobs > 0 {
+		w.emitLocked(ComponentSet, e, id)
+	}
+	return nil
+}
+
+// Add adds components ids to e with zero values. It is an error if e
+// already has one of them; then none is added.
+func (w *World) Add(e Entity, ids ...ID) error {
+	r := w.rec(e)
+	if r == nil {
+		return staleErr("Add", e)
+	}
+	t := w.tables[r.table]
+	for _, id := range ids {
+		if int(id) >= len(w.comps) {
+			return w.noComp("Add", e, id)
+		}
+		if t.has(id) {
+			return fmt.Errorf("ecs: Add %v %s: %w", e, w.comps[id].Name, ErrHasComponent)
+		}
+	}
+	for _, id := range ids {
+		r = w.rec(e)
+		if r == nil {
+			return nil // destroyed by an observer
+		}
+		if err := w.add(e, r, id, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddPtr adds component id to e with the value at src (nil means the zero
+// value). It is an error if e already has it.
+func (w *World) AddPtr(e Entity, id ID, src unsafe.Pointer) error {
+	r := w.rec(e)
+	if r == nil {
+		return staleErr("Add", e)
+	}
+	if int(id) >= len(w.comps) {
+		return w.noComp("Add", e, id)
+	}
+	if w.tables[r.table].has(id) {
+		return fmt.Errorf("ecs: Add %v %s: %w", e, w.comps[id].Name, ErrHasComponent)
+	}
+	return w.add(e, r, id, src)
+}
+
+// add adds id to e (which does not have it), now or deferred.
+func (w *World) add(e Entity, r *record, id ID, src unsafe.Pointer) error {
+	if w.locks > 0 {
+		c := command{op: opAdd, e: e, id: id}
+		if src != nil && w.comps[id].Size > 0 {
+			c.val = w.comps[id].alloc()
+			w.comps[id].copyN(c.val, src, 1)
+		}
+		w.cmds = append(w.cmds, c)
+		return nil
+	}
+	w.addNow(e, r, id, src)
+	w.settle()
+	return nil
+}
+
+func (w *World) addNow(e Entity, r *record, id ID, src unsafe.Pointer) {
+	from := w.tables[r.table]
+	to := w.tableWith(from, id)
+	w.move(e, r, from, to)
+	if src != nil {
+		if c := to.col(id); c != nil {
+			c.info.copyN(c.ptr(r.row), src, 1)
+		}
+	}
+	w.changes[id]++
+	w.version++
+	if w.nobs > 0 {
+		w.emitLocked(ComponentAdded, e, id)
+	}
+}
+
+// move moves e's row from one table to another, keeping the values of the
+// components both have.
+func (w *World) move(e Entity, r *record, from, to *table) {
+	row := to.appendRow(e.index)
+	old := r.row
+	for i := range from.cols {
+		src := &from.cols[i]
+		if dst := to.col(src.id); dst != nil {
+			dst.info.copyN(dst.ptr(row), src.ptr(old), 1)
+		}
+	}
+	if moved, ok := from.removeRow(old); ok {
+		w.records[moved].row = old
+	}
+	r.table, r.row = to.id, row
+}
+
+// Remove removes components ids from e. It is an error if e lacks one of
+// them; then none is removed. Observers see ComponentRemoved before each
+// removal, with the value still readable.
+func (w *World) Remove(e Entity, ids ...ID) error {
+	r := w.rec(e)
+	if r == nil {
+		return staleErr("Remove", e)
+	}
+	t := w.tables[r.table]
+	for _, id := range ids {
+		if !t.has(id) {
+			return w.noComp("Remove", e, id)
+		}
+	}
+	if w.locks > 0 {
+		for _, id := range ids {
+			w.cmds = append(w.cmds, command{op: opRemove, e: e, id: id})
+		}
+		return nil
+	}
+	for _, id := range ids {
+		w.removeNow(e, id)
+	}
+	w.settle()
+	return nil
+}
+
+func (w *World) removeNow(e Entity, id ID) {
+	r := w.rec(e)
+	if r == nil || !w.tables[r.table].has(id) {
+		return
+	}
+	if w.nobs > 0 {
+		w.emitLocked(ComponentRemoved, e, id)
+		if r = w.rec(e); r == nil || !w.tables[r.table].has(id) {
+			return
+		}
+	}
+	from := w.tables[r.table]
+	w.move(e, r, from, w.tableWithout(from, id))
+	w.changes[id]++
+	w.version++
+}
