@@ -1,0 +1,259 @@
+package registry
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A PropValue is one property value set by an attribute string or mapping.
+type PropValue struct {
+	// Index is the property's index in Schema.Props.
+	Index int
+	// Value is the parsed value, of the property type's GoType.
+	Value any
+}
+
+// A Patch is the list of property values an attribute string or mapping
+// gives, in the order the properties first appear, each property at most
+// once. It is not merged with any existing data: properties it does not
+// mention are left to the caller (mixins, defaults, current values).
+type Patch []PropValue
+
+// set records v for property idx, replacing an earlier value for it at or
+// after from: the last occurrence wins, at the place of the first.
+func (p Patch) set(from, idx int, v any) Patch {
+	for j := from; j < len(p); j++ {
+		if p[j].Index == idx {
+			p[j].Value = v
+			return p
+		}
+	}
+	return append(p, PropValue{Index: idx, Value: v})
+}
+
+const pairsExpected = `"property: value" pairs separated by ";"`
+
+// ParseAttr parses a component's attribute string, as A-Frame writes it:
+//
+//   - a tag (no properties) takes only the empty string (or spaces);
+//   - a single-property component takes the bare value (position="1 2 3"),
+//     handed whole to the property type (so a string property may contain
+//     ';' and ':');
+//   - a multi-property component takes "prop: value; prop: value". The
+//     text is cut at each ';' except inside url(...); empty chunks (doubled
+//     or trailing ';') are skipped; each chunk is cut at its first ':',
+//     key and value trimmed; hyphen-case keys name camelCase properties
+//     ("max-hp" is maxHp); when a property is repeated the last value wins.
+//
+// An empty value ("hp:") gives the property type's parse of the empty
+// text: the empty string, array or selector for string-like types, the
+// property's default for the others.
+//
+// Unlike A-Frame, ParseAttr refuses what it cannot make sense of: values
+// that do not parse (never NaN), unknown property names, a chunk without a
+// ':', a value given to a tag, values breaking oneOf, min or max, vectors
+// with too many numbers, an unclosed url(. The error is an *AttrError
+// whose Offset is a byte offset in text; component is used only in
+// messages.
+//
+// The patch holds only what text gives; merging is the caller's business.
+func (s *Schema) ParseAttr(component, text string) (Patch, error) {
+	return s.AppendAttr(nil, component, text)
+}
+
+// AppendAttr is ParseAttr appending to dst, so a caller parsing many
+// attribute strings can reuse one Patch's storage. On error dst is
+// returned with whatever was appended before the error.
+func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
+	switch {
+	case s.IsTag():
+		start, end := trimBounds(text)
+		if start < end {
+			return dst, &AttrError{Kind: InvalidSyntax, Component: component, Text: text[start:end], Offset: start, Pair: -1,
+				Expected: "no value (" + nameOr(component, "the component") + " has no properties)"}
+		}
+		return dst, nil
+	case s.Single():
+		start, end := trimBounds(text)
+		v, err := s.Props[0].Parse(text[start:end])
+		if err != nil {
+			return dst, newValueAttrError(component, "", err, text[start:end], start)
+		}
+		return append(dst, PropValue{Index: 0, Value: v}), nil
+	}
+	from := len(dst)
+	for i := 0; i <= len(text); i++ {
+		start := i
+		urlStart := -1
+		for ; i < len(text); i++ {
+			c := text[i]
+			if c == ';' && urlStart < 0 {
+				break
+			}
+			if c == '(' && i >= 3 && text[i-3:i] == "url" {
+				urlStart = i - 3
+			} else if c == ')' {
+				urlStart = -1
+			}
+		}
+		if urlStart >= 0 {
+			return dst, &AttrError{Kind: InvalidSyntax, Component: component, Text: text[urlStart:], Offset: urlStart, Pair: -1,
+				Expected: `")" to close "url("`}
+		}
+		chunk := text[start:i]
+		cs, ce := trimBounds(chunk)
+		if cs == ce {
+			continue
+		}
+		colon := strings.IndexByte(chunk, ':')
+		if colon < 0 {
+			return dst, &AttrError{Kind: InvalidSyntax, Component: component, Text: chunk[cs:ce], Offset: start + cs, Pair: -1,
+				Expected: pairsExpected}
+		}
+		ks, ke := trimBounds(chunk[:colon])
+		if ks == ke {
+			return dst, &AttrError{Kind: InvalidSyntax, Component: component, Text: chunk[cs:ce], Offset: start + cs, Pair: -1,
+				Expected: `a property name before ":"`}
+		}
+		key := chunk[ks:ke]
+		idx, ok := s.Lookup(key)
+		if !ok {
+			return dst, s.unknownProperty(component, key, start+ks, -1)
+		}
+		vs, ve := trimBounds(chunk[colon+1:])
+		value := chunk[colon+1+vs : colon+1+ve]
+		v, err := s.Props[idx].Parse(value)
+		if err != nil {
+			return dst, newValueAttrError(component, s.Props[idx].Name, err, value, start+colon+1+vs)
+		}
+		dst = dst.set(from, idx, v)
+	}
+	return dst, nil
+}
+
+// ParseMap parses a component given as a mapping (a YAML component written
+// as `health: {hp: 100}`): key/value pairs with values as text. The rules
+// are those of ParseAttr for multi-property components: keys camelCase or
+// hyphen-case, keys and values trimmed, the last of a repeated property
+// wins, the same errors. A tag takes only an empty mapping; a
+// single-property component cannot be written as a mapping. In an
+// *AttrError, Pair is the index of the offending pair in kv.
+func (s *Schema) ParseMap(component string, kv [][2]string) (Patch, error) {
+	if len(kv) == 0 {
+		return nil, nil
+	}
+	if s.IsTag() || s.Single() {
+		exp := "a bare value (" + nameOr(component, "the component") + " has a single property), not a mapping"
+		if s.IsTag() {
+			exp = "no value (" + nameOr(component, "the component") + " has no properties)"
+		}
+		ks, ke := trimBounds(kv[0][0])
+		return nil, &AttrError{Kind: InvalidSyntax, Component: component, Text: kv[0][0][ks:ke], Offset: ks, Expected: exp}
+	}
+	p := make(Patch, 0, len(kv))
+	for pair, e := range kv {
+		ks, ke := trimBounds(e[0])
+		key := e[0][ks:ke]
+		if key == "" {
+			return p, &AttrError{Kind: InvalidSyntax, Component: component, Text: e[0], Pair: pair, Expected: "a property name"}
+		}
+		idx, ok := s.Lookup(key)
+		if !ok {
+			return p, s.unknownProperty(component, key, ks, pair)
+		}
+		vs, ve := trimBounds(e[1])
+		v, err := s.Props[idx].Parse(e[1][vs:ve])
+		if err != nil {
+			ae := newValueAttrError(component, s.Props[idx].Name, err, e[1][vs:ve], vs)
+			ae.Pair = pair
+			return p, ae
+		}
+		p = p.set(0, idx, v)
+	}
+	return p, nil
+}
+
+func (s *Schema) unknownProperty(component, key string, offset, pair int) *AttrError {
+	e := &AttrError{Kind: UnknownProperty, Component: component, Property: key, Text: key, Offset: offset, Pair: pair,
+		Suggest: Nearest(key, s.names)}
+	if e.Suggest == "" {
+		e.Expected = "one of " + strings.Join(s.names, ", ")
+	}
+	return e
+}
+
+// PrintAttr prints a component's data as an attribute string: nothing for
+// a tag, the bare value for a single-property component, and "prop: value"
+// pairs joined by "; " otherwise, values[i] being the value of Props[i]
+// (nil entries, and entries missing at the end, are left out). Values that
+// came from parsing print back to text that ParseAttr turns into equal
+// values. A string value set from Go cannot round-trip if it has leading
+// or trailing spaces, or (in a multi-property component) a ';' outside
+// url(...), because the A-Frame syntax has no escapes.
+func (s *Schema) PrintAttr(values []any) string {
+	switch {
+	case s.IsTag():
+		return ""
+	case s.Single():
+		if len(values) == 0 || values[0] == nil {
+			return ""
+		}
+		return s.Props[0].Print(values[0])
+	}
+	var b strings.Builder
+	for i := range s.Props {
+		if i >= len(values) || values[i] == nil {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(s.Props[i].Name)
+		b.WriteString(": ")
+		b.WriteString(s.Props[i].Print(values[i]))
+	}
+	return b.String()
+}
+
+// PrintPatch prints a patch as an attribute string, in the patch's order:
+// the bare value for a single-property component, "prop: value" pairs
+// otherwise. It panics if the patch names a property the schema does not
+// have.
+func (s *Schema) PrintPatch(p Patch) string {
+	if s.Single() && len(p) > 0 {
+		return s.Props[0].Print(p[len(p)-1].Value)
+	}
+	var b strings.Builder
+	for i, pv := range p {
+		if pv.Index < 0 || pv.Index >= len(s.Props) {
+			panic(fmt.Sprintf("registry: PrintPatch: property index %d out of range [0,%d)", pv.Index, len(s.Props)))
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(s.Props[pv.Index].Name)
+		b.WriteString(": ")
+		b.WriteString(s.Props[pv.Index].Print(pv.Value))
+	}
+	return b.String()
+}
+
+// trimBounds returns the bounds of s without leading and trailing ASCII
+// white space.
+func trimBounds(s string) (start, end int) {
+	start, end = 0, len(s)
+	for start < end && isSpace(s[start]) {
+		start++
+	}
+	for end > start && isSpace(s[end-1]) {
+		end--
+	}
+	return start, end
+}
+
+func nameOr(name, alt string) string {
+	if name == "" {
+		return alt
+	}
+	return name
+}

@@ -1,0 +1,192 @@
+package registry
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// A ValueError is the error a property type's Parse function returns for
+// text it cannot accept. Custom types should return one too, so that
+// attribute errors can say what was expected and point at the offending
+// part of the text.
+type ValueError struct {
+	// Text is the offending text: the whole value or a part of it (one
+	// axis of a vector, say).
+	Text string
+	// Expected says what would have been accepted, as a noun phrase:
+	// "an integer", "true or false".
+	Expected string
+	// Offset is the byte offset of Text within the text given to Parse.
+	Offset int
+}
+
+// Error returns `invalid value "abc": expected an integer`.
+func (e *ValueError) Error() string {
+	return "invalid value " + strconv.Quote(e.Text) + ": expected " + e.Expected
+}
+
+// AttrErrorKind classifies an AttrError.
+type AttrErrorKind uint8
+
+const (
+	// InvalidValue: a property's value does not parse or is out of range
+	// (wrong type, not in oneOf, below min, above max).
+	InvalidValue AttrErrorKind = iota
+	// UnknownProperty: the text names a property the schema does not have.
+	UnknownProperty
+	// InvalidSyntax: the text is not in the form the component takes (a
+	// bare word given to a multi-property component, a value given to a
+	// tag, a missing property name, an unclosed url().
+	InvalidSyntax
+)
+
+// An AttrError reports a problem in a component's attribute string (or
+// mapping). Its message names the component, the property, the offending
+// text and what was expected:
+//
+//	health: property "hp": invalid value "abc": expected an integer
+//	health: unknown property "hq" (did you mean "hp"?)
+type AttrError struct {
+	Kind AttrErrorKind
+	// Component is the component name as the caller gave it.
+	Component string
+	// Property is the property concerned: the schema's name for it, or
+	// for UnknownProperty the name as written. Empty for the single
+	// property of a single-property component and for syntax errors.
+	Property string
+	// Text is the offending text.
+	Text string
+	// Expected says what would have been accepted.
+	Expected string
+	// Suggest is, for UnknownProperty, the nearest property name of the
+	// schema, or "".
+	Suggest string
+	// Offset is the byte offset where Text starts: in the attribute string
+	// for ParseAttr; for ParseMap, in the pair's key (UnknownProperty) or
+	// value (the other kinds).
+	Offset int
+	// Pair is, for ParseMap, the index of the offending key/value pair;
+	// -1 for ParseAttr.
+	Pair int
+	// Err is the error the property type's Parse function returned, if
+	// any.
+	Err error
+}
+
+// Error formats the error as described on AttrError.
+func (e *AttrError) Error() string {
+	var b strings.Builder
+	if e.Component != "" {
+		b.WriteString(e.Component)
+		b.WriteString(": ")
+	}
+	switch e.Kind {
+	case UnknownProperty:
+		b.WriteString("unknown property ")
+		b.WriteString(strconv.Quote(e.Property))
+		if e.Suggest != "" {
+			b.WriteString(" (did you mean ")
+			b.WriteString(strconv.Quote(e.Suggest))
+			b.WriteString("?)")
+		} else if e.Expected != "" {
+			b.WriteString(": expected ")
+			b.WriteString(e.Expected)
+		}
+		return b.String()
+	case InvalidSyntax:
+		b.WriteString("invalid text ")
+	default:
+		if e.Property != "" {
+			b.WriteString("property ")
+			b.WriteString(strconv.Quote(e.Property))
+			b.WriteString(": ")
+		}
+		b.WriteString("invalid value ")
+	}
+	b.WriteString(strconv.Quote(e.Text))
+	b.WriteString(": expected ")
+	b.WriteString(e.Expected)
+	return b.String()
+}
+
+// Unwrap returns the property type's parse error, if any.
+func (e *AttrError) Unwrap() error { return e.Err }
+
+// newValueAttrError turns a type's parse error for the value text starting
+// at base into an AttrError.
+func newValueAttrError(component, property string, err error, value string, base int) *AttrError {
+	ae := &AttrError{Kind: InvalidValue, Component: component, Property: property, Pair: -1, Err: err}
+	var ve *ValueError
+	if errors.As(err, &ve) {
+		ae.Text, ae.Expected, ae.Offset = ve.Text, ve.Expected, base+ve.Offset
+		if ve.Offset < 0 || ve.Offset > len(value) {
+			ae.Offset = base
+		}
+		return ae
+	}
+	ae.Text, ae.Expected, ae.Offset = value, err.Error(), base
+	return ae
+}
+
+// Nearest returns the candidate closest to name, for "did you mean"
+// suggestions, or "" when none is close. Names are compared ignoring case,
+// '-' and '_' (so "max-hp" and "MaxHP" both find "maxHp"), by Levenshtein
+// distance; a candidate is close when the distance is at most half the
+// length of the longer name. Ties go to the earlier candidate.
+func Nearest(name string, candidates []string) string {
+	n := foldName(name)
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		fc := foldName(c)
+		d := levenshtein(n, fc)
+		if 2*d > max(len(n), len(fc)) {
+			continue
+		}
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// foldName lower-cases s and drops '-' and '_'.
+func foldName(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c == '-' || c == '_':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// levenshtein returns the edit distance between a and b, counted in bytes.
+func levenshtein(a, b string) int {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		prev := row[0] // row[i-1][j-1]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			cur := row[j]
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			row[j] = min(row[j]+1, row[j-1]+1, prev+cost)
+			prev = cur
+		}
+	}
+	return row[len(b)]
+}

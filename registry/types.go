@@ -1,0 +1,932 @@
+package registry
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Vec2 is the value of a vec2 property: two numbers written "x y".
+type Vec2 struct{ X, Y float64 }
+
+// Vec3 is the value of a vec3 property: three numbers written "x y z",
+// as in position="0 1 -5".
+type Vec3 struct{ X, Y, Z float64 }
+
+// Vec4 is the value of a vec4 property: four numbers written "x y z w".
+type Vec4 struct{ X, Y, Z, W float64 }
+
+// Color is the value of a color property: 8-bit red, green, blue and
+// alpha channels, alpha 255 being opaque.
+type Color struct{ R, G, B, A uint8 }
+
+// Selector is the value of a selector property: the source text of a
+// selector (such as "#player"), resolved to an entity by the component
+// lifecycle, not by parsing.
+type Selector string
+
+// SelectorAll is the value of a selectorAll property: the source text of a
+// selector resolved to every matching entity by the component lifecycle.
+type SelectorAll string
+
+// String returns v in attribute syntax, "x y".
+func (v Vec2) String() string { return formatFloats(v.X, v.Y) }
+
+// String returns v in attribute syntax, "x y z".
+func (v Vec3) String() string { return formatFloats(v.X, v.Y, v.Z) }
+
+// String returns v in attribute syntax, "x y z w".
+func (v Vec4) String() string { return formatFloats(v.X, v.Y, v.Z, v.W) }
+
+// String returns c as "#rrggbb", or "#rrggbbaa" when c is not opaque.
+func (c Color) String() string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, 9)
+	b = append(b, '#', hex[c.R>>4], hex[c.R&15], hex[c.G>>4], hex[c.G&15], hex[c.B>>4], hex[c.B&15])
+	if c.A != 255 {
+		b = append(b, hex[c.A>>4], hex[c.A&15])
+	}
+	return string(b)
+}
+
+// String returns the selector text.
+func (s Selector) String() string { return string(s) }
+
+// String returns the selector text.
+func (s SelectorAll) String() string { return string(s) }
+
+// A Type is a property type: how a property's value is parsed from
+// attribute text, printed back, and compared for change detection.
+//
+// Every value of a Type is an `any` holding a value of GoType. Parse
+// receives the text (already trimmed when it comes from an attribute
+// string) and the property's default, which a type may use to fill in what
+// the text leaves out (vectors take missing axes from it). Parse must
+// accept what Print produces and give back an Equal value.
+//
+// A Type must not be modified once it has been registered in a Types.
+type Type struct {
+	// Name is the name schemas use for the type, such as "vec3".
+	Name string
+	// GoType is the dynamic type of every value of this type.
+	GoType reflect.Type
+	// Default is the value a property of this type has when its schema
+	// gives no default.
+	Default any
+	// Parse converts attribute text to a value. Errors should be a
+	// *ValueError saying what was expected.
+	Parse func(text string, def any) (any, error)
+	// Print converts a value back to attribute text.
+	Print func(v any) string
+	// Equal reports whether two values are the same for change detection.
+	Equal func(a, b any) bool
+}
+
+// The built-in property types. NewTypes copies them into each Types, so
+// these values are never modified.
+var (
+	numberType = Type{
+		Name: "number", GoType: reflect.TypeFor[float64](), Default: float64(0),
+		Parse: parseNumberValue, Print: printNumberValue, Equal: equalComparable,
+	}
+	intType = Type{
+		Name: "int", GoType: reflect.TypeFor[int](), Default: int(0),
+		Parse: parseIntValue, Print: printIntValue, Equal: equalComparable,
+	}
+	booleanType = Type{
+		Name: "boolean", GoType: reflect.TypeFor[bool](), Default: false,
+		Parse: parseBoolValue, Print: printBoolValue, Equal: equalComparable,
+	}
+	stringType = Type{
+		Name: "string", GoType: reflect.TypeFor[string](), Default: "",
+		Parse: parseStringValue, Print: printStringValue, Equal: equalComparable,
+	}
+	vec2Type = Type{
+		Name: "vec2", GoType: reflect.TypeFor[Vec2](), Default: Vec2{},
+		Parse: parseVec2Value, Print: printStringer, Equal: equalComparable,
+	}
+	vec3Type = Type{
+		Name: "vec3", GoType: reflect.TypeFor[Vec3](), Default: Vec3{},
+		Parse: parseVec3Value, Print: printStringer, Equal: equalComparable,
+	}
+	vec4Type = Type{
+		Name: "vec4", GoType: reflect.TypeFor[Vec4](), Default: Vec4{W: 1},
+		Parse: parseVec4Value, Print: printStringer, Equal: equalComparable,
+	}
+	colorType = Type{
+		Name: "color", GoType: reflect.TypeFor[Color](), Default: Color{255, 255, 255, 255},
+		Parse: parseColorValue, Print: printStringer, Equal: equalComparable,
+	}
+	arrayType = Type{
+		Name: "array", GoType: reflect.TypeFor[[]string](), Default: []string{},
+		Parse: parseArrayValue, Print: printArrayValue, Equal: equalArray,
+	}
+	selectorType = Type{
+		Name: "selector", GoType: reflect.TypeFor[Selector](), Default: Selector(""),
+		Parse: parseSelectorValue, Print: printStringer, Equal: equalComparable,
+	}
+	selectorAllType = Type{
+		Name: "selectorAll", GoType: reflect.TypeFor[SelectorAll](), Default: SelectorAll(""),
+		Parse: parseSelectorAllValue, Print: printStringer, Equal: equalComparable,
+	}
+	timeType = Type{
+		Name: "time", GoType: reflect.TypeFor[float64](), Default: float64(0),
+		Parse: parseTimeValue, Print: printNumberValue, Equal: equalComparable,
+	}
+	durationType = Type{
+		Name: "duration", GoType: reflect.TypeFor[time.Duration](), Default: time.Duration(0),
+		Parse: parseDurationValue, Print: printStringer, Equal: equalComparable,
+	}
+)
+
+// builtinTypes lists the built-in types in registration order. For a Go
+// type claimed by several types (float64: number and time) the first wins
+// when a struct field's type picks the property type.
+var builtinTypes = [...]*Type{
+	&numberType, &intType, &booleanType, &stringType,
+	&vec2Type, &vec3Type, &vec4Type, &colorType, &arrayType,
+	&selectorType, &selectorAllType, &timeType, &durationType,
+}
+
+// builtinAliases are alternative names A-Frame accepts for built-in types.
+var builtinAliases = [...][2]string{{"bool", "boolean"}, {"float", "number"}}
+
+// Types is a set of named property types. NewTypes returns one holding the
+// built-in types; Register adds custom ones. A Types is safe for concurrent
+// use.
+type Types struct {
+	mu     sync.RWMutex
+	byName map[string]*Type
+	byGo   map[reflect.Type]*Type
+	names  []string // registration order, aliases excluded
+}
+
+// NewTypes returns a Types holding the built-in property types: number,
+// int, boolean (alias bool), string, vec2, vec3, vec4, color, array,
+// selector, selectorAll, time and duration. Each call returns fresh copies,
+// so registries never share mutable state.
+func NewTypes() *Types {
+	ts := &Types{
+		byName: make(map[string]*Type, len(builtinTypes)+len(builtinAliases)),
+		byGo:   make(map[reflect.Type]*Type, len(builtinTypes)),
+	}
+	for _, bt := range builtinTypes {
+		t := *bt
+		t.Default = cloneValue(t.Default)
+		ts.add(&t)
+	}
+	for _, a := range builtinAliases {
+		ts.byName[a[0]] = ts.byName[a[1]]
+	}
+	return ts
+}
+
+func (ts *Types) add(t *Type) {
+	ts.byName[t.Name] = t
+	ts.names = append(ts.names, t.Name)
+	if _, ok := ts.byGo[t.GoType]; !ok {
+		ts.byGo[t.GoType] = t
+	}
+}
+
+// Register adds a custom property type. Name and Parse are required.
+// GoType may be left nil when Default is set (it is then Default's type);
+// a nil Default becomes GoType's zero value; a nil Print formats with
+// fmt.Sprint (or the String method); a nil Equal compares with == when
+// GoType is comparable and reflect.DeepEqual otherwise. Register fails if
+// the name is taken or Default is not of GoType. The first type registered
+// for a Go type is the one a struct field of that Go type gets.
+//
+// Register keeps its own copy of t.
+func (ts *Types) Register(t *Type) error {
+	if t == nil {
+		return fmt.Errorf("registry: Register: nil type")
+	}
+	c := *t
+	if !validName(c.Name) {
+		return fmt.Errorf("registry: Register: invalid type name %q: expected a name of letters, digits and _", c.Name)
+	}
+	if c.Parse == nil {
+		return fmt.Errorf("registry: Register: type %q has no Parse function", c.Name)
+	}
+	if c.GoType == nil {
+		if c.Default == nil {
+			return fmt.Errorf("registry: Register: type %q has neither GoType nor Default", c.Name)
+		}
+		c.GoType = reflect.TypeOf(c.Default)
+	}
+	if c.Default == nil {
+		c.Default = reflect.Zero(c.GoType).Interface()
+	} else if reflect.TypeOf(c.Default) != c.GoType {
+		return fmt.Errorf("registry: Register: type %q: Default is a %v, not a %v", c.Name, reflect.TypeOf(c.Default), c.GoType)
+	}
+	if c.Print == nil {
+		c.Print = printAny
+	}
+	if c.Equal == nil {
+		if c.GoType.Comparable() {
+			c.Equal = equalComparable
+		} else {
+			c.Equal = reflect.DeepEqual
+		}
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if _, dup := ts.byName[c.Name]; dup {
+		return fmt.Errorf("registry: Register: type %q is already registered", c.Name)
+	}
+	ts.add(&c)
+	return nil
+}
+
+// Lookup returns the type registered under name (or one of its aliases).
+func (ts *Types) Lookup(name string) (*Type, bool) {
+	ts.mu.RLock()
+	t, ok := ts.byName[name]
+	ts.mu.RUnlock()
+	return t, ok
+}
+
+// Names returns the names of the registered types in registration order,
+// aliases excluded.
+func (ts *Types) Names() []string {
+	ts.mu.RLock()
+	defer ts.mu.RUnlock()
+	return slices.Clone(ts.names)
+}
+
+// ForGoType returns the property type a struct field of Go type rt gets:
+// the first type registered with exactly that GoType; otherwise, for a
+// defined type, the type whose GoType it is convertible to with the same
+// kind, limited to the unnamed basic types (float64, int, bool, string,
+// []string) and the registered struct types. So `type Speed float64` is a
+// number and `type Position Vec3` a vec3, but `type Millis int64` is
+// nothing.
+func (ts *Types) ForGoType(rt reflect.Type) (*Type, bool) {
+	ts.mu.RLock()
+	defer ts.mu.RUnlock()
+	if t, ok := ts.byGo[rt]; ok {
+		return t, true
+	}
+	for _, name := range ts.names {
+		t := ts.byName[name]
+		gt := t.GoType
+		if gt.Kind() != rt.Kind() || gt.Size() != rt.Size() || !rt.ConvertibleTo(gt) {
+			continue
+		}
+		switch {
+		case gt.Kind() == reflect.Struct:
+			return t, true
+		case gt.PkgPath() == "" && gt.Name() != "": // predeclared basic type
+			return t, true
+		case gt.Kind() == reflect.Slice && gt.Name() == "" && rt.Elem() == gt.Elem():
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// ---- numbers ----
+
+// scanNumber reports whether s is a decimal number: an optional sign,
+// digits with an optional fraction (at least one digit), and an optional
+// exponent. Hex, underscores, Inf and NaN are refused.
+func scanNumber(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// parseFloat parses a finite decimal number.
+func parseFloat(s string) (float64, bool) {
+	if !scanNumber(s) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// formatFloat writes f as JavaScript would: plain decimals between 1e-6
+// and 1e21, exponent notation outside. Negative zero prints as "0".
+func formatFloat(f float64) string {
+	return string(appendFloat(nil, f))
+}
+
+func appendFloat(b []byte, f float64) []byte {
+	if f == 0 {
+		return append(b, '0')
+	}
+	if a := math.Abs(f); a < 1e-6 || a >= 1e21 {
+		return strconv.AppendFloat(b, f, 'g', -1, 64)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+func formatFloats(fs ...float64) string {
+	b := make([]byte, 0, 8*len(fs))
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = appendFloat(b, f)
+	}
+	return string(b)
+}
+
+func parseNumberValue(text string, def any) (any, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return def, nil
+	}
+	f, ok := parseFloat(s)
+	if !ok {
+		return nil, valueErr(text, s, "a number")
+	}
+	return f, nil
+}
+
+func printNumberValue(v any) string {
+	if f, ok := v.(float64); ok {
+		return formatFloat(f)
+	}
+	return printAny(v)
+}
+
+func parseIntValue(text string, def any) (any, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(s, 10, strconv.IntSize)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return nil, valueErr(text, s, fmt.Sprintf("an integer between %d and %d", math.MinInt, math.MaxInt))
+		}
+		return nil, valueErr(text, s, "an integer")
+	}
+	return int(n), nil
+}
+
+func printIntValue(v any) string {
+	if n, ok := v.(int); ok {
+		return strconv.Itoa(n)
+	}
+	return printAny(v)
+}
+
+func parseTimeValue(text string, def any) (any, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return def, nil
+	}
+	f, ok := parseFloat(s)
+	if !ok {
+		return nil, valueErr(text, s, "a time in milliseconds (a number)")
+	}
+	return f, nil
+}
+
+func parseDurationValue(text string, def any) (any, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return def, nil
+	}
+	const expected = `a duration such as "1.5s" or "300ms", or a number of milliseconds`
+	if scanNumber(s) {
+		ms, ok := parseFloat(s)
+		ns := ms * float64(time.Millisecond)
+		if !ok || ns >= math.MaxInt64 || ns <= math.MinInt64 {
+			return nil, valueErr(text, s, expected)
+		}
+		return time.Duration(math.Round(ns)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return nil, valueErr(text, s, expected)
+	}
+	return d, nil
+}
+
+// ---- booleans and strings ----
+
+func parseBoolValue(text string, def any) (any, error) {
+	switch s := strings.TrimSpace(text); s {
+	case "":
+		return def, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	default:
+		return nil, valueErr(text, s, "true or false")
+	}
+}
+
+func printBoolValue(v any) string {
+	if b, ok := v.(bool); ok {
+		return strconv.FormatBool(b)
+	}
+	return printAny(v)
+}
+
+func parseStringValue(text string, _ any) (any, error) {
+	return strings.TrimSpace(text), nil
+}
+
+func printStringValue(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return printAny(v)
+}
+
+func parseSelectorValue(text string, _ any) (any, error) {
+	return Selector(strings.TrimSpace(text)), nil
+}
+
+func parseSelectorAllValue(text string, _ any) (any, error) {
+	return SelectorAll(strings.TrimSpace(text)), nil
+}
+
+// ---- arrays ----
+
+func parseArrayValue(text string, _ any) (any, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return []string{}, nil
+	}
+	out := make([]string, 0, strings.Count(s, ",")+1)
+	for {
+		i := strings.IndexByte(s, ',')
+		if i < 0 {
+			return append(out, strings.TrimSpace(s)), nil
+		}
+		out = append(out, strings.TrimSpace(s[:i]))
+		s = s[i+1:]
+	}
+}
+
+func printArrayValue(v any) string {
+	if a, ok := v.([]string); ok {
+		return strings.Join(a, ", ")
+	}
+	return printAny(v)
+}
+
+func equalArray(a, b any) bool {
+	x, ok1 := a.([]string)
+	y, ok2 := b.([]string)
+	if !ok1 || !ok2 {
+		return reflect.DeepEqual(a, b)
+	}
+	return slices.Equal(x, y)
+}
+
+// ---- vectors ----
+
+// parseAxes splits text at runs of whitespace and parses each field into
+// axes[i]; fields the text does not give keep the value already in axes.
+func parseAxes(text string, axes []float64, typeName string) error {
+	names := "xyzw"[:len(axes)]
+	n := 0
+	i := 0
+	for i < len(text) {
+		if isSpace(text[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(text) && !isSpace(text[i]) {
+			i++
+		}
+		field := text[start:i]
+		if n == len(axes) {
+			return &ValueError{Text: field, Offset: start, Expected: fmt.Sprintf("at most %d numbers (a %s is written %q)", len(axes), typeName, spaced(names))}
+		}
+		f, ok := parseFloat(field)
+		if !ok {
+			return &ValueError{Text: field, Offset: start, Expected: fmt.Sprintf("a number for %s of a %s (axes are separated by spaces)", names[n:n+1], typeName)}
+		}
+		axes[n] = f
+		n++
+	}
+	return nil
+}
+
+func spaced(names string) string {
+	b := make([]byte, 0, 2*len(names))
+	for i := range len(names) {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, names[i])
+	}
+	return string(b)
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func parseVec2Value(text string, def any) (any, error) {
+	d, _ := def.(Vec2)
+	axes := [2]float64{d.X, d.Y}
+	if err := parseAxes(text, axes[:], "vec2"); err != nil {
+		return nil, err
+	}
+	return Vec2{axes[0], axes[1]}, nil
+}
+
+func parseVec3Value(text string, def any) (any, error) {
+	d, _ := def.(Vec3)
+	axes := [3]float64{d.X, d.Y, d.Z}
+	if err := parseAxes(text, axes[:], "vec3"); err != nil {
+		return nil, err
+	}
+	return Vec3{axes[0], axes[1], axes[2]}, nil
+}
+
+func parseVec4Value(text string, def any) (any, error) {
+	d, ok := def.(Vec4)
+	if !ok {
+		d = Vec4{W: 1}
+	}
+	axes := [4]float64{d.X, d.Y, d.Z, d.W}
+	if err := parseAxes(text, axes[:], "vec4"); err != nil {
+		return nil, err
+	}
+	return Vec4{axes[0], axes[1], axes[2], axes[3]}, nil
+}
+
+// ---- colours ----
+
+const colorExpected = `a colour: "#rgb", "#rrggbb", "#rrggbbaa", "rgb(r, g, b)", "rgba(r, g, b, a)" or a CSS colour name`
+
+func parseColorValue(text string, def any) (any, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return def, nil
+	}
+	if c, ok := parseColor(s); ok {
+		return c, nil
+	}
+	return nil, valueErr(text, s, colorExpected)
+}
+
+// ParseColor parses a colour written as "#rgb", "#rgba", "#rrggbb",
+// "#rrggbbaa", "rgb(r, g, b)", "rgba(r, g, b, a)" (channels 0-255 or
+// percentages, alpha 0-1 or a percentage, commas or spaces between them,
+// "/" before alpha allowed), one of the 148 CSS colour names, or
+// "transparent". Case is ignored.
+func ParseColor(s string) (Color, error) {
+	c, ok := parseColor(strings.TrimSpace(s))
+	if !ok {
+		return Color{}, &ValueError{Text: s, Expected: colorExpected}
+	}
+	return c, nil
+}
+
+func parseColor(s string) (Color, bool) {
+	if s == "" {
+		return Color{}, false
+	}
+	if s[0] == '#' {
+		return parseHexColor(s[1:])
+	}
+	if len(s) <= 32 {
+		var buf [32]byte
+		low := buf[:len(s)]
+		for i := range len(s) {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			low[i] = c
+		}
+		if c, ok := namedColors[string(low)]; ok {
+			return c, true
+		}
+	}
+	lower := strings.ToLower(s)
+	var args string
+	switch {
+	case strings.HasPrefix(lower, "rgba(") && strings.HasSuffix(lower, ")"):
+		args = s[5 : len(s)-1]
+	case strings.HasPrefix(lower, "rgb(") && strings.HasSuffix(lower, ")"):
+		args = s[4 : len(s)-1]
+	default:
+		return Color{}, false
+	}
+	return parseRGBArgs(args)
+}
+
+func hexDigit(c byte) (uint8, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+func parseHexColor(h string) (Color, bool) {
+	var d [8]uint8
+	if len(h) != 3 && len(h) != 4 && len(h) != 6 && len(h) != 8 {
+		return Color{}, false
+	}
+	for i := range len(h) {
+		v, ok := hexDigit(h[i])
+		if !ok {
+			return Color{}, false
+		}
+		d[i] = v
+	}
+	switch len(h) {
+	case 3:
+		return Color{d[0] * 17, d[1] * 17, d[2] * 17, 255}, true
+	case 4:
+		return Color{d[0] * 17, d[1] * 17, d[2] * 17, d[3] * 17}, true
+	case 6:
+		return Color{d[0]<<4 | d[1], d[2]<<4 | d[3], d[4]<<4 | d[5], 255}, true
+	default:
+		return Color{d[0]<<4 | d[1], d[2]<<4 | d[3], d[4]<<4 | d[5], d[6]<<4 | d[7]}, true
+	}
+}
+
+// parseRGBArgs parses the inside of rgb()/rgba(): three channels and an
+// optional alpha, separated by commas, spaces or a slash before alpha.
+func parseRGBArgs(args string) (Color, bool) {
+	fields := strings.FieldsFunc(args, func(r rune) bool {
+		return r == ',' || r == '/' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
+	})
+	if len(fields) != 3 && len(fields) != 4 {
+		return Color{}, false
+	}
+	var ch [4]uint8
+	ch[3] = 255
+	for i, f := range fields {
+		pct := strings.HasSuffix(f, "%")
+		if pct {
+			f = f[:len(f)-1]
+		}
+		v, ok := parseFloat(f)
+		if !ok {
+			return Color{}, false
+		}
+		switch {
+		case pct:
+			v = v / 100 * 255
+		case i == 3:
+			v *= 255
+		}
+		ch[i] = uint8(math.Round(math.Max(0, math.Min(255, v))))
+	}
+	return Color{ch[0], ch[1], ch[2], ch[3]}, true
+}
+
+// ---- helpers ----
+
+func equalComparable(a, b any) bool { return a == b }
+
+func printStringer(v any) string {
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return printAny(v)
+}
+
+func printAny(v any) string {
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// valueErr builds the *ValueError for a whole-text failure, the offset
+// being that of the trimmed text s within text.
+func valueErr(text, s, expected string) *ValueError {
+	return &ValueError{Text: s, Offset: strings.Index(text, s), Expected: expected}
+}
+
+// cloneValue copies slice values so a default is never shared between
+// owners; other values are returned as they are.
+func cloneValue(v any) any {
+	if a, ok := v.([]string); ok {
+		return slices.Clone(a)
+	}
+	return v
+}
+
+// validName reports whether s is an identifier: a letter or _ followed by
+// letters, digits and _.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// namedColors maps the 148 CSS colour names (CSS Color Module Level 4), plus
+// "transparent", to their values.
+var namedColors = map[string]Color{
+	"aliceblue":            {0xf0, 0xf8, 0xff, 255},
+	"antiquewhite":         {0xfa, 0xeb, 0xd7, 255},
+	"aqua":                 {0x00, 0xff, 0xff, 255},
+	"aquamarine":           {0x7f, 0xff, 0xd4, 255},
+	"azure":                {0xf0, 0xff, 0xff, 255},
+	"beige":                {0xf5, 0xf5, 0xdc, 255},
+	"bisque":               {0xff, 0xe4, 0xc4, 255},
+	"black":                {0x00, 0x00, 0x00, 255},
+	"blanchedalmond":       {0xff, 0xeb, 0xcd, 255},
+	"blue":                 {0x00, 0x00, 0xff, 255},
+	"blueviolet":           {0x8a, 0x2b, 0xe2, 255},
+	"brown":                {0xa5, 0x2a, 0x2a, 255},
+	"burlywood":            {0xde, 0xb8, 0x87, 255},
+	"cadetblue":            {0x5f, 0x9e, 0xa0, 255},
+	"chartreuse":           {0x7f, 0xff, 0x00, 255},
+	"chocolate":            {0xd2, 0x69, 0x1e, 255},
+	"coral":                {0xff, 0x7f, 0x50, 255},
+	"cornflowerblue":       {0x64, 0x95, 0xed, 255},
+	"cornsilk":             {0xff, 0xf8, 0xdc, 255},
+	"crimson":              {0xdc, 0x14, 0x3c, 255},
+	"cyan":                 {0x00, 0xff, 0xff, 255},
+	"darkblue":             {0x00, 0x00, 0x8b, 255},
+	"darkcyan":             {0x00, 0x8b, 0x8b, 255},
+	"darkgoldenrod":        {0xb8, 0x86, 0x0b, 255},
+	"darkgray":             {0xa9, 0xa9, 0xa9, 255},
+	"darkgreen":            {0x00, 0x64, 0x00, 255},
+	"darkgrey":             {0xa9, 0xa9, 0xa9, 255},
+	"darkkhaki":            {0xbd, 0xb7, 0x6b, 255},
+	"darkmagenta":          {0x8b, 0x00, 0x8b, 255},
+	"darkolivegreen":       {0x55, 0x6b, 0x2f, 255},
+	"darkorange":           {0xff, 0x8c, 0x00, 255},
+	"darkorchid":           {0x99, 0x32, 0xcc, 255},
+	"darkred":              {0x8b, 0x00, 0x00, 255},
+	"darksalmon":           {0xe9, 0x96, 0x7a, 255},
+	"darkseagreen":         {0x8f, 0xbc, 0x8f, 255},
+	"darkslateblue":        {0x48, 0x3d, 0x8b, 255},
+	"darkslategray":        {0x2f, 0x4f, 0x4f, 255},
+	"darkslategrey":        {0x2f, 0x4f, 0x4f, 255},
+	"darkturquoise":        {0x00, 0xce, 0xd1, 255},
+	"darkviolet":           {0x94, 0x00, 0xd3, 255},
+	"deeppink":             {0xff, 0x14, 0x93, 255},
+	"deepskyblue":          {0x00, 0xbf, 0xff, 255},
+	"dimgray":              {0x69, 0x69, 0x69, 255},
+	"dimgrey":              {0x69, 0x69, 0x69, 255},
+	"dodgerblue":           {0x1e, 0x90, 0xff, 255},
+	"firebrick":            {0xb2, 0x22, 0x22, 255},
+	"floralwhite":          {0xff, 0xfa, 0xf0, 255},
+	"forestgreen":          {0x22, 0x8b, 0x22, 255},
+	"fuchsia":              {0xff, 0x00, 0xff, 255},
+	"gainsboro":            {0xdc, 0xdc, 0xdc, 255},
+	"ghostwhite":           {0xf8, 0xf8, 0xff, 255},
+	"gold":                 {0xff, 0xd7, 0x00, 255},
+	"goldenrod":            {0xda, 0xa5, 0x20, 255},
+	"gray":                 {0x80, 0x80, 0x80, 255},
+	"green":                {0x00, 0x80, 0x00, 255},
+	"greenyellow":          {0xad, 0xff, 0x2f, 255},
+	"grey":                 {0x80, 0x80, 0x80, 255},
+	"honeydew":             {0xf0, 0xff, 0xf0, 255},
+	"hotpink":              {0xff, 0x69, 0xb4, 255},
+	"indianred":            {0xcd, 0x5c, 0x5c, 255},
+	"indigo":               {0x4b, 0x00, 0x82, 255},
+	"ivory":                {0xff, 0xff, 0xf0, 255},
+	"khaki":                {0xf0, 0xe6, 0x8c, 255},
+	"lavender":             {0xe6, 0xe6, 0xfa, 255},
+	"lavenderblush":        {0xff, 0xf0, 0xf5, 255},
+	"lawngreen":            {0x7c, 0xfc, 0x00, 255},
+	"lemonchiffon":         {0xff, 0xfa, 0xcd, 255},
+	"lightblue":            {0xad, 0xd8, 0xe6, 255},
+	"lightcoral":           {0xf0, 0x80, 0x80, 255},
+	"lightcyan":            {0xe0, 0xff, 0xff, 255},
+	"lightgoldenrodyellow": {0xfa, 0xfa, 0xd2, 255},
+	"lightgray":            {0xd3, 0xd3, 0xd3, 255},
+	"lightgreen":           {0x90, 0xee, 0x90, 255},
+	"lightgrey":            {0xd3, 0xd3, 0xd3, 255},
+	"lightpink":            {0xff, 0xb6, 0xc1, 255},
+	"lightsalmon":          {0xff, 0xa0, 0x7a, 255},
+	"lightseagreen":        {0x20, 0xb2, 0xaa, 255},
+	"lightskyblue":         {0x87, 0xce, 0xfa, 255},
+	"lightslategray":       {0x77, 0x88, 0x99, 255},
+	"lightslategrey":       {0x77, 0x88, 0x99, 255},
+	"lightsteelblue":       {0xb0, 0xc4, 0xde, 255},
+	"lightyellow":          {0xff, 0xff, 0xe0, 255},
+	"lime":                 {0x00, 0xff, 0x00, 255},
+	"limegreen":            {0x32, 0xcd, 0x32, 255},
+	"linen":                {0xfa, 0xf0, 0xe6, 255},
+	"magenta":              {0xff, 0x00, 0xff, 255},
+	"maroon":               {0x80, 0x00, 0x00, 255},
+	"mediumaquamarine":     {0x66, 0xcd, 0xaa, 255},
+	"mediumblue":           {0x00, 0x00, 0xcd, 255},
+	"mediumorchid":         {0xba, 0x55, 0xd3, 255},
+	"mediumpurple":         {0x93, 0x70, 0xdb, 255},
+	"mediumseagreen":       {0x3c, 0xb3, 0x71, 255},
+	"mediumslateblue":      {0x7b, 0x68, 0xee, 255},
+	"mediumspringgreen":    {0x00, 0xfa, 0x9a, 255},
+	"mediumturquoise":      {0x48, 0xd1, 0xcc, 255},
+	"mediumvioletred":      {0xc7, 0x15, 0x85, 255},
+	"midnightblue":         {0x19, 0x19, 0x70, 255},
+	"mintcream":            {0xf5, 0xff, 0xfa, 255},
+	"mistyrose":            {0xff, 0xe4, 0xe1, 255},
+	"moccasin":             {0xff, 0xe4, 0xb5, 255},
+	"navajowhite":          {0xff, 0xde, 0xad, 255},
+	"navy":                 {0x00, 0x00, 0x80, 255},
+	"oldlace":              {0xfd, 0xf5, 0xe6, 255},
+	"olive":                {0x80, 0x80, 0x00, 255},
+	"olivedrab":            {0x6b, 0x8e, 0x23, 255},
+	"orange":               {0xff, 0xa5, 0x00, 255},
+	"orangered":            {0xff, 0x45, 0x00, 255},
+	"orchid":               {0xda, 0x70, 0xd6, 255},
+	"palegoldenrod":        {0xee, 0xe8, 0xaa, 255},
+	"palegreen":            {0x98, 0xfb, 0x98, 255},
+	"paleturquoise":        {0xaf, 0xee, 0xee, 255},
+	"palevioletred":        {0xdb, 0x70, 0x93, 255},
+	"papayawhip":           {0xff, 0xef, 0xd5, 255},
+	"peachpuff":            {0xff, 0xda, 0xb9, 255},
+	"peru":                 {0xcd, 0x85, 0x3f, 255},
+	"pink":                 {0xff, 0xc0, 0xcb, 255},
+	"plum":                 {0xdd, 0xa0, 0xdd, 255},
+	"powderblue":           {0xb0, 0xe0, 0xe6, 255},
+	"purple":               {0x80, 0x00, 0x80, 255},
+	"rebeccapurple":        {0x66, 0x33, 0x99, 255},
+	"red":                  {0xff, 0x00, 0x00, 255},
+	"rosybrown":            {0xbc, 0x8f, 0x8f, 255},
+	"royalblue":            {0x41, 0x69, 0xe1, 255},
+	"saddlebrown":          {0x8b, 0x45, 0x13, 255},
+	"salmon":               {0xfa, 0x80, 0x72, 255},
+	"sandybrown":           {0xf4, 0xa4, 0x60, 255},
+	"seagreen":             {0x2e, 0x8b, 0x57, 255},
+	"seashell":             {0xff, 0xf5, 0xee, 255},
+	"sienna":               {0xa0, 0x52, 0x2d, 255},
+	"silver":               {0xc0, 0xc0, 0xc0, 255},
+	"skyblue":              {0x87, 0xce, 0xeb, 255},
+	"slateblue":            {0x6a, 0x5a, 0xcd, 255},
+	"slategray":            {0x70, 0x80, 0x90, 255},
+	"slategrey":            {0x70, 0x80, 0x90, 255},
+	"snow":                 {0xff, 0xfa, 0xfa, 255},
+	"springgreen":          {0x00, 0xff, 0x7f, 255},
+	"steelblue":            {0x46, 0x82, 0xb4, 255},
+	"tan":                  {0xd2, 0xb4, 0x8c, 255},
+	"teal":                 {0x00, 0x80, 0x80, 255},
+	"thistle":              {0xd8, 0xbf, 0xd8, 255},
+	"tomato":               {0xff, 0x63, 0x47, 255},
+	"turquoise":            {0x40, 0xe0, 0xd0, 255},
+	"violet":               {0xee, 0x82, 0xee, 255},
+	"wheat":                {0xf5, 0xde, 0xb3, 255},
+	"white":                {0xff, 0xff, 0xff, 255},
+	"whitesmoke":           {0xf5, 0xf5, 0xf5, 255},
+	"yellow":               {0xff, 0xff, 0x00, 255},
+	"yellowgreen":          {0x9a, 0xcd, 0x32, 255},
+	"transparent":          {0, 0, 0, 0},
+}
