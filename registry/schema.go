@@ -51,36 +51,62 @@ func (p *Property) Parse(text string) (any, error) {
 	if p.OneOf == nil && p.Min == nil && p.Max == nil {
 		return v, nil
 	}
-	if err := p.Check(v); err != nil {
-		ve := err.(*ValueError)
-		if ve.Offset = strings.Index(text, ve.Text); ve.Offset < 0 || ve.Text == "" {
-			ve.Text = strings.TrimSpace(text)
-			ve.Offset = strings.Index(text, ve.Text)
-		}
+	if ve, elem := p.check(v); ve != nil {
+		ve.Text, ve.Offset = locate(text, elem)
 		return nil, ve
 	}
 	return v, nil
 }
 
+// locate returns the trimmed text and its offset in text; for elem >= 0,
+// those of the elem'th comma-separated item instead.
+func locate(text string, elem int) (string, int) {
+	start, end := 0, len(text)
+	if elem >= 0 {
+		for ; elem > 0; elem-- {
+			i := strings.IndexByte(text[start:], ',')
+			if i < 0 {
+				break
+			}
+			start += i + 1
+		}
+		if i := strings.IndexByte(text[start:], ','); i >= 0 {
+			end = start + i
+		}
+	}
+	s, e := trimBounds(text[start:end])
+	return text[start+s : start+e], start + s
+}
+
 // Check reports, as a *ValueError, whether v breaks the property's OneOf
-// or Min/Max constraints. The error's Text is v printed by the type.
+// or Min/Max constraints. The error's Text is the offending value (or
+// array element) printed by the type, its Offset 0.
 func (p *Property) Check(v any) error {
+	if ve, _ := p.check(v); ve != nil {
+		return ve
+	}
+	return nil
+}
+
+// check is Check also returning, when an array element breaks OneOf, its
+// index (else -1).
+func (p *Property) check(v any) (*ValueError, int) {
 	if len(p.OneOf) > 0 {
-		if bad, ok := p.checkOneOf(v); !ok {
-			return &ValueError{Text: bad, Expected: "one of " + strings.Join(p.OneOf, ", ")}
+		if bad, elem, ok := p.checkOneOf(v); !ok {
+			return &ValueError{Text: bad, Expected: "one of " + strings.Join(p.OneOf, ", ")}, elem
 		}
 	}
 	if p.Min == nil && p.Max == nil {
-		return nil
+		return nil, -1
 	}
 	f, isInt, ok := numericValue(v)
 	if !ok {
-		return nil
+		return nil, -1
 	}
 	if (p.Min != nil && f < *p.Min) || (p.Max != nil && f > *p.Max) {
-		return &ValueError{Text: p.Type.Print(v), Expected: p.rangeExpected(isInt)}
+		return &ValueError{Text: p.Type.Print(v), Expected: p.rangeExpected(isInt)}, -1
 	}
-	return nil
+	return nil, -1
 }
 
 func (p *Property) rangeExpected(isInt bool) string {
@@ -99,24 +125,25 @@ func (p *Property) rangeExpected(isInt bool) string {
 }
 
 // checkOneOf reports whether v is allowed by OneOf, and if not the
-// offending text.
-func (p *Property) checkOneOf(v any) (string, bool) {
+// offending text and, for an array, the offending element's index (else
+// -1).
+func (p *Property) checkOneOf(v any) (string, int, bool) {
 	switch x := v.(type) {
 	case string:
-		return x, slices.Contains(p.OneOf, x)
+		return x, -1, slices.Contains(p.OneOf, x)
 	case []string:
-		for _, e := range x {
+		for i, e := range x {
 			if !slices.Contains(p.OneOf, e) {
-				return e, false
+				return e, i, false
 			}
 		}
-		return "", true
+		return "", -1, true
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.String {
-		return rv.String(), slices.Contains(p.OneOf, rv.String())
+		return rv.String(), -1, slices.Contains(p.OneOf, rv.String())
 	}
-	return "", true
+	return "", -1, true
 }
 
 // numericValue returns v as a float64 if it is of integer or float kind.
