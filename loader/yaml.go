@@ -86,54 +86,46 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	y := &yamlReader{file: file, data: data, lim: lim, errs: errs}
 	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
 
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var root yaml.Node
-	if err := dec.Decode(&root); err != nil {
-		if errors.Is(err, io.EOF) {
-			return doc // empty file: empty scene
+	top, err := parseYAML(data)
+	if err != nil {
+		var de *docsError
+		if errors.As(err, &de) {
+			errs.add(Pos{File: file, Line: de.line, Col: de.col}, "several YAML documents in one file (only one scene per file)")
+		} else {
+			y.syntaxError(err)
 		}
-		y.syntaxError(err)
 		return nil
 	}
-	var next yaml.Node
-	if err := dec.Decode(&next); err == nil {
-		errs.add(y.pos(&next), "several YAML documents in one file (only one scene per file)")
-		return nil
-	} else if !errors.Is(err, io.EOF) {
-		y.syntaxError(err)
-		return nil
+	if top == nil {
+		return doc // empty file: empty scene
 	}
-	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
-		return doc
-	}
-	top := root.Content[0]
 	if !y.plain(top) {
 		return doc
 	}
-	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
+	if isNull(top) {
 		return doc // only comments, or "~"
 	}
-	if top.Kind != yaml.MappingNode {
+	if top.kind != kMapping {
 		errs.add(y.pos(top), "scene must be a mapping with keys scene, components, mixins, include, entities; found %s", kindName(top))
 		return doc
 	}
 	doc.Pos = y.pos(top)
-	y.pairs(top, func(k, v *yaml.Node) {
-		switch k.Value {
+	y.pairs(top, func(k, v *ynode) {
+		switch k.value {
 		case "scene":
-			y.each(v, "scene", func(k, v *yaml.Node) {
+			y.each(v, "scene", func(k, v *ynode) {
 				if c := y.component(k, v, "system"); c != nil {
 					doc.Scene = append(doc.Scene, c)
 				}
 			})
 		case "components":
-			y.each(v, "components", func(k, v *yaml.Node) {
+			y.each(v, "components", func(k, v *ynode) {
 				if d := y.decl(k, v); d != nil {
 					doc.Decls = append(doc.Decls, d)
 				}
 			})
 		case "mixins":
-			y.each(v, "mixins", func(k, v *yaml.Node) {
+			y.each(v, "mixins", func(k, v *ynode) {
 				if m := y.mixin(k, v); m != nil {
 					doc.Mixins = append(doc.Mixins, m)
 				}
@@ -149,7 +141,7 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 		case "entities":
 			doc.Entities = y.entities(v, 1)
 		default:
-			errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.Value)
+			errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.value)
 		}
 	})
 	doc.nEntities = y.n
@@ -203,22 +195,22 @@ func (y *yamlReader) lineStart(line int) Pos {
 	return Pos{File: y.file, Line: n, Col: col}
 }
 
-func (y *yamlReader) pos(n *yaml.Node) Pos {
-	return Pos{File: y.file, Line: n.Line, Col: n.Column}
+func (y *yamlReader) pos(n *ynode) Pos {
+	return Pos{File: y.file, Line: int(n.line), Col: int(n.col)}
 }
 
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
+func kindName(n *ynode) string {
+	switch n.kind {
+	case kMapping:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case kSequence:
 		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
+	case kScalar:
+		if n.null {
 			return "nothing"
 		}
 		return "a scalar"
-	case yaml.AliasNode:
+	case kAlias:
 		return "an alias"
 	}
 	return "a document"
@@ -226,62 +218,66 @@ func kindName(n *yaml.Node) string {
 
 // plain reports anchors, aliases, merge keys and custom tags on n and
 // returns false if n must not be used (an alias). It never follows aliases.
-func (y *yamlReader) plain(n *yaml.Node) bool {
-	if n.Kind == yaml.AliasNode {
-		y.errs.add(y.pos(n), "YAML aliases (*%s) are not supported; use mixins", n.Value)
+func (y *yamlReader) plain(n *ynode) bool {
+	if n.kind == kAlias {
+		y.errs.add(y.pos(n), "YAML aliases (*%s) are not supported; use mixins", n.value)
 		return false
 	}
-	if n.Anchor != "" {
-		y.errs.add(y.pos(n), "YAML anchors (&%s) are not supported; use mixins", n.Anchor)
+	x := n.extra
+	if x == nil {
+		return true
 	}
-	if n.Tag == "!!merge" {
+	if x.anchor != "" {
+		y.errs.add(y.pos(n), "YAML anchors (&%s) are not supported; use mixins", x.anchor)
+	}
+	if x.tag == "!!merge" {
 		y.errs.add(y.pos(n), "YAML merge keys (<<) are not supported; use mixins")
 		return false
 	}
-	if n.Style&yaml.TaggedStyle != 0 && !strings.HasPrefix(n.Tag, "!!") {
-		y.errs.add(y.pos(n), "unsupported YAML tag %q", n.Tag)
+	if x.tagged && !strings.HasPrefix(x.tag, "!!") {
+		y.errs.add(y.pos(n), "unsupported YAML tag %q", x.tag)
 	}
 	return true
 }
 
 // isNull reports whether n is an empty value: null, ~ or nothing.
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+func isNull(n *ynode) bool {
+	return n.kind == kScalar && n.null
 }
 
 // pairs calls f for each key/value pair of mapping m, reporting duplicate
 // keys, non-scalar keys and aliases. f is not called for bad pairs.
-func (y *yamlReader) pairs(m *yaml.Node, f func(k, v *yaml.Node)) {
-	c := m.Content
-	var seen map[string]*yaml.Node
+func (y *yamlReader) pairs(m *ynode, f func(k, v *ynode)) {
+	c := m.content
+	var seen map[string]*ynode
 	if len(c) > 16 {
-		seen = make(map[string]*yaml.Node, len(c)/2)
+		seen = make(map[string]*ynode, len(c)/2)
 	}
 	for i := 0; i+1 < len(c) && !y.stop && !y.errs.full; i += 2 {
 		k, v := c[i], c[i+1]
 		if !y.plain(k) {
 			continue
 		}
-		if k.Kind != yaml.ScalarNode {
+		if k.kind != kScalar {
 			y.errs.add(y.pos(k), "mapping key must be a scalar, not %s", kindName(k))
 			continue
 		}
-		var first *yaml.Node
+		var first *ynode
 		if seen != nil {
-			first = seen[k.Value]
+			first = seen[k.value]
 			if first == nil {
-				seen[k.Value] = k
+				seen[k.value] = k
 			}
 		} else {
 			for j := 0; j < i; j += 2 {
-				if c[j].Kind == yaml.ScalarNode && c[j].Value == k.Value {
+				if c[j].kind == kScalar && c[j].value == k.value {
 					first = c[j]
 					break
 				}
 			}
 		}
 		if first != nil {
-			y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.Value, y.pos(first))
+			y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.value, y.pos(first))
 			continue
 		}
 		if !y.plain(v) {
@@ -292,11 +288,11 @@ func (y *yamlReader) pairs(m *yaml.Node, f func(k, v *yaml.Node)) {
 }
 
 // each calls f for each pair of a mapping that may also be empty (null).
-func (y *yamlReader) each(n *yaml.Node, what string, f func(k, v *yaml.Node)) {
+func (y *yamlReader) each(n *ynode, what string, f func(k, v *ynode)) {
 	if isNull(n) {
 		return
 	}
-	if n.Kind != yaml.MappingNode {
+	if n.kind != kMapping {
 		y.errs.add(y.pos(n), "%s must be a mapping, not %s", what, kindName(n))
 		return
 	}
@@ -310,31 +306,31 @@ type posString struct {
 
 // strings reads a string or a list of strings. With split, a string is
 // split at white space (and so are list items, which must be single words).
-func (y *yamlReader) strings(n *yaml.Node, what string, split bool) []posString {
+func (y *yamlReader) strings(n *ynode, what string, split bool) []posString {
 	var out []posString
 	switch {
 	case isNull(n):
-	case n.Kind == yaml.ScalarNode:
+	case n.kind == kScalar:
 		if !split {
-			return []posString{{n.Value, y.pos(n)}}
+			return []posString{{n.value, y.pos(n)}}
 		}
-		for _, f := range strings.Fields(n.Value) {
+		for _, f := range strings.Fields(n.value) {
 			out = append(out, posString{f, y.pos(n)})
 		}
-	case n.Kind == yaml.SequenceNode:
-		for _, it := range n.Content {
+	case n.kind == kSequence:
+		for _, it := range n.content {
 			if !y.plain(it) {
 				continue
 			}
-			if it.Kind != yaml.ScalarNode || isNull(it) {
+			if it.kind != kScalar || isNull(it) {
 				y.errs.add(y.pos(it), "%s: list items must be strings, not %s", what, kindName(it))
 				continue
 			}
-			if split && !validID(it.Value) {
-				y.errs.add(y.pos(it), "%s: invalid name %q (no spaces allowed)", what, it.Value)
+			if split && !validID(it.value) {
+				y.errs.add(y.pos(it), "%s: invalid name %q (no spaces allowed)", what, it.value)
 				continue
 			}
-			out = append(out, posString{it.Value, y.pos(it)})
+			out = append(out, posString{it.value, y.pos(it)})
 		}
 	default:
 		y.errs.add(y.pos(n), "%s must be a string or a list of strings, not %s", what, kindName(n))
@@ -343,12 +339,12 @@ func (y *yamlReader) strings(n *yaml.Node, what string, split bool) []posString 
 }
 
 // scalar returns the text of a scalar value, reporting other kinds.
-func (y *yamlReader) scalar(n *yaml.Node, what string) (string, bool) {
-	if n.Kind != yaml.ScalarNode || isNull(n) {
+func (y *yamlReader) scalar(n *ynode, what string) (string, bool) {
+	if n.kind != kScalar || isNull(n) {
 		y.errs.add(y.pos(n), "%s must be a string, not %s", what, kindName(n))
 		return "", false
 	}
-	return n.Value, true
+	return n.value, true
 }
 
 func (y *yamlReader) newComponent() *Component {
@@ -361,60 +357,60 @@ func (y *yamlReader) newComponent() *Component {
 }
 
 // component reads one component (or system setting) key: value.
-func (y *yamlReader) component(k, v *yaml.Node, what string) *Component {
-	if !validName(k.Value, true) {
-		y.errs.add(y.pos(k), "%s", nameMsg(what, k.Value))
+func (y *yamlReader) component(k, v *ynode, what string) *Component {
+	if !validName(k.value, true) {
+		y.errs.add(y.pos(k), "%s", nameMsg(what, k.value))
 		return nil
 	}
 	c := y.newComponent()
-	c.Name, c.Pos, c.ValuePos = k.Value, y.pos(k), y.pos(v)
-	switch v.Kind {
-	case yaml.ScalarNode:
-		if !isNull(v) && v.Value != "" {
-			c.Kind, c.Text = ValueText, v.Value
+	c.Name, c.Pos, c.ValuePos = k.value, y.pos(k), y.pos(v)
+	switch v.kind {
+	case kScalar:
+		if !isNull(v) && v.value != "" {
+			c.Kind, c.Text = ValueText, v.value
 		}
-	case yaml.MappingNode:
-		if len(v.Content) == 0 {
+	case kMapping:
+		if len(v.content) == 0 {
 			break
 		}
 		c.Kind = ValueMap
-		c.Map = make([]*KV, 0, len(v.Content)/2)
-		kvs := make([]KV, 0, len(v.Content)/2)
-		y.pairs(v, func(pk, pv *yaml.Node) {
-			if pv.Kind != yaml.ScalarNode {
-				y.errs.add(y.pos(pv), "property %q of %s %q must be a string, not %s", pk.Value, what, k.Value, kindName(pv))
+		c.Map = make([]*KV, 0, len(v.content)/2)
+		kvs := make([]KV, 0, len(v.content)/2)
+		y.pairs(v, func(pk, pv *ynode) {
+			if pv.kind != kScalar {
+				y.errs.add(y.pos(pv), "property %q of %s %q must be a string, not %s", pk.value, what, k.value, kindName(pv))
 				return
 			}
-			val := pv.Value
+			val := pv.value
 			if isNull(pv) {
 				val = ""
 			}
-			kvs = append(kvs, KV{Key: pk.Value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv)})
+			kvs = append(kvs, KV{Key: pk.value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv)})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:
-		y.errs.add(y.pos(v), "value of %s %q must be a string or a mapping, not %s", what, k.Value, kindName(v))
+		y.errs.add(y.pos(v), "value of %s %q must be a string or a mapping, not %s", what, k.value, kindName(v))
 		return nil
 	}
 	return c
 }
 
 // mixin reads `id: {mixin: ..., component: value, ...}`.
-func (y *yamlReader) mixin(k, v *yaml.Node) *Mixin {
-	if !validID(k.Value) {
-		y.errs.add(y.pos(k), "invalid mixin id %q", k.Value)
+func (y *yamlReader) mixin(k, v *ynode) *Mixin {
+	if !validID(k.value) {
+		y.errs.add(y.pos(k), "invalid mixin id %q", k.value)
 		return nil
 	}
-	m := &Mixin{ID: k.Value, Pos: y.pos(k), MixinPos: y.pos(v)}
-	y.each(v, "mixin "+strconv.Quote(k.Value), func(k, v *yaml.Node) {
-		switch k.Value {
+	m := &Mixin{ID: k.value, Pos: y.pos(k), MixinPos: y.pos(v)}
+	y.each(v, "mixin "+strconv.Quote(k.value), func(k, v *ynode) {
+		switch k.value {
 		case "mixin":
 			m.MixinPos = y.pos(v)
 			for _, s := range y.strings(v, "mixin", true) {
 				m.Mixins = append(m.Mixins, s.text)
 			}
 		case "id", "class", "children":
-			y.errs.add(y.pos(k), "%q is not allowed in a mixin", k.Value)
+			y.errs.add(y.pos(k), "%q is not allowed in a mixin", k.value)
 		default:
 			if c := y.component(k, v, "component"); c != nil {
 				m.Components = append(m.Components, c)
@@ -425,11 +421,11 @@ func (y *yamlReader) mixin(k, v *yaml.Node) *Mixin {
 }
 
 // entities reads a list of entities at the given depth.
-func (y *yamlReader) entities(n *yaml.Node, depth int) []*Entity {
+func (y *yamlReader) entities(n *ynode, depth int) []*Entity {
 	if isNull(n) {
 		return nil
 	}
-	if n.Kind != yaml.SequenceNode {
+	if n.kind != kSequence {
 		what := "entities"
 		if depth > 1 {
 			what = "children"
@@ -441,15 +437,15 @@ func (y *yamlReader) entities(n *yaml.Node, depth int) []*Entity {
 		y.errs.add(y.pos(n), "entities nested too deeply (limit %d)", y.lim.MaxDepth)
 		return nil
 	}
-	out := make([]*Entity, 0, len(n.Content))
-	for _, it := range n.Content {
+	out := make([]*Entity, 0, len(n.content))
+	for _, it := range n.content {
 		if y.stop || y.errs.full {
 			break
 		}
 		if !y.plain(it) {
 			continue
 		}
-		if it.Kind != yaml.MappingNode {
+		if it.kind != kMapping {
 			y.errs.add(y.pos(it), "entity must be a mapping, not %s", kindName(it))
 			continue
 		}
@@ -464,16 +460,16 @@ func (y *yamlReader) entities(n *yaml.Node, depth int) []*Entity {
 	return out
 }
 
-func (y *yamlReader) entity(n *yaml.Node, depth int) *Entity {
+func (y *yamlReader) entity(n *ynode, depth int) *Entity {
 	if len(y.ents) == 0 {
 		y.ents = make([]Entity, 128)
 	}
 	e := &y.ents[0]
 	y.ents = y.ents[1:]
 	e.Pos, e.File = y.pos(n), y.file
-	e.Components = make([]*Component, 0, len(n.Content)/2)
-	y.pairs(n, func(k, v *yaml.Node) {
-		switch k.Value {
+	e.Components = make([]*Component, 0, len(n.content)/2)
+	y.pairs(n, func(k, v *ynode) {
+		switch k.value {
 		case "id":
 			e.IDPos = y.pos(v)
 			if s, ok := y.scalar(v, "id"); ok {
@@ -504,38 +500,38 @@ func (y *yamlReader) entity(n *yaml.Node, depth int) *Entity {
 }
 
 // decl reads one data-only component declaration.
-func (y *yamlReader) decl(k, v *yaml.Node) *Decl {
-	if !validName(k.Value, false) {
-		y.errs.add(y.pos(k), "%s", nameMsg("component", k.Value))
+func (y *yamlReader) decl(k, v *ynode) *Decl {
+	if !validName(k.value, false) {
+		y.errs.add(y.pos(k), "%s", nameMsg("component", k.value))
 		return nil
 	}
-	d := &Decl{Name: k.Value, Pos: y.pos(k)}
+	d := &Decl{Name: k.value, Pos: y.pos(k)}
 	if isNull(v) {
 		return d
 	}
-	if v.Kind != yaml.MappingNode {
-		y.errs.add(y.pos(v), "declaration of %q must be a mapping, not %s", k.Value, kindName(v))
+	if v.kind != kMapping {
+		y.errs.add(y.pos(v), "declaration of %q must be a mapping, not %s", k.value, kindName(v))
 		return d
 	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		if t, tv := v.Content[i], v.Content[i+1]; t.Kind == yaml.ScalarNode && t.Value == "type" && tv.Kind == yaml.ScalarNode {
+	for i := 0; i+1 < len(v.content); i += 2 {
+		if t, tv := v.content[i], v.content[i+1]; t.kind == kScalar && t.value == "type" && tv.kind == kScalar {
 			d.Single = true
-			if p := y.prop(v, "", y.pos(k), k.Value); p != nil {
+			if p := y.prop(v, "", y.pos(k), k.value); p != nil {
 				d.Props = []*PropDecl{p}
 			}
 			return d
 		}
 	}
-	y.pairs(v, func(pk, pv *yaml.Node) {
-		if !validName(pk.Value, false) {
-			y.errs.add(y.pos(pk), "%s", nameMsg("property", pk.Value))
+	y.pairs(v, func(pk, pv *ynode) {
+		if !validName(pk.value, false) {
+			y.errs.add(y.pos(pk), "%s", nameMsg("property", pk.value))
 			return
 		}
-		if pv.Kind != yaml.MappingNode && !isNull(pv) {
-			y.errs.add(y.pos(pv), "declaration of property %q must be a mapping, not %s (a single-property component needs a string `type` key)", pk.Value, kindName(pv))
+		if pv.kind != kMapping && !isNull(pv) {
+			y.errs.add(y.pos(pv), "declaration of property %q must be a mapping, not %s (a single-property component needs a string `type` key)", pk.value, kindName(pv))
 			return
 		}
-		if p := y.prop(pv, pk.Value, y.pos(pk), k.Value+"."+pk.Value); p != nil {
+		if p := y.prop(pv, pk.value, y.pos(pk), k.value+"."+pk.value); p != nil {
 			d.Props = append(d.Props, p)
 		}
 	})
@@ -543,26 +539,26 @@ func (y *yamlReader) decl(k, v *yaml.Node) *Decl {
 }
 
 // prop reads a property declaration mapping (or null).
-func (y *yamlReader) prop(n *yaml.Node, name string, at Pos, what string) *PropDecl {
+func (y *yamlReader) prop(n *ynode, name string, at Pos, what string) *PropDecl {
 	p := &PropDecl{Name: name, Pos: at}
-	y.each(n, what, func(k, v *yaml.Node) {
-		switch k.Value {
+	y.each(n, what, func(k, v *ynode) {
+		switch k.value {
 		case "type":
 			if s, ok := y.scalar(v, what+": type"); ok {
 				p.Type = s
 			}
 		case "default":
-			if v.Kind != yaml.ScalarNode {
+			if v.kind != kScalar {
 				y.errs.add(y.pos(v), "%s: default must be a string, not %s", what, kindName(v))
 				return
 			}
 			p.HasDefault = true
 			if !isNull(v) {
-				p.Default = v.Value
+				p.Default = v.value
 			}
 		case "oneOf":
-			if v.Kind == yaml.ScalarNode && !isNull(v) {
-				p.OneOf = splitList(v.Value)
+			if v.kind == kScalar && !isNull(v) {
+				p.OneOf = splitList(v.value)
 				return
 			}
 			p.OneOf = []string{}
@@ -570,22 +566,22 @@ func (y *yamlReader) prop(n *yaml.Node, name string, at Pos, what string) *PropD
 				p.OneOf = append(p.OneOf, s.text)
 			}
 		case "min", "max":
-			s, ok := y.scalar(v, what+": "+k.Value)
+			s, ok := y.scalar(v, what+": "+k.value)
 			if !ok {
 				return
 			}
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				y.errs.add(y.pos(v), "%s: %s must be a number, not %q", what, k.Value, s)
+				y.errs.add(y.pos(v), "%s: %s must be a number, not %q", what, k.value, s)
 				return
 			}
-			if k.Value == "min" {
+			if k.value == "min" {
 				p.Min = &f
 			} else {
 				p.Max = &f
 			}
 		default:
-			y.errs.add(y.pos(k), "%s: unknown key %q in property declaration (want type, default, oneOf, min or max)", what, k.Value)
+			y.errs.add(y.pos(k), "%s: unknown key %q in property declaration (want type, default, oneOf, min or max)", what, k.value)
 		}
 	})
 	return p
@@ -594,4 +590,516 @@ func (y *yamlReader) prop(n *yaml.Node, name string, at Pos, what string) *PropD
 // splitList splits a list of values separated by commas and/or white space.
 func splitList(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}
+
+// ---- YAML syntax trees ----
+
+// Node kinds, as yaml.v3 numbers them.
+const (
+	kSequence = uint8(yaml.SequenceNode)
+	kMapping  = uint8(yaml.MappingNode)
+	kScalar   = uint8(yaml.ScalarNode)
+	kAlias    = uint8(yaml.AliasNode)
+)
+
+// ynode is the reader's light syntax tree node, built either by the fast
+// path below or from a yaml.v3 Node. Kinds are yaml.v3's.
+type ynode struct {
+	kind      uint8    // yaml.v3's Kind
+	null      bool     // a null scalar (~, null, nothing)
+	line, col int32    // 1-based, columns in characters
+	value     string   // scalar text, or alias name
+	content   []*ynode // mapping: keys and values alternating; sequence: items
+	extra     *yextra  // rare properties, nil on the fast path
+}
+
+// yextra holds the properties only yaml.v3-parsed nodes can have.
+type yextra struct {
+	tag    string // "!!merge" for <<, or an explicitly written tag
+	tagged bool   // the tag was written explicitly
+	anchor string
+}
+
+// docsError reports a second document in a YAML file.
+type docsError struct{ line, col int }
+
+func (e *docsError) Error() string { return "several documents" }
+
+// parseYAML parses data into a syntax tree, returning nil for an empty
+// document. Scene files in the common block-and-flow subset of YAML are
+// parsed by a fast hand-written scanner (yaml.v3 reads about 7 MB/s, too
+// slow for 100,000-entity scenes); anything outside that subset (anchors,
+// tags, block scalars, multi-line scalars, escapes, tabs, non-ASCII text,
+// syntax errors, ...) goes to yaml.v3, which is the reference: a
+// differential fuzz test checks that both agree wherever the fast path
+// answers.
+func parseYAML(data []byte) (*ynode, error) {
+	if n, ok := fastYAML(data); ok {
+		return n, nil
+	}
+	return slowYAML(data)
+}
+
+// slowYAML parses data with yaml.v3.
+func slowYAML(data []byte) (*ynode, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, &docsError{next.Line, next.Column}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
+		return nil, nil
+	}
+	return convertNode(root.Content[0]), nil
+}
+
+// convertNode copies a yaml.v3 tree, never following aliases. Its depth is
+// bounded by yaml.v3's own limit (10,000).
+func convertNode(n *yaml.Node) *ynode {
+	y := &ynode{kind: uint8(n.Kind), null: n.Tag == "!!null", line: int32(n.Line), col: int32(n.Column), value: n.Value}
+	if tagged := n.Style&yaml.TaggedStyle != 0; tagged || n.Anchor != "" || n.Tag == "!!merge" {
+		y.extra = &yextra{tag: n.Tag, tagged: tagged, anchor: n.Anchor}
+	}
+	if len(n.Content) > 0 && n.Kind != yaml.AliasNode {
+		y.content = make([]*ynode, len(n.Content))
+		for i, c := range n.Content {
+			y.content[i] = convertNode(c)
+		}
+	}
+	return y
+}
+
+// fy is the fast-path parser state. It gives up (ok = false) at the first
+// thing outside its subset; it never reports errors itself.
+type fy struct {
+	d         []byte
+	s         string // d as a string: scalars are substrings of it, not copies
+	i         int    // offset
+	line      int    // 1-based line of offset i
+	lineStart int    // offset of the start of that line
+	next      int    // indentation of the content at i, -1 at end of input
+	bad       bool
+	slab      []ynode
+	depth     int
+}
+
+func fastYAML(data []byte) (*ynode, bool) {
+	for _, c := range data {
+		if c >= 0x7f || (c < ' ' && c != '\n') {
+			return nil, false // non-ASCII, tabs, CR, control characters
+		}
+	}
+	p := &fy{d: data, s: string(data), line: 1}
+	p.skip()
+	if p.bad {
+		return nil, false
+	}
+	if p.next < 0 {
+		return nil, true
+	}
+	if p.next != 0 || p.hasPrefix("---") || p.hasPrefix("...") || p.d[p.i] == '%' {
+		return nil, false
+	}
+	n := p.block(0)
+	if p.bad || p.next >= 0 {
+		return nil, false
+	}
+	return n, true
+}
+
+func (p *fy) hasPrefix(s string) bool { return bytes.HasPrefix(p.d[p.i:], []byte(s)) }
+
+func (p *fy) node(kind uint8, off int) *ynode {
+	if len(p.slab) == 0 {
+		p.slab = make([]ynode, 512)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.kind, n.line, n.col = kind, int32(p.line), int32(off-p.lineStart+1)
+	return n
+}
+
+func (p *fy) scalar(off int, v string, null bool) *ynode {
+	n := p.node(kScalar, off)
+	n.value = v
+	n.null = null
+	return n
+}
+
+func (p *fy) at(i int) byte {
+	if i < len(p.d) {
+		return p.d[i]
+	}
+	return '\n'
+}
+
+// skip moves from the start of a line (or the end of a consumed line) to
+// the next content, skipping blank and comment lines, and sets next.
+func (p *fy) skip() {
+	for {
+		j := p.i
+		for j < len(p.d) && p.d[j] == ' ' {
+			j++
+		}
+		if j >= len(p.d) {
+			p.i, p.next = j, -1
+			return
+		}
+		switch p.d[j] {
+		case '\n':
+			p.newline(j + 1)
+			continue
+		case '#':
+			k := bytes.IndexByte(p.d[j:], '\n')
+			if k < 0 {
+				p.i, p.next = len(p.d), -1
+				return
+			}
+			p.newline(j + k + 1)
+			continue
+		}
+		p.i, p.next = j, j-p.lineStart
+		return
+	}
+}
+
+func (p *fy) newline(i int) { p.i, p.line, p.lineStart = i, p.line+1, i }
+
+// endLine accepts trailing spaces and a comment, then the line break.
+func (p *fy) endLine() {
+	j := p.i
+	for j < len(p.d) && p.d[j] == ' ' {
+		j++
+	}
+	if j < len(p.d) && p.d[j] == '#' {
+		if j == p.i {
+			p.bad = true // '#' glued to a value
+			return
+		}
+		k := bytes.IndexByte(p.d[j:], '\n')
+		if k < 0 {
+			j = len(p.d)
+		} else {
+			j += k
+		}
+	}
+	if j < len(p.d) && p.d[j] != '\n' {
+		p.bad = true
+		return
+	}
+	if j < len(p.d) {
+		p.newline(j + 1)
+	} else {
+		p.i = j
+	}
+	p.skip()
+}
+
+func (p *fy) isDash() bool {
+	return p.next >= 0 && p.d[p.i] == '-' && (p.at(p.i+1) == ' ' || p.at(p.i+1) == '\n')
+}
+
+// block parses a block node whose content starts at p.i with indentation ind.
+func (p *fy) block(ind int) *ynode {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 200 {
+		p.bad = true
+		return nil
+	}
+	if p.isDash() {
+		return p.seq(ind)
+	}
+	if p.keyLen() > 0 {
+		return p.mapping(ind)
+	}
+	p.bad = true
+	return nil
+}
+
+// keyLen returns the length of a simple key followed by ':' and a space or
+// line break at p.i, or 0.
+func (p *fy) keyLen() int {
+	j := p.i
+	for j < len(p.d) {
+		c := p.d[j]
+		if isLetter(c) || isDigit(c) || c == '_' || c == '-' || c == '.' {
+			j++
+			continue
+		}
+		break
+	}
+	if j == p.i || p.d[p.i] == '-' || p.at(j) != ':' || (p.at(j+1) != ' ' && p.at(j+1) != '\n') {
+		return 0
+	}
+	return j - p.i
+}
+
+func (p *fy) seq(ind int) *ynode {
+	n := p.node(kSequence, p.i)
+	for !p.bad {
+		p.i++ // '-'
+		for p.i < len(p.d) && p.d[p.i] == ' ' {
+			p.i++
+		}
+		var item *ynode
+		switch c := p.at(p.i); {
+		case c == '\n' || c == '#':
+			item = p.scalar(p.i-(p.i-p.lineStart)+ind+1, "", true)
+			item.col = int32(ind + 2)
+			p.endLine()
+			if p.next > ind {
+				item = p.block(p.next)
+			}
+		case p.keyLen() > 0:
+			item = p.mapping(p.i - p.lineStart)
+		case p.isDash():
+			p.bad = true
+		default:
+			item = p.inline()
+			p.endLine()
+		}
+		if p.bad {
+			return nil
+		}
+		n.content = append(n.content, item)
+		if p.next != ind || !p.isDash() {
+			if p.next > ind {
+				p.bad = true
+			}
+			return n
+		}
+	}
+	return nil
+}
+
+func (p *fy) mapping(ind int) *ynode {
+	n := p.node(kMapping, p.i)
+	for !p.bad {
+		kl := p.keyLen()
+		if kl == 0 {
+			p.bad = true
+			return nil
+		}
+		key := p.scalar(p.i, p.s[p.i:p.i+kl], false)
+		if isNullWord(key.value) || key.value == "<<" {
+			p.bad = true
+			return nil
+		}
+		p.i += kl + 1
+		colon := p.i
+		for p.i < len(p.d) && p.d[p.i] == ' ' {
+			p.i++
+		}
+		var val *ynode
+		if c := p.at(p.i); c == '\n' || c == '#' {
+			val = p.scalar(colon, "", true)
+			p.endLine()
+			if p.next > ind {
+				val = p.block(p.next)
+			} else if p.next == ind && p.isDash() {
+				val = p.seq(ind)
+			}
+		} else {
+			val = p.inline()
+			p.endLine()
+		}
+		if p.bad {
+			return nil
+		}
+		n.content = append(n.content, key, val)
+		if p.next != ind || p.isDash() {
+			if p.next > ind {
+				p.bad = true
+			}
+			return n
+		}
+	}
+	return nil
+}
+
+func isNullWord(s string) bool {
+	return s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL"
+}
+
+// plainStart reports whether a plain scalar may start at i.
+func (p *fy) plainStart(i int, flow bool) bool {
+	switch p.at(i) {
+	case '-', '?', ':':
+		c := p.at(i + 1)
+		return isLetter(c) || isDigit(c) || c == '.'
+	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\n':
+		return false
+	}
+	return true
+}
+
+// inline parses a value on the rest of the line: a flow collection, a
+// quoted scalar or a plain scalar.
+func (p *fy) inline() *ynode {
+	switch p.at(p.i) {
+	case '{', '[':
+		return p.flow(0)
+	case '"', '\'':
+		return p.quoted()
+	}
+	if !p.plainStart(p.i, false) {
+		p.bad = true
+		return nil
+	}
+	start := p.i
+	j := p.i
+	for j < len(p.d) && p.d[j] != '\n' {
+		c := p.d[j]
+		if c == ':' && (p.at(j+1) == ' ' || p.at(j+1) == '\n') {
+			p.bad = true // a: b: c
+			return nil
+		}
+		if c == '#' && p.d[j-1] == ' ' {
+			break
+		}
+		j++
+	}
+	end := j
+	for end > start && p.d[end-1] == ' ' {
+		end--
+	}
+	v := p.s[start:end]
+	p.i = end
+	return p.scalar(start, v, isNullWord(v))
+}
+
+func (p *fy) quoted() *ynode {
+	q := p.d[p.i]
+	start := p.i
+	var b []byte
+	j := p.i + 1
+	for {
+		if j >= len(p.d) || p.d[j] == '\n' || (q == '"' && p.d[j] == '\\') {
+			p.bad = true // multi-line, unterminated or escapes
+			return nil
+		}
+		if p.d[j] == q {
+			if q == '\'' && p.at(j+1) == '\'' {
+				if b == nil {
+					b = append([]byte{}, p.d[start+1:j]...)
+				}
+				b = append(b, '\'')
+				j += 2
+				continue
+			}
+			break
+		}
+		if b != nil {
+			b = append(b, p.d[j])
+		}
+		j++
+	}
+	v := p.s[start+1 : j]
+	if b != nil {
+		v = string(b)
+	}
+	p.i = j + 1
+	return p.scalar(start, v, false)
+}
+
+// flow parses a one-line flow mapping or sequence.
+func (p *fy) flow(depth int) *ynode {
+	if depth > 100 {
+		p.bad = true
+		return nil
+	}
+	open := p.d[p.i]
+	kind, closer := kMapping, byte('}')
+	if open == '[' {
+		kind, closer = kSequence, ']'
+	}
+	n := p.node(kind, p.i)
+	p.i++
+	p.spaces()
+	if p.at(p.i) == closer {
+		p.i++
+		return n
+	}
+	for !p.bad {
+		if kind == kMapping {
+			kl := p.keyLen()
+			if kl == 0 {
+				p.bad = true
+				return nil
+			}
+			key := p.scalar(p.i, p.s[p.i:p.i+kl], false)
+			if isNullWord(key.value) || key.value == "<<" {
+				p.bad = true
+				return nil
+			}
+			p.i += kl + 1
+			p.spaces()
+			n.content = append(n.content, key)
+		}
+		n.content = append(n.content, p.flowValue(depth))
+		p.spaces()
+		switch p.at(p.i) {
+		case ',':
+			p.i++
+			p.spaces()
+			if p.at(p.i) == closer || p.at(p.i) == ',' {
+				p.bad = true
+			}
+		case closer:
+			p.i++
+			return n
+		default:
+			p.bad = true
+		}
+	}
+	return nil
+}
+
+func (p *fy) spaces() {
+	for p.i < len(p.d) && p.d[p.i] == ' ' {
+		p.i++
+	}
+}
+
+func (p *fy) flowValue(depth int) *ynode {
+	switch p.at(p.i) {
+	case '{', '[':
+		return p.flow(depth + 1)
+	case '"', '\'':
+		return p.quoted()
+	}
+	if !p.plainStart(p.i, true) {
+		p.bad = true
+		return nil
+	}
+	start := p.i
+	j := p.i
+	for j < len(p.d) {
+		c := p.d[j]
+		if c == ',' || c == ']' || c == '}' || c == '\n' {
+			break
+		}
+		if c == '[' || c == '{' || c == '#' || c == ':' {
+			p.bad = true
+			return nil
+		}
+		j++
+	}
+	end := j
+	for end > start && p.d[end-1] == ' ' {
+		end--
+	}
+	v := p.s[start:end]
+	p.i = end
+	return p.scalar(start, v, isNullWord(v))
 }
