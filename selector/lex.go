@@ -113,11 +113,15 @@ func (s *scanner) lexName() string {
 // lexEscape consumes the escape after a backslash (which must already be
 // consumed, and must be valid) and writes the character it denotes: up to
 // six hex digits plus one optional whitespace, or any other character
-// taken literally. Code point zero, surrogates and values above U+10FFFF
-// become U+FFFD, as in CSS.
+// taken literally. NUL, code point zero, surrogates and values above
+// U+10FFFF become U+FFFD, as in CSS.
 func (s *scanner) lexEscape(b *strings.Builder) {
 	if !isHex(s.peek()) {
-		b.WriteByte(s.src[s.off])
+		if c := s.src[s.off]; c == 0 {
+			b.WriteRune(utf8.RuneError) // NUL is never kept, as in CSS
+		} else {
+			b.WriteByte(c)
+		}
 		s.off++
 		return
 	}
