@@ -354,7 +354,7 @@ func (p *parser) parsePseudo() (*Pseudo, error) {
 			return nil, err
 		}
 		ws := p.skipWS()
-		if p.peek() != ')' {
+		if p.peek() != ')' && p.peek() >= 0 {
 			if !ws || !strings.HasPrefix(p.src[p.off:], "of") || isNameChar(p.peekAt(2)) || p.peekAt(2) == '\\' {
 				return nil, errorf(p.off, "expected ')' or \"of\" after An+B in \":%s()\", found %s", name, describe(p.src, p.off))
 			}
