@@ -311,3 +311,12 @@ func (m Map[T]) Remove(e Entity) error { return m.w.Remove(e, m.id) }
 
 // zeroBase is where pointers to tag values point.
 var zeroBase struct{}
+
+// ComponentName returns the name of component id, or "" if it is not
+// registered.
+func (w *World) ComponentName(id ID) string {
+	if int(id) >= len(w.comps) {
+		return ""
+	}
+	return w.comps[id].Name
+}

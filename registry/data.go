@@ -1,0 +1,327 @@
+package registry
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+)
+
+// propAccess reads and writes one property inside a component value, with
+// functions prepared once at registration.
+type propAccess struct {
+	off uintptr
+	get func(p unsafe.Pointer) any
+	set func(p unsafe.Pointer, v any)
+	// num reads a numeric property as float64 (ok=false for others).
+	num func(p unsafe.Pointer) (float64, bool)
+}
+
+func makeAccess(s *Schema) []propAccess {
+	acc := make([]propAccess, len(s.Props))
+	for i := range s.Props {
+		acc[i] = accessFor(&s.Props[i])
+	}
+	return acc
+}
+
+func accessFor(p *Property) propAccess {
+	off, ft, gt := p.Offset, p.FieldType, p.Type.GoType
+	a := propAccess{off: off, num: func(unsafe.Pointer) (float64, bool) { return 0, false }}
+	at := func(q unsafe.Pointer) unsafe.Pointer { return unsafe.Add(q, off) }
+	if ft == gt {
+		switch gt {
+		case reflect.TypeFor[float64]():
+			a.get = func(q unsafe.Pointer) any { return *(*float64)(at(q)) }
+			a.set = func(q unsafe.Pointer, v any) { *(*float64)(at(q)) = v.(float64) }
+			a.num = func(q unsafe.Pointer) (float64, bool) { return *(*float64)(at(q)), true }
+			return a
+		case reflect.TypeFor[int]():
+			a.get = func(q unsafe.Pointer) any { return *(*int)(at(q)) }
+			a.set = func(q unsafe.Pointer, v any) { *(*int)(at(q)) = v.(int) }
+			a.num = func(q unsafe.Pointer) (float64, bool) { return float64(*(*int)(at(q))), true }
+			return a
+		case reflect.TypeFor[bool]():
+			a.get = func(q unsafe.Pointer) any { return *(*bool)(at(q)) }
+			a.set = func(q unsafe.Pointer, v any) { *(*bool)(at(q)) = v.(bool) }
+			return a
+		case reflect.TypeFor[string]():
+			a.get = func(q unsafe.Pointer) any { return *(*string)(at(q)) }
+			a.set = func(q unsafe.Pointer, v any) { *(*string)(at(q)) = v.(string) }
+			return a
+		case reflect.TypeFor[Vec3]():
+			a.get = func(q unsafe.Pointer) any { return *(*Vec3)(at(q)) }
+			a.set = func(q unsafe.Pointer, v any) { *(*Vec3)(at(q)) = v.(Vec3) }
+			return a
+		case reflect.TypeFor[time.Duration]():
+			a.get = func(q unsafe.Pointer) any { return *(*time.Duration)(at(q)) }
+			a.set = func(q unsafe.Pointer, v any) { *(*time.Duration)(at(q)) = v.(time.Duration) }
+			return a
+		}
+	}
+	// General case: through reflect, converting between the field's type
+	// and the property type's Go type (`type Mode string`).
+	a.get = func(q unsafe.Pointer) any {
+		v := reflect.NewAt(ft, at(q)).Elem()
+		if ft != gt {
+			v = v.Convert(gt)
+		}
+		return v.Interface()
+	}
+	a.set = func(q unsafe.Pointer, v any) {
+		if s, ok := v.([]string); ok {
+			v = slices.Clone(s)
+		}
+		rv := reflect.ValueOf(v)
+		if ft != gt {
+			rv = rv.Convert(ft)
+		}
+		reflect.NewAt(ft, at(q)).Elem().Set(rv)
+	}
+	switch ft.Kind() {
+	case reflect.Float32, reflect.Float64:
+		a.num = func(q unsafe.Pointer) (float64, bool) { return reflect.NewAt(ft, at(q)).Elem().Float(), true }
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		a.num = func(q unsafe.Pointer) (float64, bool) { return float64(reflect.NewAt(ft, at(q)).Elem().Int()), true }
+	}
+	return a
+}
+
+// newValue allocates a component value holding the schema's defaults.
+func (c *Component) newValue() unsafe.Pointer {
+	p := reflect.New(c.Schema.StructType()).UnsafePointer()
+	for i := range c.Schema.Props {
+		c.access[i].set(p, cloneValue(c.Schema.Props[i].Default))
+	}
+	return p
+}
+
+// copyValue copies a component value with the write barriers pointers in
+// it need.
+func (c *Component) copyValue(dst, src unsafe.Pointer) {
+	st := c.Schema.StructType()
+	reflect.NewAt(st, dst).Elem().Set(reflect.NewAt(st, src).Elem())
+}
+
+// clone returns a fresh copy of the value at src.
+func (c *Component) clone(src unsafe.Pointer) unsafe.Pointer {
+	p := reflect.New(c.Schema.StructType()).UnsafePointer()
+	c.copyValue(p, src)
+	return p
+}
+
+// Get returns property i of the component value at p.
+func (c *Component) Get(p unsafe.Pointer, i int) any { return c.access[i].get(p) }
+
+// Number returns numeric property i of the value at p as a float64, with
+// ok=false if the property is not numeric. It does not allocate.
+func (c *Component) Number(p unsafe.Pointer, i int) (float64, bool) { return c.access[i].num(p) }
+
+// Values returns every property of the value at p, in schema order.
+func (c *Component) Values(p unsafe.Pointer) []any {
+	vs := make([]any, len(c.Schema.Props))
+	for i := range vs {
+		vs[i] = c.access[i].get(p)
+	}
+	return vs
+}
+
+// apply writes the patch's values into the value at p.
+func (c *Component) apply(p unsafe.Pointer, patch Patch) {
+	for _, pv := range patch {
+		c.access[pv.Index].set(p, pv.Value)
+	}
+}
+
+// SetMode says how SetPatch treats properties the patch does not give.
+type SetMode uint8
+
+const (
+	// Merge keeps the current values of properties the patch does not
+	// give (A-Frame's setAttribute with an object); for a component the
+	// entity does not have yet they take their defaults.
+	Merge SetMode = iota
+	// Replace resets every property the patch does not give to its
+	// default.
+	Replace
+)
+
+// Set parses an attribute string for the component name (or instance
+// name__id) and sets it on e, merging with the current data. See SetPatch.
+func (r *Registry) Set(e ecs.Entity, name, attr string) error {
+	c, _, err := r.Lookup(name)
+	if err != nil {
+		return err
+	}
+	p, err := c.Schema.ParseAttr(name, attr)
+	if err != nil {
+		return err
+	}
+	return r.SetPatch(e, name, p, Merge)
+}
+
+// SetPatch sets the properties in patch on e's component name. If e does
+// not have the component, its dependencies are added first (depth-first,
+// left to right, with their defaults), then the component with its
+// defaults overridden by patch, and init then update(zero) run. If e has
+// it, the patch is merged (or, with Replace, applied over the defaults);
+// if the data actually changed, update runs with the previous data as old
+// and a componentchanged event is emitted.
+func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode) error {
+	c, id, err := r.Lookup(name)
+	if err != nil {
+		return err
+	}
+	if !r.w.Alive(e) {
+		return fmt.Errorf("registry: set %s on %v: %w", name, e, ecs.ErrStale)
+	}
+	for _, pv := range patch {
+		if pv.Index < 0 || pv.Index >= len(c.Schema.Props) {
+			return fmt.Errorf("registry: set %s: property index %d out of range", name, pv.Index)
+		}
+	}
+	cur, err := r.w.GetPtr(e, id)
+	if err != nil {
+		// Not present: dependencies, then add.
+		if err := r.addDependencies(e, c, map[string]bool{c.Name: true}); err != nil {
+			return err
+		}
+		v := c.newValue()
+		c.apply(v, patch)
+		return r.w.AddPtr(e, id, v)
+	}
+	old := c.clone(cur)
+	nv := c.newValue()
+	if mode == Merge {
+		c.copyValue(nv, cur)
+	}
+	c.apply(nv, patch)
+	changed := false
+	for i := range c.Schema.Props {
+		if !c.Schema.Props[i].Type.Equal(c.access[i].get(old), c.access[i].get(nv)) {
+			changed = true
+			break
+		}
+	}
+	if !changed {
+		return nil
+	}
+	if err := r.w.SetPtr(e, id, nv); err != nil {
+		return err
+	}
+	if c.hooks.update != nil {
+		if p, err := r.w.GetPtr(e, id); err == nil {
+			c.hooks.update(r.hookCtx(e, id), p, old)
+		}
+	}
+	r.Emit(e, "componentchanged", name, false)
+	return nil
+}
+
+func (r *Registry) addDependencies(e ecs.Entity, c *Component, seen map[string]bool) error {
+	for _, d := range c.Dependencies {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		dc, ok := r.comps[d]
+		if !ok {
+			return fmt.Errorf("registry: component %q depends on unknown component %q", c.Name, d)
+		}
+		if r.w.Has(e, dc.ID) {
+			continue
+		}
+		if err := r.addDependencies(e, dc, seen); err != nil {
+			return err
+		}
+		if err := r.w.AddPtr(e, dc.ID, dc.newValue()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetProperty sets one property of e's component from text.
+func (r *Registry) SetProperty(e ecs.Entity, name, prop, text string) error {
+	c, _, err := r.Lookup(name)
+	if err != nil {
+		return err
+	}
+	p, err := c.Schema.ParseMap(name, [][2]string{{prop, text}})
+	if err != nil {
+		return err
+	}
+	return r.SetPatch(e, name, p, Merge)
+}
+
+// ResetProperty sets one property of e's component back to its default.
+func (r *Registry) ResetProperty(e ecs.Entity, name, prop string) error {
+	c, _, err := r.Lookup(name)
+	if err != nil {
+		return err
+	}
+	i, ok := c.Schema.Lookup(prop)
+	if !ok {
+		return fmt.Errorf("registry: %s has no property %q", name, prop)
+	}
+	return r.SetPatch(e, name, Patch{{Index: i, Value: cloneValue(c.Schema.Props[i].Default)}}, Merge)
+}
+
+// Remove detaches the component name from e; its remove hook runs first.
+func (r *Registry) Remove(e ecs.Entity, name string) error {
+	_, id, err := r.Lookup(name)
+	if err != nil {
+		return err
+	}
+	return r.w.Remove(e, id)
+}
+
+// Has reports whether e has the component (or instance) name.
+func (r *Registry) Has(e ecs.Entity, name string) bool {
+	_, id, ok := r.LookupExisting(name)
+	return ok && r.w.Has(e, id)
+}
+
+// Values returns the property values of e's component name in schema
+// order.
+func (r *Registry) Values(e ecs.Entity, name string) ([]any, error) {
+	c, id, ok := r.LookupExisting(name)
+	if !ok {
+		if c == nil {
+			return nil, r.unknown(name)
+		}
+		return nil, fmt.Errorf("registry: %v has no %s: %w", e, name, ecs.ErrNoComponent)
+	}
+	p, err := r.w.GetPtr(e, id)
+	if err != nil {
+		return nil, err
+	}
+	return c.Values(p), nil
+}
+
+// Attr returns e's component name printed as an attribute string.
+func (r *Registry) Attr(e ecs.Entity, name string) (string, error) {
+	vs, err := r.Values(e, name)
+	if err != nil {
+		return "", err
+	}
+	c, _ := r.Component(name)
+	return c.Schema.PrintAttr(vs), nil
+}
+
+// EntityComponents returns the names of e's registry components (instances
+// included), in ecs ID order. The registry's own paused tag is left out.
+func (r *Registry) EntityComponents(e ecs.Entity) []string {
+	var out []string
+	for _, id := range r.w.Components(e) {
+		if _, ok := r.ComponentByID(id); ok {
+			out = append(out, r.w.ComponentName(id))
+		}
+	}
+	return out
+}
+
+func typeOf(v any) reflect.Type { return reflect.TypeOf(v) }

@@ -1,0 +1,557 @@
+package registry
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+)
+
+// Registry binds component and system definitions to one ecs.World: it
+// knows every component by name and schema, parses attribute strings into
+// component data, runs lifecycle hooks in A-Frame's order and ticks
+// components and systems. A program may hold several Registries, one per
+// World; there is no package-level registry.
+type Registry struct {
+	w     *ecs.World
+	types *Types
+
+	comps    map[string]*Component // base names
+	byID     []*Component          // by ecs.ID, instances included
+	order    []*Component          // registration order
+	ticking  []*Component          // tick order (before/after)
+	systems  []*System
+	sysNames map[string]*System
+
+	mixins map[string]*Mixin
+
+	sel      SelectorEngine
+	selCache map[string]Matcher
+
+	listeners map[uint32][]listener
+	nextLis   ListenerID
+
+	pausedTag ecs.ID
+	started   bool
+	paused    bool
+	time      float64
+	delta     float64
+	ctx       Context
+}
+
+// New returns a Registry over w with the built-in property types and no
+// components. Call RegisterBuiltins to add the built-in components.
+func New(w *ecs.World) *Registry {
+	r := &Registry{
+		w:         w,
+		types:     NewTypes(),
+		comps:     make(map[string]*Component),
+		sysNames:  make(map[string]*System),
+		mixins:    make(map[string]*Mixin),
+		selCache:  make(map[string]Matcher),
+		listeners: make(map[uint32][]listener),
+	}
+	id, err := w.RegisterTag("paused")
+	if err != nil {
+		panic(fmt.Sprintf("registry.New: %v (the World already has a component named paused)", err))
+	}
+	r.pausedTag = id
+	r.ctx.Registry, r.ctx.World = r, w
+	w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
+		delete(r.listeners, e.Index())
+	})
+	w.Observe(ecs.ChildAttached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
+		if p, ok := w.Parent(e); ok {
+			r.Emit(p, "child-attached", e, false)
+		}
+	})
+	w.Observe(ecs.ChildDetached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
+		if p, ok := w.Parent(e); ok {
+			r.Emit(p, "child-detached", e, false)
+		}
+	})
+	return r
+}
+
+// World returns the World the Registry works on.
+func (r *Registry) World() *ecs.World { return r.w }
+
+// Types returns the property types schemas of this Registry use; register
+// custom types there before registering components that use them.
+func (r *Registry) Types() *Types { return r.types }
+
+// Time returns the scene time in seconds: the sum of the deltas given to
+// Tick.
+func (r *Registry) Time() float64 { return r.time }
+
+// Component returns the component registered (or declared) under name. A
+// name of the form base__instance returns the base component.
+func (r *Registry) Component(name string) (*Component, bool) {
+	base, _, _ := strings.Cut(name, "__")
+	c, ok := r.comps[base]
+	return c, ok
+}
+
+// ComponentByID returns the component stored under ecs ID id (a base
+// component or one instance of a multiple component).
+func (r *Registry) ComponentByID(id ecs.ID) (*Component, bool) {
+	if int(id) >= len(r.byID) || r.byID[id] == nil {
+		return nil, false
+	}
+	return r.byID[id], true
+}
+
+// Components returns every registered component in registration order.
+func (r *Registry) Components() []*Component { return slices.Clone(r.order) }
+
+// Names returns the names of every registered component, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.comps))
+	for n := range r.comps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Component is a registered component: a name, a schema, its storage in
+// the World and its lifecycle hooks.
+type Component struct {
+	// Name is the component's name, as written in scenes.
+	Name string
+	// Schema describes the component's properties.
+	Schema *Schema
+	// ID is the ecs component ID of the base name.
+	ID ecs.ID
+	// Multiple reports whether an entity may hold several instances,
+	// named name__instance.
+	Multiple bool
+	// Dependencies are components initialised before this one (and added
+	// with their defaults if absent).
+	Dependencies []string
+	// Before and After order this component's tick relative to others.
+	Before, After []string
+	// Declared reports a data-only component declared at run time (for
+	// example in a scene file's components section), with no Go type and
+	// no hooks.
+	Declared bool
+
+	reg       *Registry
+	instances map[string]ecs.ID
+	newStore  func(name string) (ecs.ID, error)
+	hooks     hooks
+	access    []propAccess
+	filters   []tickFilter
+}
+
+// hooks are the type-erased lifecycle functions of a component; the typed
+// Definition fields are wrapped once at registration.
+type hooks struct {
+	init, remove, pause, play func(c *Context, p unsafe.Pointer)
+	update                    func(c *Context, p, old unsafe.Pointer)
+	tick, tock                func(c *Context, id ecs.ID, f *ecs.Filter)
+}
+
+// HasTick reports whether the component has a tick or tock hook.
+func (c *Component) HasTick() bool { return c.hooks.tick != nil || c.hooks.tock != nil }
+
+// Definition describes a component backed by the Go type T. Every field is
+// optional. Hooks receive a Context naming the entity and instance, and a
+// pointer to the entity's packed data, valid during the call.
+type Definition[T any] struct {
+	// Schema, if set, describes T's properties; otherwise it is derived
+	// from T with SchemaOf (struct fields and `scene` tags).
+	Schema *Schema
+	// Multiple allows several instances per entity (name__instance).
+	Multiple bool
+	// Dependencies are initialised first, depth-first, left to right,
+	// and added with their defaults if absent.
+	Dependencies []string
+	// Before and After order the tick of this component before or after
+	// the named components'.
+	Before, After []string
+
+	// Init runs when the component is attached, before the first Update.
+	Init func(c *Context, v *T)
+	// Update runs after Init with old the zero value, then after every
+	// change that actually changes the data, with old the previous data.
+	Update func(c *Context, v *T, old *T)
+	// Remove runs when the component is detached or its entity destroyed.
+	Remove func(c *Context, v *T)
+	// Tick runs every frame for every entity that has the component and
+	// is not paused (the convenient form).
+	Tick func(c *Context, v *T)
+	// TickColumn runs every frame once per storage table with the packed
+	// values of the component (the fast form); c.EntityAt(i) names the
+	// entity of vs[i]. If both are set, TickColumn is used.
+	TickColumn func(c *Context, vs []T)
+	// Tock runs every frame after all ticks, per entity.
+	Tock func(c *Context, v *T)
+	// Pause and Play run when the entity (or the scene) pauses and plays.
+	Pause, Play func(c *Context, v *T)
+}
+
+// Register registers the Go type T as the component name. The name must
+// be usable in selectors: letters, digits, '-' and '_', not starting with
+// a digit, without "__" (which separates instance names).
+func Register[T any](r *Registry, name string, d Definition[T]) (*Component, error) {
+	if err := checkComponentName(name); err != nil {
+		return nil, err
+	}
+	if _, dup := r.comps[name]; dup {
+		return nil, fmt.Errorf("registry: component %q is already registered", name)
+	}
+	gt := reflect.TypeFor[T]()
+	s := d.Schema
+	if s == nil {
+		var err error
+		if s, err = SchemaOf(gt, r.types); err != nil {
+			return nil, fmt.Errorf("registry: component %q: %w", name, err)
+		}
+	} else if s.StructType() != gt {
+		return nil, fmt.Errorf("registry: component %q: schema describes %v, not %v", name, s.StructType(), gt)
+	}
+	c := &Component{
+		Name: name, Schema: s, Multiple: d.Multiple,
+		Dependencies: slices.Clone(d.Dependencies),
+		Before:       slices.Clone(d.Before), After: slices.Clone(d.After),
+	}
+	c.newStore = func(n string) (ecs.ID, error) {
+		m, err := ecs.Register[T](r.w, n)
+		return m.ID(), err
+	}
+	h := &c.hooks
+	if d.Init != nil {
+		h.init = func(cx *Context, p unsafe.Pointer) { d.Init(cx, (*T)(p)) }
+	}
+	if d.Update != nil {
+		h.update = func(cx *Context, p, old unsafe.Pointer) { d.Update(cx, (*T)(p), (*T)(old)) }
+	}
+	if d.Remove != nil {
+		h.remove = func(cx *Context, p unsafe.Pointer) { d.Remove(cx, (*T)(p)) }
+	}
+	if d.Pause != nil {
+		h.pause = func(cx *Context, p unsafe.Pointer) { d.Pause(cx, (*T)(p)) }
+	}
+	if d.Play != nil {
+		h.play = func(cx *Context, p unsafe.Pointer) { d.Play(cx, (*T)(p)) }
+	}
+	switch {
+	case d.TickColumn != nil:
+		tc := d.TickColumn
+		h.tick = func(cx *Context, id ecs.ID, f *ecs.Filter) {
+			q := f.Query()
+			cx.q = &q
+			for q.NextTable() {
+				base, _ := q.ColumnPtr(id)
+				if base == nil {
+					base = unsafe.Pointer(&zeroT)
+				}
+				tc(cx, unsafe.Slice((*T)(base), q.Len()))
+			}
+			cx.q = nil
+		}
+	case d.Tick != nil:
+		h.tick = perEntity(d.Tick)
+	}
+	if d.Tock != nil {
+		h.tock = perEntity(d.Tock)
+	}
+	if err := r.add(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+var zeroT struct{}
+
+// tickFilter is the tick query of one instance of a component.
+type tickFilter struct {
+	id ecs.ID
+	f  *ecs.Filter
+}
+
+// perEntity wraps a per-entity hook into a loop over packed storage: no
+// allocation, map lookup or reflection per entity.
+func perEntity[T any](fn func(c *Context, v *T)) func(cx *Context, id ecs.ID, f *ecs.Filter) {
+	return func(cx *Context, id ecs.ID, f *ecs.Filter) {
+		q := f.Query()
+		for q.NextTable() {
+			base, size := q.ColumnPtr(id)
+			if base == nil {
+				base = unsafe.Pointer(&zeroT)
+			}
+			n := q.Len()
+			for i := 0; i < n; i++ {
+				cx.Entity = q.EntityAt(i)
+				fn(cx, (*T)(unsafe.Add(base, uintptr(i)*size)))
+			}
+		}
+	}
+}
+
+// Declare registers a data-only component from a schema built at run time
+// (NewSchema): no Go type and no hooks, stored packed like any other.
+func (r *Registry) Declare(name string, s *Schema) (*Component, error) {
+	if err := checkComponentName(name); err != nil {
+		return nil, err
+	}
+	if _, dup := r.comps[name]; dup {
+		return nil, fmt.Errorf("registry: component %q is already registered", name)
+	}
+	c := &Component{Name: name, Schema: s, Declared: true}
+	st := s.StructType()
+	c.newStore = func(n string) (ecs.ID, error) { return r.w.RegisterType(n, st) }
+	if err := r.add(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func checkComponentName(name string) error {
+	if name == "" {
+		return fmt.Errorf("registry: empty component name")
+	}
+	if strings.Contains(name, "__") {
+		return fmt.Errorf("registry: component name %q: \"__\" is reserved for instance names (name__instance)", name)
+	}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		ok := ch == '_' || ch == '-' || 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || i > 0 && '0' <= ch && ch <= '9'
+		if !ok {
+			return fmt.Errorf("registry: component name %q: only letters, digits, '-' and '_' are allowed, not starting with a digit", name)
+		}
+	}
+	if name == "id" || name == "class" || name == "mixin" || name == "children" || name == "paused" {
+		return fmt.Errorf("registry: component name %q is reserved", name)
+	}
+	return nil
+}
+
+func (r *Registry) add(c *Component) error {
+	c.reg = r
+	c.instances = make(map[string]ecs.ID)
+	c.access = makeAccess(c.Schema)
+	id, err := c.newStore(c.Name)
+	if err != nil {
+		return fmt.Errorf("registry: component %q: %w", c.Name, err)
+	}
+	c.ID = id
+	r.comps[c.Name] = c
+	r.order = append(r.order, c)
+	r.bind(c, id)
+	if err := r.sortTicks(); err != nil {
+		// Undo: the component stays stored in the World (ecs cannot
+		// unregister) but is unknown to the Registry.
+		delete(r.comps, c.Name)
+		r.order = r.order[:len(r.order)-1]
+		r.byID[id] = nil
+		_ = r.sortTicks()
+		return err
+	}
+	return nil
+}
+
+// bind makes the ecs component id an instance of c: lifecycle observers and
+// the tick filter.
+func (r *Registry) bind(c *Component, id ecs.ID) {
+	for int(id) >= len(r.byID) {
+		r.byID = append(r.byID, nil)
+	}
+	r.byID[id] = c
+	if c.hooks.init != nil || c.hooks.update != nil {
+		r.w.ObserveComponent(ecs.ComponentAdded, id, func(w *ecs.World, _ ecs.Event, e ecs.Entity, id ecs.ID) {
+			r.runInit(c, e, id)
+		})
+	}
+	r.w.ObserveComponent(ecs.ComponentRemoved, id, func(w *ecs.World, _ ecs.Event, e ecs.Entity, id ecs.ID) {
+		if c.hooks.remove != nil {
+			if p, err := w.GetPtr(e, id); err == nil {
+				cx := r.hookCtx(e, id)
+				c.hooks.remove(cx, p)
+			}
+		}
+		r.Emit(e, "componentremoved", r.w.ComponentName(id), false)
+	})
+	if c.HasTick() {
+		c.filters = append(c.filters, tickFilter{id, ecs.NewFilter(r.w, ecs.With(id), ecs.Without(r.pausedTag))})
+	}
+}
+
+func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
+	p, err := r.w.GetPtr(e, id)
+	if err != nil {
+		return
+	}
+	cx := r.hookCtx(e, id)
+	if c.hooks.init != nil {
+		c.hooks.init(cx, p)
+	}
+	if c.hooks.update != nil {
+		if p, err = r.w.GetPtr(e, id); err == nil {
+			old := reflect.New(c.Schema.StructType()).UnsafePointer()
+			c.hooks.update(cx, p, old)
+		}
+	}
+	r.Emit(e, "componentinitialized", r.w.ComponentName(id), false)
+}
+
+// hookCtx returns a Context for a hook call on e's instance id.
+func (r *Registry) hookCtx(e ecs.Entity, id ecs.ID) *Context {
+	return &Context{Registry: r, World: r.w, Entity: e, ID: id, Name: r.w.ComponentName(id), Time: r.time, Delta: r.delta}
+}
+
+// storeID returns the ecs ID for name (base or base__instance) of c,
+// registering a new instance of a multiple component on first use.
+func (c *Component) storeID(name string) (ecs.ID, error) {
+	base, inst, isInst := strings.Cut(name, "__")
+	if !isInst {
+		return c.ID, nil
+	}
+	if base != c.Name {
+		return 0, fmt.Errorf("registry: %q is not an instance of %q", name, c.Name)
+	}
+	if !c.Multiple {
+		return 0, fmt.Errorf("registry: component %q is not multiple: instance name %q is not allowed", c.Name, name)
+	}
+	if inst == "" || strings.Contains(inst, "__") {
+		return 0, fmt.Errorf("registry: invalid instance name %q: expected %s__ID", name, c.Name)
+	}
+	for i := 0; i < len(inst); i++ {
+		ch := inst[i]
+		if !(ch == '_' || ch == '-' || 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9') {
+			return 0, fmt.Errorf("registry: invalid instance name %q: only letters, digits, '-' and '_' may follow __", name)
+		}
+	}
+	if id, ok := c.instances[inst]; ok {
+		return id, nil
+	}
+	id, err := c.newStore(name)
+	if err != nil {
+		return 0, fmt.Errorf("registry: instance %q: %w", name, err)
+	}
+	c.instances[inst] = id
+	c.reg.bind(c, id)
+	return id, nil
+}
+
+// InstanceIDs returns the ecs IDs of the component's base name and every
+// instance registered so far, base first.
+func (c *Component) InstanceIDs() []ecs.ID {
+	ids := []ecs.ID{c.ID}
+	names := make([]string, 0, len(c.instances))
+	for n := range c.instances {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		ids = append(ids, c.instances[n])
+	}
+	return ids
+}
+
+// Lookup resolves a component name as written in a scene or selector
+// ("health", "sound__1") to its component and ecs ID, registering the
+// instance of a multiple component on first use.
+func (r *Registry) Lookup(name string) (*Component, ecs.ID, error) {
+	c, ok := r.Component(name)
+	if !ok {
+		return nil, 0, r.unknown(name)
+	}
+	id, err := c.storeID(name)
+	return c, id, err
+}
+
+// LookupExisting is like Lookup but never registers a new instance: an
+// instance never used so far reports ok=false.
+func (r *Registry) LookupExisting(name string) (*Component, ecs.ID, bool) {
+	c, ok := r.Component(name)
+	if !ok {
+		return nil, 0, false
+	}
+	base, inst, isInst := strings.Cut(name, "__")
+	if !isInst {
+		return c, c.ID, base == c.Name
+	}
+	id, ok := c.instances[inst]
+	return c, id, ok
+}
+
+// UnknownComponentError reports a component name that is neither
+// registered nor declared.
+type UnknownComponentError struct {
+	Name       string
+	Suggestion string
+}
+
+func (e *UnknownComponentError) Error() string {
+	if e.Suggestion != "" {
+		return fmt.Sprintf("unknown component %q; did you mean %q?", e.Name, e.Suggestion)
+	}
+	return fmt.Sprintf("unknown component %q", e.Name)
+}
+
+func (r *Registry) unknown(name string) error {
+	return &UnknownComponentError{Name: name, Suggestion: Nearest(name, r.Names())}
+}
+
+// sortTicks orders the ticking components by their before/after
+// constraints, registration order otherwise; a cycle is an error.
+func (r *Registry) sortTicks() error {
+	var ts []*Component
+	for _, c := range r.order {
+		if c.HasTick() {
+			ts = append(ts, c)
+		}
+	}
+	pos := map[string]int{}
+	for i, c := range ts {
+		pos[c.Name] = i
+	}
+	succ := make([][]int, len(ts))
+	indeg := make([]int, len(ts))
+	edge := func(a, b int) { succ[a] = append(succ[a], b); indeg[b]++ }
+	for i, c := range ts {
+		for _, n := range c.Before {
+			if j, ok := pos[n]; ok {
+				edge(i, j)
+			}
+		}
+		for _, n := range c.After {
+			if j, ok := pos[n]; ok {
+				edge(j, i)
+			}
+		}
+	}
+	var out []*Component
+	done := make([]bool, len(ts))
+	for len(out) < len(ts) {
+		progress := false
+		for i := range ts {
+			if !done[i] && indeg[i] == 0 {
+				done[i] = true
+				out = append(out, ts[i])
+				for _, j := range succ[i] {
+					indeg[j]--
+				}
+				progress = true
+				break
+			}
+		}
+		if !progress {
+			var cyc []string
+			for i := range ts {
+				if !done[i] {
+					cyc = append(cyc, ts[i].Name)
+				}
+			}
+			return fmt.Errorf("registry: before/after ordering has a cycle among %s", strings.Join(cyc, ", "))
+		}
+	}
+	r.ticking = out
+	return nil
+}

@@ -1,0 +1,422 @@
+package registry
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+)
+
+// System is a registered system: named, with a schema configured from the
+// scene root, and hooks that run once per tick before the components'.
+type System struct {
+	// Name is the system's name, as written in a scene's scene section.
+	Name string
+	// Schema describes the system's configuration.
+	Schema *Schema
+	// Selector, if set, names the entities the system serves.
+	Selector string
+
+	comp    *Component // carries the schema's accessors
+	data    unsafe.Pointer
+	matcher Matcher
+	started bool
+	init    func(s *SystemContext, p unsafe.Pointer)
+	update  func(s *SystemContext, p, old unsafe.Pointer)
+	tick    func(s *SystemContext, p unsafe.Pointer)
+	tock    func(s *SystemContext, p unsafe.Pointer)
+}
+
+// SystemDefinition describes a system configured by the Go type T.
+type SystemDefinition[T any] struct {
+	// Schema, if set, describes T; otherwise it is derived from T.
+	Schema *Schema
+	// Selector, if set, is compiled (by the selector engine) into the
+	// set of entities the system serves: SystemContext.Entities.
+	Selector string
+	// Init runs once, when the Registry starts.
+	Init func(s *SystemContext, cfg *T)
+	// Update runs after Init and whenever the configuration changes.
+	Update func(s *SystemContext, cfg *T, old *T)
+	// Tick runs every frame before any component ticks; Tock after all
+	// component ticks, before component tocks.
+	Tick, Tock func(s *SystemContext, cfg *T)
+}
+
+// SystemContext is what a system hook receives.
+type SystemContext struct {
+	Registry *Registry
+	World    *ecs.World
+	System   *System
+	// Time is the scene time and Delta the time step, in seconds.
+	Time, Delta float64
+}
+
+// Entities returns the entities the system's selector matches now, in
+// document order (nil if it has no selector).
+func (s *SystemContext) Entities() []ecs.Entity {
+	if s.System.matcher == nil {
+		return nil
+	}
+	return s.System.matcher.QueryAll(nil)
+}
+
+// RegisterSystem registers a system named name whose configuration is a
+// value of T. Systems tick in registration order.
+func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*System, error) {
+	if err := checkComponentName(name); err != nil {
+		return nil, err
+	}
+	if _, dup := r.sysNames[name]; dup {
+		return nil, fmt.Errorf("registry: system %q is already registered", name)
+	}
+	gt := reflect.TypeFor[T]()
+	s := d.Schema
+	if s == nil {
+		var err error
+		if s, err = SchemaOf(gt, r.types); err != nil {
+			return nil, fmt.Errorf("registry: system %q: %w", name, err)
+		}
+	}
+	c := &Component{Name: name, Schema: s}
+	c.access = makeAccess(s)
+	sys := &System{Name: name, Schema: s, Selector: d.Selector, comp: c, data: c.newValue()}
+	if d.Init != nil {
+		sys.init = func(sc *SystemContext, p unsafe.Pointer) { d.Init(sc, (*T)(p)) }
+	}
+	if d.Update != nil {
+		sys.update = func(sc *SystemContext, p, old unsafe.Pointer) { d.Update(sc, (*T)(p), (*T)(old)) }
+	}
+	if d.Tick != nil {
+		sys.tick = func(sc *SystemContext, p unsafe.Pointer) { d.Tick(sc, (*T)(p)) }
+	}
+	if d.Tock != nil {
+		sys.tock = func(sc *SystemContext, p unsafe.Pointer) { d.Tock(sc, (*T)(p)) }
+	}
+	r.systems = append(r.systems, sys)
+	r.sysNames[name] = sys
+	if r.started {
+		r.startSystem(sys)
+	}
+	return sys, nil
+}
+
+// System returns the system registered under name.
+func (r *Registry) System(name string) (*System, bool) {
+	s, ok := r.sysNames[name]
+	return s, ok
+}
+
+// Systems returns the registered systems in tick order.
+func (r *Registry) Systems() []*System { return append([]*System(nil), r.systems...) }
+
+// Values returns the system's configuration, in schema order.
+func (s *System) Values() []any { return s.comp.Values(s.data) }
+
+// Data returns a pointer to the system's configuration value (a *T for a
+// system registered with RegisterSystem[T]).
+func (s *System) Data() unsafe.Pointer { return s.data }
+
+func (r *Registry) sysCtx(s *System) *SystemContext {
+	return &SystemContext{Registry: r, World: r.w, System: s, Time: r.time, Delta: r.delta}
+}
+
+// ConfigureSystem sets a system's configuration from an attribute string,
+// merging with the current one. After Start, Update runs if the data
+// changed.
+func (r *Registry) ConfigureSystem(name, attr string) error {
+	s, ok := r.sysNames[name]
+	if !ok {
+		return fmt.Errorf("unknown system %q%s", name, didYouMean(name, r.systemNames()))
+	}
+	p, err := s.Schema.ParseAttr(name, attr)
+	if err != nil {
+		return err
+	}
+	return r.ConfigureSystemPatch(name, p, Merge)
+}
+
+// ConfigureSystemPatch is ConfigureSystem with parsed values.
+func (r *Registry) ConfigureSystemPatch(name string, p Patch, mode SetMode) error {
+	s, ok := r.sysNames[name]
+	if !ok {
+		return fmt.Errorf("unknown system %q%s", name, didYouMean(name, r.systemNames()))
+	}
+	c := s.comp
+	old := c.clone(s.data)
+	nv := c.newValue()
+	if mode == Merge {
+		c.copyValue(nv, s.data)
+	}
+	c.apply(nv, p)
+	changed := false
+	for i := range c.Schema.Props {
+		if !c.Schema.Props[i].Type.Equal(c.access[i].get(old), c.access[i].get(nv)) {
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	s.data = nv
+	if s.started && s.update != nil {
+		s.update(r.sysCtx(s), s.data, old)
+	}
+	return nil
+}
+
+func (r *Registry) systemNames() []string {
+	var ns []string
+	for _, s := range r.systems {
+		ns = append(ns, s.Name)
+	}
+	return ns
+}
+
+func (r *Registry) startSystem(s *System) {
+	if s.started {
+		return
+	}
+	s.started = true
+	if s.Selector != "" && r.sel != nil {
+		m, err := r.sel.Compile(s.Selector)
+		if err == nil {
+			s.matcher = m
+		}
+	}
+	sc := r.sysCtx(s)
+	if s.init != nil {
+		s.init(sc, s.data)
+	}
+	if s.update != nil {
+		zero := reflect.New(s.Schema.StructType()).UnsafePointer()
+		s.update(sc, s.data, zero)
+	}
+}
+
+// Start initialises the systems (init, then update with zero old data), in
+// registration order. It is called by the first Tick if not before; it is
+// idempotent.
+func (r *Registry) Start() error {
+	if r.started {
+		return nil
+	}
+	r.started = true
+	for _, s := range r.systems {
+		if s.Selector != "" && r.sel == nil {
+			return fmt.Errorf("registry: system %q has a selector but no selector engine is set", s.Name)
+		}
+		if s.Selector != "" {
+			if _, err := r.sel.Compile(s.Selector); err != nil {
+				return fmt.Errorf("registry: system %q: %w", s.Name, err)
+			}
+		}
+	}
+	for _, s := range r.systems {
+		r.startSystem(s)
+	}
+	return nil
+}
+
+// Tick advances the scene by dt seconds: systems tick (registration
+// order), then components tick (before/after order, each over its packed
+// storage, paused entities skipped), then systems tock, then components
+// tock. Structural changes made by hooks are deferred to the end of each
+// component's pass. A paused Registry does nothing.
+func (r *Registry) Tick(dt float64) {
+	if !r.started {
+		_ = r.Start()
+	}
+	if r.paused {
+		return
+	}
+	r.time += dt
+	r.delta = dt
+	for _, s := range r.systems {
+		if s.tick != nil {
+			s.tick(r.sysCtx(s), s.data)
+		}
+	}
+	cx := &r.ctx
+	cx.Time, cx.Delta = r.time, dt
+	for _, c := range r.ticking {
+		if c.hooks.tick == nil {
+			continue
+		}
+		for _, tf := range c.filters {
+			cx.ID, cx.Name = tf.id, r.w.ComponentName(tf.id)
+			c.hooks.tick(cx, tf.id, tf.f)
+		}
+	}
+	for _, s := range r.systems {
+		if s.tock != nil {
+			s.tock(r.sysCtx(s), s.data)
+		}
+	}
+	for _, c := range r.ticking {
+		if c.hooks.tock == nil {
+			continue
+		}
+		for _, tf := range c.filters {
+			cx.ID, cx.Name = tf.id, r.w.ComponentName(tf.id)
+			c.hooks.tock(cx, tf.id, tf.f)
+		}
+	}
+}
+
+// Pause stops ticking the whole scene and runs every component's pause
+// hook; Play resumes.
+func (r *Registry) Pause() {
+	if r.paused {
+		return
+	}
+	r.paused = true
+	r.eachHook(func(c *Component) func(*Context, unsafe.Pointer) { return c.hooks.pause })
+}
+
+// Play resumes a paused scene and runs every component's play hook.
+func (r *Registry) Play() {
+	if !r.paused {
+		return
+	}
+	r.paused = false
+	r.eachHook(func(c *Component) func(*Context, unsafe.Pointer) { return c.hooks.play })
+}
+
+// Paused reports whether the scene is paused.
+func (r *Registry) Paused() bool { return r.paused }
+
+func (r *Registry) eachHook(pick func(*Component) func(*Context, unsafe.Pointer)) {
+	for id, c := range r.byID {
+		if c == nil || pick(c) == nil {
+			continue
+		}
+		f := ecs.NewFilter(r.w, ecs.With(ecs.ID(id)))
+		var es []ecs.Entity
+		q := f.Query()
+		for q.Next() {
+			es = append(es, q.Entity())
+		}
+		f.Close()
+		for _, e := range es {
+			if p, err := r.w.GetPtr(e, ecs.ID(id)); err == nil {
+				pick(c)(r.hookCtx(e, ecs.ID(id)), p)
+			}
+		}
+	}
+}
+
+// PauseEntity pauses e: its components stop ticking and their pause hooks
+// run. The entity gets the paused tag, so selectors can see it.
+func (r *Registry) PauseEntity(e ecs.Entity) error {
+	return r.setEntityPaused(e, true)
+}
+
+// PlayEntity resumes a paused entity; play hooks run.
+func (r *Registry) PlayEntity(e ecs.Entity) error {
+	return r.setEntityPaused(e, false)
+}
+
+func (r *Registry) setEntityPaused(e ecs.Entity, pause bool) error {
+	if !r.w.Alive(e) {
+		return fmt.Errorf("registry: pause %v: %w", e, ecs.ErrStale)
+	}
+	if r.w.Has(e, r.pausedTag) == pause {
+		return nil
+	}
+	for _, id := range r.w.Components(e) {
+		c, ok := r.ComponentByID(id)
+		if !ok {
+			continue
+		}
+		h := c.hooks.play
+		if pause {
+			h = c.hooks.pause
+		}
+		if h != nil {
+			if p, err := r.w.GetPtr(e, id); err == nil {
+				h(r.hookCtx(e, id), p)
+			}
+		}
+	}
+	if pause {
+		return r.w.Add(e, r.pausedTag)
+	}
+	return r.w.Remove(e, r.pausedTag)
+}
+
+// SelectorEngine compiles selector strings for the Registry: system
+// selectors, selector-typed properties and Query. The selector package
+// provides one.
+type SelectorEngine interface {
+	Compile(src string) (Matcher, error)
+}
+
+// Matcher is a compiled selector.
+type Matcher interface {
+	// QueryAll appends the matching entities, in document order, to dst.
+	QueryAll(dst []ecs.Entity) []ecs.Entity
+	// QueryFirst returns the first matching entity in document order.
+	QueryFirst() (ecs.Entity, bool)
+	// Matches reports whether e matches.
+	Matches(e ecs.Entity) bool
+}
+
+// SetSelectorEngine plugs in the engine that compiles selectors.
+func (r *Registry) SetSelectorEngine(s SelectorEngine) {
+	r.sel = s
+	r.selCache = make(map[string]Matcher)
+}
+
+func (r *Registry) compile(src string) (Matcher, error) {
+	if r.sel == nil {
+		return nil, fmt.Errorf("registry: no selector engine set")
+	}
+	if m, ok := r.selCache[src]; ok {
+		return m, nil
+	}
+	m, err := r.sel.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	r.selCache[src] = m
+	return m, nil
+}
+
+// QueryAll returns the entities matching selector, in document order.
+func (r *Registry) QueryAll(selector string) ([]ecs.Entity, error) {
+	m, err := r.compile(selector)
+	if err != nil {
+		return nil, err
+	}
+	return m.QueryAll(nil), nil
+}
+
+// QueryFirst returns the first entity matching selector.
+func (r *Registry) QueryFirst(selector string) (ecs.Entity, bool, error) {
+	m, err := r.compile(selector)
+	if err != nil {
+		return ecs.Entity{}, false, err
+	}
+	e, ok := m.QueryFirst()
+	return e, ok, nil
+}
+
+// Resolve resolves a selector-typed property now: the first matching
+// entity. Resolution is lazy, so a target created after the property was
+// set is found.
+func (r *Registry) Resolve(s Selector) (ecs.Entity, bool, error) {
+	if s == "" {
+		return ecs.Entity{}, false, nil
+	}
+	return r.QueryFirst(string(s))
+}
+
+// ResolveAll resolves a selectorAll-typed property now.
+func (r *Registry) ResolveAll(s SelectorAll) ([]ecs.Entity, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return r.QueryAll(string(s))
+}
