@@ -47,13 +47,13 @@ type Physics struct {
 // Builtins holds the components and systems RegisterBuiltins registered,
 // with typed accessors for Go code.
 type Builtins struct {
-	Position, Rotation, Scale        ecs.Map[Vec3]
-	Velocity, Acceleration, Gravity  ecs.Map[Vec3]
-	Visible                          ecs.Map[bool]
-	Spin                             ecs.Map[Spin]
-	Lifetime                         ecs.Map[Lifetime]
-	Spawner                          ecs.Map[Spawner]
-	Physics                          *System
+	Position, Rotation, Scale       ecs.Map[Vec3]
+	Velocity, Acceleration, Gravity ecs.Map[Vec3]
+	Visible                         ecs.Map[bool]
+	Spin                            ecs.Map[Spin]
+	Lifetime                        ecs.Map[Lifetime]
+	Spawner                         ecs.Map[Spawner]
+	Physics                         *System
 }
 
 func withDefault[T any](r *Registry, def T) (*Schema, error) {
