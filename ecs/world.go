@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -81,6 +82,9 @@ func (w *World) tableFor(mask Mask) *table {
 
 // tableWith returns the table reached from t by adding id.
 func (w *World) tableWith(t *table, id ID) *table {
+	if t.mask.Has(id) {
+		return t // never cache an edge from a table to itself
+	}
 	if i, ok := t.addEdge[id]; ok {
 		return w.tables[i]
 	}
@@ -98,6 +102,9 @@ func (w *World) tableWith(t *table, id ID) *table {
 
 // tableWithout returns the table reached from t by removing id.
 func (w *World) tableWithout(t *table, id ID) *table {
+	if !t.mask.Has(id) {
+		return t // never cache an edge from a table to itself
+	}
 	if i, ok := t.removeEdge[id]; ok {
 		return w.tables[i]
 	}
@@ -180,7 +187,8 @@ func (w *World) NewEntity(ids ...ID) Entity {
 	}
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
-		for _, id := range ids {
+		// Once each, in increasing ID order, as when not deferred.
+		for _, id := range MaskOf(ids...).IDs() {
 			w.cmds = append(w.cmds, command{op: opAdd, e: e, id: id})
 		}
 		return e
@@ -421,7 +429,10 @@ func (w *World) Add(e Entity, ids ...ID) error {
 			return fmt.Errorf("ecs: Add %v %s: %w", e, w.comps[id].Name, ErrHasComponent)
 		}
 	}
-	for _, id := range ids {
+	for i, id := range ids {
+		if slices.Contains(ids[:i], id) {
+			continue // listed twice: add it once
+		}
 		r = w.rec(e)
 		if r == nil {
 			return nil // destroyed by an observer
