@@ -199,7 +199,9 @@ func (b *Builder1[A]) NewBatch(n int, v0 A) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder1[A]) NewBatchFn(n int, fn func(Entity, *A)) {
 	w := b.w
 	if n <= 0 {
@@ -229,11 +231,17 @@ func (b *Builder1[A]) NewBatchFn(n int, fn func(Entity, *A)) {
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
@@ -438,7 +446,9 @@ func (b *Builder2[A, B]) NewBatch(n int, v0 A, v1 B) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder2[A, B]) NewBatchFn(n int, fn func(Entity, *A, *B)) {
 	w := b.w
 	if n <= 0 {
@@ -470,11 +480,17 @@ func (b *Builder2[A, B]) NewBatchFn(n int, fn func(Entity, *A, *B)) {
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
@@ -684,7 +700,9 @@ func (b *Builder3[A, B, C]) NewBatch(n int, v0 A, v1 B, v2 C) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder3[A, B, C]) NewBatchFn(n int, fn func(Entity, *A, *B, *C)) {
 	w := b.w
 	if n <= 0 {
@@ -718,11 +736,17 @@ func (b *Builder3[A, B, C]) NewBatchFn(n int, fn func(Entity, *A, *B, *C)) {
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
@@ -937,7 +961,9 @@ func (b *Builder4[A, B, C, D]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder4[A, B, C, D]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D)) {
 	w := b.w
 	if n <= 0 {
@@ -973,11 +999,17 @@ func (b *Builder4[A, B, C, D]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D)
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
@@ -1197,7 +1229,9 @@ func (b *Builder5[A, B, C, D, E]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E) 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder5[A, B, C, D, E]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E)) {
 	w := b.w
 	if n <= 0 {
@@ -1235,11 +1269,17 @@ func (b *Builder5[A, B, C, D, E]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, 
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
@@ -1464,7 +1504,9 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder6[A, B, C, D, E, F]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E, *F)) {
 	w := b.w
 	if n <= 0 {
@@ -1504,11 +1546,17 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatchFn(n int, fn func(Entity, *A, *B, *
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
@@ -1738,7 +1786,9 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder7[A, B, C, D, E, F, G]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E, *F, *G)) {
 	w := b.w
 	if n <= 0 {
@@ -1780,11 +1830,17 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatchFn(n int, fn func(Entity, *A, *B
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
@@ -2019,7 +2075,9 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatch(n int, v0 A, v1 B, v2 C, v3 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E, *F, *G, *H)) {
 	w := b.w
 	if n <= 0 {
@@ -2063,11 +2121,17 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatchFn(n int, fn func(Entity, *A,
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])), (*H)(unsafe.Add(p[7], r*s[7])))
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])), (*H)(unsafe.Add(p[7], r*s[7])))
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }

@@ -219,7 +219,9 @@ func (b *Builder{{.N}}{{.TA}}) NewBatch(n int, {{.Vals}}) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them.
+// one's values, before observers hear of them. The World is locked while
+// fn runs: structural changes fn makes are deferred until the batch is
+// complete.
 func (b *Builder{{.N}}{{.TA}}) NewBatchFn(n int, fn func(Entity, {{.Ptrs}})) {
 	w := b.w
 	if n <= 0 {
@@ -249,11 +251,17 @@ func (b *Builder{{.N}}{{.TA}}) NewBatchFn(n int, fn func(Entity, {{.Ptrs}})) {
 		for i, id := range b.ids {
 			p[i], s[i] = t.colBase(id)
 		}
-		for i := 0; i < n; i++ {
-			r := uintptr(start) + uintptr(i)
-			idx := t.entities[r]
-			fn(Entity{idx, w.records[idx].gen}, {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(p[{{$i}}], r*s[{{$i}}])){{end}})
-		}
+		// fn holds pointers into t: lock the World so that structural
+		// changes fn makes are deferred and cannot move t's rows.
+		func() {
+			w.locks++
+			defer func() { w.locks-- }()
+			for i := 0; i < n; i++ {
+				r := uintptr(start) + uintptr(i)
+				idx := t.entities[r]
+				fn(Entity{idx, w.records[idx].gen}, {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(p[{{$i}}], r*s[{{$i}}])){{end}})
+			}
+		}()
 	}
 	w.batchCreated(t, start, n)
 }
