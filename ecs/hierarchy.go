@@ -96,7 +96,9 @@ func (h *hierarchy) unlink(w *World, idx uint32) {
 }
 
 // hier returns the hierarchy, creating it on first use: every live entity
-// becomes a root, in index order.
+// becomes a root, in index order. That is creation order as long as no
+// entity slot has been reused, so alloc builds the hierarchy before the
+// first reuse.
 func (w *World) hier() *hierarchy {
 	if w.h != nil {
 		return w.h

@@ -148,6 +148,11 @@ func (w *World) Alive(e Entity) bool { return w.rec(e) != nil }
 // alloc takes a free entity slot and returns its handle.
 func (w *World) alloc() Entity {
 	if n := len(w.free); n > 0 {
+		if w.h == nil {
+			// Until a slot is reused, index order is creation order, which
+			// is what a lazily built root list relies on: build it now.
+			w.hier()
+		}
 		idx := w.free[n-1]
 		w.free = w.free[:n-1]
 		w.alive++
