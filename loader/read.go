@@ -25,6 +25,8 @@ type Limits struct {
 	MaxIncludes int
 	// MaxErrors bounds the number of errors reported; reading stops after.
 	MaxErrors int
+
+	usedEntities int // entities already read by earlier files of a scene
 }
 
 // DefaultLimits returns the limits used for zero fields: 64 MiB, entity
@@ -175,7 +177,7 @@ func (l *includer) load(name string, at Pos) *Document {
 		return nil
 	}
 	lim := l.lim
-	lim.MaxEntities -= l.entities
+	lim.usedEntities = l.entities
 	doc := readOne(name, data, lim, l.errs)
 	if doc == nil {
 		return nil

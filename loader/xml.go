@@ -92,7 +92,7 @@ type xmlReader struct {
 }
 
 func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
-	x := &xmlReader{file: file, data: data, lim: lim, errs: errs, idx: newLineIndex(file, data)}
+	x := &xmlReader{file: file, data: data, lim: lim, errs: errs, idx: newLineIndex(file, data), n: lim.usedEntities}
 	x.d = xml.NewDecoder(bytes.NewReader(data))
 	x.d.Strict = true
 	x.d.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
@@ -127,7 +127,7 @@ func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 		x.errs.add(x.pos(len(data)), "no <scene> element")
 	}
 	if doc != nil {
-		doc.nEntities = x.n
+		doc.nEntities = x.n - lim.usedEntities
 	}
 	return doc
 }

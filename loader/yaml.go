@@ -83,7 +83,7 @@ type yamlReader struct {
 }
 
 func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
-	y := &yamlReader{file: file, data: data, lim: lim, errs: errs}
+	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities}
 	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
 
 	top, err := parseYAML(data)
@@ -144,7 +144,7 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 			errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.value)
 		}
 	})
-	doc.nEntities = y.n
+	doc.nEntities = y.n - lim.usedEntities
 	return doc
 }
 
