@@ -10,7 +10,9 @@ import (
 // inner spaces, values bare when they are identifiers or numbers and
 // double-quoted otherwise, An+B as e.g. "2n+1", and names escaped only
 // where needed. Parsing the result yields an equal tree (ignoring
-// positions), and printing is idempotent.
+// positions), and printing is idempotent. For hand-built trees the same
+// holds as long as names are non-empty and no name or value contains NUL,
+// which has no spelling (CSS reads it as U+FFFD; Parse never produces it).
 func (l *SelectorList) String() string {
 	var b strings.Builder
 	writeList(&b, l)
