@@ -273,8 +273,10 @@ func (w *World) IsAncestor(a, e Entity) bool {
 
 // SetParent makes child the last child of parent. A zero parent makes
 // child a root again (appended at the end of the roots). Making an entity
-// its own ancestor is an error (ErrCycle). Reparenting moves no storage,
-// so it takes effect at once even while a query iterates.
+// its own ancestor is an error (ErrCycle). While the World is locked (a
+// query iterates, or an observer runs) the reparenting is checked at once
+// but applied with the other deferred changes, in order; it is skipped
+// then if it has become invalid.
 func (w *World) SetParent(child, parent Entity) error {
 	return w.InsertChild(parent, child, -1)
 }
@@ -290,6 +292,12 @@ func (w *World) InsertChild(parent, child Entity, index int) error {
 	}
 	if parent == child || (!parent.IsZero() && w.IsAncestor(child, parent)) {
 		return fmt.Errorf("ecs: SetParent %v under %v: %w", child, parent, ErrCycle)
+	}
+	if w.locks > 0 {
+		// Reparenting in the middle of a Destroy's subtree walk, or of
+		// another reparenting, would corrupt the links: defer it.
+		w.cmds = append(w.cmds, command{op: opFunc, fn: func(w *World) { _ = w.InsertChild(parent, child, index) }})
+		return nil
 	}
 	h := w.hier()
 	var p uint32
