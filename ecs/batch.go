@@ -1,6 +1,9 @@
 package ecs
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // colBase returns the base pointer and element size of id's column in t;
 // for a tag, a pointer to zero bytes and size 0.
@@ -102,13 +105,14 @@ func (w *World) DestroyAll(f *Filter) int {
 			}
 		}
 		for _, e := range es {
+			// An entity may already be gone with an earlier one's subtree;
+			// it matched all the same.
 			if w.rec(e) != nil {
 				w.destroyNow(e)
-				total++
 			}
 		}
 		w.settle()
-		return total
+		return len(es)
 	}
 	for _, t := range f.snapshot() {
 		n := t.len()
@@ -191,6 +195,11 @@ func (w *World) moveAll(f *Filter, id ID, add bool) int {
 		}
 		to.entities = append(to.entities, from.entities...)
 		moved := from.entities
+		if w.nobs > 0 {
+			// Observers may create entities, which go to table 0 at once
+			// and would overwrite moved if from is table 0.
+			moved = slices.Clone(moved)
+		}
 		from.entities = from.entities[:0]
 		w.changes[id] += uint64(n)
 		total += n
