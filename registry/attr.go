@@ -58,7 +58,11 @@ const pairsExpected = `"property: value" pairs separated by ";"`
 //
 // The patch holds only what text gives; merging is the caller's business.
 func (s *Schema) ParseAttr(component, text string) (Patch, error) {
-	return s.AppendAttr(nil, component, text)
+	n := len(s.Props)
+	if n > 1 {
+		n = min(n, strings.Count(text, ";")+1)
+	}
+	return s.AppendAttr(make(Patch, 0, n), component, text)
 }
 
 // AppendAttr is ParseAttr appending to dst, so a caller parsing many

@@ -30,13 +30,14 @@ func (e *ValueError) Error() string {
 type AttrErrorKind uint8
 
 const (
-	// InvalidValue: a property's value does not parse or is out of range
-	// (wrong type, not in oneOf, below min, above max).
+	// InvalidValue means a property's value does not parse or is out of
+	// range (wrong type, not in oneOf, below min, above max).
 	InvalidValue AttrErrorKind = iota
-	// UnknownProperty: the text names a property the schema does not have.
+	// UnknownProperty means the text names a property the schema does not
+	// have.
 	UnknownProperty
-	// InvalidSyntax: the text is not in the form the component takes (a
-	// bare word given to a multi-property component, a value given to a
+	// InvalidSyntax means the text is not in the form the component takes
+	// (a bare word given to a multi-property component, a value given to a
 	// tag, a missing property name, an unclosed url().
 	InvalidSyntax
 )

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -87,4 +88,15 @@ func TestAttrErrorMessages(t *testing.T) {
 	if got := ve.Error(); got != `invalid value "b": expected a digit` {
 		t.Errorf("ValueError.Error() = %q", got)
 	}
+}
+
+func ExampleNearest() {
+	props := []string{"color", "opacity", "maxHp"}
+	fmt.Println(Nearest("colour", props))
+	fmt.Println(Nearest("max-hp", props))
+	fmt.Printf("%q\n", Nearest("texture", props))
+	// Output:
+	// color
+	// maxHp
+	// ""
 }

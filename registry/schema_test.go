@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -443,4 +444,25 @@ func TestPropertyCheck(t *testing.T) {
 	if ve, ok := err.(*ValueError); !ok || ve.Text != "zz" || ve.Offset != 3 || ve.Expected != "one of x, y" {
 		t.Errorf("array oneOf error = %#v", err)
 	}
+}
+
+func ExampleNewSchema() {
+	zero := 0.0
+	s, err := NewSchema([]PropSpec{
+		{Name: "speed", Type: "number", Default: "2", Min: &zero},
+		{Name: "path", Type: "array"},
+		{Name: "mode", OneOf: []string{"loop", "once"}},
+	}, NewTypes())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(s.StructType())
+	p, err := s.ParseAttr("patrol", "path: a, b; speed: 3.5")
+	fmt.Println(s.PrintPatch(p), err)
+	_, err = s.ParseAttr("patrol", "speed: -1")
+	fmt.Println(err)
+	// Output:
+	// struct { Speed float64 "scene:\"speed,type=number\""; Path []string "scene:\"path,type=array\""; Mode string "scene:\"mode,type=string\"" }
+	// path: a, b; speed: 3.5 <nil>
+	// patrol: property "speed": invalid value "-1": expected a number >= 0
 }
