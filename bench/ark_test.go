@@ -189,8 +189,11 @@ func arkRandomGet(b *testing.B, n int) {
 	perEntity(b, n)
 }
 
-func arkSetup() func(n int) any {
+func arkSetup(churn bool) func(n int) any {
 	a := newArk()
+	if churn {
+		a.w.RemoveEntity(a.m.NewEntity(&Pos{}, &Vel{}))
+	}
 	return func(n int) any {
 		for range n {
 			a.m.NewEntity(&Pos{1, 2}, &Vel{1, 1})

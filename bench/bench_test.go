@@ -49,11 +49,12 @@ type lib struct {
 	destroy        func(b *testing.B, n int)
 	destroyBatch   func(b *testing.B, n int)
 	randomGet      func(b *testing.B, n int)
-	// build creates n entities with Pos and Vel one by one in a fresh
-	// world and returns something that keeps the world alive. The world
-	// and its components are set up in setup, before the first heap
-	// reading.
-	setup func() (build func(n int) any)
+	// setup makes a fresh world with Pos and Vel registered (and, if
+	// churn, one entity created and destroyed, so that its slot is free
+	// for reuse) and returns build, which creates n entities with Pos and
+	// Vel one by one and returns something that keeps the world alive.
+	// Setup runs before the first heap reading.
+	setup func(churn bool) (build func(n int) any)
 }
 
 var libs = []lib{scenecsLib, arkLib}
@@ -109,20 +110,26 @@ func BenchmarkRandomGet(b *testing.B) {
 // of component data: HeapAlloc after a full GC, before and after creating
 // n entities with Pos and Vel one by one in a world whose components are
 // already registered. It reports B/entity, averaged over b.N rounds.
-func BenchmarkOverhead(b *testing.B) {
+func BenchmarkOverhead(b *testing.B) { benchOverhead(b, false) }
+
+// BenchmarkOverheadChurn is Overhead in a world that has destroyed one
+// entity before the n are created, as any world with churn has.
+func BenchmarkOverheadChurn(b *testing.B) { benchOverhead(b, true) }
+
+func benchOverhead(b *testing.B, churn bool) {
 	run(b, []int{overheadN}, func(l lib) func(*testing.B, int) {
 		return func(b *testing.B, n int) {
 			var total float64
 			for i := 0; i < b.N; i++ {
-				total += overhead(l.setup, n)
+				total += overhead(l.setup, churn, n)
 			}
 			b.ReportMetric(total/float64(b.N), "B/entity")
 		}
 	})
 }
 
-func overhead(setup func() func(int) any, n int) float64 {
-	build := setup()
+func overhead(setup func(bool) func(int) any, churn bool, n int) float64 {
+	build := setup(churn)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

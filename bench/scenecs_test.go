@@ -194,8 +194,13 @@ func scRandomGet(b *testing.B, n int) {
 	perEntity(b, n)
 }
 
-func scSetup() func(n int) any {
+func scSetup(churn bool) func(n int) any {
 	s := newSC()
+	if churn {
+		if err := s.w.Destroy(s.b.New(Pos{}, Vel{})); err != nil {
+			panic(err)
+		}
+	}
 	return func(n int) any {
 		for range n {
 			s.b.New(Pos{1, 2}, Vel{1, 1})

@@ -44,7 +44,7 @@ var targets = map[string]target{
 // order is the order of workloads in the table; others follow by name.
 var order = []string{
 	"QueryEntity", "QueryColumn", "Create", "CreateBatch", "AddRemove",
-	"AddRemoveBatch", "Destroy", "DestroyBatch", "RandomGet", "Overhead",
+	"AddRemoveBatch", "Destroy", "DestroyBatch", "RandomGet", "Overhead", "OverheadChurn",
 }
 
 const (
@@ -325,6 +325,7 @@ storage pre-warmed to the final size. Only the workload is timed.
 | DestroyBatch/100k (extra): destroy them all in one batch | ` + "`World.DestroyAll`" + ` | ` + "`World.RemoveEntities`" + ` |
 | RandomGet/100k: read Pos of 100k entities in shuffled order | ` + "`Map.Get`" + ` | ` + "`Map.Get`" + ` |
 | Overhead/1M: heap bytes per entity beyond the 32 B of component data, after creating 1M Pos+Vel entities one by one (HeapAlloc after a full GC, before and after, minus N×32 B) | ` + "`Builder2.New`" + ` | ` + "`Map2.NewEntity`" + ` |
+| OverheadChurn/1M (extra): the same in a world that created and destroyed one entity first (a free slot to reuse) | ` + "`Builder2.New`" + ` | ` + "`Map2.NewEntity`" + ` |
 
 ns/entity is the timed duration of one pass divided by N. The overhead
 includes each library's spare capacity (slices grown by doubling or by
