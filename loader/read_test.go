@@ -224,8 +224,8 @@ func TestReadDispatch(t *testing.T) {
 	if _, err := Read("a.YML", []byte("entities: []"), Limits{}); err != nil {
 		t.Error(err)
 	}
-	_, err := Read("a.json", []byte("{}"), Limits{})
-	if err == nil || err.Error() != `a.json: unknown scene format ".json" (want .yaml, .yml or .xml)` {
+	_, err := Read("a.txt", []byte("{}"), Limits{})
+	if err == nil || err.Error() != `a.txt: unknown scene format ".txt" (want .yaml, .yml or .xml)` {
 		t.Errorf("err = %v", err)
 	}
 }

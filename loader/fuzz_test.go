@@ -1,0 +1,178 @@
+package loader
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/antchfx/xmlquery"
+)
+
+// fuzzLimits keep every fuzz input cheap: the readers must refuse, not
+// crash or hang, whatever the input.
+var fuzzLimits = Limits{MaxBytes: 1 << 16, MaxDepth: 32, MaxEntities: 2000, MaxErrors: 50}
+
+func addSeeds(f *testing.F, ext string) {
+	for _, name := range []string{"testdata/scene." + ext} {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add(genScene(ext, 30))
+}
+
+func FuzzReadYAML(f *testing.F) {
+	addSeeds(f, "yaml")
+	for _, s := range []string{"", "a: b: c", "entities:\n - &a [*a]\n", "x: &a [*a, *a]\ny: *a\n", "entities:\n- {a: 1, a: 2}\n", "- - - -\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := ReadYAML("f.yaml", data, fuzzLimits)
+		checkResult(t, doc, err)
+	})
+}
+
+func FuzzReadXML(f *testing.F) {
+	addSeeds(f, "xml")
+	for _, s := range []string{"", "<scene/>", "<scene><entity><entity/></entity></scene>", "<!DOCTYPE a [<!ENTITY b \"c\">]><scene a=\"&b;\"/>", "<scene a='1' a='2'/>"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := ReadXML("f.xml", data, fuzzLimits)
+		checkResult(t, doc, err)
+	})
+}
+
+// checkResult checks invariants of any read: errors are positioned in the
+// file and sorted; a successful read has positions on every entity.
+func checkResult(t *testing.T, doc *Document, err error) {
+	if err != nil {
+		list, ok := err.(ErrorList)
+		if !ok || len(list) == 0 {
+			t.Fatalf("error is not a non-empty ErrorList: %#v", err)
+		}
+		for i, e := range list {
+			if e.Pos.File != "f.yaml" && e.Pos.File != "f.xml" {
+				t.Fatalf("error without file: %v", e)
+			}
+			if i > 0 && e.Pos.less(list[i-1].Pos) {
+				t.Fatalf("errors not sorted: %v", err)
+			}
+		}
+		return
+	}
+	if doc == nil {
+		t.Fatal("nil document without error")
+	}
+	var walk func([]*Entity, int)
+	walk = func(es []*Entity, depth int) {
+		if depth > fuzzLimits.MaxDepth {
+			t.Fatalf("depth %d beyond the limit", depth)
+		}
+		for _, e := range es {
+			if !e.Pos.IsValid() {
+				t.Fatalf("entity without position")
+			}
+			for _, c := range e.Components {
+				if !c.Pos.IsValid() || !validName(c.Name, true) {
+					t.Fatalf("bad component %+v", c)
+				}
+			}
+			walk(e.Children, depth+1)
+		}
+	}
+	walk(doc.Entities, 1)
+}
+
+// FuzzYAMLFastPath checks the fast YAML path against yaml.v3: wherever the
+// fast path accepts an input, yaml.v3 must produce the same tree.
+func FuzzYAMLFastPath(f *testing.F) {
+	addSeeds(f, "yaml")
+	for _, s := range []string{"a:\n- b\n- c: d\n  e: 'f''g'\n", "a: {b: [1, \"x\"], c: ~}\n", "a: b # c\n#d\n", "- \n-\n- - a\n", "a:\n  b:\n    c: -1\n", "a: x:y\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast, ok := fastYAML(data)
+		if !ok {
+			return
+		}
+		slow, err := slowYAML(data)
+		if err != nil {
+			t.Fatalf("fast path accepted what yaml.v3 rejects (%v):\n%q", err, data)
+		}
+		if msg := sameTree(fast, slow); msg != "" {
+			t.Fatalf("%s\ninput: %q", msg, data)
+		}
+	})
+}
+
+func sameTree(a, b *ynode) string {
+	if a == nil || b == nil {
+		if a != b {
+			return "one tree is empty"
+		}
+		return ""
+	}
+	if a.kind != b.kind || a.null != b.null || a.value != b.value || a.line != b.line || a.col != b.col || len(a.content) != len(b.content) || b.extra != nil {
+		return "nodes differ: fast " + nodeString(a) + ", yaml.v3 " + nodeString(b)
+	}
+	for i := range a.content {
+		if msg := sameTree(a.content[i], b.content[i]); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+func nodeString(n *ynode) string {
+	return Pos{Line: int(n.line), Col: int(n.col)}.String() + " kind " + string('0'+rune(n.kind)) + " " + n.value
+}
+
+// TestXMLQueryOracle cross-checks the XML reader against xmlquery, an
+// independent XML tree builder: the same entities, ids and attribute
+// values must come out.
+func TestXMLQueryOracle(t *testing.T) {
+	for _, data := range [][]byte{mustRead(t, "testdata/scene.xml"), genScene("xml", 500)} {
+		root, err := xmlquery.Parse(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := xmlquery.Find(root, "//entity")
+		doc, err := ReadXML("o.xml", data, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []*Entity
+		var walk func([]*Entity)
+		walk = func(es []*Entity) {
+			for _, e := range es {
+				got = append(got, e)
+				walk(e.Children)
+			}
+		}
+		walk(doc.Entities)
+		if len(got) != len(want) {
+			t.Fatalf("%d entities, xmlquery finds %d", len(got), len(want))
+		}
+		for i, n := range want {
+			e := got[i]
+			if id := n.SelectAttr("id"); id != e.ID {
+				t.Errorf("entity %d: id %q, xmlquery %q", i, e.ID, id)
+			}
+			for _, c := range e.Components {
+				if v := n.SelectAttr(c.Name); v != c.Text {
+					t.Errorf("entity %d: %s=%q, xmlquery %q", i, c.Name, c.Text, v)
+				}
+			}
+		}
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
