@@ -70,8 +70,14 @@ type listener struct {
 }
 
 // On registers fn for events called name emitted on e (or bubbling up
-// from its descendants). Listeners are forgotten when e is destroyed.
+// from its descendants). Listeners are forgotten when e is destroyed. On a
+// stale entity it registers nothing and returns 0.
 func (r *Registry) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID {
+	if !r.w.Alive(e) {
+		// Keyed by index, the listener would wake up on the entity that
+		// reuses the slot.
+		return 0
+	}
 	r.nextLis++
 	r.listeners[e.Index()] = append(r.listeners[e.Index()], listener{r.nextLis, name, fn})
 	return r.nextLis

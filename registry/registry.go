@@ -17,11 +17,17 @@ import (
 // components and systems. A program may hold several Registries, one per
 // World; there is no package-level registry.
 type Registry struct {
+	// Seed is mixed into the random streams of built-ins that draw
+	// numbers (the spawner), so one scene can be run with several seeds.
+	// Zero keeps each spawner's own seed as it is.
+	Seed uint64
+
 	w     *ecs.World
 	types *Types
 
 	comps    map[string]*Component // base names
 	byID     []*Component          // by ecs.ID, instances included
+	names    []string              // scene name by ecs.ID
 	order    []*Component          // registration order
 	ticking  []*Component          // tick order (before/after)
 	systems  []*System
@@ -245,7 +251,7 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 		tc := d.TickColumn
 		h.tick = func(cx *Context, id ecs.ID, f *ecs.Filter) {
 			q := f.Query()
-			cx.q = &q
+			cx.q, cx.Entity = &q, ecs.Entity{}
 			for q.NextTable() {
 				base, _ := q.ColumnPtr(id)
 				if base == nil {
@@ -303,6 +309,9 @@ func (r *Registry) Declare(name string, s *Schema) (*Component, error) {
 	if _, dup := r.comps[name]; dup {
 		return nil, fmt.Errorf("registry: component %q is already registered", name)
 	}
+	if s == nil {
+		return nil, fmt.Errorf("registry: component %q: nil schema", name)
+	}
 	c := &Component{Name: name, Schema: s, Declared: true}
 	st := s.StructType()
 	c.newStore = func(n string) (ecs.ID, error) { return r.w.RegisterType(n, st) }
@@ -333,6 +342,12 @@ func checkComponentName(name string) error {
 }
 
 func (r *Registry) add(c *Component) error {
+	// Order the ticks first, so that a cycle leaves no trace: the name
+	// stays free in the World and can be registered again, fixed.
+	ticking, err := sortTicks(append(slices.Clip(r.order), c))
+	if err != nil {
+		return err
+	}
 	c.reg = r
 	c.instances = make(map[string]ecs.ID)
 	c.access = makeAccess(c.Schema)
@@ -343,16 +358,8 @@ func (r *Registry) add(c *Component) error {
 	c.ID = id
 	r.comps[c.Name] = c
 	r.order = append(r.order, c)
+	r.ticking = ticking
 	r.bind(c, id)
-	if err := r.sortTicks(); err != nil {
-		// Undo: the component stays stored in the World (ecs cannot
-		// unregister) but is unknown to the Registry.
-		delete(r.comps, c.Name)
-		r.order = r.order[:len(r.order)-1]
-		r.byID[id] = nil
-		_ = r.sortTicks()
-		return err
-	}
 	return nil
 }
 
@@ -361,13 +368,15 @@ func (r *Registry) add(c *Component) error {
 func (r *Registry) bind(c *Component, id ecs.ID) {
 	for int(id) >= len(r.byID) {
 		r.byID = append(r.byID, nil)
+		r.names = append(r.names, "")
 	}
 	r.byID[id] = c
-	if c.hooks.init != nil || c.hooks.update != nil {
-		r.w.ObserveComponent(ecs.ComponentAdded, id, func(w *ecs.World, _ ecs.Event, e ecs.Entity, id ecs.ID) {
-			r.runInit(c, e, id)
-		})
-	}
+	r.names[id] = r.w.ComponentName(id)
+	// Observed even without init or update hooks: componentinitialized is
+	// emitted for every component.
+	r.w.ObserveComponent(ecs.ComponentAdded, id, func(w *ecs.World, _ ecs.Event, e ecs.Entity, id ecs.ID) {
+		r.runInit(c, e, id)
+	})
 	r.w.ObserveComponent(ecs.ComponentRemoved, id, func(w *ecs.World, _ ecs.Event, e ecs.Entity, id ecs.ID) {
 		if c.hooks.remove != nil {
 			if p, err := w.GetPtr(e, id); err == nil {
@@ -375,7 +384,7 @@ func (r *Registry) bind(c *Component, id ecs.ID) {
 				c.hooks.remove(cx, p)
 			}
 		}
-		r.Emit(e, "componentremoved", r.w.ComponentName(id), false)
+		r.Emit(e, "componentremoved", r.nameOf(id), false)
 	})
 	if c.HasTick() {
 		c.filters = append(c.filters, tickFilter{id, ecs.NewFilter(r.w, ecs.With(id), ecs.Without(r.pausedTag))})
@@ -397,12 +406,12 @@ func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
 			c.hooks.update(cx, p, old)
 		}
 	}
-	r.Emit(e, "componentinitialized", r.w.ComponentName(id), false)
+	r.Emit(e, "componentinitialized", r.nameOf(id), false)
 }
 
 // hookCtx returns a Context for a hook call on e's instance id.
 func (r *Registry) hookCtx(e ecs.Entity, id ecs.ID) *Context {
-	return &Context{Registry: r, World: r.w, Entity: e, ID: id, Name: r.w.ComponentName(id), Time: r.time, Delta: r.delta}
+	return &Context{Registry: r, World: r.w, Entity: e, ID: id, Name: r.nameOf(id), Time: r.time, Delta: r.delta}
 }
 
 // storeID returns the ecs ID for name (base or base__instance) of c,
@@ -499,23 +508,20 @@ func (r *Registry) unknown(name string) error {
 	return &UnknownComponentError{Name: name, Suggestion: Nearest(name, r.Names())}
 }
 
-// sortTicks orders the ticking components by their before/after
-// constraints, registration order otherwise; a cycle is an error.
-func (r *Registry) sortTicks() error {
-	var ts []*Component
-	for _, c := range r.order {
-		if c.HasTick() {
-			ts = append(ts, c)
-		}
-	}
-	pos := map[string]int{}
-	for i, c := range ts {
+// sortTicks returns the ticking components of order (registration order)
+// sorted by their before/after constraints, registration order otherwise.
+// Every component takes part in the sort, ticking or not, so that a
+// constraint holds through a component without tick (a before b, b before
+// c puts a before c). A cycle is an error naming it.
+func sortTicks(order []*Component) ([]*Component, error) {
+	pos := make(map[string]int, len(order))
+	for i, c := range order {
 		pos[c.Name] = i
 	}
-	succ := make([][]int, len(ts))
-	indeg := make([]int, len(ts))
+	succ := make([][]int, len(order))
+	indeg := make([]int, len(order))
 	edge := func(a, b int) { succ[a] = append(succ[a], b); indeg[b]++ }
-	for i, c := range ts {
+	for i, c := range order {
 		for _, n := range c.Before {
 			if j, ok := pos[n]; ok {
 				edge(i, j)
@@ -528,30 +534,68 @@ func (r *Registry) sortTicks() error {
 		}
 	}
 	var out []*Component
-	done := make([]bool, len(ts))
-	for len(out) < len(ts) {
-		progress := false
-		for i := range ts {
+	done := make([]bool, len(order))
+	for n := 0; n < len(order); n++ {
+		next := -1
+		for i := range order {
 			if !done[i] && indeg[i] == 0 {
-				done[i] = true
-				out = append(out, ts[i])
-				for _, j := range succ[i] {
-					indeg[j]--
-				}
-				progress = true
+				next = i
 				break
 			}
 		}
-		if !progress {
-			var cyc []string
-			for i := range ts {
-				if !done[i] {
-					cyc = append(cyc, ts[i].Name)
-				}
-			}
-			return fmt.Errorf("registry: before/after ordering has a cycle among %s", strings.Join(cyc, ", "))
+		if next < 0 {
+			return nil, fmt.Errorf("registry: before/after ordering has a cycle: %s", cycleOf(order, succ, done))
+		}
+		done[next] = true
+		if order[next].HasTick() {
+			out = append(out, order[next])
+		}
+		for _, j := range succ[next] {
+			indeg[j]--
 		}
 	}
-	r.ticking = out
-	return nil
+	return out, nil
+}
+
+// cycleOf finds a cycle among the components not done (every one of which
+// has a predecessor not done) and prints it as "a -> b -> a", following
+// "ticks before" edges.
+func cycleOf(order []*Component, succ [][]int, done []bool) string {
+	pred := make([]int, len(order))
+	for i := range pred {
+		pred[i] = -1
+	}
+	for i := range order {
+		if done[i] {
+			continue
+		}
+		for _, j := range succ[i] {
+			if !done[j] && pred[j] < 0 {
+				pred[j] = i
+			}
+		}
+	}
+	// Walk predecessors from the first remaining component until one
+	// repeats: the repeated part is a cycle.
+	start := slices.Index(done, false)
+	seen := map[int]int{}
+	var path []int
+	for i := start; ; i = pred[i] {
+		if k, ok := seen[i]; ok {
+			path = path[k:]
+			break
+		}
+		seen[i] = len(path)
+		path = append(path, i)
+	}
+	slices.Reverse(path)
+	// Start with the earliest registered component of the cycle.
+	m := slices.Index(path, slices.Min(path))
+	path = slices.Concat(path[m:], path[:m])
+	names := make([]string, 0, len(path)+1)
+	for _, i := range path {
+		names = append(names, order[i].Name)
+	}
+	names = append(names, order[path[0]].Name)
+	return strings.Join(names, " -> ")
 }
