@@ -78,6 +78,8 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 		if s, err = SchemaOf(gt, r.types); err != nil {
 			return nil, fmt.Errorf("registry: system %q: %w", name, err)
 		}
+	} else if s.StructType() != gt {
+		return nil, fmt.Errorf("registry: system %q: schema describes %v, not %v", name, s.StructType(), gt)
 	}
 	c := &Component{Name: name, Schema: s}
 	c.access = makeAccess(s)
@@ -144,6 +146,11 @@ func (r *Registry) ConfigureSystemPatch(name string, p Patch, mode SetMode) erro
 		return fmt.Errorf("unknown system %q%s", name, didYouMean(name, r.systemNames()))
 	}
 	c := s.comp
+	for _, pv := range p {
+		if pv.Index < 0 || pv.Index >= len(c.Schema.Props) {
+			return fmt.Errorf("registry: configure %s: property index %d out of range", name, pv.Index)
+		}
+	}
 	old := c.clone(s.data)
 	nv := c.newValue()
 	if mode == Merge {
@@ -197,12 +204,13 @@ func (r *Registry) startSystem(s *System) {
 
 // Start initialises the systems (init, then update with zero old data), in
 // registration order. It is called by the first Tick if not before; it is
-// idempotent.
+// idempotent once it has succeeded. If a system's selector cannot be
+// compiled it starts nothing and returns the error; Tick then ticks the
+// components but no system, and tries again on the next Tick.
 func (r *Registry) Start() error {
 	if r.started {
 		return nil
 	}
-	r.started = true
 	for _, s := range r.systems {
 		if s.Selector != "" && r.sel == nil {
 			return fmt.Errorf("registry: system %q has a selector but no selector engine is set", s.Name)
@@ -213,6 +221,7 @@ func (r *Registry) Start() error {
 			}
 		}
 	}
+	r.started = true
 	for _, s := range r.systems {
 		r.startSystem(s)
 	}
@@ -234,7 +243,7 @@ func (r *Registry) Tick(dt float64) {
 	r.time += dt
 	r.delta = dt
 	for _, s := range r.systems {
-		if s.tick != nil {
+		if s.tick != nil && s.started {
 			s.tick(r.sysCtx(s), s.data)
 		}
 	}
@@ -245,12 +254,12 @@ func (r *Registry) Tick(dt float64) {
 			continue
 		}
 		for _, tf := range c.filters {
-			cx.ID, cx.Name = tf.id, r.w.ComponentName(tf.id)
+			cx.ID, cx.Name = tf.id, r.nameOf(tf.id)
 			c.hooks.tick(cx, tf.id, tf.f)
 		}
 	}
 	for _, s := range r.systems {
-		if s.tock != nil {
+		if s.tock != nil && s.started {
 			s.tock(r.sysCtx(s), s.data)
 		}
 	}
@@ -259,7 +268,7 @@ func (r *Registry) Tick(dt float64) {
 			continue
 		}
 		for _, tf := range c.filters {
-			cx.ID, cx.Name = tf.id, r.w.ComponentName(tf.id)
+			cx.ID, cx.Name = tf.id, r.nameOf(tf.id)
 			c.hooks.tock(cx, tf.id, tf.f)
 		}
 	}
@@ -292,7 +301,9 @@ func (r *Registry) eachHook(pick func(*Component) func(*Context, unsafe.Pointer)
 		if c == nil || pick(c) == nil {
 			continue
 		}
-		f := ecs.NewFilter(r.w, ecs.With(ecs.ID(id)))
+		// Entities paused on their own are already paused, and stay so
+		// when the scene plays.
+		f := ecs.NewFilter(r.w, ecs.With(ecs.ID(id)), ecs.Without(r.pausedTag))
 		var es []ecs.Entity
 		q := f.Query()
 		for q.Next() {
@@ -325,7 +336,13 @@ func (r *Registry) setEntityPaused(e ecs.Entity, pause bool) error {
 	if r.w.Has(e, r.pausedTag) == pause {
 		return nil
 	}
+	// While the scene is paused every component is paused already: the
+	// entity's state changes, its hooks do not run (Play runs play for
+	// the entities not paused on their own).
 	for _, id := range r.w.Components(e) {
+		if r.paused {
+			break
+		}
 		c, ok := r.ComponentByID(id)
 		if !ok {
 			continue
