@@ -71,6 +71,9 @@ const (
 	FormatYAML
 	// FormatXML is chosen by the extension .xml.
 	FormatXML
+	// FormatJSON is chosen by the extension .json: the dump format (see
+	// json.go).
+	FormatJSON
 )
 
 // FormatOf returns the format of a file name by its extension (case-insensitive).
@@ -80,6 +83,8 @@ func FormatOf(file string) Format {
 		return FormatYAML
 	case ".xml":
 		return FormatXML
+	case ".json":
+		return FormatJSON
 	}
 	return FormatUnknown
 }
@@ -108,8 +113,10 @@ func readOne(file string, data []byte, lim Limits, errs *errorSink) *Document {
 		return readYAML(file, data, lim, errs)
 	case FormatXML:
 		return readXML(file, data, lim, errs)
+	case FormatJSON:
+		return readJSON(file, data, lim, errs)
 	}
-	errs.add(Pos{File: file}, "unknown scene format %q (want .yaml, .yml or .xml)", path.Ext(file))
+	errs.add(Pos{File: file}, "unknown scene format %q (want .yaml, .yml, .xml or .json)", path.Ext(file))
 	return nil
 }
 

@@ -225,7 +225,7 @@ func TestReadDispatch(t *testing.T) {
 		t.Error(err)
 	}
 	_, err := Read("a.txt", []byte("{}"), Limits{})
-	if err == nil || err.Error() != `a.txt: unknown scene format ".txt" (want .yaml, .yml or .xml)` {
+	if err == nil || err.Error() != `a.txt: unknown scene format ".txt" (want .yaml, .yml, .xml or .json)` {
 		t.Errorf("err = %v", err)
 	}
 }

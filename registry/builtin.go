@@ -178,7 +178,7 @@ func (r *Registry) spawn(parent ecs.Entity, s Spawner) error {
 	if s.Mixin != "" {
 		mixins = []string{s.Mixin}
 	}
-	rng := rand.New(rand.NewPCG(uint64(s.Seed), 0x5ce7ec5))
+	rng := rand.New(rand.NewPCG(uint64(s.Seed), 0x5ce7ec5^r.Seed))
 	pos, _ := r.Component("position")
 	vel, _ := r.Component("velocity")
 	uni := func(half float64) float64 { return (rng.Float64()*2 - 1) * half }

@@ -318,7 +318,7 @@ func (r *Registry) EntityComponents(e ecs.Entity) []string {
 	var out []string
 	for _, id := range r.w.Components(e) {
 		if _, ok := r.ComponentByID(id); ok {
-			out = append(out, r.w.ComponentName(id))
+			out = append(out, r.nameOf(id))
 		}
 	}
 	return out

@@ -67,6 +67,7 @@ func New(w *ecs.World) *Registry {
 	}
 	r.pausedTag = id
 	r.ctx.Registry, r.ctx.World = r, w
+	r.sel = newSelectorEngine(r)
 	w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		delete(r.listeners, e.Index())
 	})

@@ -1,0 +1,228 @@
+package loader
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Scene is a loaded scene: the Plan it was built from and the map between
+// its nodes and the World's entities, both ways. Hot reload, dumping and
+// inspection use it.
+type Scene struct {
+	Plan     *Plan
+	Registry *registry.Registry
+	World    *ecs.World
+	// Entities maps each node of the plan to its entity.
+	Entities map[*Node]ecs.Entity
+	// Nodes maps each entity the scene made to its node.
+	Nodes map[ecs.Entity]*Node
+	// Roots are the entities of the plan's top-level nodes, in order.
+	Roots []ecs.Entity
+}
+
+// Options configure loading.
+type Options struct {
+	// Limits bound what the readers accept; zero fields take defaults.
+	Limits Limits
+}
+
+// Load reads the scene file name from fsys (with its includes), validates
+// it against reg and builds it into reg's World. On any error the World is
+// untouched and the error is an ErrorList of "file:line:col: message".
+func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene, error) {
+	doc, err := ReadFile(fsys, name, opt.Limits)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := Compile(doc, reg)
+	if err != nil {
+		return nil, err
+	}
+	return Build(plan, reg)
+}
+
+// LoadFile is Load for a file on the operating system's file system: the
+// file's directory is the root includes may not escape.
+func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) {
+	plan, err := CheckFile(reg, file, opt)
+	if err != nil {
+		return nil, err
+	}
+	return Build(plan, reg)
+}
+
+// CheckFile reads and validates the scene file (with its includes) against
+// reg without building anything: the Plan a load would build. Error
+// positions name files by their path as given (file's directory joined to
+// the names inside it).
+func CheckFile(reg *registry.Registry, file string, opt Options) (*Plan, error) {
+	dir, base := filepath.Split(filepath.Clean(file))
+	if dir == "" {
+		dir = "."
+	}
+	doc, err := ReadFile(os.DirFS(dir), base, opt.Limits)
+	if err != nil {
+		return nil, withDir(err, dir)
+	}
+	plan, err := Compile(doc, reg)
+	if err != nil {
+		return nil, withDir(err, dir)
+	}
+	return plan, nil
+}
+
+// withDir puts dir in front of the file names of an ErrorList's positions.
+func withDir(err error, dir string) error {
+	list, ok := err.(ErrorList)
+	if !ok || dir == "." {
+		return err
+	}
+	for _, e := range list {
+		if e.Pos.File != "" {
+			e.Pos.File = filepath.Join(dir, filepath.FromSlash(e.Pos.File))
+		}
+	}
+	return list
+}
+
+// LoadBytes loads a scene from memory; name gives its format (by
+// extension) and the file name in messages. Includes are not allowed.
+func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*Scene, error) {
+	doc, err := Read(path.Base(name), data, opt.Limits)
+	if err != nil {
+		return nil, err
+	}
+	if len(doc.Includes) > 0 {
+		return nil, ErrorList{{Pos: doc.Includes[0].Pos, Msg: "include is not available for a scene read from memory"}}
+	}
+	plan, err := Compile(doc, reg)
+	if err != nil {
+		return nil, err
+	}
+	return Build(plan, reg)
+}
+
+// Build creates the plan's declared components, mixins, system settings
+// and entities in reg and its World.
+func Build(plan *Plan, reg *registry.Registry) (*Scene, error) {
+	s := &Scene{Plan: plan, Registry: reg, World: reg.World(),
+		Entities: make(map[*Node]ecs.Entity, plan.Count), Nodes: make(map[ecs.Entity]*Node, plan.Count)}
+	if err := applyDefinitions(plan, reg); err != nil {
+		return nil, err
+	}
+	for _, sp := range plan.Systems {
+		if err := reg.ConfigureSystemPatch(sp.Name, sp.Patch, registry.Merge); err != nil {
+			return nil, fmt.Errorf("%v: %v", sp.Src.Pos, err)
+		}
+	}
+	var errs ErrorList
+	for _, n := range plan.Roots {
+		e := s.create(n, ecs.Entity{}, -1, &errs)
+		s.Roots = append(s.Roots, e)
+	}
+	if len(errs) > 0 {
+		for _, e := range s.Roots {
+			_ = s.World.Destroy(e)
+		}
+		return nil, errs
+	}
+	return s, nil
+}
+
+// applyDefinitions registers declared components and tags and defines
+// mixins in the registry.
+func applyDefinitions(plan *Plan, reg *registry.Registry) error {
+	for _, d := range plan.Decls {
+		if c, ok := reg.Component(d.Decl.Name); ok {
+			if c.Declared && sameSchema(c.Schema, d.Schema) {
+				continue
+			}
+			return ErrorList{{Pos: d.Decl.Pos, Msg: fmt.Sprintf("component %q is already registered with another schema", d.Decl.Name)}}
+		}
+		if _, err := reg.Declare(d.Decl.Name, d.Schema); err != nil {
+			return ErrorList{{Pos: d.Decl.Pos, Msg: err.Error()}}
+		}
+	}
+	sort.Strings(plan.Tags)
+	for _, t := range plan.Tags {
+		if _, ok := reg.Component(t); ok {
+			continue
+		}
+		s, _ := registry.NewSchema(nil, reg.Types())
+		if _, err := reg.Declare(t, s); err != nil {
+			return fmt.Errorf("tag %q: %v", t, err)
+		}
+	}
+	for _, m := range plan.Mixins {
+		reg.DefineMixin(m.Mixin)
+	}
+	return nil
+}
+
+// sameSchema reports whether two schemas describe the same properties.
+func sameSchema(a, b *registry.Schema) bool {
+	if len(a.Props) != len(b.Props) {
+		return false
+	}
+	for i := range a.Props {
+		pa, pb := &a.Props[i], &b.Props[i]
+		if pa.Name != pb.Name || pa.Type != pb.Type || !pa.Type.Equal(pa.Default, pb.Default) ||
+			fmt.Sprint(pa.OneOf) != fmt.Sprint(pb.OneOf) || !sameBound(pa.Min, pb.Min) || !sameBound(pa.Max, pb.Max) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameBound(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// create makes the entity of n and its subtree under parent, at index
+// among parent's children (-1: at the end).
+func (s *Scene) create(n *Node, parent ecs.Entity, index int, errs *ErrorList) ecs.Entity {
+	w, reg := s.World, s.Registry
+	e := w.NewEntity()
+	if !parent.IsZero() {
+		_ = w.InsertChild(parent, e, index)
+	}
+	s.Entities[n] = e
+	s.Nodes[e] = n
+	if n.Src.ID != "" {
+		if err := reg.SetEntityID(e, n.Src.ID); err != nil {
+			*errs = append(*errs, &Error{Pos: n.Src.IDPos, Msg: err.Error()})
+		}
+	}
+	if len(n.Src.Class) > 0 {
+		reg.SetClasses(e, n.Src.Class)
+	}
+	for _, np := range n.Comps {
+		if err := reg.SetPatch(e, np.Name, np.Patch, registry.Replace); err != nil {
+			*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})
+		}
+	}
+	for _, ch := range n.Children {
+		s.create(ch, e, -1, errs)
+	}
+	return e
+}
+
+// Entity returns the entity made for the node whose id is id.
+func (s *Scene) Entity(id string) (ecs.Entity, bool) {
+	for n, e := range s.Entities {
+		if n.Src.ID == id {
+			return e, true
+		}
+	}
+	return ecs.Entity{}, false
+}

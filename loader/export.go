@@ -1,0 +1,363 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// ExportOptions choose what Export writes.
+type ExportOptions struct {
+	// Root, if not zero, limits the export to this entity's subtree.
+	Root ecs.Entity
+}
+
+// Export writes the World's current state (or a subtree of it) as a scene
+// Document: declared components, non-default system settings, and every
+// entity in document order with its id, classes and components, each
+// component with only its non-default values (mixins are flattened into
+// the values they produced). Loading the document into a fresh Registry
+// with the same registered components gives the same state.
+func Export(reg *registry.Registry, opt ExportOptions) *Document {
+	doc := &Document{}
+	for _, c := range reg.Components() {
+		if !c.Declared {
+			continue
+		}
+		d := &Decl{Name: c.Name, Single: c.Schema.Single()}
+		for i := range c.Schema.Props {
+			p := &c.Schema.Props[i]
+			d.Props = append(d.Props, &PropDecl{
+				Name: p.Name, Type: p.Type.Name, Default: p.Type.Print(p.Default), HasDefault: true,
+				OneOf: p.OneOf, Min: p.Min, Max: p.Max,
+			})
+		}
+		doc.Decls = append(doc.Decls, d)
+	}
+	if opt.Root.IsZero() {
+		for _, s := range reg.Systems() {
+			if text, ok := nonDefault(s.Schema, s.Values()); ok {
+				doc.Scene = append(doc.Scene, &Component{Name: s.Name, Kind: ValueText, Text: text})
+			}
+		}
+		for e := range reg.World().Roots() {
+			doc.Entities = append(doc.Entities, exportEntity(reg, e))
+		}
+	} else if reg.World().Alive(opt.Root) {
+		doc.Entities = append(doc.Entities, exportEntity(reg, opt.Root))
+	}
+	return doc
+}
+
+// nonDefault prints the properties of vs that differ from the schema's
+// defaults; ok is false if none does.
+func nonDefault(s *registry.Schema, vs []any) (string, bool) {
+	var p registry.Patch
+	for i := range s.Props {
+		if !s.Props[i].Type.Equal(vs[i], s.Props[i].Default) {
+			p = append(p, registry.PropValue{Index: i, Value: vs[i]})
+		}
+	}
+	if len(p) == 0 {
+		return "", false
+	}
+	return s.PrintPatch(p), true
+}
+
+func exportEntity(reg *registry.Registry, e ecs.Entity) *Entity {
+	w := reg.World()
+	out := &Entity{ID: reg.EntityID(e), Class: reg.Classes(e)}
+	for _, name := range reg.EntityComponents(e) {
+		c, _ := reg.Component(name)
+		vs, err := reg.Values(e, name)
+		if err != nil {
+			continue
+		}
+		comp := &Component{Name: name, Kind: ValueEmpty}
+		if text, ok := nonDefault(c.Schema, vs); ok {
+			comp.Kind, comp.Text = ValueText, text
+		}
+		out.Components = append(out.Components, comp)
+	}
+	for ch := range w.ChildrenSeq(e) {
+		out.Children = append(out.Children, exportEntity(reg, ch))
+	}
+	return out
+}
+
+// WriteYAML writes doc as a YAML scene.
+func WriteYAML(w io.Writer, doc *Document) error {
+	var b bytes.Buffer
+	if len(doc.Scene) > 0 {
+		b.WriteString("scene:\n")
+		for _, c := range doc.Scene {
+			fmt.Fprintf(&b, "  %s: %s\n", c.Name, yamlString(c.Text))
+		}
+	}
+	if len(doc.Decls) > 0 {
+		b.WriteString("components:\n")
+		for _, d := range doc.Decls {
+			fmt.Fprintf(&b, "  %s:", d.Name)
+			switch {
+			case len(d.Props) == 0:
+				b.WriteString(" {}\n")
+			case d.Single:
+				b.WriteString(" " + propDeclYAML(d.Props[0]) + "\n")
+			default:
+				b.WriteString("\n")
+				for _, p := range d.Props {
+					fmt.Fprintf(&b, "    %s: %s\n", p.Name, propDeclYAML(p))
+				}
+			}
+		}
+	}
+	if len(doc.Mixins) > 0 {
+		b.WriteString("mixins:\n")
+		for _, m := range doc.Mixins {
+			fmt.Fprintf(&b, "  %s:\n", m.ID)
+			if len(m.Mixins) > 0 {
+				fmt.Fprintf(&b, "    mixin: %s\n", yamlString(strings.Join(m.Mixins, " ")))
+			}
+			for _, c := range m.Components {
+				writeYAMLComponent(&b, "    ", c)
+			}
+		}
+	}
+	b.WriteString("entities:")
+	if len(doc.Entities) == 0 {
+		b.WriteString(" []")
+	}
+	b.WriteString("\n")
+	for _, e := range doc.Entities {
+		writeYAMLEntity(&b, "  ", e)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func propDeclYAML(p *PropDecl) string {
+	parts := []string{"type: " + p.Type}
+	if p.HasDefault {
+		parts = append(parts, "default: "+yamlString(p.Default))
+	}
+	if len(p.OneOf) > 0 {
+		var q []string
+		for _, o := range p.OneOf {
+			q = append(q, yamlString(o))
+		}
+		parts = append(parts, "oneOf: ["+strings.Join(q, ", ")+"]")
+	}
+	if p.Min != nil {
+		parts = append(parts, "min: "+strconv.FormatFloat(*p.Min, 'g', -1, 64))
+	}
+	if p.Max != nil {
+		parts = append(parts, "max: "+strconv.FormatFloat(*p.Max, 'g', -1, 64))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func writeYAMLComponent(b *bytes.Buffer, indent string, c *Component) {
+	switch c.Kind {
+	case ValueEmpty:
+		fmt.Fprintf(b, "%s%s:\n", indent, c.Name)
+	case ValueText:
+		fmt.Fprintf(b, "%s%s: %s\n", indent, c.Name, yamlString(c.Text))
+	case ValueMap:
+		fmt.Fprintf(b, "%s%s:\n", indent, c.Name)
+		for _, kv := range c.Map {
+			fmt.Fprintf(b, "%s  %s: %s\n", indent, kv.Key, yamlString(kv.Value))
+		}
+	}
+}
+
+func writeYAMLEntity(b *bytes.Buffer, indent string, e *Entity) {
+	first := true
+	line := func(format string, args ...any) {
+		if first {
+			b.WriteString(indent + "- ")
+			first = false
+		} else {
+			b.WriteString(indent + "  ")
+		}
+		fmt.Fprintf(b, format, args...)
+		b.WriteByte('\n')
+	}
+	if e.ID != "" {
+		line("id: %s", yamlString(e.ID))
+	}
+	if len(e.Class) > 0 {
+		line("class: %s", yamlString(strings.Join(e.Class, " ")))
+	}
+	if len(e.Mixins) > 0 {
+		line("mixin: %s", yamlString(strings.Join(e.Mixins, " ")))
+	}
+	for _, c := range e.Components {
+		switch c.Kind {
+		case ValueEmpty:
+			line("%s:", c.Name)
+		case ValueText:
+			line("%s: %s", c.Name, yamlString(c.Text))
+		}
+	}
+	if len(e.Children) > 0 {
+		line("children:")
+		for _, ch := range e.Children {
+			writeYAMLEntity(b, indent+"    ", ch)
+		}
+	}
+	if first {
+		b.WriteString(indent + "- {}\n")
+	}
+}
+
+// yamlString writes s as a YAML double-quoted scalar (a JSON string is
+// one), or bare when that is unambiguous.
+func yamlString(s string) string {
+	if plainYAML(s) {
+		return s
+	}
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+func plainYAML(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	switch s {
+	case "true", "false", "null", "yes", "no", "on", "off", "~", "True", "False", "Null", "NULL", "TRUE", "FALSE", "Yes", "No", "YES", "NO", "On", "Off", "ON", "OFF", "y", "n", "Y", "N":
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c == ' ' || c == '.' || c == '-' || c == '_' || c == '+' ||
+			'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !ok {
+			return false
+		}
+	}
+	if s[0] == '-' && (len(s) == 1 || s[1] == ' ') {
+		return false
+	}
+	return true
+}
+
+// WriteXML writes doc as an XML scene.
+func WriteXML(w io.Writer, doc *Document) error {
+	var b bytes.Buffer
+	b.WriteString("<scene")
+	for _, c := range doc.Scene {
+		fmt.Fprintf(&b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+	}
+	b.WriteString(">\n")
+	if len(doc.Decls) > 0 {
+		b.WriteString("  <components>\n")
+		for _, d := range doc.Decls {
+			fmt.Fprintf(&b, "    <component name=%s", xmlAttrValue(d.Name))
+			switch {
+			case len(d.Props) == 0:
+				b.WriteString("/>\n")
+			case d.Single:
+				b.WriteString(propDeclXML(d.Props[0]) + "/>\n")
+			default:
+				b.WriteString(">\n")
+				for _, p := range d.Props {
+					fmt.Fprintf(&b, "      <property name=%s%s/>\n", xmlAttrValue(p.Name), propDeclXML(p))
+				}
+				b.WriteString("    </component>\n")
+			}
+		}
+		b.WriteString("  </components>\n")
+	}
+	for _, m := range doc.Mixins {
+		fmt.Fprintf(&b, "  <mixin id=%s", xmlAttrValue(m.ID))
+		if len(m.Mixins) > 0 {
+			fmt.Fprintf(&b, " mixin=%s", xmlAttrValue(strings.Join(m.Mixins, " ")))
+		}
+		for _, c := range m.Components {
+			fmt.Fprintf(&b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+		}
+		b.WriteString("/>\n")
+	}
+	for _, e := range doc.Entities {
+		writeXMLEntity(&b, "  ", e)
+	}
+	b.WriteString("</scene>\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func propDeclXML(p *PropDecl) string {
+	s := " type=" + xmlAttrValue(p.Type)
+	if p.HasDefault {
+		s += " default=" + xmlAttrValue(p.Default)
+	}
+	if len(p.OneOf) > 0 {
+		s += " oneOf=" + xmlAttrValue(strings.Join(p.OneOf, ", "))
+	}
+	if p.Min != nil {
+		s += " min=" + xmlAttrValue(strconv.FormatFloat(*p.Min, 'g', -1, 64))
+	}
+	if p.Max != nil {
+		s += " max=" + xmlAttrValue(strconv.FormatFloat(*p.Max, 'g', -1, 64))
+	}
+	return s
+}
+
+func writeXMLEntity(b *bytes.Buffer, indent string, e *Entity) {
+	b.WriteString(indent + "<entity")
+	if e.ID != "" {
+		fmt.Fprintf(b, " id=%s", xmlAttrValue(e.ID))
+	}
+	if len(e.Class) > 0 {
+		fmt.Fprintf(b, " class=%s", xmlAttrValue(strings.Join(e.Class, " ")))
+	}
+	if len(e.Mixins) > 0 {
+		fmt.Fprintf(b, " mixin=%s", xmlAttrValue(strings.Join(e.Mixins, " ")))
+	}
+	for _, c := range e.Components {
+		fmt.Fprintf(b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+	}
+	if len(e.Children) == 0 {
+		b.WriteString("/>\n")
+		return
+	}
+	b.WriteString(">\n")
+	for _, ch := range e.Children {
+		writeXMLEntity(b, indent+"  ", ch)
+	}
+	b.WriteString(indent + "</entity>\n")
+}
+
+func xmlAttrValue(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\n':
+			b.WriteString("&#10;")
+		case '\r':
+			b.WriteString("&#13;")
+		case '\t':
+			b.WriteString("&#9;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
