@@ -39,16 +39,22 @@ func (r *Registry) Mixin(id string) (*Mixin, bool) {
 
 // ExpandMixins returns the mixins ids stand for, nested mixins expanded
 // before the mixin that lists them, in order of increasing precedence. A
-// cycle is an error naming it.
+// mixin reached twice (two mixins sharing a part, or an id listed twice)
+// is kept at its first place only, so that a mixin always beats the parts
+// it lists. A cycle is an error naming it.
 func (r *Registry) ExpandMixins(ids []string) ([]*Mixin, error) {
 	var out []*Mixin
 	var stack []string
+	added := map[string]bool{}
 	var visit func(id string) error
 	visit = func(id string) error {
 		for i, s := range stack {
 			if s == id {
 				return fmt.Errorf("mixin cycle: %s -> %s", strings.Join(stack[i:], " -> "), id)
 			}
+		}
+		if added[id] {
+			return nil
 		}
 		m, ok := r.mixins[id]
 		if !ok {
@@ -65,6 +71,7 @@ func (r *Registry) ExpandMixins(ids []string) ([]*Mixin, error) {
 			}
 		}
 		stack = stack[:len(stack)-1]
+		added[id] = true
 		out = append(out, m)
 		return nil
 	}
@@ -106,7 +113,11 @@ func (r *Registry) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 
 // Instantiate creates an entity (a child of parent unless parent is the
 // zero Entity) with the components of the mixins ids and then own,
-// composed per property.
+// composed per property. Components are added in the order they first
+// appear, except that a dependency given among them is added before the
+// component that depends on it, with its given data (as A-Frame
+// initialises a dependency with its markup data whatever the attribute
+// order).
 func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
 	ms, err := r.ExpandMixins(mixinIDs)
 	if err != nil {
@@ -125,11 +136,42 @@ func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []Named
 			return ecs.Entity{}, err
 		}
 	}
-	for _, np := range comps {
+	for _, np := range r.dependenciesFirst(comps) {
 		if err := r.SetPatch(e, np.Name, np.Patch, Replace); err != nil {
 			_ = r.w.Destroy(e)
 			return ecs.Entity{}, err
 		}
 	}
 	return e, nil
+}
+
+// dependenciesFirst orders comps so that each component's dependencies
+// that comps also gives come before it (depth-first, left to right);
+// otherwise the order is kept.
+func (r *Registry) dependenciesFirst(comps []NamedPatch) []NamedPatch {
+	index := make(map[string]int, len(comps))
+	for i, np := range comps {
+		index[np.Name] = i
+	}
+	out := make([]NamedPatch, 0, len(comps))
+	done := make([]bool, len(comps))
+	var visit func(i int)
+	visit = func(i int) {
+		if done[i] {
+			return
+		}
+		done[i] = true
+		if c, ok := r.Component(comps[i].Name); ok {
+			for _, d := range c.Dependencies {
+				if j, ok := index[d]; ok {
+					visit(j)
+				}
+			}
+		}
+		out = append(out, comps[i])
+	}
+	for i := range comps {
+		visit(i)
+	}
+	return out
 }
