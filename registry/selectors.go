@@ -1,0 +1,399 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/selector"
+)
+
+// This file plugs the selector package into the Registry: *Registry is a
+// selector.Source (component names, properties, ids and classes), and the
+// default SelectorEngine compiles selectors against it. The engine also
+// holds the Registry's id and class store.
+
+// selEngine is the default SelectorEngine: it compiles with the selector
+// package and keeps the id/class store and the shared document-order
+// index.
+type selEngine struct {
+	r     *Registry
+	store *entityStore
+	cache *selector.Cache
+}
+
+// newSelectorEngine makes the default engine for r and registers the
+// observer that forgets a destroyed entity's id and classes.
+func newSelectorEngine(r *Registry) *selEngine {
+	e := &selEngine{r: r, store: newEntityStore(), cache: selector.NewCache()}
+	st := e.store
+	r.w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, ent ecs.Entity, _ ecs.ID) {
+		st.forget(ent)
+	})
+	return e
+}
+
+// Compile compiles src against the Registry. The result is a
+// *selector.Selector.
+func (e *selEngine) Compile(src string) (Matcher, error) {
+	s, err := selector.Compile(src, e.r)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Compile compiles a selector against the Registry with the selector
+// package, whatever engine is plugged in: the result has the full
+// selector API (QueryAll, QueryFrom, Count, ...).
+func (r *Registry) Compile(src string) (*selector.Selector, error) {
+	return selector.Compile(src, r)
+}
+
+var errNoStore = errors.New("registry: no id/class store: the selector engine was replaced by SetSelectorEngine")
+
+func (r *Registry) store() *entityStore {
+	if e, ok := r.sel.(*selEngine); ok && e.r == r {
+		return e.store
+	}
+	return nil
+}
+
+// SelectorCache returns the document-order index shared by the selectors
+// compiled against r (it implements selector.CacheProvider).
+func (r *Registry) SelectorCache() *selector.Cache {
+	if e, ok := r.sel.(*selEngine); ok && e.r == r {
+		return e.cache
+	}
+	return nil
+}
+
+// SetEntityID gives e the id used by `#id` selectors; "" removes it. Ids
+// are unique among live entities: an id held by another entity is an
+// error. A destroyed entity's id is forgotten.
+func (r *Registry) SetEntityID(e ecs.Entity, id string) error {
+	if !r.w.Alive(e) {
+		return fmt.Errorf("registry: SetEntityID %v: %w", e, ecs.ErrStale)
+	}
+	st := r.store()
+	if st == nil {
+		return errNoStore
+	}
+	if id != "" {
+		if o, ok := st.byID[id]; ok && o != e {
+			return fmt.Errorf("registry: duplicate id %q: already used by entity %v", id, o)
+		}
+	}
+	if old, ok := st.ids[e]; ok {
+		delete(st.byID, old)
+		delete(st.ids, e)
+	}
+	if id != "" {
+		st.ids[e] = id
+		st.byID[id] = e
+	}
+	return nil
+}
+
+// EntityID returns e's id, or "" if it has none.
+func (r *Registry) EntityID(e ecs.Entity) string {
+	if st := r.store(); st != nil {
+		return st.ids[e]
+	}
+	return ""
+}
+
+// EntityByID returns the live entity whose id is id.
+func (r *Registry) EntityByID(id string) (ecs.Entity, bool) {
+	if st := r.store(); st != nil {
+		e, ok := st.byID[id]
+		return e, ok
+	}
+	return ecs.Entity{}, false
+}
+
+// SetClasses replaces e's class list (used by `.class` selectors). Empty
+// names and duplicates are dropped; names containing whitespace are an
+// error. A destroyed entity's classes are forgotten.
+func (r *Registry) SetClasses(e ecs.Entity, classes []string) error {
+	if !r.w.Alive(e) {
+		return fmt.Errorf("registry: SetClasses %v: %w", e, ecs.ErrStale)
+	}
+	st := r.store()
+	if st == nil {
+		return errNoStore
+	}
+	var cs []string
+	for _, c := range classes {
+		if strings.ContainsAny(c, " \t\n\r\f") {
+			return fmt.Errorf("registry: class name %q contains whitespace", c)
+		}
+		if c != "" && !contains(cs, c) {
+			cs = append(cs, c)
+		}
+	}
+	st.setClasses(e, cs)
+	return nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Classes returns e's class list (a copy).
+func (r *Registry) Classes(e ecs.Entity) []string {
+	if st := r.store(); st != nil {
+		return append([]string(nil), st.classes[e]...)
+	}
+	return nil
+}
+
+// HasClass reports whether e's class list contains class.
+func (r *Registry) HasClass(e ecs.Entity, class string) bool {
+	if st := r.store(); st != nil {
+		return contains(st.classes[e], class)
+	}
+	return false
+}
+
+// ClassMembers returns the entities whose class list contains class, in
+// no particular order. The slice belongs to the Registry: read it, do not
+// keep it.
+func (r *Registry) ClassMembers(class string) []ecs.Entity {
+	if st := r.store(); st != nil {
+		return st.members[class]
+	}
+	return nil
+}
+
+// entityStore maps entities to ids and classes, with the reverse indexes
+// `#id` and `.class` selectors use.
+type entityStore struct {
+	ids     map[ecs.Entity]string
+	byID    map[string]ecs.Entity
+	classes map[ecs.Entity][]string
+	members map[string][]ecs.Entity
+	slot    map[memberKey]int // index in members[class]
+}
+
+type memberKey struct {
+	class string
+	e     ecs.Entity
+}
+
+func newEntityStore() *entityStore {
+	return &entityStore{
+		ids:     make(map[ecs.Entity]string),
+		byID:    make(map[string]ecs.Entity),
+		classes: make(map[ecs.Entity][]string),
+		members: make(map[string][]ecs.Entity),
+		slot:    make(map[memberKey]int),
+	}
+}
+
+func (st *entityStore) setClasses(e ecs.Entity, cs []string) {
+	for _, c := range st.classes[e] {
+		k := memberKey{c, e}
+		i := st.slot[k]
+		ms := st.members[c]
+		last := len(ms) - 1
+		if i != last {
+			ms[i] = ms[last]
+			st.slot[memberKey{c, ms[i]}] = i
+		}
+		ms[last] = ecs.Entity{}
+		if last == 0 {
+			delete(st.members, c)
+		} else {
+			st.members[c] = ms[:last]
+		}
+		delete(st.slot, k)
+	}
+	if len(cs) == 0 {
+		delete(st.classes, e)
+		return
+	}
+	st.classes[e] = cs
+	for _, c := range cs {
+		st.slot[memberKey{c, e}] = len(st.members[c])
+		st.members[c] = append(st.members[c], e)
+	}
+}
+
+func (st *entityStore) forget(e ecs.Entity) {
+	if id, ok := st.ids[e]; ok {
+		delete(st.ids, e)
+		delete(st.byID, id)
+	}
+	if _, ok := st.classes[e]; ok {
+		st.setClasses(e, nil)
+	}
+}
+
+// ComponentIDs resolves a component name for selector presence tests (it
+// implements selector.Source): a base name of a multiple component stands
+// for the base and every instance so far; an instance never used gives no
+// IDs. A name the Registry does not know but the World does (such as the
+// "paused" tag) resolves to its ecs component.
+func (r *Registry) ComponentIDs(name string) ([]ecs.ID, error) {
+	base, inst, isInst := strings.Cut(name, "__")
+	c, ok := r.comps[base]
+	if !ok {
+		if id, ok := r.w.ComponentID(name); ok && !isInst {
+			return []ecs.ID{id}, nil
+		}
+		return nil, r.unknown(base)
+	}
+	if !isInst {
+		if c.Multiple {
+			return c.InstanceIDs(), nil
+		}
+		return []ecs.ID{c.ID}, nil
+	}
+	if !c.Multiple {
+		return nil, fmt.Errorf("component %q is not multiple: instance name %q is not allowed", c.Name, name)
+	}
+	if id, ok := c.instances[inst]; ok {
+		return []ecs.ID{id}, nil
+	}
+	return nil, nil
+}
+
+var vecAxes = map[reflect.Type]int{
+	reflect.TypeFor[Vec2](): 2,
+	reflect.TypeFor[Vec3](): 3,
+	reflect.TypeFor[Vec4](): 4,
+}
+
+// Property resolves `comp.prop` (prop "" for the one property of a
+// single-property component) for selector value tests (it implements
+// selector.Source). The axes x, y, z, w of a vector component and r, g,
+// b, a of a colour component are numbers.
+func (r *Registry) Property(comp, prop string) (selector.Property, error) {
+	base, _, _ := strings.Cut(comp, "__")
+	c, ok := r.comps[base]
+	if !ok {
+		return selector.Property{}, r.unknown(base)
+	}
+	s := c.Schema
+	if s.IsTag() {
+		return selector.Property{}, fmt.Errorf("component %q is a tag: it has no value to compare", c.Name)
+	}
+	if prop == "" {
+		if !s.Single() {
+			return selector.Property{}, fmt.Errorf("component %q has several properties (%s): compare one, as in [%s.%s=...]", c.Name, strings.Join(s.Names(), ", "), comp, s.Props[0].Name)
+		}
+		return propReader(&s.Props[0], 0), nil
+	}
+	if i, ok := s.Lookup(prop); ok {
+		p := &s.Props[i]
+		return propReader(p, p.Offset), nil
+	}
+	if s.Single() {
+		p := &s.Props[0]
+		if n, ok := vecAxes[p.FieldType]; ok {
+			if i := strings.Index("xyzw"[:n], prop); len(prop) == 1 && i >= 0 {
+				off := p.Offset + uintptr(i)*8
+				return selector.Property{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
+					return *(*float64)(unsafe.Add(q, off))
+				}}, nil
+			}
+		}
+		if p.FieldType == reflect.TypeFor[Color]() {
+			if i := strings.Index("rgba", prop); len(prop) == 1 && i >= 0 {
+				off := p.Offset + uintptr(i)
+				return selector.Property{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
+					return float64(*(*uint8)(unsafe.Add(q, off)))
+				}}, nil
+			}
+		}
+		return selector.Property{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
+	}
+	msg := fmt.Sprintf("component %q has no property %q", c.Name, prop)
+	if sug := Nearest(prop, s.Names()); sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	return selector.Property{}, errors.New(msg)
+}
+
+// propReader builds the reader for property p at byte offset off of the
+// component value.
+func propReader(p *Property, off uintptr) selector.Property {
+	at := func(q unsafe.Pointer) unsafe.Pointer { return unsafe.Add(q, off) }
+	ft := p.FieldType
+	sp := selector.Property{Type: p.Type.Name}
+	if p.Type.GoType == reflect.TypeFor[time.Duration]() && ft.Kind() == reflect.Int64 {
+		sp.Kind = selector.KindNumber
+		sp.Num = func(q unsafe.Pointer) float64 { return time.Duration(*(*int64)(at(q))).Seconds() }
+		return sp
+	}
+	switch ft.Kind() {
+	case reflect.Float64:
+		sp.Kind = selector.KindNumber
+		sp.Num = func(q unsafe.Pointer) float64 { return *(*float64)(at(q)) }
+		return sp
+	case reflect.Float32:
+		sp.Kind = selector.KindNumber
+		sp.Num = func(q unsafe.Pointer) float64 { return float64(*(*float32)(at(q))) }
+		return sp
+	case reflect.Int:
+		sp.Kind = selector.KindInt
+		sp.Num = func(q unsafe.Pointer) float64 { return float64(*(*int)(at(q))) }
+		return sp
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		sp.Kind = selector.KindInt
+		sp.Num = func(q unsafe.Pointer) float64 { return float64(reflect.NewAt(ft, at(q)).Elem().Int()) }
+		return sp
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		sp.Kind = selector.KindInt
+		sp.Num = func(q unsafe.Pointer) float64 { return float64(reflect.NewAt(ft, at(q)).Elem().Uint()) }
+		return sp
+	case reflect.Bool:
+		sp.Kind = selector.KindBool
+		sp.Bool = func(q unsafe.Pointer) bool { return *(*bool)(at(q)) }
+		return sp
+	case reflect.String:
+		sp.Kind = selector.KindString
+		sp.Str = func(q unsafe.Pointer) string { return *(*string)(at(q)) }
+		return sp
+	case reflect.Slice:
+		if ft.Elem().Kind() == reflect.String {
+			// Arrays read as their elements separated by spaces, so that
+			// `~=` tests membership.
+			sp.Str = func(q unsafe.Pointer) string {
+				v := reflect.NewAt(ft, at(q)).Elem()
+				var b strings.Builder
+				for i := range v.Len() {
+					if i > 0 {
+						b.WriteByte(' ')
+					}
+					b.WriteString(v.Index(i).String())
+				}
+				return b.String()
+			}
+			return sp
+		}
+	}
+	gt, typ := p.Type.GoType, p.Type
+	sp.Str = func(q unsafe.Pointer) string {
+		v := reflect.NewAt(ft, at(q)).Elem()
+		if ft != gt && v.CanConvert(gt) {
+			v = v.Convert(gt)
+		}
+		return typ.Print(v.Interface())
+	}
+	return sp
+}
+
+var _ selector.Source = (*Registry)(nil)
+var _ selector.CacheProvider = (*Registry)(nil)
+var _ Matcher = (*selector.Selector)(nil)

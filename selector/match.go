@@ -1,0 +1,679 @@
+package selector
+
+import (
+	"math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+)
+
+// Cache holds what selectors over one World share: the document-order
+// index (each live entity's position in a pre-order walk of the
+// hierarchy), built lazily by the first query that needs to order more
+// than one result and kept until the World's Version changes. A Source
+// shares one Cache among its selectors by implementing CacheProvider.
+// A Cache must only be used with one World.
+type Cache struct {
+	w       *ecs.World
+	version uint64
+	valid   bool
+	pos     []uint32     // by entity index: position in document order
+	order   []ecs.Entity // by position
+	keys    []uint32     // scratch
+	bits    []uint64     // scratch
+}
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache { return &Cache{} }
+
+// refresh rebuilds the index if the World changed structurally.
+func (c *Cache) refresh(w *ecs.World) {
+	if c.valid && c.w == w && c.version == w.Version() {
+		return
+	}
+	c.order = c.order[:0]
+	maxIdx := uint32(0)
+	for e := range w.All() {
+		c.order = append(c.order, e)
+		maxIdx = max(maxIdx, e.Index())
+	}
+	if n := int(maxIdx) + 1; len(c.pos) < n {
+		c.pos = make([]uint32, n+n/4)
+	}
+	for i, e := range c.order {
+		c.pos[e.Index()] = uint32(i)
+	}
+	c.w, c.version, c.valid = w, w.Version(), true
+}
+
+// appendOrdered appends ents to dst in document order, each once.
+func (c *Cache) appendOrdered(w *ecs.World, dst, ents []ecs.Entity) []ecs.Entity {
+	switch len(ents) {
+	case 0:
+		return dst
+	case 1:
+		return append(dst, ents[0])
+	}
+	c.refresh(w)
+	k, n := len(ents), len(c.order)
+	if k*bits.Len(uint(k))*4 < n/64 {
+		// Few results: sort their positions.
+		keys := c.keys[:0]
+		for _, e := range ents {
+			keys = append(keys, c.pos[e.Index()])
+		}
+		slices.Sort(keys)
+		prev := ^uint32(0)
+		for _, p := range keys {
+			if p != prev {
+				dst = append(dst, c.order[p])
+				prev = p
+			}
+		}
+		c.keys = keys
+		return dst
+	}
+	// Many results: mark positions in a bitset and scan it.
+	nw := (n + 63) / 64
+	if cap(c.bits) < nw {
+		c.bits = make([]uint64, nw)
+	}
+	bs := c.bits[:nw]
+	clear(bs)
+	for _, e := range ents {
+		p := c.pos[e.Index()]
+		bs[p>>6] |= 1 << (p & 63)
+	}
+	dst = slices.Grow(dst, k)
+	for i, x := range bs {
+		for x != 0 {
+			b := bits.TrailingZeros64(x)
+			dst = append(dst, c.order[i<<6|b])
+			x &= x - 1
+		}
+	}
+	return dst
+}
+
+// first returns the entity of ents that comes first in document order.
+func (c *Cache) first(w *ecs.World, ents []ecs.Entity) ecs.Entity {
+	if len(ents) == 1 {
+		return ents[0]
+	}
+	c.refresh(w)
+	best := ents[0]
+	bp := c.pos[best.Index()]
+	for _, e := range ents[1:] {
+		if p := c.pos[e.Index()]; p < bp {
+			best, bp = e, p
+		}
+	}
+	return best
+}
+
+// exec is the state of one call.
+type exec struct {
+	s        *Selector
+	w        *ecs.World
+	scope    ecs.Entity
+	hasScope bool
+}
+
+// begin prepares a call: re-resolves component IDs if the World has new
+// components, and clears the per-call memo tables.
+func (s *Selector) begin(x *exec) {
+	x.s, x.w = s, s.w
+	s.resolve()
+	for _, p := range s.memos {
+		if len(p.memo) > 0 {
+			clear(p.memo)
+		}
+	}
+	for _, n := range s.nths {
+		if len(n.pos) > 0 {
+			clear(n.pos)
+		}
+	}
+	if s.hier {
+		for range s.w.Roots() { // makes sure the World tracks the hierarchy
+			break
+		}
+	}
+}
+
+// resolve maps component names to IDs again when the World's component
+// count changed (a multiple component got a new instance), and rebuilds
+// the cached filters of the top-level subjects.
+func (s *Selector) resolve() {
+	n := s.w.NumComponents()
+	if n == s.ncomp {
+		return
+	}
+	if s.ncomp >= 0 {
+		for _, p := range s.pres {
+			ids, err := s.src.ComponentIDs(p.name)
+			if err != nil {
+				ids = nil
+			}
+			p.set(ids)
+		}
+	}
+	s.ncomp = n
+	for _, m := range s.members {
+		st := m.subject()
+		if st.filter != nil {
+			st.filter.Close()
+		}
+		st.filter, st.never = st.buildFilter(s.w)
+	}
+}
+
+// Close releases the ecs filters the Selector keeps registered in the
+// World. The Selector stays usable: the next call registers them again.
+func (s *Selector) Close() {
+	for _, m := range s.members {
+		st := m.subject()
+		if st.filter != nil {
+			st.filter.Close()
+			st.filter = nil
+		}
+	}
+	s.ncomp = -1
+}
+
+func (p *complexPlan) subject() *compoundPlan { return p.steps[len(p.steps)-1] }
+
+// buildFilter turns the compound's simple table tests into a cached ecs
+// filter (all of, none of, any of); the rest of the table tests run once
+// per matching table.
+func (st *compoundPlan) buildFilter(w *ecs.World) (*ecs.Filter, bool) {
+	var all, none, anyOf ecs.Mask
+	never := false
+	for _, n := range st.tab {
+		switch n := n.(type) {
+		case *presNode:
+			switch len(n.ids) {
+			case 0:
+				never = true
+			case 1:
+				all = all.With(n.ids[0])
+			default:
+				if anyOf.IsEmpty() {
+					anyOf = n.mask
+				}
+			}
+		case *listMask:
+			if !n.neg {
+				continue
+			}
+			for _, m := range n.members {
+				if t := m.steps[0].tab; len(t) == 1 {
+					if pn, ok := t[0].(*presNode); ok {
+						for _, id := range pn.ids {
+							none = none.With(id)
+						}
+					}
+				}
+			}
+		}
+	}
+	return ecs.NewFilterMasks(w, all, none, anyOf), never
+}
+
+// matchMask reports whether a signature passes every table test.
+func (st *compoundPlan) matchMask(m ecs.Mask) bool {
+	for _, n := range st.tab {
+		if !n.matchMask(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchEntity reports whether e satisfies the compound.
+func (st *compoundPlan) matchEntity(x *exec, e ecs.Entity) bool {
+	if len(st.tab) > 0 && !st.matchMask(x.w.Mask(e)) {
+		return false
+	}
+	for _, n := range st.ent {
+		if !n.match(x, e) {
+			return false
+		}
+	}
+	return true
+}
+
+func idx1(e ecs.Entity) uint32 {
+	if e.IsZero() {
+		return 0
+	}
+	return e.Index() + 1
+}
+
+// match reports whether e matches the complex selector as its subject.
+// anchor is the :has() subject for a relative selector.
+func (p *complexPlan) match(x *exec, e, anchor ecs.Entity) bool {
+	return p.at(x, len(p.steps)-1, e, anchor)
+}
+
+// at reports whether e matches step k and, through the combinators, the
+// steps before it. Results are memoised per call.
+func (p *complexPlan) at(x *exec, k int, e, anchor ecs.Entity) bool {
+	if p.memo == nil {
+		return p.steps[k].matchEntity(x, e)
+	}
+	key := memoKey{anchor: idx1(anchor), step: uint16(k), e: e.Index()}
+	if v, ok := p.memo[key]; ok {
+		return v
+	}
+	v := p.steps[k].matchEntity(x, e) && p.rel(x, k, e, anchor)
+	p.memo[key] = v
+	return v
+}
+
+// rel checks the combinator before step k, e matching step k.
+func (p *complexPlan) rel(x *exec, k int, e, anchor ecs.Entity) bool {
+	w := x.w
+	c := p.combs[k]
+	if k == 0 {
+		if !p.relative {
+			return true
+		}
+		return related(w, c, anchor, e)
+	}
+	switch c {
+	case Child:
+		par, ok := w.Parent(e)
+		return ok && p.at(x, k-1, par, anchor)
+	case Descendant:
+		par, ok := w.Parent(e)
+		return ok && p.scan(x, 1, k-1, par, anchor)
+	case NextSibling:
+		s, ok := w.PrevSibling(e)
+		return ok && p.at(x, k-1, s, anchor)
+	case SubsequentSibling:
+		s, ok := w.PrevSibling(e)
+		return ok && p.scan(x, 2, k-1, s, anchor)
+	}
+	return false
+}
+
+// scan reports whether a or one of its ancestors (kind 1) or previous
+// siblings (kind 2) matches step j, memoising the answer for every entity
+// it passes so that no chain is walked twice in one call.
+func (p *complexPlan) scan(x *exec, kind uint8, j int, a, anchor ecs.Entity) bool {
+	var buf [32]uint32
+	path := buf[:0]
+	an := idx1(anchor)
+	res := false
+	for {
+		key := memoKey{anchor: an, kind: kind, step: uint16(j), e: a.Index()}
+		if v, ok := p.memo[key]; ok {
+			res = v
+			break
+		}
+		path = append(path, a.Index())
+		if p.at(x, j, a, anchor) {
+			res = true
+			break
+		}
+		var ok bool
+		if kind == 1 {
+			a, ok = x.w.Parent(a)
+		} else {
+			a, ok = x.w.PrevSibling(a)
+		}
+		if !ok {
+			break
+		}
+	}
+	for _, i := range path {
+		p.memo[memoKey{anchor: an, kind: kind, step: uint16(j), e: i}] = res
+	}
+	return res
+}
+
+// related reports whether e stands in relation c to anchor (the leading
+// combinator of a relative selector).
+func related(w *ecs.World, c Combinator, anchor, e ecs.Entity) bool {
+	switch c {
+	case Descendant:
+		return w.IsAncestor(anchor, e)
+	case Child:
+		par, ok := w.Parent(e)
+		return ok && par == anchor
+	case NextSibling:
+		s, ok := w.PrevSibling(e)
+		return ok && s == anchor
+	case SubsequentSibling:
+		for s, ok := w.PrevSibling(e); ok; s, ok = w.PrevSibling(s) {
+			if s == anchor {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (n *hasNode) match(x *exec, s ecs.Entity) bool {
+	w := x.w
+	for _, p := range n.members {
+		last := len(p.steps) - 1
+		switch lead := p.combs[0]; lead {
+		case Child, Descendant:
+			if lead == Child && !p.down {
+				for c := range w.ChildrenSeq(s) {
+					if p.at(x, last, c, s) {
+						return true
+					}
+				}
+				continue
+			}
+			for d := range w.Descendants(s) {
+				if p.at(x, last, d, s) {
+					return true
+				}
+			}
+		case NextSibling, SubsequentSibling:
+			for f, ok := w.NextSibling(s); ok; f, ok = w.NextSibling(f) {
+				if p.at(x, last, f, s) {
+					return true
+				}
+				if p.down {
+					for d := range w.Descendants(f) {
+						if p.at(x, last, d, s) {
+							return true
+						}
+					}
+				}
+				if lead == NextSibling && !p.sideways() {
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sideways reports whether a combinator after the leading one is a
+// sibling combinator.
+func (p *complexPlan) sideways() bool {
+	for _, c := range p.combs[1:] {
+		if c == NextSibling || c == SubsequentSibling {
+			return true
+		}
+	}
+	return false
+}
+
+func (n structNode) match(x *exec, e ecs.Entity) bool {
+	w := x.w
+	switch n.kind {
+	case sRoot:
+		_, ok := w.Parent(e)
+		return !ok
+	case sEmpty:
+		_, ok := w.FirstChild(e)
+		return !ok
+	case sFirst:
+		_, ok := w.PrevSibling(e)
+		return !ok
+	case sLast:
+		_, ok := w.NextSibling(e)
+		return !ok
+	case sOnly:
+		_, ok1 := w.PrevSibling(e)
+		_, ok2 := w.NextSibling(e)
+		return !ok1 && !ok2
+	case sScope:
+		if x.hasScope {
+			return e == x.scope
+		}
+		_, ok := w.Parent(e)
+		return !ok
+	}
+	return false
+}
+
+func anyMatch(x *exec, ps []*complexPlan, e ecs.Entity) bool {
+	for _, p := range ps {
+		if p.match(x, e, ecs.Entity{}) {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *nthNode) match(x *exec, e ecs.Entity) bool {
+	if n.of != nil && !anyMatch(x, n.of, e) {
+		return false
+	}
+	pos, ok := n.pos[e.Index()]
+	if !ok {
+		n.fill(x, e)
+		pos = n.pos[e.Index()]
+	}
+	if pos <= 0 {
+		return false
+	}
+	a, b, p := int64(n.a), int64(n.b), int64(pos)
+	if a == 0 {
+		return p == b
+	}
+	d := p - b
+	return d%a == 0 && d/a >= 0
+}
+
+// fill numbers e's sibling group (the roots, for a root), counting only
+// the siblings that match the "of S" list.
+func (n *nthNode) fill(x *exec, e ecs.Entity) {
+	w := x.w
+	var group []ecs.Entity
+	add := func(c ecs.Entity) {
+		if n.of == nil || anyMatch(x, n.of, c) {
+			group = append(group, c)
+		} else {
+			n.pos[c.Index()] = 0
+		}
+	}
+	if par, ok := w.Parent(e); ok {
+		for c := range w.ChildrenSeq(par) {
+			add(c)
+		}
+	} else {
+		for c := range w.Roots() {
+			add(c)
+		}
+	}
+	for i, c := range group {
+		p := i + 1
+		if n.last {
+			p = len(group) - i
+		}
+		n.pos[c.Index()] = int32(p)
+	}
+}
+
+// colRef is one packed column an attribute predicate reads in the
+// current table.
+type colRef struct {
+	base unsafe.Pointer
+	size uintptr
+}
+
+// collect appends the entities matching any member to dst, in no
+// particular order; an entity may appear once per member it matches.
+func (s *Selector) collect(x *exec, dst []ecs.Entity) []ecs.Entity {
+	for _, m := range s.members {
+		st := m.subject()
+		if st.never {
+			continue
+		}
+		last := len(m.steps) - 1
+		if st.hasID {
+			if e, ok := s.src.EntityByID(st.id); ok && s.w.Alive(e) && m.at(x, last, e, ecs.Entity{}) {
+				dst = append(dst, e)
+			}
+			continue
+		}
+		if len(st.classes) > 0 {
+			if cm := s.src.ClassMembers(st.classes[0]); len(cm) < st.filter.Count() {
+				for _, e := range cm {
+					if s.w.Alive(e) && m.at(x, last, e, ecs.Entity{}) {
+						dst = append(dst, e)
+					}
+				}
+				continue
+			}
+		}
+		dst = s.walkTables(x, m, dst)
+	}
+	return dst
+}
+
+// walkTables walks the rows of the tables the subject's filter matches:
+// table tests once per table, attribute predicates on the packed
+// columns, then the remaining entity tests and the combinators.
+func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.Entity {
+	st := m.subject()
+	last := len(m.steps) - 1
+	simple := len(st.ent) == 0 && last == 0
+	var cols []colRef
+	var starts []int
+	q := st.filter.Query()
+	defer q.Close()
+	for q.NextTable() {
+		if !st.matchMask(q.Mask()) {
+			continue
+		}
+		n := q.Len()
+		if simple {
+			dst = slices.Grow(dst, n)
+			for i := range n {
+				dst = append(dst, q.EntityAt(i))
+			}
+			continue
+		}
+		cols, starts = cols[:0], starts[:0]
+		for _, a := range st.attrs {
+			starts = append(starts, len(cols))
+			for _, id := range a.comp.ids {
+				if q.Has(id) {
+					if base, size := q.ColumnPtr(id); base != nil {
+						cols = append(cols, colRef{base, size})
+					}
+				}
+			}
+		}
+		starts = append(starts, len(cols))
+	rows:
+		for i := range n {
+			for ai, a := range st.attrs {
+				ok := false
+				for _, c := range cols[starts[ai]:starts[ai+1]] {
+					if a.test(unsafe.Add(c.base, uintptr(i)*c.size)) {
+						ok = true
+						break
+					}
+				}
+				if !ok {
+					continue rows
+				}
+			}
+			e := q.EntityAt(i)
+			for _, nd := range st.other {
+				if !nd.match(x, e) {
+					continue rows
+				}
+			}
+			if last > 0 && !m.rel(x, last, e, ecs.Entity{}) {
+				continue
+			}
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// QueryAll appends the matching entities to dst in document order
+// (pre-order over the hierarchy, roots in order), each once, and returns
+// the extended slice.
+func (s *Selector) QueryAll(dst []ecs.Entity) []ecs.Entity {
+	var x exec
+	s.begin(&x)
+	s.buf = s.collect(&x, s.buf[:0])
+	dst = s.cache.appendOrdered(s.w, dst, s.buf)
+	clear(s.buf) // drop references for a long-lived buffer
+	return dst
+}
+
+// QueryFirst returns the first matching entity in document order.
+func (s *Selector) QueryFirst() (ecs.Entity, bool) {
+	var x exec
+	s.begin(&x)
+	s.buf = s.collect(&x, s.buf[:0])
+	if len(s.buf) == 0 {
+		return ecs.Entity{}, false
+	}
+	return s.cache.first(s.w, s.buf), true
+}
+
+// Count returns the number of matching entities. A selector made only of
+// component tests is counted table by table, without visiting entities.
+func (s *Selector) Count() int {
+	var x exec
+	s.begin(&x)
+	if len(s.members) == 1 {
+		m := s.members[0]
+		st := m.subject()
+		if len(m.steps) == 1 && len(st.ent) == 0 {
+			if st.never {
+				return 0
+			}
+			n := 0
+			q := st.filter.Query()
+			for q.NextTable() {
+				if st.matchMask(q.Mask()) {
+					n += q.Len()
+				}
+			}
+			return n
+		}
+	}
+	s.buf = s.collect(&x, s.buf[:0])
+	n := len(s.buf)
+	if len(s.members) > 1 && n > 1 {
+		slices.SortFunc(s.buf, func(a, b ecs.Entity) int { return int(a.Index()) - int(b.Index()) })
+		n = len(slices.Compact(s.buf))
+	}
+	return n
+}
+
+// Matches reports whether e is alive and matches the selector.
+func (s *Selector) Matches(e ecs.Entity) bool {
+	if !s.w.Alive(e) {
+		return false
+	}
+	var x exec
+	s.begin(&x)
+	return anyMatch(&x, s.members, e)
+}
+
+// QueryFrom appends to dst, in document order, the descendants of scope
+// that match, as Element.querySelectorAll does in the DOM: the whole
+// selector must match (ancestors above scope included), and `:scope`
+// stands for scope. Its cost grows with the size of scope's subtree.
+func (s *Selector) QueryFrom(scope ecs.Entity, dst []ecs.Entity) []ecs.Entity {
+	if !s.w.Alive(scope) {
+		return dst
+	}
+	x := exec{scope: scope, hasScope: true}
+	s.begin(&x)
+	for d := range s.w.Descendants(scope) {
+		if anyMatch(&x, s.members, d) {
+			dst = append(dst, d)
+		}
+	}
+	return dst
+}

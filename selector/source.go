@@ -1,0 +1,98 @@
+package selector
+
+import (
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+)
+
+// Source is what the compiler and matcher need to know about a World's
+// components, ids and classes. The registry implements it; the selector
+// package does not depend on the registry.
+//
+// Ids and classes live outside ecs components, so the Source answers for
+// them. Component data is read straight from ecs storage through the
+// readers of a Property.
+type Source interface {
+	// World returns the World the selectors run on.
+	World() *ecs.World
+
+	// ComponentIDs resolves a component name as written in `[comp]`:
+	// a plain name, a base name of a multiple-instance component (which
+	// stands for the base and every instance registered so far), or an
+	// instance name `base__inst`. The result lists the ecs IDs any one of
+	// which makes the entity have the component. A known name with no
+	// storage yet (an instance never used) gives no IDs and no error:
+	// it matches nothing until the instance appears. An unknown name is
+	// an error whose text the compiler reports at the attribute's column,
+	// such as `unknown component "helth"; did you mean "health"?`.
+	//
+	// Selectors call ComponentIDs again whenever the World's number of
+	// components grows, so that instances registered later are seen.
+	ComponentIDs(name string) ([]ecs.ID, error)
+
+	// Property resolves `comp.prop` (or, with prop == "", the one property
+	// of a single-property component, as in `[comp=value]`). prop may name
+	// a vector axis (`position.y`). comp may be a base or instance name;
+	// every instance of a component shares the schema, so one Property
+	// serves them all. Errors (unknown property, a multi-property component
+	// compared whole, a tag) are reported at the attribute's column.
+	Property(comp, prop string) (Property, error)
+
+	// EntityID returns e's id, or "" if it has none.
+	EntityID(e ecs.Entity) string
+	// EntityByID returns the live entity whose id is id.
+	EntityByID(id string) (ecs.Entity, bool)
+	// HasClass reports whether e's class list contains class.
+	HasClass(e ecs.Entity, class string) bool
+	// ClassMembers returns the entities whose class list contains class,
+	// in any order. The selector only reads the slice and does not keep
+	// it beyond the call.
+	ClassMembers(class string) []ecs.Entity
+}
+
+// CacheProvider is implemented by a Source that lets every selector
+// compiled against it share one Cache (the document-order index). A
+// Source that does not implement it gets one Cache per Selector.
+type CacheProvider interface {
+	SelectorCache() *Cache
+}
+
+// Kind classifies a property's value for comparison.
+type Kind int
+
+// Property kinds. Number and Int compare as numbers (Property.Num); Bool
+// as true/false (Property.Bool); String and Other as text (Property.Str).
+// Other is any other type (vectors compared whole, colours, arrays), read
+// as its printed text.
+const (
+	KindOther Kind = iota
+	KindNumber
+	KindInt
+	KindBool
+	KindString
+)
+
+var kindNames = [...]string{"other", "number", "int", "bool", "string"}
+
+// String returns the kind's name.
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "?"
+}
+
+// Property describes one readable property of a component: its kind and
+// a reader that takes the pointer to a component value in ecs storage
+// (ecs.World.GetPtr, ecs.Query.Ptr) and returns the property's value.
+// Exactly the reader matching Kind is set: Num for KindNumber and KindInt,
+// Bool for KindBool, Str for KindString and KindOther.
+type Property struct {
+	Kind Kind
+	// Type names the property's type for error messages ("int", "vec3").
+	Type string
+	Num  func(p unsafe.Pointer) float64
+	Bool func(p unsafe.Pointer) bool
+	Str  func(p unsafe.Pointer) string
+}
