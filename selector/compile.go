@@ -510,6 +510,7 @@ func (st *compoundPlan) dump(b *strings.Builder) {
 	}
 	b.WriteString("]}")
 }
+
 // attrPred is a value test `[comp.prop OP value]`.
 type attrPred struct {
 	comp *presNode // the component's IDs (any instance)
