@@ -162,6 +162,7 @@ func TestSystemSelector(t *testing.T) {
 
 	// No engine: Start fails, Tick ticks no system, and Start can be
 	// retried once an engine is set.
+	r.SetSelectorEngine(nil)
 	err = r.Start()
 	if want := `registry: system "units" has a selector but no selector engine is set`; fmt.Sprint(err) != want {
 		t.Errorf("Start = %v, want %s", err, want)
@@ -210,8 +211,10 @@ func TestSystemSelector(t *testing.T) {
 	if err := r2.Start(); fmt.Sprint(err) != `registry: system "bad": bad selector "unit"` {
 		t.Errorf("Start = %v", err)
 	}
-	// Without an engine, queries fail.
+	// Without an engine (SetSelectorEngine(nil) removes the default one),
+	// queries fail.
 	_, r3 := newTestRegistry(t)
+	r3.SetSelectorEngine(nil)
 	if _, err := r3.QueryAll("[x]"); fmt.Sprint(err) != "registry: no selector engine set" {
 		t.Errorf("QueryAll without engine = %v", err)
 	}
