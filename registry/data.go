@@ -170,6 +170,12 @@ func (r *Registry) Set(e ecs.Entity, name, attr string) error {
 // it, the patch is merged (or, with Replace, applied over the defaults);
 // if the data actually changed, update runs with the previous data as old
 // and a componentchanged event is emitted.
+//
+// While the World defers structural changes (during a tick pass, or in a
+// hook run by an observer), adding an absent component is deferred with
+// the rest: SetPatch checks what it can (the name, the patch, the entity,
+// the dependencies) and returns nil, and the write happens, in order with
+// the other deferred changes, when the pass ends.
 func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode) error {
 	c, id, err := r.Lookup(name)
 	if err != nil {
@@ -184,6 +190,24 @@ func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 		}
 	}
 	cur, err := r.w.GetPtr(e, id)
+	if err != nil && r.w.Locked() {
+		// Not present, and the World defers structural changes (a tick
+		// pass or an observer is running). The add would be queued, so
+		// a second write before it lands would find the component still
+		// absent and queue a second add that replaces the first (no
+		// merge, no update). Queue the whole write instead: it then sees
+		// what the writes before it did.
+		if err := r.checkDependencies(c, map[string]bool{c.Name: true}); err != nil {
+			return err
+		}
+		patch = slices.Clone(patch)
+		r.w.Defer(func(*ecs.World) {
+			if r.w.Alive(e) {
+				_ = r.SetPatch(e, name, patch, mode)
+			}
+		})
+		return nil
+	}
 	if err != nil {
 		// Not present: dependencies, then add.
 		if err := r.addDependencies(e, c, map[string]bool{c.Name: true}); err != nil {
@@ -238,6 +262,25 @@ func (r *Registry) addDependencies(e ecs.Entity, c *Component, seen map[string]b
 			return err
 		}
 		if err := r.w.AddPtr(e, dc.ID, dc.newValue()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDependencies reports a dependency of c, direct or not, that is not
+// registered.
+func (r *Registry) checkDependencies(c *Component, seen map[string]bool) error {
+	for _, d := range c.Dependencies {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		dc, ok := r.comps[d]
+		if !ok {
+			return fmt.Errorf("registry: component %q depends on unknown component %q", c.Name, d)
+		}
+		if err := r.checkDependencies(dc, seen); err != nil {
 			return err
 		}
 	}

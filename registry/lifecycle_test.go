@@ -1080,3 +1080,36 @@ func TestTwoRegistries(t *testing.T) {
 	}()
 	New(w1)
 }
+
+// TestTwoWritesInOnePass checks that two writes of a component the entity
+// does not have yet, from one tick pass, merge as they would outside it:
+// the second sees the first, and update runs for it.
+func TestTwoWritesInOnePass(t *testing.T) {
+	w, r := newTestRegistry(t)
+	rec := &recorder{}
+	_, err := Register(r, "unit", recordingDefinition(rec))
+	must(t, err)
+	target := w.NewEntity()
+	_, err = Register(r, "writer", Definition[lcTicker]{
+		Tick: func(c *Context, v *lcTicker) {
+			if v.N++; v.N == 1 {
+				must(t, c.Registry.Set(target, "unit", "hp: 1"))
+				must(t, c.Registry.Set(target, "unit", "name: x"))
+				if err := c.Registry.Set(target, "unit", "hp: -1"); err == nil {
+					t.Error("a bad value was accepted while deferred")
+				}
+			}
+		},
+	})
+	must(t, err)
+	must(t, r.Set(w.NewEntity(), "writer", ""))
+	listenAll(r, target, rec)
+	r.Tick(1)
+	if got, _ := r.Attr(target, "unit"); got != "hp: 1; name: x; pos: 0 1 0" {
+		t.Errorf("Attr %q", got)
+	}
+	want := `init unit hp=1 | update unit old=0/"" new=1/"grunt" | event componentinitialized unit | update unit old=1/"grunt" new=1/"x" | event componentchanged unit`
+	if got := rec.take(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
