@@ -397,3 +397,15 @@ func TestSpawnerInTick(t *testing.T) {
 		t.Errorf("%d children after another frame", n)
 	}
 }
+
+// TestResetSingleProperty checks that a single-property component resets
+// with the empty property name, back to its own default.
+func TestResetSingleProperty(t *testing.T) {
+	w, r, _ := builtinRegistry(t)
+	e := w.NewEntity()
+	must(t, r.Set(e, "scale", "2 2 2"))
+	must(t, r.ResetProperty(e, "scale", ""))
+	if got, _ := r.Attr(e, "scale"); got != "1 1 1" {
+		t.Errorf("scale after reset %q", got)
+	}
+}
