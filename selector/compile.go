@@ -39,6 +39,7 @@ type Selector struct {
 	nths   []*nthNode     // position caches, cleared per call
 	hier   bool           // some part needs the hierarchy
 	buf    []ecs.Entity
+	rows   []int32
 	closed bool
 }
 

@@ -20,8 +20,13 @@ type Cache struct {
 	valid   bool
 	pos     []uint32     // by entity index: position in document order
 	order   []ecs.Entity // by position
-	keys    []uint32     // scratch
-	bits    []uint64     // scratch
+	// mono: document order is entity index order (a World built in
+	// document order, or flat); byIdx then maps index → entity, and
+	// results are ordered by index without the pos lookup.
+	mono  bool
+	byIdx []ecs.Entity
+	keys  []uint32 // scratch
+	bits  []uint64 // scratch
 }
 
 // NewCache returns an empty Cache.
@@ -41,8 +46,20 @@ func (c *Cache) refresh(w *ecs.World) {
 	if n := int(maxIdx) + 1; len(c.pos) < n {
 		c.pos = make([]uint32, n+n/4)
 	}
+	c.mono = true
 	for i, e := range c.order {
 		c.pos[e.Index()] = uint32(i)
+		if i > 0 && e.Index() <= c.order[i-1].Index() {
+			c.mono = false
+		}
+	}
+	if c.mono {
+		if n := int(maxIdx) + 1; len(c.byIdx) < n {
+			c.byIdx = make([]ecs.Entity, n+n/4)
+		}
+		for _, e := range c.order {
+			c.byIdx[e.Index()] = e
+		}
 	}
 	c.w, c.version, c.valid = w, w.Version(), true
 }
@@ -72,6 +89,28 @@ func (c *Cache) appendOrdered(w *ecs.World, dst, ents []ecs.Entity) []ecs.Entity
 			}
 		}
 		c.keys = keys
+		return dst
+	}
+	if c.mono {
+		// Many results, document order is index order: mark indexes.
+		nw := (len(c.byIdx) + 63) / 64
+		if cap(c.bits) < nw {
+			c.bits = make([]uint64, nw)
+		}
+		bs := c.bits[:nw]
+		clear(bs)
+		for _, e := range ents {
+			i := e.Index()
+			bs[i>>6] |= 1 << (i & 63)
+		}
+		dst = slices.Grow(dst, k)
+		for i, x := range bs {
+			for x != 0 {
+				b := bits.TrailingZeros64(x)
+				dst = append(dst, c.byIdx[i<<6|b])
+				x &= x - 1
+			}
+		}
 		return dst
 	}
 	// Many results: mark positions in a bitset and scan it.
@@ -567,21 +606,33 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 			}
 		}
 		starts = append(starts, len(cols))
-	rows:
-		for i := range n {
-			for ai, a := range st.attrs {
-				ok := false
-				for _, c := range cols[starts[ai]:starts[ai+1]] {
-					if a.test(unsafe.Add(c.base, uintptr(i)*c.size)) {
-						ok = true
-						break
-					}
-				}
-				if !ok {
-					continue rows
-				}
+		// Value tests first, over the packed columns only, keeping the
+		// surviving rows; entities are fetched afterwards in a tight loop.
+		rows := s.rows[:0]
+		for ai, a := range st.attrs {
+			cs := cols[starts[ai]:starts[ai+1]]
+			if ai == 0 {
+				rows = a.filterRows(rows, cs, n)
+			} else {
+				rows = a.refineRows(rows, cs)
 			}
-			e := q.EntityAt(i)
+		}
+		if len(st.attrs) == 0 {
+			for i := range n {
+				rows = append(rows, int32(i))
+			}
+		}
+		s.rows = rows
+		if len(st.other) == 0 && last == 0 {
+			dst = slices.Grow(dst, len(rows))
+			for _, i := range rows {
+				dst = append(dst, q.EntityAt(int(i)))
+			}
+			continue
+		}
+	rows:
+		for _, i := range rows {
+			e := q.EntityAt(int(i))
 			for _, nd := range st.other {
 				if !nd.match(x, e) {
 					continue rows
@@ -594,6 +645,62 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 		}
 	}
 	return dst
+}
+
+// filterRows appends the rows 0..n-1 whose value satisfies a in one of
+// the columns cs.
+func (a *attrPred) filterRows(rows []int32, cs []colRef, n int) []int32 {
+	if len(cs) == 1 {
+		base, size := cs[0].base, cs[0].size
+		if a.prop.Kind == KindNumber || a.prop.Kind == KindInt {
+			num, v := a.prop.Num, a.num
+			switch a.op {
+			case OpLt:
+				for i := range n {
+					if num(unsafe.Add(base, uintptr(i)*size)) < v {
+						rows = append(rows, int32(i))
+					}
+				}
+				return rows
+			case OpGt:
+				for i := range n {
+					if num(unsafe.Add(base, uintptr(i)*size)) > v {
+						rows = append(rows, int32(i))
+					}
+				}
+				return rows
+			}
+		}
+		for i := range n {
+			if a.test(unsafe.Add(base, uintptr(i)*size)) {
+				rows = append(rows, int32(i))
+			}
+		}
+		return rows
+	}
+	for i := range n {
+		for _, c := range cs {
+			if a.test(unsafe.Add(c.base, uintptr(i)*c.size)) {
+				rows = append(rows, int32(i))
+				break
+			}
+		}
+	}
+	return rows
+}
+
+// refineRows keeps the rows whose value satisfies a in one of cs.
+func (a *attrPred) refineRows(rows []int32, cs []colRef) []int32 {
+	out := rows[:0]
+	for _, i := range rows {
+		for _, c := range cs {
+			if a.test(unsafe.Add(c.base, uintptr(i)*c.size)) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // QueryAll appends the matching entities to dst in document order
@@ -676,4 +783,21 @@ func (s *Selector) QueryFrom(scope ecs.Entity, dst []ecs.Entity) []ecs.Entity {
 		}
 	}
 	return dst
+}
+
+// QueryUnordered appends the matching entities to dst in storage order
+// (table by table), each once. It skips the document-order sort of
+// QueryAll: use it when order does not matter, as in a system's per-frame
+// loop.
+func (s *Selector) QueryUnordered(dst []ecs.Entity) []ecs.Entity {
+	var x exec
+	s.begin(&x)
+	if len(s.members) == 1 {
+		return s.collect(&x, dst)
+	}
+	start := len(dst)
+	dst = s.collect(&x, dst)
+	res := dst[start:]
+	slices.SortFunc(res, func(a, b ecs.Entity) int { return int(a.Index()) - int(b.Index()) })
+	return dst[:start+len(slices.Compact(res))]
 }
