@@ -1113,3 +1113,39 @@ func TestTwoWritesInOnePass(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestInstanceFirstUsedInTick checks that the first use of an instance
+// name from a tick hook (which registers a new ecs component and tick
+// filter while the World is iterating) is safe, and that the instance
+// ticks from the next frame on.
+func TestInstanceFirstUsedInTick(t *testing.T) {
+	w, r := newTestRegistry(t)
+	plays := map[string]int{}
+	_, err := Register(r, "sound", Definition[lcSound]{
+		Multiple: true,
+		TickColumn: func(c *Context, vs []lcSound) {
+			for i := range vs {
+				plays[c.Name]++
+				if vs[i].Plays++; vs[i].Plays == 1 && c.Name == "sound" {
+					e := c.EntityAt(i)
+					must(t, c.Registry.Set(e, "sound__late", "src: late.ogg"))
+					must(t, c.World.Destroy(c.World.NewEntity())) // create and destroy, deferred
+				}
+			}
+		},
+	})
+	must(t, err)
+	e := w.NewEntity()
+	must(t, r.Set(e, "sound", ""))
+	r.Tick(1)
+	r.Tick(1)
+	if plays["sound"] != 2 || plays["sound__late"] != 1 {
+		t.Errorf("plays %v", plays)
+	}
+	if got, _ := r.Attr(e, "sound__late"); got != "src: late.ogg; volume: 1; plays: 1" {
+		t.Errorf("sound__late %q", got)
+	}
+	if w.Len() != 1 {
+		t.Errorf("%d entities", w.Len())
+	}
+}
