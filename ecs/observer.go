@@ -14,7 +14,9 @@ package ecs
 //     readable.
 //   - Destroy: for each entity of the subtree, children first:
 //     ComponentRemoved for each component in increasing ID order, then
-//     EntityDestroyed, all before anything is freed.
+//     EntityDestroyed, all before that entity is freed. A child is freed
+//     before its parent's events: the parent's observers no longer see it
+//     among the children.
 //   - SetParent, InsertChild: ChildDetached (entity still under its old
 //     parent) and ChildAttached (under the new one), with the child as the
 //     entity; a new root gets no ChildAttached.
