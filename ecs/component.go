@@ -153,6 +153,10 @@ func (w *World) register(name string, ci compInfo) (ID, error) {
 	ci.Name = name
 	w.comps = append(w.comps, ci)
 	w.byName[name] = id
+	for _, t := range w.tables {
+		t.colIndex = append(t.colIndex, absentColumn)
+	}
+	w.compCols = append(w.compCols, nil)
 	w.changes = append(w.changes, 0)
 	w.compObs = append(w.compObs, [numEvents][]observerEntry{})
 	return id, nil
@@ -269,26 +273,17 @@ func (m Map[T]) World() *World { return m.w }
 // (use Set, or MarkChanged after writing, to notify observers).
 func (m Map[T]) Get(e Entity) *T {
 	w := m.w
-	if e.index >= uint32(len(w.records)) {
+	if uint(e.index) >= uint(len(w.records)) {
 		return nil
 	}
-	r := &w.records[e.index]
-	if r.gen != e.gen || e.gen == 0 {
-		return nil
-	}
-	t := w.tables[r.table]
-	if int(m.id) >= len(t.colIndex) {
-		return nil
-	}
-	ci := t.colIndex[m.id]
-	if ci < 0 {
-		if ci == tagColumn {
-			return (*T)(unsafe.Pointer(&zeroBase))
+	r := w.records[e.index]
+	cols := w.compCols[m.id]
+	if r.gen == e.gen && uint(r.table) < uint(len(cols)) { // a live record's generation is never 0
+		if c := cols[r.table]; c != nil {
+			return (*T)(unsafe.Add(c.base, uintptr(r.row)*c.size))
 		}
-		return nil
 	}
-	c := &t.cols[ci]
-	return (*T)(unsafe.Add(c.base, uintptr(r.row)*c.size))
+	return nil
 }
 
 // Has reports whether e is alive and has the component.
@@ -297,12 +292,42 @@ func (m Map[T]) Has(e Entity) bool { return m.w.Has(e, m.id) }
 // Set sets e's value of the component, adding the component if e does not
 // have it yet (an add is deferred while a query iterates).
 func (m Map[T]) Set(e Entity, v T) error {
+	w := m.w
+	if r := w.rec(e); r != nil && w.nobs == 0 {
+		if c := w.tables[r.table].col(m.id); c != nil {
+			*(*T)(c.ptr(r.row)) = v
+			w.changes[m.id]++
+			return nil
+		}
+	}
+	return m.setSlow(e, v)
+}
+
+//go:noinline
+func (m Map[T]) setSlow(e Entity, v T) error {
 	return m.w.SetPtr(e, m.id, unsafe.Pointer(&v))
 }
 
 // Add adds the component to e with value v; it is an error if e already has
 // it.
 func (m Map[T]) Add(e Entity, v T) error {
+	w := m.w
+	if r := w.rec(e); r != nil && w.locks == 0 && w.nobs == 0 && len(w.cmds) == 0 {
+		from := w.tables[r.table]
+		if !from.has(m.id) {
+			to := w.tableWith(from, m.id)
+			w.move(e, r, from, to)
+			*(*T)(to.col(m.id).ptr(r.row)) = v
+			w.changes[m.id]++
+			w.version++
+			return nil
+		}
+	}
+	return m.addSlow(e, v)
+}
+
+//go:noinline
+func (m Map[T]) addSlow(e Entity, v T) error {
 	return m.w.AddPtr(e, m.id, unsafe.Pointer(&v))
 }
 

@@ -58,8 +58,8 @@ func (e Entity) String() string {
 }
 
 // record is where an entity lives: its table and row, and the generation
-// its handles must carry. A free record's row links to the next free
-// index.
+// its handles must carry. A free record has table 0 (so that reading it
+// never goes out of range) and row freeRow.
 type record struct {
 	table uint32
 	row   uint32
@@ -67,5 +67,5 @@ type record struct {
 }
 
 const (
-	noTable = ^uint32(0) // table of a free record
+	freeRow = ^uint32(0) // row of a free record
 )

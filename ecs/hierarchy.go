@@ -96,9 +96,8 @@ func (h *hierarchy) unlink(w *World, idx uint32) {
 }
 
 // hier returns the hierarchy, creating it on first use: every live entity
-// becomes a root, in index order. That is creation order as long as no
-// entity slot has been reused, so alloc builds the hierarchy before the
-// first reuse.
+// becomes a root, in index order (which is creation order only until a
+// slot is reused; EnableHierarchy early keeps exact creation order).
 func (w *World) hier() *hierarchy {
 	if w.h != nil {
 		return w.h
@@ -106,13 +105,23 @@ func (w *World) hier() *hierarchy {
 	h := &hierarchy{}
 	h.grow(len(w.records))
 	for i := range w.records {
-		if w.records[i].table != noTable {
+		if w.records[i].row != freeRow {
 			h.appendRoot(uint32(i))
 		}
 	}
 	w.h = h
 	return h
 }
+
+// EnableHierarchy makes the World track parents, children and document
+// order from now on. Every World does so from its first use of a
+// hierarchy function; calling it right after NewWorld also keeps the roots
+// in exact creation order, because entities created before the hierarchy
+// exists become roots in index order, and indexes are reused after
+// destroys. A World that never needs hierarchy or document order should
+// not call it: the hierarchy costs 20 bytes per entity and slows create
+// and destroy a little.
+func (w *World) EnableHierarchy() { w.hier() }
 
 func (w *World) entityAt(v uint32) Entity {
 	if v == 0 {

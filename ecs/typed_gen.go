@@ -163,6 +163,24 @@ func NewBuilder1[A any](m0 Map[A], extra ...ID) *Builder1[A] {
 // New creates one entity with the given values.
 func (b *Builder1[A]) New(v0 A) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder1[A]) newSlow(v0 A) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -175,9 +193,7 @@ func (b *Builder1[A]) New(v0 A) Entity {
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
 	return w.batchCreated(t, start, 1)
 }
 
@@ -405,6 +421,25 @@ func NewBuilder2[A, B any](m0 Map[A], m1 Map[B], extra ...ID) *Builder2[A, B] {
 // New creates one entity with the given values.
 func (b *Builder2[A, B]) New(v0 A, v1 B) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0, v1)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(row)) = v1
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder2[A, B]) newSlow(v0 A, v1 B) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -418,12 +453,8 @@ func (b *Builder2[A, B]) New(v0 A, v1 B) Entity {
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
-	if c := t.col(b.ids[1]); c != nil {
-		*(*B)(c.ptr(start)) = v1
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(start)) = v1
 	return w.batchCreated(t, start, 1)
 }
 
@@ -654,6 +685,26 @@ func NewBuilder3[A, B, C any](m0 Map[A], m1 Map[B], m2 Map[C], extra ...ID) *Bui
 // New creates one entity with the given values.
 func (b *Builder3[A, B, C]) New(v0 A, v1 B, v2 C) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0, v1, v2)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(row)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(row)) = v2
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder3[A, B, C]) newSlow(v0 A, v1 B, v2 C) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -668,15 +719,9 @@ func (b *Builder3[A, B, C]) New(v0 A, v1 B, v2 C) Entity {
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
-	if c := t.col(b.ids[1]); c != nil {
-		*(*B)(c.ptr(start)) = v1
-	}
-	if c := t.col(b.ids[2]); c != nil {
-		*(*C)(c.ptr(start)) = v2
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(start)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(start)) = v2
 	return w.batchCreated(t, start, 1)
 }
 
@@ -910,6 +955,27 @@ func NewBuilder4[A, B, C, D any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], ext
 // New creates one entity with the given values.
 func (b *Builder4[A, B, C, D]) New(v0 A, v1 B, v2 C, v3 D) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0, v1, v2, v3)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(row)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(row)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(row)) = v3
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder4[A, B, C, D]) newSlow(v0 A, v1 B, v2 C, v3 D) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -925,18 +991,10 @@ func (b *Builder4[A, B, C, D]) New(v0 A, v1 B, v2 C, v3 D) Entity {
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
-	if c := t.col(b.ids[1]); c != nil {
-		*(*B)(c.ptr(start)) = v1
-	}
-	if c := t.col(b.ids[2]); c != nil {
-		*(*C)(c.ptr(start)) = v2
-	}
-	if c := t.col(b.ids[3]); c != nil {
-		*(*D)(c.ptr(start)) = v3
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(start)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(start)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(start)) = v3
 	return w.batchCreated(t, start, 1)
 }
 
@@ -1173,6 +1231,28 @@ func NewBuilder5[A, B, C, D, E any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], 
 // New creates one entity with the given values.
 func (b *Builder5[A, B, C, D, E]) New(v0 A, v1 B, v2 C, v3 D, v4 E) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0, v1, v2, v3, v4)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(row)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(row)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(row)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(row)) = v4
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder5[A, B, C, D, E]) newSlow(v0 A, v1 B, v2 C, v3 D, v4 E) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -1189,21 +1269,11 @@ func (b *Builder5[A, B, C, D, E]) New(v0 A, v1 B, v2 C, v3 D, v4 E) Entity {
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
-	if c := t.col(b.ids[1]); c != nil {
-		*(*B)(c.ptr(start)) = v1
-	}
-	if c := t.col(b.ids[2]); c != nil {
-		*(*C)(c.ptr(start)) = v2
-	}
-	if c := t.col(b.ids[3]); c != nil {
-		*(*D)(c.ptr(start)) = v3
-	}
-	if c := t.col(b.ids[4]); c != nil {
-		*(*E)(c.ptr(start)) = v4
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(start)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(start)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(start)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(start)) = v4
 	return w.batchCreated(t, start, 1)
 }
 
@@ -1443,6 +1513,29 @@ func NewBuilder6[A, B, C, D, E, F any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D
 // New creates one entity with the given values.
 func (b *Builder6[A, B, C, D, E, F]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0, v1, v2, v3, v4, v5)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(row)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(row)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(row)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(row)) = v4
+	*(*F)(t.col(b.ids[5]).ptr(row)) = v5
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder6[A, B, C, D, E, F]) newSlow(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -1460,24 +1553,12 @@ func (b *Builder6[A, B, C, D, E, F]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F) Ent
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
-	if c := t.col(b.ids[1]); c != nil {
-		*(*B)(c.ptr(start)) = v1
-	}
-	if c := t.col(b.ids[2]); c != nil {
-		*(*C)(c.ptr(start)) = v2
-	}
-	if c := t.col(b.ids[3]); c != nil {
-		*(*D)(c.ptr(start)) = v3
-	}
-	if c := t.col(b.ids[4]); c != nil {
-		*(*E)(c.ptr(start)) = v4
-	}
-	if c := t.col(b.ids[5]); c != nil {
-		*(*F)(c.ptr(start)) = v5
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(start)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(start)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(start)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(start)) = v4
+	*(*F)(t.col(b.ids[5]).ptr(start)) = v5
 	return w.batchCreated(t, start, 1)
 }
 
@@ -1720,6 +1801,30 @@ func NewBuilder7[A, B, C, D, E, F, G any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Ma
 // New creates one entity with the given values.
 func (b *Builder7[A, B, C, D, E, F, G]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0, v1, v2, v3, v4, v5, v6)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(row)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(row)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(row)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(row)) = v4
+	*(*F)(t.col(b.ids[5]).ptr(row)) = v5
+	*(*G)(t.col(b.ids[6]).ptr(row)) = v6
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder7[A, B, C, D, E, F, G]) newSlow(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -1738,27 +1843,13 @@ func (b *Builder7[A, B, C, D, E, F, G]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, 
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
-	if c := t.col(b.ids[1]); c != nil {
-		*(*B)(c.ptr(start)) = v1
-	}
-	if c := t.col(b.ids[2]); c != nil {
-		*(*C)(c.ptr(start)) = v2
-	}
-	if c := t.col(b.ids[3]); c != nil {
-		*(*D)(c.ptr(start)) = v3
-	}
-	if c := t.col(b.ids[4]); c != nil {
-		*(*E)(c.ptr(start)) = v4
-	}
-	if c := t.col(b.ids[5]); c != nil {
-		*(*F)(c.ptr(start)) = v5
-	}
-	if c := t.col(b.ids[6]); c != nil {
-		*(*G)(c.ptr(start)) = v6
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(start)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(start)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(start)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(start)) = v4
+	*(*F)(t.col(b.ids[5]).ptr(start)) = v5
+	*(*G)(t.col(b.ids[6]).ptr(start)) = v6
 	return w.batchCreated(t, start, 1)
 }
 
@@ -2004,6 +2095,31 @@ func NewBuilder8[A, B, C, D, E, F, G, H any](m0 Map[A], m1 Map[B], m2 Map[C], m3
 // New creates one entity with the given values.
 func (b *Builder8[A, B, C, D, E, F, G, H]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G, v7 H) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow(v0, v1, v2, v3, v4, v5, v6, v7)
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	*(*A)(t.col(b.ids[0]).ptr(row)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(row)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(row)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(row)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(row)) = v4
+	*(*F)(t.col(b.ids[5]).ptr(row)) = v5
+	*(*G)(t.col(b.ids[6]).ptr(row)) = v6
+	*(*H)(t.col(b.ids[7]).ptr(row)) = v7
+	w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder8[A, B, C, D, E, F, G, H]) newSlow(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G, v7 H) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		_ = w.add(e, w.rec(e), b.ids[0], unsafe.Pointer(&v0))
@@ -2023,30 +2139,14 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	if c := t.col(b.ids[0]); c != nil {
-		*(*A)(c.ptr(start)) = v0
-	}
-	if c := t.col(b.ids[1]); c != nil {
-		*(*B)(c.ptr(start)) = v1
-	}
-	if c := t.col(b.ids[2]); c != nil {
-		*(*C)(c.ptr(start)) = v2
-	}
-	if c := t.col(b.ids[3]); c != nil {
-		*(*D)(c.ptr(start)) = v3
-	}
-	if c := t.col(b.ids[4]); c != nil {
-		*(*E)(c.ptr(start)) = v4
-	}
-	if c := t.col(b.ids[5]); c != nil {
-		*(*F)(c.ptr(start)) = v5
-	}
-	if c := t.col(b.ids[6]); c != nil {
-		*(*G)(c.ptr(start)) = v6
-	}
-	if c := t.col(b.ids[7]); c != nil {
-		*(*H)(c.ptr(start)) = v7
-	}
+	*(*A)(t.col(b.ids[0]).ptr(start)) = v0
+	*(*B)(t.col(b.ids[1]).ptr(start)) = v1
+	*(*C)(t.col(b.ids[2]).ptr(start)) = v2
+	*(*D)(t.col(b.ids[3]).ptr(start)) = v3
+	*(*E)(t.col(b.ids[4]).ptr(start)) = v4
+	*(*F)(t.col(b.ids[5]).ptr(start)) = v5
+	*(*G)(t.col(b.ids[6]).ptr(start)) = v6
+	*(*H)(t.col(b.ids[7]).ptr(start)) = v7
 	return w.batchCreated(t, start, 1)
 }
 

@@ -24,6 +24,9 @@ type World struct {
 
 	changes []uint64
 	version uint64
+	// compCols[id][table] is component id's column in that table (nil if
+	// the table lacks it): one lookup for Map.Get.
+	compCols [][]*column
 
 	observers
 	locks    int
@@ -72,6 +75,15 @@ func (w *World) tableFor(mask Mask) *table {
 	t := newTable(w, uint32(len(w.tables)), mask)
 	w.tables = append(w.tables, t)
 	w.tableByKey[k] = t.id
+	for i := range t.cols {
+		id := t.cols[i].id
+		cc := w.compCols[id]
+		for len(cc) <= int(t.id) {
+			cc = append(cc, nil)
+		}
+		cc[t.id] = &t.cols[i]
+		w.compCols[id] = cc
+	}
 	for _, f := range w.filters {
 		if f.matches(t.mask) {
 			f.tables = append(f.tables, t)
@@ -148,21 +160,16 @@ func (w *World) Alive(e Entity) bool { return w.rec(e) != nil }
 // alloc takes a free entity slot and returns its handle.
 func (w *World) alloc() Entity {
 	if n := len(w.free); n > 0 {
-		if w.h == nil {
-			// Until a slot is reused, index order is creation order, which
-			// is what a lazily built root list relies on: build it now.
-			w.hier()
-		}
 		idx := w.free[n-1]
 		w.free = w.free[:n-1]
 		w.alive++
 		return Entity{idx, w.records[idx].gen}
 	}
 	idx := uint32(len(w.records))
-	if idx == noTable {
+	if idx == ^uint32(0) {
 		panic("ecs: too many entities")
 	}
-	w.records = append(w.records, record{table: noTable, gen: w.tag<<genBits | 1})
+	w.records = append(w.records, record{row: freeRow, gen: w.tag<<genBits | 1})
 	w.alive++
 	if w.h != nil {
 		w.h.grow(len(w.records))
@@ -176,7 +183,7 @@ func (w *World) release(idx uint32) {
 	r := &w.records[idx]
 	g := (r.gen + 1) & genMask
 	r.gen = w.tag<<genBits | g
-	r.table = noTable
+	r.table, r.row = 0, freeRow
 	w.alive--
 	if g != 0 {
 		w.free = append(w.free, idx)
@@ -224,6 +231,18 @@ func (w *World) createIn(t *table) Entity {
 		w.emitCreated(e, t)
 	}
 	return e
+}
+
+// created finishes the creation of e in t when no observer is registered
+// and nothing is deferred: the counters and the hierarchy.
+func (w *World) created(t *table, e Entity) {
+	w.version++
+	for _, id := range t.ids {
+		w.changes[id]++
+	}
+	if w.h != nil {
+		w.h.appendRoot(e.index)
+	}
 }
 
 // emitCreated tells observers about a new entity and its components.
@@ -333,10 +352,7 @@ func (w *World) GetPtr(e Entity, id ID) (unsafe.Pointer, error) {
 	if !t.has(id) {
 		return nil, w.noComp("Get", e, id)
 	}
-	if c := t.col(id); c != nil {
-		return c.ptr(r.row), nil
-	}
-	return unsafe.Pointer(&zeroBase), nil
+	return t.col(id).ptr(r.row), nil
 }
 
 func (w *World) noComp(op string, e Entity, id ID) error {
@@ -505,7 +521,7 @@ func (w *World) move(e Entity, r *record, from, to *table) {
 	for i := range from.cols {
 		src := &from.cols[i]
 		if dst := to.col(src.id); dst != nil {
-			dst.info.copyN(dst.ptr(row), src.ptr(old), 1)
+			dst.copyRow(row, src, old)
 		}
 	}
 	if moved, ok := from.removeRow(old); ok {

@@ -52,6 +52,8 @@ type Registry struct {
 // New returns a Registry over w with the built-in property types and no
 // components. Call RegisterBuiltins to add the built-in components.
 func New(w *ecs.World) *Registry {
+	// Scenes need document order (selectors, dumps) to be creation order.
+	w.EnableHierarchy()
 	r := &Registry{
 		w:         w,
 		types:     NewTypes(),

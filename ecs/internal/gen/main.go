@@ -183,6 +183,24 @@ func NewBuilder{{.N}}{{.TP}}({{.Params}}, extra ...ID) *Builder{{.N}}{{.TA}} {
 // New creates one entity with the given values.
 func (b *Builder{{.N}}{{.TA}}) New({{.Vals}}) Entity {
 	w := b.w
+	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
+		return b.newSlow({{range $i, $t := .Types}}{{if $i}}, {{end}}v{{$i}}{{end}})
+	}
+	t := b.t
+	e := w.alloc()
+	row := t.appendRow(e.index)
+	r := &w.records[e.index]
+	r.table, r.row = t.id, row
+	{{range $i, $t := .Types}}*(*{{$t}})(t.col(b.ids[{{$i}}]).ptr(row)) = v{{$i}}
+	{{end}}w.created(t, e)
+	return e
+}
+
+// newSlow creates an entity while the World is locked or observed.
+//
+//go:noinline
+func (b *Builder{{.N}}{{.TA}}) newSlow({{.Vals}}) Entity {
+	w := b.w
 	if w.locks > 0 {
 		e := w.createIn(w.tables[0])
 		{{range $i, $t := .Types}}_ = w.add(e, w.rec(e), b.ids[{{$i}}], unsafe.Pointer(&v{{$i}}))
@@ -195,9 +213,7 @@ func (b *Builder{{.N}}{{.TA}}) New({{.Vals}}) Entity {
 	}
 	start := w.batchCreate(b.t, 1)
 	t := b.t
-	{{range $i, $t := .Types}}if c := t.col(b.ids[{{$i}}]); c != nil {
-		*(*{{$t}})(c.ptr(start)) = v{{$i}}
-	}
+	{{range $i, $t := .Types}}*(*{{$t}})(t.col(b.ids[{{$i}}]).ptr(start)) = v{{$i}}
 	{{end}}return w.batchCreated(t, start, 1)
 }
 
