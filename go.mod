@@ -3,12 +3,15 @@ module github.com/scenecs/scenecs
 go 1.26
 
 require (
-	github.com/antchfx/xmlquery v1.5.2 // indirect
+	github.com/antchfx/xmlquery v1.5.2
+	github.com/fsnotify/fsnotify v1.10.1
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
 	github.com/antchfx/xpath v1.3.9 // indirect
-	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	github.com/golang/groupcache v0.0.0-20210331224755-41bb18bfe9da // indirect
 	golang.org/x/net v0.33.0 // indirect
 	golang.org/x/sys v0.28.0 // indirect
 	golang.org/x/text v0.21.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -39,7 +39,7 @@ type Options struct {
 func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene, error) {
 	doc, err := ReadFile(fsys, name, opt.Limits)
 	if err != nil {
-		return nil, err
+		return nil, alsoCompile(doc, reg, err)
 	}
 	plan, err := Compile(doc, reg)
 	if err != nil {
@@ -69,13 +69,39 @@ func CheckFile(reg *registry.Registry, file string, opt Options) (*Plan, error) 
 	}
 	doc, err := ReadFile(os.DirFS(dir), base, opt.Limits)
 	if err != nil {
-		return nil, withDir(err, dir)
+		return nil, withDir(alsoCompile(doc, reg, err), dir)
 	}
 	plan, err := Compile(doc, reg)
 	if err != nil {
 		return nil, withDir(err, dir)
 	}
 	return plan, nil
+}
+
+// alsoCompile adds the compile errors of a document that was read with
+// errors (duplicate ids, say) but is whole enough to check, so that every
+// problem is reported at once.
+func alsoCompile(doc *Document, reg *registry.Registry, readErr error) error {
+	list, ok := readErr.(ErrorList)
+	if !ok || doc == nil {
+		return readErr
+	}
+	_, err := Compile(doc, reg)
+	more, ok := err.(ErrorList)
+	if !ok {
+		return readErr
+	}
+	seen := map[string]bool{}
+	for _, e := range list {
+		seen[e.Error()] = true
+	}
+	for _, e := range more {
+		if !seen[e.Error()] {
+			list = append(list, e)
+		}
+	}
+	list.Sort()
+	return list
 }
 
 // withDir puts dir in front of the file names of an ErrorList's positions.

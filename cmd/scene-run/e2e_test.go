@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds scene-run once for all end-to-end tests.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "scene-run-e2e")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "scene-run")
+		if os.PathSeparator == '\\' {
+			binPath += ".exe"
+		}
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, string(out)}
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building scene-run: %v", buildErr)
+	}
+	return binPath
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runBin(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	cmd.Dir = "../.." // the repository root, so scenes/... paths work
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func (r result) expect(t *testing.T, code int) result {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+var exampleScenes = []string{"scenes/cubes.yaml", "scenes/cubes.xml", "scenes/asteroids.yaml", "scenes/authoring.yaml"}
+
+func TestRunDefaultScene(t *testing.T) {
+	r := runBin(t, "-ticks", "30").expect(t, 0)
+	for _, want := range []string{"scene     cubes.yaml (embedded)", "entities  10003", "ticks     30", "ticks/s", "ms/tick   p50"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+func TestRunEveryScene(t *testing.T) {
+	for _, s := range exampleScenes {
+		r := runBin(t, "run", "-ticks", "10", "-query", "*", s).expect(t, 0)
+		if !strings.Contains(r.stdout, "ticks     10") || !strings.Contains(r.stdout, "query     *: ") {
+			t.Errorf("%s: summary:\n%s", s, r.stdout)
+		}
+	}
+}
+
+func TestRunQueryCount(t *testing.T) {
+	r := runBin(t, "run", "-ticks", "5", "-query", "[cube]", "scenes/cubes.xml").expect(t, 0)
+	if !strings.Contains(r.stdout, "query     [cube]: 10000 matches") {
+		t.Fatalf("summary:\n%s", r.stdout)
+	}
+}
+
+func TestQuery(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"scenes/asteroids.yaml", "[enemy]:not([alive])"}, "wreck\n"},
+		{[]string{"scenes/asteroids.yaml", "#ship > .gun"}, "ship/0\nship/1\n"},
+		{[]string{"-ticks", "90", "scenes/asteroids.yaml", "[bullet]"}, "ship/1/0\n"},
+		{[]string{"scenes/asteroids.yaml", "[bullet]"}, "ship/0/0\nship/1/0\n"},
+		{[]string{"scenes/authoring.yaml", "[health.hp<20]"}, "elder\n"},
+		{[]string{"scenes/authoring.yaml", "[mode=run]"}, "hero\nchild\n"},
+		{[]string{"scenes/cubes.yaml", "#ground, #camera"}, "camera\nground\n"},
+		{[]string{"scenes/cubes.yaml", "[acceleration]"}, ""},
+	}
+	for _, c := range cases {
+		r := runBin(t, append([]string{"query"}, c.args...)...).expect(t, 0)
+		if r.stdout != c.want {
+			t.Errorf("query %v = %q, want %q", c.args, r.stdout, c.want)
+		}
+	}
+}
+
+func TestQueryJSON(t *testing.T) {
+	r := runBin(t, "query", "-json", "scenes/authoring.yaml", "#elder").expect(t, 0)
+	var out []struct {
+		ID         string                     `json:"id"`
+		Path       string                     `json:"path"`
+		Parent     *string                    `json:"parent"`
+		Class      []string                   `json:"class"`
+		Components map[string]json.RawMessage `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if len(out) != 1 || out[0].ID != "elder" || out[0].Parent != nil {
+		t.Fatalf("%+v", out)
+	}
+	var h map[string]int
+	if err := json.Unmarshal(out[0].Components["health"], &h); err != nil || h["hp"] != 12 || h["max"] != 50 {
+		t.Fatalf("health %s (%v)", out[0].Components["health"], err)
+	}
+	var pos map[string]float64
+	if err := json.Unmarshal(out[0].Components["position"], &pos); err != nil || pos["x"] != 3 || pos["z"] != 1 {
+		t.Fatalf("position %s", out[0].Components["position"])
+	}
+	if string(out[0].Components["npc"]) != "{}" {
+		t.Fatalf("tag npc = %s", out[0].Components["npc"])
+	}
+}
+
+func TestQueryBadSelector(t *testing.T) {
+	r := runBin(t, "query", "scenes/authoring.yaml", "[health.hp<").expect(t, 2)
+	if r.stderr != "selector:1:12: expected value after '<', found end of input\n" {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+	r = runBin(t, "query", "scenes/authoring.yaml", "[enemy]:hover").expect(t, 2)
+	if !strings.HasPrefix(r.stderr, "selector:1:8: ") || !strings.Contains(r.stderr, "hover") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+}
+
+func TestDumpRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range exampleScenes {
+		for _, f := range []string{"yaml", "xml", "json"} {
+			r := runBin(t, "dump", "-format", f, "-ticks", "3", s).expect(t, 0)
+			file := filepath.Join(dir, strings.ReplaceAll(filepath.Base(s), ".", "_")+"."+f)
+			if err := os.WriteFile(file, []byte(r.stdout), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The dump loads back to the same state.
+			want := runBin(t, "dump", "-format", "json", "-ticks", "3", s).expect(t, 0).stdout
+			got := runBin(t, "dump", "-format", "json", file).expect(t, 0).stdout
+			if got != want {
+				t.Errorf("%s via %s does not round-trip", s, f)
+			}
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	r := runBin(t, append([]string{"validate"}, exampleScenes...)...).expect(t, 0)
+	if r.stdout != "" || r.stderr != "" {
+		t.Fatalf("validate printed %q %q", r.stdout, r.stderr)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("components:\n  health: {hp: {type: int, default: 100}}\nentities:\n  - id: a\n    helth: \"hp: 5\"\n    position: 1 2 x\n  - id: a\n"), 0o644)
+	badXML := filepath.Join(dir, "bad.xml")
+	os.WriteFile(badXML, []byte("<scene>\n  <entity id=\"b\"\n          position=\"1 2 3 4\"/>\n</scene>\n"), 0o644)
+	r = runBin(t, "validate", bad, badXML).expect(t, 1)
+	for _, w := range []string{
+		bad + `:5:5: unknown component "helth"; did you mean "health"?`,
+		bad + ":6:19: position: invalid value \"x\"",
+		bad + `:7:9: duplicate entity id "a"`,
+		badXML + `:3:27: position: invalid value "4"`,
+	} {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("validate output lacks %q:\n%s", w, r.stderr)
+		}
+	}
+	runBin(t, "validate").expect(t, 2)
+	runBin(t, "validate", filepath.Join(dir, "missing.yaml")).expect(t, 1)
+}
+
+func TestUsageErrors(t *testing.T) {
+	runBin(t, "run", "-ticks", "-1").expect(t, 2)
+	runBin(t, "run", "-nosuchflag").expect(t, 2)
+	runBin(t, "dump", "-format", "toml", "scenes/cubes.yaml").expect(t, 2)
+	runBin(t, "query", "scenes/cubes.yaml").expect(t, 2)
+	runBin(t, "run", "scenes/cubes.txt").expect(t, 2)
+	for _, c := range []string{"run", "query", "dump", "validate", "components"} {
+		r := runBin(t, c, "-h").expect(t, 0)
+		if !strings.Contains(r.stderr, "Usage: scene-run") {
+			t.Errorf("%s -h: %q", c, r.stderr)
+		}
+	}
+}
+
+func TestSceneErrorsExitOne(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("entities:\n  - position: [1\n"), 0o644)
+	r := runBin(t, "run", "-ticks", "1", bad).expect(t, 1)
+	if !strings.HasPrefix(r.stderr, bad+":") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+}
+
+func TestComponents(t *testing.T) {
+	r := runBin(t, "components").expect(t, 0)
+	for _, want := range []string{"position", "velocity", "gravity", "spawner", "lifetime", "spin", "systems:", "physics"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("components output lacks %q", want)
+		}
+	}
+}
+
+// TestWatch runs a scene copy with -watch, applies an edit, survives a
+// broken edit, and applies the next good one.
+func TestWatch(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../scenes/asteroids.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "asteroids.yaml")
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary(t), "run", "-watch", "-ticks", "0", file)
+	var out, errb syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitFor := func(buf *syncBuffer, want string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(buf.String(), want) {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("timed out waiting for %q\nstdout:\n%s\nstderr:\n%s", want, out.String(), errb.String())
+	}
+	waitFor(&errb, "watching ")
+	time.Sleep(200 * time.Millisecond)
+	edit := strings.Replace(string(src), "position: 0 15 0", "position: 0 16 0", 1)
+	os.WriteFile(file, []byte(edit), 0o644)
+	waitFor(&out, "reload asteroids.yaml: +0 -0 ~1 (")
+	broken := strings.Replace(edit, "position: 0 16 0", "position: 0 16 zero", 1)
+	os.WriteFile(file, []byte(broken), 0o644)
+	waitFor(&errb, "asteroids.yaml:")
+	waitFor(&errb, "the running scene is unchanged")
+	added := edit + "  - id: newcomer\n    enemy:\n"
+	os.WriteFile(file, []byte(added), 0o644)
+	waitFor(&out, "reload asteroids.yaml: +1 -0 ~")
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("scene-run did not stop on interrupt")
+	}
+	if !strings.Contains(out.String(), "entities  ") {
+		t.Fatalf("no summary after interrupt:\n%s", out.String())
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"time"
+)
+
+const runUsage = `Usage: scene-run [run] [flags] [SCENE]
+
+Loads SCENE (YAML, XML or JSON by extension; without SCENE the embedded
+default scene, cubes.yaml) and runs it at a fixed time step, then prints a
+summary. Ctrl-C stops early, still with the summary.
+
+Flags:
+`
+
+type runFlags struct {
+	ticks    int
+	hz       float64
+	realtime bool
+	seed     int64
+	query    string
+	watch    bool
+	poll     time.Duration
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	var f runFlags
+	fs := newFlags("run", runUsage, stderr)
+	fs.IntVar(&f.ticks, "ticks", 600, "number of ticks to run (0 with -watch: until interrupted)")
+	fs.Float64Var(&f.hz, "hz", 60, "ticks per second of scene time (the fixed time step is 1/hz)")
+	fs.BoolVar(&f.realtime, "realtime", false, "pace ticks to wall-clock time (default: as fast as possible)")
+	fs.Int64Var(&f.seed, "seed", 0, "mixed into every spawner's seed (0: the scene's own seeds)")
+	fs.StringVar(&f.query, "query", "", "a selector whose matches are counted at the end")
+	fs.BoolVar(&f.watch, "watch", false, "hot-reload SCENE and its includes on every save (implies -realtime)")
+	fs.DurationVar(&f.poll, "poll", 0, "with -watch: poll for changes at this interval instead of using file system events")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usagef("expected at most one SCENE, got %d arguments", fs.NArg())
+	}
+	if err := checkHz(f.hz); err != nil {
+		return err
+	}
+	if f.ticks < 0 {
+		return usagef("-ticks must be >= 0")
+	}
+	path := fs.Arg(0)
+	if f.watch && path == "" {
+		return usagef("-watch needs a SCENE file to watch")
+	}
+	rt, err := newRuntime(f.seed)
+	if err != nil {
+		return err
+	}
+	scene, err := rt.load(path)
+	if err != nil {
+		return err
+	}
+	if f.query != "" {
+		if _, err := rt.reg.QueryAll(f.query); err != nil {
+			return selectorError(err)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var reloads <-chan func()
+	if f.watch {
+		f.realtime = true
+		w, err := startWatch(ctx, rt, scene, path, f.poll, stdout, stderr)
+		if err != nil {
+			return err
+		}
+		reloads = w
+	}
+	return runLoop(ctx, rt, f, path, reloads, stdout, stderr)
+}
+
+func runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads <-chan func(), stdout, stderr io.Writer) error {
+	dt := 1 / f.hz
+	step := time.Duration(float64(time.Second) / f.hz)
+	tty := isTerminal(stderr)
+	var times []time.Duration
+	start := time.Now()
+	next := start
+	lastStatus := start
+	ticks := 0
+	for f.ticks == 0 && f.watch || ticks < f.ticks {
+		select {
+		case <-ctx.Done():
+			goto done
+		case apply := <-reloads:
+			apply() // between ticks, never inside one
+			continue
+		default:
+		}
+		t0 := time.Now()
+		rt.reg.Tick(dt)
+		times = append(times, time.Since(t0))
+		ticks++
+		if tty && time.Since(lastStatus) > 100*time.Millisecond {
+			lastStatus = time.Now()
+			fmt.Fprintf(stderr, "\rtick %d  entities %d  %.3f ms/tick   ", ticks, rt.w.Len(), ms(times[len(times)-1]))
+		}
+		if f.realtime {
+			next = next.Add(step)
+			if d := time.Until(next); d > 0 {
+				select {
+				case <-ctx.Done():
+					goto done
+				case apply := <-reloads:
+					apply()
+					next = time.Now()
+				case <-time.After(d):
+				}
+			} else {
+				next = time.Now()
+			}
+		}
+	}
+done:
+	if tty {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(stdout, "scene     %s\n", sceneName(path))
+	fmt.Fprintf(stdout, "entities  %d\n", rt.w.Len())
+	fmt.Fprintf(stdout, "ticks     %d\n", ticks)
+	var busy time.Duration
+	for _, t := range times {
+		busy += t
+	}
+	if ticks > 0 {
+		fmt.Fprintf(stdout, "ticks/s   %.0f (busy time), %.0f (wall time)\n", float64(ticks)/busy.Seconds(), float64(ticks)/elapsed.Seconds())
+		fmt.Fprintf(stdout, "ms/tick   p50 %.3f  p99 %.3f\n", ms(pct(times, 50)), ms(pct(times, 99)))
+	}
+	if f.query != "" {
+		es, err := rt.reg.QueryAll(f.query)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		word := "matches"
+		if len(es) == 1 {
+			word = "match"
+		}
+		fmt.Fprintf(stdout, "query     %s: %d %s\n", f.query, len(es), word)
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func pct(ts []time.Duration, p int) time.Duration {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	i := (len(s)*p + 99) / 100
+	if i > 0 {
+		i--
+	}
+	return s[i]
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

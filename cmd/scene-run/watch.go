@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/scenecs/scenecs/loader"
+)
+
+// startWatch watches the scene file and its includes. It returns a channel
+// of reload actions that the run loop executes between ticks, so a reload
+// never runs in the middle of one.
+func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path string, poll time.Duration, stdout, stderr io.Writer) (<-chan func(), error) {
+	rl := &loader.Reloader{Scene: scene, File: path}
+	w, err := loader.Watch(ctx, rl.Files(), loader.WatchOptions{Poll: poll})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "watching %s\n", path)
+	out := make(chan func())
+	name := filepath.Base(path)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case err := <-w.Errors:
+				fmt.Fprintf(stderr, "watch: %v\n", err)
+			case <-w.Changes:
+				apply := func() {
+					t0 := time.Now()
+					d, err := rl.Reload()
+					took := time.Since(t0)
+					if err != nil {
+						fmt.Fprintf(stderr, "reload %s failed; the running scene is unchanged:\n%v\n", name, err)
+						return
+					}
+					w.SetFiles(rl.Files())
+					fmt.Fprintf(stdout, "reload %s: %s (%.1f ms)\n", name, d.Summary(), ms(took))
+					for _, warn := range d.Warnings {
+						fmt.Fprintf(stderr, "  warning: %s\n", warn)
+					}
+				}
+				select {
+				case out <- apply:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out, nil
+}
