@@ -21,6 +21,13 @@ cmd="cd bench && go test -run '^\$' -bench '$BENCH' -count $COUNT -benchtime $BE
 echo "# $cmd" >&2
 go test -run '^$' -bench "$BENCH" -count "$COUNT" -benchtime "$BENCHTIME" -timeout 60m . | tee "$raw"
 
+# The main module's own benchmarks (scene physics, ticks, selectors,
+# loading, hot reload), each measured against a hand-written loop.
+extra=results/main.txt
+xcmd="go test -run '^\$' -bench 'CubesPhysics|TickColumn|TickPerEntity|EnemyNotAlive|FewMatches|ID$|Value$|DeepChain|LoadYAML|LoadXML|Reload|ParseAttr$' -count $COUNT -benchtime ${XBENCHTIME:-0.5s} ./scenes/ ./registry/ ./selector/ ./loader/"
+echo "# $xcmd" >&2
+(cd .. && go test -run '^$' -bench 'CubesPhysics|TickColumn|TickPerEntity|EnemyNotAlive|FewMatches|ID$|Value$|DeepChain|LoadYAML|LoadXML|Reload|ParseAttr$' -count "$COUNT" -benchtime "${XBENCHTIME:-0.5s}" ./scenes/ ./registry/ ./selector/ ./loader/) | tee "$extra"
+
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain -- ../ecs 2>/dev/null)" ]; then
 	rev="$rev (ecs/ has uncommitted changes)"
@@ -29,5 +36,6 @@ fi
 echo
 go run ./cmd/report -in "$raw" -md ../docs/benchmarks.md \
 	-go "$(go version)" -rev "$rev" \
-	-cmd "bench/run.sh  # = $cmd"
+	-cmd "bench/run.sh  # = $cmd" \
+	-extra "$extra" -extracmd "$xcmd"
 echo "wrote docs/benchmarks.md and bench/$raw" >&2

@@ -73,6 +73,8 @@ func main() {
 	cmd := flag.String("cmd", "", "the command that produced the output, for the report")
 	goVersion := flag.String("go", "", "Go version line for the report (default: go version)")
 	rev := flag.String("rev", "", "revision of the scenecs code measured, for the report")
+	extra := flag.String("extra", "", "go test -bench output of the main module's own benchmarks, appended to the report")
+	extraCmd := flag.String("extracmd", "", "the command that produced -extra")
 	flag.Parse()
 
 	var r io.Reader = os.Stdin
@@ -100,6 +102,24 @@ func main() {
 		*goVersion = goVersionLine()
 	}
 	doc := markdown(rows, table, cpuLine, *goVersion, *rev, *cmd)
+	if *extra != "" {
+		f, err := os.Open(*extra)
+		if err != nil {
+			fatal(err)
+		}
+		sec, err := extraSection(f)
+		f.Close()
+		if err != nil {
+			fatal(err)
+		}
+		doc += "\n## Main-module benchmarks\n\n" +
+			"Benchmarks of the layers above the core, each against a hand-written loop over the same data measured in the same run " +
+			"(the last column is the ratio to it). Medians of the runs shown.\n\n"
+		if *extraCmd != "" {
+			doc += "Command (from the repository root): `" + *extraCmd + "`\n\n"
+		}
+		doc += sec
+	}
 	if err := os.WriteFile(*md, []byte(doc), 0o644); err != nil {
 		fatal(err)
 	}
