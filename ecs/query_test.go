@@ -563,3 +563,601 @@ func TestDeferFromFlushOpensQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedArityMethods exercises every generated method of every arity:
+// builders (New, NewBatch, NewBatchFn, unlocked and while locked),
+// queries entity by entity and by column, Each, EntityAt and Close.
+func TestTypedArityMethods(t *testing.T) {
+	type c struct{ V int }
+	w := NewWorld()
+	ms := make([]Map[c], 8)
+	for i := range ms {
+		ms[i] = MustRegister[c](w, string(rune('a'+i)))
+	}
+	tag, _ := w.RegisterTag("tag")
+	lock := NewFilter(w, With(tag))
+	w.NewEntity(tag)
+	// check verifies arity n: 4 entities per builder call kind, values
+	// V == row value + component index.
+	check := func(n, count, sum int) {
+		t.Helper()
+		// 1 New + 2 NewBatch + 2 NewBatchFn, twice (unlocked and locked).
+		if count != 10 {
+			t.Fatalf("arity %d: %d entities", n, count)
+		}
+		if sum <= 0 {
+			t.Fatalf("arity %d: sum %d", n, sum)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder1(ms[0], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k})
+			b.NewBatch(2, c{0 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c) { p0.V = 0 + 100 })
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter1(ms[0]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter1(ms[0], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 1: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(1, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 1: rows %d each %d", rows, each)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder2(ms[0], ms[1], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k}, c{1 + k})
+			b.NewBatch(2, c{0 + k}, c{1 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c, p1 *c) { p0.V = 0 + 100; p1.V = 1 + 100 })
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter2(ms[0], ms[1]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter2(ms[0], ms[1], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0, p1 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0, p1} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 2: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(2, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0, s1 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0, s1} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c, p1 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 2: rows %d each %d", rows, each)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder3(ms[0], ms[1], ms[2], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k}, c{1 + k}, c{2 + k})
+			b.NewBatch(2, c{0 + k}, c{1 + k}, c{2 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c, p1 *c, p2 *c) { p0.V = 0 + 100; p1.V = 1 + 100; p2.V = 2 + 100 })
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter3(ms[0], ms[1], ms[2]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter3(ms[0], ms[1], ms[2], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0, p1, p2 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0, p1, p2} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 3: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(3, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0, s1, s2 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0, s1, s2} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c, p1 *c, p2 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 3: rows %d each %d", rows, each)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder4(ms[0], ms[1], ms[2], ms[3], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k})
+			b.NewBatch(2, c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c, p1 *c, p2 *c, p3 *c) {
+				p0.V = 0 + 100
+				p1.V = 1 + 100
+				p2.V = 2 + 100
+				p3.V = 3 + 100
+			})
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter4(ms[0], ms[1], ms[2], ms[3]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter4(ms[0], ms[1], ms[2], ms[3], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0, p1, p2, p3 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0, p1, p2, p3} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 4: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(4, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0, s1, s2, s3 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0, s1, s2, s3} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c, p1 *c, p2 *c, p3 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 4: rows %d each %d", rows, each)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder5(ms[0], ms[1], ms[2], ms[3], ms[4], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k})
+			b.NewBatch(2, c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c) {
+				p0.V = 0 + 100
+				p1.V = 1 + 100
+				p2.V = 2 + 100
+				p3.V = 3 + 100
+				p4.V = 4 + 100
+			})
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter5(ms[0], ms[1], ms[2], ms[3], ms[4]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter5(ms[0], ms[1], ms[2], ms[3], ms[4], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0, p1, p2, p3, p4 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0, p1, p2, p3, p4} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 5: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(5, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0, s1, s2, s3, s4 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0, s1, s2, s3, s4} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 5: rows %d each %d", rows, each)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder6(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k}, c{5 + k})
+			b.NewBatch(2, c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k}, c{5 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c, p5 *c) {
+				p0.V = 0 + 100
+				p1.V = 1 + 100
+				p2.V = 2 + 100
+				p3.V = 3 + 100
+				p4.V = 4 + 100
+				p5.V = 5 + 100
+			})
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter6(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter6(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0, p1, p2, p3, p4, p5 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0, p1, p2, p3, p4, p5} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 6: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(6, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0, s1, s2, s3, s4, s5 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0, s1, s2, s3, s4, s5} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c, p5 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 6: rows %d each %d", rows, each)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder7(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[6], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k}, c{5 + k}, c{6 + k})
+			b.NewBatch(2, c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k}, c{5 + k}, c{6 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c, p5 *c, p6 *c) {
+				p0.V = 0 + 100
+				p1.V = 1 + 100
+				p2.V = 2 + 100
+				p3.V = 3 + 100
+				p4.V = 4 + 100
+				p5.V = 5 + 100
+				p6.V = 6 + 100
+			})
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter7(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[6]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter7(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[6], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0, p1, p2, p3, p4, p5, p6 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0, p1, p2, p3, p4, p5, p6} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 7: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(7, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0, s1, s2, s3, s4, s5, s6 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0, s1, s2, s3, s4, s5, s6} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c, p5 *c, p6 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 7: rows %d each %d", rows, each)
+		}
+	}
+	{
+		w.DestroyAll(NewFilter(w, With(ms[0].ID())))
+		b := NewBuilder8(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[6], ms[7], tag)
+		for round := 0; round < 2; round++ {
+			var q Query
+			if round == 1 {
+				q = lock.Query()
+				q.Next()
+			}
+			k := 1
+			b.New(c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k}, c{5 + k}, c{6 + k}, c{7 + k})
+			b.NewBatch(2, c{0 + k}, c{1 + k}, c{2 + k}, c{3 + k}, c{4 + k}, c{5 + k}, c{6 + k}, c{7 + k})
+			b.NewBatchFn(2, func(_ Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c, p5 *c, p6 *c, p7 *c) {
+				p0.V = 0 + 100
+				p1.V = 1 + 100
+				p2.V = 2 + 100
+				p3.V = 3 + 100
+				p4.V = 4 + 100
+				p5.V = 5 + 100
+				p6.V = 6 + 100
+				p7.V = 7 + 100
+			})
+			b.NewBatchFn(0, nil)
+			if round == 1 {
+				if NewFilter8(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[6], ms[7]).Count() != 5 {
+					t.Fatal("locked builder applied early")
+				}
+				q.Close()
+			}
+		}
+		f := NewFilter8(ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[6], ms[7], With(tag))
+		if f.Filter().NumTables() != 1 {
+			t.Fatal("tables")
+		}
+		count, sum := 0, 0
+		q := f.Query()
+		for q.Next() {
+			p0, p1, p2, p3, p4, p5, p6, p7 := q.Get()
+			if q.Entity() != q.EntityAt(q.row) || !ms[0].Has(q.Entity()) {
+				t.Fatal("entity")
+			}
+			for i, p := range []*c{p0, p1, p2, p3, p4, p5, p6, p7} {
+				if p.V%100 != i+1 && p.V%100 != i {
+					t.Fatalf("arity 8: component %d value %d", i, p.V)
+				}
+				sum += p.V
+			}
+			count++
+		}
+		check(8, count, sum)
+		q = f.Query()
+		rows := 0
+		for q.NextTable() {
+			s0, s1, s2, s3, s4, s5, s6, s7 := q.Columns()
+			for i := range s0 {
+				for j, s := range [][]c{s0, s1, s2, s3, s4, s5, s6, s7} {
+					if &s[i] != ms[j].Get(q.EntityAt(i)) {
+						t.Fatal("column row")
+					}
+				}
+				rows++
+			}
+			if q.Len() != len(s0) {
+				t.Fatal("Len")
+			}
+		}
+		q = f.Query()
+		q.Next()
+		q.Close()
+		q.Close()
+		each := 0
+		f.Each(func(e Entity, p0 *c, p1 *c, p2 *c, p3 *c, p4 *c, p5 *c, p6 *c, p7 *c) { each++ })
+		if rows != 10 || each != 10 || w.Locked() || f.Count() != 10 {
+			t.Fatalf("arity 8: rows %d each %d", rows, each)
+		}
+	}
+}
