@@ -179,6 +179,10 @@ func (q *Query) Entity() Entity {
 	return Entity{idx, q.w.records[idx].gen}
 }
 
+// IndexAt returns the index (Entity.Index) of the entity in row i of the
+// current table, without looking up its generation.
+func (q *Query) IndexAt(i int) uint32 { return q.t.entities[i] }
+
 // EntityAt returns the entity in row i of the current table.
 func (q *Query) EntityAt(i int) Entity {
 	idx := q.t.entities[i]

@@ -709,6 +709,12 @@ func (a *attrPred) refineRows(rows []int32, cs []colRef) []int32 {
 func (s *Selector) QueryAll(dst []ecs.Entity) []ecs.Entity {
 	var x exec
 	s.begin(&x)
+	if s.tableOnly() {
+		s.cache.refresh(s.w)
+		if s.cache.mono {
+			return s.queryMarked(dst)
+		}
+	}
 	s.buf = s.collect(&x, s.buf[:0])
 	dst = s.cache.appendOrdered(s.w, dst, s.buf)
 	clear(s.buf) // drop references for a long-lived buffer
@@ -800,4 +806,94 @@ func (s *Selector) QueryUnordered(dst []ecs.Entity) []ecs.Entity {
 	res := dst[start:]
 	slices.SortFunc(res, func(a, b ecs.Entity) int { return int(a.Index()) - int(b.Index()) })
 	return dst[:start+len(slices.Compact(res))]
+}
+
+// tableOnly reports whether every member is decided by table tests and
+// value predicates on the subject's own columns: no id or class lookup,
+// no per-entity pseudo-classes, no combinators.
+func (s *Selector) tableOnly() bool {
+	for _, m := range s.members {
+		st := m.subject()
+		if st.never {
+			continue
+		}
+		if len(m.steps) != 1 || st.hasID || len(st.classes) > 0 || len(st.other) > 0 || len(st.ent) > len(st.attrs) {
+			return false
+		}
+	}
+	return true
+}
+
+// queryMarked is QueryAll for table-only selectors when document order is
+// entity index order: matching rows set bits by entity index straight
+// from the tables, and a scan of the bits yields the entities in order,
+// each once, with no per-match sort or generation lookup.
+func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
+	c := s.cache
+	nw := (len(c.byIdx) + 63) / 64
+	if cap(c.bits) < nw {
+		c.bits = make([]uint64, nw)
+	}
+	bs := c.bits[:nw]
+	clear(bs)
+	k := 0
+	var cols []colRef
+	var starts []int
+	for _, m := range s.members {
+		st := m.subject()
+		if st.never {
+			continue
+		}
+		q := st.filter.Query()
+		for q.NextTable() {
+			if !st.matchMask(q.Mask()) {
+				continue
+			}
+			n := q.Len()
+			if len(st.attrs) == 0 {
+				for i := range n {
+					idx := q.IndexAt(i)
+					bs[idx>>6] |= 1 << (idx & 63)
+				}
+				k += n
+				continue
+			}
+			cols, starts = cols[:0], starts[:0]
+			for _, a := range st.attrs {
+				starts = append(starts, len(cols))
+				for _, id := range a.comp.ids {
+					if q.Has(id) {
+						if base, size := q.ColumnPtr(id); base != nil {
+							cols = append(cols, colRef{base, size})
+						}
+					}
+				}
+			}
+			starts = append(starts, len(cols))
+			rows := s.rows[:0]
+			for ai, a := range st.attrs {
+				cs := cols[starts[ai]:starts[ai+1]]
+				if ai == 0 {
+					rows = a.filterRows(rows, cs, n)
+				} else {
+					rows = a.refineRows(rows, cs)
+				}
+			}
+			s.rows = rows
+			for _, i := range rows {
+				idx := q.IndexAt(int(i))
+				bs[idx>>6] |= 1 << (idx & 63)
+			}
+			k += len(rows)
+		}
+	}
+	dst = slices.Grow(dst, k)
+	for i, x := range bs {
+		for x != 0 {
+			b := bits.TrailingZeros64(x)
+			dst = append(dst, c.byIdx[i<<6|b])
+			x &= x - 1
+		}
+	}
+	return dst
 }
