@@ -200,8 +200,10 @@ func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
 	}
 }
 
-// Roots iterates over the entities without a parent, in document order
-// (creation order, as moved by SetParent and InsertChild).
+// Roots iterates over the entities without a parent, in document order:
+// creation order, as moved by SetParent and InsertChild. Entities that
+// existed before the hierarchy was first used come first, in index order;
+// call EnableHierarchy right after NewWorld for exact creation order.
 func (w *World) Roots() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
@@ -214,7 +216,7 @@ func (w *World) Roots() iter.Seq[Entity] {
 }
 
 // All iterates over every live entity in document order: a pre-order walk
-// of the hierarchy, roots in order.
+// of the hierarchy, roots in order (see Roots).
 func (w *World) All() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
