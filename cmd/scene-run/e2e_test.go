@@ -216,7 +216,7 @@ func TestUsageErrors(t *testing.T) {
 	runBin(t, "dump", "-format", "toml", "scenes/cubes.yaml").expect(t, 2)
 	runBin(t, "query", "scenes/cubes.yaml").expect(t, 2)
 	runBin(t, "run", "scenes/cubes.txt").expect(t, 2)
-	for _, c := range []string{"run", "query", "dump", "validate", "components"} {
+	for _, c := range []string{"run", "query", "dump", "validate", "components", "schema"} {
 		r := runBin(t, c, "-h").expect(t, 0)
 		if !strings.Contains(r.stderr, "Usage: scene-run") {
 			t.Errorf("%s -h: %q", c, r.stderr)

@@ -8,6 +8,7 @@
 //	scene-run dump [-format yaml|xml|json] [-ticks N] SCENE
 //	scene-run validate SCENE...
 //	scene-run components
+//	scene-run schema [-format json|xsd]
 //
 // Exit codes: 0 ok, 1 scene errors, 2 usage errors.
 package main
@@ -55,6 +56,7 @@ Usage:
   scene-run dump [-format yaml|xml|json] [-ticks N] SCENE
   scene-run validate SCENE...
   scene-run components
+  scene-run schema [-format json|xsd]
 
 Run "scene-run COMMAND -h" for a command's flags.
 Exit codes: 0 ok, 1 scene errors, 2 usage errors.
@@ -65,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "run"
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "query", "dump", "validate", "components":
+		case "run", "query", "dump", "validate", "components", "schema":
 			cmd, args = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, topUsage)
@@ -84,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdValidate(args, stdout, stderr)
 	case "components":
 		err = cmdComponents(args, stdout, stderr)
+	case "schema":
+		err = cmdSchema(args, stdout, stderr)
 	}
 	var ue *usageError
 	switch {
