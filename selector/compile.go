@@ -40,6 +40,8 @@ type Selector struct {
 	hier   bool           // some part needs the hierarchy
 	buf    []ecs.Entity
 	rows   []int32
+	cols   []colRef // scratch for tableRows
+	starts []int    // scratch for tableRows
 	closed bool
 }
 

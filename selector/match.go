@@ -578,8 +578,6 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 	st := m.subject()
 	last := len(m.steps) - 1
 	simple := len(st.ent) == 0 && last == 0
-	var cols []colRef
-	var starts []int
 	q := st.filter.Query()
 	defer q.Close()
 	for q.NextTable() {
@@ -594,35 +592,7 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 			}
 			continue
 		}
-		cols, starts = cols[:0], starts[:0]
-		for _, a := range st.attrs {
-			starts = append(starts, len(cols))
-			for _, id := range a.comp.ids {
-				if q.Has(id) {
-					if base, size := q.ColumnPtr(id); base != nil {
-						cols = append(cols, colRef{base, size})
-					}
-				}
-			}
-		}
-		starts = append(starts, len(cols))
-		// Value tests first, over the packed columns only, keeping the
-		// surviving rows; entities are fetched afterwards in a tight loop.
-		rows := s.rows[:0]
-		for ai, a := range st.attrs {
-			cs := cols[starts[ai]:starts[ai+1]]
-			if ai == 0 {
-				rows = a.filterRows(rows, cs, n)
-			} else {
-				rows = a.refineRows(rows, cs)
-			}
-		}
-		if len(st.attrs) == 0 {
-			for i := range n {
-				rows = append(rows, int32(i))
-			}
-		}
-		s.rows = rows
+		rows := s.tableRows(&q, st)
 		if len(st.other) == 0 && last == 0 {
 			dst = slices.Grow(dst, len(rows))
 			for _, i := range rows {
@@ -837,8 +807,6 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 	bs := c.bits[:nw]
 	clear(bs)
 	k := 0
-	var cols []colRef
-	var starts []int
 	for _, m := range s.members {
 		st := m.subject()
 		if st.never {
@@ -858,28 +826,7 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 				k += n
 				continue
 			}
-			cols, starts = cols[:0], starts[:0]
-			for _, a := range st.attrs {
-				starts = append(starts, len(cols))
-				for _, id := range a.comp.ids {
-					if q.Has(id) {
-						if base, size := q.ColumnPtr(id); base != nil {
-							cols = append(cols, colRef{base, size})
-						}
-					}
-				}
-			}
-			starts = append(starts, len(cols))
-			rows := s.rows[:0]
-			for ai, a := range st.attrs {
-				cs := cols[starts[ai]:starts[ai+1]]
-				if ai == 0 {
-					rows = a.filterRows(rows, cs, n)
-				} else {
-					rows = a.refineRows(rows, cs)
-				}
-			}
-			s.rows = rows
+			rows := s.tableRows(&q, st)
 			for _, i := range rows {
 				idx := q.IndexAt(int(i))
 				bs[idx>>6] |= 1 << (idx & 63)
@@ -896,4 +843,41 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 		}
 	}
 	return dst
+}
+
+// tableRows returns the rows of the current table of q whose values
+// satisfy the subject's attribute predicates (every row if it has none),
+// testing the packed columns only.
+func (s *Selector) tableRows(q *ecs.Query, st *compoundPlan) []int32 {
+	n := q.Len()
+	rows := s.rows[:0]
+	if len(st.attrs) == 0 {
+		for i := range n {
+			rows = append(rows, int32(i))
+		}
+		s.rows = rows
+		return rows
+	}
+	cols, starts := s.cols[:0], s.starts[:0]
+	for _, a := range st.attrs {
+		starts = append(starts, len(cols))
+		for _, id := range a.comp.ids {
+			if q.Has(id) {
+				if base, size := q.ColumnPtr(id); base != nil {
+					cols = append(cols, colRef{base, size})
+				}
+			}
+		}
+	}
+	starts = append(starts, len(cols))
+	for ai, a := range st.attrs {
+		cs := cols[starts[ai]:starts[ai+1]]
+		if ai == 0 {
+			rows = a.filterRows(rows, cs, n)
+		} else {
+			rows = a.refineRows(rows, cs)
+		}
+	}
+	s.rows, s.cols, s.starts = rows, cols, starts
+	return rows
 }
