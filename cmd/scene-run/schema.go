@@ -305,6 +305,10 @@ func ref(name string) jsonObj {
 
 // jsonSchema returns the JSON Schema of YAML scenes for the components and
 // systems registered in reg, indented, with a final newline.
+//
+// It declares draft 2020-12 but uses only keywords that draft-07 reads
+// the same way (no siblings next to $ref, items as a single schema), since
+// the YAML language server most editors use implements draft-07.
 func jsonSchema(reg *registry.Registry) ([]byte, error) {
 	defs := jsonObj{}
 
@@ -326,12 +330,15 @@ func jsonSchema(reg *registry.Registry) ([]byte, error) {
 		sysProps[s.Name] = ref(def)
 	}
 
-	names := jsonObj{
-		"description": "Names: a space-separated string or a list.",
-		"type":        []any{"string", "array", "null"},
-		"items":       jsonObj{"type": "string", "pattern": `^\S+$`},
+	// names is a list of names; inlined rather than referred to, as
+	// draft-07 validators ignore the siblings of $ref.
+	names := func(desc string) jsonObj {
+		return jsonObj{
+			"description": desc,
+			"type":        []any{"string", "array", "null"},
+			"items":       jsonObj{"type": "string", "pattern": `^\S+$`},
+		}
 	}
-	defs["names"] = names
 	defs["declaredComponent"] = jsonObj{
 		"description":          "A component declared in the scene's components section (or an unknown one): an attribute string, nothing, or a mapping of property to value.",
 		"type":                 []any{"string", "number", "boolean", "null", "object"},
@@ -340,12 +347,12 @@ func jsonSchema(reg *registry.Registry) ([]byte, error) {
 
 	entityProps := jsonObj{
 		"id":       jsonObj{"description": "The entity's id (#id in selectors); no spaces.", "type": "string", "pattern": `^\S+$`},
-		"class":    withDesc(ref("names"), "Classes (.class in selectors): a space-separated string or a list."),
-		"mixin":    withDesc(ref("names"), "Mixins applied in order before the entity's own components: a space-separated string or a list."),
+		"class":    names("Classes (.class in selectors): a space-separated string or a list."),
+		"mixin":    names("Mixins applied in order before the entity's own components: a space-separated string or a list."),
 		"children": jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": ref("entity")},
 	}
 	mixinProps := jsonObj{
-		"mixin":    withDesc(ref("names"), "Mixins this mixin builds on: a space-separated string or a list."),
+		"mixin":    names("Mixins this mixin builds on: a space-separated string or a list."),
 		"id":       false,
 		"class":    false,
 		"children": false,
@@ -373,23 +380,28 @@ func jsonSchema(reg *registry.Registry) ([]byte, error) {
 		defs["mixin"].(jsonObj)["patternProperties"] = patterns
 	}
 
-	defs["propertyDeclaration"] = jsonObj{
-		"description": "A property declaration: type, default, oneOf, min, max.",
-		"type":        "object",
-		"properties": jsonObj{
-			"type":    jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
-			"default": jsonObj{"description": "The default value, as attribute text.", "type": []any{"string", "number", "boolean", "null"}},
-			"oneOf":   jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
-			"min":     jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
-			"max":     jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},
-		},
-		"additionalProperties": false,
+	propDecl := func(desc string) jsonObj {
+		return jsonObj{
+			"description": desc,
+			"type":        "object",
+			"properties": jsonObj{
+				"type":    jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
+				"default": jsonObj{"description": "The default value, as attribute text.", "type": []any{"string", "number", "boolean", "null"}},
+				"oneOf":   jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
+				"min":     jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
+				"max":     jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},
+			},
+			"additionalProperties": false,
+		}
 	}
+	defs["propertyDeclaration"] = propDecl("A property declaration: type, default, oneOf, min, max.")
+	single := propDecl("A single-property component: its property's type, default, oneOf, min and max.")
+	single["required"] = []any{"type"}
 	defs["declaration"] = jsonObj{
 		"description": "A data-only component declaration: a property declaration with a `type` key (single-property), a mapping of property name to declaration, or {} / nothing for a tag.",
 		"anyOf": []any{
 			jsonObj{"type": "null"},
-			jsonObj{"$ref": "#/$defs/propertyDeclaration", "required": []any{"type"}},
+			single,
 			jsonObj{
 				"type":                 "object",
 				"propertyNames":        jsonObj{"pattern": componentNamePattern},
@@ -445,12 +457,6 @@ func jsonSchema(reg *registry.Registry) ([]byte, error) {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// withDesc returns s with a description.
-func withDesc(s jsonObj, desc string) jsonObj {
-	s["description"] = desc
-	return s
 }
 
 // ---- XML Schema of the XML spelling ----
