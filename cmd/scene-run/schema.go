@@ -27,6 +27,8 @@ See docs/editor-setup.md for hooking them into an editor.
 // jsonSchemaDraft is the meta-schema the JSON output declares.
 const jsonSchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 
+// cmdSchema implements "scene-run schema": it prints a JSON Schema or an
+// XML Schema of the scene format for the built-in registry.
 func cmdSchema(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("schema", schemaUsage, stderr)
 	format := fs.String("format", "json", "output `format`: json (JSON Schema of the YAML spelling) or xsd (XML Schema of the XML spelling)")
