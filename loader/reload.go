@@ -50,6 +50,8 @@ type Change struct {
 	Props map[string][]string
 	// Classes reports a change of the class list.
 	Classes bool
+
+	set map[string]registry.Patch // component -> values to set (new schema)
 }
 
 // Empty reports whether the diff changes nothing.
@@ -140,103 +142,50 @@ func nodeLabel(n *Node) string {
 	return n.Path + " (" + n.Src.Pos.String() + ")"
 }
 
-// Diff computes what reloading the scene from plan would change.
+// Diff computes what reloading the scene from plan would change. It reads
+// the registry and the World but changes neither.
+//
+// Nodes are matched by id first, then, among the unnamed children of
+// matched parents (and the unnamed roots), by their rank: the k-th
+// unnamed child before and after. A matched node keeps its entity; only
+// what its composed components say differently is set (per property).
+// An entity destroyed at run time is not brought back, and nothing is
+// created under it.
 func (s *Scene) Diff(plan *Plan) *Diff {
-	d := &Diff{old: s.Plan, new: plan, match: map[*Node]*Node{}}
-	// Match by id.
-	oldByID := map[string]*Node{}
-	walkNodes(s.Plan.Roots, func(n *Node) {
-		if n.Src.ID != "" {
-			oldByID[n.Src.ID] = n
-		}
-	})
-	walkNodes(plan.Roots, func(n *Node) {
-		if n.Src.ID != "" {
-			if o, ok := oldByID[n.Src.ID]; ok {
-				d.match[n] = o
-			}
-		}
-	})
-	// Match unnamed nodes by place: k-th unnamed child of matched
-	// parents (or of the roots).
-	positional := 0
-	var byPlace func(olds, news []*Node)
-	byPlace = func(olds, news []*Node) {
-		var ou, nu []*Node
-		for _, o := range olds {
-			if o.Src.ID == "" {
-				ou = append(ou, o)
-			}
-		}
-		for _, n := range news {
-			if n.Src.ID == "" {
-				nu = append(nu, n)
-			}
-		}
-		for i := 0; i < len(ou) && i < len(nu); i++ {
-			d.match[nu[i]] = ou[i]
-			positional++
-		}
-		for _, n := range news {
-			if o, ok := d.match[n]; ok {
-				byPlace(o.Children, n.Children)
-			}
-		}
+	d := &Diff{old: s.Plan, new: plan, match: make(map[*Node]*Node, len(s.Entities))}
+	df := &differ{s: s, d: d, sc: &schemas{reg: s.Registry, decls: map[string]*registry.Schema{}}}
+	for _, dp := range plan.Decls {
+		df.sc.decls[dp.Decl.Name] = dp.Schema
 	}
-	byPlace(s.Plan.Roots, plan.Roots)
-	if positional > 0 {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%d entities without an id were matched by their place in the tree (give them an id to keep them matched when they move)", positional))
+	df.children(plan.Roots, nil, s.Plan.Roots, nil, true, false)
+	if df.positional > 0 {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%d entities without an id were matched by their place in the tree (give them an id to keep them matched when they move)", df.positional))
 	}
-	matchedOld := map[*Node]bool{}
-	for _, o := range d.match {
-		matchedOld[o] = true
+	// Destroyed: unmatched old nodes whose parent is matched or a root
+	// (unmatched nodes under them go with the subtree).
+	if len(d.match) < s.Plan.Count {
+		rev := make(map[*Node]bool, len(d.match))
+		for _, o := range d.match {
+			rev[o] = true
+		}
+		var destroyed func(ns []*Node, parentMatched bool)
+		destroyed = func(ns []*Node, parentMatched bool) {
+			for _, o := range ns {
+				ok := rev[o]
+				if !ok && parentMatched {
+					d.Destroyed = append(d.Destroyed, o)
+				}
+				if len(o.Children) > 0 {
+					destroyed(o.Children, ok)
+				}
+			}
+		}
+		destroyed(s.Plan.Roots, true)
 	}
-	// Created: unmatched new nodes whose parent is matched or a root (the
-	// others come with their created ancestor).
-	walkNodes(plan.Roots, func(n *Node) {
-		if _, ok := d.match[n]; ok {
-			return
-		}
-		if n.Parent == nil || d.match[n.Parent] != nil {
-			d.Created = append(d.Created, n)
-		}
-	})
-	// Destroyed: unmatched old nodes whose parent is matched or a root,
-	// plus unmatched nodes under destroyed ones are covered by the subtree.
-	walkNodes(s.Plan.Roots, func(o *Node) {
-		if matchedOld[o] {
-			return
-		}
-		if o.Parent == nil || matchedOld[o.Parent] {
-			d.Destroyed = append(d.Destroyed, o)
-		}
-	})
-	// Changes and moves of matched nodes.
-	walkNodes(plan.Roots, func(n *Node) {
-		o, ok := d.match[n]
-		if !ok {
-			return
-		}
-		e := s.Entities[o]
-		if c := diffNode(o, n, s.Registry); c != nil {
-			c.Entity = e
-			d.Changed = append(d.Changed, c)
-		}
-		var op, np *Node = o.Parent, n.Parent
-		moved := false
-		if np == nil {
-			moved = op != nil
-		} else {
-			moved = d.match[np] != op
-		}
-		if !moved {
-			// Same parent: did its order among matched siblings change?
-			moved = siblingRank(o, matchedOld, nil) != siblingRank(n, nil, d.match)
-		}
-		if moved {
-			d.Moved = append(d.Moved, n)
-		}
-	})
+	if df.deadEdits+df.deadAdds > 0 {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%d edited and %d added entities are not applied: they are, or are under, entities destroyed at run time", df.deadEdits, df.deadAdds))
+	}
+	sc := df.sc
 	// Declarations, mixins, systems.
 	oldDecls := map[string]*DeclPlan{}
 	for _, dp := range s.Plan.Decls {
@@ -256,7 +205,7 @@ func (s *Scene) Diff(plan *Plan) *Diff {
 		switch {
 		case !ok:
 			d.Mixins = append(d.Mixins, id+" (new)")
-		case !sameMixin(om.Mixin, m.Mixin, s.Registry):
+		case !sameMixin(om.Mixin, m.Mixin, sc):
 			d.Mixins = append(d.Mixins, id+" (changed)")
 		}
 	}
@@ -282,23 +231,169 @@ func (s *Scene) Diff(plan *Plan) *Diff {
 	return d
 }
 
-// siblingRank is n's index among its siblings that are matched (old side:
-// in matchedOld; new side: keys of match), for order comparison.
-func siblingRank(n *Node, matchedOld map[*Node]bool, match map[*Node]*Node) int {
-	var sibs []*Node
-	if n.Parent != nil {
-		sibs = n.Parent.Children
+// differ holds the state of one Scene.Diff walk.
+type differ struct {
+	s       *Scene
+	d       *Diff
+	sc      *schemas
+	oldByID map[string]*Node // built on first need
+
+	positional, deadEdits, deadAdds int
+}
+
+// byID returns the old node with the given id.
+func (df *differ) byID(id string) *Node {
+	if df.oldByID == nil {
+		df.oldByID = make(map[string]*Node, len(df.s.Entities))
+		walkNodes(df.s.Plan.Roots, func(n *Node) {
+			if n.Src.ID != "" {
+				df.oldByID[n.Src.ID] = n
+			}
+		})
 	}
-	rank := 0
-	for _, s := range sibs {
-		if s == n {
-			return rank
+	return df.oldByID[id]
+}
+
+// children matches nodes, the children of the new node parent (nil: the
+// roots), with old nodes: by id anywhere, and the unnamed ones with the
+// unnamed olds (the children of parent's match, or the old roots) by
+// rank. It records creations, changes and moves, and recurses. matched
+// says whether parent has a match (the roots count as matched); dead
+// whether parent's entity is gone (destroyed at run time, or not created
+// because an ancestor's is).
+func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent *Node, matched, dead bool) {
+	d, w := df.d, df.s.World
+	// Siblings that keep their parent are checked for order as they come:
+	// olds[sj-1] is the old node of the last one.
+	inOrder, stayers, sj := true, 0, 0
+	oi := 0
+	for i, n := range nodes {
+		var o *Node
+		if id := n.Src.ID; id != "" {
+			if i < len(olds) && olds[i].Src.ID == id {
+				o = olds[i] // the common case: same place
+			} else {
+				o = df.byID(id)
+			}
+		} else if matched {
+			for oi < len(olds) && olds[oi].Src.ID != "" {
+				oi++
+			}
+			if oi < len(olds) {
+				o = olds[oi]
+				oi++
+				df.positional++
+			}
 		}
-		if matchedOld != nil && matchedOld[s] || match != nil && match[s] != nil {
-			rank++
+		gone := dead
+		if o == nil {
+			if dead {
+				df.deadAdds++
+			} else if matched {
+				d.Created = append(d.Created, n)
+			}
+		} else {
+			d.match[n] = o
+			c := diffNode(o, n, df.sc)
+			moved := !matched || o.Parent != oldParent
+			var e ecs.Entity
+			if c != nil || moved || len(n.Children) > 0 {
+				var ok bool
+				e, ok = df.s.Entities[o]
+				gone = !ok || !w.Alive(e)
+			}
+			if c != nil {
+				if gone {
+					df.deadEdits++
+				} else {
+					c.Entity = e
+					d.Changed = append(d.Changed, c)
+				}
+			}
+			switch {
+			case moved:
+				if !gone {
+					d.Moved = append(d.Moved, n)
+				}
+			default:
+				stayers++
+				if inOrder {
+					for sj < len(olds) && olds[sj] != o {
+						sj++
+					}
+					if sj == len(olds) {
+						inOrder = false
+					} else {
+						sj++
+					}
+				}
+			}
+		}
+		if len(n.Children) > 0 {
+			var oc []*Node
+			if o != nil {
+				oc = o.Children
+			}
+			df.children(n.Children, n, oc, o, o != nil, gone)
 		}
 	}
-	return rank
+	// Stayers whose order changed: the fewest, those outside a longest
+	// run that keeps its old order.
+	if inOrder || stayers < 2 {
+		return
+	}
+	var stay, stayOld []*Node
+	for _, n := range nodes {
+		if o, ok := d.match[n]; ok && matched && o.Parent == oldParent {
+			stay = append(stay, n)
+			stayOld = append(stayOld, o)
+		}
+	}
+	idx := make(map[*Node]int, len(olds))
+	for i, o := range olds {
+		idx[o] = i
+	}
+	ranks := make([]int, len(stayOld))
+	for i, o := range stayOld {
+		ranks[i] = idx[o]
+	}
+	for i, keep := range longestIncreasing(ranks) {
+		if keep {
+			continue
+		}
+		if e, ok := df.s.Entities[stayOld[i]]; ok && w.Alive(e) {
+			d.Moved = append(d.Moved, stay[i])
+		}
+	}
+}
+
+// longestIncreasing marks the elements of a longest strictly increasing
+// subsequence of xs.
+func longestIncreasing(xs []int) []bool {
+	// tails[k] is the index in xs of the smallest tail of an increasing
+	// run of length k+1; prev links each element to its predecessor.
+	var tails []int
+	prev := make([]int, len(xs))
+	for i, x := range xs {
+		k := sort.Search(len(tails), func(k int) bool { return xs[tails[k]] >= x })
+		if k > 0 {
+			prev[i] = tails[k-1]
+		} else {
+			prev[i] = -1
+		}
+		if k == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[k] = i
+		}
+	}
+	keep := make([]bool, len(xs))
+	if len(tails) > 0 {
+		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
+			keep[i] = true
+		}
+	}
+	return keep
 }
 
 func walkNodes(ns []*Node, fn func(*Node)) {
@@ -308,7 +403,122 @@ func walkNodes(ns []*Node, fn func(*Node)) {
 	}
 }
 
-func sameMixin(a, b *registry.Mixin, reg *registry.Registry) bool {
+// schemas finds the schemas a diff compares patches with: old patches
+// were parsed with the registry's current schema, new ones with the
+// new plan's declaration when the plan declares the component.
+type schemas struct {
+	reg   *registry.Registry
+	decls map[string]*registry.Schema // the new plan's declarations
+	cache []schemaPair                // the few component names seen
+}
+
+type schemaPair struct {
+	name     string
+	old, new *registry.Schema
+}
+
+// pair returns the old and the new schema of the component name (nil when
+// unknown: a tag or a component declared by this very reload).
+func (sc *schemas) pair(name string) (old, new *registry.Schema) {
+	for i := range sc.cache {
+		if sc.cache[i].name == name {
+			return sc.cache[i].old, sc.cache[i].new
+		}
+	}
+	defer func() {
+		if len(sc.cache) < 32 {
+			sc.cache = append(sc.cache, schemaPair{name, old, new})
+		}
+	}()
+	base, _, _ := strings.Cut(name, "__")
+	if c, ok := sc.reg.Component(base); ok {
+		old = c.Schema
+	}
+	if s, ok := sc.decls[base]; ok {
+		new = s
+	} else {
+		new = old
+	}
+	return old, new
+}
+
+// propDiff compares the old and new given values of the component name.
+// It returns the names of the properties that change and the patch (in
+// the new schema) that sets them: new values, or the default for a
+// property no longer given. Values of a declared component whose schema
+// changes are compared by property name, after converting the old value
+// to the new type through its text form (as Registry.Redeclare migrates
+// the data).
+func (sc *schemas) propDiff(name string, old, new registry.Patch) ([]string, registry.Patch) {
+	os, ns := sc.pair(name)
+	if ns == nil {
+		return nil, nil
+	}
+	if os != nil && os != ns && !sameSchema(os, ns) {
+		old = translatePatch(os, ns, old)
+	} else if quickEqual(ns, old, new) {
+		return nil, nil
+	}
+	idx := patchDiff(ns, old, new)
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	names := make([]string, len(idx))
+	for k, i := range idx {
+		names[k] = ns.Props[i].Name
+	}
+	return names, changedPatch(ns, old, new)
+}
+
+// quickEqual reports whether two patches give the same values in the same
+// order (the common case of an unedited component), without allocating.
+func quickEqual(s *registry.Schema, a, b registry.Patch) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Index != b[i].Index || a[i].Index < 0 || a[i].Index >= len(s.Props) ||
+			!s.Props[a[i].Index].Type.Equal(a[i].Value, b[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// translatePatch maps a patch of schema from onto schema to, by property
+// name; values of a property whose type changed go through their text
+// form, and are dropped when the new type does not accept them.
+func translatePatch(from, to *registry.Schema, p registry.Patch) registry.Patch {
+	var out registry.Patch
+	for _, pv := range p {
+		if pv.Index < 0 || pv.Index >= len(from.Props) {
+			continue
+		}
+		fp := &from.Props[pv.Index]
+		j := -1
+		for k := range to.Props {
+			if to.Props[k].Name == fp.Name {
+				j = k
+				break
+			}
+		}
+		if j < 0 {
+			continue
+		}
+		v := pv.Value
+		if fp.Type != to.Props[j].Type {
+			nv, err := to.Props[j].Parse(fp.Type.Print(v))
+			if err != nil {
+				continue
+			}
+			v = nv
+		}
+		out = append(out, registry.PropValue{Index: j, Value: v})
+	}
+	return out
+}
+
+func sameMixin(a, b *registry.Mixin, sc *schemas) bool {
 	if !slices.Equal(a.Mixins, b.Mixins) || len(a.Components) != len(b.Components) {
 		return false
 	}
@@ -316,11 +526,7 @@ func sameMixin(a, b *registry.Mixin, reg *registry.Registry) bool {
 		if a.Components[i].Name != b.Components[i].Name {
 			return false
 		}
-		c, ok := reg.Component(a.Components[i].Name)
-		if !ok {
-			continue
-		}
-		if len(patchDiff(c.Schema, a.Components[i].Patch, b.Components[i].Patch)) > 0 {
+		if names, _ := sc.propDiff(a.Components[i].Name, a.Components[i].Patch, b.Components[i].Patch); len(names) > 0 {
 			return false
 		}
 	}
@@ -349,9 +555,26 @@ func patchDiff(s *registry.Schema, a, b registry.Patch) []int {
 	return out
 }
 
-// diffNode compares the composed components of a matched pair.
-func diffNode(o, n *Node, reg *registry.Registry) *Change {
-	c := &Change{Old: o, New: n, Props: map[string][]string{}}
+// diffNode compares the composed components of a matched pair; nil if
+// nothing changes.
+func diffNode(o, n *Node, sc *schemas) *Change {
+	if len(o.Comps) == len(n.Comps) && slices.Equal(o.Src.Class, n.Src.Class) {
+		same := true
+		for i := range o.Comps {
+			if o.Comps[i].Name != n.Comps[i].Name {
+				same = false
+				break
+			}
+			if names, _ := sc.propDiff(n.Comps[i].Name, o.Comps[i].Patch, n.Comps[i].Patch); len(names) > 0 {
+				same = false
+				break
+			}
+		}
+		if same {
+			return nil
+		}
+	}
+	c := &Change{Old: o, New: n, Props: map[string][]string{}, set: map[string]registry.Patch{}}
 	oldC := map[string]registry.Patch{}
 	for _, np := range o.Comps {
 		oldC[np.Name] = np.Patch
@@ -364,13 +587,9 @@ func diffNode(o, n *Node, reg *registry.Registry) *Change {
 			c.Added = append(c.Added, np.Name)
 			continue
 		}
-		comp, ok := reg.Component(np.Name)
-		if !ok {
-			// A tag declared by this very reload: nothing to compare.
-			continue
-		}
-		for _, i := range patchDiff(comp.Schema, op, np.Patch) {
-			c.Props[np.Name] = append(c.Props[np.Name], comp.Schema.Props[i].Name)
+		if names, p := sc.propDiff(np.Name, op, np.Patch); len(names) > 0 {
+			c.Props[np.Name] = names
+			c.set[np.Name] = p
 		}
 	}
 	for _, np := range o.Comps {
@@ -399,10 +618,11 @@ func (s *Scene) Reload(doc *Document) (*Diff, error) {
 
 // Apply carries out a diff computed by Diff on this scene: definitions
 // first (declared components, with migration of changed schemas; mixins;
-// tags), then system settings, new entities, reparenting and reordering,
-// component changes (only the properties the edit changed are set, so
-// runtime values the edit did not touch survive), and last destroying
-// removed entities. The scene then refers to the new plan.
+// tags), then system settings, new entities, component changes (only the
+// properties the edit changed are set, so runtime values the edit did not
+// touch survive), reparenting and reordering, and last destroying removed
+// entities. The scene then refers to the new plan. Call it between ticks,
+// not from a system or hook.
 func (s *Scene) Apply(d *Diff) error {
 	if d.old != s.Plan {
 		return fmt.Errorf("loader: diff was computed against another version of the scene")
@@ -458,8 +678,8 @@ func (s *Scene) Apply(d *Diff) error {
 		}
 	}
 	// Carry the matched entities over to the new nodes.
-	ents := make(map[*Node]ecs.Entity, len(s.Entities))
-	nodes := make(map[ecs.Entity]*Node, len(s.Nodes))
+	ents := make(map[*Node]ecs.Entity, len(s.Entities)+len(d.Created))
+	nodes := make(map[ecs.Entity]*Node, len(s.Nodes)+len(d.Created))
 	for n, o := range d.match {
 		if e, ok := s.Entities[o]; ok {
 			ents[n] = e
@@ -483,44 +703,78 @@ func (s *Scene) Apply(d *Diff) error {
 			continue
 		}
 		if c.Classes {
-			reg.SetClasses(e, c.New.Src.Class)
+			_ = reg.SetClasses(e, c.New.Src.Class)
 		}
 		newC := map[string]registry.Patch{}
 		for _, np := range c.New.Comps {
 			newC[np.Name] = np.Patch
 		}
-		oldC := map[string]registry.Patch{}
-		for _, np := range c.Old.Comps {
-			oldC[np.Name] = np.Patch
+		fail := func(err error) {
+			errs = append(errs, &Error{Pos: c.New.Src.Pos, Msg: err.Error()})
 		}
 		for _, name := range c.Removed {
-			if reg.Has(e, name) {
-				_ = reg.Remove(e, name)
+			if !reg.Has(e, name) {
+				continue
+			}
+			if dep := dependent(reg, name, c.New.Comps); dep != "" {
+				// Still needed by a component the entity keeps: keep
+				// it, with what the file gave for it reset (as a fresh
+				// load would add it with its defaults).
+				var old registry.Patch
+				for _, np := range c.Old.Comps {
+					if np.Name == name {
+						old = np.Patch
+					}
+				}
+				if comp, ok := reg.Component(name); ok {
+					if err := reg.SetPatch(e, name, changedPatch(comp.Schema, old, nil), registry.Merge); err != nil {
+						fail(err)
+					}
+				}
+				continue
+			}
+			if err := reg.Remove(e, name); err != nil {
+				fail(err)
 			}
 		}
 		for _, name := range c.Added {
-			if err := reg.SetPatch(e, name, newC[name], registry.Replace); err != nil {
-				errs = append(errs, &Error{Pos: c.New.Src.Pos, Msg: err.Error()})
+			// Already there (added at run time): the file's values win,
+			// other properties keep their runtime values.
+			mode := registry.Replace
+			if reg.Has(e, name) {
+				mode = registry.Merge
+			}
+			if err := reg.SetPatch(e, name, newC[name], mode); err != nil {
+				fail(err)
 			}
 		}
-		for name := range c.Props {
-			comp, _ := reg.Component(name)
-			p := changedPatch(comp.Schema, oldC[name], newC[name])
+		for name, p := range c.set {
 			if !reg.Has(e, name) {
 				// Removed at run time: the edit brings it back.
 				if err := reg.SetPatch(e, name, newC[name], registry.Replace); err != nil {
-					errs = append(errs, &Error{Pos: c.New.Src.Pos, Msg: err.Error()})
+					fail(err)
 				}
 				continue
 			}
 			if err := reg.SetPatch(e, name, p, registry.Merge); err != nil {
-				errs = append(errs, &Error{Pos: c.New.Src.Pos, Msg: err.Error()})
+				fail(err)
 			}
 		}
 	}
-	// Structure: parents and order of the file's entities follow the
-	// file; entities made at run time keep their places.
-	ns.arrange(nil, d.new.Roots)
+	// Structure: where the edit moves entities or adds some, parents and
+	// order follow the file; other entities keep their places.
+	if len(d.Moved)+len(d.Created) > 0 {
+		ar := &arranger{Scene: ns, parents: map[*Node]bool{}, movers: map[ecs.Entity]bool{}}
+		for _, list := range [][]*Node{d.Moved, d.Created} {
+			for _, n := range list {
+				ar.parents[n.Parent] = true
+				if e, ok := ents[n]; ok {
+					ar.movers[e] = true
+				}
+			}
+		}
+		ar.arrange(nil, d.new.Roots)
+	}
 	// Destroy what the file no longer has.
 	for _, o := range d.Destroyed {
 		if e, ok := s.Entities[o]; ok && w.Alive(e) {
@@ -528,14 +782,27 @@ func (s *Scene) Apply(d *Diff) error {
 		}
 	}
 	s.Plan, s.Entities, s.Nodes = d.new, ents, nodes
-	s.Roots = s.Roots[:0]
+	roots := make([]ecs.Entity, 0, len(d.new.Roots))
 	for _, n := range d.new.Roots {
-		s.Roots = append(s.Roots, ents[n])
+		roots = append(roots, ents[n])
 	}
+	s.Roots = roots
 	if len(errs) > 0 {
 		return errs
 	}
 	return nil
+}
+
+// dependent returns the name of a component among comps that depends on
+// the component name, or "".
+func dependent(reg *registry.Registry, name string, comps []registry.NamedPatch) string {
+	for _, np := range comps {
+		base, _, _ := strings.Cut(np.Name, "__")
+		if c, ok := reg.Component(base); ok && slices.Contains(c.Dependencies, name) {
+			return np.Name
+		}
+	}
+	return ""
 }
 
 // changedPatch returns the new values of the properties whose given value
@@ -587,69 +854,134 @@ func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, match map[*Node]*Nod
 	}
 }
 
-// arrange puts the entities of nodes under parent (nil: roots) in the
-// file's order, moving only what is out of place.
-func (s *Scene) arrange(parent *Node, nodes []*Node) {
-	w := s.World
+// arranger puts entities where the file says after an edit that moves or
+// adds some.
+type arranger struct {
+	*Scene
+	parents map[*Node]bool      // nodes (nil: the roots) whose children to arrange
+	movers  map[ecs.Entity]bool // entities the edit moves or adds
+}
+
+// arrange walks nodes, the children of parent (nil: the roots), in
+// document order, and puts the children of the parents to arrange in the
+// file's order. Only the file's entities already under the parent and
+// those the edit moves or adds there take part; an entity moved away at
+// run time stays away, and entities made at run time keep their places:
+// the file's entities fill, in file order, the places such entities
+// occupy, and a newcomer goes right after the file entity before it (or
+// right before the one after it). Only entities out of place are moved.
+func (ar *arranger) arrange(parent *Node, nodes []*Node) {
+	w := ar.World
 	var pe ecs.Entity
 	if parent != nil {
-		pe = s.Entities[parent]
+		pe = ar.Entities[parent]
 		if !w.Alive(pe) {
 			return
 		}
 	}
-	// Current order of this parent's file entities.
-	want := make([]ecs.Entity, 0, len(nodes))
+	if ar.parents[parent] {
+		ar.reorder(parent, pe, nodes)
+	}
 	for _, n := range nodes {
-		if e, ok := s.Entities[n]; ok && w.Alive(e) {
+		if len(n.Children) > 0 {
+			ar.arrange(n, n.Children)
+		}
+	}
+}
+
+// siblings iterates over pe's children, or the roots if parent is nil.
+func (ar *arranger) siblings(parent *Node, pe ecs.Entity) func(func(ecs.Entity) bool) {
+	if parent == nil {
+		return ar.World.Roots()
+	}
+	return ar.World.ChildrenSeq(pe)
+}
+
+func (ar *arranger) reorder(parent *Node, pe ecs.Entity, nodes []*Node) {
+	w := ar.World
+	var cur []ecs.Entity
+	here := map[ecs.Entity]bool{}
+	for e := range ar.siblings(parent, pe) {
+		cur = append(cur, e)
+		here[e] = true
+	}
+	// The file's entities that take part, in file order; those already
+	// here (present) occupy places (slots) among cur.
+	var want, present []ecs.Entity
+	for _, n := range nodes {
+		e, ok := ar.Entities[n]
+		if !ok || !w.Alive(e) {
+			continue
+		}
+		if here[e] {
+			want = append(want, e)
+			present = append(present, e)
+		} else if ar.movers[e] {
 			want = append(want, e)
 		}
 	}
-	inWant := map[ecs.Entity]bool{}
-	for _, e := range want {
-		inWant[e] = true
+	isSlot := func(e ecs.Entity) bool {
+		n, ok := ar.Nodes[e]
+		return ok && n.Parent == parent
 	}
-	var cur []ecs.Entity
-	var sibs func(func(ecs.Entity) bool)
-	if parent == nil {
-		sibs = w.Roots()
-	} else {
-		sibs = w.ChildrenSeq(pe)
-	}
-	for e := range sibs {
-		if inWant[e] {
-			cur = append(cur, e)
+	// The target order: other entities stay; the slots get the present
+	// entities in file order; newcomers go next to their neighbours in
+	// the file.
+	target := make([]ecs.Entity, 0, len(cur)+len(want)-len(present))
+	k, wi := 0, 0
+	for _, e := range cur {
+		if !isSlot(e) {
+			target = append(target, e)
+			continue
+		}
+		p := present[k]
+		k++
+		for want[wi] != p {
+			target = append(target, want[wi])
+			wi++
+		}
+		target = append(target, p)
+		wi++
+		if k == len(present) {
+			target = append(target, want[wi:]...)
+			wi = len(want)
 		}
 	}
-	if !slices.Equal(cur, want) {
-		isSibling := func(e ecs.Entity) bool {
-			p, ok := w.Parent(e)
-			if parent == nil {
-				return !ok
+	target = append(target, want[wi:]...)
+	if slices.Equal(target, cur) {
+		return
+	}
+	// Move the fewest: keep the entities already here that form a
+	// longest run in target order, and put each other one right after
+	// its predecessor in target.
+	pos := make(map[ecs.Entity]int, len(cur))
+	for i, e := range cur {
+		pos[e] = i
+	}
+	var ranks, at []int // old places, and places in target, of those here
+	for i, e := range target {
+		if p, ok := pos[e]; ok {
+			ranks = append(ranks, p)
+			at = append(at, i)
+		}
+	}
+	stays := make(map[ecs.Entity]bool, len(ranks))
+	for j, keep := range longestIncreasing(ranks) {
+		if keep {
+			stays[target[at[j]]] = true
+		}
+	}
+	for i, e := range target {
+		if stays[e] {
+			continue
+		}
+		idx := 0
+		if i > 0 {
+			idx = w.ChildIndex(target[i-1]) + 1
+			if here[e] && w.ChildIndex(e) < idx {
+				idx-- // detaching e shifts its predecessor down by one
 			}
-			return ok && p == pe
 		}
-		for i, e := range want {
-			var idx int
-			if i == 0 {
-				if len(cur) > 0 && cur[0] == e {
-					continue
-				}
-				idx = -1
-				if len(cur) > 0 {
-					idx = w.ChildIndex(cur[0])
-				}
-			} else {
-				prev := w.ChildIndex(want[i-1])
-				idx = prev + 1
-				if isSibling(e) && w.ChildIndex(e) < prev {
-					idx = prev // detaching e shifts prev down by one
-				}
-			}
-			_ = w.InsertChild(pe, e, idx)
-		}
-	}
-	for _, n := range nodes {
-		s.arrange(n, n.Children)
+		_ = w.InsertChild(pe, e, idx)
 	}
 }
