@@ -189,7 +189,14 @@ func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 			return fmt.Errorf("registry: set %s: property index %d out of range", name, pv.Index)
 		}
 	}
-	cur, err := r.w.GetPtr(e, id)
+	// Ask Has first: GetPtr's error for an absent component is built with
+	// fmt, which dominated loading large scenes (every component of every
+	// new entity is absent at first).
+	var cur unsafe.Pointer
+	err = ecs.ErrNoComponent
+	if r.w.Has(e, id) {
+		cur, err = r.w.GetPtr(e, id)
+	}
 	if err != nil && r.w.Locked() {
 		// Not present, and the World defers structural changes (a tick
 		// pass or an observer is running). The add would be queued, so
@@ -209,9 +216,12 @@ func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 		return nil
 	}
 	if err != nil {
-		// Not present: dependencies, then add.
-		if err := r.addDependencies(e, c, map[string]bool{c.Name: true}); err != nil {
-			return err
+		// Not present: dependencies, then add. (Most components have no
+		// dependencies: skip making the map that guards against cycles.)
+		if len(c.Dependencies) > 0 {
+			if err := r.addDependencies(e, c, map[string]bool{c.Name: true}); err != nil {
+				return err
+			}
 		}
 		v := c.newValue()
 		c.apply(v, patch)

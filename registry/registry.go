@@ -399,7 +399,12 @@ func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
 	if err != nil {
 		return
 	}
-	cx := r.hookCtx(e, id)
+	// Make the Context only for hooks: most components have none, and
+	// loading a large scene adds millions of components.
+	var cx *Context
+	if c.hooks.init != nil || c.hooks.update != nil {
+		cx = r.hookCtx(e, id)
+	}
 	if c.hooks.init != nil {
 		c.hooks.init(cx, p)
 	}
