@@ -3,6 +3,7 @@ package loader
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -58,7 +59,9 @@ type Node struct {
 	Children []*Node
 	// Own are the components written on the entity itself.
 	Own []registry.NamedPatch
-	// Comps are Own composed over the entity's mixins, per property.
+	// Comps are Own composed over the entity's mixins, per property. It
+	// may share storage with Own and with other nodes using the same
+	// mixins: treat it as read-only.
 	Comps []registry.NamedPatch
 	// Path locates the node for messages and matching: ids or child
 	// indexes from the root joined by "/".
@@ -122,11 +125,21 @@ type compiler struct {
 	errs *errorSink
 	src  schemaSource
 	plan *Plan
+	// composed caches, per mixin list as written on entities (ids joined
+	// by spaces), the mixins' components composed, or the expansion error.
+	composed map[string]composedMixins
+}
+
+// composedMixins is the composition of one mixin list.
+type composedMixins struct {
+	comps []registry.NamedPatch
+	err   error
 }
 
 func (c *compiler) compile() *Plan {
 	p := &Plan{Doc: c.doc, Mixins: map[string]*MixinPlan{}}
 	c.plan = p
+	c.composed = map[string]composedMixins{}
 	c.src = schemaSource{reg: c.reg, decls: map[string]*registry.Schema{}, tags: map[string]bool{}}
 	// Declarations.
 	for _, d := range c.doc.Decls {
@@ -187,31 +200,48 @@ func (c *compiler) compile() *Plan {
 
 // expand returns the mixins ids stand for, nested ones first, in order of
 // increasing precedence; stack holds the mixins being expanded (cycles).
+// A mixin reached more than once (two mixins sharing a part, or an id
+// listed twice) is kept at its first place only, as
+// registry.ExpandMixins does, so that a mixin always beats the parts it
+// lists and a scene composes exactly as the spawner's Instantiate does.
+// Skipping what was added also keeps the work linear in the number of
+// mixins, where expanding repeats would be exponential in their nesting.
 func (c *compiler) expand(ids []string, stack []string) ([]*registry.Mixin, error) {
 	var out []*registry.Mixin
-	for _, id := range ids {
+	added := map[string]bool{}
+	var visit func(id string) error
+	visit = func(id string) error {
 		for i, s := range stack {
 			if s == id {
-				return nil, fmt.Errorf("mixin cycle: %s -> %s", strings.Join(stack[i:], " -> "), id)
+				return fmt.Errorf("mixin cycle: %s -> %s", strings.Join(stack[i:], " -> "), id)
 			}
+		}
+		if added[id] {
+			return nil
 		}
 		m, ok := c.plan.Mixins[id]
 		if !ok {
-			if rm, ok := c.reg.Mixin(id); ok && false {
-				_ = rm
-			}
 			var known []string
 			for k := range c.plan.Mixins {
 				known = append(known, k)
 			}
-			return nil, fmt.Errorf("unknown mixin %q%s", id, suggest(id, known))
+			return fmt.Errorf("unknown mixin %q%s", id, suggest(id, known))
 		}
-		sub, err := c.expand(m.Mixin.Mixins, append(stack, id))
-		if err != nil {
+		stack = append(stack, id)
+		for _, sub := range m.Mixin.Mixins {
+			if err := visit(sub); err != nil {
+				return err
+			}
+		}
+		stack = stack[:len(stack)-1]
+		added[id] = true
+		out = append(out, m.Mixin)
+		return nil
+	}
+	for _, id := range ids {
+		if err := visit(id); err != nil {
 			return nil, err
 		}
-		out = append(out, sub...)
-		out = append(out, m.Mixin)
 	}
 	return out, nil
 }
@@ -220,7 +250,7 @@ func (c *compiler) node(e *Entity, parent *Node, index int) *Node {
 	n := &Node{Src: e, Parent: parent}
 	seg := e.ID
 	if seg == "" {
-		seg = fmt.Sprint(index)
+		seg = strconv.Itoa(index)
 	}
 	if parent != nil && e.ID == "" {
 		n.Path = parent.Path + "/" + seg
@@ -228,25 +258,132 @@ func (c *compiler) node(e *Entity, parent *Node, index int) *Node {
 		n.Path = seg
 	}
 	c.plan.Count++
+	if len(e.Components) > 0 {
+		n.Own = make([]registry.NamedPatch, 0, len(e.Components))
+	}
 	for _, comp := range e.Components {
 		if np, ok := c.component(comp); ok {
 			n.Own = append(n.Own, np)
 		}
 	}
-	var ms []*registry.Mixin
+	var base []registry.NamedPatch
 	if len(e.Mixins) > 0 {
 		var err error
-		if ms, err = c.expand(e.Mixins, nil); err != nil {
+		if base, err = c.mixinComps(e.Mixins); err != nil {
 			c.errs.add(e.MixinPos, "%v", err)
 		}
 	}
-	n.Comps = c.reg.Compose(ms, n.Own)
+	n.Comps = overlay(base, n.Own)
+	if len(e.Children) > 0 {
+		n.Children = make([]*Node, 0, len(e.Children))
+	}
 	for i, ch := range e.Children {
 		if cn := c.node(ch, n, i); cn != nil {
 			n.Children = append(n.Children, cn)
 		}
 	}
 	return n
+}
+
+// mixinComps returns the components of the mixins ids composed (see
+// registry.Compose), computed once per distinct list.
+func (c *compiler) mixinComps(ids []string) ([]registry.NamedPatch, error) {
+	key := ids[0]
+	if len(ids) > 1 {
+		key = strings.Join(ids, " ")
+	}
+	if cm, ok := c.composed[key]; ok {
+		return cm.comps, cm.err
+	}
+	ms, err := c.expand(ids, nil)
+	var cm composedMixins
+	if err != nil {
+		cm.err = err
+	} else {
+		cm.comps = c.reg.Compose(ms, nil)
+	}
+	c.composed[key] = cm
+	return cm.comps, cm.err
+}
+
+// overlay composes own over base per property, as registry.Compose does:
+// components in the order they first appear, later values winning. It
+// never modifies base or own, and returns own itself when base is empty
+// and own names each component once, so the result may share storage
+// with both (Node.Comps is read-only).
+func overlay(base, own []registry.NamedPatch) []registry.NamedPatch {
+	if len(base) == 0 && !repeats(own) {
+		return own
+	}
+	out := make([]registry.NamedPatch, len(base), len(base)+len(own))
+	copy(out, base)
+	var index map[string]int // only for entities with many components
+	find := func(name string) int {
+		if index == nil && len(out) > 16 {
+			index = make(map[string]int, len(out)+len(own))
+			for i, np := range out {
+				index[np.Name] = i
+			}
+		}
+		if index != nil {
+			if i, ok := index[name]; ok {
+				return i
+			}
+			return -1
+		}
+		for i := range out {
+			if out[i].Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, np := range own {
+		i := find(np.Name)
+		if i < 0 {
+			if index != nil {
+				index[np.Name] = len(out)
+			}
+			out = append(out, np)
+			continue
+		}
+		p := make(registry.Patch, len(out[i].Patch), len(out[i].Patch)+len(np.Patch))
+		copy(p, out[i].Patch)
+	values:
+		for _, pv := range np.Patch {
+			for j := range p {
+				if p[j].Index == pv.Index {
+					p[j].Value = pv.Value
+					continue values
+				}
+			}
+			p = append(p, pv)
+		}
+		out[i].Patch = p
+	}
+	return out
+}
+
+// repeats reports whether a component name occurs twice in nps.
+func repeats(nps []registry.NamedPatch) bool {
+	if len(nps) > 16 {
+		seen := make(map[string]bool, len(nps))
+		for _, np := range nps {
+			if seen[np.Name] {
+				return true
+			}
+			seen[np.Name] = true
+		}
+		return false
+	}
+	for i := range nps {
+		for j := range i {
+			if nps[i].Name == nps[j].Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // component parses one component value against its schema.
