@@ -451,14 +451,14 @@ func errPos(comp *Component, err error) Pos {
 	}
 	switch comp.Kind {
 	case ValueText:
-		return offsetPos(comp.ValuePos, comp.Text, ae.Offset)
+		return valuePos(comp.src, comp.ValuePos, comp.Text, ae.Offset)
 	case ValueMap:
 		if ae.Pair >= 0 && ae.Pair < len(comp.Map) {
 			kv := comp.Map[ae.Pair]
 			if ae.Kind == registry.UnknownProperty {
-				return offsetPos(kv.Pos, kv.Key, ae.Offset)
+				return valuePos(comp.src, kv.Pos, kv.Key, ae.Offset)
 			}
-			return offsetPos(kv.ValuePos, kv.Value, ae.Offset)
+			return valuePos(comp.src, kv.ValuePos, kv.Value, ae.Offset)
 		}
 	}
 	return comp.ValuePos

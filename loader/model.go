@@ -79,6 +79,8 @@ type Component struct {
 	Kind     ValueKind // how the value was written
 	Text     string    // the attribute string if Kind == ValueText
 	Map      []*KV     // property values in source order if Kind == ValueMap
+
+	src *source // the file it was read from, to place errors in values
 }
 
 // KV is one property of a component value written as a mapping.

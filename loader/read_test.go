@@ -9,13 +9,13 @@ import (
 	"testing/fstest"
 )
 
-// stripPos zeroes every position and file name in doc, so that documents
+// stripPos zeroes every position, file name and source in doc, so that documents
 // read from different spellings can be compared.
 func stripPos(doc *Document) {
 	doc.File, doc.Files, doc.Pos, doc.nEntities = "", nil, Pos{}, 0
 	comps := func(cs []*Component) {
 		for _, c := range cs {
-			c.Pos, c.ValuePos = Pos{}, Pos{}
+			c.Pos, c.ValuePos, c.src = Pos{}, Pos{}, nil
 			for _, kv := range c.Map {
 				kv.Pos, kv.ValuePos = Pos{}, Pos{}
 			}

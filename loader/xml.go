@@ -89,10 +89,12 @@ type xmlReader struct {
 	attrs []xmlAttr // scratch for the current start tag
 	ents  []Entity  // slabs, to allocate in bulk
 	comps []Component
+	src   *source
 }
 
 func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	x := &xmlReader{file: file, data: data, lim: lim, errs: errs, idx: newLineIndex(file, data), n: lim.usedEntities}
+	x.src = &source{file: file, data: data, idx: x.idx}
 	x.d = xml.NewDecoder(bytes.NewReader(data))
 	x.d.Strict = true
 	x.d.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
@@ -325,7 +327,7 @@ func (x *xmlReader) component(a *xmlAttr, what string) *Component {
 		return nil
 	}
 	c := x.newComponent()
-	c.Name, c.Pos, c.ValuePos = a.name, a.pos, a.vpos
+	c.Name, c.Pos, c.ValuePos, c.src = a.name, a.pos, a.vpos, x.src
 	if a.value != "" {
 		c.Kind, c.Text = ValueText, a.value
 	}

@@ -80,10 +80,12 @@ type yamlReader struct {
 
 	ents  []Entity // slabs, to allocate in bulk
 	comps []Component
+	src   *source
 }
 
 func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
-	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities}
+	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
+		src: &source{file: file, data: data, yaml: true}}
 	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
 
 	top, err := parseYAML(data)
@@ -363,7 +365,7 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 		return nil
 	}
 	c := y.newComponent()
-	c.Name, c.Pos, c.ValuePos = k.value, y.pos(k), y.pos(v)
+	c.Name, c.Pos, c.ValuePos, c.src = k.value, y.pos(k), y.pos(v), y.src
 	switch v.kind {
 	case kScalar:
 		if !isNull(v) && v.value != "" {
