@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -16,12 +17,13 @@ type WatchOptions struct {
 	// Debounce is how long a file must stay quiet after an event before
 	// it counts as saved (default 50 ms): editors write in bursts.
 	Debounce time.Duration
-	// MaxDelay caps the wait of a file that keeps changing (default
-	// 500 ms).
+	// MaxDelay caps the wait of a file that keeps changing (default ten
+	// times Debounce, 500 ms with the default Debounce).
 	MaxDelay time.Duration
-	// Poll, if positive, checks the files' contents at this interval
-	// instead of using file system events (for file systems that deliver
-	// none, such as some network mounts).
+	// Poll, if positive, reads the files at this interval instead of
+	// using file system events (for file systems that deliver none, such
+	// as network mounts, WSL2's /mnt/c or bind mounts from another OS);
+	// a change seen is then debounced as above.
 	Poll time.Duration
 }
 
@@ -29,14 +31,20 @@ type WatchOptions struct {
 // hold them (editors save by writing a temporary file and renaming it over
 // the target, which a watch on the file itself loses) and the parents of
 // those directories (so a removed and re-created directory is picked up
-// again), debounces bursts per file, ignores Chmod-only events and saves
-// that do not change the content, and survives files being deleted and
-// re-created.
+// again; directories that are missing are retried every 250 ms). It
+// debounces bursts per file, ignores Chmod-only events, saves that do not
+// change the content and empty files (an editor that truncates before
+// writing shows one for a moment), and survives files being deleted and
+// re-created. When the event queue overflows, every file is checked.
+//
+// The event loop never blocks on the reader: saves not yet received are
+// merged into the next value sent on Changes.
 type Watcher struct {
 	// Changes receives, for each debounced save, the files whose content
-	// changed.
+	// changed (absolute paths).
 	Changes <-chan []string
-	// Errors receives errors of the underlying watcher.
+	// Errors receives errors of the underlying watcher (dropped when
+	// nobody reads them).
 	Errors <-chan error
 
 	opt     WatchOptions
@@ -47,9 +55,18 @@ type Watcher struct {
 	files  map[string]bool // absolute paths
 	hashes map[string][32]byte
 	done   chan struct{}
+
+	wmu     sync.Mutex        // guards fw's watch list and watched
+	fw      *fsnotify.Watcher // nil when polling
+	watched map[string]bool   // directories watched
 }
 
-// Watch starts watching files (paths; made absolute) until ctx ends.
+// retryInterval is how often missing directories are looked for.
+const retryInterval = 250 * time.Millisecond
+
+// Watch starts watching files (paths; made absolute) until ctx ends. The
+// files' current contents are the baseline: only later changes are
+// reported.
 func Watch(ctx context.Context, files []string, opt WatchOptions) (*Watcher, error) {
 	if opt.Debounce <= 0 {
 		opt.Debounce = 50 * time.Millisecond
@@ -59,7 +76,7 @@ func Watch(ctx context.Context, files []string, opt WatchOptions) (*Watcher, err
 	}
 	w := &Watcher{
 		opt:     opt,
-		changes: make(chan []string, 16),
+		changes: make(chan []string),
 		errs:    make(chan error, 16),
 		files:   map[string]bool{},
 		hashes:  map[string][32]byte{},
@@ -67,26 +84,64 @@ func Watch(ctx context.Context, files []string, opt WatchOptions) (*Watcher, err
 	}
 	w.Changes, w.Errors = w.changes, w.errs
 	w.SetFiles(files)
-	if opt.Poll > 0 {
-		go w.poll(ctx)
-		return w, nil
+	w.watched = map[string]bool{}
+	if opt.Poll <= 0 {
+		var err error
+		if w.fw, err = fsnotify.NewWatcher(); err != nil {
+			return nil, err
+		}
+		// Watch before returning: a save right after Watch returns
+		// must not be missed.
+		w.ensure()
 	}
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		return nil, err
-	}
-	go w.run(ctx, fw)
+	go w.run(ctx)
 	return w, nil
+}
+
+// ensure adds watches on the directories of the files and on their
+// parents, those that exist and are not watched yet. It reports whether
+// a watch was added.
+func (w *Watcher) ensure() bool {
+	files := w.fileSet()
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	if w.fw == nil {
+		return false // polling, or stopped
+	}
+	added := false
+	for f := range files {
+		dir := filepath.Dir(f)
+		for _, d := range []string{dir, filepath.Dir(dir)} {
+			if w.watched[d] {
+				continue
+			}
+			if err := w.fw.Add(d); err == nil {
+				w.watched[d] = true
+				added = true
+			}
+		}
+	}
+	return added
+}
+
+// forget records that the directory dir is no longer watched (it was
+// removed or renamed); it reports whether it was.
+func (w *Watcher) forget(dir string) bool {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	was := w.watched[dir]
+	delete(w.watched, dir)
+	return was
 }
 
 // Done is closed when the watcher has stopped.
 func (w *Watcher) Done() <-chan struct{} { return w.done }
 
 // SetFiles replaces the set of watched files (after a reload changed the
-// includes). Files already known keep their last content hash.
+// includes). Files already known keep their last content hash; new ones
+// take their current content as the baseline.
 func (w *Watcher) SetFiles(files []string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	nf := map[string]bool{}
 	for _, f := range files {
 		abs, err := filepath.Abs(f)
@@ -101,6 +156,9 @@ func (w *Watcher) SetFiles(files []string) {
 		}
 	}
 	w.files = nf
+	w.mu.Unlock()
+	// Watch new directories before returning, like Watch.
+	w.ensure()
 }
 
 func (w *Watcher) fileSet() map[string]bool {
@@ -113,17 +171,19 @@ func (w *Watcher) fileSet() map[string]bool {
 	return out
 }
 
+// hashFile hashes the file's content; ok is false if it cannot be read or
+// is empty.
 func hashFile(path string) ([32]byte, bool) {
 	data, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil || len(data) == 0 {
 		return [32]byte{}, false
 	}
 	return sha256.Sum256(data), true
 }
 
 // changed reports whether the file's content differs from the last seen,
-// recording the new hash. A missing file is not a change (it is waited
-// for).
+// recording the new hash. A missing or empty file is not a change (the
+// rest of the save is waited for).
 func (w *Watcher) changed(path string) bool {
 	h, ok := hashFile(path)
 	if !ok {
@@ -136,60 +196,48 @@ func (w *Watcher) changed(path string) bool {
 	return !seen || old != h
 }
 
-func (w *Watcher) emit(ctx context.Context, files []string) {
-	select {
-	case w.changes <- files:
-	case <-ctx.Done():
-	}
-}
-
-func (w *Watcher) poll(ctx context.Context) {
+// run is the watcher's loop: with fw, on file system events; without, by
+// polling.
+func (w *Watcher) run(ctx context.Context) {
 	defer close(w.done)
-	t := time.NewTicker(w.opt.Poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		var changed []string
-		for f := range w.fileSet() {
-			if w.changed(f) {
-				changed = append(changed, f)
-			}
-		}
-		if len(changed) > 0 {
-			w.emit(ctx, changed)
-		}
+	fw := w.fw
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if fw != nil {
+		defer func() {
+			w.wmu.Lock()
+			defer w.wmu.Unlock()
+			fw.Close()
+			w.fw = nil
+		}()
+		events, errs = fw.Events, fw.Errors
 	}
-}
+	ensure := w.ensure
 
-func (w *Watcher) run(ctx context.Context, fw *fsnotify.Watcher) {
-	defer close(w.done)
-	defer fw.Close()
-	watched := map[string]bool{}
-	// ensure adds watches on every needed directory that exists; missing
-	// ones are retried on the next tick.
-	ensure := func() {
-		need := map[string]bool{}
-		for f := range w.fileSet() {
-			dir := filepath.Dir(f)
-			need[dir] = true
-			need[filepath.Dir(dir)] = true
-		}
-		for d := range need {
-			if watched[d] {
-				continue
-			}
-			if err := fw.Add(d); err == nil {
-				watched[d] = true
-			}
-		}
-	}
-	ensure()
+	// Debouncing: a pending file is read once it has been quiet for
+	// Debounce, or has waited MaxDelay.
 	type pend struct{ first, last time.Time }
 	pending := map[string]*pend{}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	rearm := func() {
+		if len(pending) == 0 {
+			timer.Stop()
+			return
+		}
+		var next time.Time
+		for _, p := range pending {
+			due := p.last.Add(w.opt.Debounce)
+			if limit := p.first.Add(w.opt.MaxDelay); limit.Before(due) {
+				due = limit
+			}
+			if next.IsZero() || due.Before(next) {
+				next = due
+			}
+		}
+		timer.Reset(time.Until(next))
+	}
 	mark := func(f string) {
 		now := time.Now()
 		if p, ok := pending[f]; ok {
@@ -198,23 +246,50 @@ func (w *Watcher) run(ctx context.Context, fw *fsnotify.Watcher) {
 			pending[f] = &pend{now, now}
 		}
 	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	retry := time.NewTicker(250 * time.Millisecond)
-	defer retry.Stop()
+	markAll := func() {
+		for f := range w.fileSet() {
+			mark(f)
+		}
+	}
+
+	// Saves not yet received by the reader.
+	var out []string
+	inOut := map[string]bool{}
+
+	var retry, poll <-chan time.Time
+	if fw != nil {
+		t := time.NewTicker(retryInterval)
+		defer t.Stop()
+		retry = t.C
+	} else {
+		t := time.NewTicker(w.opt.Poll)
+		defer t.Stop()
+		poll = t.C
+	}
+	polled := map[string][32]byte{} // poll mode: content last seen
 	for {
+		var send chan<- []string
+		if len(out) > 0 {
+			send = w.changes
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case err, ok := <-fw.Errors:
+		case send <- out:
+			out, inOut = nil, map[string]bool{}
+			continue
+		case err, ok := <-errs:
 			if !ok {
 				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				markAll() // events were lost: look at every file
 			}
 			select {
 			case w.errs <- err:
 			default:
 			}
-		case ev, ok := <-fw.Events:
+		case ev, ok := <-events:
 			if !ok {
 				return
 			}
@@ -226,50 +301,59 @@ func (w *Watcher) run(ctx context.Context, fw *fsnotify.Watcher) {
 			if files[name] {
 				mark(name)
 			}
-			if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && watched[name] {
-				delete(watched, name) // a watched directory went away
+			if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
+				w.forget(name) // if a watched directory went away
 			}
 			if ev.Op&fsnotify.Create != 0 {
-				// A directory holding watched files came (back).
+				// A directory holding watched files came (back): watch
+				// it, and look at its files (written before the watch).
+				back := false
 				for f := range files {
 					if filepath.Dir(f) == name {
-						delete(watched, name)
+						back = true
 						mark(f)
 					}
 				}
-				ensure()
-			}
-		case <-retry.C:
-			before := len(watched)
-			ensure()
-			if len(watched) > before {
-				// A directory came back while unwatched: look at its files.
-				for f := range w.fileSet() {
-					mark(f)
+				if back {
+					w.forget(name)
+					ensure()
 				}
 			}
-		case <-tick.C:
-			if len(pending) == 0 {
-				continue
+		case <-retry:
+			if ensure() {
+				// A directory came back while unwatched: look at its
+				// files.
+				markAll()
 			}
+		case <-poll:
+			for f := range w.fileSet() {
+				h, ok := hashFile(f)
+				if !ok {
+					continue
+				}
+				if old, seen := polled[f]; !seen || old != h {
+					polled[f] = h
+					w.mu.Lock()
+					last, known := w.hashes[f]
+					w.mu.Unlock()
+					if !known || last != h {
+						mark(f)
+					}
+				}
+			}
+		case <-timer.C:
 			now := time.Now()
-			var ready []string
 			for f, p := range pending {
 				if now.Sub(p.last) >= w.opt.Debounce || now.Sub(p.first) >= w.opt.MaxDelay {
-					ready = append(ready, f)
 					delete(pending, f)
+					if w.changed(f) && !inOut[f] {
+						inOut[f] = true
+						out = append(out, f)
+					}
 				}
-			}
-			var changed []string
-			for _, f := range ready {
-				if w.changed(f) {
-					changed = append(changed, f)
-				}
-			}
-			if len(changed) > 0 {
-				w.emit(ctx, changed)
 			}
 		}
+		rearm()
 	}
 }
 
@@ -279,18 +363,30 @@ type Reloader struct {
 	// File is the scene file's path.
 	File    string
 	Options Options
+
+	tried []string // files a failed attempt read or wanted to include
 }
 
 // Files returns the paths of the scene file and every file it includes,
-// as of the last successful load or reload.
+// as of the last successful load or reload, and, after a failed reload,
+// also the files that attempt included (or tried to: a missing include
+// is listed, so that creating it is noticed).
 func (r *Reloader) Files() []string {
 	dir := filepath.Dir(filepath.Clean(r.File))
 	var out []string
-	for _, f := range r.Scene.Plan.Doc.Files {
-		out = append(out, filepath.Join(dir, filepath.FromSlash(f)))
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
 	}
-	if len(out) == 0 {
-		out = append(out, r.File)
+	add(filepath.Clean(r.File))
+	for _, f := range r.Scene.Plan.Doc.Files {
+		add(filepath.Join(dir, filepath.FromSlash(f)))
+	}
+	for _, f := range r.tried {
+		add(f)
 	}
 	return out
 }
@@ -300,8 +396,10 @@ func (r *Reloader) Files() []string {
 func (r *Reloader) Check() (*Diff, error) {
 	plan, err := CheckFile(r.Scene.Registry, r.File, r.Options)
 	if err != nil {
+		r.tried = includeClosure(r.File, r.Options.Limits)
 		return nil, err
 	}
+	r.tried = nil
 	return r.Scene.Diff(plan), nil
 }
 
@@ -313,4 +411,40 @@ func (r *Reloader) Reload() (*Diff, error) {
 		return nil, err
 	}
 	return d, r.Scene.Apply(d)
+}
+
+// includeClosure returns the paths of file and of the files its includes
+// name, recursively, as far as they can be read: the files a broken scene
+// is made of.
+func includeClosure(file string, lim Limits) []string {
+	dir, base := filepath.Split(filepath.Clean(file))
+	if dir == "" {
+		dir = "."
+	}
+	seen := map[string]bool{}
+	var out []string
+	var visit func(name string)
+	visit = func(name string) {
+		if seen[name] || len(seen) > 1000 {
+			return
+		}
+		seen[name] = true
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		out = append(out, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		doc, _ := Read(name, data, lim)
+		if doc == nil {
+			return
+		}
+		for _, inc := range doc.Includes {
+			if target, msg := resolveInclude(name, inc.Path); msg == "" {
+				visit(target)
+			}
+		}
+	}
+	visit(base)
+	return out
 }

@@ -1,0 +1,304 @@
+package loader
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// watchTimeout bounds every wait for a change: generous for a loaded
+// machine; a passing test waits only as long as the debounce.
+const watchTimeout = 5 * time.Second
+
+type watchEnv struct {
+	t   *testing.T
+	dir string
+	w   *Watcher
+}
+
+// newWatchEnv writes the files (name -> content) in a temp dir and
+// watches them.
+func newWatchEnv(t *testing.T, opt WatchOptions, files map[string]string) *watchEnv {
+	t.Helper()
+	env := &watchEnv{t: t, dir: t.TempDir()}
+	var paths []string
+	for name, text := range files {
+		env.write(name, text)
+		paths = append(paths, env.path(name))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w, err := Watch(ctx, paths, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.w = w
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-w.Done():
+		case <-time.After(watchTimeout):
+			t.Error("watcher did not stop")
+		}
+	})
+	return env
+}
+
+func (env *watchEnv) path(name string) string { return filepath.Join(env.dir, name) }
+
+func (env *watchEnv) write(name, text string) {
+	env.t.Helper()
+	p := env.path(name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		env.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		env.t.Fatal(err)
+	}
+}
+
+// expect waits for the next change and checks it names exactly the files.
+func (env *watchEnv) expect(names ...string) {
+	env.t.Helper()
+	var want []string
+	for _, n := range names {
+		want = append(want, env.path(n))
+	}
+	slices.Sort(want)
+	select {
+	case got := <-env.w.Changes:
+		got = slices.Clone(got)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			env.t.Fatalf("change %v, want %v", got, want)
+		}
+	case err := <-env.w.Errors:
+		env.t.Fatalf("watch error: %v", err)
+	case <-time.After(watchTimeout):
+		env.t.Fatalf("no change reported for %v", names)
+	}
+}
+
+// expectNothingThen proves that what was done before reported nothing:
+// it saves the sentinel file and requires the next change to name only
+// it. A change caused earlier would be due first (debounce is per file,
+// and the events of one directory arrive in order), or merged with it.
+func (env *watchEnv) expectNothingThen(sentinel string) {
+	env.t.Helper()
+	env.write(sentinel, "entities: [] # "+time.Now().String()+"\n")
+	env.expect(sentinel)
+}
+
+const scene1 = "entities:\n  - id: a\n    position: 1 0 0\n"
+const scene2 = "entities:\n  - id: a\n    position: 2 0 0\n"
+
+func twoFiles() map[string]string {
+	return map[string]string{"scene.yaml": scene1, "other.yaml": "entities: []\n"}
+}
+
+func TestWatchWriteInPlace(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	f, err := os.OpenFile(env.path("scene.yaml"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same length, overwritten without truncating.
+	if _, err := f.WriteAt([]byte(scene2), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	env.expect("scene.yaml")
+}
+
+func TestWatchTruncateThenWrite(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, twoFiles())
+	f, err := os.OpenFile(env.path("scene.yaml"), os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The empty file stays longer than the debounce: it must not count
+	// as a save (an empty scene would destroy everything).
+	time.Sleep(60 * time.Millisecond)
+	if _, err := f.Write([]byte(scene2)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	env.expect("scene.yaml")
+	env.expectNothingThen("other.yaml")
+}
+
+func TestWatchTempAndRename(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	tmp := env.path(".scene.yaml.tmp123")
+	if err := os.WriteFile(tmp, []byte(scene2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, env.path("scene.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	env.expect("scene.yaml")
+	// The watch survives the replacement: a second save is seen too.
+	tmp2 := env.path("scene.yaml~")
+	if err := os.WriteFile(tmp2, []byte(scene1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp2, env.path("scene.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	env.expect("scene.yaml")
+}
+
+func TestWatchVimStyleSave(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	// Probe file, original renamed to a backup, new file written, backup
+	// removed.
+	probe := env.path("4913")
+	if err := os.WriteFile(probe, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(probe)
+	if err := os.Rename(env.path("scene.yaml"), env.path("scene.yaml~")); err != nil {
+		t.Fatal(err)
+	}
+	env.write("scene.yaml", scene2)
+	if err := os.Chmod(env.path("scene.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(env.path("scene.yaml~"))
+	env.expect("scene.yaml")
+}
+
+func TestWatchDeleteThenCreate(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, twoFiles())
+	if err := os.Remove(env.path("scene.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	// Gone for longer than the debounce: the missing file is waited for.
+	time.Sleep(60 * time.Millisecond)
+	env.write("scene.yaml", scene2)
+	env.expect("scene.yaml")
+}
+
+func TestWatchBurstIsOneSave(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Debounce: 100 * time.Millisecond}, twoFiles())
+	start := time.Now()
+	for i := range 20 {
+		env.write("scene.yaml", strings.Repeat("#", i)+"\n"+scene2)
+		time.Sleep(500 * time.Microsecond)
+	}
+	if d := time.Since(start); d > 90*time.Millisecond {
+		t.Skipf("machine too loaded: 20 writes took %v", d)
+	}
+	env.expect("scene.yaml")
+	env.expectNothingThen("other.yaml") // exactly one
+}
+
+func TestWatchDirectoryVanishesAndReturns(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, map[string]string{
+		"sub/scene.yaml": scene1, "other.yaml": "entities: []\n",
+	})
+	if err := os.RemoveAll(env.path("sub")); err != nil {
+		t.Fatal(err)
+	}
+	env.expectNothingThen("other.yaml") // a vanished file is no save
+	env.write("sub/scene.yaml", scene2)
+	env.expect("sub/scene.yaml")
+	// The new directory is watched: a later save is seen.
+	env.write("sub/scene.yaml", scene1)
+	env.expect("sub/scene.yaml")
+}
+
+func TestWatchDirectoryRenamedAway(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, map[string]string{
+		"sub/scene.yaml": scene1, "other.yaml": "entities: []\n",
+	})
+	if err := os.Rename(env.path("sub"), env.path("sub.old")); err != nil {
+		t.Fatal(err)
+	}
+	env.expectNothingThen("other.yaml")
+	// Edits in the renamed directory are not the watched file.
+	if err := os.WriteFile(env.path("sub.old/scene.yaml"), []byte(scene2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.expectNothingThen("other.yaml")
+	env.write("sub/scene.yaml", scene2)
+	env.expect("sub/scene.yaml")
+	env.write("sub/scene.yaml", scene1)
+	env.expect("sub/scene.yaml")
+}
+
+func TestWatchChmodOnly(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	for _, mode := range []os.FileMode{0o600, 0o644, 0o640} {
+		if err := os.Chmod(env.path("scene.yaml"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	if err := os.Chtimes(env.path("scene.yaml"), now, now); err != nil { // touch
+		t.Fatal(err)
+	}
+	env.expectNothingThen("other.yaml")
+}
+
+func TestWatchIdenticalSave(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	env.write("scene.yaml", scene1) // same bytes
+	tmp := env.path("x.tmp")
+	if err := os.WriteFile(tmp, []byte(scene1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, env.path("scene.yaml")); err != nil { // same bytes, by rename
+		t.Fatal(err)
+	}
+	env.expectNothingThen("other.yaml")
+	// A real change after identical ones is seen, and going back to the
+	// first content is a change again.
+	env.write("scene.yaml", scene2)
+	env.expect("scene.yaml")
+	env.write("scene.yaml", scene1)
+	env.expect("scene.yaml")
+}
+
+func TestWatchPoll(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond}, twoFiles())
+	env.write("scene.yaml", scene2)
+	env.expect("scene.yaml")
+	env.write("scene.yaml", scene2) // identical
+	if err := os.Chmod(env.path("scene.yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env.expectNothingThen("other.yaml")
+	if err := os.Remove(env.path("scene.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	env.expectNothingThen("other.yaml")
+	env.write("scene.yaml", scene1)
+	env.expect("scene.yaml")
+}
+
+func TestWatchMergesUnreadSaves(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Debounce: 10 * time.Millisecond}, twoFiles())
+	env.write("scene.yaml", scene2)
+	env.write("other.yaml", "entities: [] # 2\n")
+	// The reader is busy (a long tick) well past both debounces: the
+	// watcher keeps both saves and hands them over at once.
+	time.Sleep(300 * time.Millisecond)
+	env.expect("scene.yaml", "other.yaml")
+}
+
+func TestWatchSetFilesNewDirectory(t *testing.T) {
+	env := newWatchEnv(t, WatchOptions{Debounce: 10 * time.Millisecond}, twoFiles())
+	env.write("parts/inc.yaml", "entities: []\n")
+	env.w.SetFiles([]string{env.path("scene.yaml"), env.path("other.yaml"), env.path("parts/inc.yaml")})
+	// SetFiles has added the watch when it returns.
+	env.write("parts/inc.yaml", "entities: [] # 2\n")
+	env.expect("parts/inc.yaml")
+	// Dropped files are no longer reported.
+	env.w.SetFiles([]string{env.path("other.yaml")})
+	env.write("scene.yaml", scene2)
+	env.expectNothingThen("other.yaml")
+}
