@@ -2,7 +2,9 @@ package loader
 
 import (
 	"bytes"
+	"io/fs"
 	"testing"
+	"testing/fstest"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -27,4 +29,16 @@ func dump(tb testing.TB, reg *registry.Registry) string {
 		tb.Fatal(err)
 	}
 	return b.String()
+}
+
+// fstestFS is an in-memory file system of file name -> content.
+type fstestFS map[string]string
+
+// FS returns the files as an fs.FS.
+func (m fstestFS) FS() fs.FS {
+	out := fstest.MapFS{}
+	for k, v := range m {
+		out[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	return out
 }
