@@ -36,7 +36,7 @@ type Diff struct {
 	Warnings []string
 
 	old, new *Plan
-	match    map[*Node]*Node // new node -> old node
+	ents     map[*Node]ecs.Entity // matched new node -> its entity (maybe dead)
 }
 
 // Change is what changes on one entity that exists before and after.
@@ -152,7 +152,7 @@ func nodeLabel(n *Node) string {
 // An entity destroyed at run time is not brought back, and nothing is
 // created under it.
 func (s *Scene) Diff(plan *Plan) *Diff {
-	d := &Diff{old: s.Plan, new: plan, match: make(map[*Node]*Node, len(s.Entities))}
+	d := &Diff{old: s.Plan, new: plan, ents: make(map[*Node]ecs.Entity, len(s.Entities))}
 	df := &differ{s: s, d: d, sc: &schemas{reg: s.Registry, decls: map[string]*registry.Schema{}}}
 	for _, dp := range plan.Decls {
 		df.sc.decls[dp.Decl.Name] = dp.Schema
@@ -163,15 +163,16 @@ func (s *Scene) Diff(plan *Plan) *Diff {
 	}
 	// Destroyed: unmatched old nodes whose parent is matched or a root
 	// (unmatched nodes under them go with the subtree).
-	if len(d.match) < s.Plan.Count {
-		rev := make(map[*Node]bool, len(d.match))
-		for _, o := range d.match {
-			rev[o] = true
+	if len(d.ents) < s.Plan.Count {
+		kept := make(map[ecs.Entity]bool, len(d.ents))
+		for _, e := range d.ents {
+			kept[e] = true
 		}
 		var destroyed func(ns []*Node, parentMatched bool)
 		destroyed = func(ns []*Node, parentMatched bool) {
 			for _, o := range ns {
-				ok := rev[o]
+				e, ok := s.Entities[o]
+				ok = ok && kept[e]
 				if !ok && parentMatched {
 					d.Destroyed = append(d.Destroyed, o)
 				}
@@ -237,6 +238,7 @@ type differ struct {
 	d       *Diff
 	sc      *schemas
 	oldByID map[string]*Node // built on first need
+	stay    []*Node          // scratch: pairs of new and old stayers
 
 	positional, deadEdits, deadAdds int
 }
@@ -293,15 +295,11 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 				d.Created = append(d.Created, n)
 			}
 		} else {
-			d.match[n] = o
+			e, ok := df.s.Entities[o]
+			d.ents[n] = e
+			gone = !ok || !w.Alive(e)
 			c := diffNode(o, n, df.sc)
 			moved := !matched || o.Parent != oldParent
-			var e ecs.Entity
-			if c != nil || moved || len(n.Children) > 0 {
-				var ok bool
-				e, ok = df.s.Entities[o]
-				gone = !ok || !w.Alive(e)
-			}
 			if c != nil {
 				if gone {
 					df.deadEdits++
@@ -317,6 +315,7 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 				}
 			default:
 				stayers++
+				df.stay = append(df.stay, n, o)
 				if inOrder {
 					for sj < len(olds) && olds[sj] != o {
 						sj++
@@ -339,15 +338,14 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 	}
 	// Stayers whose order changed: the fewest, those outside a longest
 	// run that keeps its old order.
+	pairs := df.stay[len(df.stay)-2*stayers:]
+	defer func() { df.stay = df.stay[:len(df.stay)-2*stayers] }()
 	if inOrder || stayers < 2 {
 		return
 	}
-	var stay, stayOld []*Node
-	for _, n := range nodes {
-		if o, ok := d.match[n]; ok && matched && o.Parent == oldParent {
-			stay = append(stay, n)
-			stayOld = append(stayOld, o)
-		}
+	stay, stayOld := make([]*Node, stayers), make([]*Node, stayers)
+	for i := range stayers {
+		stay[i], stayOld[i] = pairs[2*i], pairs[2*i+1]
 	}
 	idx := make(map[*Node]int, len(olds))
 	for i, o := range olds {
@@ -677,14 +675,19 @@ func (s *Scene) Apply(d *Diff) error {
 			return err
 		}
 	}
-	// Carry the matched entities over to the new nodes.
-	ents := make(map[*Node]ecs.Entity, len(s.Entities)+len(d.Created))
-	nodes := make(map[ecs.Entity]*Node, len(s.Nodes)+len(d.Created))
-	for n, o := range d.match {
-		if e, ok := s.Entities[o]; ok {
-			ents[n] = e
-			nodes[e] = n
-		}
+	// Carry the matched entities over to the new nodes. The entity ->
+	// node map is updated in place (cheaper than a new one).
+	ents := d.ents
+	nodes := s.Nodes
+	for _, o := range d.Destroyed {
+		walkNodes([]*Node{o}, func(o *Node) {
+			if e, ok := s.Entities[o]; ok && nodes[e] == o {
+				delete(nodes, e)
+			}
+		})
+	}
+	for n, e := range ents {
+		nodes[e] = n
 	}
 	// Create new subtrees (their parents exist: matched or created).
 	var errs ErrorList
@@ -694,7 +697,7 @@ func (s *Scene) Apply(d *Diff) error {
 		if n.Parent != nil {
 			parent = ents[n.Parent]
 		}
-		ns.createUnmatched(n, parent, d.match, &errs)
+		ns.createUnmatched(n, parent, &errs)
 	}
 	// Component changes on matched entities.
 	for _, c := range d.Changed {
@@ -826,7 +829,7 @@ func changedPatch(s *registry.Schema, old, new registry.Patch) registry.Patch {
 
 // createUnmatched creates n and its unmatched descendants; matched
 // descendants are moved under it by arrange.
-func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, match map[*Node]*Node, errs *ErrorList) {
+func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, errs *ErrorList) {
 	w, reg := s.World, s.Registry
 	e := w.NewEntity()
 	if !parent.IsZero() {
@@ -848,8 +851,8 @@ func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, match map[*Node]*Nod
 		}
 	}
 	for _, ch := range n.Children {
-		if _, ok := match[ch]; !ok {
-			s.createUnmatched(ch, e, match, errs)
+		if _, ok := s.Entities[ch]; !ok {
+			s.createUnmatched(ch, e, errs)
 		}
 	}
 }
