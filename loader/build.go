@@ -123,7 +123,7 @@ func withDir(err error, dir string) error {
 func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*Scene, error) {
 	doc, err := Read(path.Base(name), data, opt.Limits)
 	if err != nil {
-		return nil, err
+		return nil, alsoCompile(doc, reg, err)
 	}
 	if len(doc.Includes) > 0 {
 		return nil, ErrorList{{Pos: doc.Includes[0].Pos, Msg: "include is not available for a scene read from memory"}}
@@ -136,8 +136,16 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 }
 
 // Build creates the plan's declared components, mixins, system settings
-// and entities in reg and its World.
+// and entities in reg and its World. What a Plan cannot know, because it
+// depends on what reg and the World already hold, is checked first,
+// before anything is changed: a declaration that clashes with a
+// component already in reg (say, declared by another scene with another
+// schema), and an entity id already used in the World. Then nothing can
+// fail on account of the document.
 func Build(plan *Plan, reg *registry.Registry) (*Scene, error) {
+	if err := checkAgainst(plan, reg); err != nil {
+		return nil, err
+	}
 	s := &Scene{Plan: plan, Registry: reg, World: reg.World(),
 		Entities: make(map[*Node]ecs.Entity, plan.Count), Nodes: make(map[ecs.Entity]*Node, plan.Count)}
 	if err := applyDefinitions(plan, reg); err != nil {
@@ -160,6 +168,30 @@ func Build(plan *Plan, reg *registry.Registry) (*Scene, error) {
 		return nil, errs
 	}
 	return s, nil
+}
+
+// checkAgainst reports every declaration of plan that clashes with a
+// component of reg and every entity id already used in reg's World.
+func checkAgainst(plan *Plan, reg *registry.Registry) error {
+	var errs ErrorList
+	for _, d := range plan.Decls {
+		if c, ok := reg.Component(d.Decl.Name); ok && !(c.Declared && sameSchema(c.Schema, d.Schema)) {
+			errs = append(errs, &Error{Pos: d.Decl.Pos, Msg: fmt.Sprintf("component %q is already registered with another schema", d.Decl.Name)})
+		}
+	}
+	stack := append([]*Node(nil), plan.Roots...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = append(stack[:len(stack)-1], n.Children...)
+		if n.Src.ID == "" {
+			continue
+		}
+		if _, ok := reg.EntityByID(n.Src.ID); ok {
+			errs = append(errs, &Error{Pos: n.Src.IDPos, Msg: fmt.Sprintf("entity id %q is already used in the World", n.Src.ID)})
+		}
+	}
+	errs.Sort()
+	return errs.Err()
 }
 
 // applyDefinitions registers declared components and tags and defines

@@ -128,6 +128,9 @@ type compiler struct {
 	// composed caches, per mixin list as written on entities (ids joined
 	// by spaces), the mixins' components composed, or the expansion error.
 	composed map[string]composedMixins
+	// unknown are components with a value whose name is neither
+	// registered nor declared.
+	unknown []*Component
 }
 
 // composedMixins is the composition of one mixin list.
@@ -191,6 +194,13 @@ func (c *compiler) compile() *Plan {
 		if n := c.node(e, nil, i); n != nil {
 			p.Roots = append(p.Roots, n)
 		}
+	}
+	for _, comp := range c.unknown {
+		if c.src.tags[comp.Name] {
+			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
+			continue
+		}
+		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
 	}
 	for t := range c.src.tags {
 		p.Tags = append(p.Tags, t)
@@ -398,11 +408,9 @@ func (c *compiler) component(comp *Component) (registry.NamedPatch, bool) {
 			c.src.tags[comp.Name] = true
 			return registry.NamedPatch{Name: comp.Name}, true
 		}
-		if c.src.tags[comp.Name] {
-			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
-			return registry.NamedPatch{}, false
-		}
-		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
+		// Reported at the end, once every tag of the scene is known, so
+		// that the message does not depend on which use comes first.
+		c.unknown = append(c.unknown, comp)
 		return registry.NamedPatch{}, false
 	}
 	patch, ok := c.parseValue(comp, s)
