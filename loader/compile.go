@@ -430,9 +430,14 @@ func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Pat
 	case ValueMap:
 		if s.Single() {
 			// A single-property value written as a mapping, such as
-			// position: {x: 1, y: 2, z: 3}: the values in order.
+			// position: {x: 1, y: 2, z: 3} (as JSON dumps write vectors):
+			// the values of the axes, which must be named in order.
 			vals := make([]string, len(comp.Map))
 			for i, e := range comp.Map {
+				if i >= 4 || e.Key != "xyzw"[i:i+1] {
+					c.errs.add(e.Pos, "%s: a single-property value written as a mapping takes the axes x, y, z, w in order; found %q", comp.Name, e.Key)
+					return nil, false
+				}
 				vals[i] = e.Value
 			}
 			patch, err = s.ParseAttr(comp.Name, strings.Join(vals, " "))

@@ -45,6 +45,8 @@ func TestCompileErrors(t *testing.T) {
 			`a.xml:5:20: spin: property "axis": invalid value "x": expected a number for y of a vec3 (axes are separated by spaces)`},
 		{"bad value xml references", "a.xml", "<scene>\n  <entity spin=\"speed: &#53;; axis: 1 x 0\"/>\n</scene>",
 			`a.xml:2:39: spin: property "axis": invalid value "x": expected a number for y of a vec3 (axes are separated by spaces)`},
+		{"single-property mapping with other keys", "a.yaml", "entities:\n  - position: {x: 1, z: 3}\n",
+			`a.yaml:2:22: position: a single-property value written as a mapping takes the axes x, y, z, w in order; found "z"`},
 		{"unknown mixin", "a.yaml", "mixins:\n  cube: {scale: 1 1 1}\nentities:\n  - mixin: cub\n",
 			`a.yaml:4:12: unknown mixin "cub"; did you mean "cube"?`},
 		{"unknown mixin in a mixin", "a.xml", "<scene>\n  <mixin id=\"big\" mixin=\"cube\"/>\n</scene>",
