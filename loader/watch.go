@@ -359,9 +359,11 @@ func (w *Watcher) run(ctx context.Context) {
 
 // Reloader reloads a scene file into its running Scene.
 type Reloader struct {
+	// Scene is the running scene, loaded from File.
 	Scene *Scene
 	// File is the scene file's path.
-	File    string
+	File string
+	// Options are used to read the file on each reload.
 	Options Options
 
 	tried []string // files a failed attempt read or wanted to include
