@@ -34,11 +34,13 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 					t0 := time.Now()
 					d, err := rl.Reload()
 					took := time.Since(t0)
+					// Watch the includes of this attempt too, failed or not,
+					// so fixing a newly added broken include reloads.
+					w.SetFiles(rl.Files())
 					if err != nil {
 						fmt.Fprintf(stderr, "reload %s failed; the running scene is unchanged:\n%v\n", name, err)
 						return
 					}
-					w.SetFiles(rl.Files())
 					fmt.Fprintf(stdout, "reload %s: %s (%.1f ms)\n", name, d.Summary(), ms(took))
 					for _, warn := range d.Warnings {
 						fmt.Fprintf(stderr, "  warning: %s\n", warn)
