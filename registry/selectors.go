@@ -152,7 +152,15 @@ func contains(ss []string, s string) bool {
 // Classes returns e's class list (a copy).
 func (r *Registry) Classes(e ecs.Entity) []string {
 	if st := r.store(); st != nil {
-		return append([]string(nil), st.classes[e]...)
+		cs := st.classes[e]
+		if len(cs) == 0 {
+			return nil
+		}
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = c.name
+		}
+		return out
 	}
 	return nil
 }
@@ -160,7 +168,12 @@ func (r *Registry) Classes(e ecs.Entity) []string {
 // HasClass reports whether e's class list contains class.
 func (r *Registry) HasClass(e ecs.Entity, class string) bool {
 	if st := r.store(); st != nil {
-		return contains(st.classes[e], class)
+		for _, c := range st.classes[e] {
+			if c.name == class {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }
@@ -180,53 +193,57 @@ func (r *Registry) ClassMembers(class string) []ecs.Entity {
 type entityStore struct {
 	ids     map[ecs.Entity]string
 	byID    map[string]ecs.Entity
-	classes map[ecs.Entity][]string
+	classes map[ecs.Entity][]classSlot
 	members map[string][]ecs.Entity
-	slot    map[memberKey]int // index in members[class]
 }
 
-type memberKey struct {
-	class string
-	e     ecs.Entity
+// classSlot is one class of an entity and the entity's index in the
+// class's member list.
+type classSlot struct {
+	name string
+	i    int
 }
 
 func newEntityStore() *entityStore {
 	return &entityStore{
 		ids:     make(map[ecs.Entity]string),
 		byID:    make(map[string]ecs.Entity),
-		classes: make(map[ecs.Entity][]string),
+		classes: make(map[ecs.Entity][]classSlot),
 		members: make(map[string][]ecs.Entity),
-		slot:    make(map[memberKey]int),
 	}
 }
 
 func (st *entityStore) setClasses(e ecs.Entity, cs []string) {
 	for _, c := range st.classes[e] {
-		k := memberKey{c, e}
-		i := st.slot[k]
-		ms := st.members[c]
+		ms := st.members[c.name]
 		last := len(ms) - 1
-		if i != last {
-			ms[i] = ms[last]
-			st.slot[memberKey{c, ms[i]}] = i
+		if c.i != last {
+			moved := ms[last]
+			ms[c.i] = moved
+			for k, mc := range st.classes[moved] {
+				if mc.name == c.name {
+					st.classes[moved][k].i = c.i
+					break
+				}
+			}
 		}
 		ms[last] = ecs.Entity{}
 		if last == 0 {
-			delete(st.members, c)
+			delete(st.members, c.name)
 		} else {
-			st.members[c] = ms[:last]
+			st.members[c.name] = ms[:last]
 		}
-		delete(st.slot, k)
 	}
 	if len(cs) == 0 {
 		delete(st.classes, e)
 		return
 	}
-	st.classes[e] = cs
-	for _, c := range cs {
-		st.slot[memberKey{c, e}] = len(st.members[c])
+	slots := make([]classSlot, len(cs))
+	for k, c := range cs {
+		slots[k] = classSlot{c, len(st.members[c])}
 		st.members[c] = append(st.members[c], e)
 	}
+	st.classes[e] = slots
 }
 
 func (st *entityStore) forget(e ecs.Entity) {
