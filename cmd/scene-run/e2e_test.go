@@ -314,3 +314,48 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestWatchDryRun prints what a save would change and leaves the scene as
+// it was.
+func TestWatchDryRun(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../scenes/asteroids.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "asteroids.yaml")
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary(t), "run", "-watch", "-dry-run", "-ticks", "0", "-query", "[position.y>15.5]", file)
+	var out, errb syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(errb.String(), "watching ") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	os.WriteFile(file, []byte(strings.Replace(string(src), "position: 0 15 0", "position: 0 16 0", 1)), 0o644)
+	for !strings.Contains(out.String(), "would reload asteroids.yaml: +0 -0 ~1\n~ #wreck: ~position") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "would reload asteroids.yaml: +0 -0 ~1\n~ #wreck: ~position") {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+	}
+	// The wreck is still at y=15: the summary's query finds nothing.
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("scene-run did not stop on interrupt")
+	}
+	if !strings.Contains(out.String(), "query     [position.y>15.5]: 0 matches") {
+		t.Fatalf("dry run applied the edit, or no summary:\n%s", out.String())
+	}
+}

@@ -26,6 +26,7 @@ type runFlags struct {
 	seed     int64
 	query    string
 	watch    bool
+	dryRun   bool
 	poll     time.Duration
 }
 
@@ -38,6 +39,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs.Int64Var(&f.seed, "seed", 0, "mixed into every spawner's seed (0: the scene's own seeds)")
 	fs.StringVar(&f.query, "query", "", "a selector whose matches are counted at the end")
 	fs.BoolVar(&f.watch, "watch", false, "hot-reload SCENE and its includes on every save (implies -realtime)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "with -watch: print what each save would change, without applying it")
 	fs.DurationVar(&f.poll, "poll", 0, "with -watch: poll for changes at this interval instead of using file system events")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -54,6 +56,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	path := fs.Arg(0)
 	if f.watch && path == "" {
 		return usagef("-watch needs a SCENE file to watch")
+	}
+	if f.dryRun && !f.watch {
+		return usagef("-dry-run goes with -watch")
 	}
 	rt, err := newRuntime(f.seed)
 	if err != nil {
@@ -73,7 +78,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var reloads <-chan func()
 	if f.watch {
 		f.realtime = true
-		w, err := startWatch(ctx, rt, scene, path, f.poll, stdout, stderr)
+		w, err := startWatch(ctx, rt, scene, path, f.poll, f.dryRun, stdout, stderr)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,7 @@ import (
 // startWatch watches the scene file and its includes. It returns a channel
 // of reload actions that the run loop executes between ticks, so a reload
 // never runs in the middle of one.
-func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path string, poll time.Duration, stdout, stderr io.Writer) (<-chan func(), error) {
+func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path string, poll time.Duration, dryRun bool, stdout, stderr io.Writer) (<-chan func(), error) {
 	rl := &loader.Reloader{Scene: scene, File: path}
 	w, err := loader.Watch(ctx, rl.Files(), loader.WatchOptions{Poll: poll})
 	if err != nil {
@@ -31,6 +31,16 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 				fmt.Fprintf(stderr, "watch: %v\n", err)
 			case <-w.Changes:
 				apply := func() {
+					if dryRun {
+						d, err := rl.Check()
+						w.SetFiles(rl.Files())
+						if err != nil {
+							fmt.Fprintf(stderr, "check %s failed:\n%v\n", name, err)
+							return
+						}
+						fmt.Fprintf(stdout, "would reload %s: %s\n", name, d)
+						return
+					}
 					t0 := time.Now()
 					d, err := rl.Reload()
 					took := time.Since(t0)
