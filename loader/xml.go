@@ -2,10 +2,6 @@ package loader
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
-	"fmt"
-	"io"
 	"strconv"
 )
 
@@ -45,8 +41,13 @@ import (
 // references are decoded and CRLF becomes LF, but tabs and newlines in
 // values are not normalised to spaces.
 //
-// The reader works on encoding/xml's raw token stream and computes every
-// position itself (xmlquery, while convenient for XPath, has no columns, no
+// The reader works on the token stream of its own scanner (xmlscan.go),
+// which accepts, decodes and refuses exactly what encoding/xml's
+// Decoder.RawToken does in strict mode, stopping at the same offsets with
+// the same messages, but without allocating per token (encoding/xml
+// copies every name and value through a bytes.Buffer and was a quarter
+// of the time of loading a large scene). It computes every position
+// itself (xmlquery, while convenient for XPath, has no columns, no
 // attribute positions and inexact lines, and its tree costs memory), so
 // errors point at the start tag, the attribute name or the attribute value
 // exactly, also for start tags spread over several lines.
@@ -78,7 +79,7 @@ type xmlReader struct {
 	data []byte
 	lim  Limits
 	errs *errorSink
-	d    *xml.Decoder
+	sc   *xmlScanner
 	idx  *lineIndex
 
 	start, end int  // byte offsets of the current token
@@ -89,40 +90,38 @@ type xmlReader struct {
 	attrs []xmlAttr // scratch for the current start tag
 	ents  []Entity  // slabs, to allocate in bulk
 	comps []Component
+	ptrs  []*Component
+	strs  []string
 	src   *source
 }
 
 func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	x := &xmlReader{file: file, data: data, lim: lim, errs: errs, idx: newLineIndex(file, data), n: lim.usedEntities}
 	x.src = &source{file: file, data: data, idx: x.idx}
-	x.d = xml.NewDecoder(bytes.NewReader(data))
-	x.d.Strict = true
-	x.d.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
-		return nil, fmt.Errorf("encoding %q not supported (scenes must be UTF-8)", label)
-	}
+	x.sc = newXMLScanner(data)
 	var doc *Document
 	for !x.stop && !x.errs.full {
-		tok, ok := x.next()
+		t, ok := x.next()
 		if !ok {
 			break
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+		switch t.kind {
+		case xmlStart:
 			switch {
 			case doc != nil:
 				x.errs.add(x.pos(x.start), "several root elements: a scene file has one <scene> element")
-				x.skip(t)
-			case t.Name.Space != "" || t.Name.Local != "scene":
-				x.errs.add(x.pos(x.start), "root element must be <scene>, not <%s>", xmlName(t.Name))
+				x.skip(t.name)
+			case t.name != "scene":
+				x.errs.add(x.pos(x.start), "root element must be <scene>, not <%s>", t.name)
 				doc = &Document{File: file, Files: []string{file}, Pos: x.pos(x.start)}
-				x.skip(t)
+				x.skip(t.name)
 			default:
-				doc = x.scene(t)
+				doc = x.scene()
 			}
-		case xml.EndElement:
-			x.fail(x.start, "unexpected end tag </%s>", xmlName(t.Name))
+		case xmlEnd:
+			x.fail(x.start, "unexpected end tag </%s>", t.name)
 		default:
-			x.misc(tok, "outside the root element")
+			x.misc(t, "")
 		}
 	}
 	if doc == nil && (x.eof || !x.stop) && !x.errs.full {
@@ -134,28 +133,23 @@ func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	return doc
 }
 
-// next returns the next raw token, recording its byte offsets. On a syntax
+// next returns the next token, recording its byte offsets. On a syntax
 // error it reports it and returns false; at the end of input it returns
-// false without an error.
-func (x *xmlReader) next() (xml.Token, bool) {
-	x.start = int(x.d.InputOffset())
-	tok, err := x.d.RawToken()
-	x.end = int(x.d.InputOffset())
-	if err != nil {
-		if err == io.EOF {
-			x.eof = true
+// false without an error. The token is valid until the next call.
+func (x *xmlReader) next() (*xmlToken, bool) {
+	x.start = x.sc.p
+	ok := x.sc.next()
+	x.end = x.sc.p
+	if !ok {
+		if err := x.sc.err; err != nil {
+			x.fail(err.off, "%s", err.msg)
 		} else {
-			var se *xml.SyntaxError
-			msg := err.Error()
-			if errors.As(err, &se) {
-				msg = se.Msg
-			}
-			x.fail(x.end, "%s", msg)
+			x.eof = true
 		}
 		x.stop = true
 		return nil, false
 	}
-	return tok, true
+	return &x.sc.tok, true
 }
 
 // fail reports a fatal error at byte offset off.
@@ -166,85 +160,93 @@ func (x *xmlReader) fail(off int, format string, args ...any) {
 
 func (x *xmlReader) pos(off int) Pos { return x.idx.pos(off) }
 
-func xmlName(n xml.Name) string {
-	if n.Space != "" {
-		return n.Space + ":" + n.Local
-	}
-	return n.Local
-}
-
-// misc handles a token that is not an element: comments and processing
-// instructions are ignored, white space is fine, text and directives are
-// reported.
-func (x *xmlReader) misc(tok xml.Token, where string) {
-	switch tok.(type) {
-	case xml.CharData:
+// misc handles a token that is not an element inside element elem ("":
+// outside the root element): comments and processing instructions are
+// ignored, white space is fine, text and directives are reported.
+func (x *xmlReader) misc(t *xmlToken, elem string) {
+	switch t.kind {
+	case xmlText:
 		raw := x.data[x.start:x.end]
 		if i := bytes.IndexFunc(raw, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }); i >= 0 {
+			where := "outside the root element"
+			if elem != "" {
+				where = "in <" + elem + ">"
+			}
 			x.errs.add(x.pos(x.start+i), "unexpected text %s", where)
 		}
-	case xml.Directive:
+	case xmlDirective:
 		x.errs.add(x.pos(x.start), "DOCTYPE, ENTITY and other <!...> declarations are not allowed")
 	}
 }
 
-// body reads the content of element se up to its end tag, calling child
-// for each child element (which must consume it); with a nil child, child
-// elements are reported as unknown.
-func (x *xmlReader) body(se xml.StartElement, open int, child func(t xml.StartElement)) {
-	where := "in <" + xmlName(se.Name) + ">"
+// child reads the content of element elem, opened at byte offset open, up
+// to its next child element, which it returns (the caller must consume
+// it). It returns false at the end tag of elem, at the end of input or on
+// a fatal error. Child elements with a namespace prefix are reported as
+// unknown and skipped.
+func (x *xmlReader) child(elem string, open int) (*xmlToken, bool) {
 	for !x.stop && !x.errs.full {
-		tok, ok := x.next()
+		t, ok := x.next()
 		if !ok {
 			if x.eof {
-				x.fail(len(x.data), "unexpected end of file: <%s> at %s is not closed", xmlName(se.Name), x.pos(open))
+				x.fail(len(x.data), "unexpected end of file: <%s> at %s is not closed", elem, x.pos(open))
 			}
-			return
+			return nil, false
 		}
-		switch t := tok.(type) {
-		case xml.EndElement:
-			if t.Name != se.Name {
-				x.fail(x.start, "</%s> closes <%s> at %s", xmlName(t.Name), xmlName(se.Name), x.pos(open))
+		switch t.kind {
+		case xmlEnd:
+			if t.name != elem {
+				x.fail(x.start, "</%s> closes <%s> at %s", t.name, elem, x.pos(open))
 			}
-			return
-		case xml.StartElement:
-			if child == nil || t.Name.Space != "" {
-				x.errs.add(x.pos(x.start), "unknown element <%s> %s", xmlName(t.Name), where)
-				x.skip(t)
+			return nil, false
+		case xmlStart:
+			if xmlPrefixed(t.name) {
+				x.errs.add(x.pos(x.start), "unknown element <%s> in <%s>", t.name, elem)
+				x.skip(t.name)
 				continue
 			}
-			child(t)
+			return t, true
 		default:
-			x.misc(tok, where)
+			x.misc(t, elem)
 		}
+	}
+	return nil, false
+}
+
+// body reads the content of element elem, opened at byte offset open, up
+// to its end tag, reporting child elements as unknown.
+func (x *xmlReader) body(elem string, open int) {
+	for t, ok := x.child(elem, open); ok; t, ok = x.child(elem, open) {
+		x.errs.add(x.pos(x.start), "unknown element <%s> in <%s>", t.name, elem)
+		x.skip(t.name)
 	}
 }
 
-// skip consumes the rest of element se, checking that tags match.
-func (x *xmlReader) skip(se xml.StartElement) {
-	stack := []xml.Name{se.Name}
+// skip consumes the rest of element elem, checking that tags match.
+func (x *xmlReader) skip(elem string) {
+	stack := []string{elem}
 	opens := []int{x.start}
 	for len(stack) > 0 && !x.stop {
-		tok, ok := x.next()
+		t, ok := x.next()
 		if !ok {
 			if x.eof {
-				x.fail(len(x.data), "unexpected end of file: <%s> at %s is not closed", xmlName(stack[len(stack)-1]), x.pos(opens[len(opens)-1]))
+				x.fail(len(x.data), "unexpected end of file: <%s> at %s is not closed", stack[len(stack)-1], x.pos(opens[len(opens)-1]))
 			}
 			return
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			stack = append(stack, t.Name)
+		switch t.kind {
+		case xmlStart:
+			stack = append(stack, t.name)
 			opens = append(opens, x.start)
-		case xml.EndElement:
+		case xmlEnd:
 			top := len(stack) - 1
-			if t.Name != stack[top] {
-				x.fail(x.start, "</%s> closes <%s> at %s", xmlName(t.Name), xmlName(stack[top]), x.pos(opens[top]))
+			if t.name != stack[top] {
+				x.fail(x.start, "</%s> closes <%s> at %s", t.name, stack[top], x.pos(opens[top]))
 				return
 			}
 			stack, opens = stack[:top], opens[:top]
-		case xml.Directive:
-			x.misc(tok, "")
+		case xmlDirective:
+			x.misc(t, "")
 		}
 	}
 }
@@ -252,56 +254,31 @@ func (x *xmlReader) skip(se xml.StartElement) {
 // attributes returns the attributes of the start tag just read, with the
 // positions of their names and values, reporting duplicates and
 // namespaces. The result is valid until the next call.
-func (x *xmlReader) attributes(se xml.StartElement) []xmlAttr {
+func (x *xmlReader) attributes() []xmlAttr {
 	x.attrs = x.attrs[:0]
-	if len(se.Attr) == 0 {
-		return x.attrs
-	}
-	// Scan the raw start tag for the offsets of names and values. The
-	// decoder has already checked its syntax, and keeps attribute order.
-	raw := x.data[x.start:x.end]
-	i := bytes.IndexByte(raw, '<') + 1
-	for i < len(raw) && !isXMLSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
-		i++
-	}
-	for k, a := range se.Attr {
-		for i < len(raw) && isXMLSpace(raw[i]) {
-			i++
-		}
-		nameOff := i
-		for i < len(raw) && raw[i] != '=' && !isXMLSpace(raw[i]) {
-			i++
-		}
-		for i < len(raw) && raw[i] != '\'' && raw[i] != '"' {
-			i++
-		}
-		valOff := i + 1
-		if i < len(raw) {
-			if j := bytes.IndexByte(raw[valOff:], raw[i]); j >= 0 {
-				i = valOff + j + 1
-			}
-		}
-		at := xmlAttr{name: a.Name.Local, value: a.Value,
-			pos: x.pos(x.start + nameOff), vpos: x.pos(x.start + min(valOff, len(raw)))}
-		if a.Name.Space != "" || a.Name.Local == "xmlns" {
-			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", xmlName(a.Name))
+	raw := x.sc.tok.attrs
+	for k := range raw {
+		a := &raw[k]
+		at := xmlAttr{name: a.name, value: a.value, pos: x.pos(a.nameOff), vpos: x.pos(a.valOff)}
+		if xmlPrefixed(a.name) || a.name == "xmlns" {
+			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.name)
 			continue
 		}
-		dup := -1
+		dup := false
 		for j := range k {
-			if se.Attr[j].Name == a.Name {
-				dup = j
+			if raw[j].name == a.name {
+				dup = true
 				break
 			}
 		}
-		if dup >= 0 {
+		if dup {
 			first := at.pos
 			for _, b := range x.attrs {
-				if b.name == a.Name.Local {
+				if b.name == a.name {
 					first = b.pos
 				}
 			}
-			x.errs.add(at.pos, "duplicate attribute %q (first at %s)", a.Name.Local, first)
+			x.errs.add(at.pos, "duplicate attribute %q (first at %s)", a.name, first)
 			continue
 		}
 		x.attrs = append(x.attrs, at)
@@ -334,9 +311,51 @@ func (x *xmlReader) component(a *xmlAttr, what string) *Component {
 	return c
 }
 
-// words splits a space-separated list attribute such as class or mixin.
-func words(s string) []string {
+// componentSlice returns an empty slice with room for n components, cut
+// from a slab shared by the entities of the file.
+func (x *xmlReader) componentSlice(n int) []*Component {
+	if n > 64 {
+		return make([]*Component, 0, n)
+	}
+	if len(x.ptrs) < n {
+		x.ptrs = make([]*Component, 1024)
+	}
+	s := x.ptrs[:0:n]
+	x.ptrs = x.ptrs[n:]
+	return s
+}
+
+// words splits a space-separated list attribute such as class or mixin,
+// into a slice cut from a slab shared by the entities of the file.
+func (x *xmlReader) words(s string) []string {
+	n := countWords(s)
+	if n == 0 {
+		return nil
+	}
 	var out []string
+	if n > 64 {
+		out = make([]string, 0, n)
+	} else {
+		if len(x.strs) < n {
+			x.strs = make([]string, 512)
+		}
+		out = x.strs[:0:n]
+		x.strs = x.strs[n:]
+	}
+	return appendWords(out, s)
+}
+
+func countWords(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !isXMLSpace(s[i]) && (i == 0 || isXMLSpace(s[i-1])) {
+			n++
+		}
+	}
+	return n
+}
+
+func appendWords(out []string, s string) []string {
 	for len(s) > 0 {
 		i := 0
 		for i < len(s) && isXMLSpace(s[i]) {
@@ -354,52 +373,54 @@ func words(s string) []string {
 	return out
 }
 
-func (x *xmlReader) scene(se xml.StartElement) *Document {
+func (x *xmlReader) scene() *Document {
 	open := x.start
 	doc := &Document{File: x.file, Files: []string{x.file}, Pos: x.pos(open)}
-	for i := range x.attributes(se) {
+	for i := range x.attributes() {
 		if c := x.component(&x.attrs[i], "system"); c != nil {
 			doc.Scene = append(doc.Scene, c)
 		}
 	}
-	x.body(se, open, func(t xml.StartElement) {
-		switch t.Name.Local {
+	for t, ok := x.child("scene", open); ok; t, ok = x.child("scene", open) {
+		switch t.name {
 		case "entity":
-			if e := x.entity(t, 1); e != nil {
+			if e := x.entity(1); e != nil {
 				doc.Entities = append(doc.Entities, e)
 			}
 		case "mixin":
-			if m := x.mixin(t); m != nil {
+			if m := x.mixin(); m != nil {
 				doc.Mixins = append(doc.Mixins, m)
 			}
 		case "include":
-			if inc := x.include(t); inc != nil {
+			if inc := x.include(); inc != nil {
 				doc.Includes = append(doc.Includes, inc)
 			}
 		case "components":
 			open := x.start
-			for _, a := range x.attributes(t) {
+			for _, a := range x.attributes() {
 				x.errs.add(a.pos, "unknown attribute %q on <components>", a.name)
 			}
-			x.body(t, open, func(t xml.StartElement) {
-				if t.Name.Local != "component" {
-					x.errs.add(x.pos(x.start), "unknown element <%s> in <components> (want <component>)", t.Name.Local)
-					x.skip(t)
-					return
+			for t, ok := x.child("components", open); ok; t, ok = x.child("components", open) {
+				if t.name != "component" {
+					x.errs.add(x.pos(x.start), "unknown element <%s> in <components> (want <component>)", t.name)
+					x.skip(t.name)
+					continue
 				}
-				if d := x.decl(t); d != nil {
+				if d := x.decl(); d != nil {
 					doc.Decls = append(doc.Decls, d)
 				}
-			})
+			}
 		default:
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <scene> (want <entity>, <mixin>, <include> or <components>)", t.Name.Local)
-			x.skip(t)
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <scene> (want <entity>, <mixin>, <include> or <components>)", t.name)
+			x.skip(t.name)
 		}
-	})
+	}
 	return doc
 }
 
-func (x *xmlReader) entity(se xml.StartElement, depth int) *Entity {
+// entity reads an <entity> element, whose start tag was just read, at
+// nesting depth depth.
+func (x *xmlReader) entity(depth int) *Entity {
 	open := x.start
 	x.n++
 	if x.n > x.lim.MaxEntities {
@@ -408,7 +429,7 @@ func (x *xmlReader) entity(se xml.StartElement, depth int) *Entity {
 	}
 	if depth > x.lim.MaxDepth {
 		x.errs.add(x.pos(open), "entities nested too deeply (limit %d)", x.lim.MaxDepth)
-		x.skip(se)
+		x.skip("entity")
 		return nil
 	}
 	if len(x.ents) == 0 {
@@ -417,8 +438,8 @@ func (x *xmlReader) entity(se xml.StartElement, depth int) *Entity {
 	e := &x.ents[0]
 	x.ents = x.ents[1:]
 	e.Pos, e.File = x.pos(open), x.file
-	attrs := x.attributes(se)
-	e.Components = make([]*Component, 0, len(attrs))
+	attrs := x.attributes()
+	e.Components = x.componentSlice(len(attrs))
 	for i := range attrs {
 		a := &attrs[i]
 		switch a.name {
@@ -430,10 +451,10 @@ func (x *xmlReader) entity(se xml.StartElement, depth int) *Entity {
 				e.ID = a.value
 			}
 		case "class":
-			e.Class = words(a.value)
+			e.Class = x.words(a.value)
 		case "mixin":
 			e.MixinPos = a.vpos
-			e.Mixins = words(a.value)
+			e.Mixins = x.words(a.value)
 		case "children":
 			x.errs.add(a.pos, "children are written as nested <entity> elements, not as an attribute")
 		default:
@@ -442,24 +463,24 @@ func (x *xmlReader) entity(se xml.StartElement, depth int) *Entity {
 			}
 		}
 	}
-	x.body(se, open, func(t xml.StartElement) {
-		if t.Name.Local != "entity" {
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <entity> (want <entity>)", t.Name.Local)
-			x.skip(t)
-			return
+	for t, ok := x.child("entity", open); ok; t, ok = x.child("entity", open) {
+		if t.name != "entity" {
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <entity> (want <entity>)", t.name)
+			x.skip(t.name)
+			continue
 		}
-		if c := x.entity(t, depth+1); c != nil {
+		if c := x.entity(depth + 1); c != nil {
 			e.Children = append(e.Children, c)
 		}
-	})
+	}
 	return e
 }
 
-func (x *xmlReader) mixin(se xml.StartElement) *Mixin {
+func (x *xmlReader) mixin() *Mixin {
 	open := x.start
 	m := &Mixin{Pos: x.pos(open)}
 	hasID := false
-	for i, a := range x.attributes(se) {
+	for i, a := range x.attributes() {
 		switch a.name {
 		case "id":
 			hasID = true
@@ -473,7 +494,7 @@ func (x *xmlReader) mixin(se xml.StartElement) *Mixin {
 		case "mixin":
 			if m != nil {
 				m.MixinPos = a.vpos
-				m.Mixins = words(a.value)
+				m.Mixins = x.words(a.value)
 			}
 		case "class", "children":
 			x.errs.add(a.pos, "%q is not allowed in a mixin", a.name)
@@ -487,14 +508,18 @@ func (x *xmlReader) mixin(se xml.StartElement) *Mixin {
 		x.errs.add(x.pos(open), "<mixin> needs an id attribute")
 		m = nil
 	}
-	x.body(se, open, nil)
+	x.body("mixin", open)
 	return m
 }
 
-func (x *xmlReader) include(se xml.StartElement) *Include {
+func (x *xmlReader) include() *Include {
 	open := x.start
+	found := false // a src attribute, also one with a namespace prefix or repeated
+	for _, a := range x.sc.tok.attrs {
+		found = found || xmlLocal(a.name) == "src"
+	}
 	var inc *Include
-	for _, a := range x.attributes(se) {
+	for _, a := range x.attributes() {
 		if a.name != "src" {
 			x.errs.add(a.pos, "unknown attribute %q on <include> (want src)", a.name)
 			continue
@@ -505,24 +530,18 @@ func (x *xmlReader) include(se xml.StartElement) *Include {
 		}
 		inc = &Include{Path: a.value, Pos: a.vpos}
 	}
-	if inc == nil && !x.errs.full {
-		found := false
-		for _, a := range se.Attr {
-			found = found || a.Name.Local == "src"
-		}
-		if !found {
-			x.errs.add(x.pos(open), "<include> needs a src attribute")
-		}
+	if inc == nil && !x.errs.full && !found {
+		x.errs.add(x.pos(open), "<include> needs a src attribute")
 	}
-	x.body(se, open, nil)
+	x.body("include", open)
 	return inc
 }
 
 // decl reads <component name=... [type=... default=... oneOf=... min=... max=...]>
 // with optional <property> children.
-func (x *xmlReader) decl(se xml.StartElement) *Decl {
+func (x *xmlReader) decl() *Decl {
 	open := x.start
-	p, name, ok := x.propAttrs(se, "component")
+	p, name, ok := x.propAttrs("component")
 	var d *Decl
 	if ok {
 		if !validName(name.value, false) {
@@ -539,19 +558,19 @@ func (x *xmlReader) decl(se xml.StartElement) *Decl {
 		p.Pos = d.Pos
 		d.Single, d.Props = true, []*PropDecl{p}
 	}
-	x.body(se, open, func(t xml.StartElement) {
-		if t.Name.Local != "property" {
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <component> (want <property>)", t.Name.Local)
-			x.skip(t)
-			return
+	for t, ok := x.child("component", open); ok; t, ok = x.child("component", open) {
+		if t.name != "property" {
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <component> (want <property>)", t.name)
+			x.skip(t.name)
+			continue
 		}
 		if single {
 			x.errs.add(x.pos(x.start), "<property> in a single-property declaration (one with a type attribute)")
-			x.skip(t)
-			return
+			x.skip(t.name)
+			continue
 		}
 		popen := x.start
-		p, name, ok := x.propAttrs(t, "property")
+		p, name, ok := x.propAttrs("property")
 		if ok {
 			if !validName(name.value, false) {
 				x.errs.add(name.vpos, "%s", nameMsg("property", name.value))
@@ -569,19 +588,19 @@ func (x *xmlReader) decl(se xml.StartElement) *Decl {
 				}
 			}
 		}
-		x.body(t, popen, nil)
-	})
+		x.body("property", popen)
+	}
 	return d
 }
 
 // propAttrs reads the attributes of <component> or <property>: name (required),
 // type, default, oneOf, min, max.
-func (x *xmlReader) propAttrs(se xml.StartElement, elem string) (*PropDecl, xmlAttr, bool) {
+func (x *xmlReader) propAttrs(elem string) (*PropDecl, xmlAttr, bool) {
 	open := x.start
 	p := &PropDecl{}
 	var name xmlAttr
 	hasName := false
-	for _, a := range x.attributes(se) {
+	for _, a := range x.attributes() {
 		switch a.name {
 		case "name":
 			name, hasName = a, true
