@@ -131,6 +131,21 @@ type compiler struct {
 	// unknown are components with a value whose name is neither
 	// registered nor declared.
 	unknown []*Component
+	// Slabs the nodes and their slices are cut from, to allocate in
+	// bulk: a scene has many small entities.
+	nodes   []Node
+	patches []registry.NamedPatch
+	kids    []*Node
+}
+
+// newNode returns a zeroed Node cut from a slab.
+func (c *compiler) newNode() *Node {
+	if len(c.nodes) == 0 {
+		c.nodes = make([]Node, 256)
+	}
+	n := &c.nodes[0]
+	c.nodes = c.nodes[1:]
+	return n
 }
 
 // composedMixins is the composition of one mixin list.
@@ -257,7 +272,8 @@ func (c *compiler) expand(ids []string, stack []string) ([]*registry.Mixin, erro
 }
 
 func (c *compiler) node(e *Entity, parent *Node, index int) *Node {
-	n := &Node{Src: e, Parent: parent}
+	n := c.newNode()
+	n.Src, n.Parent = e, parent
 	seg := e.ID
 	if seg == "" {
 		seg = strconv.Itoa(index)
@@ -269,7 +285,7 @@ func (c *compiler) node(e *Entity, parent *Node, index int) *Node {
 	}
 	c.plan.Count++
 	if len(e.Components) > 0 {
-		n.Own = make([]registry.NamedPatch, 0, len(e.Components))
+		n.Own = cutSlab(&c.patches, len(e.Components))
 	}
 	for _, comp := range e.Components {
 		if np, ok := c.component(comp); ok {
@@ -283,9 +299,13 @@ func (c *compiler) node(e *Entity, parent *Node, index int) *Node {
 			c.errs.add(e.MixinPos, "%v", err)
 		}
 	}
-	n.Comps = overlay(base, n.Own)
+	if len(base) == 0 && !repeats(n.Own) {
+		n.Comps = n.Own
+	} else {
+		n.Comps = overlayInto(cutSlab(&c.patches, len(base)+len(n.Own)), base, n.Own)
+	}
 	if len(e.Children) > 0 {
-		n.Children = make([]*Node, 0, len(e.Children))
+		n.Children = cutSlab(&c.kids, len(e.Children))
 	}
 	for i, ch := range e.Children {
 		if cn := c.node(ch, n, i); cn != nil {
@@ -325,8 +345,13 @@ func overlay(base, own []registry.NamedPatch) []registry.NamedPatch {
 	if len(base) == 0 && !repeats(own) {
 		return own
 	}
-	out := make([]registry.NamedPatch, len(base), len(base)+len(own))
-	copy(out, base)
+	return overlayInto(make([]registry.NamedPatch, 0, len(base)+len(own)), base, own)
+}
+
+// overlayInto is overlay appending to out, an empty slice with room for
+// base and own.
+func overlayInto(out, base, own []registry.NamedPatch) []registry.NamedPatch {
+	out = append(out, base...)
 	var index map[string]int // only for entities with many components
 	find := func(name string) int {
 		if index == nil && len(out) > 16 {

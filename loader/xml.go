@@ -311,20 +311,6 @@ func (x *xmlReader) component(a *xmlAttr, what string) *Component {
 	return c
 }
 
-// componentSlice returns an empty slice with room for n components, cut
-// from a slab shared by the entities of the file.
-func (x *xmlReader) componentSlice(n int) []*Component {
-	if n > 64 {
-		return make([]*Component, 0, n)
-	}
-	if len(x.ptrs) < n {
-		x.ptrs = make([]*Component, 1024)
-	}
-	s := x.ptrs[:0:n]
-	x.ptrs = x.ptrs[n:]
-	return s
-}
-
 // words splits a space-separated list attribute such as class or mixin,
 // into a slice cut from a slab shared by the entities of the file.
 func (x *xmlReader) words(s string) []string {
@@ -332,17 +318,7 @@ func (x *xmlReader) words(s string) []string {
 	if n == 0 {
 		return nil
 	}
-	var out []string
-	if n > 64 {
-		out = make([]string, 0, n)
-	} else {
-		if len(x.strs) < n {
-			x.strs = make([]string, 512)
-		}
-		out = x.strs[:0:n]
-		x.strs = x.strs[n:]
-	}
-	return appendWords(out, s)
+	return appendWords(cutSlab(&x.strs, n), s)
 }
 
 func countWords(s string) int {
@@ -439,7 +415,7 @@ func (x *xmlReader) entity(depth int) *Entity {
 	x.ents = x.ents[1:]
 	e.Pos, e.File = x.pos(open), x.file
 	attrs := x.attributes()
-	e.Components = x.componentSlice(len(attrs))
+	e.Components = cutSlab(&x.ptrs, len(attrs))
 	for i := range attrs {
 		a := &attrs[i]
 		switch a.name {

@@ -80,6 +80,10 @@ type yamlReader struct {
 
 	ents  []Entity // slabs, to allocate in bulk
 	comps []Component
+	ptrs  []*Component
+	strs  []string
+	kvs   []KV
+	kvps  []*KV
 	src   *source
 }
 
@@ -308,6 +312,54 @@ type posString struct {
 
 // strings reads a string or a list of strings. With split, a string is
 // split at white space (and so are list items, which must be single words).
+// names returns the names of an entity's class or mixin list (see
+// strings), in a slice cut from a slab; nil for none.
+func (y *yamlReader) names(n *ynode, what string) []string {
+	if n.kind == kScalar && !isNull(n) {
+		// The common case, "a b c": split as strings.Fields does.
+		k, inField := 0, false
+		for _, r := range n.value {
+			space := unicode.IsSpace(r)
+			if !space && !inField {
+				k++
+			}
+			inField = !space
+		}
+		if k == 0 {
+			return nil
+		}
+		out := cutSlab(&y.strs, k)
+		for f := range strings.FieldsSeq(n.value) {
+			out = append(out, f)
+		}
+		return out
+	}
+	ss := y.strings(n, what, true)
+	if len(ss) == 0 {
+		return nil
+	}
+	out := cutSlab(&y.strs, len(ss))
+	for _, s := range ss {
+		out = append(out, s.text)
+	}
+	return out
+}
+
+// cutSlab returns an empty slice with room for exactly n elements, cut
+// from the slab *slab (appending beyond n reallocates, so slices never
+// overlap); a large slice gets its own allocation.
+func cutSlab[T any](slab *[]T, n int) []T {
+	if n > 64 {
+		return make([]T, 0, n)
+	}
+	if len(*slab) < n {
+		*slab = make([]T, 1024)
+	}
+	s := (*slab)[:0:n]
+	*slab = (*slab)[n:]
+	return s
+}
+
 func (y *yamlReader) strings(n *ynode, what string, split bool) []posString {
 	var out []posString
 	switch {
@@ -376,8 +428,8 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 			break
 		}
 		c.Kind = ValueMap
-		c.Map = make([]*KV, 0, len(v.content)/2)
-		kvs := make([]KV, 0, len(v.content)/2)
+		c.Map = cutSlab(&y.kvps, len(v.content)/2)
+		kvs := cutSlab(&y.kvs, len(v.content)/2)
 		y.pairs(v, func(pk, pv *ynode) {
 			if pv.kind != kScalar {
 				y.errs.add(y.pos(pv), "property %q of %s %q must be a string, not %s", pk.value, what, k.value, kindName(pv))
@@ -469,7 +521,7 @@ func (y *yamlReader) entity(n *ynode, depth int) *Entity {
 	e := &y.ents[0]
 	y.ents = y.ents[1:]
 	e.Pos, e.File = y.pos(n), y.file
-	e.Components = make([]*Component, 0, len(n.content)/2)
+	e.Components = cutSlab(&y.ptrs, len(n.content)/2)
 	y.pairs(n, func(k, v *ynode) {
 		switch k.value {
 		case "id":
@@ -482,14 +534,10 @@ func (y *yamlReader) entity(n *ynode, depth int) *Entity {
 				}
 			}
 		case "class":
-			for _, s := range y.strings(v, "class", true) {
-				e.Class = append(e.Class, s.text)
-			}
+			e.Class = y.names(v, "class")
 		case "mixin":
 			e.MixinPos = y.pos(v)
-			for _, s := range y.strings(v, "mixin", true) {
-				e.Mixins = append(e.Mixins, s.text)
-			}
+			e.Mixins = y.names(v, "mixin")
 		case "children":
 			e.Children = y.entities(v, depth+1)
 		default:
@@ -691,6 +739,8 @@ type fy struct {
 	next      int    // indentation of the content at i, -1 at end of input
 	bad       bool
 	slab      []ynode
+	stack     []*ynode // contents of the collections being parsed
+	ptrs      []*ynode // slab the finished contents are cut from
 	depth     int
 }
 
@@ -728,6 +778,29 @@ func (p *fy) node(kind uint8, off int) *ynode {
 	p.slab = p.slab[1:]
 	n.kind, n.line, n.col = kind, int32(p.line), int32(off-p.lineStart+1)
 	return n
+}
+
+// collect returns the nodes pushed on p.stack since start, in a slice of
+// exactly that size cut from a slab, and pops them: a collection's items
+// are gathered on one shared stack instead of growing a slice each.
+func (p *fy) collect(start int) []*ynode {
+	k := len(p.stack) - start
+	if k == 0 {
+		return nil
+	}
+	var out []*ynode
+	if k > 64 {
+		out = make([]*ynode, k)
+	} else {
+		if len(p.ptrs) < k {
+			p.ptrs = make([]*ynode, 1024)
+		}
+		out = p.ptrs[:k:k]
+		p.ptrs = p.ptrs[k:]
+	}
+	copy(out, p.stack[start:])
+	p.stack = p.stack[:start]
+	return out
 }
 
 func (p *fy) scalar(off int, v string, null bool) *ynode {
@@ -848,6 +921,7 @@ func (p *fy) keyLen() int {
 
 func (p *fy) seq(ind int) *ynode {
 	n := p.node(kSequence, p.i)
+	start := len(p.stack)
 	for !p.bad {
 		p.i++ // '-'
 		for p.i < len(p.d) && p.d[p.i] == ' ' {
@@ -873,11 +947,12 @@ func (p *fy) seq(ind int) *ynode {
 		if p.bad {
 			return nil
 		}
-		n.content = append(n.content, item)
+		p.stack = append(p.stack, item)
 		if p.next != ind || !p.isDash() {
 			if p.next > ind {
 				p.bad = true
 			}
+			n.content = p.collect(start)
 			return n
 		}
 	}
@@ -886,6 +961,7 @@ func (p *fy) seq(ind int) *ynode {
 
 func (p *fy) mapping(ind int) *ynode {
 	n := p.node(kMapping, p.i)
+	start := len(p.stack)
 	for !p.bad {
 		kl := p.keyLen()
 		if kl == 0 {
@@ -918,11 +994,12 @@ func (p *fy) mapping(ind int) *ynode {
 		if p.bad {
 			return nil
 		}
-		n.content = append(n.content, key, val)
+		p.stack = append(p.stack, key, val)
 		if p.next != ind || p.isDash() {
 			if p.next > ind {
 				p.bad = true
 			}
+			n.content = p.collect(start)
 			return n
 		}
 	}
@@ -1032,6 +1109,7 @@ func (p *fy) flow(depth int) *ynode {
 		p.i++
 		return n
 	}
+	start := len(p.stack)
 	for !p.bad {
 		if kind == kMapping {
 			kl := p.keyLen()
@@ -1046,9 +1124,10 @@ func (p *fy) flow(depth int) *ynode {
 			}
 			p.i += kl + 1
 			p.spaces()
-			n.content = append(n.content, key)
+			p.stack = append(p.stack, key)
 		}
-		n.content = append(n.content, p.flowValue(depth))
+		v := p.flowValue(depth) // may push and pop nested contents
+		p.stack = append(p.stack, v)
 		p.spaces()
 		switch p.at(p.i) {
 		case ',':
@@ -1059,6 +1138,7 @@ func (p *fy) flow(depth int) *ynode {
 			}
 		case closer:
 			p.i++
+			n.content = p.collect(start)
 			return n
 		default:
 			p.bad = true
