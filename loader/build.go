@@ -249,6 +249,17 @@ func sameBound(a, b *float64) bool {
 // create makes the entity of n and its subtree under parent, at index
 // among parent's children (-1: at the end).
 func (s *Scene) create(n *Node, parent ecs.Entity, index int, errs *ErrorList) ecs.Entity {
+	e := s.newEntity(n, parent, index, errs)
+	for _, ch := range n.Children {
+		s.create(ch, e, -1, errs)
+	}
+	return e
+}
+
+// newEntity makes the entity of n alone (not its children) under parent,
+// at index among parent's children (-1: at the end): id, classes and
+// components composed with the node's mixins.
+func (s *Scene) newEntity(n *Node, parent ecs.Entity, index int, errs *ErrorList) ecs.Entity {
 	w, reg := s.World, s.Registry
 	e := w.NewEntity()
 	if !parent.IsZero() {
@@ -269,18 +280,17 @@ func (s *Scene) create(n *Node, parent ecs.Entity, index int, errs *ErrorList) e
 			*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})
 		}
 	}
-	for _, ch := range n.Children {
-		s.create(ch, e, -1, errs)
-	}
 	return e
 }
 
 // Entity returns the entity made for the node whose id is id.
 func (s *Scene) Entity(id string) (ecs.Entity, bool) {
-	for n, e := range s.Entities {
-		if n.Src.ID == id {
-			return e, true
-		}
+	e, ok := s.Registry.EntityByID(id)
+	if !ok {
+		return ecs.Entity{}, false
 	}
-	return ecs.Entity{}, false
+	if _, mine := s.Nodes[e]; !mine {
+		return ecs.Entity{}, false
+	}
+	return e, true
 }

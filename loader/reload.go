@@ -830,26 +830,7 @@ func changedPatch(s *registry.Schema, old, new registry.Patch) registry.Patch {
 // createUnmatched creates n and its unmatched descendants; matched
 // descendants are moved under it by arrange.
 func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, errs *ErrorList) {
-	w, reg := s.World, s.Registry
-	e := w.NewEntity()
-	if !parent.IsZero() {
-		_ = w.SetParent(e, parent)
-	}
-	s.Entities[n] = e
-	s.Nodes[e] = n
-	if n.Src.ID != "" {
-		if err := reg.SetEntityID(e, n.Src.ID); err != nil {
-			*errs = append(*errs, &Error{Pos: n.Src.IDPos, Msg: err.Error()})
-		}
-	}
-	if len(n.Src.Class) > 0 {
-		reg.SetClasses(e, n.Src.Class)
-	}
-	for _, np := range n.Comps {
-		if err := reg.SetPatch(e, np.Name, np.Patch, registry.Replace); err != nil {
-			*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})
-		}
-	}
+	e := s.newEntity(n, parent, -1, errs)
 	for _, ch := range n.Children {
 		if _, ok := s.Entities[ch]; !ok {
 			s.createUnmatched(ch, e, errs)
