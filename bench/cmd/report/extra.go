@@ -63,12 +63,18 @@ func extraSection(r io.Reader) (string, error) {
 		sort.Float64s(s)
 		med[k] = median(s)
 	}
+	custom := map[string]bool{} // benchmarks that report their own metrics
 	for _, k := range keys {
-		if k.unit == "ns/op" || k.unit == "B/op" || k.unit == "allocs/op" {
+		if k.unit != "ns/op" && k.unit != "B/op" && k.unit != "allocs/op" {
+			custom[k.name] = true
+		}
+	}
+	for _, k := range keys {
+		if k.unit == "B/op" || k.unit == "allocs/op" || k.unit == "ns/op" && custom[k.name] {
 			continue
 		}
 		ratio := ""
-		if i := strings.LastIndexByte(k.name, '/'); i > 0 && !strings.HasSuffix(k.name, "/hand") {
+		if i := strings.LastIndexByte(k.name, '/'); i > 0 && !strings.HasSuffix(k.name, "/hand") && strings.Contains(k.unit, "ns/") {
 			if h, ok := med[extraKey{k.name[:i] + "/hand", k.unit}]; ok && h > 0 {
 				ratio = fmt.Sprintf("%.2f", med[k]/h)
 			}
