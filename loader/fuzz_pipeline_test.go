@@ -1,0 +1,74 @@
+package loader
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+func FuzzReadJSON(f *testing.F) {
+	f.Add([]byte(`{"entities":[{"id":"a","path":"a","parent":null,"class":["x"],"components":{"position":{"x":1,"y":2,"z":3},"enemy":{}}},{"path":"a/0","parent":"a","class":[],"components":{"health":{"hp":5}}}]}`))
+	f.Add([]byte(`{"scene":{"physics":"step: 0.02"},"components":{"hp":{"type":"int","default":"3"}},"entities":[]}`))
+	for _, s := range []string{"", "{", "[]", `{"entities":{}}`, `{"entities":[{"parent":"nope"}]}`, `{"x":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := ReadJSON("f.json", data, fuzzLimits)
+		if err != nil {
+			if _, ok := err.(ErrorList); !ok {
+				t.Fatalf("error is not an ErrorList: %#v", err)
+			}
+			return
+		}
+		if doc == nil {
+			t.Fatal("no document and no error")
+		}
+	})
+}
+
+// FuzzLoad runs the whole pipeline on fuzzed YAML and XML: read, compile
+// (also on documents that were read with errors, as loads do to report
+// every problem), build into a fresh World and, when that worked, export
+// and load the export again. Nothing may panic; a failed load must leave
+// the World empty; an export must load back.
+func FuzzLoad(f *testing.F) {
+	for _, ext := range []string{"yaml", "xml"} {
+		f.Add(ext == "xml", genScene(ext, 5))
+	}
+	f.Add(false, []byte("mixins:\n  a: {mixin: b}\n  b: {mixin: a}\nentities:\n  - mixin: a\n    position: 1 2\n"))
+	f.Add(false, []byte("components:\n  hp: {type: int, min: 0}\nentities:\n  - id: x\n    hp: -1\n  - id: x\n    helth: 3\n"))
+	f.Add(true, []byte(`<scene><entity id="a" position="1 2 3 4"/><entity id="a"/></scene>`))
+	f.Fuzz(func(t *testing.T, isXML bool, data []byte) {
+		name := "f.yaml"
+		if isXML {
+			name = "f.xml"
+		}
+		reg := registry.New(ecs.NewWorld())
+		if _, err := registry.RegisterBuiltins(reg); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadBytes(reg, name, data, Options{Limits: fuzzLimits})
+		if err != nil {
+			if n := reg.World().Len(); n != 0 {
+				t.Fatalf("failed load left %d entities: %v", n, err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := WriteYAML(&out, Export(reg, ExportOptions{})); err != nil {
+			t.Fatal(err)
+		}
+		reg2 := registry.New(ecs.NewWorld())
+		if _, err := registry.RegisterBuiltins(reg2); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadBytes(reg2, "export.yaml", out.Bytes(), Options{}); err != nil {
+			t.Fatalf("export does not load back: %v\n%s", err, out.Bytes())
+		}
+		if reg2.World().Len() != reg.World().Len() {
+			t.Fatalf("export loads %d entities, want %d", reg2.World().Len(), reg.World().Len())
+		}
+	})
+}
