@@ -359,3 +359,23 @@ func TestWatchDryRun(t *testing.T) {
 		t.Fatalf("dry run applied the edit, or no summary:\n%s", out.String())
 	}
 }
+
+// TestRunSeed: -seed changes what the spawner draws, and the same seed
+// gives the same scene.
+func TestRunSeed(t *testing.T) {
+	count := func(seed string) string {
+		r := runBin(t, "run", "-ticks", "1", "-seed", seed, "-query", "[position.x>0]", "scenes/cubes.yaml").expect(t, 0)
+		i := strings.Index(r.stdout, "query     ")
+		if i < 0 {
+			t.Fatalf("no query line:\n%s", r.stdout)
+		}
+		return r.stdout[i:]
+	}
+	a, b, c := count("0"), count("7"), count("7")
+	if b != c {
+		t.Fatalf("same seed, different scenes: %q %q", b, c)
+	}
+	if a == b {
+		t.Fatalf("seed made no difference: %q", a)
+	}
+}
