@@ -681,7 +681,9 @@ func (s *Selector) QueryAll(dst []ecs.Entity) []ecs.Entity {
 	s.begin(&x)
 	if s.tableOnly() {
 		s.cache.refresh(s.w)
-		if s.cache.mono {
+		// Marking costs a pass over a bitset of every entity index: worth
+		// it only when the candidates are not few.
+		if s.cache.mono && s.candidates()*16 >= len(s.cache.byIdx)/64 {
 			return s.queryMarked(dst)
 		}
 	}
@@ -880,4 +882,16 @@ func (s *Selector) tableRows(q *ecs.Query, st *compoundPlan) []int32 {
 	}
 	s.rows, s.cols, s.starts = rows, cols, starts
 	return rows
+}
+
+// candidates returns how many rows the members' filters match: an upper
+// bound of the results of a table-only selector.
+func (s *Selector) candidates() int {
+	n := 0
+	for _, m := range s.members {
+		if st := m.subject(); !st.never {
+			n += st.filter.Count()
+		}
+	}
+	return n
 }
