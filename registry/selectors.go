@@ -88,12 +88,12 @@ func (r *Registry) SetEntityID(e ecs.Entity, id string) error {
 			return fmt.Errorf("registry: duplicate id %q: already used by entity %v", id, o)
 		}
 	}
-	if old, ok := st.ids[e]; ok {
-		delete(st.byID, old)
-		delete(st.ids, e)
+	info := st.slot(e)
+	if info.id != "" {
+		delete(st.byID, info.id)
 	}
+	info.id = id
 	if id != "" {
-		st.ids[e] = id
 		st.byID[id] = e
 	}
 	return nil
@@ -102,7 +102,9 @@ func (r *Registry) SetEntityID(e ecs.Entity, id string) error {
 // EntityID returns e's id, or "" if it has none.
 func (r *Registry) EntityID(e ecs.Entity) string {
 	if st := r.store(); st != nil {
-		return st.ids[e]
+		if info := st.get(e); info != nil {
+			return info.id
+		}
 	}
 	return ""
 }
@@ -152,7 +154,10 @@ func contains(ss []string, s string) bool {
 // Classes returns e's class list (a copy).
 func (r *Registry) Classes(e ecs.Entity) []string {
 	if st := r.store(); st != nil {
-		cs := st.classes[e]
+		var cs []classSlot
+		if info := st.get(e); info != nil {
+			cs = info.classes
+		}
 		if len(cs) == 0 {
 			return nil
 		}
@@ -168,12 +173,13 @@ func (r *Registry) Classes(e ecs.Entity) []string {
 // HasClass reports whether e's class list contains class.
 func (r *Registry) HasClass(e ecs.Entity, class string) bool {
 	if st := r.store(); st != nil {
-		for _, c := range st.classes[e] {
-			if c.name == class {
-				return true
+		if info := st.get(e); info != nil {
+			for _, c := range info.classes {
+				if c.name == class {
+					return true
+				}
 			}
 		}
-		return false
 	}
 	return false
 }
@@ -191,10 +197,17 @@ func (r *Registry) ClassMembers(class string) []ecs.Entity {
 // entityStore maps entities to ids and classes, with the reverse indexes
 // `#id` and `.class` selectors use.
 type entityStore struct {
-	ids     map[ecs.Entity]string
+	ents    []entInfo // by entity index
 	byID    map[string]ecs.Entity
-	classes map[ecs.Entity][]classSlot
 	members map[string][]ecs.Entity
+}
+
+// entInfo is the id and classes of the entity e; an entry whose e is not
+// the entity asked about belongs to an earlier occupant of the slot.
+type entInfo struct {
+	e       ecs.Entity
+	id      string
+	classes []classSlot
 }
 
 // classSlot is one class of an entity and the entity's index in the
@@ -206,36 +219,60 @@ type classSlot struct {
 
 func newEntityStore() *entityStore {
 	return &entityStore{
-		ids:     make(map[ecs.Entity]string),
 		byID:    make(map[string]ecs.Entity),
-		classes: make(map[ecs.Entity][]classSlot),
 		members: make(map[string][]ecs.Entity),
 	}
 }
 
+// get returns e's entry, or nil if it has none.
+func (st *entityStore) get(e ecs.Entity) *entInfo {
+	if i := int(e.Index()); i < len(st.ents) && st.ents[i].e == e && !e.IsZero() {
+		return &st.ents[i]
+	}
+	return nil
+}
+
+// slot returns e's entry, making it if needed.
+func (st *entityStore) slot(e ecs.Entity) *entInfo {
+	i := int(e.Index())
+	if i >= len(st.ents) {
+		st.ents = append(st.ents, make([]entInfo, i+1-len(st.ents))...)
+	}
+	info := &st.ents[i]
+	if info.e != e {
+		*info = entInfo{e: e}
+	}
+	return info
+}
+
 func (st *entityStore) setClasses(e ecs.Entity, cs []string) {
-	for _, c := range st.classes[e] {
-		ms := st.members[c.name]
-		last := len(ms) - 1
-		if c.i != last {
-			moved := ms[last]
-			ms[c.i] = moved
-			for k, mc := range st.classes[moved] {
-				if mc.name == c.name {
-					st.classes[moved][k].i = c.i
-					break
+	info := st.get(e)
+	if info != nil {
+		for _, c := range info.classes {
+			ms := st.members[c.name]
+			last := len(ms) - 1
+			if c.i != last {
+				moved := ms[last]
+				ms[c.i] = moved
+				if mi := st.get(moved); mi != nil {
+					for k := range mi.classes {
+						if mi.classes[k].name == c.name {
+							mi.classes[k].i = c.i
+							break
+						}
+					}
 				}
 			}
+			ms[last] = ecs.Entity{}
+			if last == 0 {
+				delete(st.members, c.name)
+			} else {
+				st.members[c.name] = ms[:last]
+			}
 		}
-		ms[last] = ecs.Entity{}
-		if last == 0 {
-			delete(st.members, c.name)
-		} else {
-			st.members[c.name] = ms[:last]
-		}
+		info.classes = nil
 	}
 	if len(cs) == 0 {
-		delete(st.classes, e)
 		return
 	}
 	slots := make([]classSlot, len(cs))
@@ -243,17 +280,19 @@ func (st *entityStore) setClasses(e ecs.Entity, cs []string) {
 		slots[k] = classSlot{c, len(st.members[c])}
 		st.members[c] = append(st.members[c], e)
 	}
-	st.classes[e] = slots
+	st.slot(e).classes = slots
 }
 
 func (st *entityStore) forget(e ecs.Entity) {
-	if id, ok := st.ids[e]; ok {
-		delete(st.ids, e)
-		delete(st.byID, id)
+	info := st.get(e)
+	if info == nil {
+		return
 	}
-	if _, ok := st.classes[e]; ok {
-		st.setClasses(e, nil)
+	if info.id != "" {
+		delete(st.byID, info.id)
 	}
+	st.setClasses(e, nil)
+	*info = entInfo{}
 }
 
 // ComponentIDs resolves a component name for selector presence tests (it
