@@ -573,3 +573,70 @@ func (w *World) removeNow(e Entity, id ID) {
 	w.changes[id]++
 	w.version++
 }
+
+// AddMany adds the components ids to e in one move, with the values at
+// srcs (srcs may be nil, or hold nil for a zero value). It is an error if
+// e already has one of them or one is listed twice; then none is added.
+// Observers see ComponentAdded for each, in the order of ids, after every
+// value is written. While a query iterates, the adds are deferred one by
+// one, like AddPtr.
+func (w *World) AddMany(e Entity, ids []ID, srcs []unsafe.Pointer) error {
+	r := w.rec(e)
+	if r == nil {
+		return staleErr("Add", e)
+	}
+	from := w.tables[r.table]
+	for i, id := range ids {
+		if int(id) >= len(w.comps) {
+			return w.noComp("Add", e, id)
+		}
+		if from.has(id) {
+			return fmt.Errorf("ecs: Add %v %s: %w", e, w.comps[id].Name, ErrHasComponent)
+		}
+		for _, x := range ids[:i] {
+			if x == id {
+				return fmt.Errorf("ecs: Add %v %s: listed twice", e, w.comps[id].Name)
+			}
+		}
+	}
+	src := func(i int) unsafe.Pointer {
+		if i < len(srcs) {
+			return srcs[i]
+		}
+		return nil
+	}
+	if w.locks > 0 {
+		for i, id := range ids {
+			if err := w.add(e, r, id, src(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	to := from
+	for _, id := range ids {
+		to = w.tableWith(to, id)
+	}
+	w.move(e, r, from, to)
+	for i, id := range ids {
+		if p := src(i); p != nil {
+			if c := to.col(id); c.size > 0 {
+				c.info.copyN(c.ptr(r.row), p, 1)
+			}
+		}
+		w.changes[id]++
+	}
+	w.version++
+	if w.nobs > 0 {
+		w.locks++
+		for _, id := range ids {
+			if r := w.rec(e); r == nil || !w.tables[r.table].has(id) {
+				continue
+			}
+			w.emit(ComponentAdded, e, id)
+		}
+		w.locks--
+	}
+	w.settle()
+	return nil
+}

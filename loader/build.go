@@ -275,10 +275,8 @@ func (s *Scene) newEntity(n *Node, parent ecs.Entity, index int, errs *ErrorList
 	if len(n.Src.Class) > 0 {
 		reg.SetClasses(e, n.Src.Class)
 	}
-	for _, np := range n.Comps {
-		if err := reg.SetPatch(e, np.Name, np.Patch, registry.Replace); err != nil {
-			*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})
-		}
+	if err := reg.SetMany(e, n.Comps); err != nil {
+		*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})
 	}
 	return e
 }

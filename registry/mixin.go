@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
 )
@@ -136,42 +137,183 @@ func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []Named
 			return ecs.Entity{}, err
 		}
 	}
-	for _, np := range r.dependenciesFirst(comps) {
-		if err := r.SetPatch(e, np.Name, np.Patch, Replace); err != nil {
-			_ = r.w.Destroy(e)
-			return ecs.Entity{}, err
-		}
+	if err := r.SetMany(e, comps); err != nil {
+		_ = r.w.Destroy(e)
+		return ecs.Entity{}, err
 	}
 	return e, nil
 }
 
-// dependenciesFirst orders comps so that each component's dependencies
-// that comps also gives come before it (depth-first, left to right);
-// otherwise the order is kept.
-func (r *Registry) dependenciesFirst(comps []NamedPatch) []NamedPatch {
-	index := make(map[string]int, len(comps))
+// indexOfName returns the index of the component name in comps, or -1.
+func indexOfName(comps []NamedPatch, name string) int {
 	for i, np := range comps {
-		index[np.Name] = i
+		if np.Name == name {
+			return i
+		}
 	}
-	out := make([]NamedPatch, 0, len(comps))
-	done := make([]bool, len(comps))
+	return -1
+}
+
+// SetMany sets several components on e as a load does: each component e
+// does not have yet is added with its defaults overridden by its patch
+// (the Replace form), all of them in one storage move, dependencies that
+// comps does not give added with their defaults, and the init and update
+// hooks run in dependency order (depth-first, left to right), each
+// component seeing its final data at init. Components e already has are
+// set with SetPatch(Replace). On an unknown name or a bad patch nothing
+// is changed. While the World is locked, it falls back to one SetPatch
+// per component.
+func (r *Registry) SetMany(e ecs.Entity, comps []NamedPatch) error {
+	if !r.w.Alive(e) {
+		return fmt.Errorf("registry: set on %v: %w", e, ecs.ErrStale)
+	}
+	var itemBuf [8]setItem
+	items := itemBuf[:0]
+	for _, np := range comps {
+		c, id, err := r.Lookup(np.Name)
+		if err != nil {
+			return err
+		}
+		for _, pv := range np.Patch {
+			if pv.Index < 0 || pv.Index >= len(c.Schema.Props) {
+				return fmt.Errorf("registry: set %s: property index %d out of range", np.Name, pv.Index)
+			}
+		}
+		items = append(items, setItem{c, id, np.Name, np.Patch})
+	}
+	items = depsFirst(items)
+	if r.w.Locked() {
+		for _, it := range items {
+			if err := r.SetPatch(e, it.name, it.patch, Replace); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var idBuf [8]ecs.ID
+	var valBuf [8]unsafe.Pointer
+	b := adds{r: r, e: e, comps: comps, ids: idBuf[:0], vals: valBuf[:0]}
+	var present []setItem
+	for _, it := range items {
+		if r.w.Has(e, it.id) || b.scheduled(it.id) {
+			present = append(present, it)
+			continue
+		}
+		if len(it.c.Dependencies) > 0 {
+			if err := b.deps(it.c, 0); err != nil {
+				return err
+			}
+		}
+		v := it.c.newValue()
+		it.c.apply(v, it.patch)
+		b.ids = append(b.ids, it.id)
+		b.vals = append(b.vals, v)
+	}
+	if len(b.ids) > 0 {
+		if err := r.w.AddMany(e, b.ids, b.vals); err != nil {
+			return err
+		}
+	}
+	for _, it := range present {
+		if err := r.SetPatch(e, it.name, it.patch, Replace); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adds collects the components a SetMany adds in one move.
+type adds struct {
+	r     *Registry
+	e     ecs.Entity
+	comps []NamedPatch
+	ids   []ecs.ID
+	vals  []unsafe.Pointer
+}
+
+func (b *adds) scheduled(id ecs.ID) bool {
+	for _, x := range b.ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// deps schedules c's dependencies that the entity lacks and the SetMany
+// does not give, depth-first, with their defaults.
+func (b *adds) deps(c *Component, depth int) error {
+	if depth > 64 {
+		return fmt.Errorf("registry: component %q: dependencies nest too deep", c.Name)
+	}
+	for _, d := range c.Dependencies {
+		dc, ok := b.r.comps[d]
+		if !ok {
+			return fmt.Errorf("registry: component %q depends on unknown component %q", c.Name, d)
+		}
+		if b.r.w.Has(b.e, dc.ID) || b.scheduled(dc.ID) || indexOfName(b.comps, d) >= 0 {
+			continue
+		}
+		if err := b.deps(dc, depth+1); err != nil {
+			return err
+		}
+		if !b.scheduled(dc.ID) {
+			b.ids = append(b.ids, dc.ID)
+			b.vals = append(b.vals, dc.newValue())
+		}
+	}
+	return nil
+}
+
+// setItem is one component of a SetMany, looked up.
+type setItem struct {
+	c     *Component
+	id    ecs.ID
+	name  string
+	patch Patch
+}
+
+// depsFirst orders items so that each one's dependencies that items also
+// holds come before it (depth-first, left to right); otherwise the order
+// is kept, and a list already in order is returned as it is.
+func depsFirst(items []setItem) []setItem {
+	index := func(name string) int {
+		for i, it := range items {
+			if it.name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	ordered := true
+	for i, it := range items {
+		for _, d := range it.c.Dependencies {
+			if index(d) > i {
+				ordered = false
+			}
+		}
+	}
+	if ordered {
+		return items
+	}
+	out := make([]setItem, 0, len(items))
+	done := make([]bool, len(items))
 	var visit func(i int)
 	visit = func(i int) {
 		if done[i] {
 			return
 		}
 		done[i] = true
-		if c, ok := r.Component(comps[i].Name); ok {
-			for _, d := range c.Dependencies {
-				if j, ok := index[d]; ok {
-					visit(j)
-				}
+		for _, d := range items[i].c.Dependencies {
+			if j := index(d); j >= 0 {
+				visit(j)
 			}
 		}
-		out = append(out, comps[i])
+		out = append(out, items[i])
 	}
-	for i := range comps {
+	for i := range items {
 		visit(i)
 	}
 	return out
 }
+
