@@ -316,4 +316,3 @@ func depsFirst(items []setItem) []setItem {
 	}
 	return out
 }
-
