@@ -123,6 +123,16 @@ func (w *World) hier() *hierarchy {
 // and destroy a little.
 func (w *World) EnableHierarchy() { w.hier() }
 
+// linked returns the entity one of e's links (picked by field) points to,
+// or ok=false if e is stale, has no hierarchy, or the link is empty.
+func (w *World) linked(e Entity, field func(*link) uint32) (Entity, bool) {
+	if w.rec(e) == nil || w.h == nil {
+		return Entity{}, false
+	}
+	v := field(&w.h.links[e.index])
+	return w.entityAt(v), v != 0
+}
+
 func (w *World) entityAt(v uint32) Entity {
 	if v == 0 {
 		return Entity{}
@@ -132,49 +142,29 @@ func (w *World) entityAt(v uint32) Entity {
 
 // Parent returns e's parent, or ok=false if e is a root or stale.
 func (w *World) Parent(e Entity) (Entity, bool) {
-	if w.rec(e) == nil || w.h == nil {
-		return Entity{}, false
-	}
-	p := w.h.links[e.index].parent
-	return w.entityAt(p), p != 0
+	return w.linked(e, func(l *link) uint32 { return l.parent })
 }
 
 // FirstChild returns e's first child, or ok=false if it has none.
 func (w *World) FirstChild(e Entity) (Entity, bool) {
-	if w.rec(e) == nil || w.h == nil {
-		return Entity{}, false
-	}
-	c := w.h.links[e.index].first
-	return w.entityAt(c), c != 0
+	return w.linked(e, func(l *link) uint32 { return l.first })
 }
 
 // LastChild returns e's last child, or ok=false if it has none.
 func (w *World) LastChild(e Entity) (Entity, bool) {
-	if w.rec(e) == nil || w.h == nil {
-		return Entity{}, false
-	}
-	c := w.h.links[e.index].last
-	return w.entityAt(c), c != 0
+	return w.linked(e, func(l *link) uint32 { return l.last })
 }
 
 // NextSibling returns the entity after e among its parent's children (or
 // among the roots), or ok=false if e is the last.
 func (w *World) NextSibling(e Entity) (Entity, bool) {
-	if w.rec(e) == nil || w.h == nil {
-		return Entity{}, false
-	}
-	c := w.h.links[e.index].next
-	return w.entityAt(c), c != 0
+	return w.linked(e, func(l *link) uint32 { return l.next })
 }
 
 // PrevSibling returns the entity before e among its siblings, or ok=false
 // if e is the first.
 func (w *World) PrevSibling(e Entity) (Entity, bool) {
-	if w.rec(e) == nil || w.h == nil {
-		return Entity{}, false
-	}
-	c := w.h.links[e.index].prev
-	return w.entityAt(c), c != 0
+	return w.linked(e, func(l *link) uint32 { return l.prev })
 }
 
 // Children returns e's children in order.
@@ -220,23 +210,7 @@ func (w *World) Roots() iter.Seq[Entity] {
 func (w *World) All() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
-		c := h.rootFirst
-		for c != 0 {
-			if !yield(w.entityAt(c)) {
-				return
-			}
-			l := &h.links[c-1]
-			if l.first != 0 {
-				c = l.first
-				continue
-			}
-			for c != 0 && h.links[c-1].next == 0 {
-				c = h.links[c-1].parent
-			}
-			if c != 0 {
-				c = h.links[c-1].next
-			}
-		}
+		w.preorder(h.rootFirst, 0, yield)
 	}
 }
 
@@ -246,26 +220,30 @@ func (w *World) Descendants(e Entity) iter.Seq[Entity] {
 		if w.rec(e) == nil || w.h == nil {
 			return
 		}
-		h := w.h
-		top := e.index + 1
-		c := h.links[e.index].first
-		for c != 0 {
-			if !yield(w.entityAt(c)) {
-				return
-			}
-			l := &h.links[c-1]
-			if l.first != 0 {
-				c = l.first
-				continue
-			}
-			for c != top && h.links[c-1].next == 0 {
-				c = h.links[c-1].parent
-			}
-			if c == top {
-				return
-			}
-			c = h.links[c-1].next
+		w.preorder(w.h.links[e.index].first, e.index+1, yield)
+	}
+}
+
+// preorder walks the hierarchy in pre-order from c (a link value) and its
+// following siblings, climbing no higher than top (a link value; 0 for
+// the roots), until yield returns false.
+func (w *World) preorder(c, top uint32, yield func(Entity) bool) {
+	h := w.h
+	for c != 0 {
+		if !yield(w.entityAt(c)) {
+			return
 		}
+		if l := &h.links[c-1]; l.first != 0 {
+			c = l.first
+			continue
+		}
+		for c != top && h.links[c-1].next == 0 {
+			c = h.links[c-1].parent
+		}
+		if c == top {
+			return
+		}
+		c = h.links[c-1].next
 	}
 }
 
