@@ -1,9 +1,9 @@
 package loader
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -31,13 +31,44 @@ type Scene struct {
 type Options struct {
 	// Limits bound what the readers accept; zero fields take defaults.
 	Limits Limits
+	// Context, if not nil, interrupts a long load or reload when it is
+	// done (Ctrl-C): it is checked before each file is read, before and
+	// after compiling, and every few hundred entities while building. An
+	// interrupted load leaves no entity behind and returns an error that
+	// matches the context's error (context.Canceled) with errors.Is.
+	Context context.Context
+}
+
+// ctx returns the options' context, or the background context.
+func (o *Options) ctx() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
+}
+
+// interrupted wraps the context's error once it is done.
+func interrupted(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("loader: interrupted: %w", err)
+	}
+	return nil
 }
 
 // Load reads the scene file name from fsys (with its includes), validates
 // it against reg and builds it into reg's World. On any error the World is
 // untouched and the error is an ErrorList of "file:line:col: message".
+//
+// Files are read bounded by Limits.MaxBytes and must be regular files by
+// fsys's Stat. fsys decides where links lead: os.DirFS follows them out
+// of its directory; LoadFile does not let includes out.
 func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene, error) {
-	doc, err := ReadFile(fsys, name, opt.Limits)
+	ctx := opt.ctx()
+	lim := opt.Limits.withDefaults()
+	doc, err := ReadFile(guardFS(ctx, fsys, lim.MaxBytes), name, opt.Limits)
+	if err := interrupted(ctx); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, alsoCompile(doc, reg, err)
 	}
@@ -45,17 +76,19 @@ func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene,
 	if err != nil {
 		return nil, err
 	}
-	return Build(plan, reg)
+	return BuildContext(ctx, plan, reg)
 }
 
 // LoadFile is Load for a file on the operating system's file system: the
-// file's directory is the root includes may not escape.
+// file's directory is the root includes may not escape. The file itself
+// may be a symbolic link; the files it includes may be links too, as long
+// as they lead to a file under the root.
 func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) {
 	plan, err := CheckFile(reg, file, opt)
 	if err != nil {
 		return nil, err
 	}
-	return Build(plan, reg)
+	return BuildContext(opt.ctx(), plan, reg)
 }
 
 // CheckFile reads and validates the scene file (with its includes) against
@@ -63,19 +96,36 @@ func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) 
 // positions name files by their path as given (file's directory joined to
 // the names inside it).
 func CheckFile(reg *registry.Registry, file string, opt Options) (*Plan, error) {
+	plan, _, err := checkFile(reg, file, opt, nil)
+	return plan, err
+}
+
+// checkFile is CheckFile taking the bytes of files from given where they
+// are there. It returns the scene's file system: what was read and
+// asked for.
+func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot) (*Plan, *sceneFS, error) {
+	ctx := opt.ctx()
+	lim := opt.Limits.withDefaults()
 	dir, base := filepath.Split(filepath.Clean(file))
 	if dir == "" {
 		dir = "."
 	}
-	doc, err := ReadFile(os.DirFS(dir), base, opt.Limits)
+	sfs := newSceneFS(ctx, dir, base, lim.MaxBytes, given)
+	doc, err := ReadFile(sfs, base, opt.Limits)
+	if err := interrupted(ctx); err != nil {
+		return nil, sfs, err
+	}
 	if err != nil {
-		return nil, withDir(alsoCompile(doc, reg, err), dir)
+		return nil, sfs, withDir(alsoCompile(doc, reg, err), dir)
 	}
 	plan, err := Compile(doc, reg)
 	if err != nil {
-		return nil, withDir(err, dir)
+		return nil, sfs, withDir(err, dir)
 	}
-	return plan, nil
+	if err := interrupted(ctx); err != nil {
+		return nil, sfs, err
+	}
+	return plan, sfs, nil
 }
 
 // alsoCompile adds the compile errors of a document that was read with
@@ -132,7 +182,7 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 	if err != nil {
 		return nil, err
 	}
-	return Build(plan, reg)
+	return BuildContext(opt.ctx(), plan, reg)
 }
 
 // Build creates the plan's declared components, mixins, system settings
@@ -143,6 +193,26 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 // schema), and an entity id already used in the World. Then nothing can
 // fail on account of the document.
 func Build(plan *Plan, reg *registry.Registry) (*Scene, error) {
+	return BuildContext(context.Background(), plan, reg)
+}
+
+// buildCheckEvery is how many entities Build creates between two looks
+// at its context.
+const buildCheckEvery = 256
+
+// BuildContext is Build, interrupted when ctx is done: it looks at ctx
+// every few hundred entities, and an interrupted build destroys the
+// entities it made and returns an error matching ctx.Err() with
+// errors.Is. (Definitions already applied, such as declared components,
+// stay, as on any other error while building.)
+//
+// TODO(registry): a spawner that spawns itself through its mixin loops
+// inside one entity's SetMany; interrupting that needs the registry's
+// cancellation hook for spawning (being added with the spawner bounds).
+func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Scene, error) {
+	if err := interrupted(ctx); err != nil {
+		return nil, err
+	}
 	if err := checkAgainst(plan, reg); err != nil {
 		return nil, err
 	}
@@ -157,17 +227,43 @@ func Build(plan *Plan, reg *registry.Registry) (*Scene, error) {
 		}
 	}
 	var errs ErrorList
+	b := &builder{ctx: ctx, left: buildCheckEvery}
 	for _, n := range plan.Roots {
-		e := s.create(n, ecs.Entity{}, -1, &errs)
-		s.Roots = append(s.Roots, e)
+		if b.next() {
+			break
+		}
+		s.Roots = append(s.Roots, s.create(n, ecs.Entity{}, -1, &errs, b))
 	}
-	if len(errs) > 0 {
+	if len(errs) > 0 || b.stopped {
 		for _, e := range s.Roots {
 			_ = s.World.Destroy(e)
+		}
+		if b.stopped {
+			return nil, interrupted(ctx)
 		}
 		return nil, errs
 	}
 	return s, nil
+}
+
+// builder counts the entities a build makes between looks at its
+// context.
+type builder struct {
+	ctx     context.Context
+	left    int
+	stopped bool
+}
+
+// next is called before each entity; it reports whether to stop.
+func (b *builder) next() bool {
+	if b == nil {
+		return false
+	}
+	if b.left--; b.left <= 0 {
+		b.left = buildCheckEvery
+		b.stopped = b.ctx.Err() != nil
+	}
+	return b.stopped
 }
 
 // checkAgainst reports every declaration of plan that clashes with a
@@ -248,10 +344,14 @@ func sameBound(a, b *float64) bool {
 
 // create makes the entity of n and its subtree under parent, at index
 // among parent's children (-1: at the end).
-func (s *Scene) create(n *Node, parent ecs.Entity, index int, errs *ErrorList) ecs.Entity {
+// A build b (nil: none) that is interrupted stops making children.
+func (s *Scene) create(n *Node, parent ecs.Entity, index int, errs *ErrorList, b *builder) ecs.Entity {
 	e := s.newEntity(n, parent, index, errs)
 	for _, ch := range n.Children {
-		s.create(ch, e, -1, errs)
+		if b.next() {
+			break
+		}
+		s.create(ch, e, -1, errs, b)
 	}
 	return e
 }

@@ -2,6 +2,15 @@ package loader
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -124,4 +133,372 @@ func sourceOffset(raw []byte, text string, off int, quote byte, xml bool) int {
 		}
 	}
 	return i
+}
+
+// Reading scene files.
+//
+// A scene's files are read through a file system that reads each file
+// once, in full and bounded, and refuses what is not a regular file: a
+// named pipe would block the read forever and a device (a link to
+// /dev/zero) would never end. On the operating system's file system
+// (LoadFile, CheckFile, Reloader) symbolic links are resolved before the
+// root check: the main file may be a link to anywhere, but what it
+// includes may not lead outside the main file's directory. Refused files
+// are not opened, or not read, so their content never shows in an error.
+
+// Snapshot holds the contents of scene files, each as read once, by
+// absolute path. A Watcher's Snapshot holds the bytes it judged to be a
+// save; Reloader.ReloadFrom parses exactly those bytes.
+type Snapshot map[string][]byte
+
+// ErrNotRegular is the error for a scene file that is not a regular file
+// (a named pipe, a device, a socket or a directory). Errors carry the
+// kind of file (see notRegularError) and match ErrNotRegular with
+// errors.Is.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrOutsideRoot is the error for an include that a symbolic link leads
+// out of the scene's root directory.
+var ErrOutsideRoot = errors.New("a symbolic link leads outside the scene root")
+
+// errLinkLoop is the error for a path whose links do not end.
+var errLinkLoop = errors.New("too many levels of symbolic links")
+
+// notRegularError says what kind of file was refused.
+type notRegularError struct{ mode fs.FileMode }
+
+func (e notRegularError) Error() string {
+	kind := "an irregular file"
+	switch t := e.mode.Type(); {
+	case t&fs.ModeDir != 0:
+		kind = "a directory"
+	case t&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case t&fs.ModeSocket != 0:
+		kind = "a socket"
+	case t&fs.ModeDevice != 0:
+		kind = "a device"
+	case t&fs.ModeSymlink != 0:
+		kind = "a symbolic link"
+	}
+	return "not a regular file (" + kind + ")"
+}
+
+func (e notRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+// readRegular reads the file at path, a path of the operating system:
+// symbolic links are resolved first, and allow, if not nil, approves the
+// resolved path. The file is opened without blocking (a named pipe does
+// not wait for a writer) and without following a link put in its place
+// meanwhile, and it must be a regular file. At most max+1 bytes are read;
+// size is the file's size (the larger of what the file system reports
+// and what was read): size > max means too large, and then data may be
+// short or nil.
+func readRegular(path string, max int64, allow func(real string) error) (data []byte, size int64, err error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			err = errLinkLoop // the only error EvalSymlinks makes itself
+		}
+		return nil, 0, err
+	}
+	if allow != nil {
+		if err := allow(real); err != nil {
+			return nil, 0, err
+		}
+	}
+	// Stat first: a socket cannot be opened, and the message should say
+	// what it is; the open file is checked again below.
+	if fi, err := os.Stat(real); err != nil {
+		return nil, 0, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, 0, notRegularError{fi.Mode()}
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, notRegularError{fi.Mode()}
+	}
+	if fi.Size() > max {
+		return nil, fi.Size(), nil // too large: not read
+	}
+	return readBounded(f, fi.Size(), max)
+}
+
+// readBounded reads r, of reported size, up to max+1 bytes.
+func readBounded(r io.Reader, size, max int64) ([]byte, int64, error) {
+	hint := size
+	if hint < 0 || hint > max {
+		hint = max
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, hint+1))
+	if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
+		return nil, 0, err
+	}
+	data := buf.Bytes()
+	if int64(len(data)) > size {
+		size = int64(len(data))
+	}
+	return data, size, nil
+}
+
+// within reports whether path is root or lies under it (both cleaned and
+// absolute).
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// sceneFS is the file system one read of a scene goes through, on the
+// operating system's files under a root directory. It reads each file
+// once and keeps the bytes (Stat and ReadFile see the same content); it
+// takes a file's bytes from given instead when they are there (what a
+// Watcher judged); and it records the names asked for, so that a failed
+// read still knows which files it was made of.
+type sceneFS struct {
+	ctx   context.Context
+	abs   string // the root directory, absolute
+	real  string // the root with its links resolved; "" if that failed
+	main  string // the main file's name: it may be a link to anywhere
+	max   int64  // bytes per file, at most
+	given Snapshot
+
+	read  Snapshot            // what this read took, by absolute path
+	infos map[string]fileInfo // by name
+	errs  map[string]error    // by name
+	names []string            // asked for, in order
+}
+
+// newSceneFS returns the file system for the scene file main in dir.
+func newSceneFS(ctx context.Context, dir, main string, max int64, given Snapshot) *sceneFS {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = filepath.Clean(dir)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = ""
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &sceneFS{ctx: ctx, abs: abs, real: real, main: main, max: max, given: given,
+		read: Snapshot{}, infos: map[string]fileInfo{}, errs: map[string]error{}}
+}
+
+// path returns the absolute path of the file name.
+func (f *sceneFS) path(name string) string {
+	return filepath.Join(f.abs, filepath.FromSlash(name))
+}
+
+// get reads the file name once.
+func (f *sceneFS) get(name string) (fileInfo, error) {
+	if fi, ok := f.infos[name]; ok {
+		return fi, nil
+	}
+	if err, ok := f.errs[name]; ok {
+		return fileInfo{}, err
+	}
+	f.names = append(f.names, name)
+	fi, err := f.load(name)
+	if err != nil {
+		err = &fs.PathError{Op: "read", Path: name, Err: err}
+		f.errs[name] = err
+		return fileInfo{}, err
+	}
+	f.infos[name] = fi
+	return fi, nil
+}
+
+func (f *sceneFS) load(name string) (fileInfo, error) {
+	if err := f.ctx.Err(); err != nil {
+		return fileInfo{}, err
+	}
+	if !fs.ValidPath(name) {
+		return fileInfo{}, fs.ErrInvalid
+	}
+	p := f.path(name)
+	base := path.Base(name)
+	var allow func(string) error
+	if name != f.main {
+		allow = func(real string) error {
+			if f.real == "" || !within(f.real, real) {
+				return ErrOutsideRoot
+			}
+			return nil
+		}
+	}
+	if data, ok := f.given[p]; ok {
+		// The root check holds for given bytes too; a file that cannot
+		// be resolved now is read (and refused) like any other.
+		ok := allow == nil
+		if !ok {
+			real, err := filepath.EvalSymlinks(p)
+			if err == nil {
+				if err := allow(real); err != nil {
+					return fileInfo{}, err
+				}
+				ok = true
+			}
+		}
+		if ok {
+			f.read[p] = data
+			return fileInfo{name: base, data: data, size: int64(len(data))}, nil
+		}
+	}
+	data, size, err := readRegular(p, f.max, allow)
+	if err != nil {
+		return fileInfo{}, unwrapPath(err)
+	}
+	f.read[p] = data
+	return fileInfo{name: base, data: data, size: size}, nil
+}
+
+// unwrapPath drops the operating system's path from err: messages name
+// the file as the scene does.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Open implements fs.FS.
+func (f *sceneFS) Open(name string) (fs.File, error) {
+	fi, err := f.get(name)
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{fileInfo: fi, r: bytes.NewReader(fi.data)}, nil
+}
+
+// Stat implements fs.StatFS: the file is read, once.
+func (f *sceneFS) Stat(name string) (fs.FileInfo, error) {
+	fi, err := f.get(name)
+	if err != nil {
+		return nil, err
+	}
+	return fi, nil
+}
+
+// ReadFile implements fs.ReadFileFS.
+func (f *sceneFS) ReadFile(name string) ([]byte, error) {
+	fi, err := f.get(name)
+	if err != nil {
+		return nil, err
+	}
+	return fi.data, nil
+}
+
+// tried returns the paths of the files asked for.
+func (f *sceneFS) tried() []string {
+	out := make([]string, len(f.names))
+	for i, n := range f.names {
+		out[i] = f.path(n)
+	}
+	return out
+}
+
+// fileInfo describes a file read whole.
+type fileInfo struct {
+	name string
+	data []byte
+	size int64 // may exceed len(data): a file over the limit
+}
+
+func (fi fileInfo) Name() string       { return fi.name }
+func (fi fileInfo) Size() int64        { return fi.size }
+func (fi fileInfo) Mode() fs.FileMode  { return 0o444 }
+func (fi fileInfo) ModTime() time.Time { return time.Time{} }
+func (fi fileInfo) IsDir() bool        { return false }
+func (fi fileInfo) Sys() any           { return nil }
+
+// memFile is an open file whose bytes were read.
+type memFile struct {
+	fileInfo
+	r *bytes.Reader
+}
+
+func (m *memFile) Stat() (fs.FileInfo, error) { return m.fileInfo, nil }
+func (m *memFile) Read(p []byte) (int, error) { return m.r.Read(p) }
+func (m *memFile) Close() error               { return nil }
+
+// guardedFS reads a scene from any fs.FS with the same care, as far as an
+// fs.FS allows: a file must be a regular file by Stat before it is
+// opened and by the open file's Stat before it is read, and it is read
+// bounded. (os.DirFS follows links out of its directory: use LoadFile, or
+// an os.Root's FS, for files of the operating system.)
+type guardedFS struct {
+	fsys fs.FS
+	ctx  context.Context
+	max  int64
+}
+
+// guardFS returns fsys guarded for reading a scene of at most max bytes
+// per file (fsys itself if it is already).
+func guardFS(ctx context.Context, fsys fs.FS, max int64) fs.FS {
+	switch fsys.(type) {
+	case *sceneFS, *guardedFS:
+		return fsys
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &guardedFS{fsys: fsys, ctx: ctx, max: max}
+}
+
+// Open implements fs.FS.
+func (g *guardedFS) Open(name string) (fs.File, error) {
+	if _, err := g.Stat(name); err != nil {
+		return nil, err
+	}
+	return g.fsys.Open(name)
+}
+
+// Stat implements fs.StatFS, refusing what is not a regular file.
+func (g *guardedFS) Stat(name string) (fs.FileInfo, error) {
+	if err := g.ctx.Err(); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	fi, err := fs.Stat(g.fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: notRegularError{fi.Mode()}}
+	}
+	return fi, nil
+}
+
+// ReadFile implements fs.ReadFileFS: bounded, and only a regular file.
+func (g *guardedFS) ReadFile(name string) ([]byte, error) {
+	if _, err := g.Stat(name); err != nil {
+		return nil, err
+	}
+	f, err := g.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: notRegularError{fi.Mode()}}
+	}
+	data, _, err := readBounded(f, fi.Size(), g.max)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPath(err)}
+	}
+	return data, nil
 }
