@@ -325,3 +325,47 @@ func TestHostileInterruptMidBuild(t *testing.T) {
 		t.Fatalf("an interrupted build left %d entities", n-before)
 	}
 }
+
+// TestHostileSnapshot: bytes handed to a reload (a Watcher's Snapshot)
+// are refused for an include that a link leads out of the root, like
+// bytes read from disk; and a reload whose context is done applies
+// nothing.
+func TestHostileSnapshot(t *testing.T) {
+	base := t.TempDir()
+	h := hostileDir{t: t, root: filepath.Join(base, "scene"), out: filepath.Join(base, "outside")}
+	os.Mkdir(h.root, 0o755)
+	os.Mkdir(h.out, 0o755)
+	h.write("main.yaml", "include: [lib/x.yaml]\nentities: [{id: a}]\n")
+	h.write("lib/x.yaml", "entities: [{id: b}]\n")
+	reg := newTestRegistry(t)
+	file := filepath.Join(h.root, "main.yaml")
+	scene, err := LoadFile(reg, file, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := &Reloader{Scene: scene, File: file}
+	// lib becomes a link out of the root; the watcher read x.yaml there.
+	os.WriteFile(filepath.Join(h.out, "x.yaml"), []byte(secret+": 1\n"), 0o644)
+	if err := os.RemoveAll(filepath.Join(h.root, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	h.link(h.out, "lib")
+	snap := Snapshot{filepath.Join(h.root, "lib", "x.yaml"): []byte("entities: [{id: " + secret + "}]\n")}
+	_, err = rl.ReloadFrom(snap)
+	checkHostile(t, err, "main.yaml:1:11: cannot read lib/x.yaml: a symbolic link leads outside the scene root")
+	if _, ok := reg.EntityByID("b"); !ok {
+		t.Fatal("a refused reload changed the World")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	os.Remove(filepath.Join(h.root, "lib"))
+	h.write("lib/x.yaml", "entities: [{id: c}]\n")
+	rl.Options.Context = ctx
+	if _, err := rl.Reload(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want an interruption", err)
+	}
+	if _, ok := reg.EntityByID("c"); ok {
+		t.Fatal("an interrupted reload applied")
+	}
+}
