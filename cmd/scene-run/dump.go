@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -19,22 +20,18 @@ document that loads back to the same state.
 Flags:
 `
 
-func cmdDump(args []string, stdout, stderr io.Writer) error {
+func cmdDump(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("dump", dumpUsage, stderr)
 	format := fs.String("format", "yaml", "output format: yaml, xml or json")
-	ticks := fs.Int("ticks", 0, "ticks to run before dumping")
-	hz := fs.Float64("hz", 60, "ticks per second of scene time")
+	var ticks int
+	var hz float64
+	countVar(fs, &ticks, "ticks", 0, "run `n` ticks before dumping")
+	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return usagef("expected one SCENE, got %d arguments", fs.NArg())
-	}
-	if *ticks < 0 {
-		return usagef("-ticks must be >= 0")
-	}
-	if err := checkHz(*hz); err != nil {
-		return err
 	}
 	switch *format {
 	case "yaml", "xml", "json":
@@ -45,10 +42,12 @@ func cmdDump(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if _, err := rt.load(fs.Arg(0)); err != nil {
+	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}
-	tickN(rt, *ticks, *hz)
+	if err := tickN(ctx, rt, ticks, hz); err != nil {
+		return err
+	}
 	bw := bufio.NewWriter(stdout)
 	if err := writeScene(bw, rt.reg, *format); err != nil {
 		return err
@@ -73,7 +72,7 @@ Prints nothing and exits 0 when all are fine; else prints every error as
 file:line:col: message and exits 1.
 `
 
-func cmdValidate(args []string, stdout, stderr io.Writer) error {
+func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", validateUsage, stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -91,7 +90,10 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if _, err := loader.CheckFile(rt.reg, path, loader.Options{}); err != nil {
+		if _, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx}); err != nil {
+			if ctx.Err() != nil {
+				return interruptedError(path)
+			}
 			msgs = append(msgs, err.Error())
 		}
 	}

@@ -14,12 +14,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 )
 
 // Exit codes.
@@ -45,7 +48,12 @@ func usagef(format string, args ...any) error {
 var errFlagHelp = errors.New("help requested")
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// Ctrl-C or a SIGTERM interrupts a load (of any command) and stops a
+	// run early, with its summary.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 const topUsage = `scene-run runs, watches, queries, validates and dumps scenecs scenes.
@@ -62,8 +70,9 @@ Run "scene-run COMMAND -h" for a command's flags.
 Exit codes: 0 ok, 1 scene errors, 2 usage errors.
 `
 
-// run is main without the process: it returns the exit code.
-func run(args []string, stdout, stderr io.Writer) int {
+// run is main without the process: it returns the exit code. ctx ends on
+// an interrupt.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := "run"
 	if len(args) > 0 {
 		switch args[0] {
@@ -77,13 +86,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch cmd {
 	case "run":
-		err = cmdRun(args, stdout, stderr)
+		err = cmdRun(ctx, args, stdout, stderr)
 	case "query":
-		err = cmdQuery(args, stdout, stderr)
+		err = cmdQuery(ctx, args, stdout, stderr)
 	case "dump":
-		err = cmdDump(args, stdout, stderr)
+		err = cmdDump(ctx, args, stdout, stderr)
 	case "validate":
-		err = cmdValidate(args, stdout, stderr)
+		err = cmdValidate(ctx, args, stdout, stderr)
 	case "components":
 		err = cmdComponents(args, stdout, stderr)
 	case "schema":

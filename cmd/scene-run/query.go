@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,35 +20,33 @@ array of the entities in the dump format. No match prints nothing.
 Flags:
 `
 
-func cmdQuery(args []string, stdout, stderr io.Writer) error {
+func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("query", queryUsage, stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array of the matches in the dump format")
-	ticks := fs.Int("ticks", 0, "ticks to run before querying")
-	hz := fs.Float64("hz", 60, "ticks per second of scene time")
+	var ticks int
+	var hz float64
+	countVar(fs, &ticks, "ticks", 0, "run `n` ticks before querying")
+	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
 		return usagef("expected SCENE and SELECTOR, got %d arguments", fs.NArg())
 	}
-	if *ticks < 0 {
-		return usagef("-ticks must be >= 0")
-	}
-	if err := checkHz(*hz); err != nil {
-		return err
-	}
 	rt, err := newRuntime(0)
 	if err != nil {
 		return err
 	}
-	if _, err := rt.load(fs.Arg(0)); err != nil {
+	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}
 	sel := fs.Arg(1)
 	if _, err := rt.reg.QueryAll(sel); err != nil {
 		return selectorError(err)
 	}
-	tickN(rt, *ticks, *hz)
+	if err := tickN(ctx, rt, ticks, hz); err != nil {
+		return err
+	}
 	es, err := rt.reg.QueryAll(sel)
 	if err != nil {
 		return selectorError(err)

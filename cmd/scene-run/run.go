@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"time"
 )
@@ -28,30 +27,26 @@ type runFlags struct {
 	watch    bool
 	dryRun   bool
 	poll     time.Duration
+	debounce time.Duration
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) error {
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f runFlags
 	fs := newFlags("run", runUsage, stderr)
-	fs.IntVar(&f.ticks, "ticks", 600, "number of ticks to run (0 with -watch: until interrupted)")
-	fs.Float64Var(&f.hz, "hz", 60, "ticks per second of scene time (the fixed time step is 1/hz)")
+	countVar(fs, &f.ticks, "ticks", 600, "run `n` ticks (0 with -watch: until interrupted)")
+	rateVar(fs, &f.hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000] (the fixed time step is 1/rate)")
 	fs.BoolVar(&f.realtime, "realtime", false, "pace ticks to wall-clock time (default: as fast as possible)")
 	fs.Int64Var(&f.seed, "seed", 0, "mixed into every spawner's seed (0: the scene's own seeds)")
 	fs.StringVar(&f.query, "query", "", "a selector whose matches are counted at the end")
 	fs.BoolVar(&f.watch, "watch", false, "hot-reload SCENE and its includes on every save (implies -realtime)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "with -watch: print what each save would change, without applying it")
-	fs.DurationVar(&f.poll, "poll", 0, "with -watch: poll for changes at this interval instead of using file system events")
+	intervalVar(fs, &f.poll, "poll", 0, "leave -poll out to use file system events", "with -watch: poll for changes at this `interval` instead of using file system events")
+	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 1 {
 		return usagef("expected at most one SCENE, got %d arguments", fs.NArg())
-	}
-	if err := checkHz(f.hz); err != nil {
-		return err
-	}
-	if f.ticks < 0 {
-		return usagef("-ticks must be >= 0")
 	}
 	path := fs.Arg(0)
 	if f.watch && path == "" {
@@ -60,11 +55,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if f.dryRun && !f.watch {
 		return usagef("-dry-run goes with -watch")
 	}
+	if !f.watch && (isSet(fs, "poll") || isSet(fs, "debounce")) {
+		return usagef("-poll and -debounce go with -watch")
+	}
 	rt, err := newRuntime(f.seed)
 	if err != nil {
 		return err
 	}
-	scene, err := rt.load(path)
+	scene, err := rt.load(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -73,12 +71,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return selectorError(err)
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	var reloads <-chan func()
 	if f.watch {
 		f.realtime = true
-		w, err := startWatch(ctx, rt, scene, path, f.poll, f.dryRun, stdout, stderr)
+		w, err := startWatch(ctx, rt, scene, path, f, stdout, stderr)
 		if err != nil {
 			return err
 		}

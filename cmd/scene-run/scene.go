@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"path/filepath"
 
@@ -29,17 +31,30 @@ func newRuntime(seed int64) (*runtime, error) {
 }
 
 // load loads the scene file path, or the embedded default scene if path is
-// empty.
-func (rt *runtime) load(path string) (*loader.Scene, error) {
+// empty. ctx interrupts it (Ctrl-C).
+func (rt *runtime) load(ctx context.Context, path string) (*loader.Scene, error) {
+	var s *loader.Scene
+	var err error
+	opt := loader.Options{Context: ctx}
 	if path == "" {
-		return loader.Load(rt.reg, scenes.FS, scenes.Default, loader.Options{})
+		s, err = loader.Load(rt.reg, scenes.FS, scenes.Default, opt)
+	} else {
+		switch loader.FormatOf(path) {
+		case loader.FormatYAML, loader.FormatXML, loader.FormatJSON:
+		default:
+			return nil, usagef("%s: unknown scene format (want .yaml, .yml, .xml or .json)", path)
+		}
+		s, err = loader.LoadFile(rt.reg, filepath.Clean(path), opt)
 	}
-	switch loader.FormatOf(path) {
-	case loader.FormatYAML, loader.FormatXML, loader.FormatJSON:
-	default:
-		return nil, usagef("%s: unknown scene format (want .yaml, .yml, .xml or .json)", path)
+	if err != nil && ctx.Err() != nil {
+		return nil, interruptedError(sceneName(path))
 	}
-	return loader.LoadFile(rt.reg, filepath.Clean(path), loader.Options{})
+	return s, err
+}
+
+// interruptedError says that loading the scene was interrupted (exit 1).
+func interruptedError(scene string) error {
+	return fmt.Errorf("scene-run: loading %s interrupted", scene)
 }
 
 // sceneName is how messages name the scene.
@@ -50,18 +65,27 @@ func sceneName(path string) string {
 	return path
 }
 
-func tickN(rt *runtime, n int, hz float64) {
+// tickN runs n ticks of 1/hz seconds, stopping with an error if ctx ends.
+func tickN(ctx context.Context, rt *runtime, n int, hz float64) error {
 	dt := 1 / hz
 	for i := 0; i < n; i++ {
+		if ctx.Err() != nil {
+			return fmt.Errorf("scene-run: interrupted after %s", plural(i, "tick"))
+		}
 		rt.reg.Tick(dt)
 	}
+	return nil
 }
 
-func checkHz(hz float64) error {
-	if hz <= 0 || hz > 1e6 {
-		return usagef("-hz must be in (0, 1000000], got %v", hz)
-	}
-	return nil
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
 }
 
 func plural(n int, s string) string {

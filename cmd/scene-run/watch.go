@@ -12,10 +12,13 @@ import (
 
 // startWatch watches the scene file and its includes. It returns a channel
 // of reload actions that the run loop executes between ticks, so a reload
-// never runs in the middle of one.
-func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path string, poll time.Duration, dryRun bool, stdout, stderr io.Writer) (<-chan func(), error) {
-	rl := &loader.Reloader{Scene: scene, File: path}
-	w, err := loader.Watch(ctx, rl.Files(), loader.WatchOptions{Poll: poll})
+// never runs in the middle of one. Each reload parses the bytes the
+// watcher judged a save (read once), and a save that would destroy every
+// entity is applied only if the files hold the same bytes one debounce
+// later.
+func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path string, f runFlags, stdout, stderr io.Writer) (<-chan func(), error) {
+	rl := &loader.Reloader{Scene: scene, File: path, Options: loader.Options{Context: ctx}, Recheck: f.debounce}
+	w, err := loader.Watch(ctx, rl.Files(), loader.WatchOptions{Poll: f.poll, Debounce: f.debounce})
 	if err != nil {
 		return nil, err
 	}
@@ -31,9 +34,9 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 				fmt.Fprintf(stderr, "watch: %v\n", err)
 			case <-w.Changes:
 				apply := func() {
-					if dryRun {
-						d, err := rl.Check()
-						w.SetFiles(rl.Files())
+					if f.dryRun {
+						d, err := rl.CheckFrom(w.Snapshot())
+						w.SetFilesFrom(rl.Files(), rl.Snapshot())
 						if err != nil {
 							fmt.Fprintf(stderr, "check %s failed:\n%v\n", name, err)
 							return
@@ -42,11 +45,11 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 						return
 					}
 					t0 := time.Now()
-					d, err := rl.Reload()
+					d, err := rl.ReloadFrom(w.Snapshot())
 					took := time.Since(t0)
 					// Watch the includes of this attempt too, failed or not,
 					// so fixing a newly added broken include reloads.
-					w.SetFiles(rl.Files())
+					w.SetFilesFrom(rl.Files(), rl.Snapshot())
 					if err != nil {
 						fmt.Fprintf(stderr, "reload %s failed; the running scene is unchanged:\n%v\n", name, err)
 						return
