@@ -153,7 +153,7 @@ func RegisterBuiltins(r *Registry) (*Builtins, error) {
 			// entity's components are in place before the next one.
 			c.World.Defer(func(w *ecs.World) {
 				if err := r.spawn(parent, cfg); err != nil {
-					r.addError(fmt.Errorf("registry: spawner of entity %s: %w", r.describe(parent), err))
+					r.addError(fmt.Errorf("registry: entity %s: %w", r.describe(parent), err))
 					r.Emit(parent, "spawnerror", err, false)
 				}
 				_ = w.MarkChanged(parent, id)

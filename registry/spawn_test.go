@@ -65,6 +65,17 @@ func TestSpawnerEntityLimit(t *testing.T) {
 			t.Errorf("count 0: %v", err)
 		}
 	})
+	t.Run("message", func(t *testing.T) {
+		w, r, _ := builtinRegistry(t)
+		r.Limits.MaxEntities = 50
+		nest := w.NewEntity()
+		must(t, r.SetEntityID(nest, "nest"))
+		must(t, r.Set(nest, "spawner", "count: 100"))
+		want := "registry: entity #nest: spawner: registry limit reached: 100 more entities with 1 live would pass Limits.MaxEntities (50)"
+		if err := r.TakeErrors(); fmt.Sprint(err) != want {
+			t.Errorf("TakeErrors = %v\nwant %s", err, want)
+		}
+	})
 }
 
 // TestSpawnerDepthLimit: a mixin that spawns itself stops at
