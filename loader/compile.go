@@ -199,11 +199,7 @@ func (c *compiler) compile() *Plan {
 		}
 		p.Mixins[m.ID] = &MixinPlan{Src: m, Mixin: rm}
 	}
-	for _, m := range c.doc.Mixins {
-		if _, err := c.expand(m.Mixins, []string{m.ID}); err != nil {
-			c.errs.add(m.MixinPos, "mixin %q: %v", m.ID, err)
-		}
-	}
+	c.checkMixins()
 	// Entities.
 	for i, e := range c.doc.Entities {
 		if n := c.node(e, nil, i); n != nil {
@@ -223,52 +219,41 @@ func (c *compiler) compile() *Plan {
 	return p
 }
 
-// expand returns the mixins ids stand for, nested ones first, in order of
-// increasing precedence; stack holds the mixins being expanded (cycles).
-// A mixin reached more than once (two mixins sharing a part, or an id
-// listed twice) is kept at its first place only, as
-// registry.ExpandMixins does, so that a mixin always beats the parts it
-// lists and a scene composes exactly as the spawner's Instantiate does.
-// Skipping what was added also keeps the work linear in the number of
-// mixins, where expanding repeats would be exponential in their nesting.
-func (c *compiler) expand(ids []string, stack []string) ([]*registry.Mixin, error) {
-	var out []*registry.Mixin
-	added := map[string]bool{}
-	var visit func(id string) error
-	visit = func(id string) error {
-		for i, s := range stack {
-			if s == id {
-				return fmt.Errorf("mixin cycle: %s -> %s", strings.Join(stack[i:], " -> "), id)
-			}
-		}
-		if added[id] {
-			return nil
-		}
-		m, ok := c.plan.Mixins[id]
-		if !ok {
-			var known []string
-			for k := range c.plan.Mixins {
-				known = append(known, k)
-			}
-			return fmt.Errorf("unknown mixin %q%s", id, suggest(id, known))
-		}
-		stack = append(stack, id)
-		for _, sub := range m.Mixin.Mixins {
-			if err := visit(sub); err != nil {
-				return err
-			}
-		}
-		stack = stack[:len(stack)-1]
-		added[id] = true
-		out = append(out, m.Mixin)
-		return nil
+// lookupMixin finds a mixin of the document by id.
+func (c *compiler) lookupMixin(id string) (*registry.Mixin, bool) {
+	m, ok := c.plan.Mixins[id]
+	if !ok {
+		return nil, false
 	}
-	for _, id := range ids {
-		if err := visit(id); err != nil {
-			return nil, err
-		}
+	return m.Mixin, true
+}
+
+// mixinIDs returns the ids of the document's mixins in document order,
+// for suggestions (Nearest prefers the first of equally near ids).
+func (c *compiler) mixinIDs() []string {
+	ids := make([]string, 0, len(c.doc.Mixins))
+	for _, m := range c.doc.Mixins {
+		ids = append(ids, m.ID)
 	}
-	return out, nil
+	return ids
+}
+
+// checkMixins reports, at the mixin definitions, every unknown id a mixin
+// lists and every mixin cycle, once each (registry.CheckMixins: one walk
+// over all mixins, linear in their number and in the ids they list). A
+// cycle is reported at the definition of the mixin where the walk, in
+// document order, entered it.
+func (c *compiler) checkMixins() {
+	ids := c.mixinIDs()
+	registry.CheckMixins(ids, c.lookupMixin, func(e *registry.MixinError) {
+		if e.Cycle != nil {
+			c.errs.add(c.plan.Mixins[e.Cycle[0]].Src.MixinPos, "mixin %q: %v", e.Cycle[0], e)
+			return
+		}
+		if m, ok := c.plan.Mixins[e.From]; ok {
+			c.errs.add(m.Src.MixinPos, "mixin %q: unknown mixin %q%s", e.From, e.Unknown, suggest(e.Unknown, ids))
+		}
+	})
 }
 
 func (c *compiler) node(e *Entity, parent *Node, index int) *Node {
@@ -325,9 +310,18 @@ func (c *compiler) mixinComps(ids []string) ([]registry.NamedPatch, error) {
 	if cm, ok := c.composed[key]; ok {
 		return cm.comps, cm.err
 	}
-	ms, err := c.expand(ids, nil)
+	// The expansion registry.Instantiate (and so the spawner) uses, so
+	// that a scene composes exactly as spawned entities do.
+	ms, err := registry.ExpandMixinsFunc(ids, c.lookupMixin)
 	var cm composedMixins
-	if err != nil {
+	if me, ok := err.(*registry.MixinError); ok {
+		// A problem inside the mixins (a cycle, an unknown id a mixin
+		// lists) is reported once, at the mixin (checkMixins), not at
+		// every entity using it.
+		if me.Cycle == nil && me.From == "" {
+			cm.err = fmt.Errorf("unknown mixin %q%s", me.Unknown, suggest(me.Unknown, c.mixinIDs()))
+		}
+	} else if err != nil {
 		cm.err = err
 	} else {
 		cm.comps = c.reg.Compose(ms, nil)

@@ -153,6 +153,7 @@ func RegisterBuiltins(r *Registry) (*Builtins, error) {
 			// entity's components are in place before the next one.
 			c.World.Defer(func(w *ecs.World) {
 				if err := r.spawn(parent, cfg); err != nil {
+					r.addError(fmt.Errorf("registry: entity %s: %w", r.describe(parent), err))
 					r.Emit(parent, "spawnerror", err, false)
 				}
 				_ = w.MarkChanged(parent, id)
@@ -170,9 +171,33 @@ func RegisterBuiltins(r *Registry) (*Builtins, error) {
 	return b, nil
 }
 
+// spawnCheckEvery is how many entities a spawner creates between two
+// looks at the Registry's context.
+const spawnCheckEvery = 256
+
 func (r *Registry) spawn(parent ecs.Entity, s Spawner) error {
+	if err := r.cancelled(); err != nil {
+		return fmt.Errorf("spawner: %w", err)
+	}
 	if _, ok := r.mixins[s.Mixin]; !ok && s.Mixin != "" {
 		return fmt.Errorf("spawner: unknown mixin %q", s.Mixin)
+	}
+	lim := r.limits()
+	if sc, ok := r.comps["spawner"]; ok {
+		depth := 0
+		for p, ok := r.w.Parent(parent); ok; p, ok = r.w.Parent(p) {
+			if r.w.Has(p, sc.ID) {
+				depth++
+			}
+		}
+		if depth >= lim.MaxSpawnDepth {
+			return fmt.Errorf("spawner: %w: spawners nested %d deep (Limits.MaxSpawnDepth is %d); does a spawned mixin spawn again?",
+				ErrLimit, depth+1, lim.MaxSpawnDepth)
+		}
+	}
+	if live := r.w.Len(); s.Count > lim.MaxEntities-live {
+		return fmt.Errorf("spawner: %w: %d more entities with %d live would pass Limits.MaxEntities (%d)",
+			ErrLimit, s.Count, live, lim.MaxEntities)
 	}
 	var mixins []string
 	if s.Mixin != "" {
@@ -183,6 +208,11 @@ func (r *Registry) spawn(parent ecs.Entity, s Spawner) error {
 	vel, _ := r.Component("velocity")
 	uni := func(half float64) float64 { return (rng.Float64()*2 - 1) * half }
 	for i := 0; i < s.Count; i++ {
+		if i%spawnCheckEvery == spawnCheckEvery-1 {
+			if err := r.cancelled(); err != nil {
+				return fmt.Errorf("spawner: stopped after %d of %d entities: %w", i, s.Count, err)
+			}
+		}
 		p := Vec3{uni(s.Area.X / 2), uni(s.Area.Y / 2), uni(s.Area.Z / 2)}
 		own := []NamedPatch{{Name: "position", Patch: Patch{{Index: 0, Value: p}}}}
 		if pos == nil {
@@ -197,6 +227,14 @@ func (r *Registry) spawn(parent ecs.Entity, s Spawner) error {
 		}
 	}
 	return nil
+}
+
+// describe names e for messages: its scene id, or its handle.
+func (r *Registry) describe(e ecs.Entity) string {
+	if id := r.EntityID(e); id != "" {
+		return "#" + id
+	}
+	return e.String()
 }
 
 // physicsSystem integrates, per storage table of entities with position

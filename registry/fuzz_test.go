@@ -52,7 +52,7 @@ func fuzzType(f *testing.F, typeName string, def any, seeds ...string) {
 }
 
 func FuzzParseNumber(f *testing.F) {
-	fuzzType(f, "number", 7.0, "0", "-1.5e3", " .5 ", "1e309", "NaN", "0x1p3", "1_0", "")
+	fuzzType(f, "number", 7.0, "0", "-1.5e3", " .5 ", "1e309", "NaN", "+Inf", " -Inf", "inf", "-NaN", "0x1p3", "1_0", "")
 }
 
 func FuzzParseInt(f *testing.F) {
@@ -72,7 +72,7 @@ func FuzzParseVec2(f *testing.F) {
 }
 
 func FuzzParseVec3(f *testing.F) {
-	fuzzType(f, "vec3", Vec3{1, 2, 3}, "0 1 -5", " 1\t2\n3 ", "1 2", "1 2 3 4", "1,2,3", "1e400 0 0", "")
+	fuzzType(f, "vec3", Vec3{1, 2, 3}, "0 1 -5", " 1\t2\n3 ", "1 2", "1 2 3 4", "1,2,3", "1e400 0 0", "+Inf -Inf NaN", "NaN", "1 Infinity", "")
 }
 
 func FuzzParseVec4(f *testing.F) {
@@ -89,15 +89,15 @@ func FuzzParseArray(f *testing.F) {
 }
 
 func FuzzParseSelector(f *testing.F) {
-	fuzzType(f, "selector", nil, "#player", "[enemy]:not([alive])", "")
+	fuzzType(f, "selector", nil, "#player", "[enemy]:not([alive])", "[enemy]:not([alive]", " #", ".a..b", "[hp>abc]", "a ~ ~ b", "")
 }
 
 func FuzzParseSelectorAll(f *testing.F) {
-	fuzzType(f, "selectorAll", nil, ".a, .b", "")
+	fuzzType(f, "selectorAll", nil, ".a, .b", ".a, ", ":is(.a", "")
 }
 
 func FuzzParseTime(f *testing.F) {
-	fuzzType(f, "time", 5.0, "0", "16.5", "1s", "")
+	fuzzType(f, "time", 5.0, "0", "16.5", "1s", "NaN", "-Inf", "")
 }
 
 func FuzzParseDuration(f *testing.F) {

@@ -1,10 +1,13 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scenecs/scenecs/ecs"
 )
@@ -83,7 +86,7 @@ func TestExpandMixins(t *testing.T) {
 		{ids: "self", err: "mixin cycle: self -> self"},
 		{ids: "fo", err: `unknown mixin "fo" (did you mean "foo"?)`},
 		{ids: "zzzzzzzz", err: `unknown mixin "zzzzzzzz"`},
-		{ids: "broken", err: `unknown mixin "nowhere"`},
+		{ids: "broken", err: `mixin "broken": unknown mixin "nowhere"`},
 	}
 	for _, tt := range tests {
 		ms, err := r.ExpandMixins(strings.Fields(tt.ids))
@@ -222,5 +225,130 @@ func TestInstantiate(t *testing.T) {
 	// Precedence holds on the instance data, not just on Compose.
 	if got := mustValues(t, r, e, "top"); !reflect.DeepEqual(got, []any{1}) {
 		t.Errorf("top %v", got)
+	}
+}
+
+// chainMixins defines n mixins m0 .. m(n-1), each listing the next; with
+// cycleTo >= 0 the last lists m(cycleTo), closing a cycle.
+func chainMixins(r *Registry, n, cycleTo int) {
+	for i := range n {
+		m := &Mixin{ID: fmt.Sprintf("m%d", i)}
+		switch {
+		case i+1 < n:
+			m.Mixins = []string{fmt.Sprintf("m%d", i+1)}
+		case cycleTo >= 0:
+			m.Mixins = []string{fmt.Sprintf("m%d", cycleTo)}
+		}
+		r.DefineMixin(m)
+	}
+}
+
+// TestExpandMixinsLongChains: expansion is linear in the mixins reached,
+// whatever the nesting: chains of tens of thousands expand at once, in
+// order (the deepest part first), without deep recursion.
+func TestExpandMixinsLongChains(t *testing.T) {
+	for _, n := range []int{10_000, 100_000} {
+		_, r := newTestRegistry(t)
+		chainMixins(r, n, -1)
+		start := time.Now()
+		ms, err := r.ExpandMixins([]string{"m0", "m5", "m0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("chain of %d: %v", n, d)
+		}
+		if len(ms) != n || ms[0].ID != fmt.Sprintf("m%d", n-1) || ms[n-1].ID != "m0" {
+			t.Errorf("chain of %d: %d mixins, first %s, last %s", n, len(ms), ms[0].ID, ms[len(ms)-1].ID)
+		}
+	}
+}
+
+// TestMixinCyclesEveryLength: a cycle of any length, entered from its
+// start or from a chain leading into it, is one error naming the cycle
+// only, shortened in the middle when long; CheckMixins over every mixin
+// reports it once.
+func TestMixinCyclesEveryLength(t *testing.T) {
+	lengths := []int{1, 2, 3, 5, 6, 7, 8, 13, 100, 2000, 10_000}
+	for _, n := range lengths {
+		for _, lead := range []int{0, 3} {
+			_, r := newTestRegistry(t)
+			// m0 .. m(lead-1) lead into the cycle m(lead) .. m(lead+n-1).
+			chainMixins(r, lead+n, lead)
+			start := time.Now()
+			_, err := r.ExpandMixins([]string{"m0"})
+			var me *MixinError
+			if !errors.As(err, &me) || len(me.Cycle) != n || me.Cycle[0] != fmt.Sprintf("m%d", lead) {
+				t.Fatalf("cycle %d after %d: %v", n, lead, err)
+			}
+			msg := err.Error()
+			if n <= 6 {
+				want := "mixin cycle: "
+				for i := range n {
+					want += fmt.Sprintf("m%d -> ", lead+i)
+				}
+				want += fmt.Sprintf("m%d", lead)
+				if msg != want {
+					t.Errorf("cycle %d: %q, want %q", n, msg, want)
+				}
+			} else {
+				want := fmt.Sprintf("mixin cycle of %d mixins: m%d -> m%d -> m%d -> ... -> m%d -> m%d -> m%d",
+					n, lead, lead+1, lead+2, lead+n-2, lead+n-1, lead)
+				if msg != want {
+					t.Errorf("cycle %d: %q, want %q", n, msg, want)
+				}
+			}
+			var reports []*MixinError
+			ids := make([]string, lead+n)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("m%d", i)
+			}
+			CheckMixins(ids, r.lookupMixin, func(e *MixinError) { reports = append(reports, e) })
+			if len(reports) != 1 || len(reports[0].Cycle) != n {
+				t.Errorf("cycle %d after %d: CheckMixins reported %d problems", n, lead, len(reports))
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("cycle %d: %v", n, d)
+			}
+		}
+	}
+}
+
+// TestCheckMixins: every problem of a set of mixins once each: unknown ids
+// per listing mixin, each of several cycles, nothing for shared parts.
+func TestCheckMixins(t *testing.T) {
+	_, r := mixinRegistry(t,
+		"a: b", "b: a", // cycle 1
+		"c: d", "d: e", "e: c", // cycle 2
+		"f: a c",                 // leads into both
+		"g: ghost", "h: ghost g", // unknown, listed twice
+		"top: left right", "left: base", "right: base", "base:", // diamond
+	)
+	var got []string
+	ids := []string{"a", "b", "c", "d", "e", "f", "g", "h", "top", "left", "right", "base", "nowhere"}
+	CheckMixins(ids, r.lookupMixin, func(e *MixinError) { got = append(got, e.Error()) })
+	want := []string{
+		"mixin cycle: a -> b -> a",
+		"mixin cycle: c -> d -> e -> c",
+		`mixin "g": unknown mixin "ghost"`,
+		`mixin "h": unknown mixin "ghost"`,
+		`unknown mixin "nowhere"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CheckMixins reported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A wide DAG (each mixin listing every earlier one) is checked in
+	// time linear in its edges.
+	_, r2 := newTestRegistry(t)
+	const n = 1500
+	all := make([]string, n)
+	for i := range n {
+		all[i] = fmt.Sprintf("w%d", i)
+		r2.DefineMixin(&Mixin{ID: all[i], Mixins: slices.Clone(all[:i])})
+	}
+	CheckMixins(all, r2.lookupMixin, func(e *MixinError) { t.Errorf("wide DAG: %v", e) })
+	ms, err := r2.ExpandMixins(all[n-1:])
+	if err != nil || len(ms) != n || ms[0].ID != "w0" {
+		t.Errorf("wide DAG expansion: %d mixins, %v", len(ms), err)
 	}
 }

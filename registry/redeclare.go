@@ -86,17 +86,14 @@ func (r *Registry) Redeclare(name string, s *Schema) (notes []string, err error)
 	for i, o := range r.order {
 		if o == old {
 			r.order[i] = c
+			c.seq = i
 		}
 	}
 	r.bind(c, id)
 	r.names[id] = name
 	r.byID[old.ID] = nil
 	r.selCache = map[string]Matcher{}
-	ticking, err := sortTicks(r.order)
-	if err != nil {
-		return nil, err
-	}
-	r.ticking = ticking
+	r.dirty = true
 	for k, e := range es {
 		v := c.newValue()
 		for _, m := range maps {

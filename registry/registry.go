@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"slices"
@@ -25,13 +26,22 @@ type Registry struct {
 	w     *ecs.World
 	types *Types
 
-	comps    map[string]*Component // base names
-	byID     []*Component          // by ecs.ID, instances included
-	names    []string              // scene name by ecs.ID
-	order    []*Component          // registration order
-	ticking  []*Component          // tick order (before/after)
+	// Limits bound what the Registry creates on its own (spawners).
+	// Zero fields take the values of DefaultLimits.
+	Limits Limits
+
+	comps    map[string]*Component   // base names
+	byID     []*Component            // by ecs.ID, instances included
+	names    []string                // scene name by ecs.ID
+	order    []*Component            // registration order
+	ticking  []*Component            // tick order (before/after), see tickOrder
+	dirty    bool                    // ticking must be sorted again
+	sorts    int                     // tick order sorts so far (tests)
+	afterOf  map[string][]*Component // components whose After names the key
+	beforeOf map[string][]*Component // components whose Before names the key
 	systems  []*System
 	sysNames map[string]*System
+	waiting  int // systems registered but not started
 
 	mixins map[string]*Mixin
 
@@ -44,9 +54,14 @@ type Registry struct {
 	pausedTag ecs.ID
 	started   bool
 	paused    bool
+	inTick    bool
 	time      float64
 	delta     float64
 	ctx       Context
+
+	cancel  context.Context // checked by long spawns; nil: never cancelled
+	errs    []error         // errors of deferred work, see TakeErrors
+	dropped int             // errors not kept beyond maxPendingErrors
 }
 
 // New returns a Registry over w with the built-in property types and no
@@ -62,6 +77,8 @@ func New(w *ecs.World) *Registry {
 		mixins:    make(map[string]*Mixin),
 		selCache:  make(map[string]Matcher),
 		listeners: make(map[uint32][]listener),
+		afterOf:   make(map[string][]*Component),
+		beforeOf:  make(map[string][]*Component),
 	}
 	id, err := w.RegisterTag("paused")
 	if err != nil {
@@ -150,6 +167,7 @@ type Component struct {
 	Declared bool
 
 	reg       *Registry
+	seq       int // registration index, for the tick order
 	instances map[string]ecs.ID
 	newStore  func(name string) (ecs.ID, error)
 	hooks     hooks
@@ -254,6 +272,9 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 		tc := d.TickColumn
 		h.tick = func(cx *Context, id ecs.ID, f *ecs.Filter) {
 			q := f.Query()
+			// Unlock the World even if the hook panics (and the
+			// program recovers): one defer per query, not per table.
+			defer func() { q.Close(); cx.q = nil }()
 			cx.q, cx.Entity = &q, ecs.Entity{}
 			for q.NextTable() {
 				base, _ := q.ColumnPtr(id)
@@ -262,7 +283,6 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 				}
 				tc(cx, unsafe.Slice((*T)(base), q.Len()))
 			}
-			cx.q = nil
 		}
 	case d.Tick != nil:
 		h.tick = perEntity(d.Tick)
@@ -285,10 +305,12 @@ type tickFilter struct {
 }
 
 // perEntity wraps a per-entity hook into a loop over packed storage: no
-// allocation, map lookup or reflection per entity.
+// allocation, map lookup or reflection per entity. The query is closed on
+// the way out, also when the hook panics.
 func perEntity[T any](fn func(c *Context, v *T)) func(cx *Context, id ecs.ID, f *ecs.Filter) {
 	return func(cx *Context, id ecs.ID, f *ecs.Filter) {
 		q := f.Query()
+		defer q.Close()
 		for q.NextTable() {
 			base, size := q.ColumnPtr(id)
 			if base == nil {
@@ -345,11 +367,12 @@ func checkComponentName(name string) error {
 }
 
 func (r *Registry) add(c *Component) error {
-	// Order the ticks first, so that a cycle leaves no trace: the name
-	// stays free in the World and can be registered again, fixed.
-	ticking, err := sortTicks(append(slices.Clip(r.order), c))
-	if err != nil {
-		return err
+	// Look for a before/after cycle first, so that a cycle leaves no
+	// trace: the name stays free in the World and can be registered
+	// again, fixed. The tick order itself is sorted once, before the next
+	// Tick, so that registering N components costs O(N log N).
+	if cyc := r.tickCycle(c); cyc != "" {
+		return fmt.Errorf("registry: before/after ordering has a cycle: %s", cyc)
 	}
 	c.reg = r
 	c.instances = make(map[string]ecs.ID)
@@ -359,9 +382,16 @@ func (r *Registry) add(c *Component) error {
 		return fmt.Errorf("registry: component %q: %w", c.Name, err)
 	}
 	c.ID = id
+	c.seq = len(r.order)
 	r.comps[c.Name] = c
 	r.order = append(r.order, c)
-	r.ticking = ticking
+	for _, n := range c.After {
+		r.afterOf[n] = append(r.afterOf[n], c)
+	}
+	for _, n := range c.Before {
+		r.beforeOf[n] = append(r.beforeOf[n], c)
+	}
+	r.dirty = true
 	r.bind(c, id)
 	return nil
 }
@@ -516,12 +546,25 @@ func (r *Registry) unknown(name string) error {
 	return &UnknownComponentError{Name: name, Suggestion: Nearest(name, r.Names())}
 }
 
+// tickOrder returns the ticking components in tick order, sorting them
+// if a component was registered since the last sort.
+func (r *Registry) tickOrder() []*Component {
+	if r.dirty {
+		r.ticking = sortTicks(r.order)
+		r.dirty = false
+		r.sorts++
+	}
+	return r.ticking
+}
+
 // sortTicks returns the ticking components of order (registration order)
-// sorted by their before/after constraints, registration order otherwise.
-// Every component takes part in the sort, ticking or not, so that a
-// constraint holds through a component without tick (a before b, b before
-// c puts a before c). A cycle is an error naming it.
-func sortTicks(order []*Component) ([]*Component, error) {
+// sorted by their before/after constraints, registration order otherwise,
+// in O((N+E) log N). Every component takes part in the sort, ticking or
+// not, so that a constraint holds through a component without tick (a
+// before b, b before c puts a before c). Registration refuses cycles (see
+// tickCycle); should one be there all the same, its components keep
+// registration order after the others.
+func sortTicks(order []*Component) []*Component {
 	pos := make(map[string]int, len(order))
 	for i, c := range order {
 		pos[c.Name] = i
@@ -541,69 +584,163 @@ func sortTicks(order []*Component) ([]*Component, error) {
 			}
 		}
 	}
+	// Kahn's algorithm, always taking the earliest registered component
+	// that is free.
+	var ready intHeap
+	for i := range order {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
 	var out []*Component
 	done := make([]bool, len(order))
-	for n := 0; n < len(order); n++ {
-		next := -1
-		for i := range order {
-			if !done[i] && indeg[i] == 0 {
-				next = i
-				break
-			}
-		}
-		if next < 0 {
-			return nil, fmt.Errorf("registry: before/after ordering has a cycle: %s", cycleOf(order, succ, done))
-		}
+	for len(ready) > 0 {
+		next := ready.pop()
 		done[next] = true
 		if order[next].HasTick() {
 			out = append(out, order[next])
 		}
 		for _, j := range succ[next] {
-			indeg[j]--
-		}
-	}
-	return out, nil
-}
-
-// cycleOf finds a cycle among the components not done (every one of which
-// has a predecessor not done) and prints it as "a -> b -> a", following
-// "ticks before" edges.
-func cycleOf(order []*Component, succ [][]int, done []bool) string {
-	pred := make([]int, len(order))
-	for i := range pred {
-		pred[i] = -1
-	}
-	for i := range order {
-		if done[i] {
-			continue
-		}
-		for _, j := range succ[i] {
-			if !done[j] && pred[j] < 0 {
-				pred[j] = i
+			if indeg[j]--; indeg[j] == 0 {
+				ready.push(j)
 			}
 		}
 	}
-	// Walk predecessors from the first remaining component until one
-	// repeats: the repeated part is a cycle.
-	start := slices.Index(done, false)
-	seen := map[int]int{}
-	var path []int
-	for i := start; ; i = pred[i] {
-		if k, ok := seen[i]; ok {
-			path = path[k:]
+	for i, c := range order {
+		if !done[i] && c.HasTick() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// intHeap is a min-heap of ints (ready is built in increasing order, a
+// valid heap).
+type intHeap []int
+
+func (h *intHeap) push(x int) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if a[p] <= a[i] {
 			break
 		}
-		seen[i] = len(path)
-		path = append(path, i)
+		a[p], a[i] = a[i], a[p]
+		i = p
 	}
-	slices.Reverse(path)
-	// Start with the earliest registered component of the cycle.
-	m := slices.Index(path, slices.Min(path))
-	path = slices.Concat(path[m:], path[:m])
-	names := make([]string, 0, len(path)+1)
-	for _, i := range path {
-		names = append(names, order[i].Name)
+}
+
+func (h *intHeap) pop() int {
+	a := *h
+	top := a[0]
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && a[l] < a[m] {
+			m = l
+		}
+		if l+1 < n && a[l+1] < a[m] {
+			m = l + 1
+		}
+		if m == i {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
 	}
-	names = append(names, order[path[0]].Name)
-	return strings.Join(names, " -> ")
+	*h = a
+	return top
+}
+
+// tickCycle returns, printed as "a -> b -> a", a before/after cycle that
+// registering c would close, or "". The registered components have no
+// cycle, so any new one runs through c, which needs c to have an edge in
+// and an edge out; most components have neither (a scene's declared
+// components never have any), and this costs O(1). Otherwise the cycle is
+// looked for by a walk along "ticks before" edges from c, which visits the
+// components reachable from c. The cycle starts with its earliest
+// registered component.
+func (r *Registry) tickCycle(c *Component) string {
+	known := func(names []string) bool {
+		for _, n := range names {
+			if _, ok := r.comps[n]; ok || n == c.Name {
+				return true
+			}
+		}
+		return false
+	}
+	self := slices.Contains(c.Before, c.Name) || slices.Contains(c.After, c.Name)
+	out := known(c.Before) || len(r.afterOf[c.Name]) > 0
+	in := known(c.After) || len(r.beforeOf[c.Name]) > 0
+	if !self && (!out || !in) {
+		return ""
+	}
+	find := func(n string) *Component {
+		if n == c.Name {
+			return c
+		}
+		return r.comps[n]
+	}
+	var succ []*Component
+	successors := func(x *Component) []*Component {
+		succ = succ[:0]
+		for _, n := range x.Before {
+			if y := find(n); y != nil {
+				succ = append(succ, y)
+			}
+		}
+		succ = append(succ, r.afterOf[x.Name]...)
+		if x != c && slices.Contains(c.After, x.Name) {
+			succ = append(succ, c)
+		}
+		if x == c {
+			for _, n := range c.After {
+				if n == c.Name {
+					succ = append(succ, c)
+				}
+			}
+		}
+		return succ
+	}
+	parent := map[*Component]*Component{c: nil}
+	stack := []*Component{c}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, y := range successors(x) {
+			if y == c {
+				var path []*Component
+				for p := x; p != nil; p = parent[p] {
+					path = append(path, p)
+				}
+				slices.Reverse(path) // c ... x
+				seq := func(p *Component) int {
+					if p == c {
+						return len(r.order)
+					}
+					return p.seq
+				}
+				m := 0
+				for i, p := range path {
+					if seq(p) < seq(path[m]) {
+						m = i
+					}
+				}
+				path = slices.Concat(path[m:], path[:m])
+				names := make([]string, 0, len(path)+1)
+				for _, p := range path {
+					names = append(names, p.Name)
+				}
+				return strings.Join(append(names, path[0].Name), " -> ")
+			}
+			if _, seen := parent[y]; !seen {
+				parent[y] = x
+				stack = append(stack, y)
+			}
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -22,7 +23,9 @@ type Property struct {
 	// each element of an array property) may take.
 	OneOf []string
 	// Min and Max, when not nil, bound a numeric property (number, int,
-	// time, and custom types of integer or float kind), inclusive.
+	// time, and custom types of integer or float kind), inclusive. A
+	// property with a bound refuses NaN; +Inf and -Inf are compared as
+	// usual (refused by a max or a min respectively).
 	Min, Max *float64
 	// Offset is the byte offset of the property's field in a value of the
 	// schema's StructType.
@@ -102,6 +105,10 @@ func (p *Property) check(v any) (*ValueError, int) {
 	f, isInt, ok := numericValue(v)
 	if !ok {
 		return nil, -1
+	}
+	if f != f {
+		// NaN compares false with every bound: refuse it outright.
+		return &ValueError{Text: p.Type.Print(v), Expected: p.rangeExpected(isInt) + ", not NaN"}, -1
 	}
 	if (p.Min != nil && f < *p.Min) || (p.Max != nil && f > *p.Max) {
 		return &ValueError{Text: p.Type.Print(v), Expected: p.rangeExpected(isInt)}, -1
@@ -329,6 +336,9 @@ func (p *Property) setup(defText string, hasDefault bool) error {
 	if p.Min != nil || p.Max != nil {
 		if _, _, ok := numericValue(p.Type.Default); !ok {
 			return fmt.Errorf("min and max need a numeric property type, not %s", p.Type.Name)
+		}
+		if (p.Min != nil && math.IsNaN(*p.Min)) || (p.Max != nil && math.IsNaN(*p.Max)) {
+			return fmt.Errorf("min and max must be numbers, not NaN")
 		}
 		if p.Min != nil && p.Max != nil && *p.Min > *p.Max {
 			return fmt.Errorf("min %s is above max %s", formatFloat(*p.Min), formatFloat(*p.Max))

@@ -1,11 +1,14 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/selector"
 )
 
 // System is a registered system: named, with a schema configured from the
@@ -64,6 +67,13 @@ func (s *SystemContext) Entities() []ecs.Entity {
 
 // RegisterSystem registers a system named name whose configuration is a
 // value of T. Systems tick in registration order.
+//
+// A selector that is not valid selector syntax is an error here (with the
+// default selector engine; a custom engine is only asked at Start). One
+// that is valid but does not compile yet (it names a component nobody
+// has registered so far) is compiled when the Registry starts; after
+// Start, RegisterSystem starts the system at once and returns the error
+// of a selector that does not compile, registering nothing.
 func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*System, error) {
 	if err := checkComponentName(name); err != nil {
 		return nil, err
@@ -81,6 +91,13 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 	} else if s.StructType() != gt {
 		return nil, fmt.Errorf("registry: system %q: schema describes %v, not %v", name, s.StructType(), gt)
 	}
+	if d.Selector != "" {
+		if _, ok := r.sel.(*selEngine); ok {
+			if _, err := selector.Parse(d.Selector); err != nil {
+				return nil, fmt.Errorf("registry: system %q: %w", name, err)
+			}
+		}
+	}
 	c := &Component{Name: name, Schema: s}
 	c.access = makeAccess(s)
 	sys := &System{Name: name, Schema: s, Selector: d.Selector, comp: c, data: c.newValue()}
@@ -96,10 +113,16 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 	if d.Tock != nil {
 		sys.tock = func(sc *SystemContext, p unsafe.Pointer) { d.Tock(sc, (*T)(p)) }
 	}
+	if r.started {
+		if err := r.compileSystem(sys); err != nil {
+			return nil, err
+		}
+	}
 	r.systems = append(r.systems, sys)
 	r.sysNames[name] = sys
+	r.waiting++
 	if r.started {
-		r.startSystem(sys)
+		r.runStart(sys)
 	}
 	return sys, nil
 }
@@ -181,17 +204,31 @@ func (r *Registry) systemNames() []string {
 	return ns
 }
 
-func (r *Registry) startSystem(s *System) {
+// compileSystem compiles the system's selector, if it has one, into its
+// matcher.
+func (r *Registry) compileSystem(s *System) error {
+	if s.Selector == "" || s.matcher != nil {
+		return nil
+	}
+	if r.sel == nil {
+		return fmt.Errorf("registry: system %q has a selector but no selector engine is set", s.Name)
+	}
+	m, err := r.sel.Compile(s.Selector)
+	if err != nil {
+		return fmt.Errorf("registry: system %q: %w", s.Name, err)
+	}
+	s.matcher = m
+	return nil
+}
+
+// runStart marks a compiled system started and runs its Init, then Update
+// with zero old data.
+func (r *Registry) runStart(s *System) {
 	if s.started {
 		return
 	}
 	s.started = true
-	if s.Selector != "" && r.sel != nil {
-		m, err := r.sel.Compile(s.Selector)
-		if err == nil {
-			s.matcher = m
-		}
-	}
+	r.waiting--
 	sc := r.sysCtx(s)
 	if s.init != nil {
 		s.init(sc, s.data)
@@ -202,43 +239,66 @@ func (r *Registry) startSystem(s *System) {
 	}
 }
 
-// Start initialises the systems (init, then update with zero old data), in
-// registration order. It is called by the first Tick if not before; it is
-// idempotent once it has succeeded. If a system's selector cannot be
-// compiled it starts nothing and returns the error; Tick then ticks the
-// components but no system, and tries again on the next Tick.
+// Start initialises the systems (Init, then Update with zero old data), in
+// registration order. It is called by every Tick; calling it before the
+// first Tick reports problems earlier. A system whose selector does not
+// compile (or that has a selector and no selector engine is set) is not
+// started and does not tick; the others start and tick all the same.
+// Start returns the errors of the systems it could not start, joined
+// (nil once every system has started), and tries them again on each call,
+// so that a selector naming a component declared later (by a scene, say)
+// starts the system once that component exists.
 func (r *Registry) Start() error {
-	if r.started {
+	r.started = true
+	if r.waiting == 0 {
 		return nil
 	}
+	var errs []error
 	for _, s := range r.systems {
-		if s.Selector != "" && r.sel == nil {
-			return fmt.Errorf("registry: system %q has a selector but no selector engine is set", s.Name)
+		if s.started {
+			continue
 		}
-		if s.Selector != "" {
-			if _, err := r.sel.Compile(s.Selector); err != nil {
-				return fmt.Errorf("registry: system %q: %w", s.Name, err)
-			}
+		if err := r.compileSystem(s); err != nil {
+			errs = append(errs, err)
+			continue
 		}
+		r.runStart(s)
 	}
-	r.started = true
-	for _, s := range r.systems {
-		r.startSystem(s)
-	}
-	return nil
+	return errors.Join(errs...)
 }
+
+// ErrReentrantTick is returned by a Tick called while a Tick is running,
+// from a tick or tock hook of a component or system (or a system's Init
+// or Update that the Tick started).
+var ErrReentrantTick = errors.New("registry: Tick called from inside a Tick (a tick hook cannot tick the scene)")
 
 // Tick advances the scene by dt seconds: systems tick (registration
 // order), then components tick (before/after order, each over its packed
 // storage, paused entities skipped), then systems tock, then components
 // tock. Structural changes made by hooks are deferred to the end of each
-// component's pass. A paused Registry does nothing.
-func (r *Registry) Tick(dt float64) {
-	if !r.started {
-		_ = r.Start()
+// component's pass. A paused Registry does nothing but start systems.
+//
+// Tick first calls Start. It returns, joined: the errors of systems that
+// could not start (they do not tick; the others do), and the errors of
+// work deferred since the last Tick or TakeErrors (a spawner that could
+// not spawn). A nil error means every system ticked and nothing failed. A
+// dt that is NaN or infinite is refused (nothing runs), as is a Tick
+// called from inside a hook of a running Tick (ErrReentrantTick).
+//
+// If a hook panics, Tick unlocks the World and ends its tick on the way
+// out, so a program that recovers can go on using the Registry.
+func (r *Registry) Tick(dt float64) error {
+	if r.inTick {
+		return ErrReentrantTick
 	}
+	if math.IsNaN(dt) || math.IsInf(dt, 0) {
+		return fmt.Errorf("registry: Tick(%v): the time step must be a finite number of seconds", dt)
+	}
+	r.inTick = true
+	defer r.endTick()
+	err := r.Start()
 	if r.paused {
-		return
+		return errors.Join(err, r.TakeErrors())
 	}
 	r.time += dt
 	r.delta = dt
@@ -249,7 +309,8 @@ func (r *Registry) Tick(dt float64) {
 	}
 	cx := &r.ctx
 	cx.Time, cx.Delta = r.time, dt
-	for _, c := range r.ticking {
+	ticking := r.tickOrder()
+	for _, c := range ticking {
 		if c.hooks.tick == nil {
 			continue
 		}
@@ -263,7 +324,7 @@ func (r *Registry) Tick(dt float64) {
 			s.tock(r.sysCtx(s), s.data)
 		}
 	}
-	for _, c := range r.ticking {
+	for _, c := range ticking {
 		if c.hooks.tock == nil {
 			continue
 		}
@@ -272,6 +333,16 @@ func (r *Registry) Tick(dt float64) {
 			c.hooks.tock(cx, tf.id, tf.f)
 		}
 	}
+	if err == nil && r.errs == nil {
+		return nil
+	}
+	return errors.Join(err, r.TakeErrors())
+}
+
+// endTick ends a Tick, also one a hook panicked out of.
+func (r *Registry) endTick() {
+	r.inTick = false
+	r.ctx.q = nil
 }
 
 // Pause stops ticking the whole scene and runs every component's pause

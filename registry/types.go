@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/selector"
 )
 
 // Vec2 is the value of a vec2 property: two numbers written "x y".
@@ -92,7 +96,7 @@ type Type struct {
 var (
 	numberType = Type{
 		Name: "number", GoType: reflect.TypeFor[float64](), Default: float64(0),
-		Parse: parseNumberValue, Print: printNumberValue, Equal: equalComparable,
+		Parse: parseNumberValue, Print: printNumberValue, Equal: equalFloat,
 	}
 	intType = Type{
 		Name: "int", GoType: reflect.TypeFor[int](), Default: int(0),
@@ -108,15 +112,15 @@ var (
 	}
 	vec2Type = Type{
 		Name: "vec2", GoType: reflect.TypeFor[Vec2](), Default: Vec2{},
-		Parse: parseVec2Value, Print: printStringer, Equal: equalComparable,
+		Parse: parseVec2Value, Print: printStringer, Equal: equalVec2,
 	}
 	vec3Type = Type{
 		Name: "vec3", GoType: reflect.TypeFor[Vec3](), Default: Vec3{},
-		Parse: parseVec3Value, Print: printStringer, Equal: equalComparable,
+		Parse: parseVec3Value, Print: printStringer, Equal: equalVec3,
 	}
 	vec4Type = Type{
 		Name: "vec4", GoType: reflect.TypeFor[Vec4](), Default: Vec4{W: 1},
-		Parse: parseVec4Value, Print: printStringer, Equal: equalComparable,
+		Parse: parseVec4Value, Print: printStringer, Equal: equalVec4,
 	}
 	colorType = Type{
 		Name: "color", GoType: reflect.TypeFor[Color](), Default: Color{255, 255, 255, 255},
@@ -136,7 +140,7 @@ var (
 	}
 	timeType = Type{
 		Name: "time", GoType: reflect.TypeFor[float64](), Default: float64(0),
-		Parse: parseTimeValue, Print: printNumberValue, Equal: equalComparable,
+		Parse: parseTimeValue, Print: printNumberValue, Equal: equalFloat,
 	}
 	durationType = Type{
 		Name: "duration", GoType: reflect.TypeFor[time.Duration](), Default: time.Duration(0),
@@ -345,15 +349,60 @@ func parseFloat(s string) (float64, bool) {
 	return f, true
 }
 
+// The spellings of the non-finite numbers, printed and parsed by the
+// number, time and vector types. They are Go's (strconv.FormatFloat), and
+// a YAML plain scalar, an XML attribute and a JSON string hold them as
+// they are, so a dump of a World that holds them reads back.
+const (
+	posInf = "+Inf"
+	negInf = "-Inf"
+	nanStr = "NaN"
+)
+
+// parseNumber parses a decimal number (see scanNumber) or one of the
+// spellings of the non-finite numbers: +Inf, -Inf or NaN, exactly so
+// written. A decimal too large for a float64 is refused, not made
+// infinite.
+func parseNumber(s string) (float64, bool) {
+	switch s {
+	case posInf:
+		return math.Inf(1), true
+	case negInf:
+		return math.Inf(-1), true
+	case nanStr:
+		return math.NaN(), true
+	}
+	return parseFloat(s)
+}
+
+// numberExpected adds to what a number field expects the spellings of the
+// non-finite numbers, when s looks like one spelt otherwise (inf, nan,
+// Infinity).
+func numberExpected(s, expected string) string {
+	t := strings.ToLower(strings.TrimLeft(s, "+-"))
+	if t == "inf" || t == "infinity" || t == "nan" {
+		return expected + ` (non-finite numbers are written "+Inf", "-Inf" and "NaN")`
+	}
+	return expected
+}
+
 // formatFloat writes f as JavaScript would: plain decimals between 1e-6
-// and 1e21, exponent notation outside. Negative zero prints as "0".
+// and 1e21, exponent notation outside. Negative zero prints as "0"; the
+// non-finite numbers print as +Inf, -Inf and NaN.
 func formatFloat(f float64) string {
 	return string(appendFloat(nil, f))
 }
 
 func appendFloat(b []byte, f float64) []byte {
-	if f == 0 {
+	switch {
+	case f == 0:
 		return append(b, '0')
+	case math.IsInf(f, 1):
+		return append(b, posInf...)
+	case math.IsInf(f, -1):
+		return append(b, negInf...)
+	case f != f:
+		return append(b, nanStr...)
 	}
 	if a := math.Abs(f); a < 1e-6 || a >= 1e21 {
 		return strconv.AppendFloat(b, f, 'g', -1, 64)
@@ -377,9 +426,9 @@ func parseNumberValue(text string, def any) (any, error) {
 	if s == "" {
 		return def, nil
 	}
-	f, ok := parseFloat(s)
+	f, ok := parseNumber(s)
 	if !ok {
-		return nil, valueErr(text, s, "a number")
+		return nil, valueErr(text, s, numberExpected(s, "a number"))
 	}
 	return f, nil
 }
@@ -418,9 +467,9 @@ func parseTimeValue(text string, def any) (any, error) {
 	if s == "" {
 		return def, nil
 	}
-	f, ok := parseFloat(s)
+	f, ok := parseNumber(s)
 	if !ok {
-		return nil, valueErr(text, s, "a time in milliseconds (a number)")
+		return nil, valueErr(text, s, numberExpected(s, "a time in milliseconds (a number)"))
 	}
 	return f, nil
 }
@@ -480,11 +529,50 @@ func printStringValue(v any) string {
 }
 
 func parseSelectorValue(text string, _ any) (any, error) {
-	return Selector(strings.TrimSpace(text)), nil
+	s, err := checkSelector(text)
+	if err != nil {
+		return nil, err
+	}
+	return Selector(s), nil
 }
 
 func parseSelectorAllValue(text string, _ any) (any, error) {
-	return SelectorAll(strings.TrimSpace(text)), nil
+	s, err := checkSelector(text)
+	if err != nil {
+		return nil, err
+	}
+	return SelectorAll(s), nil
+}
+
+// checkSelector trims text and checks that it is empty or valid selector
+// syntax (selector.Parse). Whether the components it names exist is
+// checked when it is resolved, since a scene may declare them later. The
+// error is a *ValueError whose Offset is that of the offending character
+// in text.
+func checkSelector(text string) (string, error) {
+	start, end := trimBounds(text)
+	s := text[start:end]
+	if s == "" {
+		return s, nil
+	}
+	if _, err := selector.Parse(s); err != nil {
+		var se *selector.Error
+		if !errors.As(err, &se) {
+			return "", &ValueError{Text: s, Offset: start, Expected: "a selector (" + err.Error() + ")"}
+		}
+		// The offending text runs from the offending character, cut
+		// (on a character boundary) to keep messages short.
+		off := min(max(se.Col-1, 0), len(s))
+		bad := s[off:]
+		if len(bad) > 24 {
+			bad = bad[:24]
+			for !utf8.ValidString(bad) {
+				bad = bad[:len(bad)-1]
+			}
+		}
+		return "", &ValueError{Text: bad, Offset: start + off, Expected: "a selector: " + se.Msg}
+	}
+	return s, nil
 }
 
 // ---- arrays ----
@@ -542,9 +630,9 @@ func parseAxes(text string, axes []float64, typeName string) error {
 		if n == len(axes) {
 			return &ValueError{Text: field, Offset: start, Expected: fmt.Sprintf("at most %d numbers (a %s is written %q)", len(axes), typeName, spaced(names))}
 		}
-		f, ok := parseFloat(field)
+		f, ok := parseNumber(field)
 		if !ok {
-			return &ValueError{Text: field, Offset: start, Expected: fmt.Sprintf("a number for %s of a %s (axes are separated by spaces)", names[n:n+1], typeName)}
+			return &ValueError{Text: field, Offset: start, Expected: numberExpected(field, fmt.Sprintf("a number for %s of a %s (axes are separated by spaces)", names[n:n+1], typeName))}
 		}
 		axes[n] = f
 		n++
@@ -729,6 +817,46 @@ func parseRGBArgs(args string) (Color, bool) {
 // ---- helpers ----
 
 func equalComparable(a, b any) bool { return a == b }
+
+// sameFloat reports whether a and b are equal or both NaN: for change
+// detection, NaN set over NaN is no change.
+func sameFloat(a, b float64) bool { return a == b || (a != a && b != b) }
+
+func equalFloat(a, b any) bool {
+	x, ok1 := a.(float64)
+	y, ok2 := b.(float64)
+	if !ok1 || !ok2 {
+		return a == b
+	}
+	return sameFloat(x, y)
+}
+
+func equalVec2(a, b any) bool {
+	x, ok1 := a.(Vec2)
+	y, ok2 := b.(Vec2)
+	if !ok1 || !ok2 {
+		return a == b
+	}
+	return sameFloat(x.X, y.X) && sameFloat(x.Y, y.Y)
+}
+
+func equalVec3(a, b any) bool {
+	x, ok1 := a.(Vec3)
+	y, ok2 := b.(Vec3)
+	if !ok1 || !ok2 {
+		return a == b
+	}
+	return sameFloat(x.X, y.X) && sameFloat(x.Y, y.Y) && sameFloat(x.Z, y.Z)
+}
+
+func equalVec4(a, b any) bool {
+	x, ok1 := a.(Vec4)
+	y, ok2 := b.(Vec4)
+	if !ok1 || !ok2 {
+		return a == b
+	}
+	return sameFloat(x.X, y.X) && sameFloat(x.Y, y.Y) && sameFloat(x.Z, y.Z) && sameFloat(x.W, y.W)
+}
 
 func printStringer(v any) string {
 	if s, ok := v.(fmt.Stringer); ok {

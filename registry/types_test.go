@@ -83,8 +83,16 @@ func TestNumber(t *testing.T) {
 		{text: "  ", def: 7.0, want: 7.0},
 		{text: "abc", errSub: `invalid value "abc": expected a number`},
 		{text: " 12px", errSub: `"12px": expected a number`, errOff: 1},
-		{text: "NaN", errSub: "expected a number"},
-		{text: "Inf", errSub: "expected a number"},
+		// The non-finite numbers, in the one spelling Print writes.
+		{text: "NaN", want: math.NaN()},
+		{text: "+Inf", want: math.Inf(1)},
+		{text: " -Inf ", want: math.Inf(-1)},
+		{text: "Inf", errSub: `expected a number (non-finite numbers are written "+Inf", "-Inf" and "NaN")`},
+		{text: "inf", errSub: `non-finite numbers are written`},
+		{text: "-infinity", errSub: `non-finite numbers are written`},
+		{text: "nan", errSub: `non-finite numbers are written`},
+		{text: "+NaN", errSub: `non-finite numbers are written`},
+		{text: "-NaN", errSub: `non-finite numbers are written`},
 		{text: "1e999", errSub: "expected a number"},
 		{text: "0x10", errSub: "expected a number"},
 		{text: "1_000", errSub: "expected a number"},
@@ -188,7 +196,23 @@ func TestStringLike(t *testing.T) {
 	})
 	runTypeCases(t, "selectorAll", []typeCase{
 		{text: ".a, .b", want: SelectorAll(".a, .b")},
+		{text: "  ", want: SelectorAll("")},
 	})
+	// Invalid selector syntax is refused as the value is parsed, the
+	// offset pointing at the offending character of the value (at its end
+	// for a selector cut short).
+	for _, typeName := range []string{"selector", "selectorAll"} {
+		runTypeCases(t, typeName, []typeCase{
+			{text: "[enemy]:not([alive]", errSub: `invalid value "": expected a selector: expected ')' to close ":not(", found end of input`, errOff: 19},
+			{text: "  [enemy]:not([alive] ", errSub: `expected ')' to close ":not("`, errOff: 21},
+			{text: "#", errSub: `expected a selector: expected id after '#'`, errOff: 1},
+			{text: " .a..b", errSub: `invalid value ".b": expected a selector: expected class name after '.', found '.'`, errOff: 4},
+			{text: "enemy", errSub: `invalid value "enemy": expected a selector: unexpected name "enemy"`},
+			{text: "[hp>abc]", errSub: `expected number after '>'`, errOff: 4},
+			{text: ":nope(.a)", errSub: `unknown pseudo-class ":nope"`},
+			{text: "[a], [b], .c, :is(" + strings.Repeat("x", 40), errSub: `invalid value "xxxxxxxxxxxxxxxxxxxxxxxx": expected a selector`, errOff: 18},
+		})
+	}
 }
 
 func TestArray(t *testing.T) {
@@ -221,7 +245,9 @@ func TestVectors(t *testing.T) {
 		{text: "1 x 3", errSub: `invalid value "x": expected a number for y of a vec3`, errOff: 2},
 		{text: "1,2,3", errSub: `invalid value "1,2,3": expected a number for x of a vec3 (axes are separated by spaces)`},
 		{text: "a b c", errSub: `"a": expected a number for x`},
-		{text: "1 NaN 3", errSub: `"NaN": expected a number for y`, errOff: 2},
+		{text: "1 NaN 3", want: Vec3{1, math.NaN(), 3}},
+		{text: "+Inf -Inf NaN", want: Vec3{math.Inf(1), math.Inf(-1), math.NaN()}},
+		{text: "1 inf 3", errSub: `"inf": expected a number for y of a vec3 (axes are separated by spaces) (non-finite numbers are written`, errOff: 2},
 	})
 	runTypeCases(t, "vec4", []typeCase{
 		{text: "1 2 3 4", want: Vec4{1, 2, 3, 4}},
