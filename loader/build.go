@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -206,9 +207,9 @@ const buildCheckEvery = 256
 // errors.Is. (Definitions already applied, such as declared components,
 // stay, as on any other error while building.)
 //
-// TODO(registry): a spawner that spawns itself through its mixin loops
-// inside one entity's SetMany; interrupting that needs the registry's
-// cancellation hook for spawning (being added with the spawner bounds).
+// The registry's context is ctx while building, so spawners that run
+// as entities are made stop with it too; errors spawners report while the
+// scene is built (a limit reached, see registry.Limits) fail the build.
 func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Scene, error) {
 	if err := interrupted(ctx); err != nil {
 		return nil, err
@@ -226,6 +227,7 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 			return nil, fmt.Errorf("%v: %v", sp.Src.Pos, err)
 		}
 	}
+	defer reg.SetContext(reg.SetContext(ctx))
 	var errs ErrorList
 	b := &builder{ctx: ctx, left: buildCheckEvery}
 	for _, n := range plan.Roots {
@@ -233,6 +235,9 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 			break
 		}
 		s.Roots = append(s.Roots, s.create(n, ecs.Entity{}, -1, &errs, b))
+	}
+	if err := reg.TakeErrors(); err != nil && !b.stopped {
+		errs = append(errs, spawnErrors(err)...)
 	}
 	if len(errs) > 0 || b.stopped {
 		for _, e := range s.Roots {
@@ -244,6 +249,37 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 		return nil, errs
 	}
 	return s, nil
+}
+
+// spawnErrors turns the errors spawners reported while a scene was built
+// into load errors, one per kind of failure: a spawner that spawns itself
+// fails once per spawned copy, so errors that say the same after the
+// entity's name are reported once, with a count of the others.
+func spawnErrors(err error) ErrorList {
+	all := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		all = j.Unwrap()
+	}
+	var out ErrorList
+	seen := map[string]int{} // what an error says after the entity -> index in out
+	more := map[int]int{}
+	for _, e := range all {
+		msg := e.Error()
+		key := msg
+		if i := strings.Index(msg, ": spawner: "); i >= 0 {
+			key = msg[i:]
+		}
+		if k, ok := seen[key]; ok {
+			more[k]++
+			continue
+		}
+		seen[key] = len(out)
+		out = append(out, &Error{Msg: msg})
+	}
+	for k, n := range more {
+		out[k].Msg += fmt.Sprintf(" (and %d more spawners like it)", n)
+	}
+	return out
 }
 
 // builder counts the entities a build makes between looks at its

@@ -92,6 +92,7 @@ func runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads 
 	next := start
 	lastStatus := start
 	ticks := 0
+	seen := map[string]bool{}
 	for f.ticks == 0 && f.watch || ticks < f.ticks {
 		select {
 		case <-ctx.Done():
@@ -102,9 +103,12 @@ func runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads 
 		default:
 		}
 		t0 := time.Now()
-		rt.reg.Tick(dt)
+		tickErr := rt.reg.Tick(dt)
 		times = append(times, time.Since(t0))
 		ticks++
+		if tickErr != nil {
+			reportTickError(stderr, seen, ticks, tickErr)
+		}
 		if tty && time.Since(lastStatus) > 100*time.Millisecond {
 			lastStatus = time.Now()
 			fmt.Fprintf(stderr, "\rtick %d  entities %d  %.3f ms/tick   ", ticks, rt.w.Len(), ms(times[len(times)-1]))
@@ -174,4 +178,16 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// reportTickError prints an error a tick returned, once per distinct
+// message: a system that cannot start reports the same error every tick,
+// and the run goes on with the systems that can.
+func reportTickError(stderr io.Writer, seen map[string]bool, tick int, err error) {
+	msg := err.Error()
+	if seen[msg] {
+		return
+	}
+	seen[msg] = true
+	fmt.Fprintf(stderr, "tick %d: %v\n", tick, err)
 }

@@ -72,7 +72,9 @@ func tickN(ctx context.Context, rt *runtime, n int, hz float64) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("scene-run: interrupted after %s", plural(i, "tick"))
 		}
-		rt.reg.Tick(dt)
+		if err := rt.reg.Tick(dt); err != nil {
+			return fmt.Errorf("tick %d: %w", i+1, err)
+		}
 	}
 	return nil
 }
