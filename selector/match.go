@@ -881,7 +881,10 @@ func (s *Selector) Count() int {
 	return n
 }
 
-// Matches reports whether e is alive and matches the selector.
+// Matches reports whether e is alive and matches the selector. Like
+// every call, it runs in time linear in entities × compounds; it looks at
+// the entities e's combinators lead to, unless the selector needs
+// set-at-a-time evaluation (see QueryFrom).
 func (s *Selector) Matches(e ecs.Entity) bool {
 	if !s.w.Alive(e) {
 		return false
@@ -894,7 +897,10 @@ func (s *Selector) Matches(e ecs.Entity) bool {
 // QueryFrom appends to dst, in document order, the descendants of scope
 // that match, as Element.querySelectorAll does in the DOM: the whole
 // selector must match (ancestors above scope included), and `:scope`
-// stands for scope. Its cost grows with the size of scope's subtree.
+// stands for scope. Its cost grows with the size of scope's subtree,
+// unless its combinators need set-at-a-time evaluation (a complex
+// selector of more than 32 compounds, or more right-to-left work than
+// there are entities), which passes over the whole World once per step.
 func (s *Selector) QueryFrom(scope ecs.Entity, dst []ecs.Entity) []ecs.Entity {
 	if !s.w.Alive(scope) {
 		return dst
