@@ -16,9 +16,12 @@ import (
 //
 // The component part of each compound becomes table-level tests (all /
 // none / any-of signature masks, matched once per ecs table through a
-// cached ecs.Filter); ids, classes, values, pseudo-classes and combinators
-// are tested per entity, right to left, memoised per call so that no
-// selector backtracks exponentially.
+// cached ecs.Filter); ids, classes, values and pseudo-classes are tested
+// per entity. Combinators are checked right to left, memoised per call so
+// that no selector backtracks exponentially; a call that would do more
+// combinator work than there are entities in the World switches to
+// set-at-a-time evaluation, so that every call runs in time linear in
+// entities × steps, with memory that does not grow with the steps.
 //
 // A Selector is not safe for concurrent use (nor is an ecs.World).
 type Selector struct {
@@ -35,7 +38,10 @@ type Selector struct {
 	ncomp int // w.NumComponents() at the last resolve; -1 before the first
 
 	// Per-call state.
-	memos  []*complexPlan // plans with memo tables, cleared per call
+	memos  []*complexPlan // plans with combinators, reset per call
+	budget int            // right-to-left work left in this call (see begin)
+	ops    uint64         // units of combinator work done, for tests
+	spare  [][]uint64     // bitsets to reuse for set-at-a-time evaluation
 	nths   []*nthNode     // position caches, cleared per call
 	hier   bool           // some part needs the hierarchy
 	buf    []ecs.Entity
@@ -48,19 +54,40 @@ type Selector struct {
 // complexPlan is one complex selector: compounds left to right. combs[i]
 // relates steps[i] to steps[i-1]; combs[0] is NoCombinator, or the leading
 // combinator of a relative selector (inside :has).
+//
+// A plan with combinators is evaluated in one of two ways per call (see
+// match.go and sets.go): right to left from the entity asked about,
+// memoised, while the call's work budget lasts; or, once the budget is
+// spent (or from the start for a plan longer than maxRTLSteps), set at a
+// time: one pass over the World per step gives the set of every entity
+// that matches, kept for the rest of the call.
 type complexPlan struct {
 	steps    []*compoundPlan
 	combs    []Combinator
 	relative bool
-	memo     map[memoKey]bool
+	// multi: the plan has combinators (more than one step, or relative).
+	multi bool
+	// long: more than maxRTLSteps steps; always evaluated set at a time.
+	long bool
+	memo map[memoKey]bool
 	// down: a combinator after the leading one goes to descendants.
 	down bool
+
+	// Per-call state, reset by begin.
+	over bool     // right-to-left evaluation ran out of budget
+	set  []uint64 // by document position: the matches (anchors for :has); nil until built
 }
+
+// maxRTLSteps is the longest complex selector evaluated right to left.
+// Right-to-left evaluation recurses once per step, so its stack grows with
+// the steps; longer selectors are evaluated set at a time, whose memory
+// does not depend on the number of steps.
+const maxRTLSteps = 32
 
 type memoKey struct {
 	anchor uint32 // anchor index + 1 (for :has), 0 otherwise
 	kind   uint8  // 0 match at step, 1 ancestor-or-self, 2 previous-sibling-or-self
-	step   uint16
+	step   uint16 // < maxRTLSteps
 	e      uint32
 }
 
@@ -166,7 +193,11 @@ func (c *compiler) complex(cx *Complex) (*complexPlan, error) {
 	}
 	if len(p.steps) > 1 || p.relative {
 		c.sel.hier = true
-		p.memo = make(map[memoKey]bool)
+		p.multi = true
+		p.long = len(p.steps) > maxRTLSteps
+		if !p.long {
+			p.memo = make(map[memoKey]bool)
+		}
 		c.sel.memos = append(c.sel.memos, p)
 	}
 	return p, nil
@@ -368,7 +399,7 @@ type listEnt struct {
 
 func (n *listEnt) match(x *exec, e ecs.Entity) bool {
 	for _, p := range n.members {
-		if p.match(x, e, ecs.Entity{}) {
+		if p.match(x, e) {
 			return !n.neg
 		}
 	}

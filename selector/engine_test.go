@@ -517,6 +517,9 @@ func FuzzCompile(f *testing.F) {
 	f.Add("[health.hp=1e400]")
 	f.Add(`[label="a\"b" i]`)
 	f.Add(":nth-child(-2n-3 of .a, #b)")
+	for _, src := range chainSeeds {
+		f.Add(src)
+	}
 	_, r := newRegistry(f)
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := selector.Compile(src, r)

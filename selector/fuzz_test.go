@@ -2,6 +2,7 @@ package selector
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +15,11 @@ var fuzzSeeds = []string{
 	":nth-child(2n + 1 of .a)", ":nth-last-child(-n+3)", ":nth-child(odd)",
 	`.\31 a`, `#a\ b`, `[a="\a x"]`, "[a!=-x]", "enemy", ":hover", "::x",
 	".a,", "[a", ":not(", ":nth-child(2n+", `[a="`, "[a=\"x\ny\"]",
+	// Long combinator chains (issue 11), up to the 4 KB limit.
+	strings.Repeat("* ~ ", 999) + "*", strings.Repeat("*+", 2047) + "*",
+	strings.Repeat("#a > ", 799) + "#b", strings.Repeat(".a ", 1300) + ".b",
+	":not(" + strings.Repeat(".a ~ .b + ", 300) + "*)", ":has(" + strings.Repeat("~ * ", 999) + ")",
+	":is(" + strings.Repeat("* ~ ", 500) + "*), " + strings.Repeat("* + ", 400) + "*",
 }
 
 // FuzzParse checks that Parse never panics, that errors are *Error with a

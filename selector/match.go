@@ -27,6 +27,11 @@ type Cache struct {
 	byIdx []ecs.Entity
 	keys  []uint32 // scratch
 	bits  []uint64 // scratch
+	// By position, built on demand for set-at-a-time evaluation (see
+	// links): the position of the parent and of the previous sibling, -1
+	// for none. Both precede the entity in document order.
+	par, prv []int32
+	linked   bool // par and prv are up to date
 }
 
 // NewCache returns an empty Cache.
@@ -62,6 +67,39 @@ func (c *Cache) refresh(w *ecs.World) {
 		}
 	}
 	c.w, c.version, c.valid = w, w.Version(), true
+	c.linked = false
+}
+
+// links brings the index up to date with its parent and previous-sibling
+// positions.
+func (c *Cache) links(w *ecs.World) {
+	c.refresh(w)
+	if c.linked {
+		return
+	}
+	n := len(c.order)
+	if cap(c.par) < n {
+		c.par = make([]int32, n, n+n/4)
+		c.prv = make([]int32, n, n+n/4)
+	}
+	c.par, c.prv = c.par[:n], c.prv[:n]
+	for i, e := range c.order {
+		c.par[i], c.prv[i] = -1, -1
+		if p, ok := w.Parent(e); ok {
+			c.par[i] = int32(c.pos[p.Index()])
+		}
+		if q, ok := w.PrevSibling(e); ok {
+			c.prv[i] = int32(c.pos[q.Index()])
+		}
+	}
+	c.linked = true
+}
+
+// has reports whether e's position is set in b, a bitset by document
+// position built since the last refresh.
+func (c *Cache) has(b []uint64, e ecs.Entity) bool {
+	p := c.pos[e.Index()]
+	return b[p>>6]&(1<<(p&63)) != 0
 }
 
 // appendOrdered appends ents to dst in document order, each once.
@@ -159,14 +197,29 @@ type exec struct {
 	hasScope bool
 }
 
+// budgetSlack and budgetScale set the per-call budget of right-to-left
+// combinator work: budgetScale units per live entity plus budgetSlack.
+// Tests change them to force set-at-a-time evaluation.
+var (
+	budgetSlack = 64
+	budgetScale = 1
+)
+
 // begin prepares a call: re-resolves component IDs if the World has new
-// components, and clears the per-call memo tables.
+// components, resets the work budget and clears the per-call memo tables
+// and sets.
 func (s *Selector) begin(x *exec) {
 	x.s, x.w = s, s.w
 	s.resolve()
+	s.budget = budgetScale*s.w.Len() + budgetSlack
 	for _, p := range s.memos {
 		if len(p.memo) > 0 {
 			clear(p.memo)
+		}
+		p.over = false
+		if p.set != nil {
+			s.spare = append(s.spare, p.set)
+			p.set = nil
 		}
 	}
 	for _, n := range s.nths {
@@ -290,23 +343,74 @@ func idx1(e ecs.Entity) uint32 {
 	return e.Index() + 1
 }
 
-// match reports whether e matches the complex selector as its subject.
-// anchor is the :has() subject for a relative selector.
-func (p *complexPlan) match(x *exec, e, anchor ecs.Entity) bool {
-	return p.at(x, len(p.steps)-1, e, anchor)
+// match reports whether e matches the complex selector p (not relative)
+// as its subject.
+func (p *complexPlan) match(x *exec, e ecs.Entity) bool {
+	if !p.multi {
+		return p.steps[0].matchEntity(x, e)
+	}
+	if p.set == nil {
+		if !p.long && !p.over {
+			v := p.at(x, len(p.steps)-1, e, ecs.Entity{})
+			if !p.over {
+				return v
+			}
+		}
+		if !p.subject().matchEntity(x, e) {
+			return false // no need for the set
+		}
+		p.buildSet(x)
+	}
+	return x.s.cache.has(p.set, e)
+}
+
+// matchRel reports whether the combinators of p (not relative) hold for
+// e, which passes the subject's own tests.
+func (p *complexPlan) matchRel(x *exec, e ecs.Entity) bool {
+	if p.set == nil {
+		if !p.long && !p.over {
+			v := p.rel(x, len(p.steps)-1, e, ecs.Entity{})
+			if !p.over {
+				return v
+			}
+		}
+		p.buildSet(x)
+	}
+	return x.s.cache.has(p.set, e)
+}
+
+// spend takes one unit of right-to-left work from the call's budget. When
+// the budget is spent it marks p as over and returns false: p's
+// right-to-left evaluation then unwinds without memoising, and p is
+// evaluated set at a time for the rest of the call.
+func (x *exec) spend(p *complexPlan) bool {
+	x.s.ops++
+	x.s.budget--
+	if x.s.budget < 0 {
+		p.over = true
+		return false
+	}
+	return true
 }
 
 // at reports whether e matches step k and, through the combinators, the
-// steps before it. Results are memoised per call.
+// steps before it. Results are memoised per call. The answer is
+// meaningless once p.over is set.
 func (p *complexPlan) at(x *exec, k int, e, anchor ecs.Entity) bool {
-	if p.memo == nil {
-		return p.steps[k].matchEntity(x, e)
+	if p.over {
+		return false
 	}
 	key := memoKey{anchor: idx1(anchor), step: uint16(k), e: e.Index()}
 	if v, ok := p.memo[key]; ok {
 		return v
 	}
+	if !x.spend(p) {
+		return false
+	}
 	v := p.steps[k].matchEntity(x, e) && p.rel(x, k, e, anchor)
+	if p.over {
+		return false
+	}
 	p.memo[key] = v
 	return v
 }
@@ -319,7 +423,7 @@ func (p *complexPlan) rel(x *exec, k int, e, anchor ecs.Entity) bool {
 		if !p.relative {
 			return true
 		}
-		return related(w, c, anchor, e)
+		return p.related(x, c, anchor, e)
 	}
 	switch c {
 	case Child:
@@ -352,10 +456,16 @@ func (p *complexPlan) scan(x *exec, kind uint8, j int, a, anchor ecs.Entity) boo
 			res = v
 			break
 		}
+		if !x.spend(p) {
+			return false
+		}
 		path = append(path, a.Index())
 		if p.at(x, j, a, anchor) {
 			res = true
 			break
+		}
+		if p.over {
+			return false
 		}
 		var ok bool
 		if kind == 1 {
@@ -374,11 +484,19 @@ func (p *complexPlan) scan(x *exec, kind uint8, j int, a, anchor ecs.Entity) boo
 }
 
 // related reports whether e stands in relation c to anchor (the leading
-// combinator of a relative selector).
-func related(w *ecs.World, c Combinator, anchor, e ecs.Entity) bool {
+// combinator of a relative selector). Walks spend budget.
+func (p *complexPlan) related(x *exec, c Combinator, anchor, e ecs.Entity) bool {
+	w := x.w
 	switch c {
 	case Descendant:
-		return w.IsAncestor(anchor, e)
+		for a, ok := w.Parent(e); ok; a, ok = w.Parent(a) {
+			if a == anchor {
+				return true
+			}
+			if !x.spend(p) {
+				return false
+			}
+		}
 	case Child:
 		par, ok := w.Parent(e)
 		return ok && par == anchor
@@ -390,45 +508,74 @@ func related(w *ecs.World, c Combinator, anchor, e ecs.Entity) bool {
 			if s == anchor {
 				return true
 			}
+			if !x.spend(p) {
+				return false
+			}
 		}
 	}
 	return false
 }
 
 func (n *hasNode) match(x *exec, s ecs.Entity) bool {
-	w := x.w
 	for _, p := range n.members {
-		last := len(p.steps) - 1
-		switch lead := p.combs[0]; lead {
-		case Child, Descendant:
-			if lead == Child && !p.down {
-				for c := range w.ChildrenSeq(s) {
-					if p.at(x, last, c, s) {
-						return true
+		if p.hasAt(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAt reports whether the relative plan p matches from anchor s.
+func (p *complexPlan) hasAt(x *exec, s ecs.Entity) bool {
+	if p.set == nil {
+		if !p.long && !p.over {
+			v := p.hasFrom(x, s)
+			if !p.over {
+				return v
+			}
+		}
+		p.buildSet(x)
+	}
+	return x.s.cache.has(p.set, s)
+}
+
+// hasFrom evaluates the relative plan p right to left for anchor s: it
+// tries as subject every entity the combinators can reach from s.
+func (p *complexPlan) hasFrom(x *exec, s ecs.Entity) bool {
+	w := x.w
+	last := len(p.steps) - 1
+	try := func(e ecs.Entity) bool {
+		return x.spend(p) && p.at(x, last, e, s)
+	}
+	switch lead := p.combs[0]; lead {
+	case Child, Descendant:
+		if lead == Child && !p.down {
+			for c := range w.ChildrenSeq(s) {
+				if try(c) || p.over {
+					return !p.over
+				}
+			}
+			return false
+		}
+		for d := range w.Descendants(s) {
+			if try(d) || p.over {
+				return !p.over
+			}
+		}
+	case NextSibling, SubsequentSibling:
+		for f, ok := w.NextSibling(s); ok; f, ok = w.NextSibling(f) {
+			if try(f) || p.over {
+				return !p.over
+			}
+			if p.down {
+				for d := range w.Descendants(f) {
+					if try(d) || p.over {
+						return !p.over
 					}
 				}
-				continue
 			}
-			for d := range w.Descendants(s) {
-				if p.at(x, last, d, s) {
-					return true
-				}
-			}
-		case NextSibling, SubsequentSibling:
-			for f, ok := w.NextSibling(s); ok; f, ok = w.NextSibling(f) {
-				if p.at(x, last, f, s) {
-					return true
-				}
-				if p.down {
-					for d := range w.Descendants(f) {
-						if p.at(x, last, d, s) {
-							return true
-						}
-					}
-				}
-				if lead == NextSibling && !p.sideways() {
-					break
-				}
+			if lead == NextSibling && !p.sideways() {
+				break
 			}
 		}
 	}
@@ -477,7 +624,7 @@ func (n structNode) match(x *exec, e ecs.Entity) bool {
 
 func anyMatch(x *exec, ps []*complexPlan, e ecs.Entity) bool {
 	for _, p := range ps {
-		if p.match(x, e, ecs.Entity{}) {
+		if p.match(x, e) {
 			return true
 		}
 	}
@@ -549,9 +696,8 @@ func (s *Selector) collect(x *exec, dst []ecs.Entity) []ecs.Entity {
 		if st.never {
 			continue
 		}
-		last := len(m.steps) - 1
 		if st.hasID {
-			if e, ok := s.src.EntityByID(st.id); ok && s.w.Alive(e) && m.at(x, last, e, ecs.Entity{}) {
+			if e, ok := s.src.EntityByID(st.id); ok && s.w.Alive(e) && m.match(x, e) {
 				dst = append(dst, e)
 			}
 			continue
@@ -559,7 +705,7 @@ func (s *Selector) collect(x *exec, dst []ecs.Entity) []ecs.Entity {
 		if len(st.classes) > 0 {
 			if cm := s.src.ClassMembers(st.classes[0]); len(cm) < st.filter.Count() {
 				for _, e := range cm {
-					if s.w.Alive(e) && m.at(x, last, e, ecs.Entity{}) {
+					if s.w.Alive(e) && m.match(x, e) {
 						dst = append(dst, e)
 					}
 				}
@@ -608,7 +754,7 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 					continue rows
 				}
 			}
-			if last > 0 && !m.rel(x, last, e, ecs.Entity{}) {
+			if last > 0 && !m.matchRel(x, e) {
 				continue
 			}
 			dst = append(dst, e)
@@ -735,7 +881,10 @@ func (s *Selector) Count() int {
 	return n
 }
 
-// Matches reports whether e is alive and matches the selector.
+// Matches reports whether e is alive and matches the selector. Like
+// every call, it runs in time linear in entities × compounds; it looks at
+// the entities e's combinators lead to, unless the selector needs
+// set-at-a-time evaluation (see QueryFrom).
 func (s *Selector) Matches(e ecs.Entity) bool {
 	if !s.w.Alive(e) {
 		return false
@@ -748,7 +897,10 @@ func (s *Selector) Matches(e ecs.Entity) bool {
 // QueryFrom appends to dst, in document order, the descendants of scope
 // that match, as Element.querySelectorAll does in the DOM: the whole
 // selector must match (ancestors above scope included), and `:scope`
-// stands for scope. Its cost grows with the size of scope's subtree.
+// stands for scope. Its cost grows with the size of scope's subtree,
+// unless its combinators need set-at-a-time evaluation (a complex
+// selector of more than 32 compounds, or more right-to-left work than
+// there are entities), which passes over the whole World once per step.
 func (s *Selector) QueryFrom(scope ecs.Entity, dst []ecs.Entity) []ecs.Entity {
 	if !s.w.Alive(scope) {
 		return dst
