@@ -381,7 +381,7 @@ func (y *yamlReader) strings(n *ynode, what string, split bool) []posString {
 				continue
 			}
 			if split && !validID(it.value) {
-				y.errs.add(y.pos(it), "%s: invalid name %q (no spaces allowed)", what, it.value)
+				y.errs.add(y.pos(it), "%s: %s", what, idMsg("name", it.value))
 				continue
 			}
 			out = append(out, posString{it.value, y.pos(it)})
@@ -420,7 +420,8 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 	c.Name, c.Pos, c.ValuePos, c.src = k.value, y.pos(k), y.pos(v), y.src
 	switch v.kind {
 	case kScalar:
-		if !isNull(v) && v.value != "" {
+		c.Exact = !isNull(v)
+		if c.Exact && v.value != "" {
 			c.Kind, c.Text = ValueText, v.value
 		}
 	case kMapping:
@@ -439,7 +440,7 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 			if isNull(pv) {
 				val = ""
 			}
-			kvs = append(kvs, KV{Key: pk.value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv)})
+			kvs = append(kvs, KV{Key: pk.value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv)})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:
@@ -452,7 +453,7 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 // mixin reads `id: {mixin: ..., component: value, ...}`.
 func (y *yamlReader) mixin(k, v *ynode) *Mixin {
 	if !validID(k.value) {
-		y.errs.add(y.pos(k), "invalid mixin id %q", k.value)
+		y.errs.add(y.pos(k), "%s", idMsg("mixin id", k.value))
 		return nil
 	}
 	m := &Mixin{ID: k.value, Pos: y.pos(k), MixinPos: y.pos(v)}
@@ -514,12 +515,18 @@ func (y *yamlReader) entities(n *ynode, depth int) []*Entity {
 	return out
 }
 
-func (y *yamlReader) entity(n *ynode, depth int) *Entity {
+// newEntity returns a zeroed Entity cut from a slab.
+func (y *yamlReader) newEntity() *Entity {
 	if len(y.ents) == 0 {
 		y.ents = make([]Entity, 128)
 	}
 	e := &y.ents[0]
 	y.ents = y.ents[1:]
+	return e
+}
+
+func (y *yamlReader) entity(n *ynode, depth int) *Entity {
+	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file
 	e.Components = cutSlab(&y.ptrs, len(n.content)/2)
 	y.pairs(n, func(k, v *ynode) {
@@ -528,7 +535,7 @@ func (y *yamlReader) entity(n *ynode, depth int) *Entity {
 			e.IDPos = y.pos(v)
 			if s, ok := y.scalar(v, "id"); ok {
 				if !validID(s) {
-					y.errs.add(e.IDPos, "invalid entity id %q (no spaces allowed)", s)
+					y.errs.add(e.IDPos, "%s", idMsg("entity id", s))
 				} else {
 					e.ID = s
 				}
@@ -657,6 +664,7 @@ const (
 type ynode struct {
 	kind      uint8    // yaml.v3's Kind
 	null      bool     // a null scalar (~, null, nothing)
+	exact     bool     // JSON: a string (not a number, boolean or null)
 	line, col int32    // 1-based, columns in characters
 	value     string   // scalar text, or alias name
 	content   []*ynode // mapping: keys and values alternating; sequence: items
