@@ -562,6 +562,17 @@ func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Pat
 		}
 		return nil, true
 	case ValueText:
+		if comp.axes && !s.Single() {
+			// A JSON object {"x": 1, "y": 2} for a component whose
+			// properties are x, y, ...
+			f := strings.Fields(comp.Text)
+			kv := make([][2]string, len(f))
+			for i := range f {
+				kv[i] = [2]string{"xyzw"[i : i+1], f[i]}
+			}
+			patch, err = s.ParseMap(comp.Name, kv)
+			break
+		}
 		patch, err = s.ParseAttr(comp.Name, comp.Text)
 		if err == nil && comp.Exact && s.Single() && c.exact(&s.Props[0]) {
 			patch[0].Value = comp.Text
@@ -627,7 +638,7 @@ func (c *compiler) keepExact(comp *Component, s *registry.Schema, patch registry
 // errPos finds where in the source an attribute error points.
 func errPos(comp *Component, err error) Pos {
 	var ae *registry.AttrError
-	if !errors.As(err, &ae) {
+	if !errors.As(err, &ae) || comp.axes {
 		return comp.ValuePos
 	}
 	switch comp.Kind {

@@ -200,6 +200,17 @@ func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Regist
 			if i > 0 {
 				b.WriteByte(',')
 			}
+			if c.Kind == ValueMap {
+				fmt.Fprintf(&b, "%s:{", jsonString(c.Name))
+				for j, kv := range c.Map {
+					if j > 0 {
+						b.WriteByte(',')
+					}
+					fmt.Fprintf(&b, "%s:%s", jsonString(kv.Key), jsonString(kv.Value))
+				}
+				b.WriteByte('}')
+				continue
+			}
 			fmt.Fprintf(&b, "%s:%s", jsonString(c.Name), jsonString(c.Text))
 		}
 		b.WriteString("},")
@@ -590,6 +601,13 @@ func (j *jsonReader) component(k, v *ynode) *Component {
 		if len(v.content) == 0 {
 			return c
 		}
+		if text, ok := jsonAxes(v); ok {
+			// A vector: kept as its text, not as a mapping of one entry
+			// per axis (a dump has many); compile turns it back into
+			// properties x, y, z, w for a component that has them.
+			c.Kind, c.Text, c.axes = ValueText, text, true
+			return c
+		}
 		c.Kind = ValueMap
 		c.Map = cutSlab(&y.kvps, len(v.content)/2)
 		kvs := cutSlab(&y.kvs, len(v.content)/2)
@@ -604,6 +622,22 @@ func (j *jsonReader) component(k, v *ynode) *Component {
 		}
 	}
 	return c
+}
+
+// jsonAxes returns the values of an object {"x": n, "y": n, ...} (2 to 4
+// axes, named in order, numbers) joined by spaces.
+func jsonAxes(v *ynode) (string, bool) {
+	n := len(v.content) / 2
+	if n < 2 || n > 4 {
+		return "", false
+	}
+	for i := range n {
+		k, x := v.content[2*i], v.content[2*i+1]
+		if k.value != "xyzw"[i:i+1] || x.kind != kScalar || x.exact || x.null {
+			return "", false
+		}
+	}
+	return jsonText(v), true
 }
 
 // jsonText turns a JSON value into attribute text: vectors as "x y z",

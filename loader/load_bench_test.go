@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
@@ -16,7 +17,28 @@ import (
 // mixins (each building on a base mixin), and gives every entity an id,
 // classes, a mixin and four components of its own; every tenth entity has
 // two children (counted in n) with four components each.
+//
+// format is "yaml", "yaml-flow" (the entities as a flow sequence, one
+// entity per line, in flow mappings), "xml" or "json" (the dump of the
+// YAML scene loaded).
 func genLoadScene(format string, n int) []byte {
+	switch format {
+	case "json":
+		reg := registry.New(ecs.NewWorld())
+		if _, err := registry.RegisterBuiltins(reg); err != nil {
+			panic(err)
+		}
+		if _, err := LoadBytes(reg, "gen.yaml", genLoadScene("yaml", n), Options{}); err != nil {
+			panic(err)
+		}
+		var out bytes.Buffer
+		if err := WriteJSON(&out, reg, ExportOptions{}); err != nil {
+			panic(err)
+		}
+		return out.Bytes()
+	case "yaml-flow":
+		return genFlowScene(n)
+	}
 	var b strings.Builder
 	b.Grow(n * 200)
 	yaml := format == "yaml"
@@ -73,10 +95,47 @@ func genLoadScene(format string, n int) []byte {
 	return []byte(b.String())
 }
 
+// genFlowScene is genLoadScene's YAML scene with the entities written in
+// flow style.
+func genFlowScene(n int) []byte {
+	var b strings.Builder
+	b.Grow(n * 200)
+	b.WriteString("scene: {physics: \"step: 0.02\"}\ncomponents: {\n" +
+		"  health: {hp: {type: int, default: 100, min: 0}, max: {type: int, default: 100, min: 1}},\n" +
+		"  weapon: {damage: {type: number, default: 1}, range: {type: number, default: 10}},\n" +
+		"  enemy: {}}\nmixins: {\n  base: {enemy: , visible: \"true\"},\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "  m%d: {mixin: base, velocity: \"0 %d 0\", scale: \"1 %d 1\"},\n", i, i, i+1)
+	}
+	b.WriteString("}\nentities: [\n")
+	for i := 0; i < n; {
+		kids := 0
+		if i%10 == 0 && n-i >= 3 {
+			kids = 2
+		}
+		fmt.Fprintf(&b, "  {id: e%d, class: enemy c%d, mixin: m%d, position: %d 1 -5, rotation: 0 %d 0, health: {hp: %d, max: 200}, acceleration: 0 0 1",
+			i, i%7, i%20, i, i%360, i%100)
+		if kids > 0 {
+			b.WriteString(", children: [")
+			for k := 1; k <= kids; k++ {
+				if k > 1 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "{id: e%d, position: 0.5 %d 0, scale: 1 1 1, weapon: \"damage: 3\", visible: false}", i+k, k)
+			}
+			b.WriteString("]")
+		}
+		b.WriteString("},\n")
+		i += 1 + kids
+	}
+	b.WriteString("]\n")
+	return []byte(b.String())
+}
+
 func TestGenLoadScene(t *testing.T) {
-	for _, f := range []string{"yaml", "xml"} {
+	for _, f := range []string{"yaml", "yaml-flow", "xml", "json"} {
 		reg := newTestRegistry(t)
-		s, err := LoadBytes(reg, "gen."+f, genLoadScene(f, 1000), Options{})
+		s, err := LoadBytes(reg, "gen."+loadExt(f), genLoadScene(f, 1000), Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -98,7 +157,7 @@ func TestGenLoadScene(t *testing.T) {
 func benchmarkLoad(b *testing.B, format string) {
 	const n = 100_000
 	data := genLoadScene(format, n)
-	file := "bench." + format
+	file := "bench." + loadExt(format)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var cpu, wall time.Duration
@@ -141,3 +200,18 @@ func BenchmarkLoadYAML(b *testing.B) { benchmarkLoad(b, "yaml") }
 
 // BenchmarkLoadXML is BenchmarkLoadYAML for the same scene in XML.
 func BenchmarkLoadXML(b *testing.B) { benchmarkLoad(b, "xml") }
+
+// BenchmarkLoadYAMLFlow is BenchmarkLoadYAML for the same scene with its
+// entities written in flow style.
+func BenchmarkLoadYAMLFlow(b *testing.B) { benchmarkLoad(b, "yaml-flow") }
+
+// BenchmarkLoadJSON is BenchmarkLoadYAML for the JSON dump of the scene.
+func BenchmarkLoadJSON(b *testing.B) { benchmarkLoad(b, "json") }
+
+// loadExt returns the file extension of a genLoadScene format.
+func loadExt(format string) string {
+	if format == "yaml-flow" {
+		return "yaml"
+	}
+	return format
+}

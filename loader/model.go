@@ -86,6 +86,7 @@ type Component struct {
 	// parse as usual. Without Exact (a Document built in memory) values
 	// are trimmed, as attribute strings are.
 	Exact bool
+	axes  bool   // JSON: Text holds the values of an object {"x", "y", "z", "w"}
 	Text  string // the attribute string if Kind == ValueText
 	Map   []*KV  // property values in source order if Kind == ValueMap
 

@@ -345,8 +345,9 @@ func checkUnique(doc *Document, errs *errorSink) {
 		}
 		seen[m.ID] = m.Pos
 	}
-	clear(seen)
 	// Iterative walk: depth is bounded by the readers, but stay frugal.
+	// Entities are many: the map keeps a pointer, not a position.
+	ids := make(map[string]*Entity, doc.nEntities)
 	stack := make([]*Entity, 0, 64)
 	for i := len(doc.Entities) - 1; i >= 0; i-- {
 		stack = append(stack, doc.Entities[i])
@@ -355,10 +356,10 @@ func checkUnique(doc *Document, errs *errorSink) {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if e.ID != "" {
-			if p, ok := seen[e.ID]; ok {
-				errs.add(e.IDPos, "duplicate entity id %q (first at %s)", e.ID, p)
+			if first, ok := ids[e.ID]; ok {
+				errs.add(e.IDPos, "duplicate entity id %q (first at %s)", e.ID, first.IDPos)
 			} else {
-				seen[e.ID] = e.IDPos
+				ids[e.ID] = e
 			}
 		}
 		for i := len(e.Children) - 1; i >= 0; i-- {

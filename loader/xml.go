@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // XML scenes
@@ -144,7 +145,12 @@ func (x *xmlReader) next() (*xmlToken, bool) {
 	x.end = x.sc.p
 	if !ok {
 		if err := x.sc.err; err != nil {
-			x.fail(err.off, "%s", err.msg)
+			off := err.off
+			if err.msg == "invalid UTF-8" || strings.HasPrefix(err.msg, "illegal character code") {
+				// encoding/xml stops after the text; point at the byte.
+				off = x.start + firstBadXMLChar(x.data[x.start:err.off])
+			}
+			x.fail(off, "%s", err.msg)
 		} else {
 			x.eof = true
 		}
@@ -152,6 +158,20 @@ func (x *xmlReader) next() (*xmlToken, bool) {
 		return nil, false
 	}
 	return &x.sc.tok, true
+}
+
+// firstBadXMLChar returns the offset in b of the first byte that is not
+// UTF-8 or not an XML character, or len(b) (the character came from a
+// reference, say).
+func firstBadXMLChar(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 || !isInCharacterRange(r) {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // fail reports a fatal error at byte offset off.

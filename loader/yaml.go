@@ -841,4 +841,3 @@ func convertNode(n *yaml.Node) *ynode {
 	}
 	return y
 }
-

@@ -3,7 +3,7 @@ package loader
 import (
 	"bytes"
 	"fmt"
-		"unicode/utf8"
+	"unicode/utf8"
 )
 
 // The YAML scene parser
