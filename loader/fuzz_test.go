@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/antchfx/xmlquery"
@@ -20,6 +21,27 @@ func addSeeds(f *testing.F, ext string) {
 		}
 	}
 	f.Add(genScene(ext, 30))
+	addHostileSeeds(f, ext)
+}
+
+// addHostileSeeds adds the inputs of the hostile-input table for files
+// of extension ext (small ones, and a sample of the invalid bytes).
+func addHostileSeeds(f *testing.F, ext string) {
+	for _, set := range [][]hostileCase{hostileYAMLSyntax, hostileBOM, hostileJSON, hostileMessages} {
+		for _, c := range set {
+			if strings.HasSuffix(c.file, "."+ext) && len(c.src) < 4096 {
+				f.Add([]byte(c.src))
+			}
+		}
+	}
+	for i, c := range hostileBytes() {
+		if strings.HasSuffix(c.file, "."+ext) && i%5 == 0 {
+			f.Add([]byte(c.src))
+		}
+	}
+	if ext == "yaml" {
+		f.Add(genFlowScene(20))
+	}
 }
 
 func FuzzReadYAML(f *testing.F) {

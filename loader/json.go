@@ -21,12 +21,15 @@ import (
 //
 //	{"scene": {...}, "components": {...},
 //	 "entities": [{"id": "player", "path": "player", "parent": null,
-//	               "class": ["hero"],
+//	               "depth": 0, "class": ["hero"],
 //	               "components": {"position": {"x": 0, "y": 1, "z": -5},
 //	                              "health": {"hp": 100, "max": 100},
 //	                              "enemy": {}}}, ...]}
 //
-// Entities come in document order; "parent" is the parent's path or null.
+// Entities come in document order; "parent" is the parent's path or null,
+// "depth" the entity's depth below the dump's top-level entities, which
+// places it unambiguously (paths are not unique: an id can look like the
+// path of an entity without one).
 // Component values are computed (mixins and defaults applied): a
 // multi-property component as an object of its properties, a
 // single-property one as its bare value, vectors as {"x", "y", "z", "w"}

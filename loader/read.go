@@ -130,7 +130,7 @@ func finish(doc *Document, errs *errorSink) (*Document, error) {
 
 // ReadFile reads the scene file name from fsys and resolves its includes:
 // an include path is relative to the directory of the including file, may
-// not leave the root of fsys, and may name a YAML or an XML file. Included
+// not leave the root of fsys, and may name a YAML, XML or JSON file. Included
 // declarations, settings, mixins and entities are merged into the returned
 // Document, before the including file's own, in include order, depth first.
 // A file included a second time (for example by two siblings) is merged

@@ -39,7 +39,8 @@ import (
 // character references), several root elements, text content anywhere,
 // duplicate attributes, namespace prefixes and xmlns attributes, unknown
 // elements and attributes, and mismatched or missing end tags. Input must
-// be UTF-8. Attribute values are taken as the XML decoder returns them:
+// be UTF-8; a byte order mark is skipped. An attribute named
+// component.property gives one property of a component. Attribute values are taken as the XML decoder returns them:
 // references are decoded and CRLF becomes LF, but tabs and newlines in
 // values are not normalised to spaces.
 //

@@ -53,8 +53,10 @@ import (
 //
 // A property declaration takes the keys type, default, oneOf (a list, or a
 // string of values separated by commas and/or spaces), min and max
-// (numbers). Syntax errors from the YAML parser carry only a line; their
-// column is that of the first non-blank character on it.
+// (numbers). Syntax errors are reported at the offending byte (see
+// yamlparse.go); in the rare files read by yaml.v3 they carry the line
+// yaml.v3 gives, at its first non-blank character (a misplaced tab at the
+// tab).
 func ReadYAML(file string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	errs := &errorSink{max: lim.MaxErrors}
