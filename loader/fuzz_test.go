@@ -52,7 +52,96 @@ func FuzzReadYAML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ReadYAML("f.yaml", data, fuzzLimits)
 		checkResult(t, doc, err)
+		if msg := compareStreamed(data, doc, err); msg != "" {
+			t.Fatalf("%s\ninput: %q", msg, data)
+		}
 	})
+}
+
+// compareStreamed checks a read of data by the scene parser, which hands
+// the top level and the entities to the reader as it goes, against the
+// read of yaml.v3's whole tree: the same Document, the same errors.
+func compareStreamed(data []byte, doc *Document, err error) string {
+	if _, p := yamlParse(data, nil); p.state != yOK {
+		return ""
+	}
+	lim := fuzzLimits.withDefaults()
+	errs := &errorSink{max: lim.MaxErrors}
+	y := newYAMLReader("f.yaml", data, lim, errs)
+	slow := &Document{File: "f.yaml", Files: []string{"f.yaml"}, Pos: Pos{File: "f.yaml", Line: 1, Col: 1}}
+	root, serr := slowYAML(data)
+	if serr != nil {
+		return "yaml.v3 refuses what the parser accepts: " + serr.Error()
+	}
+	y.readTree(slow, root)
+	slow.nEntities = y.n
+	checkUnique(slow, errs)
+	slow, serr = finish(slow, errs)
+	if fmt.Sprint(err) != fmt.Sprint(serr) {
+		return fmt.Sprintf("errors differ:\nstreamed: %v\ntree:     %v", err, serr)
+	}
+	if doc == nil || slow == nil {
+		if (doc == nil) != (slow == nil) {
+			return "one read has no document"
+		}
+		return ""
+	}
+	if a, b := docString(doc), docString(slow); a != b {
+		i := 0
+		for i < len(a) && i < len(b) && a[i] == b[i] {
+			i++
+		}
+		from := max(0, i-80)
+		return fmt.Sprintf("documents differ:\nstreamed: ...%.200s\ntree:     ...%.200s", a[from:], b[from:])
+	}
+	return ""
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
+
+// docString prints a Document with every position, for comparisons.
+func docString(d *Document) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %d", d.Pos, d.nEntities)
+	comps := func(cs []*Component) {
+		for _, c := range cs {
+			fmt.Fprintf(&b, " [%s@%v=%v@%v %q %v", c.Name, c.Pos, c.Kind, c.ValuePos, c.Text, c.Exact)
+			for _, kv := range c.Map {
+				fmt.Fprintf(&b, " %s@%v=%q@%v %v", kv.Key, kv.Pos, kv.Value, kv.ValuePos, kv.Exact)
+			}
+			b.WriteString("]")
+		}
+	}
+	comps(d.Scene)
+	for _, x := range d.Decls {
+		fmt.Fprintf(&b, " decl %s@%v %v", x.Name, x.Pos, x.Single)
+		for _, p := range x.Props {
+			fmt.Fprintf(&b, " (%s %s %q %v %q %v %v %v)", p.Name, p.Type, p.Default, p.HasDefault, p.OneOf, deref(p.Min), deref(p.Max), p.Pos)
+		}
+	}
+	for _, m := range d.Mixins {
+		fmt.Fprintf(&b, " mixin %s@%v %q@%v", m.ID, m.Pos, m.Mixins, m.MixinPos)
+		comps(m.Components)
+	}
+	for _, i := range d.Includes {
+		fmt.Fprintf(&b, " include %q@%v", i.Path, i.Pos)
+	}
+	var ents func([]*Entity)
+	ents = func(es []*Entity) {
+		for _, e := range es {
+			fmt.Fprintf(&b, " {%s@%v %v %q %q@%v", e.ID, e.IDPos, e.Pos, e.Class, e.Mixins, e.MixinPos)
+			comps(e.Components)
+			ents(e.Children)
+			b.WriteString("}")
+		}
+	}
+	ents(d.Entities)
+	return b.String()
 }
 
 func FuzzReadXML(f *testing.F) {
