@@ -1,6 +1,6 @@
-// Package loader reads scene documents written in YAML or XML into one
-// scene model with a source position on every node, and (later) builds
-// Worlds from it.
+// Package loader reads scene documents written in YAML or XML (or JSON
+// dumps) into one scene model with a source position on every node, and
+// builds Worlds from it.
 //
 // The readers in this file set check syntax and structure only: which keys
 // and elements exist, that names are well formed, that ids are unique, and
