@@ -84,11 +84,13 @@ func TestExactStrings(t *testing.T) {
 	}
 }
 
-// TestUnquotedStrings: what is not quoted keeps its old meaning: `label:`
-// takes the default, an attribute string trims its values, an enumerated
-// value is compared without its spaces.
+// TestUnquotedStrings: `label:` takes the default, an attribute string
+// trims its values, an enumerated value is compared without its spaces,
+// and a YAML block is taken as YAML reads it (its final line break kept
+// unless written |-).
 func TestUnquotedStrings(t *testing.T) {
-	src := stringsDecls + "entities:\n  - {id: a, label: }\n  - {id: b, label: plain text}\n  - {id: c, note: \"text:  x ; size: 2\"}\n  - {id: d, mode: \" run \"}\n"
+	src := stringsDecls + "entities:\n  - {id: a, label: }\n  - {id: b, label: plain text}\n  - {id: c, note: \"text:  x ; size: 2\"}\n  - {id: d, mode: \" run \"}\n" +
+		"  - id: e\n    label: |\n      block\n  - id: f\n    label: |-\n      block\n"
 	reg := newTestRegistry(t)
 	if _, err := LoadBytes(reg, "a.yaml", []byte(src), Options{}); err != nil {
 		t.Fatal(err)
@@ -96,7 +98,7 @@ func TestUnquotedStrings(t *testing.T) {
 	for _, c := range []struct {
 		id, comp string
 		want     any
-	}{{"a", "label", "dflt"}, {"b", "label", "plain text"}, {"c", "note", "x"}, {"d", "mode", "run"}} {
+	}{{"a", "label", "dflt"}, {"b", "label", "plain text"}, {"c", "note", "x"}, {"d", "mode", "run"}, {"e", "label", "block\n"}, {"f", "label", "block"}} {
 		if got := valueOf(t, reg, c.id, c.comp, 0); got != c.want {
 			t.Errorf("%s.%s = %q, want %q", c.id, c.comp, got, c.want)
 		}
