@@ -227,107 +227,6 @@ func (c *compiler) compile() *Plan {
 	return p
 }
 
-// reportUnknown reports the unknown systems and components. When some are
-// built-ins that the registry lacks, the program most likely forgot
-// registry.RegisterBuiltins: that is one error, naming them all, at the
-// first use, instead of one per use.
-func (c *compiler) reportUnknown() {
-	builtins := builtinNames()
-	var missing []string // built-in names the scene uses, in order of first use
-	var first Pos
-	seen := map[string]bool{}
-	use := func(name string, at Pos) {
-		if !seen[name] {
-			seen[name] = true
-			missing = append(missing, name)
-		}
-		if !first.IsValid() || at.less(first) {
-			first = at
-		}
-	}
-	isMissing := func(name string) bool {
-		base, _, _ := strings.Cut(name, "__")
-		if !builtins[base] {
-			return false
-		}
-		_, ok := c.reg.Component(base)
-		_, sok := c.reg.System(base)
-		return !ok && !sok
-	}
-	for _, sc := range c.unknownSys {
-		if isMissing(sc.Name) {
-			use(sc.Name, sc.Pos)
-		}
-	}
-	for _, comp := range c.unknown {
-		if isMissing(comp.Name) {
-			base, _, _ := strings.Cut(comp.Name, "__")
-			use(base, comp.Pos)
-		}
-	}
-	if len(missing) > 0 {
-		// Built-in names used without a value became tags; they are
-		// built-ins too.
-		var tags []string
-		for t := range c.src.tags {
-			if isMissing(t) && !seen[t] {
-				tags = append(tags, t)
-			}
-		}
-		sort.Strings(tags)
-		for _, t := range tags {
-			seen[t] = true
-			missing = append(missing, t)
-			delete(c.src.tags, t)
-		}
-		c.errs.add(first, "built-in components and systems are not registered (%s): the program must call registry.RegisterBuiltins", strings.Join(missing, ", "))
-	}
-	for _, sc := range c.unknownSys {
-		if len(missing) > 0 && isMissing(sc.Name) {
-			continue
-		}
-		var names []string
-		for _, s := range c.reg.Systems() {
-			names = append(names, s.Name)
-		}
-		c.errs.add(sc.Pos, "unknown system %q%s", sc.Name, suggest(sc.Name, names))
-	}
-	for _, comp := range c.unknown {
-		if len(missing) > 0 && isMissing(comp.Name) {
-			continue
-		}
-		if c.src.tags[comp.Name] {
-			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
-			continue
-		}
-		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
-	}
-}
-
-var (
-	builtinOnce sync.Once
-	builtinSet  map[string]bool
-)
-
-// builtinNames returns the names of the components and systems that
-// registry.RegisterBuiltins registers.
-func builtinNames() map[string]bool {
-	builtinOnce.Do(func() {
-		builtinSet = map[string]bool{}
-		r := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(r); err != nil {
-			return
-		}
-		for _, n := range r.Names() {
-			builtinSet[n] = true
-		}
-		for _, s := range r.Systems() {
-			builtinSet[s.Name] = true
-		}
-	})
-	return builtinSet
-}
-
 // expand returns the mixins ids stand for, nested ones first, in order of
 // increasing precedence; stack holds the mixins being expanded (cycles).
 // A mixin reached more than once (two mixins sharing a part, or an id
@@ -693,4 +592,105 @@ func declSchema(d *Decl, reg *registry.Registry) (*registry.Schema, error) {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), "registry: NewSchema: "))
 	}
 	return s, nil
+}
+
+// reportUnknown reports the unknown systems and components. When some are
+// built-ins that the registry lacks, the program most likely forgot
+// registry.RegisterBuiltins: that is one error, naming them all, at the
+// first use, instead of one per use.
+func (c *compiler) reportUnknown() {
+	builtins := builtinNames()
+	var missing []string // built-in names the scene uses, in order of first use
+	var first Pos
+	seen := map[string]bool{}
+	use := func(name string, at Pos) {
+		if !seen[name] {
+			seen[name] = true
+			missing = append(missing, name)
+		}
+		if !first.IsValid() || at.less(first) {
+			first = at
+		}
+	}
+	isMissing := func(name string) bool {
+		base, _, _ := strings.Cut(name, "__")
+		if !builtins[base] {
+			return false
+		}
+		_, ok := c.reg.Component(base)
+		_, sok := c.reg.System(base)
+		return !ok && !sok
+	}
+	for _, sc := range c.unknownSys {
+		if isMissing(sc.Name) {
+			use(sc.Name, sc.Pos)
+		}
+	}
+	for _, comp := range c.unknown {
+		if isMissing(comp.Name) {
+			base, _, _ := strings.Cut(comp.Name, "__")
+			use(base, comp.Pos)
+		}
+	}
+	if len(missing) > 0 {
+		// Built-in names used without a value became tags; they are
+		// built-ins too.
+		var tags []string
+		for t := range c.src.tags {
+			if isMissing(t) && !seen[t] {
+				tags = append(tags, t)
+			}
+		}
+		sort.Strings(tags)
+		for _, t := range tags {
+			seen[t] = true
+			missing = append(missing, t)
+			delete(c.src.tags, t)
+		}
+		c.errs.add(first, "built-in components and systems are not registered (%s): the program must call registry.RegisterBuiltins", strings.Join(missing, ", "))
+	}
+	for _, sc := range c.unknownSys {
+		if len(missing) > 0 && isMissing(sc.Name) {
+			continue
+		}
+		var names []string
+		for _, s := range c.reg.Systems() {
+			names = append(names, s.Name)
+		}
+		c.errs.add(sc.Pos, "unknown system %q%s", sc.Name, suggest(sc.Name, names))
+	}
+	for _, comp := range c.unknown {
+		if len(missing) > 0 && isMissing(comp.Name) {
+			continue
+		}
+		if c.src.tags[comp.Name] {
+			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
+			continue
+		}
+		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
+	}
+}
+
+var (
+	builtinOnce sync.Once
+	builtinSet  map[string]bool
+)
+
+// builtinNames returns the names of the components and systems that
+// registry.RegisterBuiltins registers.
+func builtinNames() map[string]bool {
+	builtinOnce.Do(func() {
+		builtinSet = map[string]bool{}
+		r := registry.New(ecs.NewWorld())
+		if _, err := registry.RegisterBuiltins(r); err != nil {
+			return
+		}
+		for _, n := range r.Names() {
+			builtinSet[n] = true
+		}
+		for _, s := range r.Systems() {
+			builtinSet[s.Name] = true
+		}
+	})
+	return builtinSet
 }
