@@ -3,10 +3,13 @@ package loader
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
+	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -131,6 +134,14 @@ type compiler struct {
 	// unknown are components with a value whose name is neither
 	// registered nor declared.
 	unknown []*Component
+	// failed are the names of declarations that did not compile: their
+	// uses are not reported again.
+	failed map[string]bool
+	// unknownSys are scene settings of systems that are not registered.
+	unknownSys []*Component
+	// strType is the registry's string type: quoted values of its
+	// properties are kept exactly (see Component.Exact).
+	strType *registry.Type
 	// Slabs the nodes and their slices are cut from, to allocate in
 	// bulk: a scene has many small entities.
 	nodes   []Node
@@ -159,11 +170,14 @@ func (c *compiler) compile() *Plan {
 	c.plan = p
 	c.composed = map[string]composedMixins{}
 	c.src = schemaSource{reg: c.reg, decls: map[string]*registry.Schema{}, tags: map[string]bool{}}
+	c.failed = map[string]bool{}
+	c.strType, _ = c.reg.Types().Lookup("string")
 	// Declarations.
 	for _, d := range c.doc.Decls {
 		s, err := declSchema(d, c.reg)
 		if err != nil {
 			c.errs.add(d.Pos, "component %q: %v", d.Name, err)
+			c.failed[d.Name] = true
 			continue
 		}
 		if rc, ok := c.reg.Component(d.Name); ok && !rc.Declared {
@@ -177,11 +191,7 @@ func (c *compiler) compile() *Plan {
 	for _, sc := range c.doc.Scene {
 		sys, ok := c.reg.System(sc.Name)
 		if !ok {
-			var names []string
-			for _, s := range c.reg.Systems() {
-				names = append(names, s.Name)
-			}
-			c.errs.add(sc.Pos, "unknown system %q%s", sc.Name, suggest(sc.Name, names))
+			c.unknownSys = append(c.unknownSys, sc)
 			continue
 		}
 		patch, ok := c.parseValue(sc, sys.Schema)
@@ -206,13 +216,7 @@ func (c *compiler) compile() *Plan {
 			p.Roots = append(p.Roots, n)
 		}
 	}
-	for _, comp := range c.unknown {
-		if c.src.tags[comp.Name] {
-			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
-			continue
-		}
-		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
-	}
+	c.reportUnknown()
 	for t := range c.src.tags {
 		p.Tags = append(p.Tags, t)
 	}
@@ -423,6 +427,9 @@ func (c *compiler) component(comp *Component) (registry.NamedPatch, bool) {
 		return registry.NamedPatch{}, false
 	}
 	if !ok {
+		if base, _, _ := strings.Cut(comp.Name, "__"); c.failed[base] {
+			return registry.NamedPatch{}, false // its declaration is reported
+		}
 		if comp.Kind == ValueEmpty && !strings.Contains(comp.Name, "__") {
 			c.src.tags[comp.Name] = true
 			return registry.NamedPatch{Name: comp.Name}, true
@@ -443,9 +450,26 @@ func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Pat
 	var err error
 	switch comp.Kind {
 	case ValueEmpty:
+		if comp.Exact && s.Single() && c.exact(&s.Props[0]) {
+			return registry.Patch{{Index: 0, Value: ""}}, true
+		}
 		return nil, true
 	case ValueText:
+		if comp.axes && !s.Single() {
+			// A JSON object {"x": 1, "y": 2} for a component whose
+			// properties are x, y, ...
+			f := strings.Fields(comp.Text)
+			kv := make([][2]string, len(f))
+			for i := range f {
+				kv[i] = [2]string{"xyzw"[i : i+1], f[i]}
+			}
+			patch, err = s.ParseMap(comp.Name, kv)
+			break
+		}
 		patch, err = s.ParseAttr(comp.Name, comp.Text)
+		if err == nil && comp.Exact && s.Single() && c.exact(&s.Props[0]) {
+			patch[0].Value = comp.Text
+		}
 	case ValueMap:
 		if s.Single() {
 			// A single-property value written as a mapping, such as
@@ -467,6 +491,9 @@ func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Pat
 			kv[i] = [2]string{e.Key, e.Value}
 		}
 		patch, err = s.ParseMap(comp.Name, kv)
+		if err == nil {
+			c.keepExact(comp, s, patch)
+		}
 	}
 	if err != nil {
 		c.errs.add(errPos(comp, err), "%v", err)
@@ -475,10 +502,36 @@ func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Pat
 	return patch, true
 }
 
+// exact reports whether quoted values of property p are kept as written:
+// p is of the registry's string type and not restricted by oneOf (an
+// enumerated value is a word, compared without its surrounding spaces).
+func (c *compiler) exact(p *registry.Property) bool {
+	return p.Type == c.strType && c.strType != nil && len(p.OneOf) == 0
+}
+
+// keepExact puts the exact text of the quoted string values of a
+// mapping into patch, which ParseMap made from comp.Map (trimmed).
+func (c *compiler) keepExact(comp *Component, s *registry.Schema, patch registry.Patch) {
+	for _, kv := range comp.Map {
+		if !kv.Exact {
+			continue
+		}
+		idx, ok := s.Lookup(strings.TrimSpace(kv.Key))
+		if !ok || !c.exact(&s.Props[idx]) {
+			continue
+		}
+		for i := range patch {
+			if patch[i].Index == idx {
+				patch[i].Value = kv.Value
+			}
+		}
+	}
+}
+
 // errPos finds where in the source an attribute error points.
 func errPos(comp *Component, err error) Pos {
 	var ae *registry.AttrError
-	if !errors.As(err, &ae) {
+	if !errors.As(err, &ae) || comp.axes {
 		return comp.ValuePos
 	}
 	switch comp.Kind {
@@ -533,4 +586,105 @@ func declSchema(d *Decl, reg *registry.Registry) (*registry.Schema, error) {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), "registry: NewSchema: "))
 	}
 	return s, nil
+}
+
+// reportUnknown reports the unknown systems and components. When some are
+// built-ins that the registry lacks, the program most likely forgot
+// registry.RegisterBuiltins: that is one error, naming them all, at the
+// first use, instead of one per use.
+func (c *compiler) reportUnknown() {
+	builtins := builtinNames()
+	var missing []string // built-in names the scene uses, in order of first use
+	var first Pos
+	seen := map[string]bool{}
+	use := func(name string, at Pos) {
+		if !seen[name] {
+			seen[name] = true
+			missing = append(missing, name)
+		}
+		if !first.IsValid() || at.less(first) {
+			first = at
+		}
+	}
+	isMissing := func(name string) bool {
+		base, _, _ := strings.Cut(name, "__")
+		if !builtins[base] {
+			return false
+		}
+		_, ok := c.reg.Component(base)
+		_, sok := c.reg.System(base)
+		return !ok && !sok
+	}
+	for _, sc := range c.unknownSys {
+		if isMissing(sc.Name) {
+			use(sc.Name, sc.Pos)
+		}
+	}
+	for _, comp := range c.unknown {
+		if isMissing(comp.Name) {
+			base, _, _ := strings.Cut(comp.Name, "__")
+			use(base, comp.Pos)
+		}
+	}
+	if len(missing) > 0 {
+		// Built-in names used without a value became tags; they are
+		// built-ins too.
+		var tags []string
+		for t := range c.src.tags {
+			if isMissing(t) && !seen[t] {
+				tags = append(tags, t)
+			}
+		}
+		sort.Strings(tags)
+		for _, t := range tags {
+			seen[t] = true
+			missing = append(missing, t)
+			delete(c.src.tags, t)
+		}
+		c.errs.add(first, "built-in components and systems are not registered (%s): the program must call registry.RegisterBuiltins", strings.Join(missing, ", "))
+	}
+	for _, sc := range c.unknownSys {
+		if len(missing) > 0 && isMissing(sc.Name) {
+			continue
+		}
+		var names []string
+		for _, s := range c.reg.Systems() {
+			names = append(names, s.Name)
+		}
+		c.errs.add(sc.Pos, "unknown system %q%s", sc.Name, suggest(sc.Name, names))
+	}
+	for _, comp := range c.unknown {
+		if len(missing) > 0 && isMissing(comp.Name) {
+			continue
+		}
+		if c.src.tags[comp.Name] {
+			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
+			continue
+		}
+		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
+	}
+}
+
+var (
+	builtinOnce sync.Once
+	builtinSet  map[string]bool
+)
+
+// builtinNames returns the names of the components and systems that
+// registry.RegisterBuiltins registers.
+func builtinNames() map[string]bool {
+	builtinOnce.Do(func() {
+		builtinSet = map[string]bool{}
+		r := registry.New(ecs.NewWorld())
+		if _, err := registry.RegisterBuiltins(r); err != nil {
+			return
+		}
+		for _, n := range r.Names() {
+			builtinSet[n] = true
+		}
+		for _, s := range r.Systems() {
+			builtinSet[s.Name] = true
+		}
+	})
+	return builtinSet
 }

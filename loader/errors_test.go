@@ -13,9 +13,9 @@ func TestErrors(t *testing.T) {
 		want            string
 	}{
 		// YAML
-		// yaml.v3 reports the line of the enclosing construct, not of the mistake.
-		{"yaml syntax", "a.yaml", "entities:\n  - id: x\n    p: [1, 2\n  - id: y\n", Limits{}, "a.yaml:2:3: did not find expected ',' or ']'"},
-		{"yaml syntax first line", "a.yaml", "a: b: c\n", Limits{}, "a.yaml:1:1: mapping values are not allowed in this context"},
+		// Syntax errors are reported at the offending byte.
+		{"yaml syntax", "a.yaml", "entities:\n  - id: x\n    p: [1, 2\n  - id: y\n", Limits{}, `a.yaml:4:7: did not find expected ',' or ']' (for the "[" at line 3, column 8)`},
+		{"yaml syntax first line", "a.yaml", "a: b: c\n", Limits{}, "a.yaml:1:5: mapping values are not allowed in this context"},
 		{"yaml several documents", "a.yaml", "entities: []\n---\nentities: []\n", Limits{}, "a.yaml:2:1: several YAML documents in one file (only one scene per file)"},
 		{"yaml root not a mapping", "a.yaml", "- id: x\n", Limits{}, "a.yaml:1:1: scene must be a mapping with keys scene, components, mixins, include, entities; found a list"},
 		{"yaml unknown top-level key", "a.yaml", "entity: []\n", Limits{}, `a.yaml:1:1: unknown top-level key "entity" (want scene, components, mixins, include or entities)`},

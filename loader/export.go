@@ -42,8 +42,8 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 	}
 	if opt.Root.IsZero() {
 		for _, s := range reg.Systems() {
-			if text, ok := nonDefault(s.Schema, s.Values()); ok {
-				doc.Scene = append(doc.Scene, &Component{Name: s.Name, Kind: ValueText, Text: text})
+			if c := exportValue(reg, s.Name, s.Schema, s.Values()); c.Kind != ValueEmpty {
+				doc.Scene = append(doc.Scene, c)
 			}
 		}
 		for e := range reg.World().Roots() {
@@ -55,19 +55,59 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 	return doc
 }
 
-// nonDefault prints the properties of vs that differ from the schema's
-// defaults; ok is false if none does.
-func nonDefault(s *registry.Schema, vs []any) (string, bool) {
+// exportValue returns the component (or system setting) name with
+// values vs as written in an export: its properties that differ from the
+// schema's defaults, as an attribute string; or, when a string cannot be
+// said in one (a ';', or white space at an end, in a component with
+// several properties), as a mapping of exact values, which YAML writes as
+// a mapping and XML as name.property attributes. A component with only
+// default values is written empty, except one whose single property is a
+// string with a non-empty default: an empty XML attribute would read as
+// the empty string, so the default is written out.
+func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []any) *Component {
+	c := &Component{Name: name, Kind: ValueEmpty}
+	strType, _ := reg.Types().Lookup("string")
 	var p registry.Patch
 	for i := range s.Props {
 		if !s.Props[i].Type.Equal(vs[i], s.Props[i].Default) {
 			p = append(p, registry.PropValue{Index: i, Value: vs[i]})
 		}
 	}
-	if len(p) == 0 {
-		return "", false
+	if s.Single() && s.Props[0].Type == strType && strType != nil {
+		c.Exact = true
+		if len(p) == 0 && s.Props[0].Print(s.Props[0].Default) != "" {
+			p = registry.Patch{{Index: 0, Value: vs[0]}}
+		}
 	}
-	return s.PrintPatch(p), true
+	if len(p) == 0 {
+		return c
+	}
+	c.Kind, c.Text = ValueText, s.PrintPatch(p)
+	if s.Single() || attrRoundTrips(s, c.Text, p) {
+		return c
+	}
+	c.Kind, c.Text, c.Exact = ValueMap, "", true
+	for _, pv := range p {
+		prop := &s.Props[pv.Index]
+		c.Map = append(c.Map, &KV{Key: prop.Name, Value: prop.Print(pv.Value), Exact: true})
+	}
+	return c
+}
+
+// attrRoundTrips reports whether the attribute string text, printed from
+// patch p, parses back to the same values.
+func attrRoundTrips(s *registry.Schema, text string, p registry.Patch) bool {
+	back, err := s.ParseAttr("", text)
+	if err != nil || len(back) != len(p) {
+		return false
+	}
+	for i := range p {
+		prop := &s.Props[p[i].Index]
+		if back[i].Index != p[i].Index || !prop.Type.Equal(back[i].Value, p[i].Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func exportEntity(reg *registry.Registry, e ecs.Entity) *Entity {
@@ -79,11 +119,7 @@ func exportEntity(reg *registry.Registry, e ecs.Entity) *Entity {
 		if err != nil {
 			continue
 		}
-		comp := &Component{Name: name, Kind: ValueEmpty}
-		if text, ok := nonDefault(c.Schema, vs); ok {
-			comp.Kind, comp.Text = ValueText, text
-		}
-		out.Components = append(out.Components, comp)
+		out.Components = append(out.Components, exportValue(reg, name, c.Schema, vs))
 	}
 	for ch := range w.ChildrenSeq(e) {
 		out.Children = append(out.Children, exportEntity(reg, ch))
@@ -97,7 +133,7 @@ func WriteYAML(w io.Writer, doc *Document) error {
 	if len(doc.Scene) > 0 {
 		b.WriteString("scene:\n")
 		for _, c := range doc.Scene {
-			fmt.Fprintf(&b, "  %s: %s\n", c.Name, yamlString(c.Text))
+			writeYAMLComponent(&b, "  ", c)
 		}
 	}
 	if len(doc.Decls) > 0 {
@@ -162,9 +198,27 @@ func propDeclYAML(p *PropDecl) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
+// yamlFlowMap writes the entries of a mapping value as a YAML flow mapping.
+func yamlFlowMap(kvs []*KV) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, kv := range kvs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(kv.Key + ": " + yamlString(kv.Value))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
 func writeYAMLComponent(b *bytes.Buffer, indent string, c *Component) {
 	switch c.Kind {
 	case ValueEmpty:
+		if c.Exact {
+			fmt.Fprintf(b, "%s%s: \"\"\n", indent, c.Name)
+			return
+		}
 		fmt.Fprintf(b, "%s%s:\n", indent, c.Name)
 	case ValueText:
 		fmt.Fprintf(b, "%s%s: %s\n", indent, c.Name, yamlString(c.Text))
@@ -200,9 +254,15 @@ func writeYAMLEntity(b *bytes.Buffer, indent string, e *Entity) {
 	for _, c := range e.Components {
 		switch c.Kind {
 		case ValueEmpty:
-			line("%s:", c.Name)
+			if c.Exact {
+				line("%s: \"\"", c.Name)
+			} else {
+				line("%s:", c.Name)
+			}
 		case ValueText:
 			line("%s: %s", c.Name, yamlString(c.Text))
+		case ValueMap:
+			line("%s: %s", c.Name, yamlFlowMap(c.Map))
 		}
 	}
 	if len(e.Children) > 0 {
@@ -253,7 +313,7 @@ func WriteXML(w io.Writer, doc *Document) error {
 	var b bytes.Buffer
 	b.WriteString("<scene")
 	for _, c := range doc.Scene {
-		fmt.Fprintf(&b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+		writeXMLComponent(&b, c)
 	}
 	b.WriteString(">\n")
 	if len(doc.Decls) > 0 {
@@ -281,7 +341,7 @@ func WriteXML(w io.Writer, doc *Document) error {
 			fmt.Fprintf(&b, " mixin=%s", xmlAttrValue(strings.Join(m.Mixins, " ")))
 		}
 		for _, c := range m.Components {
-			fmt.Fprintf(&b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+			writeXMLComponent(&b, c)
 		}
 		b.WriteString("/>\n")
 	}
@@ -322,7 +382,7 @@ func writeXMLEntity(b *bytes.Buffer, indent string, e *Entity) {
 		fmt.Fprintf(b, " mixin=%s", xmlAttrValue(strings.Join(e.Mixins, " ")))
 	}
 	for _, c := range e.Components {
-		fmt.Fprintf(b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+		writeXMLComponent(b, c)
 	}
 	if len(e.Children) == 0 {
 		b.WriteString("/>\n")
@@ -333,6 +393,18 @@ func writeXMLEntity(b *bytes.Buffer, indent string, e *Entity) {
 		writeXMLEntity(b, indent+"  ", ch)
 	}
 	b.WriteString(indent + "</entity>\n")
+}
+
+// writeXMLComponent writes a component as an attribute, or a mapping
+// value as one name.property attribute per entry.
+func writeXMLComponent(b *bytes.Buffer, c *Component) {
+	if c.Kind == ValueMap {
+		for _, kv := range c.Map {
+			fmt.Fprintf(b, " %s.%s=%s", c.Name, kv.Key, xmlAttrValue(kv.Value))
+		}
+		return
+	}
+	fmt.Fprintf(b, " %s=%s", c.Name, xmlAttrValue(c.Text))
 }
 
 func xmlAttrValue(s string) string {

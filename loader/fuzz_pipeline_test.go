@@ -2,7 +2,10 @@ package loader
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -14,8 +17,21 @@ func FuzzReadJSON(f *testing.F) {
 	for _, s := range []string{"", "{", "[]", `{"entities":{}}`, `{"entities":[{"parent":"nope"}]}`, `{"x":1}`} {
 		f.Add([]byte(s))
 	}
+	f.Add(genLoadScene("json", 12))
+	addHostileSeeds(f, "json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ReadJSON("f.json", data, fuzzLimits)
+		// The syntax is JSON's: what encoding/json finds invalid is an
+		// error, and "invalid JSON" errors are for invalid JSON only
+		// (apart from what the reader refuses on purpose: invalid UTF-8,
+		// nesting beyond 1,000; and a byte order mark it accepts).
+		deliberate := !utf8.Valid(data) || bytes.HasPrefix(data, []byte("\ufeff")) || bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) > 1000
+		if !deliberate {
+			syntax := err != nil && strings.Contains(err.Error(), "invalid JSON")
+			if valid := json.Valid(data); valid == syntax || !valid && err == nil {
+				t.Fatalf("encoding/json says valid=%v, ReadJSON says %v\n%q", valid, err, data)
+			}
+		}
 		if err != nil {
 			if _, ok := err.(ErrorList); !ok {
 				t.Fatalf("error is not an ErrorList: %#v", err)
@@ -40,6 +56,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add(false, []byte("mixins:\n  a: {mixin: b}\n  b: {mixin: a}\nentities:\n  - mixin: a\n    position: 1 2\n"))
 	f.Add(false, []byte("components:\n  hp: {type: int, min: 0}\nentities:\n  - id: x\n    hp: -1\n  - id: x\n    helth: 3\n"))
 	f.Add(true, []byte(`<scene><entity id="a" position="1 2 3 4"/><entity id="a"/></scene>`))
+	f.Add(false, genFlowScene(5))
+	f.Add(false, []byte("components:\n  note: {text: {type: string}, n: {type: int}}\nentities:\n  - {note: {text: \" a; b \"}, label: \" \"}\n"))
+	f.Add(true, []byte(`<scene><components><component name="note"><property name="text" type="string"/></component></components><entity note.text=" a; b "/></scene>`))
 	f.Fuzz(func(t *testing.T, isXML bool, data []byte) {
 		name := "f.yaml"
 		if isXML {

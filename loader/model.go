@@ -1,6 +1,6 @@
-// Package loader reads scene documents written in YAML or XML into one
-// scene model with a source position on every node, and (later) builds
-// Worlds from it.
+// Package loader reads scene documents written in YAML or XML (or JSON
+// dumps) into one scene model with a source position on every node, and
+// builds Worlds from it.
 //
 // The readers in this file set check syntax and structure only: which keys
 // and elements exist, that names are well formed, that ids are unique, and
@@ -77,8 +77,18 @@ type Component struct {
 	Pos      Pos       // position of the key or attribute name
 	ValuePos Pos       // position of the value (inside the quotes in XML)
 	Kind     ValueKind // how the value was written
-	Text     string    // the attribute string if Kind == ValueText
-	Map      []*KV     // property values in source order if Kind == ValueMap
+	// Exact says Text (or each KV.Value) is the value exactly as the
+	// file's syntax gives it: any YAML scalar but null (a quoted one with
+	// its spaces), any XML attribute value, any JSON string. A property
+	// of type string keeps an exact value as it is, white space
+	// included, and an exact empty value (`label: ""`, label="") sets it
+	// to the empty string instead of leaving its default. Other types
+	// parse as usual. Without Exact (a Document built in memory) values
+	// are trimmed, as attribute strings are.
+	Exact bool
+	axes  bool   // JSON: Text holds the values of an object {"x", "y", "z", "w"}
+	Text  string // the attribute string if Kind == ValueText
+	Map   []*KV  // property values in source order if Kind == ValueMap
 
 	src *source // the file it was read from, to place errors in values
 }
@@ -86,7 +96,8 @@ type Component struct {
 // KV is one property of a component value written as a mapping.
 type KV struct {
 	Key, Value    string
-	Pos, ValuePos Pos // positions of the key and of the value
+	Pos, ValuePos Pos  // positions of the key and of the value
+	Exact         bool // the value is exact (see Component.Exact)
 }
 
 // Mixin is a named bundle of components, applied to entities that list it

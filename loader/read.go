@@ -89,8 +89,8 @@ func FormatOf(file string) Format {
 	return FormatUnknown
 }
 
-// Read reads one scene document, choosing YAML or XML by the extension of
-// file (.yaml, .yml or .xml). Includes are recorded in Document.Includes
+// Read reads one scene document, choosing YAML, XML or JSON by the
+// extension of file (.yaml, .yml, .xml or .json). Includes are recorded in Document.Includes
 // but not resolved; use ReadFile for that.
 func Read(file string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
@@ -130,7 +130,7 @@ func finish(doc *Document, errs *errorSink) (*Document, error) {
 
 // ReadFile reads the scene file name from fsys and resolves its includes:
 // an include path is relative to the directory of the including file, may
-// not leave the root of fsys, and may name a YAML or an XML file. Included
+// not leave the root of fsys, and may name a YAML, XML or JSON file. Included
 // declarations, settings, mixins and entities are merged into the returned
 // Document, before the including file's own, in include order, depth first.
 // A file included a second time (for example by two siblings) is merged
@@ -236,17 +236,27 @@ func (l *includer) readFile(name string, at Pos) ([]byte, error) {
 	} else if info.IsDir() {
 		return nil, fmt.Errorf("%s is a directory", name)
 	} else if info.Size() > left {
-		return nil, fmt.Errorf("%s: scene too large: %d more bytes (limit %d for all files)", name, info.Size(), l.lim.MaxBytes)
+		return nil, l.tooLarge(name, info.Size(), left)
 	}
 	data, err := fs.ReadFile(l.fsys, name)
 	if err != nil {
 		return nil, cleanFSError(err)
 	}
 	if int64(len(data)) > left {
-		return nil, fmt.Errorf("%s: scene too large: %d more bytes (limit %d for all files)", name, len(data), l.lim.MaxBytes)
+		return nil, l.tooLarge(name, int64(len(data)), left)
 	}
 	l.bytes += int64(len(data))
 	return data, nil
+}
+
+// tooLarge is the error for a file of size bytes when only left bytes of
+// the scene's budget remain. The root file's error is positioned at the
+// file itself, so it does not name it again.
+func (l *includer) tooLarge(name string, size, left int64) error {
+	if l.bytes == 0 {
+		return fmt.Errorf("file too large: %d bytes (limit %d)", size, l.lim.MaxBytes)
+	}
+	return fmt.Errorf("%s is too large: %d bytes, and only %d of the %d bytes allowed for all files of the scene are left", name, size, left, l.lim.MaxBytes)
 }
 
 func cleanFSError(err error) error {
@@ -273,7 +283,7 @@ func resolveInclude(from, inc string) (string, string) {
 		return "", "path leaves the scene root"
 	}
 	if FormatOf(target) == FormatUnknown {
-		return "", "unknown scene format (want .yaml, .yml or .xml)"
+		return "", "unknown scene format (want .yaml, .yml, .xml or .json)"
 	}
 	return target, ""
 }
@@ -335,8 +345,9 @@ func checkUnique(doc *Document, errs *errorSink) {
 		}
 		seen[m.ID] = m.Pos
 	}
-	clear(seen)
 	// Iterative walk: depth is bounded by the readers, but stay frugal.
+	// Entities are many: the map keeps a pointer, not a position.
+	ids := make(map[string]*Entity, doc.nEntities)
 	stack := make([]*Entity, 0, 64)
 	for i := len(doc.Entities) - 1; i >= 0; i-- {
 		stack = append(stack, doc.Entities[i])
@@ -345,10 +356,10 @@ func checkUnique(doc *Document, errs *errorSink) {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if e.ID != "" {
-			if p, ok := seen[e.ID]; ok {
-				errs.add(e.IDPos, "duplicate entity id %q (first at %s)", e.ID, p)
+			if first, ok := ids[e.ID]; ok {
+				errs.add(e.IDPos, "duplicate entity id %q (first at %s)", e.ID, first.IDPos)
 			} else {
-				seen[e.ID] = e.IDPos
+				ids[e.ID] = e
 			}
 		}
 		for i := len(e.Children) - 1; i >= 0; i-- {
@@ -381,16 +392,32 @@ func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
 
 // validID reports whether s can be an entity id, mixin id or class name:
 // non-empty, without white space or control characters.
-func validID(s string) bool {
+func validID(s string) bool { return idProblem(s) == "" }
+
+// idProblem says what makes s unfit for an entity id, mixin id or class
+// name, or returns "" if it is fine.
+func idProblem(s string) string {
 	if s == "" {
-		return false
+		return "it is empty"
 	}
 	for _, r := range s {
-		if r <= ' ' || r == 0x7f || r == 0x85 || r == 0xa0 || r == 0x2028 || r == 0x2029 {
-			return false
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0x85 || r == 0xa0 || r == 0x2028 || r == 0x2029:
+			return "no spaces allowed"
+		case r < ' ' || r == 0x7f:
+			return "no control characters allowed"
 		}
 	}
-	return true
+	return ""
+}
+
+// idMsg is the message for an invalid id or name s; what is "entity id",
+// "mixin id" or, for list items, "class: name".
+func idMsg(what, s string) string {
+	if s == "" && strings.HasSuffix(what, " id") {
+		return fmt.Sprintf("empty %s (leave the id out for none)", what)
+	}
+	return fmt.Sprintf("invalid %s %q (%s)", what, s, idProblem(s))
 }
 
 // nameError describes an invalid component name.

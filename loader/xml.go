@@ -3,6 +3,8 @@ package loader
 import (
 	"bytes"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // XML scenes
@@ -37,7 +39,8 @@ import (
 // character references), several root elements, text content anywhere,
 // duplicate attributes, namespace prefixes and xmlns attributes, unknown
 // elements and attributes, and mismatched or missing end tags. Input must
-// be UTF-8. Attribute values are taken as the XML decoder returns them:
+// be UTF-8; a byte order mark is skipped. An attribute named
+// component.property gives one property of a component. Attribute values are taken as the XML decoder returns them:
 // references are decoded and CRLF becomes LF, but tabs and newlines in
 // values are not normalised to spaces.
 //
@@ -80,7 +83,7 @@ type xmlReader struct {
 	lim  Limits
 	errs *errorSink
 	sc   *xmlScanner
-	idx  *lineIndex
+	cur  *posCursor
 
 	start, end int  // byte offsets of the current token
 	stop       bool // fatal error or limit: read no further
@@ -96,9 +99,10 @@ type xmlReader struct {
 }
 
 func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
-	x := &xmlReader{file: file, data: data, lim: lim, errs: errs, idx: newLineIndex(file, data), n: lim.usedEntities}
-	x.src = &source{file: file, data: data, idx: x.idx}
+	x := &xmlReader{file: file, data: data, lim: lim, errs: errs, cur: newPosCursor(file, data), n: lim.usedEntities}
+	x.src = &source{file: file, data: data}
 	x.sc = newXMLScanner(data)
+	x.sc.p = bomLen(data) // a UTF-8 byte order mark is not content
 	var doc *Document
 	for !x.stop && !x.errs.full {
 		t, ok := x.next()
@@ -142,7 +146,12 @@ func (x *xmlReader) next() (*xmlToken, bool) {
 	x.end = x.sc.p
 	if !ok {
 		if err := x.sc.err; err != nil {
-			x.fail(err.off, "%s", err.msg)
+			off := err.off
+			if err.msg == "invalid UTF-8" || strings.HasPrefix(err.msg, "illegal character code") {
+				// encoding/xml stops after the text; point at the byte.
+				off = x.start + firstBadXMLChar(x.data[x.start:err.off])
+			}
+			x.fail(off, "%s", err.msg)
 		} else {
 			x.eof = true
 		}
@@ -152,13 +161,27 @@ func (x *xmlReader) next() (*xmlToken, bool) {
 	return &x.sc.tok, true
 }
 
+// firstBadXMLChar returns the offset in b of the first byte that is not
+// UTF-8 or not an XML character, or len(b) (the character came from a
+// reference, say).
+func firstBadXMLChar(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 || !isInCharacterRange(r) {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
 // fail reports a fatal error at byte offset off.
 func (x *xmlReader) fail(off int, format string, args ...any) {
 	x.errs.add(x.pos(off), format, args...)
 	x.stop = true
 }
 
-func (x *xmlReader) pos(off int) Pos { return x.idx.pos(off) }
+func (x *xmlReader) pos(off int) Pos { return x.cur.pos(off) }
 
 // misc handles a token that is not an element inside element elem ("":
 // outside the root element): comments and processing instructions are
@@ -253,10 +276,16 @@ func (x *xmlReader) skip(elem string) {
 
 // attributes returns the attributes of the start tag just read, with the
 // positions of their names and values, reporting duplicates and
-// namespaces. The result is valid until the next call.
+// namespaces. The result is valid until the next call. Its cost is linear
+// in the number of attributes: a tag with many is checked for duplicates
+// through a map.
 func (x *xmlReader) attributes() []xmlAttr {
 	x.attrs = x.attrs[:0]
 	raw := x.sc.tok.attrs
+	var seen map[string]int // name -> index in x.attrs, for tags with many attributes
+	if len(raw) > 16 {
+		seen = make(map[string]int, len(raw))
+	}
 	for k := range raw {
 		a := &raw[k]
 		at := xmlAttr{name: a.name, value: a.value, pos: x.pos(a.nameOff), vpos: x.pos(a.valOff)}
@@ -264,21 +293,23 @@ func (x *xmlReader) attributes() []xmlAttr {
 			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.name)
 			continue
 		}
-		dup := false
-		for j := range k {
-			if raw[j].name == a.name {
-				dup = true
-				break
+		first := -1
+		if seen != nil {
+			if j, ok := seen[a.name]; ok {
+				first = j
+			} else {
+				seen[a.name] = len(x.attrs)
 			}
-		}
-		if dup {
-			first := at.pos
-			for _, b := range x.attrs {
-				if b.name == a.name {
-					first = b.pos
+		} else {
+			for j := range x.attrs {
+				if x.attrs[j].name == a.name {
+					first = j
+					break
 				}
 			}
-			x.errs.add(at.pos, "duplicate attribute %q (first at %s)", a.name, first)
+		}
+		if first >= 0 {
+			x.errs.add(at.pos, "duplicate attribute %q (first at %s)", a.name, x.attrs[first].pos)
 			continue
 		}
 		x.attrs = append(x.attrs, at)
@@ -297,14 +328,29 @@ func (x *xmlReader) newComponent() *Component {
 	return c
 }
 
-// component makes a component (or system setting) from an attribute.
+// component makes a component (or system setting) from an attribute. An
+// attribute named component.property gives that one property, as a
+// mapping of one entry: the way to write a string with ';' or
+// surrounding spaces in a component with several properties.
 func (x *xmlReader) component(a *xmlAttr, what string) *Component {
-	if !validName(a.name, true) {
-		x.errs.add(a.pos, "%s", nameMsg(what, a.name))
+	name, prop, dotted := strings.Cut(a.name, ".")
+	if !validName(name, true) {
+		x.errs.add(a.pos, "%s", nameMsg(what, name))
 		return nil
 	}
 	c := x.newComponent()
-	c.Name, c.Pos, c.ValuePos, c.src = a.name, a.pos, a.vpos, x.src
+	c.Name, c.Pos, c.ValuePos, c.src, c.Exact = name, a.pos, a.vpos, x.src, true
+	if dotted {
+		ppos := a.pos
+		ppos.Col += len(name) + 1
+		if !validName(prop, false) {
+			x.errs.add(ppos, "%s", nameMsg("property", prop))
+			return nil
+		}
+		c.Kind = ValueMap
+		c.Map = []*KV{{Key: prop, Value: a.value, Pos: ppos, ValuePos: a.vpos, Exact: true}}
+		return c
+	}
 	if a.value != "" {
 		c.Kind, c.Text = ValueText, a.value
 	}
@@ -422,7 +468,7 @@ func (x *xmlReader) entity(depth int) *Entity {
 		case "id":
 			e.IDPos = a.vpos
 			if !validID(a.value) {
-				x.errs.add(a.vpos, "invalid entity id %q (no spaces allowed)", a.value)
+				x.errs.add(a.vpos, "%s", idMsg("entity id", a.value))
 			} else {
 				e.ID = a.value
 			}
@@ -462,7 +508,7 @@ func (x *xmlReader) mixin() *Mixin {
 			hasID = true
 			m.Pos = a.vpos
 			if !validID(a.value) {
-				x.errs.add(a.vpos, "invalid mixin id %q", a.value)
+				x.errs.add(a.vpos, "%s", idMsg("mixin id", a.value))
 				m = nil
 			} else if m != nil {
 				m.ID = a.value

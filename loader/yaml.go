@@ -53,8 +53,10 @@ import (
 //
 // A property declaration takes the keys type, default, oneOf (a list, or a
 // string of values separated by commas and/or spaces), min and max
-// (numbers). Syntax errors from the YAML parser carry only a line; their
-// column is that of the first non-blank character on it.
+// (numbers). Syntax errors are reported at the offending byte (see
+// yamlparse.go); in the rare files read by yaml.v3 they carry the line
+// yaml.v3 gives, at its first non-blank character (a misplaced tab at the
+// tab).
 func ReadYAML(file string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	errs := &errorSink{max: lim.MaxErrors}
@@ -87,12 +89,37 @@ type yamlReader struct {
 	src   *source
 }
 
-func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
-	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
+func newYAMLReader(file string, data []byte, lim Limits, errs *errorSink) *yamlReader {
+	return &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
 		src: &source{file: file, data: data, yaml: true}}
-	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
+}
 
-	top, err := parseYAML(data)
+func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
+	mark := len(errs.list)
+	y := newYAMLReader(file, data, lim, errs)
+	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
+	top := &yamlTop{y: y, doc: doc, seen: map[string]Pos{}}
+	root, p := yamlParse(data, top)
+	switch p.state {
+	case yOK:
+		if p.streamed {
+			doc.Pos = y.pos(root)
+		} else {
+			y.readTree(doc, root)
+		}
+		doc.nEntities = y.n - lim.usedEntities
+		return doc
+	case yError:
+		// A syntax error makes the rest meaningless: report only it.
+		errs.list, errs.full = errs.list[:mark], false
+		errs.add(newLineIndex(file, data).pos(p.errOff), "%s", p.errMsg)
+		return nil
+	}
+	// Outside the parser's subset: read the file with yaml.v3, afresh.
+	errs.list, errs.full = errs.list[:mark], false
+	y = newYAMLReader(file, data, lim, errs)
+	doc = &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
+	root, err := slowYAML(data)
 	if err != nil {
 		var de *docsError
 		if errors.As(err, &de) {
@@ -102,56 +129,94 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 		}
 		return nil
 	}
-	if top == nil {
-		return doc // empty file: empty scene
-	}
-	if !y.plain(top) {
-		return doc
-	}
-	if isNull(top) {
-		return doc // only comments, or "~"
-	}
-	if top.kind != kMapping {
-		errs.add(y.pos(top), "scene must be a mapping with keys scene, components, mixins, include, entities; found %s", kindName(top))
-		return doc
-	}
-	doc.Pos = y.pos(top)
-	y.pairs(top, func(k, v *ynode) {
-		switch k.value {
-		case "scene":
-			y.each(v, "scene", func(k, v *ynode) {
-				if c := y.component(k, v, "system"); c != nil {
-					doc.Scene = append(doc.Scene, c)
-				}
-			})
-		case "components":
-			y.each(v, "components", func(k, v *ynode) {
-				if d := y.decl(k, v); d != nil {
-					doc.Decls = append(doc.Decls, d)
-				}
-			})
-		case "mixins":
-			y.each(v, "mixins", func(k, v *ynode) {
-				if m := y.mixin(k, v); m != nil {
-					doc.Mixins = append(doc.Mixins, m)
-				}
-			})
-		case "include":
-			for _, s := range y.strings(v, "include", false) {
-				if s.text == "" {
-					errs.add(s.pos, "include: empty path")
-					continue
-				}
-				doc.Includes = append(doc.Includes, &Include{Path: s.text, Pos: s.pos})
-			}
-		case "entities":
-			doc.Entities = y.entities(v, 1)
-		default:
-			errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.value)
-		}
-	})
+	y.readTree(doc, root)
 	doc.nEntities = y.n - lim.usedEntities
 	return doc
+}
+
+// yamlTop receives the top level of a scene from the parser, pair by pair
+// and entity by entity (see ySink), and converts it as it comes.
+type yamlTop struct {
+	y    *yamlReader
+	doc  *Document
+	seen map[string]Pos // top-level keys, for duplicates
+}
+
+func (t *yamlTop) key(k *ynode) bool {
+	y := t.y
+	if y.stop || y.errs.full {
+		return false
+	}
+	if first, dup := t.seen[k.value]; dup {
+		y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.value, first)
+		return false
+	}
+	t.seen[k.value] = y.pos(k)
+	return true
+}
+
+func (t *yamlTop) pair(k, v *ynode) { t.y.topPair(t.doc, k, v) }
+
+func (t *yamlTop) item(it *ynode) {
+	if e := t.y.entityItem(it, 1); e != nil {
+		t.doc.Entities = append(t.doc.Entities, e)
+	}
+}
+
+// readTree converts a whole syntax tree (nil for an empty file).
+func (y *yamlReader) readTree(doc *Document, top *ynode) {
+	if top == nil {
+		return // empty file: empty scene
+	}
+	if !y.plain(top) {
+		return
+	}
+	if isNull(top) {
+		return // only comments, or "~"
+	}
+	if top.kind != kMapping {
+		y.errs.add(y.pos(top), "scene must be a mapping with keys scene, components, mixins, include, entities; found %s", kindName(top))
+		return
+	}
+	doc.Pos = y.pos(top)
+	y.pairs(top, func(k, v *ynode) { y.topPair(doc, k, v) })
+}
+
+// topPair converts one pair of the root mapping.
+func (y *yamlReader) topPair(doc *Document, k, v *ynode) {
+	errs := y.errs
+	switch k.value {
+	case "scene":
+		y.each(v, "scene", func(k, v *ynode) {
+			if c := y.component(k, v, "system"); c != nil {
+				doc.Scene = append(doc.Scene, c)
+			}
+		})
+	case "components":
+		y.each(v, "components", func(k, v *ynode) {
+			if d := y.decl(k, v); d != nil {
+				doc.Decls = append(doc.Decls, d)
+			}
+		})
+	case "mixins":
+		y.each(v, "mixins", func(k, v *ynode) {
+			if m := y.mixin(k, v); m != nil {
+				doc.Mixins = append(doc.Mixins, m)
+			}
+		})
+	case "include":
+		for _, s := range y.strings(v, "include", false) {
+			if s.text == "" {
+				errs.add(s.pos, "include: empty path")
+				continue
+			}
+			doc.Includes = append(doc.Includes, &Include{Path: s.text, Pos: s.pos})
+		}
+	case "entities":
+		doc.Entities = append(doc.Entities, y.entities(v, 1)...)
+	default:
+		errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.value)
+	}
 }
 
 // syntaxError turns a yaml.v3 parse error ("yaml: line 3: did not find
@@ -167,7 +232,57 @@ func (y *yamlReader) syntaxError(err error) {
 			}
 		}
 	}
-	y.errs.add(y.lineStart(line), "%s", msg)
+	at := y.lineStart(line)
+	if strings.Contains(msg, "tab") || strings.Contains(msg, "cannot start any token") {
+		if p, ok := y.findTab(line - 1); ok {
+			at = p
+		}
+	}
+	y.errs.add(at, "%s", msg)
+}
+
+// findTab locates what yaml.v3 calls a tab that violates indentation or
+// a character that cannot start a token, which it reports at the line of
+// the enclosing construct or without a line: the first tab in the
+// indentation (spaces, tabs and "- ") of a line with content, or an '@'
+// or '`' starting the content, from line from on. The scene parser hands
+// such files to yaml.v3 (yaml.v3 accepts some tabs and not others).
+func (y *yamlReader) findTab(from int) (Pos, bool) {
+	x := newLineIndex(y.file, y.data)
+	for l := max(from, 1); l <= len(x.starts) && l < from+100; l++ {
+		i := x.starts[l-1]
+		tab := -1
+		for i < len(y.data) {
+			c := y.data[i]
+			if c == '\t' && tab < 0 {
+				tab = i
+			}
+			if c == ' ' || c == '\t' || c == '-' && i+1 < len(y.data) && (y.data[i+1] == ' ' || y.data[i+1] == '\t') {
+				i++
+				continue
+			}
+			break
+		}
+		if i >= len(y.data) || y.data[i] == '\n' || y.data[i] == '\r' || y.data[i] == '#' {
+			continue // a blank or comment line
+		}
+		if tab >= 0 {
+			return x.pos(tab), true
+		}
+		// '@' or '`' where a token starts: at the content, or after
+		// ": ", "- ", ',' or an opening bracket.
+		prev := byte(' ')
+		for k := i; k < len(y.data) && y.data[k] != '\n'; k++ {
+			c := y.data[k]
+			if (c == '@' || c == '`') && (k == i || prev == ':' || prev == '-' || prev == ',' || prev == '[' || prev == '{') {
+				return x.pos(k), true
+			}
+			if c != ' ' {
+				prev = c
+			}
+		}
+	}
+	return Pos{}, false
 }
 
 // lineStart returns the position of the first non-blank character on line
@@ -381,7 +496,7 @@ func (y *yamlReader) strings(n *ynode, what string, split bool) []posString {
 				continue
 			}
 			if split && !validID(it.value) {
-				y.errs.add(y.pos(it), "%s: invalid name %q (no spaces allowed)", what, it.value)
+				y.errs.add(y.pos(it), "%s: %s", what, idMsg("name", it.value))
 				continue
 			}
 			out = append(out, posString{it.value, y.pos(it)})
@@ -420,7 +535,8 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 	c.Name, c.Pos, c.ValuePos, c.src = k.value, y.pos(k), y.pos(v), y.src
 	switch v.kind {
 	case kScalar:
-		if !isNull(v) && v.value != "" {
+		c.Exact = !isNull(v)
+		if c.Exact && v.value != "" {
 			c.Kind, c.Text = ValueText, v.value
 		}
 	case kMapping:
@@ -439,7 +555,7 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 			if isNull(pv) {
 				val = ""
 			}
-			kvs = append(kvs, KV{Key: pk.value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv)})
+			kvs = append(kvs, KV{Key: pk.value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv)})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:
@@ -452,7 +568,7 @@ func (y *yamlReader) component(k, v *ynode, what string) *Component {
 // mixin reads `id: {mixin: ..., component: value, ...}`.
 func (y *yamlReader) mixin(k, v *ynode) *Mixin {
 	if !validID(k.value) {
-		y.errs.add(y.pos(k), "invalid mixin id %q", k.value)
+		y.errs.add(y.pos(k), "%s", idMsg("mixin id", k.value))
 		return nil
 	}
 	m := &Mixin{ID: k.value, Pos: y.pos(k), MixinPos: y.pos(v)}
@@ -496,30 +612,43 @@ func (y *yamlReader) entities(n *ynode, depth int) []*Entity {
 		if y.stop || y.errs.full {
 			break
 		}
-		if !y.plain(it) {
-			continue
+		if e := y.entityItem(it, depth); e != nil {
+			out = append(out, e)
 		}
-		if it.kind != kMapping {
-			y.errs.add(y.pos(it), "entity must be a mapping, not %s", kindName(it))
-			continue
-		}
-		y.n++
-		if y.n > y.lim.MaxEntities {
-			y.errs.add(y.pos(it), "too many entities (limit %d)", y.lim.MaxEntities)
-			y.stop = true
-			break
-		}
-		out = append(out, y.entity(it, depth))
 	}
 	return out
 }
 
-func (y *yamlReader) entity(n *ynode, depth int) *Entity {
+// entityItem converts one item of a list of entities, or returns nil.
+func (y *yamlReader) entityItem(it *ynode, depth int) *Entity {
+	if y.stop || y.errs.full || !y.plain(it) {
+		return nil
+	}
+	if it.kind != kMapping {
+		y.errs.add(y.pos(it), "entity must be a mapping, not %s", kindName(it))
+		return nil
+	}
+	y.n++
+	if y.n > y.lim.MaxEntities {
+		y.errs.add(y.pos(it), "too many entities (limit %d)", y.lim.MaxEntities)
+		y.stop = true
+		return nil
+	}
+	return y.entity(it, depth)
+}
+
+// newEntity returns a zeroed Entity cut from a slab.
+func (y *yamlReader) newEntity() *Entity {
 	if len(y.ents) == 0 {
 		y.ents = make([]Entity, 128)
 	}
 	e := &y.ents[0]
 	y.ents = y.ents[1:]
+	return e
+}
+
+func (y *yamlReader) entity(n *ynode, depth int) *Entity {
+	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file
 	e.Components = cutSlab(&y.ptrs, len(n.content)/2)
 	y.pairs(n, func(k, v *ynode) {
@@ -528,7 +657,7 @@ func (y *yamlReader) entity(n *ynode, depth int) *Entity {
 			e.IDPos = y.pos(v)
 			if s, ok := y.scalar(v, "id"); ok {
 				if !validID(s) {
-					y.errs.add(e.IDPos, "invalid entity id %q (no spaces allowed)", s)
+					y.errs.add(e.IDPos, "%s", idMsg("entity id", s))
 				} else {
 					e.ID = s
 				}
@@ -657,6 +786,7 @@ const (
 type ynode struct {
 	kind      uint8    // yaml.v3's Kind
 	null      bool     // a null scalar (~, null, nothing)
+	exact     bool     // a quoted scalar (in JSON: a string, not a number, boolean or null)
 	line, col int32    // 1-based, columns in characters
 	value     string   // scalar text, or alias name
 	content   []*ynode // mapping: keys and values alternating; sequence: items
@@ -674,21 +804,6 @@ type yextra struct {
 type docsError struct{ line, col int }
 
 func (e *docsError) Error() string { return "several documents" }
-
-// parseYAML parses data into a syntax tree, returning nil for an empty
-// document. Scene files in the common block-and-flow subset of YAML are
-// parsed by a fast hand-written scanner (yaml.v3 reads about 7 MB/s, too
-// slow for 100,000-entity scenes); anything outside that subset (anchors,
-// tags, block scalars, multi-line scalars, escapes, tabs, non-ASCII text,
-// syntax errors, ...) goes to yaml.v3, which is the reference: a
-// differential fuzz test checks that both agree wherever the fast path
-// answers.
-func parseYAML(data []byte) (*ynode, error) {
-	if n, ok := fastYAML(data); ok {
-		return n, nil
-	}
-	return slowYAML(data)
-}
 
 // slowYAML parses data with yaml.v3.
 func slowYAML(data []byte) (*ynode, error) {
@@ -715,7 +830,8 @@ func slowYAML(data []byte) (*ynode, error) {
 // convertNode copies a yaml.v3 tree, never following aliases. Its depth is
 // bounded by yaml.v3's own limit (10,000).
 func convertNode(n *yaml.Node) *ynode {
-	y := &ynode{kind: uint8(n.Kind), null: n.Tag == "!!null", line: int32(n.Line), col: int32(n.Column), value: n.Value}
+	y := &ynode{kind: uint8(n.Kind), null: n.Tag == "!!null", line: int32(n.Line), col: int32(n.Column), value: n.Value,
+		exact: n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0}
 	if tagged := n.Style&yaml.TaggedStyle != 0; tagged || n.Anchor != "" || n.Tag == "!!merge" {
 		y.extra = &yextra{tag: n.Tag, tagged: tagged, anchor: n.Anchor}
 	}
@@ -726,462 +842,4 @@ func convertNode(n *yaml.Node) *ynode {
 		}
 	}
 	return y
-}
-
-// fy is the fast-path parser state. It gives up (ok = false) at the first
-// thing outside its subset; it never reports errors itself.
-type fy struct {
-	d         []byte
-	s         string // d as a string: scalars are substrings of it, not copies
-	i         int    // offset
-	line      int    // 1-based line of offset i
-	lineStart int    // offset of the start of that line
-	next      int    // indentation of the content at i, -1 at end of input
-	bad       bool
-	slab      []ynode
-	stack     []*ynode // contents of the collections being parsed
-	ptrs      []*ynode // slab the finished contents are cut from
-	depth     int
-}
-
-func fastYAML(data []byte) (*ynode, bool) {
-	for _, c := range data {
-		if c >= 0x7f || (c < ' ' && c != '\n') {
-			return nil, false // non-ASCII, tabs, CR, control characters
-		}
-	}
-	p := &fy{d: data, s: string(data), line: 1}
-	p.skip()
-	if p.bad {
-		return nil, false
-	}
-	if p.next < 0 {
-		return nil, true
-	}
-	if p.next != 0 || p.hasPrefix("---") || p.hasPrefix("...") || p.d[p.i] == '%' {
-		return nil, false
-	}
-	n := p.block(0)
-	if p.bad || p.next >= 0 {
-		return nil, false
-	}
-	return n, true
-}
-
-func (p *fy) hasPrefix(s string) bool { return bytes.HasPrefix(p.d[p.i:], []byte(s)) }
-
-func (p *fy) node(kind uint8, off int) *ynode {
-	if len(p.slab) == 0 {
-		p.slab = make([]ynode, 512)
-	}
-	n := &p.slab[0]
-	p.slab = p.slab[1:]
-	n.kind, n.line, n.col = kind, int32(p.line), int32(off-p.lineStart+1)
-	return n
-}
-
-// collect returns the nodes pushed on p.stack since start, in a slice of
-// exactly that size cut from a slab, and pops them: a collection's items
-// are gathered on one shared stack instead of growing a slice each.
-func (p *fy) collect(start int) []*ynode {
-	k := len(p.stack) - start
-	if k == 0 {
-		return nil
-	}
-	var out []*ynode
-	if k > 64 {
-		out = make([]*ynode, k)
-	} else {
-		if len(p.ptrs) < k {
-			p.ptrs = make([]*ynode, 1024)
-		}
-		out = p.ptrs[:k:k]
-		p.ptrs = p.ptrs[k:]
-	}
-	copy(out, p.stack[start:])
-	p.stack = p.stack[:start]
-	return out
-}
-
-func (p *fy) scalar(off int, v string, null bool) *ynode {
-	n := p.node(kScalar, off)
-	n.value = v
-	n.null = null
-	return n
-}
-
-func (p *fy) at(i int) byte {
-	if i < len(p.d) {
-		return p.d[i]
-	}
-	return '\n'
-}
-
-// skip moves from the start of a line (or the end of a consumed line) to
-// the next content, skipping blank and comment lines, and sets next.
-func (p *fy) skip() {
-	for {
-		j := p.i
-		for j < len(p.d) && p.d[j] == ' ' {
-			j++
-		}
-		if j >= len(p.d) {
-			p.i, p.next = j, -1
-			return
-		}
-		switch p.d[j] {
-		case '\n':
-			p.newline(j + 1)
-			continue
-		case '#':
-			k := bytes.IndexByte(p.d[j:], '\n')
-			if k < 0 {
-				p.i, p.next = len(p.d), -1
-				return
-			}
-			p.newline(j + k + 1)
-			continue
-		}
-		p.i, p.next = j, j-p.lineStart
-		return
-	}
-}
-
-func (p *fy) newline(i int) { p.i, p.line, p.lineStart = i, p.line+1, i }
-
-// endLine accepts trailing spaces and a comment, then the line break.
-func (p *fy) endLine() {
-	j := p.i
-	for j < len(p.d) && p.d[j] == ' ' {
-		j++
-	}
-	if j < len(p.d) && p.d[j] == '#' {
-		if j == p.i {
-			p.bad = true // '#' glued to a value
-			return
-		}
-		k := bytes.IndexByte(p.d[j:], '\n')
-		if k < 0 {
-			j = len(p.d)
-		} else {
-			j += k
-		}
-	}
-	if j < len(p.d) && p.d[j] != '\n' {
-		p.bad = true
-		return
-	}
-	if j < len(p.d) {
-		p.newline(j + 1)
-	} else {
-		p.i = j
-	}
-	p.skip()
-}
-
-func (p *fy) isDash() bool {
-	return p.next >= 0 && p.d[p.i] == '-' && (p.at(p.i+1) == ' ' || p.at(p.i+1) == '\n')
-}
-
-// block parses a block node whose content starts at p.i with indentation ind.
-func (p *fy) block(ind int) *ynode {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > 200 {
-		p.bad = true
-		return nil
-	}
-	if p.isDash() {
-		return p.seq(ind)
-	}
-	if p.keyLen() > 0 {
-		return p.mapping(ind)
-	}
-	p.bad = true
-	return nil
-}
-
-// keyLen returns the length of a simple key followed by ':' and a space or
-// line break at p.i, or 0.
-func (p *fy) keyLen() int {
-	j := p.i
-	for j < len(p.d) {
-		c := p.d[j]
-		if isLetter(c) || isDigit(c) || c == '_' || c == '-' || c == '.' {
-			j++
-			continue
-		}
-		break
-	}
-	if j == p.i || p.d[p.i] == '-' || p.at(j) != ':' || (p.at(j+1) != ' ' && p.at(j+1) != '\n') {
-		return 0
-	}
-	return j - p.i
-}
-
-func (p *fy) seq(ind int) *ynode {
-	n := p.node(kSequence, p.i)
-	start := len(p.stack)
-	for !p.bad {
-		p.i++ // '-'
-		for p.i < len(p.d) && p.d[p.i] == ' ' {
-			p.i++
-		}
-		var item *ynode
-		switch c := p.at(p.i); {
-		case c == '\n' || c == '#':
-			item = p.scalar(p.i-(p.i-p.lineStart)+ind+1, "", true)
-			item.col = int32(ind + 2)
-			p.endLine()
-			if p.next > ind {
-				item = p.block(p.next)
-			}
-		case p.keyLen() > 0:
-			item = p.mapping(p.i - p.lineStart)
-		case p.isDash():
-			p.bad = true
-		default:
-			item = p.inline()
-			p.endLine()
-		}
-		if p.bad {
-			return nil
-		}
-		p.stack = append(p.stack, item)
-		if p.next != ind || !p.isDash() {
-			if p.next > ind {
-				p.bad = true
-			}
-			n.content = p.collect(start)
-			return n
-		}
-	}
-	return nil
-}
-
-func (p *fy) mapping(ind int) *ynode {
-	n := p.node(kMapping, p.i)
-	start := len(p.stack)
-	for !p.bad {
-		kl := p.keyLen()
-		if kl == 0 {
-			p.bad = true
-			return nil
-		}
-		key := p.scalar(p.i, p.s[p.i:p.i+kl], false)
-		if isNullWord(key.value) || key.value == "<<" {
-			p.bad = true
-			return nil
-		}
-		p.i += kl + 1
-		colon := p.i
-		for p.i < len(p.d) && p.d[p.i] == ' ' {
-			p.i++
-		}
-		var val *ynode
-		if c := p.at(p.i); c == '\n' || c == '#' {
-			val = p.scalar(colon, "", true)
-			p.endLine()
-			if p.next > ind {
-				val = p.block(p.next)
-			} else if p.next == ind && p.isDash() {
-				val = p.seq(ind)
-			}
-		} else {
-			val = p.inline()
-			p.endLine()
-		}
-		if p.bad {
-			return nil
-		}
-		p.stack = append(p.stack, key, val)
-		if p.next != ind || p.isDash() {
-			if p.next > ind {
-				p.bad = true
-			}
-			n.content = p.collect(start)
-			return n
-		}
-	}
-	return nil
-}
-
-func isNullWord(s string) bool {
-	return s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL"
-}
-
-// plainStart reports whether a plain scalar may start at i.
-func (p *fy) plainStart(i int, flow bool) bool {
-	switch p.at(i) {
-	case '-', '?', ':':
-		c := p.at(i + 1)
-		return isLetter(c) || isDigit(c) || c == '.'
-	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\n':
-		return false
-	}
-	return true
-}
-
-// inline parses a value on the rest of the line: a flow collection, a
-// quoted scalar or a plain scalar.
-func (p *fy) inline() *ynode {
-	switch p.at(p.i) {
-	case '{', '[':
-		return p.flow(0)
-	case '"', '\'':
-		return p.quoted()
-	}
-	if !p.plainStart(p.i, false) {
-		p.bad = true
-		return nil
-	}
-	start := p.i
-	j := p.i
-	for j < len(p.d) && p.d[j] != '\n' {
-		c := p.d[j]
-		if c == ':' && (p.at(j+1) == ' ' || p.at(j+1) == '\n') {
-			p.bad = true // a: b: c
-			return nil
-		}
-		if c == '#' && p.d[j-1] == ' ' {
-			break
-		}
-		j++
-	}
-	end := j
-	for end > start && p.d[end-1] == ' ' {
-		end--
-	}
-	v := p.s[start:end]
-	p.i = end
-	return p.scalar(start, v, isNullWord(v))
-}
-
-func (p *fy) quoted() *ynode {
-	q := p.d[p.i]
-	start := p.i
-	var b []byte
-	j := p.i + 1
-	for {
-		if j >= len(p.d) || p.d[j] == '\n' || (q == '"' && p.d[j] == '\\') {
-			p.bad = true // multi-line, unterminated or escapes
-			return nil
-		}
-		if p.d[j] == q {
-			if q == '\'' && p.at(j+1) == '\'' {
-				if b == nil {
-					b = append([]byte{}, p.d[start+1:j]...)
-				}
-				b = append(b, '\'')
-				j += 2
-				continue
-			}
-			break
-		}
-		if b != nil {
-			b = append(b, p.d[j])
-		}
-		j++
-	}
-	v := p.s[start+1 : j]
-	if b != nil {
-		v = string(b)
-	}
-	p.i = j + 1
-	return p.scalar(start, v, false)
-}
-
-// flow parses a one-line flow mapping or sequence.
-func (p *fy) flow(depth int) *ynode {
-	if depth > 100 {
-		p.bad = true
-		return nil
-	}
-	open := p.d[p.i]
-	kind, closer := kMapping, byte('}')
-	if open == '[' {
-		kind, closer = kSequence, ']'
-	}
-	n := p.node(kind, p.i)
-	p.i++
-	p.spaces()
-	if p.at(p.i) == closer {
-		p.i++
-		return n
-	}
-	start := len(p.stack)
-	for !p.bad {
-		if kind == kMapping {
-			kl := p.keyLen()
-			if kl == 0 {
-				p.bad = true
-				return nil
-			}
-			key := p.scalar(p.i, p.s[p.i:p.i+kl], false)
-			if isNullWord(key.value) || key.value == "<<" {
-				p.bad = true
-				return nil
-			}
-			p.i += kl + 1
-			p.spaces()
-			p.stack = append(p.stack, key)
-		}
-		v := p.flowValue(depth) // may push and pop nested contents
-		p.stack = append(p.stack, v)
-		p.spaces()
-		switch p.at(p.i) {
-		case ',':
-			p.i++
-			p.spaces()
-			if p.at(p.i) == closer || p.at(p.i) == ',' {
-				p.bad = true
-			}
-		case closer:
-			p.i++
-			n.content = p.collect(start)
-			return n
-		default:
-			p.bad = true
-		}
-	}
-	return nil
-}
-
-func (p *fy) spaces() {
-	for p.i < len(p.d) && p.d[p.i] == ' ' {
-		p.i++
-	}
-}
-
-func (p *fy) flowValue(depth int) *ynode {
-	switch p.at(p.i) {
-	case '{', '[':
-		return p.flow(depth + 1)
-	case '"', '\'':
-		return p.quoted()
-	}
-	if !p.plainStart(p.i, true) {
-		p.bad = true
-		return nil
-	}
-	start := p.i
-	j := p.i
-	for j < len(p.d) {
-		c := p.d[j]
-		if c == ',' || c == ']' || c == '}' || c == '\n' {
-			break
-		}
-		if c == '[' || c == '{' || c == '#' || c == ':' {
-			p.bad = true
-			return nil
-		}
-		j++
-	}
-	end := j
-	for end > start && p.d[end-1] == ' ' {
-		end--
-	}
-	v := p.s[start:end]
-	p.i = end
-	return p.scalar(start, v, isNullWord(v))
 }
