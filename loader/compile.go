@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -513,7 +514,7 @@ func offsetPos(p Pos, text string, off int) Pos {
 }
 
 func suggest(name string, known []string) string {
-	if s := registry.Nearest(name, known); s != "" {
+	if s := didyoumean.Nearest(name, known); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""

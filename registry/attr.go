@@ -3,6 +3,8 @@ package registry
 import (
 	"fmt"
 	"strings"
+
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // A PropValue is one property value set by an attribute string or mapping.
@@ -179,7 +181,7 @@ func (s *Schema) ParseMap(component string, kv [][2]string) (Patch, error) {
 
 func (s *Schema) unknownProperty(component, key string, offset, pair int) *AttrError {
 	e := &AttrError{Kind: UnknownProperty, Component: component, Property: key, Text: key, Offset: offset, Pair: pair,
-		Suggest: Nearest(key, s.names)}
+		Suggest: didyoumean.Nearest(key, s.names)}
 	if e.Suggest == "" {
 		e.Expected = "one of " + strings.Join(s.names, ", ")
 	}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // Mixin is a named, reusable set of component values (A-Frame's
@@ -53,7 +54,7 @@ func (r *Registry) ExpandMixins(ids []string) ([]*Mixin, error) {
 			known = append(known, k)
 		}
 		slices.Sort(known) // ties in Nearest go to the first
-		me.Suggest = Nearest(me.Unknown, known)
+		me.Suggest = didyoumean.Nearest(me.Unknown, known)
 	}
 	return ms, err
 }

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // Registry binds component and system definitions to one ecs.World: it
@@ -543,7 +544,7 @@ func (e *UnknownComponentError) Error() string {
 }
 
 func (r *Registry) unknown(name string) error {
-	return &UnknownComponentError{Name: name, Suggestion: Nearest(name, r.Names())}
+	return &UnknownComponentError{Name: name, Suggestion: didyoumean.Nearest(name, r.Names())}
 }
 
 // tickOrder returns the ticking components in tick order, sorting them

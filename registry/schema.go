@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // A Property is one named, typed field of a component's data.
@@ -498,7 +500,7 @@ func fieldFits(field, gt reflect.Type) bool {
 }
 
 func didYouMean(name string, candidates []string) string {
-	if s := Nearest(name, candidates); s != "" {
+	if s := didyoumean.Nearest(name, candidates); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""

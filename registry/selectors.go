@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/selector"
 )
 
@@ -375,7 +376,7 @@ func (r *Registry) Property(comp, prop string) (selector.Property, error) {
 		return selector.Property{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
 	}
 	msg := fmt.Sprintf("component %q has no property %q", c.Name, prop)
-	if sug := Nearest(prop, s.Names()); sug != "" {
+	if sug := didyoumean.Nearest(prop, s.Names()); sug != "" {
 		msg += fmt.Sprintf("; did you mean %q?", sug)
 	}
 	return selector.Property{}, errors.New(msg)
