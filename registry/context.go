@@ -37,7 +37,7 @@ func (c *Context) On(name string, fn func(ev *Event)) ListenerID {
 }
 
 // Query returns the entities matching a selector, in document order. It
-// needs a selector engine (see Registry.SetSelectorEngine).
+// needs a selector engine (see Registry.setSelectorEngine).
 func (c *Context) Query(selector string) ([]ecs.Entity, error) {
 	return c.Registry.QueryAll(selector)
 }

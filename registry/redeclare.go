@@ -23,7 +23,7 @@ func (r *Registry) nameOf(id ecs.ID) string {
 // that is new takes its default. What could not be migrated is returned as
 // a list of readable notes (one per property and reason, not per entity).
 //
-// The component gets new storage (a new ecs ID); selectors compiled
+// The component gets new storage (a new ecs ID); selectors compiledSelector
 // before should be compiled again.
 func (r *Registry) Redeclare(name string, s *Schema) (notes []string, err error) {
 	old, ok := r.comps[name]
@@ -92,7 +92,7 @@ func (r *Registry) Redeclare(name string, s *Schema) (notes []string, err error)
 	r.bind(c, id)
 	r.names[id] = name
 	r.byID[old.ID] = nil
-	r.selCache = map[string]Matcher{}
+	r.selCache = map[string]compiledSelector{}
 	r.dirty = true
 	for k, e := range es {
 		v := c.newValue()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
+	"github.com/scenecs/scenecs/internal/docorder"
 )
 
 // Registry binds component and system definitions to one ecs.World: it
@@ -46,8 +47,8 @@ type Registry struct {
 
 	mixins map[string]*Mixin
 
-	sel      SelectorEngine
-	selCache map[string]Matcher
+	sel      selectorEngine
+	selCache map[string]compiledSelector
 
 	listeners map[uint32][]listener
 	nextLis   ListenerID
@@ -60,10 +61,21 @@ type Registry struct {
 	delta     float64
 	ctx       Context
 
+	// The document-order index the selectors compiled against the
+	// Registry share: embedded so that *Registry implements
+	// docorder.Sharer with a method that is not part of this package's
+	// API (see docShare).
+	docShare
+
 	cancel  context.Context // checked by long spawns; nil: never cancelled
 	errs    []error         // errors of deferred work, see TakeErrors
 	dropped int             // errors not kept beyond maxPendingErrors
 }
+
+// docShare names docorder.Shared with an unexported name, so that the
+// embedded field and its promoted method stay out of the Registry's
+// documented API.
+type docShare = docorder.Shared
 
 // New returns a Registry over w with the built-in property types and no
 // components. Call RegisterBuiltins to add the built-in components.
@@ -76,7 +88,7 @@ func New(w *ecs.World) *Registry {
 		comps:     make(map[string]*Component),
 		sysNames:  make(map[string]*System),
 		mixins:    make(map[string]*Mixin),
-		selCache:  make(map[string]Matcher),
+		selCache:  make(map[string]compiledSelector),
 		listeners: make(map[uint32][]listener),
 		afterOf:   make(map[string][]*Component),
 		beforeOf:  make(map[string][]*Component),

@@ -10,27 +10,26 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
+	"github.com/scenecs/scenecs/internal/docorder"
 	"github.com/scenecs/scenecs/selector"
 )
 
 // This file plugs the selector package into the Registry: *Registry is a
-// selector.Source (component names, properties, ids and classes), and the
-// default SelectorEngine compiles selectors against it. The engine also
-// holds the Registry's id and class store.
+// [selector.Source] (component names, properties, ids and classes), and
+// the default selectorEngine compiles selectors against it. The engine
+// also holds the Registry's id and class store.
 
-// selEngine is the default SelectorEngine: it compiles with the selector
-// package and keeps the id/class store and the shared document-order
-// index.
+// selEngine is the default selectorEngine: it compiles with the selector
+// package and keeps the id/class store.
 type selEngine struct {
 	r     *Registry
 	store *entityStore
-	cache *selector.Cache
 }
 
 // newSelectorEngine makes the default engine for r and registers the
 // observer that forgets a destroyed entity's id and classes.
 func newSelectorEngine(r *Registry) *selEngine {
-	e := &selEngine{r: r, store: newEntityStore(), cache: selector.NewCache()}
+	e := &selEngine{r: r, store: newEntityStore()}
 	st := e.store
 	r.w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, ent ecs.Entity, _ ecs.ID) {
 		st.forget(ent)
@@ -40,7 +39,7 @@ func newSelectorEngine(r *Registry) *selEngine {
 
 // Compile compiles src against the Registry. The result is a
 // *selector.Selector.
-func (e *selEngine) Compile(src string) (Matcher, error) {
+func (e *selEngine) Compile(src string) (compiledSelector, error) {
 	s, err := selector.Compile(src, e.r)
 	if err != nil {
 		return nil, err
@@ -55,20 +54,11 @@ func (r *Registry) Compile(src string) (*selector.Selector, error) {
 	return selector.Compile(src, r)
 }
 
-var errNoStore = errors.New("registry: no id/class store: the selector engine was replaced by SetSelectorEngine")
+var errNoStore = errors.New("registry: no id/class store: the selector engine was replaced")
 
 func (r *Registry) store() *entityStore {
 	if e, ok := r.sel.(*selEngine); ok && e.r == r {
 		return e.store
-	}
-	return nil
-}
-
-// SelectorCache returns the document-order index shared by the selectors
-// compiled against r (it implements selector.CacheProvider).
-func (r *Registry) SelectorCache() *selector.Cache {
-	if e, ok := r.sel.(*selEngine); ok && e.r == r {
-		return e.cache
 	}
 	return nil
 }
@@ -452,5 +442,5 @@ func propReader(p *Property, off uintptr) selector.Property {
 }
 
 var _ selector.Source = (*Registry)(nil)
-var _ selector.CacheProvider = (*Registry)(nil)
-var _ Matcher = (*selector.Selector)(nil)
+var _ docorder.Sharer = (*Registry)(nil)
+var _ compiledSelector = (*selector.Selector)(nil)

@@ -23,7 +23,7 @@ type System struct {
 
 	comp    *Component // carries the schema's accessors
 	data    unsafe.Pointer
-	matcher Matcher
+	matcher compiledSelector
 	started bool
 	init    func(s *SystemContext, p unsafe.Pointer)
 	update  func(s *SystemContext, p, old unsafe.Pointer)
@@ -434,15 +434,17 @@ func (r *Registry) setEntityPaused(e ecs.Entity, pause bool) error {
 	return r.w.Remove(e, r.pausedTag)
 }
 
-// SelectorEngine compiles selector strings for the Registry: system
-// selectors, selector-typed properties and Query. The selector package
-// provides one.
-type SelectorEngine interface {
-	Compile(src string) (Matcher, error)
+// selectorEngine compiles selector strings for the Registry: system
+// selectors, selector-typed properties and Query. selEngine, over the
+// selector package, is the one every Registry uses; tests plug in others
+// with setSelectorEngine to check the Registry's side alone.
+type selectorEngine interface {
+	Compile(src string) (compiledSelector, error)
 }
 
-// Matcher is a compiled selector.
-type Matcher interface {
+// compiledSelector is a compiled selector: the methods the Registry uses
+// of *selector.Selector.
+type compiledSelector interface {
 	// QueryAll appends the matching entities, in document order, to dst.
 	QueryAll(dst []ecs.Entity) []ecs.Entity
 	// QueryFirst returns the first matching entity in document order.
@@ -451,13 +453,14 @@ type Matcher interface {
 	Matches(e ecs.Entity) bool
 }
 
-// SetSelectorEngine plugs in the engine that compiles selectors.
-func (r *Registry) SetSelectorEngine(s SelectorEngine) {
+// setSelectorEngine plugs in the engine that compiles selectors (nil for
+// none).
+func (r *Registry) setSelectorEngine(s selectorEngine) {
 	r.sel = s
-	r.selCache = make(map[string]Matcher)
+	r.selCache = make(map[string]compiledSelector)
 }
 
-func (r *Registry) compile(src string) (Matcher, error) {
+func (r *Registry) compile(src string) (compiledSelector, error) {
 	if r.sel == nil {
 		return nil, fmt.Errorf("registry: no selector engine set")
 	}

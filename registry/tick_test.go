@@ -115,7 +115,7 @@ func TestSystemThatCannotStart(t *testing.T) {
 // while the other systems tick.
 func TestCustomEngineErrorsFromTick(t *testing.T) {
 	_, r := newTestRegistry(t)
-	r.SetSelectorEngine(&fakeEngine{r: r})
+	r.setSelectorEngine(&fakeEngine{r: r})
 	rec := &recorder{}
 	for _, d := range []struct{ name, sel string }{{"a", ""}, {"bad", "unit"}, {"c", ""}} {
 		_, err := RegisterSystem(r, d.name, SystemDefinition[sysConfig]{Selector: d.sel,

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/docorder"
 )
 
 // Selector is a compiled selector list, bound to the Source (and World) it
@@ -28,7 +29,7 @@ type Selector struct {
 	src   Source
 	w     *ecs.World
 	list  *SelectorList
-	cache *Cache
+	cache *docorder.Index
 
 	members []*complexPlan // the top-level list
 
@@ -147,11 +148,11 @@ func MustCompile(src string, s Source) *Selector {
 // not be modified afterwards.
 func CompileList(l *SelectorList, s Source) (*Selector, error) {
 	sel := &Selector{src: s, w: s.World(), list: l, ncomp: -1}
-	if cp, ok := s.(CacheProvider); ok {
-		sel.cache = cp.SelectorCache()
+	if sh, ok := s.(docorder.Sharer); ok {
+		sel.cache = sh.DocOrderIndex()
 	}
 	if sel.cache == nil {
-		sel.cache = NewCache()
+		sel.cache = new(docorder.Index)
 	}
 	c := &compiler{sel: sel}
 	for _, cx := range l.Selectors {

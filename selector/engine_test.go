@@ -499,8 +499,7 @@ func TestMatcher(t *testing.T) {
 	}
 	s, err := f.r.Compile("[enemy]")
 	must(t, err)
-	var m registry.Matcher = s
-	if !m.Matches(f.ids["e1"]) || m.Matches(f.ids["player"]) {
+	if !s.Matches(f.ids["e1"]) || s.Matches(f.ids["player"]) {
 		t.Error("Matches")
 	}
 	if got := f.r.Classes(f.ids["e2"]); !reflect.DeepEqual(got, []string{"enemy", "grunt", "Boss"}) {
@@ -539,4 +538,27 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("%q printed as %q: plans differ:\n%s\n%s", src, text, a, b)
 		}
 	})
+}
+
+// TestSharedDocOrderIndex: the selectors compiled against a Registry share
+// one document-order index, however they were compiled; a Source that
+// does not offer one gets an index per selector.
+func TestSharedDocOrderIndex(t *testing.T) {
+	f := newFixture(t)
+	a := selector.MustCompile("[enemy]", f.r)
+	b, err := f.r.Compile(".item")
+	must(t, err)
+	if !selector.SharesIndex(a, b) {
+		t.Error("two selectors over one Registry do not share the index")
+	}
+	plain := struct{ selector.Source }{f.r}
+	c := selector.MustCompile("[enemy]", plain)
+	d := selector.MustCompile("[enemy]", plain)
+	if selector.SharesIndex(a, c) || selector.SharesIndex(c, d) {
+		t.Error("selectors over a Source without a shared index share one")
+	}
+	// Sharing changes nothing in the results.
+	if got, want := f.names(c.QueryAll(nil)), f.names(a.QueryAll(nil)); got != want {
+		t.Errorf("QueryAll over the plain Source = %s, want %s", got, want)
+	}
 }

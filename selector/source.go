@@ -51,13 +51,6 @@ type Source interface {
 	ClassMembers(class string) []ecs.Entity
 }
 
-// CacheProvider is implemented by a Source that lets every selector
-// compiled against it share one Cache (the document-order index). A
-// Source that does not implement it gets one Cache per Selector.
-type CacheProvider interface {
-	SelectorCache() *Cache
-}
-
 // Kind classifies a property's value for comparison.
 type Kind int
 
