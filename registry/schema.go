@@ -395,9 +395,9 @@ func (p *Property) setup(defText string, hasDefault bool) error {
 //	               fits several (time for a float64, or a custom type)
 //
 // The property type is picked from the field's Go type: float64 → number,
-// int → int, bool → boolean, string → string, Vec2/Vec3/Vec4, Color,
-// []string → array, Selector, SelectorAll, time.Duration → duration, and
-// custom types by their GoType. A struct without fields gives a tag schema.
+// int → int, bool → boolean, string → string, [Vec2]/[Vec3]/[Vec4], [Color],
+// []string → array, [SelectorText] → selector, [SelectorAllText] →
+// selectorAll, time.Duration → duration, and custom types by their GoType. A struct without fields gives a tag schema.
 func SchemaOf(t reflect.Type, types *Types) (*Schema, error) {
 	if t == nil {
 		return nil, fmt.Errorf("registry: SchemaOf: nil type")

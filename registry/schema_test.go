@@ -20,7 +20,7 @@ type testHealth struct {
 	Tint    Color   `scene:"tint,default=#4cc3d9"`
 	Tags    []string
 	Wait    time.Duration `scene:"wait,default=1.5s"`
-	Target  Selector
+	Target  SelectorText
 	Delay   float64 `scene:"delay,type=time,default=250"`
 	Skipped int     `scene:"-"`
 	private int
@@ -46,7 +46,7 @@ func TestSchemaOfStruct(t *testing.T) {
 		{"tint", "color", "Tint", Color{0x4c, 0xc3, 0xd9, 255}},
 		{"tags", "array", "Tags", []string{}},
 		{"wait", "duration", "Wait", 1500 * time.Millisecond},
-		{"target", "selector", "Target", Selector("")},
+		{"target", "selector", "Target", SelectorText("")},
 		{"delay", "time", "Delay", 250.0},
 	}
 	if len(s.Props) != len(want) {

@@ -321,23 +321,23 @@ var vecAxes = map[reflect.Type]int{
 	reflect.TypeFor[Vec4](): 4,
 }
 
-// Property resolves `comp.prop` (prop "" for the one property of a
+// PropertyReader resolves `comp.prop` (prop "" for the one property of a
 // single-property component) for selector value tests (it implements
-// selector.Source). The axes x, y, z, w of a vector component and r, g,
+// [selector.Source]). The axes x, y, z, w of a vector component and r, g,
 // b, a of a colour component are numbers.
-func (r *Registry) Property(comp, prop string) (selector.Property, error) {
+func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, error) {
 	base, _, _ := strings.Cut(comp, "__")
 	c, ok := r.comps[base]
 	if !ok {
-		return selector.Property{}, r.unknown(base)
+		return selector.PropertyReader{}, r.unknown(base)
 	}
 	s := c.Schema
 	if s.IsTag() {
-		return selector.Property{}, fmt.Errorf("component %q is a tag: it has no value to compare", c.Name)
+		return selector.PropertyReader{}, fmt.Errorf("component %q is a tag: it has no value to compare", c.Name)
 	}
 	if prop == "" {
 		if !s.Single() {
-			return selector.Property{}, fmt.Errorf("component %q has several properties (%s): compare one, as in [%s.%s=...]", c.Name, strings.Join(s.Names(), ", "), comp, s.Props[0].Name)
+			return selector.PropertyReader{}, fmt.Errorf("component %q has several properties (%s): compare one, as in [%s.%s=...]", c.Name, strings.Join(s.Names(), ", "), comp, s.Props[0].Name)
 		}
 		return propReader(&s.Props[0], 0), nil
 	}
@@ -350,7 +350,7 @@ func (r *Registry) Property(comp, prop string) (selector.Property, error) {
 		if n, ok := vecAxes[p.FieldType]; ok {
 			if i := strings.Index("xyzw"[:n], prop); len(prop) == 1 && i >= 0 {
 				off := p.Offset + uintptr(i)*8
-				return selector.Property{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
+				return selector.PropertyReader{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
 					return *(*float64)(unsafe.Add(q, off))
 				}}, nil
 			}
@@ -358,26 +358,26 @@ func (r *Registry) Property(comp, prop string) (selector.Property, error) {
 		if p.FieldType == reflect.TypeFor[Color]() {
 			if i := strings.Index("rgba", prop); len(prop) == 1 && i >= 0 {
 				off := p.Offset + uintptr(i)
-				return selector.Property{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
+				return selector.PropertyReader{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
 					return float64(*(*uint8)(unsafe.Add(q, off)))
 				}}, nil
 			}
 		}
-		return selector.Property{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
+		return selector.PropertyReader{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
 	}
 	msg := fmt.Sprintf("component %q has no property %q", c.Name, prop)
 	if sug := didyoumean.Nearest(prop, s.Names()); sug != "" {
 		msg += fmt.Sprintf("; did you mean %q?", sug)
 	}
-	return selector.Property{}, errors.New(msg)
+	return selector.PropertyReader{}, errors.New(msg)
 }
 
 // propReader builds the reader for property p at byte offset off of the
 // component value.
-func propReader(p *Property, off uintptr) selector.Property {
+func propReader(p *Property, off uintptr) selector.PropertyReader {
 	at := func(q unsafe.Pointer) unsafe.Pointer { return unsafe.Add(q, off) }
 	ft := p.FieldType
-	sp := selector.Property{Type: p.Type.Name}
+	sp := selector.PropertyReader{Type: p.Type.Name}
 	if p.Type.GoType == reflect.TypeFor[time.Duration]() && ft.Kind() == reflect.Int64 {
 		sp.Kind = selector.KindNumber
 		sp.Num = func(q unsafe.Pointer) float64 { return time.Duration(*(*int64)(at(q))).Seconds() }

@@ -497,7 +497,7 @@ func (r *Registry) QueryFirst(selector string) (ecs.Entity, bool, error) {
 // Resolve resolves a selector-typed property now: the first matching
 // entity. Resolution is lazy, so a target created after the property was
 // set is found.
-func (r *Registry) Resolve(s Selector) (ecs.Entity, bool, error) {
+func (r *Registry) Resolve(s SelectorText) (ecs.Entity, bool, error) {
 	if s == "" {
 		return ecs.Entity{}, false, nil
 	}
@@ -505,7 +505,7 @@ func (r *Registry) Resolve(s Selector) (ecs.Entity, bool, error) {
 }
 
 // ResolveAll resolves a selectorAll-typed property now.
-func (r *Registry) ResolveAll(s SelectorAll) ([]ecs.Entity, error) {
+func (r *Registry) ResolveAll(s SelectorAllText) ([]ecs.Entity, error) {
 	if s == "" {
 		return nil, nil
 	}

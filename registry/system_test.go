@@ -190,13 +190,13 @@ func TestSystemSelector(t *testing.T) {
 	if e, ok, err := r.QueryFirst("[unit]"); err != nil || !ok || e != a {
 		t.Errorf("QueryFirst %v %v %v", e, ok, err)
 	}
-	if e, ok, err := r.Resolve(Selector("[unit]")); err != nil || !ok || e != a {
+	if e, ok, err := r.Resolve(SelectorText("[unit]")); err != nil || !ok || e != a {
 		t.Errorf("Resolve %v %v %v", e, ok, err)
 	}
 	if _, ok, err := r.Resolve(""); ok || err != nil {
 		t.Errorf("Resolve(\"\") %v %v", ok, err)
 	}
-	if es, err := r.ResolveAll(SelectorAll("[unit]")); err != nil || len(es) != 2 {
+	if es, err := r.ResolveAll(SelectorAllText("[unit]")); err != nil || len(es) != 2 {
 		t.Errorf("ResolveAll %v %v", es, err)
 	}
 	if _, err := r.QueryAll("unit"); fmt.Sprint(err) != `bad selector "unit"` {

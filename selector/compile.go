@@ -279,13 +279,13 @@ func (c *compiler) attr(st *compoundPlan, a *Attr) error {
 	st.tab = append(st.tab, pn)
 	if a.Op == OpExists {
 		if a.Prop != "" {
-			if _, err := c.sel.src.Property(a.Comp, a.Prop); err != nil {
+			if _, err := c.sel.src.PropertyReader(a.Comp, a.Prop); err != nil {
 				return &Error{Col: a.Col, Msg: err.Error()}
 			}
 		}
 		return nil
 	}
-	prop, err := c.sel.src.Property(a.Comp, a.Prop)
+	prop, err := c.sel.src.PropertyReader(a.Comp, a.Prop)
 	if err != nil {
 		return &Error{Col: a.Col, Msg: err.Error()}
 	}
@@ -549,7 +549,7 @@ func (st *compoundPlan) dump(b *strings.Builder) {
 // attrPred is a value test `[comp.prop OP value]`.
 type attrPred struct {
 	comp *presNode // the component's IDs (any instance)
-	prop Property
+	prop PropertyReader
 	op   Op
 	attr *Attr
 

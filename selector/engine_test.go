@@ -489,11 +489,11 @@ func TestTableLevel(t *testing.T) {
 // that system selectors and Resolve work with it.
 func TestMatcher(t *testing.T) {
 	f := newFixture(t)
-	e, ok, err := f.r.Resolve(registry.Selector("#e2"))
+	e, ok, err := f.r.Resolve(registry.SelectorText("#e2"))
 	if err != nil || !ok || e != f.ids["e2"] {
 		t.Fatalf("Resolve %v %v %v", e, ok, err)
 	}
-	es, err := f.r.ResolveAll(registry.SelectorAll(".item"))
+	es, err := f.r.ResolveAll(registry.SelectorAllText(".item"))
 	if err != nil || f.names(es) != "weapon shield" {
 		t.Fatalf("ResolveAll %v %v", f.names(es), err)
 	}
