@@ -531,7 +531,11 @@ func declSchema(d *Decl, reg *registry.Registry) (*registry.Schema, error) {
 	}
 	s, err := registry.NewSchema(specs, reg.Types())
 	if err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "registry: NewSchema: "))
+		var se *registry.SchemaError
+		if errors.As(err, &se) {
+			err = se.Err // the file's position replaces the registry's prefix
+		}
+		return nil, err
 	}
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -608,14 +609,35 @@ type PropSpec struct {
 	Min, Max *float64
 }
 
+// A SchemaError reports property descriptions [NewSchema] cannot build a
+// schema from. Its message is "registry: NewSchema: " and then Err's, such
+// as `property "hp": unknown property type "nubmer" (did you mean
+// "number"?)`; a caller with its own context (the loader, which names the
+// file and line) reports Err alone.
+type SchemaError struct {
+	// Err says what is wrong, naming the property concerned.
+	Err error
+}
+
+// Error returns "registry: NewSchema: " followed by Err's message.
+func (e *SchemaError) Error() string { return "registry: NewSchema: " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *SchemaError) Unwrap() error { return e.Err }
+
+func schemaErrorf(format string, args ...any) error {
+	return &SchemaError{Err: fmt.Errorf(format, args...)}
+}
+
 // NewSchema builds a schema from property descriptions, for components
 // declared at run time with no Go type. No specs gives a tag schema; one
 // spec with an empty Name a single-property schema. The schema's
 // StructType is made with reflect.StructOf, one field per property, so
-// such components can be stored like Go ones.
+// such components can be stored like Go ones. Its errors are
+// [*SchemaError]s.
 func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 	if types == nil {
-		return nil, fmt.Errorf("registry: NewSchema: nil Types")
+		return nil, &SchemaError{Err: errors.New("nil Types")}
 	}
 	s := &Schema{}
 	fields := make([]reflect.StructField, 0, len(specs))
@@ -625,17 +647,17 @@ func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 		if spec.Name == "" {
 			what = "the unnamed property"
 			if len(specs) > 1 {
-				return nil, fmt.Errorf("registry: NewSchema: property %d has no name (only a single-property schema has an unnamed property)", i)
+				return nil, schemaErrorf("property %d has no name (only a single-property schema has an unnamed property)", i)
 			}
 		}
 		p := Property{OneOf: slices.Clone(spec.OneOf), Min: spec.Min, Max: spec.Max}
 		if spec.Name != "" {
 			n, err := propName(spec.Name)
 			if err != nil {
-				return nil, fmt.Errorf("registry: NewSchema: %v", err)
+				return nil, &SchemaError{Err: err}
 			}
 			if _, dup := s.Lookup(n); dup {
-				return nil, fmt.Errorf("registry: NewSchema: duplicate property name %q", n)
+				return nil, schemaErrorf("duplicate property name %q", n)
 			}
 			p.Name = n
 		}
@@ -645,11 +667,11 @@ func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 		}
 		tt, ok := types.Lookup(typeName)
 		if !ok {
-			return nil, fmt.Errorf("registry: NewSchema: %s: unknown property type %q%s", what, typeName, didYouMean(typeName, types.Names()))
+			return nil, schemaErrorf("%s: unknown property type %q%s", what, typeName, didYouMean(typeName, types.Names()))
 		}
 		p.Type, p.FieldType = tt, tt.GoType
 		if err := p.setup(spec.Default, spec.Default != ""); err != nil {
-			return nil, fmt.Errorf("registry: NewSchema: %s: %v", what, err)
+			return nil, schemaErrorf("%s: %w", what, err)
 		}
 		fname := "Value"
 		if p.Name != "" {
@@ -668,7 +690,7 @@ func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 	}
 	st, err := structOf(fields)
 	if err != nil {
-		return nil, fmt.Errorf("registry: NewSchema: %v", err)
+		return nil, &SchemaError{Err: err}
 	}
 	s.structType = st
 	for i := range s.Props {

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -405,9 +406,27 @@ func TestNewSchema(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.errSub) {
 			t.Errorf("NewSchema(%+v) error = %v, want it to contain %q", c.specs, err, c.errSub)
 		}
+		checkSchemaError(t, err)
 	}
-	if _, err := NewSchema(nil, nil); err == nil {
+	_, err = NewSchema(nil, nil)
+	if err == nil {
 		t.Error("NewSchema with nil Types succeeded")
+	}
+	checkSchemaError(t, err)
+}
+
+// checkSchemaError checks that err is a *SchemaError whose message is
+// the registry's prefix and then its Err's: what callers that add their
+// own context (file:line:col) report without cutting text.
+func checkSchemaError(t *testing.T, err error) {
+	t.Helper()
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Errorf("%v (%T) is not a *SchemaError", err, err)
+		return
+	}
+	if want := "registry: NewSchema: " + se.Err.Error(); err.Error() != want || strings.HasPrefix(se.Err.Error(), "registry:") {
+		t.Errorf("message %q, Err %q", err, se.Err)
 	}
 }
 
