@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -107,7 +108,7 @@ func benchmarkLoad(b *testing.B, format string) {
 	for b.Loop() {
 		b.StopTimer()
 		reg := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(reg); err != nil {
+		if _, err := components.Register(reg); err != nil {
 			b.Fatal(err)
 		}
 		runtime.GC()

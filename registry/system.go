@@ -400,6 +400,12 @@ func (r *Registry) PlayEntity(e ecs.Entity) error {
 	return r.setEntityPaused(e, false)
 }
 
+// PausedTag returns the ecs ID of the paused tag that [Registry.PauseEntity]
+// adds. A system that walks the World with its own [ecs.Filter] leaves
+// paused entities out with ecs.Without(r.PausedTag()), as the Registry's
+// tick filters do.
+func (r *Registry) PausedTag() ecs.ID { return r.pausedTag }
+
 func (r *Registry) setEntityPaused(e ecs.Entity, pause bool) error {
 	if !r.w.Alive(e) {
 		return fmt.Errorf("registry: pause %v: %w", e, ecs.ErrStale)

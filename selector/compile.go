@@ -263,7 +263,7 @@ func (c *compiler) compound(cp *Compound) (*compoundPlan, error) {
 func (c *compiler) presence(name string, col int) (*presNode, error) {
 	ids, err := c.sel.src.ComponentIDs(name)
 	if err != nil {
-		return nil, &Error{Col: col, Msg: err.Error()}
+		return nil, &Error{Col: col, Msg: err.Error(), Err: err}
 	}
 	n := &presNode{name: name}
 	n.set(ids)
@@ -280,14 +280,14 @@ func (c *compiler) attr(st *compoundPlan, a *Attr) error {
 	if a.Op == OpExists {
 		if a.Prop != "" {
 			if _, err := c.sel.src.PropertyReader(a.Comp, a.Prop); err != nil {
-				return &Error{Col: a.Col, Msg: err.Error()}
+				return &Error{Col: a.Col, Msg: err.Error(), Err: err}
 			}
 		}
 		return nil
 	}
 	prop, err := c.sel.src.PropertyReader(a.Comp, a.Prop)
 	if err != nil {
-		return &Error{Col: a.Col, Msg: err.Error()}
+		return &Error{Col: a.Col, Msg: err.Error(), Err: err}
 	}
 	p := &attrPred{comp: pn, prop: prop, op: a.Op, attr: a}
 	if err := p.prepare(); err != nil {

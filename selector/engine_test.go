@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/selector"
@@ -85,7 +86,7 @@ func newRegistry(t testing.TB) (*ecs.World, *registry.Registry) {
 	t.Helper()
 	w := ecs.NewWorld()
 	r := registry.New(w)
-	_, err := registry.RegisterBuiltins(r)
+	_, err := components.Register(r)
 	must(t, err)
 	_, err = registry.Register(r, "health", registry.Definition[health]{})
 	must(t, err)
@@ -426,6 +427,15 @@ func TestCompileErrors(t *testing.T) {
 		var se *selector.Error
 		if !errors.As(err, &se) {
 			t.Errorf("%s: %T is not *selector.Error", tt.sel, err)
+		}
+		// An unknown component is the Source's typed error, kept in the
+		// chain; syntax errors wrap nothing.
+		var uc *registry.UnknownComponentError
+		if errors.As(err, &uc) != strings.Contains(tt.err, "unknown component") {
+			t.Errorf("%s: errors.As *registry.UnknownComponentError = %v", tt.sel, uc)
+		}
+		if strings.Contains(tt.err, "expected ']'") && se.Err != nil {
+			t.Errorf("%s: a syntax error wraps %v", tt.sel, se.Err)
 		}
 		// The registry's engine reports the same.
 		if _, err := r.QueryAll(tt.sel); fmt.Sprint(err) != tt.err {
