@@ -143,7 +143,7 @@ func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
 // hyphen-case, keys and values trimmed, the last of a repeated property
 // wins, the same errors. A tag takes only an empty mapping; a
 // single-property component cannot be written as a mapping. In an
-// *AttrError, Pair is the index of the offending pair in kv.
+// [*AttrError], Pair is the index of the offending pair in kv.
 func (s *Schema) ParseMap(component string, kv [][2]string) (Patch, error) {
 	if len(kv) == 0 {
 		return nil, nil

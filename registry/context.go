@@ -28,7 +28,7 @@ type Context struct {
 // given.
 func (c *Context) EntityAt(i int) ecs.Entity { return c.q.EntityAt(i) }
 
-// Emit emits an entity event on the hook's entity (see Registry.Emit).
+// Emit emits an entity event on the hook's entity (see [Registry.Emit]).
 func (c *Context) Emit(name string, detail any) { c.Registry.Emit(c.Entity, name, detail, true) }
 
 // On listens to an entity event on the hook's entity.

@@ -26,7 +26,7 @@ func (e *ValueError) Error() string {
 	return "invalid value " + strconv.Quote(e.Text) + ": expected " + e.Expected
 }
 
-// AttrErrorKind classifies an AttrError.
+// AttrErrorKind classifies an [AttrError].
 type AttrErrorKind uint8
 
 const (
@@ -75,7 +75,7 @@ type AttrError struct {
 	Err error
 }
 
-// Error formats the error as described on AttrError.
+// Error formats the error as described on [AttrError].
 func (e *AttrError) Error() string {
 	var b strings.Builder
 	if e.Component != "" {

@@ -94,7 +94,7 @@ type SpawnError struct {
 	Err error
 }
 
-// Error formats the error as described on SpawnError: the entity by its
+// Error formats the error as described on [SpawnError]: the entity by its
 // id (or handle), then Err.
 func (e *SpawnError) Error() string {
 	who := e.Entity.String()

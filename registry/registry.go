@@ -14,7 +14,7 @@ import (
 	"github.com/scenecs/scenecs/internal/docorder"
 )
 
-// Registry binds component and system definitions to one ecs.World: it
+// Registry binds component and system definitions to one [ecs.World]: it
 // knows every component by name and schema, parses attribute strings into
 // component data, runs lifecycle hooks in A-Frame's order and ticks
 // components and systems. A program may hold several Registries, one per
@@ -339,7 +339,7 @@ func perEntity[T any](fn func(c *Context, v *T)) func(cx *Context, id ecs.ID, f 
 }
 
 // Declare registers a data-only component from a schema built at run time
-// (NewSchema): no Go type and no hooks, stored packed like any other.
+// ([NewSchema]): no Go type and no hooks, stored packed like any other.
 func (r *Registry) Declare(name string, s *Schema) (*Component, error) {
 	if err := checkComponentName(name); err != nil {
 		return nil, err
@@ -542,12 +542,16 @@ func (r *Registry) LookupExisting(name string) (*Component, ecs.ID, bool) {
 }
 
 // UnknownComponentError reports a component name that is neither
-// registered nor declared.
+// registered nor declared. Selectors naming one fail with a
+// [*selector.Error] that wraps it.
 type UnknownComponentError struct {
-	Name       string
+	// Name is the name that is unknown.
+	Name string
+	// Suggestion is the nearest registered name, or "".
 	Suggestion string
 }
 
+// Error returns `unknown component "helth"; did you mean "health"?`.
 func (e *UnknownComponentError) Error() string {
 	if e.Suggestion != "" {
 		return fmt.Sprintf("unknown component %q; did you mean %q?", e.Name, e.Suggestion)

@@ -48,7 +48,7 @@ type Property struct {
 
 // Parse parses text as a value of the property: the type's Parse, given
 // the property's Default, then the OneOf and Min/Max checks. Errors are
-// normally *ValueError with offsets relative to text.
+// normally [*ValueError] with offsets relative to text.
 func (p *Property) Parse(text string) (any, error) {
 	v, err := p.Type.Parse(text, p.Default)
 	if err != nil {
@@ -84,7 +84,7 @@ func locate(text string, elem int) (string, int) {
 	return text[start+s : start+e], start + s
 }
 
-// Check reports, as a *ValueError, whether v breaks the property's OneOf
+// Check reports, as a [*ValueError], whether v breaks the property's OneOf
 // or Min/Max constraints. The error's Text is the offending value (or
 // array element) printed by the type, its Offset 0.
 func (p *Property) Check(v any) error {
@@ -209,7 +209,7 @@ func (s *Schema) Single() bool { return len(s.Props) == 1 && s.Props[0].Name == 
 func (s *Schema) IsTag() bool { return len(s.Props) == 0 }
 
 // StructType returns the Go type that holds one value of the component:
-// the type given to SchemaOf, or for a schema built by NewSchema a struct
+// the type given to [SchemaOf], or for a schema built by [NewSchema] a struct
 // type made with reflect.StructOf having one field per property. Every
 // Property.Offset is an offset in this type.
 func (s *Schema) StructType() reflect.Type { return s.structType }
@@ -395,10 +395,11 @@ func (p *Property) setup(defText string, hasDefault bool) error {
 //	type=NAME      the property type by name, where the field's Go type
 //	               fits several (time for a float64, or a custom type)
 //
-// The property type is picked from the field's Go type: float64 → number,
-// int → int, bool → boolean, string → string, [Vec2]/[Vec3]/[Vec4], [Color],
-// []string → array, [SelectorText] → selector, [SelectorAllText] →
-// selectorAll, time.Duration → duration, and custom types by their GoType. A struct without fields gives a tag schema.
+// The property type is picked from the field's Go type: float64 →
+// number, int → int, bool → boolean, string → string, [Vec2]/[Vec3]/[Vec4],
+// [Color], []string → array, [SelectorText] → selector, [SelectorAllText]
+// → selectorAll, time.Duration → duration, and custom types by their
+// GoType. A struct without fields gives a tag schema.
 func SchemaOf(t reflect.Type, types *Types) (*Schema, error) {
 	if t == nil {
 		return nil, fmt.Errorf("registry: SchemaOf: nil type")

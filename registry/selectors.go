@@ -38,7 +38,7 @@ func newSelectorEngine(r *Registry) *selEngine {
 }
 
 // Compile compiles src against the Registry. The result is a
-// *selector.Selector.
+// [*selector.Selector].
 func (e *selEngine) Compile(src string) (compiledSelector, error) {
 	s, err := selector.Compile(src, e.r)
 	if err != nil {
@@ -287,7 +287,7 @@ func (st *entityStore) forget(e ecs.Entity) {
 }
 
 // ComponentIDs resolves a component name for selector presence tests (it
-// implements selector.Source): a base name of a multiple component stands
+// implements [selector.Source]): a base name of a multiple component stands
 // for the base and every instance so far; an instance never used gives no
 // IDs. A name the Registry does not know but the World does (such as the
 // "paused" tag) resolves to its ecs component.

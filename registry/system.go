@@ -68,12 +68,12 @@ func (s *SystemContext) Entities() []ecs.Entity {
 // RegisterSystem registers a system named name whose configuration is a
 // value of T. Systems tick in registration order.
 //
-// A selector that is not valid selector syntax is an error here (with the
-// default selector engine; a custom engine is only asked at Start). One
-// that is valid but does not compile yet (it names a component nobody
-// has registered so far) is compiled when the Registry starts; after
-// Start, RegisterSystem starts the system at once and returns the error
-// of a selector that does not compile, registering nothing.
+// A selector that is not valid selector syntax is an error here. One that
+// is valid but does not compile yet (it names a component nobody has
+// registered so far) is compiled when the Registry starts
+// ([Registry.Start]); after Start, RegisterSystem starts the system at once
+// and returns the error of a selector that does not compile, registering
+// nothing.
 func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*System, error) {
 	if err := checkComponentName(name); err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (r *Registry) sysCtx(s *System) *SystemContext {
 }
 
 // ConfigureSystem sets a system's configuration from an attribute string,
-// merging with the current one. After Start, Update runs if the data
+// merging with the current one. After [Registry.Start], Update runs if the data
 // changed.
 func (r *Registry) ConfigureSystem(name, attr string) error {
 	s, ok := r.sysNames[name]
@@ -162,7 +162,7 @@ func (r *Registry) ConfigureSystem(name, attr string) error {
 	return r.ConfigureSystemPatch(name, p, Merge)
 }
 
-// ConfigureSystemPatch is ConfigureSystem with parsed values.
+// ConfigureSystemPatch is [Registry.ConfigureSystem] with parsed values.
 func (r *Registry) ConfigureSystemPatch(name string, p Patch, mode SetMode) error {
 	s, ok := r.sysNames[name]
 	if !ok {
@@ -278,12 +278,12 @@ var ErrReentrantTick = errors.New("registry: Tick called from inside a Tick (a t
 // tock. Structural changes made by hooks are deferred to the end of each
 // component's pass. A paused Registry does nothing but start systems.
 //
-// Tick first calls Start. It returns, joined: the errors of systems that
-// could not start (they do not tick; the others do), and the errors of
-// work deferred since the last Tick or TakeErrors (a spawner that could
-// not spawn). A nil error means every system ticked and nothing failed. A
-// dt that is NaN or infinite is refused (nothing runs), as is a Tick
-// called from inside a hook of a running Tick (ErrReentrantTick).
+// Tick first calls [Registry.Start]. It returns, joined: the errors of systems
+// that could not start (they do not tick; the others do), and the errors of
+// work deferred since the last Tick or [Registry.TakeErrors] (a spawner that
+// could not spawn). A nil error means every system ticked and nothing failed.
+// A dt that is NaN or infinite is refused (nothing runs), as is a Tick called
+// from inside a hook of a running Tick ([ErrReentrantTick]).
 //
 // If a hook panics, Tick unlocks the World and ends its tick on the way
 // out, so a program that recovers can go on using the Registry.

@@ -17,14 +17,14 @@ import (
 //
 // The component part of each compound becomes table-level tests (all /
 // none / any-of signature masks, matched once per ecs table through a
-// cached ecs.Filter); ids, classes, values and pseudo-classes are tested
+// cached [ecs.Filter]); ids, classes, values and pseudo-classes are tested
 // per entity. Combinators are checked right to left, memoised per call so
 // that no selector backtracks exponentially; a call that would do more
 // combinator work than there are entities in the World switches to
 // set-at-a-time evaluation, so that every call runs in time linear in
 // entities × steps, with memory that does not grow with the steps.
 //
-// A Selector is not safe for concurrent use (nor is an ecs.World).
+// A Selector is not safe for concurrent use (nor is an [ecs.World]).
 type Selector struct {
 	src   Source
 	w     *ecs.World
@@ -166,7 +166,7 @@ func CompileList(l *SelectorList, s Source) (*Selector, error) {
 }
 
 // String returns the selector's source in canonical form (see
-// SelectorList.String). Compiling it again gives the same plan.
+// [SelectorList.String]). Compiling it again gives the same plan.
 func (s *Selector) String() string { return s.list.String() }
 
 // List returns the parsed selector list.

@@ -703,7 +703,7 @@ func (s *Selector) Count() int {
 // Matches reports whether e is alive and matches the selector. Like
 // every call, it runs in time linear in entities × compounds; it looks at
 // the entities e's combinators lead to, unless the selector needs
-// set-at-a-time evaluation (see QueryFrom).
+// set-at-a-time evaluation (see [Selector.QueryFrom]).
 func (s *Selector) Matches(e ecs.Entity) bool {
 	if !s.w.Alive(e) {
 		return false
@@ -734,10 +734,10 @@ func (s *Selector) QueryFrom(scope ecs.Entity, dst []ecs.Entity) []ecs.Entity {
 	return dst
 }
 
-// QueryUnordered appends the matching entities to dst in storage order
-// (table by table), each once. It skips the document-order sort of
-// QueryAll: use it when order does not matter, as in a system's per-frame
-// loop.
+// QueryUnordered appends the matching entities to dst in storage order (table
+// by table), each once. It skips the document-order sort of
+// [Selector.QueryAll]: use it when order does not matter, as in a system's
+// per-frame loop.
 func (s *Selector) QueryUnordered(dst []ecs.Entity) []ecs.Entity {
 	var x exec
 	s.begin(&x)
