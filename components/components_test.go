@@ -69,7 +69,7 @@ func TestBuiltinSchemas(t *testing.T) {
 	if got := strings.Join(phys.Schema.Names(), " "); got != "step maxSteps" {
 		t.Errorf("physics properties %q", got)
 	}
-	// Twice on one registry.Registry is an error; on another registry.Registry it is fine.
+	// Twice on one Registry is an error; on another Registry it is fine.
 	if _, err := Register(r); fmt.Sprint(err) != `registry: component "position" is already registered` {
 		t.Errorf("second Register: %v", err)
 	}

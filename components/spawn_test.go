@@ -25,7 +25,7 @@ func spawnErrors(t *testing.T, w *ecs.World, r *registry.Registry, attr string) 
 }
 
 // TestSpawnerEntityLimit: a spawner whose count would bring the World past
-// Limits.MaxEntities spawns nothing, at once, and fails with registry.ErrLimit,
+// Limits.MaxEntities spawns nothing, at once, and fails with ErrLimit,
 // reported by TakeErrors (and the spawnerror event); up to the limit it
 // spawns.
 func TestSpawnerEntityLimit(t *testing.T) {
@@ -145,10 +145,11 @@ func TestSpawnerDepthLimit(t *testing.T) {
 	})
 }
 
-// TestSpawnerCancel: spawning checks the registry.Registry's context before each
+// TestSpawnerCancel: spawning checks the Registry's context before each
 // spawn and every few hundred entities.
 func TestSpawnerCancel(t *testing.T) {
 	w, r, _ := builtinRegistry(t)
+	//lint:ignore SA1012 a nil context is documented to mean "never done"
 	if prev := r.SetContext(nil); prev == nil || prev.Err() != nil {
 		t.Errorf("SetContext returned %v for the initial context", prev)
 	}

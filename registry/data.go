@@ -377,5 +377,3 @@ func (r *Registry) EntityComponents(e ecs.Entity) []string {
 	}
 	return out
 }
-
-func typeOf(v any) reflect.Type { return reflect.TypeOf(v) }

@@ -172,6 +172,7 @@ func TestSchemaOfSingleAndTag(t *testing.T) {
 func TestSchemaOfErrors(t *testing.T) {
 	ts := NewTypes()
 	type unexportedTagged struct {
+		//lint:ignore U1000 the field is the case under test: unexported yet tagged
 		hp int `scene:"hp"`
 	}
 	type badType struct{ M map[string]int }

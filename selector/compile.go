@@ -49,7 +49,6 @@ type Selector struct {
 	rows   []int32
 	cols   []colRef // scratch for tableRows
 	starts []int    // scratch for tableRows
-	closed bool
 }
 
 // complexPlan is one complex selector: compounds left to right. combs[i]

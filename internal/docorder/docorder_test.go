@@ -63,7 +63,7 @@ func TestIndex(t *testing.T) {
 	}
 	// A shared index is one index.
 	var sh Shared
-	if sh.DocOrderIndex() != sh.DocOrderIndex() {
+	if a, b := sh.DocOrderIndex(), sh.DocOrderIndex(); a != b {
 		t.Error("Shared returns different indexes")
 	}
 }
