@@ -9,7 +9,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -566,7 +568,7 @@ func offsetPos(p Pos, text string, off int) Pos {
 }
 
 func suggest(name string, known []string) string {
-	if s := registry.Nearest(name, known); s != "" {
+	if s := didyoumean.Nearest(name, known); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""
@@ -583,14 +585,18 @@ func declSchema(d *Decl, reg *registry.Registry) (*registry.Schema, error) {
 	}
 	s, err := registry.NewSchema(specs, reg.Types())
 	if err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "registry: NewSchema: "))
+		var se *registry.SchemaError
+		if errors.As(err, &se) {
+			err = se.Err // the file's position replaces the registry's prefix
+		}
+		return nil, err
 	}
 	return s, nil
 }
 
 // reportUnknown reports the unknown systems and components. When some are
 // built-ins that the registry lacks, the program most likely forgot
-// registry.RegisterBuiltins: that is one error, naming them all, at the
+// components.Register: that is one error, naming them all, at the
 // first use, instead of one per use.
 func (c *compiler) reportUnknown() {
 	builtins := builtinNames()
@@ -641,7 +647,7 @@ func (c *compiler) reportUnknown() {
 			missing = append(missing, t)
 			delete(c.src.tags, t)
 		}
-		c.errs.add(first, "built-in components and systems are not registered (%s): the program must call registry.RegisterBuiltins", strings.Join(missing, ", "))
+		c.errs.add(first, "built-in components and systems are not registered (%s): the program must call components.Register", strings.Join(missing, ", "))
 	}
 	for _, sc := range c.unknownSys {
 		if len(missing) > 0 && isMissing(sc.Name) {
@@ -671,12 +677,12 @@ var (
 )
 
 // builtinNames returns the names of the components and systems that
-// registry.RegisterBuiltins registers.
+// components.Register registers.
 func builtinNames() map[string]bool {
 	builtinOnce.Do(func() {
 		builtinSet = map[string]bool{}
 		r := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(r); err != nil {
+		if _, err := components.Register(r); err != nil {
 			return
 		}
 		for _, n := range r.Names() {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
@@ -13,7 +14,7 @@ import (
 // Load a scene from YAML, run it, query it with a selector and dump it.
 func Example() {
 	reg := registry.New(ecs.NewWorld())
-	if _, err := registry.RegisterBuiltins(reg); err != nil {
+	if _, err := components.Register(reg); err != nil {
 		panic(err)
 	}
 	src := `
@@ -67,7 +68,7 @@ entities:
 // file:line:col: message, and the World is left untouched.
 func Example_errors() {
 	reg := registry.New(ecs.NewWorld())
-	if _, err := registry.RegisterBuiltins(reg); err != nil {
+	if _, err := components.Register(reg); err != nil {
 		panic(err)
 	}
 	src := `entities:

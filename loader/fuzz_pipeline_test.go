@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -65,7 +66,7 @@ func FuzzLoad(f *testing.F) {
 			name = "f.xml"
 		}
 		reg := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(reg); err != nil {
+		if _, err := components.Register(reg); err != nil {
 			t.Fatal(err)
 		}
 		_, err := LoadBytes(reg, name, data, Options{Limits: fuzzLimits})
@@ -80,7 +81,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal(err)
 		}
 		reg2 := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(reg2); err != nil {
+		if _, err := components.Register(reg2); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := LoadBytes(reg2, "export.yaml", out.Bytes(), Options{}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -15,7 +16,7 @@ import (
 func newTestRegistry(tb testing.TB) *registry.Registry {
 	tb.Helper()
 	reg := registry.New(ecs.NewWorld())
-	if _, err := registry.RegisterBuiltins(reg); err != nil {
+	if _, err := components.Register(reg); err != nil {
 		tb.Fatal(err)
 	}
 	return reg

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -25,7 +26,7 @@ func genLoadScene(format string, n int) []byte {
 	switch format {
 	case "json":
 		reg := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(reg); err != nil {
+		if _, err := components.Register(reg); err != nil {
 			panic(err)
 		}
 		if _, err := LoadBytes(reg, "gen.yaml", genLoadScene("yaml", n), Options{}); err != nil {
@@ -166,7 +167,7 @@ func benchmarkLoad(b *testing.B, format string) {
 	for b.Loop() {
 		b.StopTimer()
 		reg := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(reg); err != nil {
+		if _, err := components.Register(reg); err != nil {
 			b.Fatal(err)
 		}
 		runtime.GC()
@@ -235,7 +236,7 @@ func genShape(format string, n, comps int) []byte {
 	switch format {
 	case "json":
 		reg := registry.New(ecs.NewWorld())
-		if _, err := registry.RegisterBuiltins(reg); err != nil {
+		if _, err := components.Register(reg); err != nil {
 			panic(err)
 		}
 		if _, err := LoadBytes(reg, "gen.yaml", genShape("yaml", n, comps), Options{}); err != nil {
@@ -284,7 +285,7 @@ func genShape(format string, n, comps int) []byte {
 func loadAlloc(tb testing.TB, file string, data []byte) (alloc uint64, entities, comps int) {
 	tb.Helper()
 	reg := registry.New(ecs.NewWorld())
-	if _, err := registry.RegisterBuiltins(reg); err != nil {
+	if _, err := components.Register(reg); err != nil {
 		tb.Fatal(err)
 	}
 	var ms runtime.MemStats

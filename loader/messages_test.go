@@ -61,7 +61,7 @@ func TestForgotBuiltins(t *testing.T) {
 		"  - position: 4 5 6\n    spin: \"speed: 4\"\n    acceleration: 0 0 1\n    gravity: 0 -1 0\n    lifetime: \"seconds: 2\"\n"
 	reg := registry.New(ecs.NewWorld())
 	_, err := LoadBytes(reg, "a.yaml", []byte(src), Options{})
-	want := "a.yaml:2:3: built-in components and systems are not registered (physics, position, rotation, scale, velocity, spin, acceleration, gravity, lifetime, visible): the program must call registry.RegisterBuiltins\n" +
+	want := "a.yaml:2:3: built-in components and systems are not registered (physics, position, rotation, scale, velocity, spin, acceleration, gravity, lifetime, visible): the program must call components.Register\n" +
 		"a.yaml:9:5: unknown component \"helth\""
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)

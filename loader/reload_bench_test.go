@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -47,7 +48,7 @@ func genReloadScene(n, edit int) []byte {
 func newBenchRegistry(tb testing.TB) *registry.Registry {
 	tb.Helper()
 	reg := registry.New(ecs.NewWorld())
-	if _, err := registry.RegisterBuiltins(reg); err != nil {
+	if _, err := components.Register(reg); err != nil {
 		tb.Fatal(err)
 	}
 	if _, err := registry.Register[hp](reg, "health", registry.Definition[hp]{}); err != nil {

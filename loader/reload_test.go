@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -17,7 +18,7 @@ import (
 type reloadEnv struct {
 	t     *testing.T
 	reg   *registry.Registry
-	b     *registry.Builtins
+	b     *components.Builtins
 	scene *Scene
 	log   []string
 	// olds records, per update hook call, "id old.HP->new.HP".
@@ -33,7 +34,7 @@ func newReloadEnv(t *testing.T, src string) *reloadEnv {
 	t.Helper()
 	w := ecs.NewWorld()
 	reg := registry.New(w)
-	b, err := registry.RegisterBuiltins(reg)
+	b, err := components.Register(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -774,7 +775,7 @@ entities:
 func TestReloadMultipleInstances(t *testing.T) {
 	w := ecs.NewWorld()
 	reg := registry.New(w)
-	if _, err := registry.RegisterBuiltins(reg); err != nil {
+	if _, err := components.Register(reg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := registry.Register[hp](reg, "shield", registry.Definition[hp]{Multiple: true}); err != nil {

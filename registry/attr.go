@@ -3,6 +3,8 @@ package registry
 import (
 	"fmt"
 	"strings"
+
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // A PropValue is one property value set by an attribute string or mapping.
@@ -141,7 +143,7 @@ func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
 // hyphen-case, keys and values trimmed, the last of a repeated property
 // wins, the same errors. A tag takes only an empty mapping; a
 // single-property component cannot be written as a mapping. In an
-// *AttrError, Pair is the index of the offending pair in kv.
+// [*AttrError], Pair is the index of the offending pair in kv.
 func (s *Schema) ParseMap(component string, kv [][2]string) (Patch, error) {
 	if len(kv) == 0 {
 		return nil, nil
@@ -179,7 +181,7 @@ func (s *Schema) ParseMap(component string, kv [][2]string) (Patch, error) {
 
 func (s *Schema) unknownProperty(component, key string, offset, pair int) *AttrError {
 	e := &AttrError{Kind: UnknownProperty, Component: component, Property: key, Text: key, Offset: offset, Pair: pair,
-		Suggest: Nearest(key, s.names)}
+		Suggest: didyoumean.Nearest(key, s.names)}
 	if e.Suggest == "" {
 		e.Expected = "one of " + strings.Join(s.names, ", ")
 	}

@@ -17,7 +17,7 @@ type testMaterial struct {
 	MaxHP     int    `scene:"max-hp,default=10"`
 	Visible   bool   `scene:"visible,default=true"`
 	Layers    []string
-	Target    Selector
+	Target    SelectorText
 	Threshold float64 `scene:"threshold,type=time"`
 }
 

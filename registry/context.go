@@ -28,7 +28,7 @@ type Context struct {
 // given.
 func (c *Context) EntityAt(i int) ecs.Entity { return c.q.EntityAt(i) }
 
-// Emit emits an entity event on the hook's entity (see Registry.Emit).
+// Emit emits an entity event on the hook's entity (see [Registry.Emit]).
 func (c *Context) Emit(name string, detail any) { c.Registry.Emit(c.Entity, name, detail, true) }
 
 // On listens to an entity event on the hook's entity.
@@ -37,7 +37,7 @@ func (c *Context) On(name string, fn func(ev *Event)) ListenerID {
 }
 
 // Query returns the entities matching a selector, in document order. It
-// needs a selector engine (see Registry.SetSelectorEngine).
+// needs a selector engine (see Registry.setSelectorEngine).
 func (c *Context) Query(selector string) ([]ecs.Entity, error) {
 	return c.Registry.QueryAll(selector)
 }

@@ -136,7 +136,8 @@ func (c *Component) apply(p unsafe.Pointer, patch Patch) {
 	}
 }
 
-// SetMode says how SetPatch treats properties the patch does not give.
+// SetMode says how [Registry.SetPatch] treats properties the patch does not
+// give.
 type SetMode uint8
 
 const (
@@ -149,8 +150,8 @@ const (
 	Replace
 )
 
-// Set parses an attribute string for the component name (or instance
-// name__id) and sets it on e, merging with the current data. See SetPatch.
+// Set parses an attribute string for the component name (or instance name__id)
+// and sets it on e, merging with the current data. See [Registry.SetPatch].
 func (r *Registry) Set(e ecs.Entity, name, attr string) error {
 	c, _, err := r.Lookup(name)
 	if err != nil {
@@ -376,5 +377,3 @@ func (r *Registry) EntityComponents(e ecs.Entity) []string {
 	}
 	return out
 }
-
-func typeOf(v any) reflect.Type { return reflect.TypeOf(v) }

@@ -26,7 +26,7 @@ func (e *ValueError) Error() string {
 	return "invalid value " + strconv.Quote(e.Text) + ": expected " + e.Expected
 }
 
-// AttrErrorKind classifies an AttrError.
+// AttrErrorKind classifies an [AttrError].
 type AttrErrorKind uint8
 
 const (
@@ -75,7 +75,7 @@ type AttrError struct {
 	Err error
 }
 
-// Error formats the error as described on AttrError.
+// Error formats the error as described on [AttrError].
 func (e *AttrError) Error() string {
 	var b strings.Builder
 	if e.Component != "" {
@@ -128,66 +128,4 @@ func newValueAttrError(component, property string, err error, value string, base
 	}
 	ae.Text, ae.Expected, ae.Offset = value, err.Error(), base
 	return ae
-}
-
-// Nearest returns the candidate closest to name, for "did you mean"
-// suggestions, or "" when none is close. Names are compared ignoring case,
-// '-' and '_' (so "max-hp" and "MaxHP" both find "maxHp"), by Levenshtein
-// distance; a candidate is close when the distance is at most half the
-// length of the longer name. Ties go to the earlier candidate.
-func Nearest(name string, candidates []string) string {
-	n := foldName(name)
-	best, bestDist := "", -1
-	for _, c := range candidates {
-		fc := foldName(c)
-		d := levenshtein(n, fc)
-		if 2*d > max(len(n), len(fc)) {
-			continue
-		}
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// foldName lower-cases s and drops '-' and '_'.
-func foldName(s string) string {
-	b := make([]byte, 0, len(s))
-	for i := range len(s) {
-		c := s[i]
-		switch {
-		case c == '-' || c == '_':
-			continue
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return string(b)
-}
-
-// levenshtein returns the edit distance between a and b, counted in bytes.
-func levenshtein(a, b string) int {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	row := make([]int, len(b)+1)
-	for j := range row {
-		row[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		prev := row[0] // row[i-1][j-1]
-		row[0] = i
-		for j := 1; j <= len(b); j++ {
-			cur := row[j]
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			row[j] = min(row[j]+1, row[j-1]+1, prev+cost)
-			prev = cur
-		}
-	}
-	return row[len(b)]
 }

@@ -3,6 +3,7 @@ package registry_test
 import (
 	"fmt"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -21,7 +22,7 @@ type Health struct {
 func Example_lifecycle() {
 	w := ecs.NewWorld()
 	r := registry.New(w)
-	if _, err := registry.RegisterBuiltins(r); err != nil {
+	if _, err := components.Register(r); err != nil {
 		panic(err)
 	}
 

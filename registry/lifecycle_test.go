@@ -137,27 +137,7 @@ func TestSetMergeReplaceReset(t *testing.T) {
 			}
 			e := w.NewEntity()
 			for i, s := range tt.steps {
-				var err error
-				switch s.op {
-				case "set":
-					err = r.Set(e, "unit", s.arg)
-				case "prop":
-					k, v, _ := strings.Cut(s.arg, "=")
-					err = r.SetProperty(e, "unit", k, v)
-				case "replace", "merge":
-					p, perr := c.Schema.ParseAttr("unit", s.arg)
-					if perr != nil {
-						t.Fatal(perr)
-					}
-					mode := Merge
-					if s.op == "replace" {
-						mode = Replace
-					}
-					err = r.SetPatch(e, "unit", p, mode)
-				case "reset":
-					err = r.ResetProperty(e, "unit", s.arg)
-				}
-				if err != nil {
+				if err := writeStep(r, c, e, s.op, s.arg); err != nil {
 					t.Fatalf("step %d (%s %q): %v", i, s.op, s.arg, err)
 				}
 				got, err := r.Attr(e, "unit")
@@ -173,6 +153,32 @@ func TestSetMergeReplaceReset(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeStep writes arg to e's unit component by the path op names: set
+// (Set), prop ("name=text", SetProperty), replace or merge (SetPatch in
+// that mode), reset (ResetProperty).
+func writeStep(r *Registry, c *Component, e ecs.Entity, op, arg string) error {
+	switch op {
+	case "set":
+		return r.Set(e, "unit", arg)
+	case "prop":
+		k, v, _ := strings.Cut(arg, "=")
+		return r.SetProperty(e, "unit", k, v)
+	case "replace", "merge":
+		p, err := c.Schema.ParseAttr("unit", arg)
+		if err != nil {
+			return err
+		}
+		mode := Merge
+		if op == "replace" {
+			mode = Replace
+		}
+		return r.SetPatch(e, "unit", p, mode)
+	case "reset":
+		return r.ResetProperty(e, "unit", arg)
+	}
+	return fmt.Errorf("unknown step %q", op)
 }
 
 // TestReplaceOnAbsent checks that SetPatch of an absent component starts

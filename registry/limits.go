@@ -4,14 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/scenecs/scenecs/ecs"
 )
 
+// This file holds the machinery the Registry offers work it defers, such
+// as the spawner of package components: limits, a context to stop by, and
+// a list of the errors to report later.
+
 // Limits bound the work a Registry does on its own behalf: the entities
-// spawners create. A zero field takes its value from DefaultLimits.
+// spawners create. A zero field takes its value from [DefaultLimits].
 type Limits struct {
 	// MaxEntities is the most live entities a spawner may bring the
 	// World to. A spawner whose count would pass it spawns nothing and
-	// fails (see TakeErrors). Match it to the loader's entity limit.
+	// fails (see [Registry.TakeErrors]). Match it to the loader's entity
+	// limit.
 	MaxEntities int
 	// MaxSpawnDepth bounds how deeply spawners nest: a spawner on an
 	// entity with no spawner among its ancestors has depth 0, one on an
@@ -22,15 +29,16 @@ type Limits struct {
 }
 
 // DefaultLimits returns the limits used for zero fields of
-// Registry.Limits: 1,000,000 entities (the loader's default entity limit)
-// and a spawn depth of 16.
+// [Registry.Limits]: 1,000,000 entities (the loader's default entity
+// limit) and a spawn depth of 16.
 func DefaultLimits() Limits {
 	return Limits{MaxEntities: 1_000_000, MaxSpawnDepth: 16}
 }
 
-// limits returns r.Limits with zero (or negative) fields defaulted.
-func (r *Registry) limits() Limits {
-	l, d := r.Limits, DefaultLimits()
+// WithDefaults returns l with its zero (or negative) fields replaced by
+// those of [DefaultLimits]: the limits in force.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
 	if l.MaxEntities <= 0 {
 		l.MaxEntities = d.MaxEntities
 	}
@@ -41,14 +49,14 @@ func (r *Registry) limits() Limits {
 }
 
 // ErrLimit is wrapped by the errors of work refused because it would pass
-// one of the Registry's Limits.
+// one of the Registry's [Limits].
 var ErrLimit = errors.New("registry limit reached")
 
 // SetContext sets the context long work of the Registry checks (spawners
 // check it before each spawn and every few hundred entities): once ctx is
-// done, spawning stops with ctx's error (see TakeErrors). A nil ctx is
-// never done. It returns the previous context, so that a caller can
-// restore it:
+// done, spawning stops with ctx's error (see [Registry.TakeErrors]). A nil
+// ctx is never done. It returns the previous context, so that a caller
+// can restore it:
 //
 //	defer reg.SetContext(reg.SetContext(ctx))
 func (r *Registry) SetContext(ctx context.Context) (prev context.Context) {
@@ -59,20 +67,55 @@ func (r *Registry) SetContext(ctx context.Context) (prev context.Context) {
 	return prev
 }
 
-// cancelled returns the error of the Registry's context, if it is done.
-func (r *Registry) cancelled() error {
+// ContextErr returns the error of the context set with
+// [Registry.SetContext] once it is done, and nil before (or when none was
+// set). Long work checks it to stop early.
+func (r *Registry) ContextErr() error {
 	if r.cancel == nil {
 		return nil
 	}
 	return r.cancel.Err()
 }
 
+// A SpawnError reports that a spawner could not spawn (or stopped): past
+// a limit (it wraps [ErrLimit]), cancelled (it wraps the context's error),
+// or with an unknown mixin. [Registry.TakeErrors] and [Registry.Tick]
+// return these, joined; find them with errors.As:
+//
+//	registry: entity #nest: spawner: registry limit reached: 100 more entities with 1 live would pass Limits.MaxEntities (50)
+type SpawnError struct {
+	// Entity is the entity whose spawner failed.
+	Entity ecs.Entity
+	// EntityID is the entity's scene id when it failed, or "".
+	EntityID string
+	// Err is the spawner's error, such as
+	// `spawner: unknown mixin "egg"`. Spawners that fail the same way
+	// have errors with the same text.
+	Err error
+}
+
+// Error formats the error as described on [SpawnError]: the entity by its
+// id (or handle), then Err.
+func (e *SpawnError) Error() string {
+	who := e.Entity.String()
+	if e.EntityID != "" {
+		who = "#" + e.EntityID
+	}
+	return "registry: entity " + who + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *SpawnError) Unwrap() error { return e.Err }
+
 // maxPendingErrors bounds the errors kept for TakeErrors; beyond, they are
 // counted.
 const maxPendingErrors = 100
 
-// addError records an error of deferred work for TakeErrors.
-func (r *Registry) addError(err error) {
+// ReportError records err, the failure of work deferred to a later time
+// (a spawner runs once the World is unlocked, so its failure cannot be
+// returned by the call that added it), for [Registry.TakeErrors] and the
+// next [Registry.Tick] to return.
+func (r *Registry) ReportError(err error) {
 	if len(r.errs) >= maxPendingErrors {
 		r.dropped++
 		return
@@ -80,12 +123,11 @@ func (r *Registry) addError(err error) {
 	r.errs = append(r.errs, err)
 }
 
-// TakeErrors returns the errors of work the Registry deferred and ran
-// later since the last call (a spawner runs once the World is unlocked,
-// so that its failure cannot be returned by the call that added it), joined
-// with errors.Join, and forgets them; nil if there were none. Tick returns
-// them too. The loader calls it after building a scene. At most 100 are
-// kept between calls; the rest are counted in a last error.
+// TakeErrors returns the errors reported with [Registry.ReportError] since
+// the last call (the failures of spawners, as [*SpawnError]s, among them),
+// joined with errors.Join, and forgets them; nil if there were none. Tick
+// returns them too. The loader calls it after building a scene. At most
+// 100 are kept between calls; the rest are counted in a last error.
 func (r *Registry) TakeErrors() error {
 	if r.errs == nil {
 		return nil

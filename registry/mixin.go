@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // Mixin is a named, reusable set of component values (A-Frame's
@@ -15,8 +16,11 @@ import (
 // beats those to its left, which beat the defaults. A mixin may itself
 // list mixins, expanded before it.
 type Mixin struct {
-	ID         string
-	Mixins     []string
+	// ID names the mixin, as entities list it.
+	ID string
+	// Mixins are the mixins it lists, expanded before it.
+	Mixins []string
+	// Components are its own component values.
 	Components []NamedPatch
 }
 
@@ -43,8 +47,8 @@ func (r *Registry) Mixin(id string) (*Mixin, bool) {
 // before the mixin that lists them, in order of increasing precedence. A
 // mixin reached twice (two mixins sharing a part, or an id listed twice)
 // is kept at its first place only, so that a mixin always beats the parts
-// it lists. A cycle or an unknown id is a *MixinError (an unknown id with
-// the nearest defined one suggested). See ExpandMixinsFunc.
+// it lists. A cycle or an unknown id is a [*MixinError] (an unknown id with
+// the nearest defined one suggested). See [ExpandMixinsFunc].
 func (r *Registry) ExpandMixins(ids []string) ([]*Mixin, error) {
 	ms, err := ExpandMixinsFunc(ids, r.lookupMixin)
 	if me, ok := err.(*MixinError); ok && me.Unknown != "" {
@@ -53,7 +57,7 @@ func (r *Registry) ExpandMixins(ids []string) ([]*Mixin, error) {
 			known = append(known, k)
 		}
 		slices.Sort(known) // ties in Nearest go to the first
-		me.Suggest = Nearest(me.Unknown, known)
+		me.Suggest = didyoumean.Nearest(me.Unknown, known)
 	}
 	return ms, err
 }
@@ -109,12 +113,12 @@ func (e *MixinError) Error() string {
 	return fmt.Sprintf("mixin cycle of %d mixins: %s -> ... -> %s", len(e.Cycle), head, tail)
 }
 
-// ExpandMixinsFunc is ExpandMixins over any set of mixins, lookup finding
-// a mixin by id: the one expansion the Registry (Instantiate, the
-// spawner) and the loader (scenes, before they are built) share, so that
-// both compose alike. It stops at the first problem, a *MixinError (with
-// no Suggest). It takes time linear in the number of mixins reached and
-// of the ids they list, whatever their nesting.
+// ExpandMixinsFunc is [Registry.ExpandMixins] over any set of mixins, lookup
+// finding a mixin by id: the one expansion the Registry
+// ([Registry.Instantiate], the spawner) and the loader (scenes, before they
+// are built) share, so that both compose alike. It stops at the first problem,
+// a [*MixinError] (with no Suggest). It takes time linear in the number of
+// mixins reached and of the ids they list, whatever their nesting.
 func ExpandMixinsFunc(ids []string, lookup func(id string) (*Mixin, bool)) ([]*Mixin, error) {
 	var err *MixinError
 	out := walkMixins(ids, lookup, func(e *MixinError) bool { err = e; return false })

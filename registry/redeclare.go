@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
 )
@@ -23,13 +24,33 @@ func (r *Registry) nameOf(id ecs.ID) string {
 // that is new takes its default. What could not be migrated is returned as
 // a list of readable notes (one per property and reason, not per entity).
 //
-// The component gets new storage (a new ecs ID); selectors compiled
+// The component gets new storage (a new ecs ID); selectors compiledSelector
 // before should be compiled again.
 func (r *Registry) Redeclare(name string, s *Schema) (notes []string, err error) {
 	old, ok := r.comps[name]
 	if !ok || !old.Declared {
 		return nil, fmt.Errorf("registry: %q is not a declared component", name)
 	}
+	c, err := r.newStorage(name, s)
+	if err != nil {
+		return nil, err
+	}
+	maps, notes := propMappings(name, old.Schema, s)
+	es, values := r.dataOf(old)
+	r.switchOver(old, c)
+	m := migration{name: name, from: old.Schema, to: c, noted: map[string]bool{}, notes: notes}
+	for k, e := range es {
+		v := m.value(values[k], maps)
+		_ = r.w.Remove(e, old.ID)
+		_ = r.w.AddPtr(e, c.ID, v)
+	}
+	return m.notes, nil
+}
+
+// newStorage makes the component that replaces the declared component
+// name with schema s, registered in the World under a new internal name
+// (name@2, name@3, ...).
+func (r *Registry) newStorage(name string, s *Schema) (*Component, error) {
 	version := 2
 	for {
 		if _, taken := r.w.ComponentID(fmt.Sprintf("%s@%d", name, version)); !taken {
@@ -47,29 +68,39 @@ func (r *Registry) Redeclare(name string, s *Schema) (notes []string, err error)
 	}
 	c.ID = id
 	c.newStore = func(n string) (ecs.ID, error) { return r.w.RegisterType(n, st) }
-	// Property mapping.
-	type mapping struct {
-		from, to int
-		convert  bool
-	}
-	var maps []mapping
-	noted := map[string]bool{}
-	for i := range s.Props {
-		np := &s.Props[i]
-		j, ok := old.Schema.Lookup(np.Name)
-		if !ok || (np.Name == "" && !old.Schema.Single()) {
+	return c, nil
+}
+
+// A propMapping carries a property of the old schema over to the new one.
+type propMapping struct {
+	from, to int
+	convert  bool // the type changed: go through the text form
+}
+
+// propMappings pairs the properties of from and to by name, and notes the
+// properties of from that to drops.
+func propMappings(name string, from, to *Schema) (maps []propMapping, notes []string) {
+	for i := range to.Props {
+		np := &to.Props[i]
+		j, ok := from.Lookup(np.Name)
+		if !ok || (np.Name == "" && !from.Single()) {
 			continue
 		}
-		op := &old.Schema.Props[j]
-		maps = append(maps, mapping{from: j, to: i, convert: op.Type != np.Type})
+		op := &from.Props[j]
+		maps = append(maps, propMapping{from: j, to: i, convert: op.Type != np.Type})
 	}
-	for j := range old.Schema.Props {
-		if _, ok := s.Lookup(old.Schema.Props[j].Name); !ok {
-			notes = append(notes, fmt.Sprintf("%s: property %q was removed; its values are dropped", name, old.Schema.Props[j].Name))
+	for j := range from.Props {
+		if _, ok := to.Lookup(from.Props[j].Name); !ok {
+			notes = append(notes, fmt.Sprintf("%s: property %q was removed; its values are dropped", name, from.Props[j].Name))
 		}
 	}
-	// Collect entities first: migrating moves rows.
-	f := ecs.NewFilter(r.w, ecs.With(old.ID))
+	return maps, notes
+}
+
+// dataOf returns the entities that have component c and their values,
+// collected before any is migrated (migrating moves rows).
+func (r *Registry) dataOf(c *Component) ([]ecs.Entity, [][]any) {
+	f := ecs.NewFilter(r.w, ecs.With(c.ID))
 	var es []ecs.Entity
 	q := f.Query()
 	for q.Next() {
@@ -78,51 +109,72 @@ func (r *Registry) Redeclare(name string, s *Schema) (notes []string, err error)
 	f.Close()
 	values := make([][]any, len(es))
 	for k, e := range es {
-		p, _ := r.w.GetPtr(e, old.ID)
-		values[k] = old.Values(p)
+		p, _ := r.w.GetPtr(e, c.ID)
+		values[k] = c.Values(p)
 	}
-	// Switch the name over, then move the data.
-	r.comps[name] = c
+	return es, values
+}
+
+// switchOver makes c the component called old.Name, in old's place in the
+// registration order; compiled selectors are dropped and the tick order
+// is sorted again.
+func (r *Registry) switchOver(old, c *Component) {
+	r.comps[c.Name] = c
 	for i, o := range r.order {
 		if o == old {
 			r.order[i] = c
 			c.seq = i
 		}
 	}
-	r.bind(c, id)
-	r.names[id] = name
+	r.bind(c, c.ID)
+	r.names[c.ID] = c.Name
 	r.byID[old.ID] = nil
-	r.selCache = map[string]Matcher{}
+	r.selCache = map[string]compiledSelector{}
 	r.dirty = true
-	for k, e := range es {
-		v := c.newValue()
-		for _, m := range maps {
-			val := values[k][m.from]
-			if m.convert {
-				text := old.Schema.Props[m.from].Type.Print(val)
-				nv, err := s.Props[m.to].Parse(text)
-				if err != nil {
-					key := s.Props[m.to].Name
-					if !noted[key] {
-						noted[key] = true
-						notes = append(notes, fmt.Sprintf("%s: property %q changed type from %s to %s; values that do not convert (such as %q) take the default",
-							name, key, old.Schema.Props[m.from].Type.Name, s.Props[m.to].Type.Name, text))
-					}
-					continue
-				}
-				val = nv
-			} else if err := s.Props[m.to].Check(val); err != nil {
-				key := s.Props[m.to].Name
-				if !noted[key] {
-					noted[key] = true
-					notes = append(notes, fmt.Sprintf("%s: property %q: %v; such values take the default", name, key, err))
-				}
+}
+
+// A migration converts the values of entities from one schema of a
+// declared component to its new one, noting once per property what it
+// could not carry over.
+type migration struct {
+	name  string
+	from  *Schema
+	to    *Component
+	noted map[string]bool
+	notes []string
+}
+
+// value returns the new component value for the old values vals: mapped
+// properties carried over (converted through text when their type
+// changed), the others at their defaults.
+func (m *migration) value(vals []any, maps []propMapping) unsafe.Pointer {
+	s := m.to.Schema
+	v := m.to.newValue()
+	for _, pm := range maps {
+		val := vals[pm.from]
+		if pm.convert {
+			text := m.from.Props[pm.from].Type.Print(val)
+			nv, err := s.Props[pm.to].Parse(text)
+			if err != nil {
+				m.note(s.Props[pm.to].Name, "%s: property %q changed type from %s to %s; values that do not convert (such as %q) take the default",
+					m.name, s.Props[pm.to].Name, m.from.Props[pm.from].Type.Name, s.Props[pm.to].Type.Name, text)
 				continue
 			}
-			c.access[m.to].set(v, val)
+			val = nv
+		} else if err := s.Props[pm.to].Check(val); err != nil {
+			m.note(s.Props[pm.to].Name, "%s: property %q: %v; such values take the default", m.name, s.Props[pm.to].Name, err)
+			continue
 		}
-		_ = r.w.Remove(e, old.ID)
-		_ = r.w.AddPtr(e, id, v)
+		m.to.access[pm.to].set(v, val)
 	}
-	return notes, nil
+	return v
+}
+
+// note adds a note, formatted as by fmt.Sprintf, unless property key has
+// one already.
+func (m *migration) note(key, format string, args ...any) {
+	if !m.noted[key] {
+		m.noted[key] = true
+		m.notes = append(m.notes, fmt.Sprintf(format, args...))
+	}
 }

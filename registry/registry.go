@@ -10,9 +10,11 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
+	"github.com/scenecs/scenecs/internal/docorder"
 )
 
-// Registry binds component and system definitions to one ecs.World: it
+// Registry binds component and system definitions to one [ecs.World]: it
 // knows every component by name and schema, parses attribute strings into
 // component data, runs lifecycle hooks in A-Frame's order and ticks
 // components and systems. A program may hold several Registries, one per
@@ -45,8 +47,8 @@ type Registry struct {
 
 	mixins map[string]*Mixin
 
-	sel      SelectorEngine
-	selCache map[string]Matcher
+	sel      selectorEngine
+	selCache map[string]compiledSelector
 
 	listeners map[uint32][]listener
 	nextLis   ListenerID
@@ -59,10 +61,21 @@ type Registry struct {
 	delta     float64
 	ctx       Context
 
+	// The document-order index the selectors compiled against the
+	// Registry share: embedded so that *Registry implements
+	// docorder.Sharer with a method that is not part of this package's
+	// API (see docShare).
+	docShare
+
 	cancel  context.Context // checked by long spawns; nil: never cancelled
 	errs    []error         // errors of deferred work, see TakeErrors
 	dropped int             // errors not kept beyond maxPendingErrors
 }
+
+// docShare names docorder.Shared with an unexported name, so that the
+// embedded field and its promoted method stay out of the Registry's
+// documented API.
+type docShare = docorder.Shared
 
 // New returns a Registry over w with the built-in property types and no
 // components. Call RegisterBuiltins to add the built-in components.
@@ -75,7 +88,7 @@ func New(w *ecs.World) *Registry {
 		comps:     make(map[string]*Component),
 		sysNames:  make(map[string]*System),
 		mixins:    make(map[string]*Mixin),
-		selCache:  make(map[string]Matcher),
+		selCache:  make(map[string]compiledSelector),
 		listeners: make(map[uint32][]listener),
 		afterOf:   make(map[string][]*Component),
 		beforeOf:  make(map[string][]*Component),
@@ -326,7 +339,7 @@ func perEntity[T any](fn func(c *Context, v *T)) func(cx *Context, id ecs.ID, f 
 }
 
 // Declare registers a data-only component from a schema built at run time
-// (NewSchema): no Go type and no hooks, stored packed like any other.
+// ([NewSchema]): no Go type and no hooks, stored packed like any other.
 func (r *Registry) Declare(name string, s *Schema) (*Component, error) {
 	if err := checkComponentName(name); err != nil {
 		return nil, err
@@ -529,12 +542,16 @@ func (r *Registry) LookupExisting(name string) (*Component, ecs.ID, bool) {
 }
 
 // UnknownComponentError reports a component name that is neither
-// registered nor declared.
+// registered nor declared. Selectors naming one fail with a
+// [*selector.Error] that wraps it.
 type UnknownComponentError struct {
-	Name       string
+	// Name is the name that is unknown.
+	Name string
+	// Suggestion is the nearest registered name, or "".
 	Suggestion string
 }
 
+// Error returns `unknown component "helth"; did you mean "health"?`.
 func (e *UnknownComponentError) Error() string {
 	if e.Suggestion != "" {
 		return fmt.Sprintf("unknown component %q; did you mean %q?", e.Name, e.Suggestion)
@@ -543,7 +560,7 @@ func (e *UnknownComponentError) Error() string {
 }
 
 func (r *Registry) unknown(name string) error {
-	return &UnknownComponentError{Name: name, Suggestion: Nearest(name, r.Names())}
+	return &UnknownComponentError{Name: name, Suggestion: didyoumean.Nearest(name, r.Names())}
 }
 
 // tickOrder returns the ticking components in tick order, sorting them

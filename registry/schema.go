@@ -1,12 +1,15 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // A Property is one named, typed field of a component's data.
@@ -45,7 +48,7 @@ type Property struct {
 
 // Parse parses text as a value of the property: the type's Parse, given
 // the property's Default, then the OneOf and Min/Max checks. Errors are
-// normally *ValueError with offsets relative to text.
+// normally [*ValueError] with offsets relative to text.
 func (p *Property) Parse(text string) (any, error) {
 	v, err := p.Type.Parse(text, p.Default)
 	if err != nil {
@@ -81,7 +84,7 @@ func locate(text string, elem int) (string, int) {
 	return text[start+s : start+e], start + s
 }
 
-// Check reports, as a *ValueError, whether v breaks the property's OneOf
+// Check reports, as a [*ValueError], whether v breaks the property's OneOf
 // or Min/Max constraints. The error's Text is the offending value (or
 // array element) printed by the type, its Offset 0.
 func (p *Property) Check(v any) error {
@@ -206,7 +209,7 @@ func (s *Schema) Single() bool { return len(s.Props) == 1 && s.Props[0].Name == 
 func (s *Schema) IsTag() bool { return len(s.Props) == 0 }
 
 // StructType returns the Go type that holds one value of the component:
-// the type given to SchemaOf, or for a schema built by NewSchema a struct
+// the type given to [SchemaOf], or for a schema built by [NewSchema] a struct
 // type made with reflect.StructOf having one field per property. Every
 // Property.Offset is an offset in this type.
 func (s *Schema) StructType() reflect.Type { return s.structType }
@@ -392,10 +395,11 @@ func (p *Property) setup(defText string, hasDefault bool) error {
 //	type=NAME      the property type by name, where the field's Go type
 //	               fits several (time for a float64, or a custom type)
 //
-// The property type is picked from the field's Go type: float64 → number,
-// int → int, bool → boolean, string → string, Vec2/Vec3/Vec4, Color,
-// []string → array, Selector, SelectorAll, time.Duration → duration, and
-// custom types by their GoType. A struct without fields gives a tag schema.
+// The property type is picked from the field's Go type: float64 →
+// number, int → int, bool → boolean, string → string, [Vec2]/[Vec3]/[Vec4],
+// [Color], []string → array, [SelectorText] → selector, [SelectorAllText]
+// → selectorAll, time.Duration → duration, and custom types by their
+// GoType. A struct without fields gives a tag schema.
 func SchemaOf(t reflect.Type, types *Types) (*Schema, error) {
 	if t == nil {
 		return nil, fmt.Errorf("registry: SchemaOf: nil type")
@@ -498,7 +502,7 @@ func fieldFits(field, gt reflect.Type) bool {
 }
 
 func didYouMean(name string, candidates []string) string {
-	if s := Nearest(name, candidates); s != "" {
+	if s := didyoumean.Nearest(name, candidates); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""
@@ -606,14 +610,35 @@ type PropSpec struct {
 	Min, Max *float64
 }
 
+// A SchemaError reports property descriptions [NewSchema] cannot build a
+// schema from. Its message is "registry: NewSchema: " and then Err's, such
+// as `property "hp": unknown property type "nubmer" (did you mean
+// "number"?)`; a caller with its own context (the loader, which names the
+// file and line) reports Err alone.
+type SchemaError struct {
+	// Err says what is wrong, naming the property concerned.
+	Err error
+}
+
+// Error returns "registry: NewSchema: " followed by Err's message.
+func (e *SchemaError) Error() string { return "registry: NewSchema: " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *SchemaError) Unwrap() error { return e.Err }
+
+func schemaErrorf(format string, args ...any) error {
+	return &SchemaError{Err: fmt.Errorf(format, args...)}
+}
+
 // NewSchema builds a schema from property descriptions, for components
 // declared at run time with no Go type. No specs gives a tag schema; one
 // spec with an empty Name a single-property schema. The schema's
 // StructType is made with reflect.StructOf, one field per property, so
-// such components can be stored like Go ones.
+// such components can be stored like Go ones. Its errors are
+// [*SchemaError]s.
 func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 	if types == nil {
-		return nil, fmt.Errorf("registry: NewSchema: nil Types")
+		return nil, &SchemaError{Err: errors.New("nil Types")}
 	}
 	s := &Schema{}
 	fields := make([]reflect.StructField, 0, len(specs))
@@ -623,17 +648,17 @@ func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 		if spec.Name == "" {
 			what = "the unnamed property"
 			if len(specs) > 1 {
-				return nil, fmt.Errorf("registry: NewSchema: property %d has no name (only a single-property schema has an unnamed property)", i)
+				return nil, schemaErrorf("property %d has no name (only a single-property schema has an unnamed property)", i)
 			}
 		}
 		p := Property{OneOf: slices.Clone(spec.OneOf), Min: spec.Min, Max: spec.Max}
 		if spec.Name != "" {
 			n, err := propName(spec.Name)
 			if err != nil {
-				return nil, fmt.Errorf("registry: NewSchema: %v", err)
+				return nil, &SchemaError{Err: err}
 			}
 			if _, dup := s.Lookup(n); dup {
-				return nil, fmt.Errorf("registry: NewSchema: duplicate property name %q", n)
+				return nil, schemaErrorf("duplicate property name %q", n)
 			}
 			p.Name = n
 		}
@@ -643,11 +668,11 @@ func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 		}
 		tt, ok := types.Lookup(typeName)
 		if !ok {
-			return nil, fmt.Errorf("registry: NewSchema: %s: unknown property type %q%s", what, typeName, didYouMean(typeName, types.Names()))
+			return nil, schemaErrorf("%s: unknown property type %q%s", what, typeName, didYouMean(typeName, types.Names()))
 		}
 		p.Type, p.FieldType = tt, tt.GoType
 		if err := p.setup(spec.Default, spec.Default != ""); err != nil {
-			return nil, fmt.Errorf("registry: NewSchema: %s: %v", what, err)
+			return nil, schemaErrorf("%s: %w", what, err)
 		}
 		fname := "Value"
 		if p.Name != "" {
@@ -666,7 +691,7 @@ func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 	}
 	st, err := structOf(fields)
 	if err != nil {
-		return nil, fmt.Errorf("registry: NewSchema: %v", err)
+		return nil, &SchemaError{Err: err}
 	}
 	s.structType = st
 	for i := range s.Props {

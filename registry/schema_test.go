@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -20,7 +21,7 @@ type testHealth struct {
 	Tint    Color   `scene:"tint,default=#4cc3d9"`
 	Tags    []string
 	Wait    time.Duration `scene:"wait,default=1.5s"`
-	Target  Selector
+	Target  SelectorText
 	Delay   float64 `scene:"delay,type=time,default=250"`
 	Skipped int     `scene:"-"`
 	private int
@@ -46,7 +47,7 @@ func TestSchemaOfStruct(t *testing.T) {
 		{"tint", "color", "Tint", Color{0x4c, 0xc3, 0xd9, 255}},
 		{"tags", "array", "Tags", []string{}},
 		{"wait", "duration", "Wait", 1500 * time.Millisecond},
-		{"target", "selector", "Target", Selector("")},
+		{"target", "selector", "Target", SelectorText("")},
 		{"delay", "time", "Delay", 250.0},
 	}
 	if len(s.Props) != len(want) {
@@ -171,6 +172,7 @@ func TestSchemaOfSingleAndTag(t *testing.T) {
 func TestSchemaOfErrors(t *testing.T) {
 	ts := NewTypes()
 	type unexportedTagged struct {
+		//lint:ignore U1000 the field is the case under test: unexported yet tagged
 		hp int `scene:"hp"`
 	}
 	type badType struct{ M map[string]int }
@@ -405,9 +407,27 @@ func TestNewSchema(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.errSub) {
 			t.Errorf("NewSchema(%+v) error = %v, want it to contain %q", c.specs, err, c.errSub)
 		}
+		checkSchemaError(t, err)
 	}
-	if _, err := NewSchema(nil, nil); err == nil {
+	_, err = NewSchema(nil, nil)
+	if err == nil {
 		t.Error("NewSchema with nil Types succeeded")
+	}
+	checkSchemaError(t, err)
+}
+
+// checkSchemaError checks that err is a *SchemaError whose message is
+// the registry's prefix and then its Err's: what callers that add their
+// own context (file:line:col) report without cutting text.
+func checkSchemaError(t *testing.T, err error) {
+	t.Helper()
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Errorf("%v (%T) is not a *SchemaError", err, err)
+		return
+	}
+	if want := "registry: NewSchema: " + se.Err.Error(); err.Error() != want || strings.HasPrefix(se.Err.Error(), "registry:") {
+		t.Errorf("message %q, Err %q", err, se.Err)
 	}
 }
 

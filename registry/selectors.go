@@ -9,27 +9,27 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
+	"github.com/scenecs/scenecs/internal/docorder"
 	"github.com/scenecs/scenecs/selector"
 )
 
 // This file plugs the selector package into the Registry: *Registry is a
-// selector.Source (component names, properties, ids and classes), and the
-// default SelectorEngine compiles selectors against it. The engine also
-// holds the Registry's id and class store.
+// [selector.Source] (component names, properties, ids and classes), and
+// the default selectorEngine compiles selectors against it. The engine
+// also holds the Registry's id and class store.
 
-// selEngine is the default SelectorEngine: it compiles with the selector
-// package and keeps the id/class store and the shared document-order
-// index.
+// selEngine is the default selectorEngine: it compiles with the selector
+// package and keeps the id/class store.
 type selEngine struct {
 	r     *Registry
 	store *entityStore
-	cache *selector.Cache
 }
 
 // newSelectorEngine makes the default engine for r and registers the
 // observer that forgets a destroyed entity's id and classes.
 func newSelectorEngine(r *Registry) *selEngine {
-	e := &selEngine{r: r, store: newEntityStore(), cache: selector.NewCache()}
+	e := &selEngine{r: r, store: newEntityStore()}
 	st := e.store
 	r.w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, ent ecs.Entity, _ ecs.ID) {
 		st.forget(ent)
@@ -38,8 +38,8 @@ func newSelectorEngine(r *Registry) *selEngine {
 }
 
 // Compile compiles src against the Registry. The result is a
-// *selector.Selector.
-func (e *selEngine) Compile(src string) (Matcher, error) {
+// [*selector.Selector].
+func (e *selEngine) Compile(src string) (compiledSelector, error) {
 	s, err := selector.Compile(src, e.r)
 	if err != nil {
 		return nil, err
@@ -54,20 +54,11 @@ func (r *Registry) Compile(src string) (*selector.Selector, error) {
 	return selector.Compile(src, r)
 }
 
-var errNoStore = errors.New("registry: no id/class store: the selector engine was replaced by SetSelectorEngine")
+var errNoStore = errors.New("registry: no id/class store: the selector engine was replaced")
 
 func (r *Registry) store() *entityStore {
 	if e, ok := r.sel.(*selEngine); ok && e.r == r {
 		return e.store
-	}
-	return nil
-}
-
-// SelectorCache returns the document-order index shared by the selectors
-// compiled against r (it implements selector.CacheProvider).
-func (r *Registry) SelectorCache() *selector.Cache {
-	if e, ok := r.sel.(*selEngine); ok && e.r == r {
-		return e.cache
 	}
 	return nil
 }
@@ -296,7 +287,7 @@ func (st *entityStore) forget(e ecs.Entity) {
 }
 
 // ComponentIDs resolves a component name for selector presence tests (it
-// implements selector.Source): a base name of a multiple component stands
+// implements [selector.Source]): a base name of a multiple component stands
 // for the base and every instance so far; an instance never used gives no
 // IDs. A name the Registry does not know but the World does (such as the
 // "paused" tag) resolves to its ecs component.
@@ -330,23 +321,23 @@ var vecAxes = map[reflect.Type]int{
 	reflect.TypeFor[Vec4](): 4,
 }
 
-// Property resolves `comp.prop` (prop "" for the one property of a
+// PropertyReader resolves `comp.prop` (prop "" for the one property of a
 // single-property component) for selector value tests (it implements
-// selector.Source). The axes x, y, z, w of a vector component and r, g,
+// [selector.Source]). The axes x, y, z, w of a vector component and r, g,
 // b, a of a colour component are numbers.
-func (r *Registry) Property(comp, prop string) (selector.Property, error) {
+func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, error) {
 	base, _, _ := strings.Cut(comp, "__")
 	c, ok := r.comps[base]
 	if !ok {
-		return selector.Property{}, r.unknown(base)
+		return selector.PropertyReader{}, r.unknown(base)
 	}
 	s := c.Schema
 	if s.IsTag() {
-		return selector.Property{}, fmt.Errorf("component %q is a tag: it has no value to compare", c.Name)
+		return selector.PropertyReader{}, fmt.Errorf("component %q is a tag: it has no value to compare", c.Name)
 	}
 	if prop == "" {
 		if !s.Single() {
-			return selector.Property{}, fmt.Errorf("component %q has several properties (%s): compare one, as in [%s.%s=...]", c.Name, strings.Join(s.Names(), ", "), comp, s.Props[0].Name)
+			return selector.PropertyReader{}, fmt.Errorf("component %q has several properties (%s): compare one, as in [%s.%s=...]", c.Name, strings.Join(s.Names(), ", "), comp, s.Props[0].Name)
 		}
 		return propReader(&s.Props[0], 0), nil
 	}
@@ -359,7 +350,7 @@ func (r *Registry) Property(comp, prop string) (selector.Property, error) {
 		if n, ok := vecAxes[p.FieldType]; ok {
 			if i := strings.Index("xyzw"[:n], prop); len(prop) == 1 && i >= 0 {
 				off := p.Offset + uintptr(i)*8
-				return selector.Property{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
+				return selector.PropertyReader{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
 					return *(*float64)(unsafe.Add(q, off))
 				}}, nil
 			}
@@ -367,26 +358,26 @@ func (r *Registry) Property(comp, prop string) (selector.Property, error) {
 		if p.FieldType == reflect.TypeFor[Color]() {
 			if i := strings.Index("rgba", prop); len(prop) == 1 && i >= 0 {
 				off := p.Offset + uintptr(i)
-				return selector.Property{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
+				return selector.PropertyReader{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
 					return float64(*(*uint8)(unsafe.Add(q, off)))
 				}}, nil
 			}
 		}
-		return selector.Property{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
+		return selector.PropertyReader{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
 	}
 	msg := fmt.Sprintf("component %q has no property %q", c.Name, prop)
-	if sug := Nearest(prop, s.Names()); sug != "" {
+	if sug := didyoumean.Nearest(prop, s.Names()); sug != "" {
 		msg += fmt.Sprintf("; did you mean %q?", sug)
 	}
-	return selector.Property{}, errors.New(msg)
+	return selector.PropertyReader{}, errors.New(msg)
 }
 
 // propReader builds the reader for property p at byte offset off of the
 // component value.
-func propReader(p *Property, off uintptr) selector.Property {
+func propReader(p *Property, off uintptr) selector.PropertyReader {
 	at := func(q unsafe.Pointer) unsafe.Pointer { return unsafe.Add(q, off) }
 	ft := p.FieldType
-	sp := selector.Property{Type: p.Type.Name}
+	sp := selector.PropertyReader{Type: p.Type.Name}
 	if p.Type.GoType == reflect.TypeFor[time.Duration]() && ft.Kind() == reflect.Int64 {
 		sp.Kind = selector.KindNumber
 		sp.Num = func(q unsafe.Pointer) float64 { return time.Duration(*(*int64)(at(q))).Seconds() }
@@ -451,5 +442,5 @@ func propReader(p *Property, off uintptr) selector.Property {
 }
 
 var _ selector.Source = (*Registry)(nil)
-var _ selector.CacheProvider = (*Registry)(nil)
-var _ Matcher = (*selector.Selector)(nil)
+var _ docorder.Sharer = (*Registry)(nil)
+var _ compiledSelector = (*selector.Selector)(nil)

@@ -23,7 +23,7 @@ type System struct {
 
 	comp    *Component // carries the schema's accessors
 	data    unsafe.Pointer
-	matcher Matcher
+	matcher compiledSelector
 	started bool
 	init    func(s *SystemContext, p unsafe.Pointer)
 	update  func(s *SystemContext, p, old unsafe.Pointer)
@@ -68,12 +68,12 @@ func (s *SystemContext) Entities() []ecs.Entity {
 // RegisterSystem registers a system named name whose configuration is a
 // value of T. Systems tick in registration order.
 //
-// A selector that is not valid selector syntax is an error here (with the
-// default selector engine; a custom engine is only asked at Start). One
-// that is valid but does not compile yet (it names a component nobody
-// has registered so far) is compiled when the Registry starts; after
-// Start, RegisterSystem starts the system at once and returns the error
-// of a selector that does not compile, registering nothing.
+// A selector that is not valid selector syntax is an error here. One that
+// is valid but does not compile yet (it names a component nobody has
+// registered so far) is compiled when the Registry starts
+// ([Registry.Start]); after Start, RegisterSystem starts the system at once
+// and returns the error of a selector that does not compile, registering
+// nothing.
 func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*System, error) {
 	if err := checkComponentName(name); err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (r *Registry) sysCtx(s *System) *SystemContext {
 }
 
 // ConfigureSystem sets a system's configuration from an attribute string,
-// merging with the current one. After Start, Update runs if the data
+// merging with the current one. After [Registry.Start], Update runs if the data
 // changed.
 func (r *Registry) ConfigureSystem(name, attr string) error {
 	s, ok := r.sysNames[name]
@@ -162,7 +162,7 @@ func (r *Registry) ConfigureSystem(name, attr string) error {
 	return r.ConfigureSystemPatch(name, p, Merge)
 }
 
-// ConfigureSystemPatch is ConfigureSystem with parsed values.
+// ConfigureSystemPatch is [Registry.ConfigureSystem] with parsed values.
 func (r *Registry) ConfigureSystemPatch(name string, p Patch, mode SetMode) error {
 	s, ok := r.sysNames[name]
 	if !ok {
@@ -278,12 +278,12 @@ var ErrReentrantTick = errors.New("registry: Tick called from inside a Tick (a t
 // tock. Structural changes made by hooks are deferred to the end of each
 // component's pass. A paused Registry does nothing but start systems.
 //
-// Tick first calls Start. It returns, joined: the errors of systems that
-// could not start (they do not tick; the others do), and the errors of
-// work deferred since the last Tick or TakeErrors (a spawner that could
-// not spawn). A nil error means every system ticked and nothing failed. A
-// dt that is NaN or infinite is refused (nothing runs), as is a Tick
-// called from inside a hook of a running Tick (ErrReentrantTick).
+// Tick first calls [Registry.Start]. It returns, joined: the errors of systems
+// that could not start (they do not tick; the others do), and the errors of
+// work deferred since the last Tick or [Registry.TakeErrors] (a spawner that
+// could not spawn). A nil error means every system ticked and nothing failed.
+// A dt that is NaN or infinite is refused (nothing runs), as is a Tick called
+// from inside a hook of a running Tick ([ErrReentrantTick]).
 //
 // If a hook panics, Tick unlocks the World and ends its tick on the way
 // out, so a program that recovers can go on using the Registry.
@@ -400,6 +400,12 @@ func (r *Registry) PlayEntity(e ecs.Entity) error {
 	return r.setEntityPaused(e, false)
 }
 
+// PausedTag returns the ecs ID of the paused tag that [Registry.PauseEntity]
+// adds. A system that walks the World with its own [ecs.Filter] leaves
+// paused entities out with ecs.Without(r.PausedTag()), as the Registry's
+// tick filters do.
+func (r *Registry) PausedTag() ecs.ID { return r.pausedTag }
+
 func (r *Registry) setEntityPaused(e ecs.Entity, pause bool) error {
 	if !r.w.Alive(e) {
 		return fmt.Errorf("registry: pause %v: %w", e, ecs.ErrStale)
@@ -434,15 +440,17 @@ func (r *Registry) setEntityPaused(e ecs.Entity, pause bool) error {
 	return r.w.Remove(e, r.pausedTag)
 }
 
-// SelectorEngine compiles selector strings for the Registry: system
-// selectors, selector-typed properties and Query. The selector package
-// provides one.
-type SelectorEngine interface {
-	Compile(src string) (Matcher, error)
+// selectorEngine compiles selector strings for the Registry: system
+// selectors, selector-typed properties and Query. selEngine, over the
+// selector package, is the one every Registry uses; tests plug in others
+// with setSelectorEngine to check the Registry's side alone.
+type selectorEngine interface {
+	Compile(src string) (compiledSelector, error)
 }
 
-// Matcher is a compiled selector.
-type Matcher interface {
+// compiledSelector is a compiled selector: the methods the Registry uses
+// of *selector.Selector.
+type compiledSelector interface {
 	// QueryAll appends the matching entities, in document order, to dst.
 	QueryAll(dst []ecs.Entity) []ecs.Entity
 	// QueryFirst returns the first matching entity in document order.
@@ -451,13 +459,14 @@ type Matcher interface {
 	Matches(e ecs.Entity) bool
 }
 
-// SetSelectorEngine plugs in the engine that compiles selectors.
-func (r *Registry) SetSelectorEngine(s SelectorEngine) {
+// setSelectorEngine plugs in the engine that compiles selectors (nil for
+// none).
+func (r *Registry) setSelectorEngine(s selectorEngine) {
 	r.sel = s
-	r.selCache = make(map[string]Matcher)
+	r.selCache = make(map[string]compiledSelector)
 }
 
-func (r *Registry) compile(src string) (Matcher, error) {
+func (r *Registry) compile(src string) (compiledSelector, error) {
 	if r.sel == nil {
 		return nil, fmt.Errorf("registry: no selector engine set")
 	}
@@ -494,7 +503,7 @@ func (r *Registry) QueryFirst(selector string) (ecs.Entity, bool, error) {
 // Resolve resolves a selector-typed property now: the first matching
 // entity. Resolution is lazy, so a target created after the property was
 // set is found.
-func (r *Registry) Resolve(s Selector) (ecs.Entity, bool, error) {
+func (r *Registry) Resolve(s SelectorText) (ecs.Entity, bool, error) {
 	if s == "" {
 		return ecs.Entity{}, false, nil
 	}
@@ -502,7 +511,7 @@ func (r *Registry) Resolve(s Selector) (ecs.Entity, bool, error) {
 }
 
 // ResolveAll resolves a selectorAll-typed property now.
-func (r *Registry) ResolveAll(s SelectorAll) ([]ecs.Entity, error) {
+func (r *Registry) ResolveAll(s SelectorAllText) ([]ecs.Entity, error) {
 	if s == "" {
 		return nil, nil
 	}

@@ -22,7 +22,7 @@ type fakeEngine struct {
 	compiles int
 }
 
-func (f *fakeEngine) Compile(src string) (Matcher, error) {
+func (f *fakeEngine) Compile(src string) (compiledSelector, error) {
 	f.compiles++
 	if !strings.HasPrefix(src, "[") || !strings.HasSuffix(src, "]") {
 		return nil, fmt.Errorf("bad selector %q", src)
@@ -162,7 +162,7 @@ func TestSystemSelector(t *testing.T) {
 
 	// No engine: Start fails, Tick ticks no system, and Start can be
 	// retried once an engine is set.
-	r.SetSelectorEngine(nil)
+	r.setSelectorEngine(nil)
 	err = r.Start()
 	if want := `registry: system "units" has a selector but no selector engine is set`; fmt.Sprint(err) != want {
 		t.Errorf("Start = %v, want %s", err, want)
@@ -172,7 +172,7 @@ func TestSystemSelector(t *testing.T) {
 		t.Errorf("a system ticked although Start failed: %v", got)
 	}
 	eng := &fakeEngine{r: r}
-	r.SetSelectorEngine(eng)
+	r.setSelectorEngine(eng)
 	r.Tick(1)
 	if !reflect.DeepEqual(got, []ecs.Entity{a, c}) {
 		t.Errorf("Entities %v, want [%v %v]", got, a, c)
@@ -190,13 +190,13 @@ func TestSystemSelector(t *testing.T) {
 	if e, ok, err := r.QueryFirst("[unit]"); err != nil || !ok || e != a {
 		t.Errorf("QueryFirst %v %v %v", e, ok, err)
 	}
-	if e, ok, err := r.Resolve(Selector("[unit]")); err != nil || !ok || e != a {
+	if e, ok, err := r.Resolve(SelectorText("[unit]")); err != nil || !ok || e != a {
 		t.Errorf("Resolve %v %v %v", e, ok, err)
 	}
 	if _, ok, err := r.Resolve(""); ok || err != nil {
 		t.Errorf("Resolve(\"\") %v %v", ok, err)
 	}
-	if es, err := r.ResolveAll(SelectorAll("[unit]")); err != nil || len(es) != 2 {
+	if es, err := r.ResolveAll(SelectorAllText("[unit]")); err != nil || len(es) != 2 {
 		t.Errorf("ResolveAll %v %v", es, err)
 	}
 	if _, err := r.QueryAll("unit"); fmt.Sprint(err) != `bad selector "unit"` {
@@ -205,16 +205,16 @@ func TestSystemSelector(t *testing.T) {
 
 	// A bad selector fails Start with the engine's error.
 	_, r2 := newTestRegistry(t)
-	r2.SetSelectorEngine(&fakeEngine{r: r2})
+	r2.setSelectorEngine(&fakeEngine{r: r2})
 	_, err = RegisterSystem(r2, "bad", SystemDefinition[sysConfig]{Selector: "unit"})
 	must(t, err)
 	if err := r2.Start(); fmt.Sprint(err) != `registry: system "bad": bad selector "unit"` {
 		t.Errorf("Start = %v", err)
 	}
-	// Without an engine (SetSelectorEngine(nil) removes the default one),
+	// Without an engine (setSelectorEngine(nil) removes the default one),
 	// queries fail.
 	_, r3 := newTestRegistry(t)
-	r3.SetSelectorEngine(nil)
+	r3.setSelectorEngine(nil)
 	if _, err := r3.QueryAll("[x]"); fmt.Sprint(err) != "registry: no selector engine set" {
 		t.Errorf("QueryAll without engine = %v", err)
 	}

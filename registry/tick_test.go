@@ -45,38 +45,42 @@ func TestSystemSelectorSyntaxAtRegistration(t *testing.T) {
 // TestSystemThatCannotStart: a system whose selector is valid but does not
 // compile (it names a component nobody registered) is reported by Start
 // and by every Tick, does not tick, and does not stop the other systems
-// (physics included); it starts once its selector compiles. After Start,
-// RegisterSystem reports the error itself and registers nothing.
+// (a system registered before it keeps ticking); it starts once its
+// selector compiles. After Start, RegisterSystem reports the error itself
+// and registers nothing.
 func TestSystemThatCannotStart(t *testing.T) {
-	w, r, b := builtinRegistry(t)
+	w, r := newTestRegistry(t)
+	moves := 0
+	_, err := RegisterSystem(r, "mover", SystemDefinition[sysConfig]{
+		Tick: func(*SystemContext, *sysConfig) { moves++ },
+	})
+	must(t, err)
 	var inits, ticks int
-	_, err := RegisterSystem(r, "hunter", SystemDefinition[sysConfig]{
+	_, err = RegisterSystem(r, "hunter", SystemDefinition[sysConfig]{
 		Selector: "[prey]",
 		Init:     func(*SystemContext, *sysConfig) { inits++ },
 		Tick:     func(s *SystemContext, _ *sysConfig) { ticks += len(s.Entities()) },
 	})
 	must(t, err)
 	e := w.NewEntity()
-	must(t, r.Set(e, "velocity", "1 0 0"))
-	must(t, r.ConfigureSystem("physics", "step: 0.5"))
 
 	err = r.Tick(0.5)
 	var se *selector.Error
 	if err == nil || !strings.Contains(err.Error(), `registry: system "hunter": `) || !strings.Contains(err.Error(), "prey") || !errors.As(err, &se) {
 		t.Fatalf("Tick = %v, want the hunter system's selector error", err)
 	}
-	if got := b.Position.Get(e).X; got != 0.5 {
-		t.Errorf("physics did not tick beside the failed system: x = %v", got)
+	if moves != 1 {
+		t.Errorf("the other system did not tick beside the failed one: %d ticks", moves)
 	}
 	if inits != 0 || ticks != 0 {
 		t.Errorf("the failed system ran: %d inits, %d ticks", inits, ticks)
 	}
-	// The error stays until the cause is gone; physics goes on.
+	// The error stays until the cause is gone; the other system goes on.
 	if err := r.Tick(0.5); err == nil {
 		t.Error("second Tick: no error while the system still cannot start")
 	}
-	if got := b.Position.Get(e).X; got != 1 {
-		t.Errorf("x = %v after two ticks", got)
+	if moves != 2 {
+		t.Errorf("the other system ticked %d times in two ticks", moves)
 	}
 	// Declaring the component lets the system start, once.
 	s, err := NewSchema(nil, r.Types())
@@ -115,7 +119,7 @@ func TestSystemThatCannotStart(t *testing.T) {
 // while the other systems tick.
 func TestCustomEngineErrorsFromTick(t *testing.T) {
 	_, r := newTestRegistry(t)
-	r.SetSelectorEngine(&fakeEngine{r: r})
+	r.setSelectorEngine(&fakeEngine{r: r})
 	rec := &recorder{}
 	for _, d := range []struct{ name, sel string }{{"a", ""}, {"bad", "unit"}, {"c", ""}} {
 		_, err := RegisterSystem(r, d.name, SystemDefinition[sysConfig]{Selector: d.sel,

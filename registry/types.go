@@ -29,14 +29,16 @@ type Vec4 struct{ X, Y, Z, W float64 }
 // alpha channels, alpha 255 being opaque.
 type Color struct{ R, G, B, A uint8 }
 
-// Selector is the value of a selector property: the source text of a
-// selector (such as "#player"), resolved to an entity by the component
-// lifecycle, not by parsing.
-type Selector string
+// SelectorText is the value of a selector property: the source text of a
+// selector (such as "#player"), kept as text when parsed and resolved to
+// the first matching entity when needed, with [Registry.Resolve]. It is
+// not a compiled selector; that is [selector.Selector].
+type SelectorText string
 
-// SelectorAll is the value of a selectorAll property: the source text of a
-// selector resolved to every matching entity by the component lifecycle.
-type SelectorAll string
+// SelectorAllText is the value of a selectorAll property: the source text
+// of a selector, resolved to every matching entity with
+// [Registry.ResolveAll].
+type SelectorAllText string
 
 // String returns v in attribute syntax, "x y".
 func (v Vec2) String() string { return formatFloats(v.X, v.Y) }
@@ -59,10 +61,10 @@ func (c Color) String() string {
 }
 
 // String returns the selector text.
-func (s Selector) String() string { return string(s) }
+func (s SelectorText) String() string { return string(s) }
 
 // String returns the selector text.
-func (s SelectorAll) String() string { return string(s) }
+func (s SelectorAllText) String() string { return string(s) }
 
 // A Type is a property type: how a property's value is parsed from
 // attribute text, printed back, and compared for change detection.
@@ -131,11 +133,11 @@ var (
 		Parse: parseArrayValue, Print: printArrayValue, Equal: equalArray,
 	}
 	selectorType = Type{
-		Name: "selector", GoType: reflect.TypeFor[Selector](), Default: Selector(""),
+		Name: "selector", GoType: reflect.TypeFor[SelectorText](), Default: SelectorText(""),
 		Parse: parseSelectorValue, Print: printStringer, Equal: equalComparable,
 	}
 	selectorAllType = Type{
-		Name: "selectorAll", GoType: reflect.TypeFor[SelectorAll](), Default: SelectorAll(""),
+		Name: "selectorAll", GoType: reflect.TypeFor[SelectorAllText](), Default: SelectorAllText(""),
 		Parse: parseSelectorAllValue, Print: printStringer, Equal: equalComparable,
 	}
 	timeType = Type{
@@ -533,7 +535,7 @@ func parseSelectorValue(text string, _ any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Selector(s), nil
+	return SelectorText(s), nil
 }
 
 func parseSelectorAllValue(text string, _ any) (any, error) {
@@ -541,7 +543,7 @@ func parseSelectorAllValue(text string, _ any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return SelectorAll(s), nil
+	return SelectorAllText(s), nil
 }
 
 // checkSelector trims text and checks that it is empty or valid selector

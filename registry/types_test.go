@@ -190,13 +190,13 @@ func TestStringLike(t *testing.T) {
 		{text: "", def: "x", want: ""},
 	})
 	runTypeCases(t, "selector", []typeCase{
-		{text: " #player ", want: Selector("#player")},
-		{text: "[enemy]:not([alive])", want: Selector("[enemy]:not([alive])")},
-		{text: "", want: Selector("")},
+		{text: " #player ", want: SelectorText("#player")},
+		{text: "[enemy]:not([alive])", want: SelectorText("[enemy]:not([alive])")},
+		{text: "", want: SelectorText("")},
 	})
 	runTypeCases(t, "selectorAll", []typeCase{
-		{text: ".a, .b", want: SelectorAll(".a, .b")},
-		{text: "  ", want: SelectorAll("")},
+		{text: ".a, .b", want: SelectorAllText(".a, .b")},
+		{text: "  ", want: SelectorAllText("")},
 	})
 	// Invalid selector syntax is refused as the value is parsed, the
 	// offset pointing at the offending character of the value (at its end
@@ -332,7 +332,7 @@ func TestBuiltinDefaults(t *testing.T) {
 	want := map[string]any{
 		"number": 0.0, "int": 0, "boolean": false, "string": "", "vec2": Vec2{}, "vec3": Vec3{},
 		"vec4": Vec4{W: 1}, "color": Color{255, 255, 255, 255}, "array": []string{},
-		"selector": Selector(""), "selectorAll": SelectorAll(""), "time": 0.0, "duration": time.Duration(0),
+		"selector": SelectorText(""), "selectorAll": SelectorAllText(""), "time": 0.0, "duration": time.Duration(0),
 	}
 	names := ts.Names()
 	if len(names) != len(want) {
@@ -450,8 +450,8 @@ func TestForGoType(t *testing.T) {
 		{reflect.TypeFor[Vec4](), "vec4"},
 		{reflect.TypeFor[Color](), "color"},
 		{reflect.TypeFor[[]string](), "array"},
-		{reflect.TypeFor[Selector](), "selector"},
-		{reflect.TypeFor[SelectorAll](), "selectorAll"},
+		{reflect.TypeFor[SelectorText](), "selector"},
+		{reflect.TypeFor[SelectorAllText](), "selectorAll"},
 		{reflect.TypeFor[time.Duration](), "duration"},
 		{reflect.TypeFor[Speed](), "number"},
 		{reflect.TypeFor[Mode](), "string"},

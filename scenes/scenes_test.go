@@ -4,16 +4,17 @@ import (
 	"io/fs"
 	"testing"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
 
-func newRegistry(tb testing.TB) (*registry.Registry, *registry.Builtins) {
+func newRegistry(tb testing.TB) (*registry.Registry, *components.Builtins) {
 	tb.Helper()
 	reg := registry.New(ecs.NewWorld())
-	b, err := registry.RegisterBuiltins(reg)
+	b, err := components.Register(reg)
 	if err != nil {
 		tb.Fatal(err)
 	}

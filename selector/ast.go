@@ -1,21 +1,7 @@
-// Package selector parses the scenecs selector language: CSS-style
-// selectors that query entities by id, class, components and hierarchy.
-//
 // This file defines the syntax tree produced by Parse. Every node records
 // the 1-based byte column where it starts in the source (see Pos), so later
 // stages (the compiler) can report errors that point into the selector.
-//
-// Summary of the language:
-//
-//	simple:      *  #id  .class  [comp]  [comp.prop]  [comp OP value]  [comp.prop OP value i]
-//	operators:   =  ~=  |=  ^=  $=  *=  !=  <  <=  >  >=
-//	logical:     :not(list)  :is(list)  :where(list)  :has(relative list)
-//	structural:  :root :empty :first-child :last-child :only-child :scope
-//	             :nth-child(An+B [of list])  :nth-last-child(An+B [of list])
-//	combinators: descendant (whitespace)  >  +  ~     lists: a, b
-//
-// All names (ids, classes, components, properties, pseudo-classes, the
-// An+B keywords odd/even/n and attribute flags) are case-sensitive.
+
 package selector
 
 // Pos is the position of a node in the selector source: Col is the 1-based
@@ -141,7 +127,7 @@ var opStrings = [...]string{
 	OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">=",
 }
 
-// String returns the operator's symbol ("" for OpExists).
+// String returns the operator's symbol ("" for [OpExists]).
 func (o Op) String() string {
 	if o >= 0 && int(o) < len(opStrings) {
 		return opStrings[o]

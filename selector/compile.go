@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/docorder"
 )
 
 // Selector is a compiled selector list, bound to the Source (and World) it
@@ -16,19 +17,19 @@ import (
 //
 // The component part of each compound becomes table-level tests (all /
 // none / any-of signature masks, matched once per ecs table through a
-// cached ecs.Filter); ids, classes, values and pseudo-classes are tested
+// cached [ecs.Filter]); ids, classes, values and pseudo-classes are tested
 // per entity. Combinators are checked right to left, memoised per call so
 // that no selector backtracks exponentially; a call that would do more
 // combinator work than there are entities in the World switches to
 // set-at-a-time evaluation, so that every call runs in time linear in
 // entities × steps, with memory that does not grow with the steps.
 //
-// A Selector is not safe for concurrent use (nor is an ecs.World).
+// A Selector is not safe for concurrent use (nor is an [ecs.World]).
 type Selector struct {
 	src   Source
 	w     *ecs.World
 	list  *SelectorList
-	cache *Cache
+	cache *docorder.Index
 
 	members []*complexPlan // the top-level list
 
@@ -48,7 +49,6 @@ type Selector struct {
 	rows   []int32
 	cols   []colRef // scratch for tableRows
 	starts []int    // scratch for tableRows
-	closed bool
 }
 
 // complexPlan is one complex selector: compounds left to right. combs[i]
@@ -147,11 +147,11 @@ func MustCompile(src string, s Source) *Selector {
 // not be modified afterwards.
 func CompileList(l *SelectorList, s Source) (*Selector, error) {
 	sel := &Selector{src: s, w: s.World(), list: l, ncomp: -1}
-	if cp, ok := s.(CacheProvider); ok {
-		sel.cache = cp.SelectorCache()
+	if sh, ok := s.(docorder.Sharer); ok {
+		sel.cache = sh.DocOrderIndex()
 	}
 	if sel.cache == nil {
-		sel.cache = NewCache()
+		sel.cache = new(docorder.Index)
 	}
 	c := &compiler{sel: sel}
 	for _, cx := range l.Selectors {
@@ -165,7 +165,7 @@ func CompileList(l *SelectorList, s Source) (*Selector, error) {
 }
 
 // String returns the selector's source in canonical form (see
-// SelectorList.String). Compiling it again gives the same plan.
+// [SelectorList.String]). Compiling it again gives the same plan.
 func (s *Selector) String() string { return s.list.String() }
 
 // List returns the parsed selector list.
@@ -262,7 +262,7 @@ func (c *compiler) compound(cp *Compound) (*compoundPlan, error) {
 func (c *compiler) presence(name string, col int) (*presNode, error) {
 	ids, err := c.sel.src.ComponentIDs(name)
 	if err != nil {
-		return nil, &Error{Col: col, Msg: err.Error()}
+		return nil, &Error{Col: col, Msg: err.Error(), Err: err}
 	}
 	n := &presNode{name: name}
 	n.set(ids)
@@ -278,15 +278,15 @@ func (c *compiler) attr(st *compoundPlan, a *Attr) error {
 	st.tab = append(st.tab, pn)
 	if a.Op == OpExists {
 		if a.Prop != "" {
-			if _, err := c.sel.src.Property(a.Comp, a.Prop); err != nil {
-				return &Error{Col: a.Col, Msg: err.Error()}
+			if _, err := c.sel.src.PropertyReader(a.Comp, a.Prop); err != nil {
+				return &Error{Col: a.Col, Msg: err.Error(), Err: err}
 			}
 		}
 		return nil
 	}
-	prop, err := c.sel.src.Property(a.Comp, a.Prop)
+	prop, err := c.sel.src.PropertyReader(a.Comp, a.Prop)
 	if err != nil {
-		return &Error{Col: a.Col, Msg: err.Error()}
+		return &Error{Col: a.Col, Msg: err.Error(), Err: err}
 	}
 	p := &attrPred{comp: pn, prop: prop, op: a.Op, attr: a}
 	if err := p.prepare(); err != nil {
@@ -548,7 +548,7 @@ func (st *compoundPlan) dump(b *strings.Builder) {
 // attrPred is a value test `[comp.prop OP value]`.
 type attrPred struct {
 	comp *presNode // the component's IDs (any instance)
-	prop Property
+	prop PropertyReader
 	op   Op
 	attr *Attr
 

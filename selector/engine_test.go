@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/selector"
@@ -85,7 +86,7 @@ func newRegistry(t testing.TB) (*ecs.World, *registry.Registry) {
 	t.Helper()
 	w := ecs.NewWorld()
 	r := registry.New(w)
-	_, err := registry.RegisterBuiltins(r)
+	_, err := components.Register(r)
 	must(t, err)
 	_, err = registry.Register(r, "health", registry.Definition[health]{})
 	must(t, err)
@@ -427,6 +428,15 @@ func TestCompileErrors(t *testing.T) {
 		if !errors.As(err, &se) {
 			t.Errorf("%s: %T is not *selector.Error", tt.sel, err)
 		}
+		// An unknown component is the Source's typed error, kept in the
+		// chain; syntax errors wrap nothing.
+		var uc *registry.UnknownComponentError
+		if errors.As(err, &uc) != strings.Contains(tt.err, "unknown component") {
+			t.Errorf("%s: errors.As *registry.UnknownComponentError = %v", tt.sel, uc)
+		}
+		if strings.Contains(tt.err, "expected ']'") && se.Err != nil {
+			t.Errorf("%s: a syntax error wraps %v", tt.sel, se.Err)
+		}
 		// The registry's engine reports the same.
 		if _, err := r.QueryAll(tt.sel); fmt.Sprint(err) != tt.err {
 			t.Errorf("%s: Registry.QueryAll error %v", tt.sel, err)
@@ -489,18 +499,17 @@ func TestTableLevel(t *testing.T) {
 // that system selectors and Resolve work with it.
 func TestMatcher(t *testing.T) {
 	f := newFixture(t)
-	e, ok, err := f.r.Resolve(registry.Selector("#e2"))
+	e, ok, err := f.r.Resolve(registry.SelectorText("#e2"))
 	if err != nil || !ok || e != f.ids["e2"] {
 		t.Fatalf("Resolve %v %v %v", e, ok, err)
 	}
-	es, err := f.r.ResolveAll(registry.SelectorAll(".item"))
+	es, err := f.r.ResolveAll(registry.SelectorAllText(".item"))
 	if err != nil || f.names(es) != "weapon shield" {
 		t.Fatalf("ResolveAll %v %v", f.names(es), err)
 	}
 	s, err := f.r.Compile("[enemy]")
 	must(t, err)
-	var m registry.Matcher = s
-	if !m.Matches(f.ids["e1"]) || m.Matches(f.ids["player"]) {
+	if !s.Matches(f.ids["e1"]) || s.Matches(f.ids["player"]) {
 		t.Error("Matches")
 	}
 	if got := f.r.Classes(f.ids["e2"]); !reflect.DeepEqual(got, []string{"enemy", "grunt", "Boss"}) {
@@ -539,4 +548,27 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("%q printed as %q: plans differ:\n%s\n%s", src, text, a, b)
 		}
 	})
+}
+
+// TestSharedDocOrderIndex: the selectors compiled against a Registry share
+// one document-order index, however they were compiled; a Source that
+// does not offer one gets an index per selector.
+func TestSharedDocOrderIndex(t *testing.T) {
+	f := newFixture(t)
+	a := selector.MustCompile("[enemy]", f.r)
+	b, err := f.r.Compile(".item")
+	must(t, err)
+	if !selector.SharesIndex(a, b) {
+		t.Error("two selectors over one Registry do not share the index")
+	}
+	plain := struct{ selector.Source }{f.r}
+	c := selector.MustCompile("[enemy]", plain)
+	d := selector.MustCompile("[enemy]", plain)
+	if selector.SharesIndex(a, c) || selector.SharesIndex(c, d) {
+		t.Error("selectors over a Source without a shared index share one")
+	}
+	// Sharing changes nothing in the results.
+	if got, want := f.names(c.QueryAll(nil)), f.names(a.QueryAll(nil)); got != want {
+		t.Errorf("QueryAll over the plain Source = %s, want %s", got, want)
+	}
 }

@@ -5,7 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// Error is a syntax error in a selector.
+// Error is an error in a selector: a syntax error from [Parse], or a
+// compile error from [Compile] (an unknown component or property, a
+// comparison the property's type does not allow). Find it in a wrapped
+// error with errors.As.
 //
 // Col is the 1-based byte column of the offending input: the byte offset
 // plus one, counted over the whole source even if it contains newlines
@@ -14,12 +17,19 @@ import (
 type Error struct {
 	Col int    // 1-based byte column
 	Msg string // what was expected or found, without position
+	// Err is the [Source]'s error when the Source refused a name (such
+	// as *registry.UnknownComponentError); Msg is its text. Nil for
+	// syntax errors.
+	Err error
 }
 
 // Error formats the error as "selector:1:COL: message".
 func (e *Error) Error() string {
 	return fmt.Sprintf("selector:1:%d: %s", e.Col, e.Msg)
 }
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
 
 // errorf builds an *Error at the given byte offset.
 func errorf(off int, format string, args ...any) *Error {

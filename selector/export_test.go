@@ -13,3 +13,6 @@ func SetBudget(scale, slack int) (restore func()) {
 	budgetScale, budgetSlack = scale, slack
 	return func() { budgetScale, budgetSlack = oldScale, oldSlack }
 }
+
+// SharesIndex reports whether a and b use the same document-order index.
+func SharesIndex(a, b *Selector) bool { return a.cache == b.cache }

@@ -8,187 +8,6 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 )
 
-// Cache holds what selectors over one World share: the document-order
-// index (each live entity's position in a pre-order walk of the
-// hierarchy), built lazily by the first query that needs to order more
-// than one result and kept until the World's Version changes. A Source
-// shares one Cache among its selectors by implementing CacheProvider.
-// A Cache must only be used with one World.
-type Cache struct {
-	w       *ecs.World
-	version uint64
-	valid   bool
-	pos     []uint32     // by entity index: position in document order
-	order   []ecs.Entity // by position
-	// mono: document order is entity index order (a World built in
-	// document order, or flat); byIdx then maps index → entity, and
-	// results are ordered by index without the pos lookup.
-	mono  bool
-	byIdx []ecs.Entity
-	keys  []uint32 // scratch
-	bits  []uint64 // scratch
-	// By position, built on demand for set-at-a-time evaluation (see
-	// links): the position of the parent and of the previous sibling, -1
-	// for none. Both precede the entity in document order.
-	par, prv []int32
-	linked   bool // par and prv are up to date
-}
-
-// NewCache returns an empty Cache.
-func NewCache() *Cache { return &Cache{} }
-
-// refresh rebuilds the index if the World changed structurally.
-func (c *Cache) refresh(w *ecs.World) {
-	if c.valid && c.w == w && c.version == w.Version() {
-		return
-	}
-	c.order = c.order[:0]
-	maxIdx := uint32(0)
-	for e := range w.All() {
-		c.order = append(c.order, e)
-		maxIdx = max(maxIdx, e.Index())
-	}
-	if n := int(maxIdx) + 1; len(c.pos) < n {
-		c.pos = make([]uint32, n+n/4)
-	}
-	c.mono = true
-	for i, e := range c.order {
-		c.pos[e.Index()] = uint32(i)
-		if i > 0 && e.Index() <= c.order[i-1].Index() {
-			c.mono = false
-		}
-	}
-	if c.mono {
-		if n := int(maxIdx) + 1; len(c.byIdx) < n {
-			c.byIdx = make([]ecs.Entity, n+n/4)
-		}
-		for _, e := range c.order {
-			c.byIdx[e.Index()] = e
-		}
-	}
-	c.w, c.version, c.valid = w, w.Version(), true
-	c.linked = false
-}
-
-// links brings the index up to date with its parent and previous-sibling
-// positions.
-func (c *Cache) links(w *ecs.World) {
-	c.refresh(w)
-	if c.linked {
-		return
-	}
-	n := len(c.order)
-	if cap(c.par) < n {
-		c.par = make([]int32, n, n+n/4)
-		c.prv = make([]int32, n, n+n/4)
-	}
-	c.par, c.prv = c.par[:n], c.prv[:n]
-	for i, e := range c.order {
-		c.par[i], c.prv[i] = -1, -1
-		if p, ok := w.Parent(e); ok {
-			c.par[i] = int32(c.pos[p.Index()])
-		}
-		if q, ok := w.PrevSibling(e); ok {
-			c.prv[i] = int32(c.pos[q.Index()])
-		}
-	}
-	c.linked = true
-}
-
-// has reports whether e's position is set in b, a bitset by document
-// position built since the last refresh.
-func (c *Cache) has(b []uint64, e ecs.Entity) bool {
-	p := c.pos[e.Index()]
-	return b[p>>6]&(1<<(p&63)) != 0
-}
-
-// appendOrdered appends ents to dst in document order, each once.
-func (c *Cache) appendOrdered(w *ecs.World, dst, ents []ecs.Entity) []ecs.Entity {
-	switch len(ents) {
-	case 0:
-		return dst
-	case 1:
-		return append(dst, ents[0])
-	}
-	c.refresh(w)
-	k, n := len(ents), len(c.order)
-	if k*bits.Len(uint(k))*4 < n/64 {
-		// Few results: sort their positions.
-		keys := c.keys[:0]
-		for _, e := range ents {
-			keys = append(keys, c.pos[e.Index()])
-		}
-		slices.Sort(keys)
-		prev := ^uint32(0)
-		for _, p := range keys {
-			if p != prev {
-				dst = append(dst, c.order[p])
-				prev = p
-			}
-		}
-		c.keys = keys
-		return dst
-	}
-	if c.mono {
-		// Many results, document order is index order: mark indexes.
-		nw := (len(c.byIdx) + 63) / 64
-		if cap(c.bits) < nw {
-			c.bits = make([]uint64, nw)
-		}
-		bs := c.bits[:nw]
-		clear(bs)
-		for _, e := range ents {
-			i := e.Index()
-			bs[i>>6] |= 1 << (i & 63)
-		}
-		dst = slices.Grow(dst, k)
-		for i, x := range bs {
-			for x != 0 {
-				b := bits.TrailingZeros64(x)
-				dst = append(dst, c.byIdx[i<<6|b])
-				x &= x - 1
-			}
-		}
-		return dst
-	}
-	// Many results: mark positions in a bitset and scan it.
-	nw := (n + 63) / 64
-	if cap(c.bits) < nw {
-		c.bits = make([]uint64, nw)
-	}
-	bs := c.bits[:nw]
-	clear(bs)
-	for _, e := range ents {
-		p := c.pos[e.Index()]
-		bs[p>>6] |= 1 << (p & 63)
-	}
-	dst = slices.Grow(dst, k)
-	for i, x := range bs {
-		for x != 0 {
-			b := bits.TrailingZeros64(x)
-			dst = append(dst, c.order[i<<6|b])
-			x &= x - 1
-		}
-	}
-	return dst
-}
-
-// first returns the entity of ents that comes first in document order.
-func (c *Cache) first(w *ecs.World, ents []ecs.Entity) ecs.Entity {
-	if len(ents) == 1 {
-		return ents[0]
-	}
-	c.refresh(w)
-	best := ents[0]
-	bp := c.pos[best.Index()]
-	for _, e := range ents[1:] {
-		if p := c.pos[e.Index()]; p < bp {
-			best, bp = e, p
-		}
-	}
-	return best
-}
-
 // exec is the state of one call.
 type exec struct {
 	s        *Selector
@@ -361,7 +180,7 @@ func (p *complexPlan) match(x *exec, e ecs.Entity) bool {
 		}
 		p.buildSet(x)
 	}
-	return x.s.cache.has(p.set, e)
+	return x.s.cache.Has(p.set, e)
 }
 
 // matchRel reports whether the combinators of p (not relative) hold for
@@ -376,7 +195,7 @@ func (p *complexPlan) matchRel(x *exec, e ecs.Entity) bool {
 		}
 		p.buildSet(x)
 	}
-	return x.s.cache.has(p.set, e)
+	return x.s.cache.Has(p.set, e)
 }
 
 // spend takes one unit of right-to-left work from the call's budget. When
@@ -536,7 +355,7 @@ func (p *complexPlan) hasAt(x *exec, s ecs.Entity) bool {
 		}
 		p.buildSet(x)
 	}
-	return x.s.cache.has(p.set, s)
+	return x.s.cache.Has(p.set, s)
 }
 
 // hasFrom evaluates the relative plan p right to left for anchor s: it
@@ -826,15 +645,15 @@ func (s *Selector) QueryAll(dst []ecs.Entity) []ecs.Entity {
 	var x exec
 	s.begin(&x)
 	if s.tableOnly() {
-		s.cache.refresh(s.w)
+		s.cache.Refresh(s.w)
 		// Marking costs a pass over a bitset of every entity index: worth
 		// it only when the candidates are not few.
-		if s.cache.mono && s.candidates()*16 >= len(s.cache.byIdx)/64 {
+		if s.cache.Mono && s.candidates()*16 >= len(s.cache.ByIdx)/64 {
 			return s.queryMarked(dst)
 		}
 	}
 	s.buf = s.collect(&x, s.buf[:0])
-	dst = s.cache.appendOrdered(s.w, dst, s.buf)
+	dst = s.cache.AppendOrdered(s.w, dst, s.buf)
 	clear(s.buf) // drop references for a long-lived buffer
 	return dst
 }
@@ -847,7 +666,7 @@ func (s *Selector) QueryFirst() (ecs.Entity, bool) {
 	if len(s.buf) == 0 {
 		return ecs.Entity{}, false
 	}
-	return s.cache.first(s.w, s.buf), true
+	return s.cache.First(s.w, s.buf), true
 }
 
 // Count returns the number of matching entities. A selector made only of
@@ -884,7 +703,7 @@ func (s *Selector) Count() int {
 // Matches reports whether e is alive and matches the selector. Like
 // every call, it runs in time linear in entities × compounds; it looks at
 // the entities e's combinators lead to, unless the selector needs
-// set-at-a-time evaluation (see QueryFrom).
+// set-at-a-time evaluation (see [Selector.QueryFrom]).
 func (s *Selector) Matches(e ecs.Entity) bool {
 	if !s.w.Alive(e) {
 		return false
@@ -915,10 +734,10 @@ func (s *Selector) QueryFrom(scope ecs.Entity, dst []ecs.Entity) []ecs.Entity {
 	return dst
 }
 
-// QueryUnordered appends the matching entities to dst in storage order
-// (table by table), each once. It skips the document-order sort of
-// QueryAll: use it when order does not matter, as in a system's per-frame
-// loop.
+// QueryUnordered appends the matching entities to dst in storage order (table
+// by table), each once. It skips the document-order sort of
+// [Selector.QueryAll]: use it when order does not matter, as in a system's
+// per-frame loop.
 func (s *Selector) QueryUnordered(dst []ecs.Entity) []ecs.Entity {
 	var x exec
 	s.begin(&x)
@@ -954,11 +773,11 @@ func (s *Selector) tableOnly() bool {
 // each once, with no per-match sort or generation lookup.
 func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 	c := s.cache
-	nw := (len(c.byIdx) + 63) / 64
-	if cap(c.bits) < nw {
-		c.bits = make([]uint64, nw)
+	nw := (len(c.ByIdx) + 63) / 64
+	if cap(c.Bits) < nw {
+		c.Bits = make([]uint64, nw)
 	}
-	bs := c.bits[:nw]
+	bs := c.Bits[:nw]
 	clear(bs)
 	k := 0
 	for _, m := range s.members {
@@ -992,7 +811,7 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 	for i, x := range bs {
 		for x != 0 {
 			b := bits.TrailingZeros64(x)
-			dst = append(dst, c.byIdx[i<<6|b])
+			dst = append(dst, c.ByIdx[i<<6|b])
 			x &= x - 1
 		}
 	}

@@ -11,7 +11,7 @@ const (
 	DefaultMaxDepth  = 32   // nested pseudo-class arguments
 )
 
-// Options configures ParseWithOptions. Zero (or negative) fields take the
+// Options configures [ParseWithOptions]. Zero (or negative) fields take the
 // defaults.
 type Options struct {
 	// MaxLength is the longest accepted selector, in bytes.

@@ -20,7 +20,7 @@ func (l *SelectorList) String() string {
 }
 
 // String prints the complex selector in canonical form (see
-// SelectorList.String). A relative selector from :has() prints its
+// [SelectorList.String]). A relative selector from :has() prints its
 // leading combinator, except an implicit descendant one.
 func (c *Complex) String() string {
 	var b strings.Builder

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/docorder"
 )
 
 // Set-at-a-time evaluation of a complex selector.
@@ -43,8 +44,8 @@ func (s *Selector) bits(nw int) []uint64 {
 func (p *complexPlan) buildSet(x *exec) {
 	s := x.s
 	c := s.cache
-	c.links(x.w)
-	nw := (len(c.order) + 63) / 64
+	c.Link(x.w)
+	nw := (len(c.Order) + 63) / 64
 	if p.relative {
 		p.set = p.backward(x, c, nw)
 	} else {
@@ -55,7 +56,7 @@ func (p *complexPlan) buildSet(x *exec) {
 // forward computes the set of subjects, left to right: the entities that
 // match step 0, then those related to them by combs[1] that match step 1,
 // and so on.
-func (p *complexPlan) forward(x *exec, c *Cache, nw int) []uint64 {
+func (p *complexPlan) forward(x *exec, c *docorder.Index, nw int) []uint64 {
 	s := x.s
 	cur := s.bits(nw)
 	ok := p.steps[0].mark(x, c, cur)
@@ -80,7 +81,7 @@ func (p *complexPlan) forward(x *exec, c *Cache, nw int) []uint64 {
 // related to by its combinator that match the step before, and so on; the
 // anchors are the entities related to step 0's set by the leading
 // combinator.
-func (p *complexPlan) backward(x *exec, c *Cache, nw int) []uint64 {
+func (p *complexPlan) backward(x *exec, c *docorder.Index, nw int) []uint64 {
 	s := x.s
 	t := s.bits(nw)
 	u := s.bits(nw)
@@ -106,11 +107,11 @@ func (p *complexPlan) backward(x *exec, c *Cache, nw int) []uint64 {
 // entity of src: the entities whose parent (Child), proper ancestor
 // (Descendant), previous sibling (NextSibling) or earlier sibling
 // (SubsequentSibling) is in src. It reports whether dst is not empty.
-func relForward(s *Selector, c *Cache, comb Combinator, src, dst []uint64) bool {
+func relForward(s *Selector, c *docorder.Index, comb Combinator, src, dst []uint64) bool {
 	clear(dst)
-	link := c.par
+	link := c.Par
 	if comb == NextSibling || comb == SubsequentSibling {
-		link = c.prv
+		link = c.Prv
 	}
 	closure := comb == Descendant || comb == SubsequentSibling
 	s.ops += uint64(len(link))
@@ -133,11 +134,11 @@ func relForward(s *Selector, c *Cache, comb Combinator, src, dst []uint64) bool 
 // in relation comb: the parents (Child), proper ancestors (Descendant),
 // previous siblings (NextSibling) or earlier siblings (SubsequentSibling)
 // of the entities of src. It reports whether dst is not empty.
-func relBackward(s *Selector, c *Cache, comb Combinator, src, dst []uint64) bool {
+func relBackward(s *Selector, c *docorder.Index, comb Combinator, src, dst []uint64) bool {
 	clear(dst)
-	link := c.par
+	link := c.Par
 	if comb == NextSibling || comb == SubsequentSibling {
-		link = c.prv
+		link = c.Prv
 	}
 	any := false
 	if comb == Child || comb == NextSibling {
@@ -178,13 +179,13 @@ func forEach(b []uint64, f func(i int)) {
 // mark sets in dst the positions of the entities that match st, picking
 // the candidates as a subject does: by id, by class members when they are
 // fewer than the entities, or every entity. It reports whether any did.
-func (st *compoundPlan) mark(x *exec, c *Cache, dst []uint64) bool {
+func (st *compoundPlan) mark(x *exec, c *docorder.Index, dst []uint64) bool {
 	s := x.s
 	any := false
 	try := func(e ecs.Entity) {
 		s.ops++
 		if x.w.Alive(e) && st.matchEntity(x, e) {
-			p := c.pos[e.Index()]
+			p := c.Pos[e.Index()]
 			dst[p>>6] |= 1 << (p & 63)
 			any = true
 		}
@@ -196,7 +197,7 @@ func (st *compoundPlan) mark(x *exec, c *Cache, dst []uint64) bool {
 		return any
 	}
 	if len(st.classes) > 0 {
-		if cm := s.src.ClassMembers(st.classes[0]); len(cm) < len(c.order) {
+		if cm := s.src.ClassMembers(st.classes[0]); len(cm) < len(c.Order) {
 			for _, e := range cm {
 				try(e)
 			}
@@ -205,7 +206,7 @@ func (st *compoundPlan) mark(x *exec, c *Cache, dst []uint64) bool {
 	}
 	if len(st.tab) == 0 && len(st.ent) == 0 {
 		// `*`: every entity.
-		n := len(c.order)
+		n := len(c.Order)
 		for i := range n / 64 {
 			dst[i] = ^uint64(0)
 		}
@@ -215,8 +216,8 @@ func (st *compoundPlan) mark(x *exec, c *Cache, dst []uint64) bool {
 		s.ops += uint64(n)
 		return n > 0
 	}
-	s.ops += uint64(len(c.order))
-	for i, e := range c.order {
+	s.ops += uint64(len(c.Order))
+	for i, e := range c.Order {
 		if st.matchEntity(x, e) {
 			dst[i>>6] |= 1 << (i & 63)
 			any = true
@@ -227,7 +228,7 @@ func (st *compoundPlan) mark(x *exec, c *Cache, dst []uint64) bool {
 
 // keep sets in dst the entities of src that match st, and reports
 // whether there are any.
-func (st *compoundPlan) keep(x *exec, c *Cache, src, dst []uint64) bool {
+func (st *compoundPlan) keep(x *exec, c *docorder.Index, src, dst []uint64) bool {
 	if len(st.tab) == 0 && len(st.ent) == 0 {
 		copy(dst, src)
 		return true // src is not empty
@@ -237,7 +238,7 @@ func (st *compoundPlan) keep(x *exec, c *Cache, src, dst []uint64) bool {
 	any := false
 	forEach(src, func(i int) {
 		s.ops++
-		if st.matchEntity(x, c.order[i]) {
+		if st.matchEntity(x, c.Order[i]) {
 			dst[i>>6] |= 1 << (i & 63)
 			any = true
 		}

@@ -7,12 +7,12 @@ import (
 )
 
 // Source is what the compiler and matcher need to know about a World's
-// components, ids and classes. The registry implements it; the selector
-// package does not depend on the registry.
+// components, ids and classes. *registry.Registry implements it; the
+// selector package does not depend on the registry.
 //
 // Ids and classes live outside ecs components, so the Source answers for
 // them. Component data is read straight from ecs storage through the
-// readers of a Property.
+// functions of a [PropertyReader].
 type Source interface {
 	// World returns the World the selectors run on.
 	World() *ecs.World
@@ -31,13 +31,14 @@ type Source interface {
 	// components grows, so that instances registered later are seen.
 	ComponentIDs(name string) ([]ecs.ID, error)
 
-	// Property resolves `comp.prop` (or, with prop == "", the one property
-	// of a single-property component, as in `[comp=value]`). prop may name
-	// a vector axis (`position.y`). comp may be a base or instance name;
-	// every instance of a component shares the schema, so one Property
-	// serves them all. Errors (unknown property, a multi-property component
-	// compared whole, a tag) are reported at the attribute's column.
-	Property(comp, prop string) (Property, error)
+	// PropertyReader resolves `comp.prop` (or, with prop == "", the one
+	// property of a single-property component, as in `[comp=value]`). prop
+	// may name a vector axis (`position.y`). comp may be a base or
+	// instance name; every instance of a component shares the schema, so
+	// one reader serves them all. Errors (unknown property, a
+	// multi-property component compared whole, a tag) are reported at the
+	// attribute's column.
+	PropertyReader(comp, prop string) (PropertyReader, error)
 
 	// EntityID returns e's id, or "" if it has none.
 	EntityID(e ecs.Entity) string
@@ -51,18 +52,11 @@ type Source interface {
 	ClassMembers(class string) []ecs.Entity
 }
 
-// CacheProvider is implemented by a Source that lets every selector
-// compiled against it share one Cache (the document-order index). A
-// Source that does not implement it gets one Cache per Selector.
-type CacheProvider interface {
-	SelectorCache() *Cache
-}
-
 // Kind classifies a property's value for comparison.
 type Kind int
 
-// Property kinds. Number and Int compare as numbers (Property.Num); Bool
-// as true/false (Property.Bool); String and Other as text (Property.Str).
+// Property kinds. Number and Int compare as numbers ([PropertyReader.Num]);
+// Bool as true/false (Bool); String and Other as text (Str).
 // Other is any other type (vectors compared whole, colours, arrays), read
 // as its printed text.
 const (
@@ -83,12 +77,14 @@ func (k Kind) String() string {
 	return "?"
 }
 
-// Property describes one readable property of a component: its kind and
-// a reader that takes the pointer to a component value in ecs storage
-// (ecs.World.GetPtr, ecs.Query.Ptr) and returns the property's value.
-// Exactly the reader matching Kind is set: Num for KindNumber and KindInt,
-// Bool for KindBool, Str for KindString and KindOther.
-type Property struct {
+// PropertyReader reads one property of a component for value tests such
+// as `[health.hp<20]`: its kind and a function that takes the pointer to a
+// component value in ecs storage ([ecs.World.GetPtr], [ecs.Query.Ptr]) and
+// returns the property's value. Exactly the function matching Kind is set:
+// Num for KindNumber and KindInt, Bool for KindBool, Str for KindString and
+// KindOther. (The schema's description of a property is the registry's
+// Property; this is only the reading side a Source hands the selector.)
+type PropertyReader struct {
 	Kind Kind
 	// Type names the property's type for error messages ("int", "vec3").
 	Type string

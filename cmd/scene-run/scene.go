@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
@@ -16,14 +17,14 @@ import (
 type runtime struct {
 	w   *ecs.World
 	reg *registry.Registry
-	b   *registry.Builtins
+	b   *components.Builtins
 }
 
 func newRuntime(seed int64) (*runtime, error) {
 	w := ecs.NewWorld()
 	reg := registry.New(w)
 	reg.Seed = uint64(seed)
-	b, err := registry.RegisterBuiltins(reg)
+	b, err := components.Register(reg)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package registry
+package components
 
 import (
 	"fmt"
@@ -8,15 +8,8 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
 )
-
-func builtinRegistry(t testing.TB) (*ecs.World, *Registry, *Builtins) {
-	t.Helper()
-	w, r := newTestRegistry(t)
-	b, err := RegisterBuiltins(r)
-	must(t, err)
-	return w, r, b
-}
 
 // TestBuiltinSchemas pins every built-in's properties, types and defaults
 // (docs/components.md lists the same).
@@ -77,15 +70,15 @@ func TestBuiltinSchemas(t *testing.T) {
 		t.Errorf("physics properties %q", got)
 	}
 	// Twice on one Registry is an error; on another Registry it is fine.
-	if _, err := RegisterBuiltins(r); fmt.Sprint(err) != `registry: component "position" is already registered` {
-		t.Errorf("second RegisterBuiltins: %v", err)
+	if _, err := Register(r); fmt.Sprint(err) != `registry: component "position" is already registered` {
+		t.Errorf("second Register: %v", err)
 	}
 	builtinRegistry(t)
 }
 
 // simulate returns where semi-implicit Euler at a fixed step puts a body
 // after n steps.
-func simulate(p, v, a Vec3, step float64, n int) (Vec3, Vec3) {
+func simulate(p, v, a registry.Vec3, step float64, n int) (registry.Vec3, registry.Vec3) {
 	for range n {
 		v.X += a.X * step
 		v.Y += a.Y * step
@@ -131,11 +124,11 @@ func TestPhysics(t *testing.T) {
 		r.Tick(f.dt)
 		checks := []struct {
 			e       ecs.Entity
-			p, v, a Vec3
+			p, v, a registry.Vec3
 		}{
-			{mover, Vec3{}, Vec3{1, 0, 0}, Vec3{}},
-			{faller, Vec3{0, 10, 0}, Vec3{}, Vec3{0, -9.8, 0}},
-			{pusher, Vec3{}, Vec3{}, Vec3{2, -1, 0}},
+			{mover, registry.Vec3{}, v3(1, 0, 0), registry.Vec3{}},
+			{faller, v3(0, 10, 0), registry.Vec3{}, v3(0, -9.8, 0)},
+			{pusher, registry.Vec3{}, registry.Vec3{}, v3(2, -1, 0)},
 		}
 		for _, c := range checks {
 			wp, wv := simulate(c.p, c.v, c.a, step, f.steps)
@@ -143,7 +136,7 @@ func TestPhysics(t *testing.T) {
 				t.Errorf("frame %d: %v at %v moving %v, want %v moving %v", i, c.e, gp, gv, wp, wv)
 			}
 		}
-		if p := *b.Position.Get(still); p != (Vec3{5, 5, 5}) {
+		if p := *b.Position.Get(still); p != v3(5, 5, 5) {
 			t.Errorf("frame %d: entity without velocity moved to %v", i, p)
 		}
 	}
@@ -176,7 +169,7 @@ func TestPhysics(t *testing.T) {
 	}
 }
 
-func near(a, b Vec3) bool {
+func near(a, b registry.Vec3) bool {
 	const eps = 1e-9
 	return math.Abs(a.X-b.X) < eps && math.Abs(a.Y-b.Y) < eps && math.Abs(a.Z-b.Z) < eps
 }
@@ -185,7 +178,7 @@ func near(a, b Vec3) bool {
 // frame timings that add up to the same number of fixed steps: the bodies
 // end bit-for-bit at the same place.
 func TestPhysicsDeterministic(t *testing.T) {
-	run := func(dts []float64) []Vec3 {
+	run := func(dts []float64) []registry.Vec3 {
 		w, r, b := builtinRegistry(t)
 		var es []ecs.Entity
 		for i := range 50 {
@@ -202,7 +195,7 @@ func TestPhysicsDeterministic(t *testing.T) {
 		for _, dt := range dts {
 			r.Tick(dt)
 		}
-		var out []Vec3
+		var out []registry.Vec3
 		for _, e := range es {
 			out = append(out, *b.Position.Get(e), *b.Velocity.Get(e))
 		}
@@ -236,16 +229,16 @@ func TestSpin(t *testing.T) {
 		t.Fatal("spin did not add rotation")
 	}
 	r.Tick(1)
-	if got := *b.Rotation.Get(e); got != (Vec3{0, 90, 0}) {
+	if got := *b.Rotation.Get(e); got != v3(0, 90, 0) {
 		t.Errorf("after 1 s: %v", got)
 	}
 	r.Tick(3)
-	if got := *b.Rotation.Get(e); got != (Vec3{0, 0, 0}) {
+	if got := *b.Rotation.Get(e); got != v3(0, 0, 0) {
 		t.Errorf("after 4 s: %v", got)
 	}
 	must(t, r.Set(e, "spin", "axis: 1 0 1; speed: 100"))
 	r.Tick(0.5)
-	if got := *b.Rotation.Get(e); got != (Vec3{50, 0, 50}) {
+	if got := *b.Rotation.Get(e); got != v3(50, 0, 50) {
 		t.Errorf("after axis change: %v", got)
 	}
 	if got := b.Spin.Get(e); got.Speed != 100 {
@@ -289,9 +282,9 @@ func TestLifetime(t *testing.T) {
 // at positions and velocities drawn deterministically from its seed, sets
 // done, and does not spawn again.
 func TestSpawner(t *testing.T) {
-	spawn := func(attr string) (*Registry, *Builtins, ecs.Entity, []ecs.Entity) {
+	spawn := func(attr string) (*registry.Registry, *Builtins, ecs.Entity, []ecs.Entity) {
 		w, r, b := builtinRegistry(t)
-		r.DefineMixin(&Mixin{ID: "ball", Components: namedPatches(t, r, "spin=speed: 10", "position=9 9 9")})
+		r.DefineMixin(&registry.Mixin{ID: "ball", Components: namedPatches(t, r, "spin=speed: 10", "position=9 9 9")})
 		e := w.NewEntity()
 		must(t, r.Set(e, "spawner", attr))
 		return r, b, e, w.Children(e)
@@ -355,14 +348,14 @@ func TestSpawner(t *testing.T) {
 // spawnerror event on the spawner, with nothing spawned.
 func TestSpawnerErrors(t *testing.T) {
 	w, r, _ := builtinRegistry(t)
-	r.DefineMixin(&Mixin{ID: "cyclic", Mixins: []string{"cyclic"}})
+	r.DefineMixin(&registry.Mixin{ID: "cyclic", Mixins: []string{"cyclic"}})
 	for _, tt := range []struct{ mixin, want string }{
 		{"nope", `spawner: unknown mixin "nope"`},
 		{"cyclic", `mixin cycle: cyclic -> cyclic`},
 	} {
 		e := w.NewEntity()
 		var got []string
-		r.On(e, "spawnerror", func(ev *Event) { got = append(got, fmt.Sprint(ev.Detail)) })
+		r.On(e, "spawnerror", func(ev *registry.Event) { got = append(got, fmt.Sprint(ev.Detail)) })
 		must(t, r.Set(e, "spawner", "count: 2; mixin: "+tt.mixin))
 		if len(got) != 1 || got[0] != tt.want {
 			t.Errorf("mixin %s: spawnerror %q, want %q", tt.mixin, got, tt.want)
@@ -377,8 +370,8 @@ func TestSpawnerErrors(t *testing.T) {
 // the pass ends, safely.
 func TestSpawnerInTick(t *testing.T) {
 	w, r, _ := builtinRegistry(t)
-	_, err := Register(r, "factory", Definition[lcTicker]{
-		Tick: func(c *Context, v *lcTicker) {
+	_, err := registry.Register(r, "factory", registry.Definition[counter]{
+		Tick: func(c *registry.Context, v *counter) {
 			if v.N == 0 {
 				v.N = 1
 				must(t, c.Registry.Set(c.Entity, "spawner", "count: 4"))

@@ -1,4 +1,4 @@
-package registry
+package components
 
 import (
 	"context"
@@ -10,15 +10,16 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // spawnErrors sets a spawner on a new entity and returns what TakeErrors
 // and the spawnerror event report, and the entity.
-func spawnErrors(t *testing.T, w *ecs.World, r *Registry, attr string) (ecs.Entity, []string, error) {
+func spawnErrors(t *testing.T, w *ecs.World, r *registry.Registry, attr string) (ecs.Entity, []string, error) {
 	t.Helper()
 	e := w.NewEntity()
 	var events []string
-	r.On(e, "spawnerror", func(ev *Event) { events = append(events, fmt.Sprint(ev.Detail)) })
+	r.On(e, "spawnerror", func(ev *registry.Event) { events = append(events, fmt.Sprint(ev.Detail)) })
 	must(t, r.Set(e, "spawner", attr))
 	return e, events, r.TakeErrors()
 }
@@ -30,10 +31,10 @@ func spawnErrors(t *testing.T, w *ecs.World, r *Registry, attr string) (ecs.Enti
 func TestSpawnerEntityLimit(t *testing.T) {
 	t.Run("default limit", func(t *testing.T) {
 		w, r, _ := builtinRegistry(t)
-		for _, count := range []int{math.MaxInt, math.MaxInt - 1, 1 << 40, DefaultLimits().MaxEntities} {
+		for _, count := range []int{math.MaxInt, math.MaxInt - 1, 1 << 40, registry.DefaultLimits().MaxEntities} {
 			start := time.Now()
 			e, events, err := spawnErrors(t, w, r, fmt.Sprintf("count: %d", count))
-			if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "Limits.MaxEntities (1000000)") {
+			if !errors.Is(err, registry.ErrLimit) || !strings.Contains(err.Error(), "Limits.MaxEntities (1000000)") {
 				t.Errorf("count %d: TakeErrors = %v, want ErrLimit", count, err)
 			}
 			if len(events) != 1 {
@@ -57,7 +58,7 @@ func TestSpawnerEntityLimit(t *testing.T) {
 		}
 		// The World is full: another spawner's one entity is refused.
 		e2, _, err := spawnErrors(t, w, r, "count: 1")
-		if !errors.Is(err, ErrLimit) || len(w.Children(e2)) != 0 {
+		if !errors.Is(err, registry.ErrLimit) || len(w.Children(e2)) != 0 {
 			t.Errorf("count 1 over the limit: %v, %d children", err, len(w.Children(e2)))
 		}
 		// Count 0 spawns nothing and is no error.
@@ -82,12 +83,12 @@ func TestSpawnerEntityLimit(t *testing.T) {
 // Limits.MaxSpawnDepth (or at MaxEntities when each level multiplies), in
 // bounded time, with the error reported.
 func TestSpawnerDepthLimit(t *testing.T) {
-	selfSpawning := func(t *testing.T, count int) (*ecs.World, *Registry) {
+	selfSpawning := func(t *testing.T, count int) (*ecs.World, *registry.Registry) {
 		w, r, _ := builtinRegistry(t)
 		sp, _ := r.Component("spawner")
 		p, err := sp.Schema.ParseAttr("spawner", fmt.Sprintf("mixin: egg; count: %d", count))
 		must(t, err)
-		r.DefineMixin(&Mixin{ID: "egg", Components: []NamedPatch{{Name: "spawner", Patch: p}}})
+		r.DefineMixin(&registry.Mixin{ID: "egg", Components: []registry.NamedPatch{{Name: "spawner", Patch: p}}})
 		return w, r
 	}
 	t.Run("chain", func(t *testing.T) {
@@ -97,11 +98,11 @@ func TestSpawnerDepthLimit(t *testing.T) {
 		must(t, err)
 		// The root (depth 0) and one entity per level down to the
 		// spawner at depth 16, which is refused.
-		if w.Len() != 1+DefaultLimits().MaxSpawnDepth {
-			t.Errorf("%d entities, want %d", w.Len(), 1+DefaultLimits().MaxSpawnDepth)
+		if w.Len() != 1+registry.DefaultLimits().MaxSpawnDepth {
+			t.Errorf("%d entities, want %d", w.Len(), 1+registry.DefaultLimits().MaxSpawnDepth)
 		}
 		err = r.TakeErrors()
-		if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "Limits.MaxSpawnDepth is 16") {
+		if !errors.Is(err, registry.ErrLimit) || !strings.Contains(err.Error(), "Limits.MaxSpawnDepth is 16") {
 			t.Errorf("TakeErrors = %v", err)
 		}
 		if d := time.Since(start); d > 5*time.Second {
@@ -132,7 +133,7 @@ func TestSpawnerDepthLimit(t *testing.T) {
 			t.Errorf("%d entities, want close to the limit of 5000", w.Len())
 		}
 		err = r.TakeErrors()
-		if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "more errors") {
+		if !errors.Is(err, registry.ErrLimit) || !strings.Contains(err.Error(), "more errors") {
 			t.Errorf("TakeErrors = %v", err)
 		}
 		if d := time.Since(start); d > 10*time.Second {
@@ -148,6 +149,7 @@ func TestSpawnerDepthLimit(t *testing.T) {
 // spawn and every few hundred entities.
 func TestSpawnerCancel(t *testing.T) {
 	w, r, _ := builtinRegistry(t)
+	//lint:ignore SA1012 a nil context is documented to mean "never done"
 	if prev := r.SetContext(nil); prev == nil || prev.Err() != nil {
 		t.Errorf("SetContext returned %v for the initial context", prev)
 	}
@@ -156,13 +158,13 @@ func TestSpawnerCancel(t *testing.T) {
 	// Cancelled while spawning: a component of the spawned mixin counts
 	// inits and cancels after 1000.
 	n := 0
-	_, err := Register(r, "counter", Definition[lcTicker]{Init: func(*Context, *lcTicker) {
+	_, err := registry.Register(r, "counter", registry.Definition[counter]{Init: func(*registry.Context, *counter) {
 		if n++; n == 1000 {
 			cancel()
 		}
 	}})
 	must(t, err)
-	r.DefineMixin(&Mixin{ID: "counted", Components: []NamedPatch{{Name: "counter"}}})
+	r.DefineMixin(&registry.Mixin{ID: "counted", Components: []registry.NamedPatch{{Name: "counter"}}})
 	e, _, err := spawnErrors(t, w, r, "mixin: counted; count: 100000")
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped after") {
 		t.Errorf("TakeErrors = %v, want context.Canceled", err)
@@ -182,8 +184,8 @@ func TestSpawnerCancel(t *testing.T) {
 func TestSpawnErrorsFromTick(t *testing.T) {
 	w, r, _ := builtinRegistry(t)
 	r.Limits.MaxEntities = 10
-	_, err := Register(r, "factory", Definition[lcTicker]{
-		Tick: func(c *Context, v *lcTicker) {
+	_, err := registry.Register(r, "factory", registry.Definition[counter]{
+		Tick: func(c *registry.Context, v *counter) {
 			if v.N == 0 {
 				v.N = 1
 				must(t, c.Registry.Set(c.Entity, "spawner", "count: 100"))
@@ -192,10 +194,63 @@ func TestSpawnErrorsFromTick(t *testing.T) {
 	})
 	must(t, err)
 	must(t, r.Set(w.NewEntity(), "factory", ""))
-	if err := r.Tick(0.1); !errors.Is(err, ErrLimit) {
+	if err := r.Tick(0.1); !errors.Is(err, registry.ErrLimit) {
 		t.Errorf("Tick = %v, want the spawner's ErrLimit", err)
 	}
 	if err := r.Tick(0.1); err != nil {
 		t.Errorf("next Tick = %v, want nil (reported once)", err)
+	}
+}
+
+// TestSpawnErrorType: every way a spawner fails is reported by TakeErrors
+// as a *registry.SpawnError naming the spawner's entity, whose Err is the
+// event's detail; errors.As finds each one in the joined error.
+func TestSpawnErrorType(t *testing.T) {
+	w, r, _ := builtinRegistry(t)
+	r.Limits.MaxEntities = 100
+	r.DefineMixin(&registry.Mixin{ID: "cyclic", Mixins: []string{"cyclic"}})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		name, id, attr string
+		ctx            context.Context
+		is             error  // wrapped by the error, if not nil
+		text           string // the error's Err
+	}{
+		{"entity limit", "big", "count: 1000", nil, registry.ErrLimit,
+			"spawner: registry limit reached: 1000 more entities with 1 live would pass Limits.MaxEntities (100)"},
+		{"unknown mixin", "", "count: 1; mixin: nope", nil, nil, `spawner: unknown mixin "nope"`},
+		{"mixin cycle", "loop", "count: 1; mixin: cyclic", nil, nil, "mixin cycle: cyclic -> cyclic"},
+		{"cancelled", "", "count: 1", cancelled, context.Canceled, "spawner: context canceled"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.ctx != nil {
+				defer r.SetContext(r.SetContext(tt.ctx))
+			}
+			e := w.NewEntity()
+			must(t, r.SetEntityID(e, tt.id))
+			var detail any
+			r.On(e, "spawnerror", func(ev *registry.Event) { detail = ev.Detail })
+			must(t, r.Set(e, "spawner", tt.attr))
+			err := r.TakeErrors()
+			var se *registry.SpawnError
+			if !errors.As(err, &se) {
+				t.Fatalf("TakeErrors = %v, not a *SpawnError", err)
+			}
+			if se.Entity != e || se.EntityID != tt.id || se.Err.Error() != tt.text || detail != se.Err {
+				t.Errorf("SpawnError{%v, %q, %q}, detail %v; want entity %v, id %q, %q",
+					se.Entity, se.EntityID, se.Err, detail, e, tt.id, tt.text)
+			}
+			who := e.String()
+			if tt.id != "" {
+				who = "#" + tt.id
+			}
+			if want := "registry: entity " + who + ": " + tt.text; err.Error() != want {
+				t.Errorf("message %q, want %q", err, want)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("%v does not wrap %v", err, tt.is)
+			}
+		})
 	}
 }

@@ -1,0 +1,132 @@
+package components
+
+import (
+	"math"
+	"reflect"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Spin turns an entity's rotation about Axis at Speed degrees per second.
+type Spin struct {
+	Axis  registry.Vec3 `scene:"axis,default=0 1 0"`
+	Speed float64       `scene:"speed,default=90"`
+}
+
+// Lifetime destroys its entity once Age reaches Seconds.
+type Lifetime struct {
+	Seconds float64 `scene:"seconds,default=1,min=0"`
+	Age     float64 `scene:"age"`
+}
+
+// Builtins holds the components and systems [Register] registered, with
+// typed accessors for Go code.
+type Builtins struct {
+	Position, Rotation, Scale       ecs.Map[registry.Vec3]
+	Velocity, Acceleration, Gravity ecs.Map[registry.Vec3]
+	Visible                         ecs.Map[bool]
+	Spin                            ecs.Map[Spin]
+	Lifetime                        ecs.Map[Lifetime]
+	Spawner                         ecs.Map[Spawner]
+	Physics                         *registry.System
+}
+
+// Register registers the built-in components and systems on reg:
+// position, rotation, scale (vec3; scale defaults to 1 1 1), visible
+// (boolean, default true), velocity, acceleration and gravity (vec3, in
+// units per second, per second squared, and a per-entity gravity force
+// acting as an acceleration), spin, lifetime, spawner, and the physics
+// system. docs/components.md lists their properties and behaviour.
+func Register(reg *registry.Registry) (*Builtins, error) {
+	b := &Builtins{}
+	for _, step := range []func(*registry.Registry, *Builtins) error{
+		registerTransform, registerMotion, registerSpin, registerLifetime,
+		registerSpawner, registerPhysics,
+	} {
+		if err := step(reg, b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// registerValue registers a single-property component whose Go type is
+// its property type T, with def as its default.
+func registerValue[T any](reg *registry.Registry, name string, def T, deps ...string) (ecs.Map[T], error) {
+	s, err := registry.SchemaOf(reflect.TypeFor[T](), reg.Types())
+	if err != nil {
+		return ecs.Map[T]{}, err
+	}
+	s.Props[0].Default = def
+	c, err := registry.Register(reg, name, registry.Definition[T]{Schema: s, Dependencies: deps})
+	if err != nil {
+		return ecs.Map[T]{}, err
+	}
+	return ecs.NewMap[T](reg.World(), c.ID), nil
+}
+
+// registerTransform registers position, rotation, scale and visible.
+func registerTransform(reg *registry.Registry, b *Builtins) (err error) {
+	if b.Position, err = registerValue(reg, "position", registry.Vec3{}); err != nil {
+		return err
+	}
+	if b.Rotation, err = registerValue(reg, "rotation", registry.Vec3{}); err != nil {
+		return err
+	}
+	if b.Scale, err = registerValue(reg, "scale", registry.Vec3{X: 1, Y: 1, Z: 1}); err != nil {
+		return err
+	}
+	b.Visible, err = registerValue(reg, "visible", true)
+	return err
+}
+
+// registerMotion registers velocity, acceleration and gravity.
+func registerMotion(reg *registry.Registry, b *Builtins) (err error) {
+	if b.Velocity, err = registerValue(reg, "velocity", registry.Vec3{}, "position"); err != nil {
+		return err
+	}
+	if b.Acceleration, err = registerValue(reg, "acceleration", registry.Vec3{}, "velocity"); err != nil {
+		return err
+	}
+	b.Gravity, err = registerValue(reg, "gravity", registry.Vec3{Y: -9.8}, "velocity")
+	return err
+}
+
+// registerSpin registers spin, which turns the rotation component.
+func registerSpin(reg *registry.Registry, b *Builtins) error {
+	rot := b.Rotation
+	c, err := registry.Register(reg, "spin", registry.Definition[Spin]{
+		Dependencies: []string{"rotation"},
+		Tick: func(c *registry.Context, s *Spin) {
+			if rp := rot.Get(c.Entity); rp != nil {
+				d := s.Speed * c.Delta
+				rp.X = math.Mod(rp.X+s.Axis.X*d, 360)
+				rp.Y = math.Mod(rp.Y+s.Axis.Y*d, 360)
+				rp.Z = math.Mod(rp.Z+s.Axis.Z*d, 360)
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	b.Spin = ecs.NewMap[Spin](reg.World(), c.ID)
+	return nil
+}
+
+// registerLifetime registers lifetime.
+func registerLifetime(reg *registry.Registry, b *Builtins) error {
+	c, err := registry.Register(reg, "lifetime", registry.Definition[Lifetime]{
+		Tick: func(c *registry.Context, l *Lifetime) {
+			l.Age += c.Delta
+			if l.Age >= l.Seconds {
+				_ = c.World.Destroy(c.Entity)
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	b.Lifetime = ecs.NewMap[Lifetime](reg.World(), c.ID)
+	return nil
+}
