@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -68,6 +69,17 @@ func (k DiffKind) String() string {
 
 // MarshalText writes the kind's name (see String).
 func (k DiffKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind's name (see String).
+func (k *DiffKind) UnmarshalText(b []byte) error {
+	for i, name := range diffKindNames {
+		if name != "" && name == string(b) {
+			*k = DiffKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("loader: unknown diff entry kind %q", b)
+}
 
 // DiffEntry is one line of what a reload changes: an entity created,
 // destroyed or moved, a component added or removed, or one property of one
