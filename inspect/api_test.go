@@ -564,11 +564,15 @@ func TestPanicInHook(t *testing.T) {
 	if s1.Ticks < s0.Ticks+5 {
 		t.Fatalf("ticks stopped after the panic: %d -> %d", s0.Ticks, s1.Ticks)
 	}
+	// A panic while the component is added (update(zero) runs from the
+	// World's observer) leaves the World usable too.
+	e.call("PUT", "/api/entities/wreck/components/health", "hp: 13").expect(t, http.StatusInternalServerError)
 	var locked bool
 	e.sim(func() { locked = e.reg.World().Locked() })
 	if locked {
-		t.Error("World locked after a panic in an update hook")
+		t.Error("World locked after a panic in a hook")
 	}
+	e.call("PUT", "/api/entities/wreck/components/scale", "3 3 3").expect(t, http.StatusOK)
 }
 
 // TestIndexAndMethods: GET / lists the endpoints; wrong methods are 405
