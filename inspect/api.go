@@ -317,6 +317,9 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 	}
 	attr := strings.TrimRight(string(body), " \t\r\n")
 	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
 		e, err := in.resolve(ref)
 		if err != nil {
 			return refError(err)
@@ -386,6 +389,9 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		return
 	}
 	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
 		e, err := in.resolve(ref)
 		if err != nil {
 			return refError(err)
@@ -528,6 +534,9 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
 		var parent ecs.Entity
 		if req.Parent != "" {
 			p, err := in.resolve(req.Parent)
@@ -599,6 +608,9 @@ func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref st
 		return
 	}
 	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
 		e, err := in.resolve(ref)
 		if err != nil {
 			return refError(err)

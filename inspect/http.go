@@ -298,22 +298,28 @@ func (in *Inspector) readBody(w http.ResponseWriter, r *http.Request) ([]byte, b
 }
 
 // wantSave reads the save parameter of a change: ok is false when it
-// wrote an error. Without a save-back (not available yet) ?save=1 is 501
-// before anything changes.
+// wrote an error (400 for a value other than 1/true or 0/false).
 func (in *Inspector) wantSave(w http.ResponseWriter, r *http.Request) (save, ok bool) {
 	switch v := r.URL.Query().Get("save"); v {
 	case "", "0", "false":
 		return false, true
 	case "1", "true":
-		if in.save == nil {
-			writeError(w, http.StatusNotImplemented, "inspect: saving changes to the scene file (?save=1) is not available yet; the change was not made")
-			return false, false
-		}
 		return true, true
 	default:
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: save=%q: want 1 or 0", v))
 		return false, false
 	}
+}
+
+// noSave answers a change asked to be saved when there is no save-back:
+// 501, before anything changes. nil when the change may go ahead. Called
+// on the simulation goroutine, which alone reads in.save.
+func (in *Inspector) noSave(save bool) *reply {
+	if !save || in.save != nil {
+		return nil
+	}
+	rep := errReply(http.StatusNotImplemented, "inspect: saving changes to the scene file (?save=1) is not available yet; the change was not made")
+	return &rep
 }
 
 // index answers GET / with the list of endpoints.

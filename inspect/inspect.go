@@ -101,8 +101,10 @@ type Inspector struct {
 
 	// save writes a change made through the API into the scene file it
 	// came from (a request with ?save=1), after the change was applied
-	// to the World. nil: saving is not available and ?save=1 is
-	// answered 501 before anything changes.
+	// to the World; it runs on the simulation goroutine, the only one
+	// that reads this field (set it before serving, or from there). nil:
+	// saving is not available and ?save=1 is answered 501 before
+	// anything changes.
 	save func(*edit) error
 }
 
