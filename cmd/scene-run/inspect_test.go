@@ -186,4 +186,3 @@ func TestRunInspectErrors(t *testing.T) {
 		t.Errorf("port in use: %+v", r)
 	}
 }
-
