@@ -253,21 +253,24 @@ func (in *Inspector) getEntity(w http.ResponseWriter, r *http.Request, ref strin
 // changeEvent is the data of a "change" event, and the answer of the
 // requests that change something.
 type changeEvent struct {
-	// Op is "set", "remove", "create" or "destroy".
+	// Op is "set", "remove", "create" or "destroy"; for changes of the
+	// run, "pause", "play" or "step".
 	Op string `json:"op"`
 	// Ref is the entity's reference (as query prints it), Entity its
 	// label as in the entries ("#id" or path).
-	Ref       string `json:"ref"`
-	Entity    string `json:"entity"`
+	Ref       string `json:"ref,omitempty"`
+	Entity    string `json:"entity,omitempty"`
 	Component string `json:"component,omitempty"`
 	// Attr is the component's whole value after a set.
 	Attr string `json:"attr,omitempty"`
 	// Value is the component's typed value after a set (as the dump
 	// writes it).
 	Value   json.RawMessage    `json:"value,omitempty"`
-	Entries []loader.DiffEntry `json:"entries"`
+	Entries []loader.DiffEntry `json:"entries,omitempty"`
 	// Saved reports that the change was written to the scene file.
 	Saved bool `json:"saved,omitempty"`
+	// Run is the run's state after pause, play or step.
+	Run *runState `json:"run,omitempty"`
 }
 
 // attrErrorReply answers an attribute string the parser refuses: 400
@@ -640,8 +643,12 @@ type runState struct {
 	Ticks uint64 `json:"ticks"`
 }
 
-func (in *Inspector) runState() reply {
-	return okReply(runState{Paused: in.paused, Steps: in.steps, Ticks: in.stats.ticksNow()})
+// runChanged publishes and answers a change of the run (op: pause, play
+// or step).
+func (in *Inspector) runChanged(op string) reply {
+	st := runState{Paused: in.paused, Steps: in.steps, Ticks: in.stats.ticksNow()}
+	in.hub.publish("change", changeEvent{Op: op, Run: &st})
+	return okReply(st)
 }
 
 func (in *Inspector) setPaused(p bool) {
@@ -654,12 +661,12 @@ func (in *Inspector) setPaused(p bool) {
 
 // postPause: POST /api/pause stops ticking (Tick and ShouldTick).
 func (in *Inspector) postPause(w http.ResponseWriter, r *http.Request) {
-	in.do(w, r, func() reply { in.setPaused(true); return in.runState() })
+	in.do(w, r, func() reply { in.setPaused(true); return in.runChanged("pause") })
 }
 
 // postPlay: POST /api/play resumes ticking.
 func (in *Inspector) postPlay(w http.ResponseWriter, r *http.Request) {
-	in.do(w, r, func() reply { in.setPaused(false); return in.runState() })
+	in.do(w, r, func() reply { in.setPaused(false); return in.runChanged("play") })
 }
 
 // maxSteps bounds /api/step?n=N.
@@ -679,6 +686,6 @@ func (in *Inspector) postStep(w http.ResponseWriter, r *http.Request) {
 	in.do(w, r, func() reply {
 		in.setPaused(true)
 		in.steps = min(in.steps+n, maxSteps)
-		return in.runState()
+		return in.runChanged("step")
 	})
 }

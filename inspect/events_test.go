@@ -163,6 +163,15 @@ func TestEventsReload(t *testing.T) {
 		t.Errorf("change event: %+v", ch)
 	}
 
+	// Pause, play and step are changes too.
+	e.call("POST", "/api/step?n=2", "").expect(t, http.StatusOK)
+	ch = changeEvent{}
+	json.Unmarshal([]byte(next(t, events, "change").data), &ch)
+	if ch.Op != "step" || ch.Run == nil || !ch.Run.Paused || ch.Run.Steps != 2 || ch.Ref != "" {
+		t.Errorf("step event: %+v", ch)
+	}
+	e.call("POST", "/api/play", "").expect(t, http.StatusOK)
+
 	// Ticks went on while all this streamed.
 	json.Unmarshal([]byte(next(t, events, "stats").data), &st)
 	if st.Ticks <= ticks {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +196,7 @@ type resp struct {
 
 func (r resp) json(t *testing.T, v any) {
 	t.Helper()
+	reflect.ValueOf(v).Elem().SetZero() // fields the answer leaves out are zero
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("answer %d is not JSON: %v\n%s", r.status, err, r.body)
 	}
