@@ -75,10 +75,7 @@ func (in *Inspector) getQuery(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return selectorReply(err)
 		}
-		out := queryResult{Selector: sel, Count: len(es), Matches: make([]string, len(es)), Version: in.w.Version()}
-		for i, e := range es {
-			out.Matches[i] = in.path(e)
-		}
+		out := queryResult{Selector: sel, Count: len(es), Matches: in.paths(es), Version: in.w.Version()}
 		if full {
 			out.Entities = loader.DumpEntities(in.reg, es)
 		}
@@ -212,9 +209,7 @@ type componentValue struct {
 func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
 	d := loader.DumpEntities(in.reg, []ecs.Entity{e})[0]
 	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}}
-	for c := range in.w.ChildrenSeq(e) {
-		out.Children = append(out.Children, in.path(c))
-	}
+	out.Children = append(out.Children, in.paths(in.w.Children(e))...)
 	for _, name := range in.reg.EntityComponents(e) {
 		attr, err := in.reg.Attr(e, name)
 		if err != nil {

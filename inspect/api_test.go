@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -829,4 +830,46 @@ func TestClose(t *testing.T) {
 		t.Errorf("waiting request after Close: %d", s)
 	}
 	e.get("/api/scene").expect(t, http.StatusServiceUnavailable)
+}
+
+// TestPaths: naming many entities at once gives what loader.EntityPath
+// gives each, for unnamed roots, named and unnamed children, at depth.
+func TestPaths(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("entities:\n")
+	for i := range 5 {
+		if i == 2 {
+			b.WriteString("  - id: named\n")
+		} else {
+			b.WriteString("  - position: 0 0 0\n")
+		}
+		b.WriteString("    children:\n")
+		for j := range 6 {
+			if j == 3 {
+				fmt.Fprintf(&b, "      - id: c%d\n", i)
+			} else {
+				b.WriteString("      - enemy:\n")
+			}
+			b.WriteString("        children:\n          - alive:\n          - alive:\n")
+		}
+	}
+	reg := newRegistry(t, nil)
+	if _, err := loader.LoadBytes(reg, "s.yaml", []byte(b.String()), loader.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	in := New(reg, Options{})
+	var es []ecs.Entity
+	for e := range reg.World().All() {
+		es = append(es, e)
+	}
+	slices.Reverse(es) // any order
+	got := in.paths(es)
+	for i, e := range es {
+		if want := loader.EntityPath(reg, e); got[i] != want {
+			t.Errorf("%v: %q, want %q", e, got[i], want)
+		}
+	}
+	if len(es) != 95 || !slices.Contains(got, "4/5/1") || !slices.Contains(got, "c2/0") {
+		t.Errorf("%d entities: %v", len(es), got)
+	}
 }
