@@ -7,13 +7,20 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/scenecs/scenecs/inspect"
+	"github.com/scenecs/scenecs/loader"
 )
 
 const runUsage = `Usage: scene-run [run] [flags] [SCENE]
 
 Loads SCENE (YAML, XML or JSON by extension; without SCENE the embedded
 default scene, cubes.yaml) and runs it at a fixed time step, then prints a
-summary. Ctrl-C stops early, still with the summary.
+summary. Ctrl-C stops early, still with the summary. With -watch or
+-inspect it runs until Ctrl-C unless -ticks is given.
+
+-inspect ADDR serves the inspection API (docs/inspector.md) while the scene
+runs and prints one line, "inspect: http://HOST:PORT/?token=TOKEN".
 
 Flags:
 `
@@ -28,12 +35,18 @@ type runFlags struct {
 	dryRun   bool
 	poll     time.Duration
 	debounce time.Duration
+	inspect  string // -inspect address; "" for none
+
+	// Set when the run starts (see inspect.go): the inspector, and the
+	// function each hot reload is reported to.
+	inspector *inspect.Inspector
+	reloaded  func(*loader.Diff, error)
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f runFlags
 	fs := newFlags("run", runUsage, stderr)
-	countVar(fs, &f.ticks, "ticks", 600, "run `n` ticks (0 with -watch: until interrupted)")
+	countVar(fs, &f.ticks, "ticks", 600, "run `n` ticks (with -watch or -inspect, or 0 with them: until interrupted)")
 	rateVar(fs, &f.hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000] (the fixed time step is 1/rate)")
 	fs.BoolVar(&f.realtime, "realtime", false, "pace ticks to wall-clock time (default: as fast as possible)")
 	fs.Int64Var(&f.seed, "seed", 0, "mixed into every spawner's seed (0: the scene's own seeds)")
@@ -42,8 +55,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&f.dryRun, "dry-run", false, "with -watch: print what each save would change, without applying it")
 	intervalVar(fs, &f.poll, "poll", 0, "leave -poll out to use file system events", "with -watch: poll for changes at this `interval` instead of using file system events")
 	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved")
+	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.inspect != "" {
+		if err := checkInspectAddr(f.inspect); err != nil {
+			return err
+		}
+		if !isSet(fs, "realtime") {
+			f.realtime = true
+		}
+	}
+	if (f.watch || f.inspect != "") && !isSet(fs, "ticks") {
+		f.ticks = 0
 	}
 	if fs.NArg() > 1 {
 		return usagef("expected at most one SCENE, got %d arguments", fs.NArg())
@@ -71,6 +96,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return selectorError(err)
 		}
 	}
+	if f.inspect != "" {
+		ictx, cancel := context.WithCancel(ctx)
+		defer cancel() // stops serving when the run ends
+		if err := startInspect(ictx, rt, scene, &f, stdout); err != nil {
+			return err
+		}
+	}
 	var reloads <-chan func()
 	if f.watch {
 		f.realtime = true
@@ -93,7 +125,7 @@ func runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads 
 	lastStatus := start
 	ticks := 0
 	seen := map[string]bool{}
-	for f.ticks == 0 && f.watch || ticks < f.ticks {
+	for f.ticks == 0 && (f.watch || f.inspect != "") || ticks < f.ticks {
 		select {
 		case <-ctx.Done():
 			goto done
@@ -102,9 +134,17 @@ func runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads 
 			continue
 		default:
 		}
+		if !beforeTick(f.inspector) { // paused by the inspector
+			if _, ok := waitUntil(ctx, time.Now().Add(10*time.Millisecond), reloads, f.inspector); !ok {
+				goto done
+			}
+			next = time.Now()
+			continue
+		}
 		t0 := time.Now()
 		tickErr := rt.reg.Tick(dt)
 		times = append(times, time.Since(t0))
+		observeTick(f.inspector, times[len(times)-1])
 		ticks++
 		if tickErr != nil {
 			reportTickError(stderr, seen, ticks, tickErr)
@@ -115,14 +155,13 @@ func runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads 
 		}
 		if f.realtime {
 			next = next.Add(step)
-			if d := time.Until(next); d > 0 {
-				select {
-				case <-ctx.Done():
+			if time.Until(next) > 0 {
+				reloaded, ok := waitUntil(ctx, next, reloads, f.inspector)
+				if !ok {
 					goto done
-				case apply := <-reloads:
-					apply()
+				}
+				if reloaded {
 					next = time.Now()
-				case <-time.After(d):
 				}
 			} else {
 				next = time.Now()

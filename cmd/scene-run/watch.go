@@ -47,6 +47,9 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 					t0 := time.Now()
 					d, err := rl.ReloadFrom(w.Snapshot())
 					took := time.Since(t0)
+					if f.reloaded != nil {
+						f.reloaded(d, err) // the inspector's reload event
+					}
 					// Watch the includes of this attempt too, failed or not,
 					// so fixing a newly added broken include reloads.
 					w.SetFilesFrom(rl.Files(), rl.Snapshot())

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/scenecs/scenecs/inspect"
+	"github.com/scenecs/scenecs/loader"
+)
+
+// checkInspectAddr checks the -inspect address before anything runs.
+func checkInspectAddr(addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return usagef("-inspect %q: want host:port, such as 127.0.0.1:0 (a free port) or localhost:8090", addr)
+	}
+	return nil
+}
+
+// startInspect serves the inspection API of the running scene on addr
+// until ctx ends, and prints its URL as the one line
+// "inspect: http://HOST:PORT/?token=TOKEN". Hot reloads are published to
+// it through f.reloaded.
+func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, f *runFlags, stdout io.Writer) error {
+	in := inspect.New(rt.reg, inspect.Options{Scene: scene})
+	url, err := in.Listen(ctx, f.inspect)
+	if err != nil {
+		return fmt.Errorf("scene-run: -inspect: %v", err)
+	}
+	f.inspector = in
+	f.reloaded = in.Reloaded
+	fmt.Fprintf(stdout, "inspect: %s\n", url)
+	return nil
+}
+
+// beforeTick serves the inspector's waiting requests (if there is an
+// inspector) and reports whether to tick now: false while it holds the
+// scene paused.
+func beforeTick(in *inspect.Inspector) bool {
+	if in == nil {
+		return true
+	}
+	in.Drain()
+	return in.ShouldTick()
+}
+
+// observeTick reports a tick's duration to the inspector, if any.
+func observeTick(in *inspect.Inspector, d time.Duration) {
+	if in != nil {
+		in.Observe(d)
+	}
+}
+
+// waitUntil waits until t, applying a reload if one comes (it then returns
+// at once, with reloaded true) and serving the inspector's requests as
+// they arrive. ok is false if ctx ended.
+func waitUntil(ctx context.Context, t time.Time, reloads <-chan func(), in *inspect.Inspector) (reloaded, ok bool) {
+	var wake <-chan struct{}
+	if in != nil {
+		wake = in.Wake()
+	}
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, false
+		case apply := <-reloads:
+			apply()
+			return true, true
+		case <-wake:
+			in.Drain()
+		case <-timer.C:
+			return false, true
+		}
+	}
+}

@@ -1,0 +1,686 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/selector"
+)
+
+// The endpoint handlers. Each reads and checks the request on the HTTP
+// goroutine, then queues a function for the simulation goroutine (do):
+// only that function touches the Registry and the World.
+
+// getScene: GET /api/scene[?root=REF].
+func (in *Inspector) getScene(w http.ResponseWriter, r *http.Request) {
+	root := r.URL.Query().Get("root")
+	in.do(w, r, func() reply {
+		var opt loader.ExportOptions
+		if root != "" {
+			e, err := in.resolve(root)
+			if err != nil {
+				return refError(err)
+			}
+			opt.Root = e
+		}
+		var b bytes.Buffer
+		if err := loader.WriteJSON(&b, in.reg, opt); err != nil {
+			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())
+		}
+		return reply{status: http.StatusOK, raw: b.Bytes(), header: in.versionHeader()}
+	})
+}
+
+func (in *Inspector) versionHeader() map[string]string {
+	return map[string]string{"X-Scene-Version": strconv.FormatUint(in.w.Version(), 10)}
+}
+
+// queryResult is the answer of GET /api/query.
+type queryResult struct {
+	Selector string   `json:"selector"`
+	Count    int      `json:"count"`
+	Matches  []string `json:"matches"`
+	// Version is the World's structural version (ecs.World.Version)
+	// when the query ran.
+	Version  uint64               `json:"version"`
+	Entities []*loader.DumpEntity `json:"entities,omitempty"`
+}
+
+// getQuery: GET /api/query?selector=S[&full=1].
+func (in *Inspector) getQuery(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	sel := q.Get("selector")
+	if strings.TrimSpace(sel) == "" {
+		writeError(w, http.StatusBadRequest, "inspect: missing selector (GET /api/query?selector=...)")
+		return
+	}
+	full, ok := boolParam(w, q, "full")
+	if !ok {
+		return
+	}
+	in.do(w, r, func() reply {
+		es, err := in.query(sel)
+		if err != nil {
+			return selectorReply(err)
+		}
+		out := queryResult{Selector: sel, Count: len(es), Matches: in.paths(es), Version: in.w.Version()}
+		if full {
+			out.Entities = loader.DumpEntities(in.reg, es)
+		}
+		return okReply(out)
+	})
+}
+
+// query runs a selector compiled for this request only: selectors the
+// clients type are not kept (the Registry's own cache would keep every
+// one, with its filters in the World).
+func (in *Inspector) query(src string) ([]ecs.Entity, error) {
+	s, err := in.reg.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.QueryAll(nil), nil
+}
+
+// selectorReply answers a selector that does not compile: 400 with the
+// message "selector:1:COL: ..." and the column.
+func selectorReply(err error) reply {
+	var se *selector.Error
+	if errors.As(err, &se) {
+		return reply{status: http.StatusBadRequest, body: errorBody{Error: se.Error(), Col: se.Col}}
+	}
+	return errReply(http.StatusBadRequest, err.Error())
+}
+
+func boolParam(w http.ResponseWriter, q url.Values, name string) (v, ok bool) {
+	switch s := q.Get(name); s {
+	case "", "0", "false":
+		return false, true
+	case "1", "true":
+		return true, true
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: %s=%q: want 1 or 0", name, s))
+		return false, false
+	}
+}
+
+// componentInfo describes one component for editors.
+type componentInfo struct {
+	Name string `json:"name"`
+	// Single: written as a bare value (one unnamed property).
+	Single bool `json:"single"`
+	// Tag: no properties, written with an empty value.
+	Tag bool `json:"tag"`
+	// Multiple: an entity may hold several instances, name__id.
+	Multiple bool `json:"multiple"`
+	// Declared: declared by a scene (data only, no Go type or hooks).
+	Declared     bool       `json:"declared"`
+	Dependencies []string   `json:"dependencies,omitempty"`
+	Properties   []propInfo `json:"properties"`
+}
+
+// propInfo describes one property.
+type propInfo struct {
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Default string   `json:"default"`
+	Min     *float64 `json:"min,omitempty"`
+	Max     *float64 `json:"max,omitempty"`
+	OneOf   []string `json:"oneOf,omitempty"`
+}
+
+// systemInfo describes one system and its current settings.
+type systemInfo struct {
+	Name       string     `json:"name"`
+	Properties []propInfo `json:"properties"`
+	// Value is the current settings as an attribute string.
+	Value string `json:"value"`
+}
+
+func propInfos(s *registry.Schema) []propInfo {
+	out := make([]propInfo, len(s.Props))
+	for i := range s.Props {
+		p := &s.Props[i]
+		out[i] = propInfo{Name: p.Name, Type: p.Type.Name, Default: p.Print(p.Default), Min: p.Min, Max: p.Max, OneOf: p.OneOf}
+	}
+	return out
+}
+
+// getComponents: GET /api/components.
+func (in *Inspector) getComponents(w http.ResponseWriter, r *http.Request) {
+	in.do(w, r, func() reply {
+		var out struct {
+			Components []componentInfo `json:"components"`
+			Systems    []systemInfo    `json:"systems"`
+		}
+		for _, c := range in.reg.Components() {
+			out.Components = append(out.Components, componentInfo{
+				Name: c.Name, Single: c.Schema.Single(), Tag: c.Schema.IsTag(), Multiple: c.Multiple,
+				Declared: c.Declared, Dependencies: c.Dependencies, Properties: propInfos(c.Schema),
+			})
+		}
+		sort.Slice(out.Components, func(i, j int) bool { return out.Components[i].Name < out.Components[j].Name })
+		out.Systems = []systemInfo{}
+		for _, s := range in.reg.Systems() {
+			out.Systems = append(out.Systems, systemInfo{Name: s.Name, Properties: propInfos(s.Schema), Value: s.Schema.PrintAttr(s.Values())})
+		}
+		sort.Slice(out.Systems, func(i, j int) bool { return out.Systems[i].Name < out.Systems[j].Name })
+		return okReply(out)
+	})
+}
+
+// entityInfo is the answer of GET /api/entities/REF.
+type entityInfo struct {
+	// Ref is the reference scene-run query prints (id or path).
+	Ref string `json:"ref"`
+	ID  string `json:"id,omitempty"`
+	// Handle is the entity's handle ("e12v0"), also a valid reference.
+	Handle   string           `json:"handle"`
+	Class    []string         `json:"class"`
+	Parent   *string          `json:"parent"`
+	Children []string         `json:"children"`
+	Comps    []componentValue `json:"components"`
+	// Source is where the scene file writes the entity, when the
+	// Inspector knows the scene and the entity comes from it.
+	Source string `json:"source,omitempty"`
+}
+
+// componentValue is one component of an entity: as an attribute string
+// and as the typed value of the JSON dump.
+type componentValue struct {
+	Name  string          `json:"name"`
+	Attr  string          `json:"attr"`
+	Value json.RawMessage `json:"value"`
+}
+
+func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
+	d := loader.DumpEntities(in.reg, []ecs.Entity{e})[0]
+	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}}
+	out.Children = append(out.Children, in.paths(in.w.Children(e))...)
+	for _, name := range in.reg.EntityComponents(e) {
+		attr, err := in.reg.Attr(e, name)
+		if err != nil {
+			continue
+		}
+		out.Comps = append(out.Comps, componentValue{Name: name, Attr: attr, Value: d.Components[name]})
+	}
+	if s := in.opt.Scene; s != nil {
+		if n, ok := s.Nodes[e]; ok && n.Src != nil && n.Src.Pos.IsValid() {
+			out.Source = n.Src.Pos.String()
+		}
+	}
+	return out
+}
+
+// refError answers an entity reference that names nothing (404).
+func refError(err error) reply {
+	var nf *notFoundError
+	if errors.As(err, &nf) {
+		return errReply(http.StatusNotFound, err.Error())
+	}
+	return errReply(http.StatusBadRequest, err.Error())
+}
+
+// getEntity: GET /api/entities/REF.
+func (in *Inspector) getEntity(w http.ResponseWriter, r *http.Request, ref string) {
+	in.do(w, r, func() reply {
+		e, err := in.resolve(ref)
+		if err != nil {
+			return refError(err)
+		}
+		return okReply(in.entityInfo(e))
+	})
+}
+
+// changeEvent is the data of a "change" event, and the answer of the
+// requests that change something.
+type changeEvent struct {
+	// Op is "set", "remove", "create" or "destroy"; for changes of the
+	// run, "pause", "play" or "step".
+	Op string `json:"op"`
+	// Ref is the entity's reference (as query prints it), Entity its
+	// label as in the entries ("#id" or path).
+	Ref       string `json:"ref,omitempty"`
+	Entity    string `json:"entity,omitempty"`
+	Component string `json:"component,omitempty"`
+	// Attr is the component's whole value after a set.
+	Attr string `json:"attr,omitempty"`
+	// Value is the component's typed value after a set (as the dump
+	// writes it).
+	Value   json.RawMessage    `json:"value,omitempty"`
+	Entries []loader.DiffEntry `json:"entries,omitempty"`
+	// Saved reports that the change was written to the scene file.
+	Saved bool `json:"saved,omitempty"`
+	// Run is the run's state after pause, play or step.
+	Run *runState `json:"run,omitempty"`
+}
+
+// attrErrorReply answers an attribute string the parser refuses: 400
+// with its message, the property and the byte offset in the body.
+func attrErrorReply(err error) reply {
+	body := errorBody{Error: err.Error()}
+	var ae *registry.AttrError
+	if errors.As(err, &ae) {
+		off := ae.Offset
+		body.Property, body.Offset = ae.Property, &off
+	}
+	return reply{status: http.StatusBadRequest, body: body}
+}
+
+// component finds the component name (or instance name__id) for a change:
+// 404 if no such component is registered or declared.
+func (in *Inspector) component(name string) (*registry.Component, *reply) {
+	c, ok := in.reg.Component(name)
+	if !ok {
+		var msg string
+		if _, _, err := in.reg.Lookup(name); err != nil {
+			msg = "inspect: " + err.Error()
+		} else {
+			msg = fmt.Sprintf("inspect: unknown component %q", name)
+		}
+		rep := errReply(http.StatusNotFound, msg)
+		return nil, &rep
+	}
+	return c, nil
+}
+
+// putComponent: PUT /api/entities/REF/components/NAME with an attribute
+// string as the body. It sets the component as a scene file would
+// (merged with the current data; init on add, update(old) on change).
+func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, name string) {
+	save, ok := in.wantSave(w, r)
+	if !ok {
+		return
+	}
+	body, ok := in.readBody(w, r)
+	if !ok {
+		return
+	}
+	if !utf8.Valid(body) {
+		writeError(w, http.StatusBadRequest, "inspect: the attribute string is not valid UTF-8")
+		return
+	}
+	attr := strings.TrimRight(string(body), " \t\r\n")
+	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
+		e, err := in.resolve(ref)
+		if err != nil {
+			return refError(err)
+		}
+		c, bad := in.component(name)
+		if bad != nil {
+			return *bad
+		}
+		p, err := c.Schema.ParseAttr(name, attr)
+		if err != nil {
+			return attrErrorReply(err)
+		}
+		had := in.reg.Has(e, name)
+		var old []any
+		if had {
+			old, _ = in.reg.Values(e, name)
+		}
+		if err := in.reg.SetPatch(e, name, p, registry.Merge); err != nil {
+			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+		}
+		ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []loader.DiffEntry{}}
+		if nv, err := in.reg.Values(e, name); err == nil {
+			ev.Attr = c.Schema.PrintAttr(nv)
+			ev.Value = loader.DumpEntities(in.reg, []ecs.Entity{e})[0].Components[name]
+			if !had {
+				ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.ComponentAdded, Entity: ev.Entity, Component: name, New: ev.Attr})
+			} else {
+				for i := range c.Schema.Props {
+					pr := &c.Schema.Props[i]
+					if i < len(old) && !pr.Type.Equal(old[i], nv[i]) {
+						ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.PropertyChanged, Entity: ev.Entity, Component: name,
+							Property: pr.Name, Old: pr.Print(old[i]), New: pr.Print(nv[i])})
+					}
+				}
+			}
+		}
+		return in.changed(ev, save, &edit{op: "set", entity: e, component: name, attr: attr})
+	})
+}
+
+// changed publishes a change made through the API, saves it to the scene
+// file if asked, and answers it.
+func (in *Inspector) changed(ev changeEvent, save bool, ed *edit) reply {
+	status := http.StatusOK
+	if ev.Op == "create" {
+		status = http.StatusCreated
+	}
+	var saveErr error
+	if save && in.save != nil {
+		if s := in.opt.Scene; s != nil {
+			ed.node = s.Nodes[ed.entity]
+		}
+		saveErr = in.save(ed)
+		ev.Saved = saveErr == nil
+	}
+	in.hub.publish("change", ev)
+	if saveErr != nil {
+		return errReply(http.StatusInternalServerError, "inspect: the change was made in the running scene, but saving it failed: "+saveErr.Error())
+	}
+	return reply{status: status, body: ev}
+}
+
+// deleteComponent: DELETE /api/entities/REF/components/NAME.
+func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref, name string) {
+	save, ok := in.wantSave(w, r)
+	if !ok {
+		return
+	}
+	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
+		e, err := in.resolve(ref)
+		if err != nil {
+			return refError(err)
+		}
+		if _, bad := in.component(name); bad != nil {
+			return *bad
+		}
+		if !in.reg.Has(e, name) {
+			return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", ref, name))
+		}
+		old, _ := in.reg.Attr(e, name)
+		ev := changeEvent{Op: "remove", Ref: in.path(e), Entity: in.label(e), Component: name}
+		ed := &edit{op: "remove", entity: e, component: name}
+		if save && in.opt.Scene != nil {
+			ed.node = in.opt.Scene.Nodes[e]
+		}
+		if err := in.reg.Remove(e, name); err != nil {
+			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+		}
+		ev.Entries = []loader.DiffEntry{{Kind: loader.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
+		return in.changed(ev, save, ed)
+	})
+}
+
+// createRequest is the body of POST /api/entities.
+type createRequest struct {
+	// Parent is the parent's reference; empty: a root.
+	Parent string `json:"parent"`
+	ID     string `json:"id"`
+	// Class and Mixin are a space-separated string or an array.
+	Class words `json:"class"`
+	Mixin words `json:"mixin"`
+	// Components maps component names to attribute strings, in order.
+	Components attrList `json:"components"`
+}
+
+// words is a JSON string of space-separated words or an array of them.
+type words []string
+
+// UnmarshalJSON reads a string or an array of strings.
+func (ws *words) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*ws = strings.Fields(s)
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("want a string or an array of strings")
+	}
+	for _, x := range list {
+		if !validWord(x) {
+			return fmt.Errorf("%q: no spaces or control characters allowed", x)
+		}
+	}
+	*ws = list
+	return nil
+}
+
+// attrList is a JSON object of component name -> attribute string, kept
+// in order.
+type attrList [][2]string
+
+// UnmarshalJSON reads the object keeping its order; null stands for the
+// empty attribute string (a tag).
+func (al *attrList) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		return nil
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("want an object of component name to attribute string")
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k := kt.(string)
+		vt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v string
+		switch x := vt.(type) {
+		case string:
+			v = x
+		case nil:
+		default:
+			return fmt.Errorf("components.%s: want an attribute string (such as \"hp: 5\" or \"1 2 3\")", k)
+		}
+		*al = append(*al, [2]string{k, v})
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// validWord reports whether s can be an id or class name: not empty, no
+// white space or control characters (as scene files require).
+func validWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// postEntity: POST /api/entities. Everything is checked before the
+// entity is made; a bad request changes nothing.
+func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
+	save, ok := in.wantSave(w, r)
+	if !ok {
+		return
+	}
+	body, ok := in.readBody(w, r)
+	if !ok {
+		return
+	}
+	var req createRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "inspect: body: "+err.Error()+` (want {"parent": REF, "id": ID, "class": "a b", "mixin": "m", "components": {"name": "attribute string"}})`)
+		return
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, "inspect: body: more than one JSON value")
+		return
+	}
+	if req.ID != "" && !validWord(req.ID) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: invalid id %q (no spaces or control characters)", req.ID))
+		return
+	}
+	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
+		var parent ecs.Entity
+		if req.Parent != "" {
+			p, err := in.resolve(req.Parent)
+			if err != nil {
+				return errReply(http.StatusBadRequest, "inspect: parent: "+err.Error())
+			}
+			parent = p
+		}
+		if req.ID != "" {
+			if _, used := in.reg.EntityByID(req.ID); used {
+				return errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID))
+			}
+		}
+		mixins, err := in.reg.ExpandMixins(req.Mixin)
+		if err != nil {
+			return errReply(http.StatusBadRequest, "inspect: mixin: "+err.Error())
+		}
+		own := make([]registry.NamedPatch, 0, len(req.Components))
+		for _, kv := range req.Components {
+			c, _, err := in.reg.Lookup(kv[0])
+			if err != nil {
+				return errReply(http.StatusBadRequest, "inspect: components: "+err.Error())
+			}
+			p, err := c.Schema.ParseAttr(kv[0], kv[1])
+			if err != nil {
+				return attrErrorReply(err)
+			}
+			own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
+		}
+		e := in.w.NewEntity()
+		if !parent.IsZero() {
+			if err := in.w.SetParent(e, parent); err != nil {
+				_ = in.w.Destroy(e)
+				return errReply(http.StatusBadRequest, "inspect: parent: "+err.Error())
+			}
+		}
+		if req.ID != "" {
+			if err := in.reg.SetEntityID(e, req.ID); err != nil {
+				_ = in.w.Destroy(e)
+				return errReply(http.StatusConflict, "inspect: "+err.Error())
+			}
+		}
+		if len(req.Class) > 0 {
+			if err := in.reg.SetClasses(e, req.Class); err != nil {
+				_ = in.w.Destroy(e)
+				return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+			}
+		}
+		if err := in.reg.SetMany(e, in.reg.Compose(mixins, own)); err != nil {
+			_ = in.w.Destroy(e)
+			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+		}
+		ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
+			Entries: []loader.DiffEntry{{Kind: loader.EntityCreated, Entity: in.label(e)}}}
+		rep := in.changed(ev, save, &edit{op: "create", entity: e})
+		if rep.status == http.StatusCreated {
+			rep.body = in.entityInfo(e)
+			rep.header = map[string]string{"Location": "/api/entities/" + url.PathEscape(ev.Ref)}
+		}
+		return rep
+	})
+}
+
+// deleteEntity: DELETE /api/entities/REF destroys the entity and its
+// subtree.
+func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref string) {
+	save, ok := in.wantSave(w, r)
+	if !ok {
+		return
+	}
+	in.do(w, r, func() reply {
+		if rep := in.noSave(save); rep != nil {
+			return *rep
+		}
+		e, err := in.resolve(ref)
+		if err != nil {
+			return refError(err)
+		}
+		ev := changeEvent{Op: "destroy", Ref: in.path(e), Entity: in.label(e)}
+		ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: ev.Entity})
+		for d := range in.w.Descendants(e) {
+			ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: in.label(d)})
+		}
+		ed := &edit{op: "destroy", entity: e}
+		if save && in.opt.Scene != nil {
+			ed.node = in.opt.Scene.Nodes[e]
+		}
+		if err := in.w.Destroy(e); err != nil {
+			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())
+		}
+		return in.changed(ev, save, ed)
+	})
+}
+
+// runState is the answer of pause, play and step.
+type runState struct {
+	Paused bool `json:"paused"`
+	// Steps is the number of ticks still to run while paused.
+	Steps int `json:"steps"`
+	// Ticks counts the ticks observed so far.
+	Ticks uint64 `json:"ticks"`
+}
+
+// runChanged publishes and answers a change of the run (op: pause, play
+// or step).
+func (in *Inspector) runChanged(op string) reply {
+	st := runState{Paused: in.paused, Steps: in.steps, Ticks: in.stats.ticksNow()}
+	in.hub.publish("change", changeEvent{Op: op, Run: &st})
+	return okReply(st)
+}
+
+func (in *Inspector) setPaused(p bool) {
+	in.paused = p
+	if !p {
+		in.steps = 0
+	}
+	in.stats.setPaused(p)
+}
+
+// postPause: POST /api/pause stops ticking (Tick and ShouldTick).
+func (in *Inspector) postPause(w http.ResponseWriter, r *http.Request) {
+	in.do(w, r, func() reply { in.setPaused(true); return in.runChanged("pause") })
+}
+
+// postPlay: POST /api/play resumes ticking.
+func (in *Inspector) postPlay(w http.ResponseWriter, r *http.Request) {
+	in.do(w, r, func() reply { in.setPaused(false); return in.runChanged("play") })
+}
+
+// maxSteps bounds /api/step?n=N.
+const maxSteps = 1_000_000
+
+// postStep: POST /api/step?n=N pauses and runs N more ticks (default 1).
+func (in *Inspector) postStep(w http.ResponseWriter, r *http.Request) {
+	n := 1
+	if s := r.URL.Query().Get("n"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 || v > maxSteps {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: n=%q: want a number of ticks from 1 to %d", s, maxSteps))
+			return
+		}
+		n = v
+	}
+	in.do(w, r, func() reply {
+		in.setPaused(true)
+		in.steps = min(in.steps+n, maxSteps)
+		return in.runChanged("step")
+	})
+}

@@ -1,0 +1,348 @@
+package inspect
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ServeHTTP answers one request: see docs/inspector.md for the endpoints.
+// Every request is checked first: its Host must be the server's own and
+// its Origin, if any, too (403); requests that change anything need the
+// token (401).
+func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !in.hostOK(r, r.Host, r.TLS != nil) {
+		writeError(w, http.StatusForbidden, fmt.Sprintf("inspect: host %q is not this server's own (use its address, localhost or 127.0.0.1 with its port, or add the name to Options.Hosts)", r.Host))
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" && !in.originOK(r, o) {
+		writeError(w, http.StatusForbidden, fmt.Sprintf("inspect: cross-origin request from %q refused", o))
+		return
+	}
+	p := r.URL.Path
+	switch {
+	case p == "/" || p == "":
+		in.methods(w, r, handlers{"GET": in.index})
+	case p == "/api/scene":
+		in.methods(w, r, handlers{"GET": in.getScene})
+	case p == "/api/query":
+		in.methods(w, r, handlers{"GET": in.getQuery})
+	case p == "/api/components":
+		in.methods(w, r, handlers{"GET": in.getComponents})
+	case p == "/api/stats":
+		in.methods(w, r, handlers{"GET": func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, in.Stats()) }})
+	case p == "/api/events":
+		in.methods(w, r, handlers{"GET": in.events})
+	case p == "/api/transforms":
+		in.methods(w, r, handlers{"GET": in.getTransforms})
+	case p == "/api/pause":
+		in.methods(w, r, handlers{"POST": in.postPause})
+	case p == "/api/play":
+		in.methods(w, r, handlers{"POST": in.postPlay})
+	case p == "/api/step":
+		in.methods(w, r, handlers{"POST": in.postStep})
+	case p == "/api/entities":
+		in.methods(w, r, handlers{"POST": in.postEntity})
+	case strings.HasPrefix(p, "/api/entities/"):
+		ref, comp, ok := splitEntityPath(r.URL)
+		switch {
+		case !ok:
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: bad entity path %q", r.URL.EscapedPath()))
+		case comp != "":
+			in.methods(w, r, handlers{
+				"PUT":    func(w http.ResponseWriter, r *http.Request) { in.putComponent(w, r, ref, comp) },
+				"DELETE": func(w http.ResponseWriter, r *http.Request) { in.deleteComponent(w, r, ref, comp) },
+			})
+		default:
+			in.methods(w, r, handlers{
+				"GET":    func(w http.ResponseWriter, r *http.Request) { in.getEntity(w, r, ref) },
+				"DELETE": func(w http.ResponseWriter, r *http.Request) { in.deleteEntity(w, r, ref) },
+			})
+		}
+	default:
+		writeError(w, http.StatusNotFound, fmt.Sprintf("inspect: no endpoint %s (see GET / for the list)", p))
+	}
+}
+
+type handlers map[string]func(http.ResponseWriter, *http.Request)
+
+// methods dispatches on the method: 405 for one the endpoint does not
+// take, 401 without the token for one that changes anything.
+func (in *Inspector) methods(w http.ResponseWriter, r *http.Request, hs handlers) {
+	h, ok := hs[r.Method]
+	if !ok {
+		allow := make([]string, 0, len(hs))
+		for m := range hs {
+			allow = append(allow, m)
+		}
+		sort.Strings(allow)
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("inspect: %s does not take %s (allowed: %s)", r.URL.Path, r.Method, strings.Join(allow, ", ")))
+		return
+	}
+	if r.Method != http.MethodGet && !in.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="scenecs inspector"`)
+		writeError(w, http.StatusUnauthorized, "inspect: this request changes the scene: it needs the run's token (Authorization: Bearer TOKEN, or ?token=TOKEN)")
+		return
+	}
+	h(w, r)
+}
+
+// authorized reports whether r carries the token.
+func (in *Inspector) authorized(r *http.Request) bool {
+	got := ""
+	if a := r.Header.Get("Authorization"); a != "" {
+		scheme, tok, ok := strings.Cut(a, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return false
+		}
+		got = strings.TrimSpace(tok)
+	} else {
+		got = r.URL.Query().Get("token")
+	}
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(in.token)) == 1
+}
+
+// hostOK reports whether host (a Host header, or an Origin's host) names
+// this server: one of Options.Hosts, the name a Listen address was given
+// by, or, with the port the request came in on, a loopback name or the
+// local address itself. A DNS-rebinding page reaches the server under its
+// own name, which is none of these.
+func (in *Inspector) hostOK(r *http.Request, host string, tls bool) bool {
+	if host == "" {
+		return false
+	}
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		h, port = host, "80"
+		if tls {
+			port = "443"
+		}
+	}
+	h = strings.ToLower(strings.TrimSuffix(strings.Trim(h, "[]"), "."))
+	for _, a := range in.opt.Hosts {
+		a = strings.ToLower(a)
+		if ah, ap, err := net.SplitHostPort(a); err == nil {
+			if strings.Trim(ah, "[]") == h && ap == port {
+				return true
+			}
+		} else if strings.Trim(a, "[]") == h {
+			return true
+		}
+	}
+	hp := net.JoinHostPort(h, port)
+	in.mu.Lock()
+	for _, a := range in.listenHosts {
+		if a == hp {
+			in.mu.Unlock()
+			return true
+		}
+	}
+	in.mu.Unlock()
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	lh, lp, err := net.SplitHostPort(local.String())
+	if err != nil || lp != port {
+		return false
+	}
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.Equal(net.ParseIP(lh)))
+}
+
+// originOK reports whether an Origin header names this server.
+func (in *Inspector) originOK(r *http.Request, origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" && u.Path != "/" {
+		return false
+	}
+	return in.hostOK(r, u.Host, u.Scheme == "https")
+}
+
+// splitEntityPath cuts /api/entities/REF[/components/NAME] into the
+// entity reference and the component name, unescaped. REF may contain
+// "/" (a path such as ship/0/1); NAME may not.
+func splitEntityPath(u *url.URL) (ref, comp string, ok bool) {
+	rest := strings.TrimPrefix(u.EscapedPath(), "/api/entities/")
+	if i := strings.LastIndex(rest, "/components/"); i > 0 {
+		name := rest[i+len("/components/"):]
+		if name != "" && !strings.Contains(name, "/") {
+			c, err := url.PathUnescape(name)
+			if err != nil {
+				return "", "", false
+			}
+			comp, rest = c, rest[:i]
+		}
+	}
+	ref, err := url.PathUnescape(rest)
+	if err != nil || ref == "" {
+		return "", "", false
+	}
+	return ref, comp, true
+}
+
+// do queues fn for the simulation goroutine and writes its reply. A full
+// queue is answered 503 at once; a client that goes away stops waiting
+// (its request is skipped if not served yet).
+func (in *Inspector) do(w http.ResponseWriter, r *http.Request, fn func() reply) {
+	select {
+	case <-in.closed:
+		writeError(w, http.StatusServiceUnavailable, "inspect: the simulation has stopped")
+		return
+	default:
+	}
+	it := &work{ctx: r.Context(), name: r.Method + " " + r.URL.Path, fn: fn, done: make(chan reply, 1)}
+	select {
+	case in.queue <- it:
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("inspect: too many requests waiting for the simulation (%d); try again", cap(in.queue)))
+		return
+	}
+	select {
+	case in.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case rep := <-it.done:
+		rep.write(w)
+	case <-r.Context().Done():
+	case <-in.closed:
+		writeError(w, http.StatusServiceUnavailable, "inspect: the simulation has stopped")
+	}
+}
+
+func (rep reply) write(w http.ResponseWriter) {
+	for k, v := range rep.header {
+		w.Header().Set(k, v)
+	}
+	if rep.raw != nil {
+		ct := rep.ctype
+		if ct == "" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.Header().Set("Content-Length", strconv.Itoa(len(rep.raw)))
+		w.WriteHeader(rep.status)
+		_, _ = w.Write(rep.raw)
+		return
+	}
+	writeJSON(w, rep.status, rep.body)
+}
+
+// errorBody is the JSON of every error answer.
+type errorBody struct {
+	Error string `json:"error"`
+	// Col is the 1-based column of a selector error.
+	Col int `json:"col,omitempty"`
+	// Property and Offset locate an attribute error: the property
+	// concerned and the byte offset of the bad text in the body.
+	Property string `json:"property,omitempty"`
+	Offset   *int   `json:"offset,omitempty"`
+}
+
+func errReply(status int, msg string) reply {
+	return reply{status: status, body: errorBody{Error: msg}}
+}
+
+func okReply(v any) reply { return reply{status: http.StatusOK, body: v} }
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorBody{Error: msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(errorBody{Error: "inspect: encoding the answer: " + err.Error()})
+	}
+	b = append(b, '\n')
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// readBody reads a request body bounded by Options.MaxBody; ok is false
+// when it wrote an error (413 for a body too large).
+func (in *Inspector) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.ContentLength > in.opt.MaxBody {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("inspect: body of %d bytes is larger than the %d allowed", r.ContentLength, in.opt.MaxBody))
+		return nil, false
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, in.opt.MaxBody))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("inspect: body larger than the %d bytes allowed", in.opt.MaxBody))
+		} else {
+			writeError(w, http.StatusBadRequest, "inspect: reading the body: "+err.Error())
+		}
+		return nil, false
+	}
+	return b, true
+}
+
+// wantSave reads the save parameter of a change: ok is false when it
+// wrote an error (400 for a value other than 1/true or 0/false).
+func (in *Inspector) wantSave(w http.ResponseWriter, r *http.Request) (save, ok bool) {
+	switch v := r.URL.Query().Get("save"); v {
+	case "", "0", "false":
+		return false, true
+	case "1", "true":
+		return true, true
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: save=%q: want 1 or 0", v))
+		return false, false
+	}
+}
+
+// noSave answers a change asked to be saved when there is no save-back:
+// 501, before anything changes. nil when the change may go ahead. Called
+// on the simulation goroutine, which alone reads in.save.
+func (in *Inspector) noSave(save bool) *reply {
+	if !save || in.save != nil {
+		return nil
+	}
+	rep := errReply(http.StatusNotImplemented, "inspect: saving changes to the scene file (?save=1) is not available yet; the change was not made")
+	return &rep
+}
+
+// index answers GET / with the list of endpoints.
+func (in *Inspector) index(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	fmt.Fprint(w, indexText)
+}
+
+const indexText = `scenecs inspector: the running scene over HTTP (docs/inspector.md).
+
+GET    /api/scene                            live state, as scene-run dump -format json
+GET    /api/query?selector=S[&full=1]        entities matching S
+GET    /api/components                       component and system schemas
+GET    /api/entities/REF                     one entity (REF: id, #id or path such as ship/0)
+POST   /api/entities                         create an entity (JSON body)          [token]
+DELETE /api/entities/REF                     destroy an entity and its subtree     [token]
+PUT    /api/entities/REF/components/NAME     set from an attribute string body     [token]
+DELETE /api/entities/REF/components/NAME     remove a component                    [token]
+POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]
+GET    /api/stats                            tick statistics
+GET    /api/events                           Server-Sent Events: stats, reload, change
+GET    /api/transforms?components=position   packed float32 values for 3D views
+
+[token]: Authorization: Bearer TOKEN, or ?token=TOKEN (printed when the run starts).
+`

@@ -1,0 +1,385 @@
+// Package inspect serves a running scene over HTTP: its live state as
+// JSON, selector queries, component schemas, changes to entities and
+// components through the same attribute parser and hooks as scene files,
+// pause, play and step, and a stream of events (tick statistics, hot
+// reloads with their per-property diffs, changes made through the API).
+//
+// An Inspector is an http.Handler. A program mounts it on its own server
+// (under a prefix with http.StripPrefix) or starts it on its own with
+// Listen. The World is not safe for concurrent use, so HTTP goroutines
+// never touch it: each request becomes a work item on a bounded queue,
+// and the program's simulation goroutine serves the queue between ticks
+// by calling Drain (or Tick, which drains and then ticks). Drain spends at
+// most Options.Budget per call serving requests (always at least one), so
+// a flood of requests cannot stall the simulation.
+//
+// Requests that change anything need the run's token; requests whose Host
+// or Origin is not the server's own are refused. See docs/inspector.md for
+// the whole contract.
+package inspect
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Options configure an Inspector. Zero fields take defaults.
+type Options struct {
+	// Token is the secret that requests changing anything must carry
+	// (Authorization: Bearer TOKEN, or ?token=TOKEN). Empty: a random
+	// 128-bit hex token, made once per Inspector.
+	Token string
+	// Budget is how long one Drain may spend serving requests (at least
+	// one request is served per Drain whatever it costs). Default 2 ms.
+	Budget time.Duration
+	// MaxBody bounds the size of a request body in bytes; larger bodies
+	// are refused with 413. Default 1 MiB.
+	MaxBody int64
+	// MaxQueue bounds the number of requests waiting for the simulation
+	// goroutine; beyond it requests are refused at once with 503.
+	// Default 1024.
+	MaxQueue int
+	// Scene, if not nil, is the loaded scene the Registry runs: entities
+	// then report the file position they come from. Optional.
+	Scene *loader.Scene
+	// Hosts are extra Host header values accepted besides the server's
+	// own address and the loopback names with its port: "name:port" for
+	// exactly that, or "name" for any port. Needed when a program
+	// mounts the Inspector on a server reached under another name.
+	Hosts []string
+}
+
+// Defaults of Options.
+const (
+	DefaultBudget   = 2 * time.Millisecond
+	DefaultMaxBody  = 1 << 20
+	DefaultMaxQueue = 1024
+)
+
+// maxStreams bounds the number of event streams open at once.
+const maxStreams = 64
+
+// Inspector serves one Registry over HTTP. Create it with New. ServeHTTP,
+// Listen, Stats, Wake and Close may be called from any goroutine; Drain,
+// Tick, ShouldTick, Observe and Reloaded only from the goroutine that
+// runs the simulation, between ticks.
+type Inspector struct {
+	reg   *registry.Registry
+	w     *ecs.World
+	opt   Options
+	token string
+
+	queue     chan *work
+	wake      chan struct{}
+	closed    chan struct{}
+	closeOnce sync.Once
+
+	mu          sync.Mutex
+	listenHosts []string // "name:port" of Listen addresses given by name
+
+	stats statsRing
+	hub   hub
+	// statsEvery is the interval of stats events on a stream.
+	statsEvery time.Duration
+
+	// The simulation goroutine's own state.
+	paused bool
+	steps  int
+
+	// save writes a change made through the API into the scene file it
+	// came from (a request with ?save=1), after the change was applied
+	// to the World; it runs on the simulation goroutine, the only one
+	// that reads this field (set it before serving, or from there). nil:
+	// saving is not available and ?save=1 is answered 501 before
+	// anything changes.
+	save func(*edit) error
+}
+
+// edit describes one change made through the API, as the save-back needs
+// it.
+type edit struct {
+	// op is "set", "remove", "create" or "destroy".
+	op string
+	// entity is the entity changed (created, or about to be destroyed).
+	entity ecs.Entity
+	// node is the entity's node in Options.Scene, nil if none.
+	node *loader.Node
+	// component and attr are the component set or removed and, for
+	// "set", the attribute string the request gave.
+	component, attr string
+}
+
+// New returns an Inspector serving reg. It starts no goroutine and
+// listens nowhere: mount it, or call Listen.
+func New(reg *registry.Registry, opt Options) *Inspector {
+	if opt.Budget <= 0 {
+		opt.Budget = DefaultBudget
+	}
+	if opt.MaxBody <= 0 {
+		opt.MaxBody = DefaultMaxBody
+	}
+	if opt.MaxQueue <= 0 {
+		opt.MaxQueue = DefaultMaxQueue
+	}
+	tok := opt.Token
+	if tok == "" {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			panic("inspect: no randomness for the token: " + err.Error())
+		}
+		tok = hex.EncodeToString(b[:])
+	}
+	in := &Inspector{
+		reg: reg, w: reg.World(), opt: opt, token: tok,
+		queue:      make(chan *work, opt.MaxQueue),
+		wake:       make(chan struct{}, 1),
+		closed:     make(chan struct{}),
+		statsEvery: 250 * time.Millisecond,
+	}
+	in.stats.init(reg.World().Len())
+	return in
+}
+
+// Token returns the token requests that change anything must carry.
+func (in *Inspector) Token() string { return in.token }
+
+// work is one request waiting for the simulation goroutine.
+type work struct {
+	ctx  context.Context
+	name string // "PUT /api/...", for messages
+	fn   func() reply
+	done chan reply // buffered: the server never blocks on it
+}
+
+// reply is what a work item answers: a status and a JSON value, or bytes
+// already encoded.
+type reply struct {
+	status int
+	body   any
+	raw    []byte
+	ctype  string
+	header map[string]string
+}
+
+// Drain serves waiting requests on the calling goroutine, which must be
+// the one that runs the simulation, between ticks: at least one if any is
+// waiting, then more until Options.Budget is spent or none is left.
+// Requests whose client has gone are skipped. It returns the number of
+// requests served.
+func (in *Inspector) Drain() int {
+	n := 0
+	var start time.Time
+	for {
+		var it *work
+		select {
+		case it = <-in.queue:
+		default:
+			in.drained(n)
+			return n
+		}
+		if it.ctx.Err() != nil {
+			continue
+		}
+		if n == 0 {
+			start = time.Now()
+		}
+		it.done <- in.serve(it)
+		n++
+		if time.Since(start) >= in.opt.Budget {
+			in.drained(n)
+			return n
+		}
+	}
+}
+
+// drained updates what the statistics know of the World after n requests
+// were served.
+func (in *Inspector) drained(n int) {
+	if n > 0 {
+		in.stats.setWorld(in.w.Len(), in.reg.Time())
+	}
+}
+
+// serve runs one work item, turning a panic (in a hook, say) into a 500
+// answer: the simulation goes on.
+func (in *Inspector) serve(it *work) (r reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg := fmt.Sprintf("inspect: %s: panic: %v", it.name, p)
+			if in.w.Locked() {
+				msg += " (the World was left locked: structural changes are deferred until the program recovers it)"
+			}
+			r = errReply(http.StatusInternalServerError, msg)
+		}
+	}()
+	return it.fn()
+}
+
+// ShouldTick reports whether the program should tick now: true unless the
+// inspector is paused; while paused, true once per step asked for with
+// /api/step. Call it on the simulation goroutine, after Drain; a program
+// that ticks itself calls Drain, then ShouldTick, then ticks and reports
+// the tick's duration to Observe.
+func (in *Inspector) ShouldTick() bool {
+	if !in.paused {
+		return true
+	}
+	if in.steps > 0 {
+		in.steps--
+		return true
+	}
+	return false
+}
+
+// Observe records that a tick took d, for the statistics. Call it on the
+// simulation goroutine after each tick.
+func (in *Inspector) Observe(d time.Duration) {
+	in.stats.record(time.Now(), d, in.w.Len(), in.reg.Time())
+}
+
+// Tick drains waiting requests, then ticks the Registry by dt unless the
+// inspector is paused, timing the tick for the statistics. It returns
+// what Registry.Tick returns (nil when it did not tick). A loop calling
+// Tick should pace itself (a paused Tick returns at once); Wake helps.
+func (in *Inspector) Tick(dt float64) error {
+	in.Drain()
+	if !in.ShouldTick() {
+		return nil
+	}
+	t0 := time.Now()
+	err := in.reg.Tick(dt)
+	in.Observe(time.Since(t0))
+	return err
+}
+
+// Wake returns a channel that receives a value after a request was
+// queued: a loop that sleeps between ticks can select on it and Drain at
+// once instead of at its next tick.
+func (in *Inspector) Wake() <-chan struct{} { return in.wake }
+
+// Reloaded publishes a hot reload to the event streams: its per-entity,
+// per-property diff (d.Entries) or its errors (each file:line:col:
+// message). Call it on the simulation goroutine right after the reload
+// (or the failed attempt) with what Reloader.Reload or Scene.Apply
+// returned; d may be nil when err is not.
+func (in *Inspector) Reloaded(d *loader.Diff, err error) {
+	ev := reloadEvent{OK: err == nil}
+	if d != nil {
+		ev.Summary = d.Summary()
+		ev.Entries, ev.More = capEntries(d.Entries(in.reg))
+		ev.Warnings = d.Warnings
+	}
+	if err != nil {
+		ev.Errors = errorLines(err)
+	}
+	in.stats.setWorld(in.w.Len(), in.reg.Time())
+	in.hub.publish("reload", ev)
+}
+
+// reloadEvent is the data of a "reload" event.
+type reloadEvent struct {
+	OK       bool               `json:"ok"`
+	Summary  string             `json:"summary,omitempty"`
+	Entries  []loader.DiffEntry `json:"entries,omitempty"`
+	More     int                `json:"more,omitempty"`
+	Warnings []string           `json:"warnings,omitempty"`
+	Errors   []string           `json:"errors,omitempty"`
+}
+
+// maxEventEntries bounds the entries one event carries; More counts the
+// others.
+const maxEventEntries = 10000
+
+func capEntries(es []loader.DiffEntry) ([]loader.DiffEntry, int) {
+	if len(es) > maxEventEntries {
+		return es[:maxEventEntries], len(es) - maxEventEntries
+	}
+	return es, 0
+}
+
+// errorLines returns an error's messages, one per positioned error.
+func errorLines(err error) []string {
+	var list loader.ErrorList
+	if errors.As(err, &list) {
+		out := make([]string, 0, len(list))
+		for _, e := range list {
+			out = append(out, e.Error())
+		}
+		return out
+	}
+	var out []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Stats returns the current tick statistics. Safe from any goroutine.
+func (in *Inspector) Stats() Stats {
+	s := in.stats.snapshot(time.Now())
+	s.Queue = len(in.queue)
+	s.Clients = in.hub.count()
+	return s
+}
+
+// Close stops the Inspector: requests waiting or arriving get 503, event
+// streams end. The World is left as it is. Listen closes the Inspector
+// when its context ends.
+func (in *Inspector) Close() {
+	in.closeOnce.Do(func() { close(in.closed) })
+}
+
+// Listen serves the Inspector on addr (host:port; empty: 127.0.0.1:0, a
+// free loopback port) until ctx ends, then closes the Inspector and shuts
+// the server down. It returns the URL to open, with the token:
+// http://HOST:PORT/?token=TOKEN. A host left out or unspecified (":8080",
+// "0.0.0.0:8080") listens on every interface and is shown as 127.0.0.1.
+func (in *Inspector) Listen(ctx context.Context, addr string) (string, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("inspect: listen address %q: %v", addr, err)
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("inspect: %v", err)
+	}
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	shown := host
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		shown = "127.0.0.1"
+	} else if ip == nil {
+		in.mu.Lock()
+		in.listenHosts = append(in.listenHosts, strings.ToLower(net.JoinHostPort(host, port)))
+		in.mu.Unlock()
+	}
+	srv := &http.Server{Handler: in, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	go func() { _ = srv.Serve(l) }()
+	go func() {
+		<-ctx.Done()
+		in.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			_ = srv.Close()
+		}
+	}()
+	return "http://" + net.JoinHostPort(shown, port) + "/?token=" + url.QueryEscape(in.token), nil
+}

@@ -1,0 +1,198 @@
+package inspect
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+)
+
+// Entity references
+//
+// An entity is named the way scene-run query prints it (loader.EntityPath):
+// its id, or its path, 0-based child indexes from the nearest ancestor with
+// an id or from the roots, joined by "/" ("ship/0", "2/1"). A reference may
+// also be "#id" (as reload and change events name entities), "#id/0/1",
+// or the entity's handle as GET /api/entities reports it ("e12v0"),
+// which stays valid while the entity lives even if its path changes.
+// When a reference could mean several entities, an id wins.
+
+// resolve finds the live entity ref names. Call on the simulation
+// goroutine.
+func (in *Inspector) resolve(ref string) (ecs.Entity, error) {
+	if ref == "" {
+		return ecs.Entity{}, fmt.Errorf("inspect: empty entity reference")
+	}
+	if e, ok := in.reg.EntityByID(strings.TrimPrefix(ref, "#")); ok {
+		return e, nil
+	}
+	segs := strings.Split(ref, "/")
+	first := segs[0]
+	var e ecs.Entity
+	switch {
+	case strings.HasPrefix(first, "#"):
+		var ok bool
+		if e, ok = in.reg.EntityByID(first[1:]); !ok {
+			return e, notFound(ref, fmt.Sprintf("no entity has the id %q", first[1:]))
+		}
+	default:
+		if x, ok := in.reg.EntityByID(first); ok {
+			e = x
+		} else if x, ok := in.byHandle(first); ok {
+			e = x
+		} else if i, err := strconv.Atoi(first); err == nil && i >= 0 && isIndex(first) {
+			if e, ok = nth(in.w.Roots(), i); !ok {
+				return e, notFound(ref, fmt.Sprintf("there is no root entity %d", i))
+			}
+		} else {
+			return e, notFound(ref, fmt.Sprintf("%q is neither an entity id nor an index", first))
+		}
+	}
+	for k, s := range segs[1:] {
+		i, err := strconv.Atoi(s)
+		if err != nil || i < 0 || !isIndex(s) {
+			return e, notFound(ref, fmt.Sprintf("%q is not a child index", s))
+		}
+		c, ok := nth(in.w.ChildrenSeq(e), i)
+		if !ok {
+			return e, notFound(ref, fmt.Sprintf("%s has no child %d", strings.Join(segs[:k+1], "/"), i))
+		}
+		e = c
+	}
+	return e, nil
+}
+
+// isIndex reports whether s is written as a plain decimal index.
+func isIndex(s string) bool {
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// notFoundError is an unknown entity reference (404).
+type notFoundError struct{ ref, why string }
+
+func (e *notFoundError) Error() string {
+	return fmt.Sprintf("inspect: no entity %q: %s", e.ref, e.why)
+}
+
+func notFound(ref, why string) error { return &notFoundError{ref, why} }
+
+// nth returns the i-th entity of seq.
+func nth(seq func(func(ecs.Entity) bool), i int) (ecs.Entity, bool) {
+	k := 0
+	for e := range seq {
+		if k == i {
+			return e, true
+		}
+		k++
+	}
+	return ecs.Entity{}, false
+}
+
+// byHandle finds a live entity by its handle, written as ecs.Entity's
+// String does ("e12v0"). It walks the World: references by id or path are
+// the fast ones.
+func (in *Inspector) byHandle(s string) (ecs.Entity, bool) {
+	idx, gen, ok := parseHandle(s)
+	if !ok {
+		return ecs.Entity{}, false
+	}
+	for e := range in.w.All() {
+		if e.Index() == idx && e.Generation() == gen {
+			return e, true
+		}
+	}
+	return ecs.Entity{}, false
+}
+
+func parseHandle(s string) (idx, gen uint32, ok bool) {
+	if len(s) < 4 || s[0] != 'e' {
+		return 0, 0, false
+	}
+	a, b, found := strings.Cut(s[1:], "v")
+	if !found || !isIndex(a) || !isIndex(b) {
+		return 0, 0, false
+	}
+	x, err1 := strconv.ParseUint(a, 10, 32)
+	y, err2 := strconv.ParseUint(b, 10, 32)
+	return uint32(x), uint32(y), err1 == nil && err2 == nil
+}
+
+// path returns the reference scene-run query prints for e.
+func (in *Inspector) path(e ecs.Entity) string { return loader.EntityPath(in.reg, e) }
+
+// paths returns the references of many entities, the same as path gives
+// each. loader.EntityPath counts an entity's earlier siblings, so naming
+// all 10,000 children of one parent that way takes time quadratic in
+// their number; paths numbers each parent's children once.
+func (in *Inspector) paths(es []ecs.Entity) []string {
+	if len(es) < 16 {
+		out := make([]string, len(es))
+		for i, e := range es {
+			out[i] = in.path(e)
+		}
+		return out
+	}
+	p := pather{in: in, index: map[ecs.Entity]int{}, done: map[ecs.Entity]bool{}, memo: map[ecs.Entity]string{}}
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = p.path(e)
+	}
+	return out
+}
+
+// pather names entities with memoised child indexes.
+type pather struct {
+	in    *Inspector
+	index map[ecs.Entity]int    // child index, for the children of numbered parents
+	done  map[ecs.Entity]bool   // parents (zero Entity: the roots) numbered
+	memo  map[ecs.Entity]string // paths of parents
+
+}
+
+func (p *pather) path(e ecs.Entity) string {
+	if id := p.in.reg.EntityID(e); id != "" {
+		return id
+	}
+	w := p.in.w
+	parent, hasParent := w.Parent(e)
+	if !p.done[parent] {
+		p.done[parent] = true
+		seq := w.Roots()
+		if hasParent {
+			seq = w.ChildrenSeq(parent)
+		}
+		i := 0
+		for c := range seq {
+			p.index[c] = i
+			i++
+		}
+	}
+	idx := strconv.Itoa(p.index[e])
+	if !hasParent {
+		return idx
+	}
+	pp, ok := p.memo[parent]
+	if !ok {
+		pp = p.path(parent)
+		p.memo[parent] = pp
+	}
+	return pp + "/" + idx
+}
+
+// label names e as events do: "#id", or its path.
+func (in *Inspector) label(e ecs.Entity) string {
+	if id := in.reg.EntityID(e); id != "" {
+		return "#" + id
+	}
+	return loader.EntityPath(in.reg, e)
+}
