@@ -2,12 +2,12 @@ package loader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -253,21 +253,22 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 
 // spawnErrors turns the errors spawners reported while a scene was built
 // into load errors, one per kind of failure: a spawner that spawns itself
-// fails once per spawned copy, so errors that say the same after the
-// entity's name are reported once, with a count of the others.
+// fails once per spawned copy, so errors that wrap the same error (the
+// registry wraps each spawner's error with the entity's name) are
+// reported once, with a count of the others.
 func spawnErrors(err error) ErrorList {
 	all := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		all = j.Unwrap()
 	}
 	var out ErrorList
-	seen := map[string]int{} // what an error says after the entity -> index in out
+	seen := map[string]int{} // what the wrapped error says -> index in out
 	more := map[int]int{}
 	for _, e := range all {
 		msg := e.Error()
 		key := msg
-		if i := strings.Index(msg, ": spawner: "); i >= 0 {
-			key = msg[i:]
+		if inner := errors.Unwrap(e); inner != nil {
+			key = inner.Error()
 		}
 		if k, ok := seen[key]; ok {
 			more[k]++
