@@ -53,134 +53,161 @@ func (h hostileDir) link(target, rel string) {
 // secret is what files outside the root hold: no error may show it.
 const secret = "SECRET_API_KEY"
 
+// hostileFileCase is a scene whose files are not what they seem.
+type hostileFileCase struct {
+	name  string
+	setup func(h hostileDir)
+	main  string // file to load (default main.yaml)
+	want  string // substring of the error ("" : loads)
+}
+
+// hostileKinds are files that are not regular files: named pipes,
+// devices, directories, sockets.
+var hostileKinds = []hostileFileCase{
+	{"include of a named pipe", func(h hostileDir) {
+		h.write("main.yaml", "include: [pipe.yaml]\n")
+		mkfifo(h.t, filepath.Join(h.root, "pipe.yaml"))
+	}, "", "main.yaml:1:11: cannot read pipe.yaml: not a regular file (a named pipe)"},
+	{"main file is a named pipe", func(h hostileDir) {
+		mkfifo(h.t, filepath.Join(h.root, "main.yaml"))
+	}, "", "main.yaml: cannot read main.yaml: not a regular file (a named pipe)"},
+	{"include of a link to a named pipe", func(h hostileDir) {
+		h.write("main.yaml", "include: [a.yaml]\n")
+		mkfifo(h.t, filepath.Join(h.root, "p"))
+		h.link("p", "a.yaml")
+	}, "", "main.yaml:1:11: cannot read a.yaml: not a regular file (a named pipe)"},
+	{"main file is a link to /dev/zero", func(h hostileDir) {
+		h.link("/dev/zero", "main.yaml")
+	}, "", "main.yaml: cannot read main.yaml: not a regular file (a device)"},
+	{"include of a directory", func(h hostileDir) {
+		h.write("main.yaml", "include: [dir.yaml]\n")
+		h.write("dir.yaml/x.yaml", "entities: []\n")
+	}, "", "main.yaml:1:11: cannot read dir.yaml: not a regular file (a directory)"},
+	{"include of a socket", func(h hostileDir) {
+		h.write("main.yaml", "include: [s.yaml]\n")
+		l, err := net.Listen("unix", filepath.Join(h.root, "s.yaml"))
+		if err != nil {
+			h.t.Skipf("unix sockets: %v", err)
+		}
+		h.t.Cleanup(func() { l.Close() })
+	}, "", "main.yaml:1:11: cannot read s.yaml: not a regular file (a socket)"},
+}
+
+// hostileLinks are symbolic links out of the root, in loops or to
+// nothing.
+var hostileLinks = []hostileFileCase{
+	{"include of a link to /dev/zero", func(h hostileDir) {
+		h.write("main.yaml", "entities: []\ninclude:\n  - zero.yaml\n")
+		h.link("/dev/zero", "zero.yaml")
+	}, "", "main.yaml:3:5: cannot read zero.yaml: a symbolic link leads outside the scene root"},
+	{"include through a link to a directory outside", func(h hostileDir) {
+		h.write("main.yaml", "include: [lib/x.yaml]\n")
+		os.WriteFile(filepath.Join(h.out, "x.yaml"), []byte("entities:\n  - "+secret+": 1\n"), 0o644)
+		h.link(h.out, "lib")
+	}, "", "main.yaml:1:11: cannot read lib/x.yaml: a symbolic link leads outside the scene root"},
+	{"include through a relative link out of the root", func(h hostileDir) {
+		h.write("sub/main.yaml", "include: [up/outside/x.yaml]\n")
+		os.WriteFile(filepath.Join(h.out, "x.yaml"), []byte(secret+": 1\n"), 0o644)
+		h.link("../..", "sub/up")
+	}, "sub/main.yaml", "main.yaml:1:11: cannot read up/outside/x.yaml: a symbolic link leads outside the scene root"},
+	{"include of a link to a .env file outside", func(h hostileDir) {
+		h.write("main.yaml", "include: [env.yaml]\n")
+		os.WriteFile(filepath.Join(h.out, ".env"), []byte(secret+"=hunter2\nOTHER_KEY=x\n"), 0o600)
+		h.link(filepath.Join(h.out, ".env"), "env.yaml")
+	}, "", "main.yaml:1:11: cannot read env.yaml: a symbolic link leads outside the scene root"},
+	{"link loop", func(h hostileDir) {
+		h.write("main.yaml", "include: [a.yaml]\n")
+		h.link("b.yaml", "a.yaml")
+		h.link("a.yaml", "b.yaml")
+	}, "", "main.yaml:1:11: cannot read a.yaml: too many levels of symbolic links"},
+	{"dangling link", func(h hostileDir) {
+		h.write("main.yaml", "include: [a.yaml]\n")
+		h.link("nowhere.yaml", "a.yaml")
+	}, "", "main.yaml:1:11: cannot read a.yaml: no such file or directory"},
+}
+
+// hostileSizes are files too large to read.
+var hostileSizes = []hostileFileCase{
+	{"huge sparse include", func(h hostileDir) {
+		h.write("main.yaml", "include: [big.yaml]\n")
+		f, err := os.Create(filepath.Join(h.root, "big.yaml"))
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.Truncate(1 << 40); err != nil { // 1 TiB of holes
+			h.t.Skipf("sparse file: %v", err)
+		}
+	}, "", "main.yaml:1:11: "},
+}
+
+// hostileLoads are links that stay inside the root (or the main file's
+// own link): these load.
+var hostileLoads = []hostileFileCase{
+	{"main file is a link out of the root", func(h hostileDir) {
+		os.WriteFile(filepath.Join(h.out, "real.yaml"), []byte("include: [part.yaml]\nentities: [{id: a}]\n"), 0o644)
+		h.write("part.yaml", "entities: [{id: b}]\n")
+		h.link(filepath.Join(h.out, "real.yaml"), "main.yaml")
+	}, "", ""},
+	{"include of a link inside the root", func(h hostileDir) {
+		h.write("main.yaml", "include: [alias.yaml, abs.yaml, lnk/c.yaml]\n")
+		h.write("parts/real.yaml", "entities: [{id: a}]\n")
+		h.write("parts/other.yaml", "entities: [{id: b}]\n")
+		h.write("parts/c.yaml", "entities: [{id: c}]\n")
+		h.link("parts/real.yaml", "alias.yaml")
+		h.link(filepath.Join(h.root, "parts", "other.yaml"), "abs.yaml")
+		h.link("parts", "lnk")
+	}, "", ""},
+}
+
 // TestHostileFiles loads scenes whose files are not what they seem: named
 // pipes, devices, sockets, directories, links out of the root, link loops,
 // huge files. Each is refused quickly, with the position of the include
 // that names it, and without echoing the refused file's content.
 func TestHostileFiles(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		setup func(h hostileDir)
-		main  string // file to load (default main.yaml)
-		want  string // substring of the error ("" : loads)
-	}{
-		{"include of a named pipe", func(h hostileDir) {
-			h.write("main.yaml", "include: [pipe.yaml]\n")
-			mkfifo(h.t, filepath.Join(h.root, "pipe.yaml"))
-		}, "", "main.yaml:1:11: cannot read pipe.yaml: not a regular file (a named pipe)"},
-		{"main file is a named pipe", func(h hostileDir) {
-			mkfifo(h.t, filepath.Join(h.root, "main.yaml"))
-		}, "", "main.yaml: cannot read main.yaml: not a regular file (a named pipe)"},
-		{"include of a link to a named pipe", func(h hostileDir) {
-			h.write("main.yaml", "include: [a.yaml]\n")
-			mkfifo(h.t, filepath.Join(h.root, "p"))
-			h.link("p", "a.yaml")
-		}, "", "main.yaml:1:11: cannot read a.yaml: not a regular file (a named pipe)"},
-		{"include of a link to /dev/zero", func(h hostileDir) {
-			h.write("main.yaml", "entities: []\ninclude:\n  - zero.yaml\n")
-			h.link("/dev/zero", "zero.yaml")
-		}, "", "main.yaml:3:5: cannot read zero.yaml: a symbolic link leads outside the scene root"},
-		{"main file is a link to /dev/zero", func(h hostileDir) {
-			h.link("/dev/zero", "main.yaml")
-		}, "", "main.yaml: cannot read main.yaml: not a regular file (a device)"},
-		{"include of a directory", func(h hostileDir) {
-			h.write("main.yaml", "include: [dir.yaml]\n")
-			h.write("dir.yaml/x.yaml", "entities: []\n")
-		}, "", "main.yaml:1:11: cannot read dir.yaml: not a regular file (a directory)"},
-		{"include of a socket", func(h hostileDir) {
-			h.write("main.yaml", "include: [s.yaml]\n")
-			l, err := net.Listen("unix", filepath.Join(h.root, "s.yaml"))
-			if err != nil {
-				h.t.Skipf("unix sockets: %v", err)
+	for _, cases := range [][]hostileFileCase{hostileKinds, hostileLinks, hostileSizes, hostileLoads} {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) { runHostileFile(t, tc) })
+		}
+	}
+}
+
+// runHostileFile sets up the files of tc in a fresh directory, loads them
+// and checks the outcome.
+func runHostileFile(t *testing.T, tc hostileFileCase) {
+	base := t.TempDir()
+	h := hostileDir{t: t, root: filepath.Join(base, "scene"), out: filepath.Join(base, "outside")}
+	for _, d := range []string{h.root, h.out} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tc.setup(h)
+	main := tc.main
+	if main == "" {
+		main = "main.yaml"
+	}
+	reg := newTestRegistry(t)
+	err := withTimeout(t, func() error {
+		_, err := LoadFile(reg, filepath.Join(h.root, main), Options{})
+		return err
+	})
+	checkHostile(t, err, tc.want)
+	if tc.want == "" {
+		// The cases that load hold entities a, b and c, those that
+		// exist.
+		n := 0
+		for _, id := range []string{"a", "b", "c"} {
+			if _, ok := reg.EntityByID(id); ok {
+				n++
 			}
-			h.t.Cleanup(func() { l.Close() })
-		}, "", "main.yaml:1:11: cannot read s.yaml: not a regular file (a socket)"},
-		{"include through a link to a directory outside", func(h hostileDir) {
-			h.write("main.yaml", "include: [lib/x.yaml]\n")
-			os.WriteFile(filepath.Join(h.out, "x.yaml"), []byte("entities:\n  - "+secret+": 1\n"), 0o644)
-			h.link(h.out, "lib")
-		}, "", "main.yaml:1:11: cannot read lib/x.yaml: a symbolic link leads outside the scene root"},
-		{"include through a relative link out of the root", func(h hostileDir) {
-			h.write("sub/main.yaml", "include: [up/outside/x.yaml]\n")
-			os.WriteFile(filepath.Join(h.out, "x.yaml"), []byte(secret+": 1\n"), 0o644)
-			h.link("../..", "sub/up")
-		}, "sub/main.yaml", "main.yaml:1:11: cannot read up/outside/x.yaml: a symbolic link leads outside the scene root"},
-		{"include of a link to a .env file outside", func(h hostileDir) {
-			h.write("main.yaml", "include: [env.yaml]\n")
-			os.WriteFile(filepath.Join(h.out, ".env"), []byte(secret+"=hunter2\nOTHER_KEY=x\n"), 0o600)
-			h.link(filepath.Join(h.out, ".env"), "env.yaml")
-		}, "", "main.yaml:1:11: cannot read env.yaml: a symbolic link leads outside the scene root"},
-		{"link loop", func(h hostileDir) {
-			h.write("main.yaml", "include: [a.yaml]\n")
-			h.link("b.yaml", "a.yaml")
-			h.link("a.yaml", "b.yaml")
-		}, "", "main.yaml:1:11: cannot read a.yaml: too many levels of symbolic links"},
-		{"dangling link", func(h hostileDir) {
-			h.write("main.yaml", "include: [a.yaml]\n")
-			h.link("nowhere.yaml", "a.yaml")
-		}, "", "main.yaml:1:11: cannot read a.yaml: no such file or directory"},
-		{"huge sparse include", func(h hostileDir) {
-			h.write("main.yaml", "include: [big.yaml]\n")
-			f, err := os.Create(filepath.Join(h.root, "big.yaml"))
-			if err != nil {
-				h.t.Fatal(err)
-			}
-			defer f.Close()
-			if err := f.Truncate(1 << 40); err != nil { // 1 TiB of holes
-				h.t.Skipf("sparse file: %v", err)
-			}
-		}, "", "main.yaml:1:11: "},
-		{"main file is a link out of the root", func(h hostileDir) {
-			os.WriteFile(filepath.Join(h.out, "real.yaml"), []byte("include: [part.yaml]\nentities: [{id: a}]\n"), 0o644)
-			h.write("part.yaml", "entities: [{id: b}]\n")
-			h.link(filepath.Join(h.out, "real.yaml"), "main.yaml")
-		}, "", ""},
-		{"include of a link inside the root", func(h hostileDir) {
-			h.write("main.yaml", "include: [alias.yaml, abs.yaml, lnk/c.yaml]\n")
-			h.write("parts/real.yaml", "entities: [{id: a}]\n")
-			h.write("parts/other.yaml", "entities: [{id: b}]\n")
-			h.write("parts/c.yaml", "entities: [{id: c}]\n")
-			h.link("parts/real.yaml", "alias.yaml")
-			h.link(filepath.Join(h.root, "parts", "other.yaml"), "abs.yaml")
-			h.link("parts", "lnk")
-		}, "", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			base := t.TempDir()
-			h := hostileDir{t: t, root: filepath.Join(base, "scene"), out: filepath.Join(base, "outside")}
-			for _, d := range []string{h.root, h.out} {
-				if err := os.Mkdir(d, 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			tc.setup(h)
-			main := tc.main
-			if main == "" {
-				main = "main.yaml"
-			}
-			reg := newTestRegistry(t)
-			err := withTimeout(t, func() error {
-				_, err := LoadFile(reg, filepath.Join(h.root, main), Options{})
-				return err
-			})
-			checkHostile(t, err, tc.want)
-			if tc.want == "" {
-				// The cases that load hold entities a, b and c, those
-				// that exist.
-				n := 0
-				for _, id := range []string{"a", "b", "c"} {
-					if _, ok := reg.EntityByID(id); ok {
-						n++
-					}
-				}
-				if n < 2 {
-					t.Fatalf("loaded %d of the entities", n)
-				}
-			}
-			if tc.name == "huge sparse include" && !strings.Contains(err.Error(), "too large") {
-				t.Fatalf("error %v", err)
-			}
-		})
+		}
+		if n < 2 {
+			t.Fatalf("loaded %d of the entities", n)
+		}
+	}
+	if tc.name == "huge sparse include" && !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("error %v", err)
 	}
 }
 

@@ -161,74 +161,15 @@ func (s *Scene) Diff(plan *Plan) *Diff {
 	if df.positional > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%d entities without an id were matched by their place in the tree (give them an id to keep them matched when they move)", df.positional))
 	}
-	// Destroyed: unmatched old nodes whose parent is matched or a root
-	// (unmatched nodes under them go with the subtree).
 	if len(d.ents) < s.Plan.Count {
-		kept := make(map[ecs.Entity]bool, len(d.ents))
-		for _, e := range d.ents {
-			kept[e] = true
-		}
-		var destroyed func(ns []*Node, parentMatched bool)
-		destroyed = func(ns []*Node, parentMatched bool) {
-			for _, o := range ns {
-				e, ok := s.Entities[o]
-				ok = ok && kept[e]
-				if !ok && parentMatched {
-					d.Destroyed = append(d.Destroyed, o)
-				}
-				if len(o.Children) > 0 {
-					destroyed(o.Children, ok)
-				}
-			}
-		}
-		destroyed(s.Plan.Roots, true)
+		df.destroyed()
 	}
 	if df.deadEdits+df.deadAdds > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%d edited and %d added entities are not applied: they are, or are under, entities destroyed at run time", df.deadEdits, df.deadAdds))
 	}
-	sc := df.sc
-	// Declarations, mixins, systems.
-	oldDecls := map[string]*DeclPlan{}
-	for _, dp := range s.Plan.Decls {
-		oldDecls[dp.Decl.Name] = dp
-	}
-	for _, dp := range plan.Decls {
-		if od, ok := oldDecls[dp.Decl.Name]; !ok {
-			if c, ok := s.Registry.Component(dp.Decl.Name); !ok || !c.Declared || !sameSchema(c.Schema, dp.Schema) {
-				d.Decls = append(d.Decls, dp.Decl.Name+" (new)")
-			}
-		} else if !sameSchema(od.Schema, dp.Schema) {
-			d.Decls = append(d.Decls, dp.Decl.Name+" (schema changed)")
-		}
-	}
-	for id, m := range plan.Mixins {
-		om, ok := s.Plan.Mixins[id]
-		switch {
-		case !ok:
-			d.Mixins = append(d.Mixins, id+" (new)")
-		case !sameMixin(om.Mixin, m.Mixin, sc):
-			d.Mixins = append(d.Mixins, id+" (changed)")
-		}
-	}
-	for id := range s.Plan.Mixins {
-		if _, ok := plan.Mixins[id]; !ok {
-			d.Mixins = append(d.Mixins, id+" (removed)")
-		}
-	}
-	sort.Strings(d.Mixins)
-	oldSys := map[string]registry.Patch{}
-	for _, sp := range s.Plan.Systems {
-		oldSys[sp.Name] = sp.Patch
-	}
-	newSys := map[string]registry.Patch{}
-	for _, sp := range plan.Systems {
-		newSys[sp.Name] = sp.Patch
-	}
-	for _, sys := range s.Registry.Systems() {
-		if props := patchDiff(sys.Schema, oldSys[sys.Name], newSys[sys.Name]); len(props) > 0 {
-			d.Systems = append(d.Systems, sys.Name)
-		}
-	}
+	df.declarations()
+	df.mixins()
+	df.settings()
 	return d
 }
 
@@ -264,68 +205,21 @@ func (df *differ) byID(id string) *Node {
 // whether parent's entity is gone (destroyed at run time, or not created
 // because an ancestor's is).
 func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent *Node, matched, dead bool) {
-	d, w := df.d, df.s.World
-	// Siblings that keep their parent are checked for order as they come:
-	// olds[sj-1] is the old node of the last one.
-	inOrder, stayers, sj := true, 0, 0
-	oi := 0
+	st := stayers{inOrder: true}
+	oi := 0 // the next unnamed old to match by rank
 	for i, n := range nodes {
-		var o *Node
-		if id := n.Src.ID; id != "" {
-			if i < len(olds) && olds[i].Src.ID == id {
-				o = olds[i] // the common case: same place
-			} else {
-				o = df.byID(id)
-			}
-		} else if matched {
-			for oi < len(olds) && olds[oi].Src.ID != "" {
-				oi++
-			}
-			if oi < len(olds) {
-				o = olds[oi]
-				oi++
-				df.positional++
-			}
-		}
+		o := df.match(n, i, olds, &oi, matched)
 		gone := dead
-		if o == nil {
-			if dead {
-				df.deadAdds++
-			} else if matched {
-				d.Created = append(d.Created, n)
-			}
-		} else {
-			e, ok := df.s.Entities[o]
-			d.ents[n] = e
-			gone = !ok || !w.Alive(e)
-			c := diffNode(o, n, df.sc)
-			moved := !matched || o.Parent != oldParent
-			if c != nil {
-				if gone {
-					df.deadEdits++
-				} else {
-					c.Entity = e
-					d.Changed = append(d.Changed, c)
-				}
-			}
-			switch {
-			case moved:
-				if !gone {
-					d.Moved = append(d.Moved, n)
-				}
-			default:
-				stayers++
-				df.stay = append(df.stay, n, o)
-				if inOrder {
-					for sj < len(olds) && olds[sj] != o {
-						sj++
-					}
-					if sj == len(olds) {
-						inOrder = false
-					} else {
-						sj++
-					}
-				}
+		switch {
+		case o == nil && dead:
+			df.deadAdds++
+		case o == nil && matched:
+			df.d.Created = append(df.d.Created, n)
+		case o != nil:
+			var stays bool
+			gone, stays = df.pair(n, o, oldParent, matched)
+			if stays {
+				st.add(df, n, o, olds)
 			}
 		}
 		if len(n.Children) > 0 {
@@ -336,15 +230,100 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 			df.children(n.Children, n, oc, o, o != nil, gone)
 		}
 	}
-	// Stayers whose order changed: the fewest, those outside a longest
-	// run that keeps its old order.
-	pairs := df.stay[len(df.stay)-2*stayers:]
-	defer func() { df.stay = df.stay[:len(df.stay)-2*stayers] }()
-	if inOrder || stayers < 2 {
+	if !st.inOrder && st.n >= 2 {
+		df.reordered(olds, df.stay[len(df.stay)-2*st.n:])
+	}
+	df.stay = df.stay[:len(df.stay)-2*st.n]
+}
+
+// match returns the old node of n, the i-th of its siblings: the node
+// with its id (most often at the same place), or, for an unnamed node
+// under a matched parent, the next unnamed one of olds from *oi on (nil
+// if none is left).
+func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *Node {
+	if id := n.Src.ID; id != "" {
+		if i < len(olds) && olds[i].Src.ID == id {
+			return olds[i] // the common case: same place
+		}
+		return df.byID(id)
+	}
+	if !matched {
+		return nil
+	}
+	for *oi < len(olds) && olds[*oi].Src.ID != "" {
+		*oi++
+	}
+	if *oi == len(olds) {
+		return nil
+	}
+	o := olds[*oi]
+	*oi++
+	df.positional++
+	return o
+}
+
+// pair records what changes on the entity of o, the old node matched
+// with n: its components, and its parent if that changes (matched says
+// whether n's parent has a match, oldParent is o's expected parent). It
+// reports whether the entity is gone (destroyed at run time), and
+// whether n stays under its parent, its order among its siblings to be
+// checked.
+func (df *differ) pair(n, o, oldParent *Node, matched bool) (gone, stays bool) {
+	d := df.d
+	e, ok := df.s.Entities[o]
+	d.ents[n] = e
+	gone = !ok || !df.s.World.Alive(e)
+	if c := diffNode(o, n, df.sc); c != nil {
+		if gone {
+			df.deadEdits++
+		} else {
+			c.Entity = e
+			d.Changed = append(d.Changed, c)
+		}
+	}
+	if matched && o.Parent == oldParent {
+		return gone, true
+	}
+	if !gone {
+		d.Moved = append(d.Moved, n)
+	}
+	return gone, false
+}
+
+// stayers follows the siblings that keep their parent, as they come: how
+// many there are (pushed on differ.stay as new and old pairs), and
+// whether they are still in their old order (olds[sj-1] is the old node
+// of the last one).
+type stayers struct {
+	n, sj   int
+	inOrder bool
+}
+
+// add records that n, matched with o, stays under its parent; olds are
+// the old siblings.
+func (st *stayers) add(df *differ, n, o *Node, olds []*Node) {
+	st.n++
+	df.stay = append(df.stay, n, o)
+	if !st.inOrder {
 		return
 	}
-	stay, stayOld := make([]*Node, stayers), make([]*Node, stayers)
-	for i := range stayers {
+	for st.sj < len(olds) && olds[st.sj] != o {
+		st.sj++
+	}
+	if st.sj == len(olds) {
+		st.inOrder = false
+	} else {
+		st.sj++
+	}
+}
+
+// reordered records the moves of stayers whose order changed: the
+// fewest, those outside a longest run that keeps its old order. pairs
+// holds the new and old node of each stayer, olds the old siblings.
+func (df *differ) reordered(olds, pairs []*Node) {
+	n := len(pairs) / 2
+	stay, stayOld := make([]*Node, n), make([]*Node, n)
+	for i := range n {
 		stay[i], stayOld[i] = pairs[2*i], pairs[2*i+1]
 	}
 	idx := make(map[*Node]int, len(olds))
@@ -359,10 +338,93 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 		if keep {
 			continue
 		}
-		if e, ok := df.s.Entities[stayOld[i]]; ok && w.Alive(e) {
-			d.Moved = append(d.Moved, stay[i])
+		if e, ok := df.s.Entities[stayOld[i]]; ok && df.s.World.Alive(e) {
+			df.d.Moved = append(df.d.Moved, stay[i])
 		}
 	}
+}
+
+// destroyed records the unmatched old nodes whose parent is matched or
+// who are roots (unmatched nodes under them go with the subtree).
+func (df *differ) destroyed() {
+	s, d := df.s, df.d
+	kept := make(map[ecs.Entity]bool, len(d.ents))
+	for _, e := range d.ents {
+		kept[e] = true
+	}
+	var walk func(ns []*Node, parentMatched bool)
+	walk = func(ns []*Node, parentMatched bool) {
+		for _, o := range ns {
+			e, ok := s.Entities[o]
+			ok = ok && kept[e]
+			if !ok && parentMatched {
+				d.Destroyed = append(d.Destroyed, o)
+			}
+			if len(o.Children) > 0 {
+				walk(o.Children, ok)
+			}
+		}
+	}
+	walk(s.Plan.Roots, true)
+}
+
+// declarations records the declared components that are new or whose
+// schema changes.
+func (df *differ) declarations() {
+	s, d := df.s, df.d
+	oldDecls := map[string]*DeclPlan{}
+	for _, dp := range s.Plan.Decls {
+		oldDecls[dp.Decl.Name] = dp
+	}
+	for _, dp := range d.new.Decls {
+		if od, ok := oldDecls[dp.Decl.Name]; !ok {
+			if c, ok := s.Registry.Component(dp.Decl.Name); !ok || !c.Declared || !sameSchema(c.Schema, dp.Schema) {
+				d.Decls = append(d.Decls, dp.Decl.Name+" (new)")
+			}
+		} else if !sameSchema(od.Schema, dp.Schema) {
+			d.Decls = append(d.Decls, dp.Decl.Name+" (schema changed)")
+		}
+	}
+}
+
+// mixins records the mixins added, changed or removed.
+func (df *differ) mixins() {
+	d, old := df.d, df.s.Plan.Mixins
+	for id, m := range d.new.Mixins {
+		om, ok := old[id]
+		switch {
+		case !ok:
+			d.Mixins = append(d.Mixins, id+" (new)")
+		case !sameMixin(om.Mixin, m.Mixin, df.sc):
+			d.Mixins = append(d.Mixins, id+" (changed)")
+		}
+	}
+	for id := range old {
+		if _, ok := d.new.Mixins[id]; !ok {
+			d.Mixins = append(d.Mixins, id+" (removed)")
+		}
+	}
+	sort.Strings(d.Mixins)
+}
+
+// settings records the systems whose settings in the scene change.
+func (df *differ) settings() {
+	d := df.d
+	oldSys, newSys := systemPatches(d.old), systemPatches(d.new)
+	for _, sys := range df.s.Registry.Systems() {
+		if props := patchDiff(sys.Schema, oldSys[sys.Name], newSys[sys.Name]); len(props) > 0 {
+			d.Systems = append(d.Systems, sys.Name)
+		}
+	}
+}
+
+// systemPatches returns the system settings of plan by system name.
+func systemPatches(plan *Plan) map[string]registry.Patch {
+	out := make(map[string]registry.Patch, len(plan.Systems))
+	for _, sp := range plan.Systems {
+		out[sp.Name] = sp.Patch
+	}
+	return out
 }
 
 // longestIncreasing marks the elements of a longest strictly increasing
@@ -614,19 +676,46 @@ func (s *Scene) Reload(doc *Document) (*Diff, error) {
 	return d, s.Apply(d)
 }
 
-// Apply carries out a diff computed by Diff on this scene: definitions
-// first (declared components, with migration of changed schemas; mixins;
-// tags), then system settings, new entities, component changes (only the
-// properties the edit changed are set, so runtime values the edit did not
-// touch survive), reparenting and reordering, and last destroying removed
-// entities. The scene then refers to the new plan. Call it between ticks,
-// not from a system or hook.
+// Apply carries out a diff computed by Diff on this scene, in phases:
+// declarations (declared components, with migration of changed schemas;
+// tags; mixins), system settings, new entities, component changes (only
+// the properties the edit changed are set, so runtime values the edit did
+// not touch survive), rearranging (reparenting and reordering), and last
+// destroying removed entities. The scene then refers to the new plan.
+// Call it between ticks, not from a system or hook.
 func (s *Scene) Apply(d *Diff) error {
 	if d.old != s.Plan {
 		return fmt.Errorf("loader: diff was computed against another version of the scene")
 	}
-	reg, w := s.Registry, s.World
-	// Declarations: new ones declared, changed ones migrated.
+	if err := s.applyDeclarations(d); err != nil {
+		return err
+	}
+	if err := s.applySettings(d); err != nil {
+		return err
+	}
+	ns := s.carryOver(d)
+	var errs ErrorList
+	ns.applyCreate(d, &errs)
+	ns.applyChanges(d, &errs)
+	ns.applyRearrange(d)
+	s.applyDestroy(d)
+	s.Plan, s.Entities, s.Nodes = d.new, ns.Entities, ns.Nodes
+	roots := make([]ecs.Entity, 0, len(d.new.Roots))
+	for _, n := range d.new.Roots {
+		roots = append(roots, ns.Entities[n])
+	}
+	s.Roots = roots
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// applyDeclarations is Apply's first phase: new components declared,
+// changed ones migrated (their notes become the diff's warnings), tags
+// declared, mixins removed and defined.
+func (s *Scene) applyDeclarations(d *Diff) error {
+	reg := s.Registry
 	for _, dp := range d.new.Decls {
 		c, ok := reg.Component(dp.Decl.Name)
 		switch {
@@ -659,25 +748,27 @@ func (s *Scene) Apply(d *Diff) error {
 	for _, m := range d.new.Mixins {
 		reg.DefineMixin(m.Mixin)
 	}
-	// Systems: set the properties whose given value changed.
-	oldSys := map[string]registry.Patch{}
-	for _, sp := range d.old.Systems {
-		oldSys[sp.Name] = sp.Patch
-	}
-	newSys := map[string]registry.Patch{}
-	for _, sp := range d.new.Systems {
-		newSys[sp.Name] = sp.Patch
-	}
+	return nil
+}
+
+// applySettings is Apply's settings phase: of each system whose settings
+// changed, the properties whose given value changed are set.
+func (s *Scene) applySettings(d *Diff) error {
+	oldSys, newSys := systemPatches(d.old), systemPatches(d.new)
 	for _, name := range d.Systems {
-		sys, _ := reg.System(name)
+		sys, _ := s.Registry.System(name)
 		p := changedPatch(sys.Schema, oldSys[name], newSys[name])
-		if err := reg.ConfigureSystemPatch(name, p, registry.Merge); err != nil {
+		if err := s.Registry.ConfigureSystemPatch(name, p, registry.Merge); err != nil {
 			return err
 		}
 	}
-	// Carry the matched entities over to the new nodes. The entity ->
-	// node map is updated in place (cheaper than a new one).
-	ents := d.ents
+	return nil
+}
+
+// carryOver returns the scene as the rest of Apply builds it: the new
+// plan, with the matched entities carried over to the new nodes. The
+// entity -> node map is updated in place (cheaper than a new one).
+func (s *Scene) carryOver(d *Diff) *Scene {
 	nodes := s.Nodes
 	for _, o := range d.Destroyed {
 		walkNodes([]*Node{o}, func(o *Node) {
@@ -686,114 +777,131 @@ func (s *Scene) Apply(d *Diff) error {
 			}
 		})
 	}
-	for n, e := range ents {
+	for n, e := range d.ents {
 		nodes[e] = n
 	}
-	// Create new subtrees (their parents exist: matched or created).
-	var errs ErrorList
-	ns := &Scene{Plan: d.new, Registry: reg, World: w, Entities: ents, Nodes: nodes}
+	return &Scene{Plan: d.new, Registry: s.Registry, World: s.World, Entities: d.ents, Nodes: nodes}
+}
+
+// applyCreate is Apply's create phase, on the new scene: the new
+// subtrees are created (their parents exist: matched or created).
+func (s *Scene) applyCreate(d *Diff, errs *ErrorList) {
 	for _, n := range d.Created {
 		parent := ecs.Entity{}
 		if n.Parent != nil {
-			parent = ents[n.Parent]
+			parent = s.Entities[n.Parent]
 		}
-		ns.createUnmatched(n, parent, &errs)
+		s.createUnmatched(n, parent, errs)
 	}
-	// Component changes on matched entities.
+}
+
+// applyChanges is Apply's change phase: the component changes on the
+// matched entities that are alive.
+func (s *Scene) applyChanges(d *Diff, errs *ErrorList) {
 	for _, c := range d.Changed {
-		e := c.Entity
-		if !w.Alive(e) {
+		if s.World.Alive(c.Entity) {
+			s.change(c, errs)
+		}
+	}
+}
+
+// change applies the changes of one entity: classes, components removed
+// and added, and the properties the edit set.
+func (s *Scene) change(c *Change, errs *ErrorList) {
+	reg, e := s.Registry, c.Entity
+	if c.Classes {
+		_ = reg.SetClasses(e, c.New.Src.Class)
+	}
+	newC := map[string]registry.Patch{}
+	for _, np := range c.New.Comps {
+		newC[np.Name] = np.Patch
+	}
+	fail := func(err error) {
+		*errs = append(*errs, &Error{Pos: c.New.Src.Pos, Msg: err.Error()})
+	}
+	for _, name := range c.Removed {
+		s.removeComponent(c, name, fail)
+	}
+	for _, name := range c.Added {
+		// Already there (added at run time): the file's values win,
+		// other properties keep their runtime values.
+		mode := registry.Replace
+		if reg.Has(e, name) {
+			mode = registry.Merge
+		}
+		if err := reg.SetPatch(e, name, newC[name], mode); err != nil {
+			fail(err)
+		}
+	}
+	for name, p := range c.set {
+		if !reg.Has(e, name) {
+			// Removed at run time: the edit brings it back.
+			if err := reg.SetPatch(e, name, newC[name], registry.Replace); err != nil {
+				fail(err)
+			}
 			continue
 		}
-		if c.Classes {
-			_ = reg.SetClasses(e, c.New.Src.Class)
+		if err := reg.SetPatch(e, name, p, registry.Merge); err != nil {
+			fail(err)
 		}
-		newC := map[string]registry.Patch{}
-		for _, np := range c.New.Comps {
-			newC[np.Name] = np.Patch
+	}
+}
+
+// removeComponent removes the component name the file no longer gives
+// from the entity of c, unless a component the entity keeps depends on
+// it: then it stays, with what the file gave for it reset (as a fresh
+// load would add it with its defaults).
+func (s *Scene) removeComponent(c *Change, name string, fail func(error)) {
+	reg, e := s.Registry, c.Entity
+	if !reg.Has(e, name) {
+		return
+	}
+	if dependent(reg, name, c.New.Comps) == "" {
+		if err := reg.Remove(e, name); err != nil {
+			fail(err)
 		}
-		fail := func(err error) {
-			errs = append(errs, &Error{Pos: c.New.Src.Pos, Msg: err.Error()})
+		return
+	}
+	var old registry.Patch
+	for _, np := range c.Old.Comps {
+		if np.Name == name {
+			old = np.Patch
 		}
-		for _, name := range c.Removed {
-			if !reg.Has(e, name) {
-				continue
-			}
-			if dep := dependent(reg, name, c.New.Comps); dep != "" {
-				// Still needed by a component the entity keeps: keep
-				// it, with what the file gave for it reset (as a fresh
-				// load would add it with its defaults).
-				var old registry.Patch
-				for _, np := range c.Old.Comps {
-					if np.Name == name {
-						old = np.Patch
-					}
-				}
-				if comp, ok := reg.Component(name); ok {
-					if err := reg.SetPatch(e, name, changedPatch(comp.Schema, old, nil), registry.Merge); err != nil {
-						fail(err)
-					}
-				}
-				continue
-			}
-			if err := reg.Remove(e, name); err != nil {
-				fail(err)
-			}
+	}
+	if comp, ok := reg.Component(name); ok {
+		if err := reg.SetPatch(e, name, changedPatch(comp.Schema, old, nil), registry.Merge); err != nil {
+			fail(err)
 		}
-		for _, name := range c.Added {
-			// Already there (added at run time): the file's values win,
-			// other properties keep their runtime values.
-			mode := registry.Replace
-			if reg.Has(e, name) {
-				mode = registry.Merge
-			}
-			if err := reg.SetPatch(e, name, newC[name], mode); err != nil {
-				fail(err)
-			}
-		}
-		for name, p := range c.set {
-			if !reg.Has(e, name) {
-				// Removed at run time: the edit brings it back.
-				if err := reg.SetPatch(e, name, newC[name], registry.Replace); err != nil {
-					fail(err)
-				}
-				continue
-			}
-			if err := reg.SetPatch(e, name, p, registry.Merge); err != nil {
-				fail(err)
+	}
+}
+
+// applyRearrange is Apply's rearrange phase: where the edit moves
+// entities or adds some, parents and order follow the file; other
+// entities keep their places.
+func (s *Scene) applyRearrange(d *Diff) {
+	if len(d.Moved)+len(d.Created) == 0 {
+		return
+	}
+	ar := &arranger{Scene: s, parents: map[*Node]bool{}, movers: map[ecs.Entity]bool{}}
+	for _, list := range [][]*Node{d.Moved, d.Created} {
+		for _, n := range list {
+			ar.parents[n.Parent] = true
+			if e, ok := s.Entities[n]; ok {
+				ar.movers[e] = true
 			}
 		}
 	}
-	// Structure: where the edit moves entities or adds some, parents and
-	// order follow the file; other entities keep their places.
-	if len(d.Moved)+len(d.Created) > 0 {
-		ar := &arranger{Scene: ns, parents: map[*Node]bool{}, movers: map[ecs.Entity]bool{}}
-		for _, list := range [][]*Node{d.Moved, d.Created} {
-			for _, n := range list {
-				ar.parents[n.Parent] = true
-				if e, ok := ents[n]; ok {
-					ar.movers[e] = true
-				}
-			}
-		}
-		ar.arrange(nil, d.new.Roots)
-	}
-	// Destroy what the file no longer has.
+	ar.arrange(nil, d.new.Roots)
+}
+
+// applyDestroy is Apply's last phase, on the scene before the edit: what
+// the file no longer has is destroyed.
+func (s *Scene) applyDestroy(d *Diff) {
 	for _, o := range d.Destroyed {
-		if e, ok := s.Entities[o]; ok && w.Alive(e) {
-			_ = w.Destroy(e)
+		if e, ok := s.Entities[o]; ok && s.World.Alive(e) {
+			_ = s.World.Destroy(e)
 		}
 	}
-	s.Plan, s.Entities, s.Nodes = d.new, ents, nodes
-	roots := make([]ecs.Entity, 0, len(d.new.Roots))
-	for _, n := range d.new.Roots {
-		roots = append(roots, ents[n])
-	}
-	s.Roots = roots
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
 }
 
 // dependent returns the name of a component among comps that depends on
@@ -881,20 +989,30 @@ func (ar *arranger) siblings(parent *Node, pe ecs.Entity) func(func(ecs.Entity) 
 	return ar.World.ChildrenSeq(pe)
 }
 
+// reorder puts the children of parent (entity pe; nil and zero: the
+// roots) in the file's order, nodes, moving the fewest entities.
 func (ar *arranger) reorder(parent *Node, pe ecs.Entity, nodes []*Node) {
-	w := ar.World
 	var cur []ecs.Entity
 	here := map[ecs.Entity]bool{}
 	for e := range ar.siblings(parent, pe) {
 		cur = append(cur, e)
 		here[e] = true
 	}
-	// The file's entities that take part, in file order; those already
-	// here (present) occupy places (slots) among cur.
-	var want, present []ecs.Entity
+	want, present := ar.taking(nodes, here)
+	target := ar.target(parent, cur, want, present)
+	if slices.Equal(target, cur) {
+		return
+	}
+	ar.moveFewest(pe, cur, here, target)
+}
+
+// taking returns the file's entities that take part in the order of
+// nodes, in file order (want), and among them those already here
+// (present), which occupy places (slots) among the current children.
+func (ar *arranger) taking(nodes []*Node, here map[ecs.Entity]bool) (want, present []ecs.Entity) {
 	for _, n := range nodes {
 		e, ok := ar.Entities[n]
-		if !ok || !w.Alive(e) {
+		if !ok || !ar.World.Alive(e) {
 			continue
 		}
 		if here[e] {
@@ -904,13 +1022,17 @@ func (ar *arranger) reorder(parent *Node, pe ecs.Entity, nodes []*Node) {
 			want = append(want, e)
 		}
 	}
+	return want, present
+}
+
+// target returns the order the children of parent, now cur, should
+// have: other entities stay; the slots get the present entities in file
+// order; newcomers go next to their neighbours in the file.
+func (ar *arranger) target(parent *Node, cur, want, present []ecs.Entity) []ecs.Entity {
 	isSlot := func(e ecs.Entity) bool {
 		n, ok := ar.Nodes[e]
 		return ok && n.Parent == parent
 	}
-	// The target order: other entities stay; the slots get the present
-	// entities in file order; newcomers go next to their neighbours in
-	// the file.
 	target := make([]ecs.Entity, 0, len(cur)+len(want)-len(present))
 	k, wi := 0, 0
 	for _, e := range cur {
@@ -931,13 +1053,15 @@ func (ar *arranger) reorder(parent *Node, pe ecs.Entity, nodes []*Node) {
 			wi = len(want)
 		}
 	}
-	target = append(target, want[wi:]...)
-	if slices.Equal(target, cur) {
-		return
-	}
-	// Move the fewest: keep the entities already here that form a
-	// longest run in target order, and put each other one right after
-	// its predecessor in target.
+	return append(target, want[wi:]...)
+}
+
+// moveFewest puts the children of pe (now cur; here holds them) in the
+// order target, moving the fewest: it keeps the entities already here
+// that form a longest run in target order, and puts each other one right
+// after its predecessor in target.
+func (ar *arranger) moveFewest(pe ecs.Entity, cur []ecs.Entity, here map[ecs.Entity]bool, target []ecs.Entity) {
+	w := ar.World
 	pos := make(map[ecs.Entity]int, len(cur))
 	for i, e := range cur {
 		pos[e] = i

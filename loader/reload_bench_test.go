@@ -13,6 +13,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/watch"
 )
 
 // genReloadScene returns a YAML scene of n entities (n a multiple of 10):
@@ -139,7 +140,7 @@ func BenchmarkSaveToApplied(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rl := &Reloader{Scene: scene, File: file}
-	w, err := Watch(ctx, rl.Files(), WatchOptions{})
+	w, err := watch.New(ctx, rl.Files(), watch.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

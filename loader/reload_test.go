@@ -663,7 +663,7 @@ entities:
           - id: a
           - id: c
 `
-	d = env.mustReload(src4)
+	env.mustReload(src4)
 	if got := env.children(ecs.Entity{}); got != "x r0" {
 		t.Fatalf("roots %q", got)
 	}

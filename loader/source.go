@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/internal/regfile"
 )
 
 // source is the text of one scene file, kept by the components read from
@@ -147,108 +147,20 @@ func sourceOffset(raw []byte, text string, off int, quote byte, xml bool) int {
 // are not opened, or not read, so their content never shows in an error.
 
 // Snapshot holds the contents of scene files, each as read once, by
-// absolute path. A Watcher's Snapshot holds the bytes it judged to be a
-// save; Reloader.ReloadFrom parses exactly those bytes.
+// absolute path; [Reloader.ReloadFrom] parses exactly those bytes. A
+// file watcher's [github.com/scenecs/scenecs/watch.Snapshot], the bytes
+// it judged to be a save, converts to a Snapshot (both are
+// map[string][]byte): the loader does not import the watcher.
 type Snapshot map[string][]byte
 
 // ErrNotRegular is the error for a scene file that is not a regular file
-// (a named pipe, a device, a socket or a directory). Errors carry the
-// kind of file (see notRegularError) and match ErrNotRegular with
-// errors.Is.
-var ErrNotRegular = errors.New("not a regular file")
+// (a named pipe, a device, a socket or a directory). Errors say what kind
+// of file it is and match ErrNotRegular with errors.Is.
+var ErrNotRegular = regfile.ErrNotRegular
 
 // ErrOutsideRoot is the error for an include that a symbolic link leads
 // out of the scene's root directory.
 var ErrOutsideRoot = errors.New("a symbolic link leads outside the scene root")
-
-// errLinkLoop is the error for a path whose links do not end.
-var errLinkLoop = errors.New("too many levels of symbolic links")
-
-// notRegularError says what kind of file was refused.
-type notRegularError struct{ mode fs.FileMode }
-
-func (e notRegularError) Error() string {
-	kind := "an irregular file"
-	switch t := e.mode.Type(); {
-	case t&fs.ModeDir != 0:
-		kind = "a directory"
-	case t&fs.ModeNamedPipe != 0:
-		kind = "a named pipe"
-	case t&fs.ModeSocket != 0:
-		kind = "a socket"
-	case t&fs.ModeDevice != 0:
-		kind = "a device"
-	case t&fs.ModeSymlink != 0:
-		kind = "a symbolic link"
-	}
-	return "not a regular file (" + kind + ")"
-}
-
-func (e notRegularError) Is(target error) bool { return target == ErrNotRegular }
-
-// readRegular reads the file at path, a path of the operating system:
-// symbolic links are resolved first, and allow, if not nil, approves the
-// resolved path. The file is opened without blocking (a named pipe does
-// not wait for a writer) and without following a link put in its place
-// meanwhile, and it must be a regular file. At most max+1 bytes are read;
-// size is the file's size (the larger of what the file system reports
-// and what was read): size > max means too large, and then data may be
-// short or nil.
-func readRegular(path string, max int64, allow func(real string) error) (data []byte, size int64, err error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		var pe *fs.PathError
-		if !errors.As(err, &pe) {
-			err = errLinkLoop // the only error EvalSymlinks makes itself
-		}
-		return nil, 0, err
-	}
-	if allow != nil {
-		if err := allow(real); err != nil {
-			return nil, 0, err
-		}
-	}
-	// Stat first: a socket cannot be opened, and the message should say
-	// what it is; the open file is checked again below.
-	if fi, err := os.Stat(real); err != nil {
-		return nil, 0, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, 0, notRegularError{fi.Mode()}
-	}
-	f, err := os.OpenFile(real, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, notRegularError{fi.Mode()}
-	}
-	if fi.Size() > max {
-		return nil, fi.Size(), nil // too large: not read
-	}
-	return readBounded(f, fi.Size(), max)
-}
-
-// readBounded reads r, of reported size, up to max+1 bytes.
-func readBounded(r io.Reader, size, max int64) ([]byte, int64, error) {
-	hint := size
-	if hint < 0 || hint > max {
-		hint = max
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, hint+1))
-	if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
-		return nil, 0, err
-	}
-	data := buf.Bytes()
-	if int64(len(data)) > size {
-		size = int64(len(data))
-	}
-	return data, size, nil
-}
 
 // within reports whether path is root or lies under it (both cleaned and
 // absolute).
@@ -261,7 +173,7 @@ func within(root, path string) bool {
 // operating system's files under a root directory. It reads each file
 // once and keeps the bytes (Stat and ReadFile see the same content); it
 // takes a file's bytes from given instead when they are there (what a
-// Watcher judged); and it records the names asked for, so that a failed
+// file watcher judged); and it records the names asked for, so that a failed
 // read still knows which files it was made of.
 type sceneFS struct {
 	ctx   context.Context
@@ -354,7 +266,7 @@ func (f *sceneFS) load(name string) (fileInfo, error) {
 			return fileInfo{name: base, data: data, size: int64(len(data))}, nil
 		}
 	}
-	data, size, err := readRegular(p, f.max, allow)
+	data, size, err := regfile.Read(p, f.max, allow)
 	if err != nil {
 		return fileInfo{}, unwrapPath(err)
 	}
@@ -474,7 +386,7 @@ func (g *guardedFS) Stat(name string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: notRegularError{fi.Mode()}}
+		return nil, &fs.PathError{Op: "read", Path: name, Err: regfile.NotRegularError{Mode: fi.Mode()}}
 	}
 	return fi, nil
 }
@@ -494,9 +406,9 @@ func (g *guardedFS) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: notRegularError{fi.Mode()}}
+		return nil, &fs.PathError{Op: "read", Path: name, Err: regfile.NotRegularError{Mode: fi.Mode()}}
 	}
-	data, _, err := readBounded(f, fi.Size(), g.max)
+	data, _, err := regfile.ReadBounded(f, fi.Size(), g.max)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPath(err)}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -103,8 +104,11 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
+// unwrapPathErr drops the path of an *os.PathError (messages name the
+// file themselves).
 func unwrapPathErr(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
 		return pe.Err
 	}
 	return err

@@ -3,11 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/selector"
 )
 
 const queryUsage = `Usage: scene-run query [-json] [-ticks N] SCENE SELECTOR
@@ -66,12 +67,15 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// selectorError turns a selector compile error into a usage error that
-// prints as "selector:1:COL: message".
+// selectorError turns an error of compiling the selector into a usage
+// error. A syntax error (a *selector.Error, however it is wrapped)
+// prints alone, as "selector:1:COL: message"; another error prints as
+// it says.
 func selectorError(err error) error {
 	msg := err.Error()
-	if i := strings.Index(msg, "selector:"); i > 0 {
-		msg = msg[i:]
+	var se *selector.Error
+	if errors.As(err, &se) {
+		msg = se.Error()
 	}
 	return &usageError{msg: msg, raw: true}
 }

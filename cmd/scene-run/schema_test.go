@@ -110,17 +110,51 @@ func typeMatches(want, got string) bool {
 	return want == got || (want == "number" && got == "integer")
 }
 
+// object returns the errors of v against the schema object s, at path:
+// the keywords for any value first, then those for v's kind.
 func (jv *jsonValidator) object(s map[string]any, v any, path string) []string {
-	var errs []string
-	fail := func(format string, args ...any) {
-		errs = append(errs, path+": "+fmt.Sprintf(format, args...))
+	c := &schemaCheck{jv: jv, path: path}
+	if !c.any(s, v) {
+		return c.errs
 	}
+	switch x := v.(type) {
+	case string:
+		c.str(s, x)
+	case float64:
+		c.number(s, x)
+	case []any:
+		if items, ok := s["items"]; ok {
+			for i, it := range x {
+				c.errs = append(c.errs, jv.validate(items, it, fmt.Sprintf("%s[%d]", path, i))...)
+			}
+		}
+	case map[string]any:
+		c.members(s, x)
+	}
+	return c.errs
+}
+
+// schemaCheck gathers the errors of one value against one schema object.
+type schemaCheck struct {
+	jv   *jsonValidator
+	path string
+	errs []string
+}
+
+func (c *schemaCheck) fail(format string, args ...any) {
+	c.errs = append(c.errs, c.path+": "+fmt.Sprintf(format, args...))
+}
+
+// any checks the keywords that apply to every value: $ref, type, enum,
+// anyOf. It reports false if v is not of the type (nothing more is
+// checked then).
+func (c *schemaCheck) any(s map[string]any, v any) bool {
 	if r, ok := s["$ref"].(string); ok {
-		target := jv.resolve(r)
+		target := c.jv.resolve(r)
 		if target == nil {
-			fail("unresolved $ref %q", r)
+			c.fail("unresolved $ref %q", r)
 		} else {
-			errs = append(errs, jv.validate(target, v, path)...)
+			c.errs = append(c.errs, c.jv.validate(target, v, c.path)...)
 		}
 	}
 	if t, ok := s["type"]; ok {
@@ -135,89 +169,92 @@ func (jv *jsonValidator) object(s map[string]any, v any, path string) []string {
 		}
 		got := jsonType(v)
 		if !slices.ContainsFunc(types, func(w string) bool { return typeMatches(w, got) }) {
-			fail("%s is not of type %v", got, types)
-			return errs
+			c.fail("%s is not of type %v", got, types)
+			return false
 		}
 	}
 	if e, ok := s["enum"].([]any); ok && !slices.ContainsFunc(e, func(x any) bool { return x == v }) {
-		fail("%v is not one of %v", v, e)
+		c.fail("%v is not one of %v", v, e)
 	}
 	if alts, ok := s["anyOf"].([]any); ok {
 		matched := false
 		for _, a := range alts {
-			if len(jv.validate(a, v, path)) == 0 {
+			if len(c.jv.validate(a, v, c.path)) == 0 {
 				matched = true
 				break
 			}
 		}
 		if !matched {
-			fail("matches no anyOf alternative")
+			c.fail("matches no anyOf alternative")
 		}
 	}
-	switch x := v.(type) {
-	case string:
-		if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(x) {
-			fail("%q does not match %s", x, p)
-		}
-		n := float64(len([]rune(x)))
-		if m, ok := s["minLength"].(float64); ok && n < m {
-			fail("%q is shorter than %v", x, m)
-		}
-		if m, ok := s["maxLength"].(float64); ok && n > m {
-			fail("%q is longer than %v", x, m)
-		}
-	case float64:
-		if m, ok := s["minimum"].(float64); ok && x < m {
-			fail("%v is below the minimum %v", x, m)
-		}
-		if m, ok := s["maximum"].(float64); ok && x > m {
-			fail("%v is above the maximum %v", x, m)
-		}
-	case []any:
-		if items, ok := s["items"]; ok {
-			for i, it := range x {
-				errs = append(errs, jv.validate(items, it, fmt.Sprintf("%s[%d]", path, i))...)
+	return true
+}
+
+// str checks a string's pattern and length (in characters).
+func (c *schemaCheck) str(s map[string]any, x string) {
+	if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(x) {
+		c.fail("%q does not match %s", x, p)
+	}
+	n := float64(len([]rune(x)))
+	if m, ok := s["minLength"].(float64); ok && n < m {
+		c.fail("%q is shorter than %v", x, m)
+	}
+	if m, ok := s["maxLength"].(float64); ok && n > m {
+		c.fail("%q is longer than %v", x, m)
+	}
+}
+
+// number checks a number's bounds.
+func (c *schemaCheck) number(s map[string]any, x float64) {
+	if m, ok := s["minimum"].(float64); ok && x < m {
+		c.fail("%v is below the minimum %v", x, m)
+	}
+	if m, ok := s["maximum"].(float64); ok && x > m {
+		c.fail("%v is above the maximum %v", x, m)
+	}
+}
+
+// members checks an object's size, required keys, key names and the
+// value of each key against properties, patternProperties and
+// additionalProperties.
+func (c *schemaCheck) members(s map[string]any, x map[string]any) {
+	if m, ok := s["maxProperties"].(float64); ok && float64(len(x)) > m {
+		c.fail("more than %v properties", m)
+	}
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if _, ok := x[r.(string)]; !ok {
+				c.fail("missing required %q", r)
 			}
 		}
-	case map[string]any:
-		if m, ok := s["maxProperties"].(float64); ok && float64(len(x)) > m {
-			fail("more than %v properties", m)
+	}
+	props, _ := s["properties"].(map[string]any)
+	patterns, _ := s["patternProperties"].(map[string]any)
+	for _, k := range slices.Sorted(mapKeys(x)) {
+		kpath := c.path + "." + k
+		if pn, ok := s["propertyNames"]; ok {
+			c.errs = append(c.errs, c.jv.validate(pn, k, kpath+" (name)")...)
 		}
-		if req, ok := s["required"].([]any); ok {
-			for _, r := range req {
-				if _, ok := x[r.(string)]; !ok {
-					fail("missing required %q", r)
-				}
-			}
+		seen := false
+		if ps, ok := props[k]; ok {
+			seen = true
+			c.errs = append(c.errs, c.jv.validate(ps, x[k], kpath)...)
 		}
-		props, _ := s["properties"].(map[string]any)
-		patterns, _ := s["patternProperties"].(map[string]any)
-		for _, k := range slices.Sorted(mapKeys(x)) {
-			kpath := path + "." + k
-			if pn, ok := s["propertyNames"]; ok {
-				errs = append(errs, jv.validate(pn, k, kpath+" (name)")...)
-			}
-			seen := false
-			if ps, ok := props[k]; ok {
+		for p, ps := range patterns {
+			if regexp.MustCompile(p).MatchString(k) {
 				seen = true
-				errs = append(errs, jv.validate(ps, x[k], kpath)...)
+				c.errs = append(c.errs, c.jv.validate(ps, x[k], kpath)...)
 			}
-			for p, ps := range patterns {
-				if regexp.MustCompile(p).MatchString(k) {
-					seen = true
-					errs = append(errs, jv.validate(ps, x[k], kpath)...)
-				}
-			}
-			if ap, ok := s["additionalProperties"]; ok && !seen {
-				if b, ok := ap.(bool); ok && !b {
-					fail("unknown key %q", k)
-				} else {
-					errs = append(errs, jv.validate(ap, x[k], kpath)...)
-				}
+		}
+		if ap, ok := s["additionalProperties"]; ok && !seen {
+			if b, ok := ap.(bool); ok && !b {
+				c.fail("unknown key %q", k)
+			} else {
+				c.errs = append(c.errs, c.jv.validate(ap, x[k], kpath)...)
 			}
 		}
 	}
-	return errs
 }
 
 func mapKeys(m map[string]any) func(func(string) bool) {

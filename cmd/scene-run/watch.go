@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/watch"
 )
 
 // startWatch watches the scene file and its includes. It returns a channel
@@ -18,7 +19,7 @@ import (
 // later.
 func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path string, f runFlags, stdout, stderr io.Writer) (<-chan func(), error) {
 	rl := &loader.Reloader{Scene: scene, File: path, Options: loader.Options{Context: ctx}, Recheck: f.debounce}
-	w, err := loader.Watch(ctx, rl.Files(), loader.WatchOptions{Poll: f.poll, Debounce: f.debounce})
+	w, err := watch.New(ctx, rl.Files(), watch.Options{Poll: f.poll, Debounce: f.debounce})
 	if err != nil {
 		return nil, err
 	}
@@ -35,8 +36,8 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 			case <-w.Changes:
 				apply := func() {
 					if f.dryRun {
-						d, err := rl.CheckFrom(w.Snapshot())
-						w.SetFilesFrom(rl.Files(), rl.Snapshot())
+						d, err := rl.CheckFrom(loader.Snapshot(w.Snapshot()))
+						w.SetFilesFrom(rl.Files(), watch.Snapshot(rl.Snapshot()))
 						if err != nil {
 							fmt.Fprintf(stderr, "check %s failed:\n%v\n", name, err)
 							return
@@ -45,14 +46,14 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 						return
 					}
 					t0 := time.Now()
-					d, err := rl.ReloadFrom(w.Snapshot())
+					d, err := rl.ReloadFrom(loader.Snapshot(w.Snapshot()))
 					took := time.Since(t0)
 					if f.reloaded != nil {
 						f.reloaded(d, err) // the inspector's reload event
 					}
 					// Watch the includes of this attempt too, failed or not,
 					// so fixing a newly added broken include reloads.
-					w.SetFilesFrom(rl.Files(), rl.Snapshot())
+					w.SetFilesFrom(rl.Files(), watch.Snapshot(rl.Snapshot()))
 					if err != nil {
 						fmt.Fprintf(stderr, "reload %s failed; the running scene is unchanged:\n%v\n", name, err)
 						return

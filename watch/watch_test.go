@@ -1,11 +1,10 @@
-package loader
+package watch
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/scenecs/scenecs/registry"
 )
 
 // watchTimeout bounds every wait for a change: generous for a loaded
@@ -29,7 +26,7 @@ type watchEnv struct {
 
 // newWatchEnv writes the files (name -> content) in a temp dir and
 // watches them.
-func newWatchEnv(t *testing.T, opt WatchOptions, files map[string]string) *watchEnv {
+func newWatchEnv(t *testing.T, opt Options, files map[string]string) *watchEnv {
 	t.Helper()
 	env := &watchEnv{t: t, dir: t.TempDir()}
 	var paths []string
@@ -38,7 +35,7 @@ func newWatchEnv(t *testing.T, opt WatchOptions, files map[string]string) *watch
 		paths = append(paths, env.path(name))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	w, err := Watch(ctx, paths, opt)
+	w, err := New(ctx, paths, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +104,7 @@ func twoFiles() map[string]string {
 }
 
 func TestWatchWriteInPlace(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	env := newWatchEnv(t, Options{}, twoFiles())
 	f, err := os.OpenFile(env.path("scene.yaml"), os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +118,7 @@ func TestWatchWriteInPlace(t *testing.T) {
 }
 
 func TestWatchTruncateThenWrite(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Debounce: 20 * time.Millisecond}, twoFiles())
 	f, err := os.OpenFile(env.path("scene.yaml"), os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +135,7 @@ func TestWatchTruncateThenWrite(t *testing.T) {
 }
 
 func TestWatchTempAndRename(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	env := newWatchEnv(t, Options{}, twoFiles())
 	tmp := env.path(".scene.yaml.tmp123")
 	if err := os.WriteFile(tmp, []byte(scene2), 0o644); err != nil {
 		t.Fatal(err)
@@ -159,7 +156,7 @@ func TestWatchTempAndRename(t *testing.T) {
 }
 
 func TestWatchVimStyleSave(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	env := newWatchEnv(t, Options{}, twoFiles())
 	// Probe file, original renamed to a backup, new file written, backup
 	// removed.
 	probe := env.path("4913")
@@ -179,7 +176,7 @@ func TestWatchVimStyleSave(t *testing.T) {
 }
 
 func TestWatchDeleteThenCreate(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Debounce: 20 * time.Millisecond}, twoFiles())
 	if err := os.Remove(env.path("scene.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +187,7 @@ func TestWatchDeleteThenCreate(t *testing.T) {
 }
 
 func TestWatchBurstIsOneSave(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 100 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Debounce: 100 * time.Millisecond}, twoFiles())
 	start := time.Now()
 	for i := range 20 {
 		env.write("scene.yaml", strings.Repeat("#", i)+"\n"+scene2)
@@ -204,7 +201,7 @@ func TestWatchBurstIsOneSave(t *testing.T) {
 }
 
 func TestWatchDirectoryVanishesAndReturns(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, map[string]string{
+	env := newWatchEnv(t, Options{Debounce: 20 * time.Millisecond}, map[string]string{
 		"sub/scene.yaml": scene1, "other.yaml": "entities: []\n",
 	})
 	if err := os.RemoveAll(env.path("sub")); err != nil {
@@ -219,7 +216,7 @@ func TestWatchDirectoryVanishesAndReturns(t *testing.T) {
 }
 
 func TestWatchDirectoryRenamedAway(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 20 * time.Millisecond}, map[string]string{
+	env := newWatchEnv(t, Options{Debounce: 20 * time.Millisecond}, map[string]string{
 		"sub/scene.yaml": scene1, "other.yaml": "entities: []\n",
 	})
 	if err := os.Rename(env.path("sub"), env.path("sub.old")); err != nil {
@@ -238,7 +235,7 @@ func TestWatchDirectoryRenamedAway(t *testing.T) {
 }
 
 func TestWatchChmodOnly(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	env := newWatchEnv(t, Options{}, twoFiles())
 	for _, mode := range []os.FileMode{0o600, 0o644, 0o640} {
 		if err := os.Chmod(env.path("scene.yaml"), mode); err != nil {
 			t.Fatal(err)
@@ -252,7 +249,7 @@ func TestWatchChmodOnly(t *testing.T) {
 }
 
 func TestWatchIdenticalSave(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{}, twoFiles())
+	env := newWatchEnv(t, Options{}, twoFiles())
 	env.write("scene.yaml", scene1) // same bytes
 	tmp := env.path("x.tmp")
 	if err := os.WriteFile(tmp, []byte(scene1), 0o644); err != nil {
@@ -271,7 +268,7 @@ func TestWatchIdenticalSave(t *testing.T) {
 }
 
 func TestWatchPoll(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond}, twoFiles())
 	env.write("scene.yaml", scene2)
 	env.expect("scene.yaml")
 	env.write("scene.yaml", scene2) // identical
@@ -288,7 +285,7 @@ func TestWatchPoll(t *testing.T) {
 }
 
 func TestWatchMergesUnreadSaves(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 10 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Debounce: 10 * time.Millisecond}, twoFiles())
 	env.write("scene.yaml", scene2)
 	env.write("other.yaml", "entities: [] # 2\n")
 	// The reader is busy (a long tick) well past both debounces: the
@@ -298,7 +295,7 @@ func TestWatchMergesUnreadSaves(t *testing.T) {
 }
 
 func TestWatchSetFilesNewDirectory(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 10 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Debounce: 10 * time.Millisecond}, twoFiles())
 	env.write("parts/inc.yaml", "entities: []\n")
 	env.w.SetFiles([]string{env.path("scene.yaml"), env.path("other.yaml"), env.path("parts/inc.yaml")})
 	// SetFiles has added the watch when it returns.
@@ -310,15 +307,17 @@ func TestWatchSetFilesNewDirectory(t *testing.T) {
 	env.expectNothingThen("other.yaml")
 }
 
-// waitError waits for an error on the watcher's Errors that contains
-// want.
-func (env *watchEnv) waitError(want string) {
+// waitError waits for an error on the watcher's Errors that is a
+// FileError for the file name, matches is (errors.Is) and contains want.
+func (env *watchEnv) waitError(name string, is error, want string) {
 	env.t.Helper()
 	deadline := time.After(watchTimeout)
 	for {
 		select {
 		case err := <-env.w.Errors:
-			if strings.Contains(err.Error(), want) {
+			var fe *FileError
+			if errors.As(err, &fe) && fe.Path == env.path(name) && errors.Is(err, is) &&
+				strings.Contains(err.Error(), want) {
 				return
 			}
 		case got := <-env.w.Changes:
@@ -336,10 +335,10 @@ func (env *watchEnv) waitError(want string) {
 func TestWatchFileReplacedByPipe(t *testing.T) {
 	for _, mode := range []struct {
 		name string
-		opt  WatchOptions
+		opt  Options
 	}{
-		{"events", WatchOptions{Debounce: 10 * time.Millisecond}},
-		{"poll", WatchOptions{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond}},
+		{"events", Options{Debounce: 10 * time.Millisecond}},
+		{"poll", Options{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond}},
 	} {
 		for _, kind := range []string{"pipe", "directory"} {
 			t.Run(mode.name+"/"+kind, func(t *testing.T) {
@@ -361,7 +360,7 @@ func TestWatchFileReplacedByPipe(t *testing.T) {
 				if err := os.Rename(tmp, env.path("scene.yaml")); err != nil {
 					t.Fatal(err)
 				}
-				env.waitError(want)
+				env.waitError("scene.yaml", ErrNotRegular, want)
 				// The loop is not blocked: another file's save is seen.
 				env.expectNothingThen("other.yaml")
 				// Nor is SetFiles, which reads new files' baseline.
@@ -395,7 +394,7 @@ func TestWatchFileReplacedByPipe(t *testing.T) {
 func TestWatchSaveWhileUnreadable(t *testing.T) {
 	var mu sync.Mutex
 	deny := ""
-	opt := WatchOptions{Debounce: 10 * time.Millisecond}
+	opt := Options{Debounce: 10 * time.Millisecond}
 	opt.read = func(path string, max int64) ([]byte, error) {
 		mu.Lock()
 		d := deny
@@ -410,7 +409,7 @@ func TestWatchSaveWhileUnreadable(t *testing.T) {
 	deny = env.path("scene.yaml")
 	mu.Unlock()
 	env.write("scene.yaml", scene2) // saved while unreadable
-	env.waitError("permission denied")
+	env.waitError("scene.yaml", fs.ErrPermission, "permission denied")
 	env.expectNothingThen("other.yaml")
 	mu.Lock()
 	deny = ""
@@ -425,7 +424,7 @@ func TestWatchSaveWhileUnreadableChmod(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root reads files without read permission; TestWatchSaveWhileUnreadable covers this")
 	}
-	env := newWatchEnv(t, WatchOptions{Debounce: 10 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Debounce: 10 * time.Millisecond}, twoFiles())
 	p := env.path("scene.yaml")
 	if err := os.Chmod(p, 0o200); err != nil { // write only
 		t.Fatal(err)
@@ -433,7 +432,7 @@ func TestWatchSaveWhileUnreadableChmod(t *testing.T) {
 	if err := os.WriteFile(p, []byte(scene2), 0o200); err != nil {
 		t.Fatal(err)
 	}
-	env.waitError("permission denied")
+	env.waitError("scene.yaml", fs.ErrPermission, "permission denied")
 	if err := os.Chmod(p, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +443,7 @@ func TestWatchSaveWhileUnreadableChmod(t *testing.T) {
 // are no longer watched are unwatched, so watches do not grow with every
 // include edit.
 func TestWatchUnwatchesDroppedDirectories(t *testing.T) {
-	env := newWatchEnv(t, WatchOptions{Debounce: 10 * time.Millisecond}, twoFiles())
+	env := newWatchEnv(t, Options{Debounce: 10 * time.Millisecond}, twoFiles())
 	start := len(env.w.watchedDirs())
 	if start != 2 {
 		t.Fatalf("watching %v, want the directory and its parent", env.w.watchedDirs())
@@ -468,268 +467,30 @@ func TestWatchUnwatchesDroppedDirectories(t *testing.T) {
 	env.expect("scene.yaml")
 }
 
-// reloadFiles is a scene on disk with a Reloader, for the tests of what
-// a reload reads.
-type reloadFiles struct {
-	t     *testing.T
-	dir   string
-	reg   *registry.Registry
-	rl    *Reloader
-	waits int // second looks
-	// during runs inside the second look's wait (an editor writing).
-	during func()
-}
-
-const threeEntities = "entities:\n  - id: a\n    position: 1 0 0\n  - id: b\n  - id: c\n"
-
-func newReloadFiles(t *testing.T, files map[string]string) *reloadFiles {
-	t.Helper()
-	rf := &reloadFiles{t: t, dir: t.TempDir(), reg: newTestRegistry(t)}
-	for name, text := range files {
-		rf.write(name, text)
-	}
-	file := filepath.Join(rf.dir, "scene.yaml")
-	scene, err := LoadFile(rf.reg, file, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rf.rl = &Reloader{Scene: scene, File: file}
-	rf.rl.wait = func(ctx context.Context, d time.Duration) error {
-		rf.waits++
-		if rf.during != nil {
-			rf.during()
-		}
-		return nil
-	}
-	return rf
-}
-
-func (rf *reloadFiles) path(name string) string { return filepath.Join(rf.dir, name) }
-
-func (rf *reloadFiles) write(name, text string) {
-	rf.t.Helper()
-	if err := os.MkdirAll(filepath.Dir(rf.path(name)), 0o755); err != nil {
-		rf.t.Fatal(err)
-	}
-	if err := os.WriteFile(rf.path(name), []byte(text), 0o644); err != nil {
-		rf.t.Fatal(err)
-	}
-}
-
-// TestReloadReadsTheJudgedBytes: an editor truncates the file between the
-// watcher's change notice and the reload. ReloadFrom parses the bytes the
-// watcher judged, so the running scene keeps its entities and gets the
-// edit.
-func TestReloadReadsTheJudgedBytes(t *testing.T) {
-	rf := newReloadFiles(t, map[string]string{"scene.yaml": threeEntities})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w, err := Watch(ctx, rf.rl.Files(), WatchOptions{Debounce: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(threeEntities, "position: 1 0 0", "position: 2 0 0", 1)
-	rf.write("scene.yaml", edited)
-	select {
-	case <-w.Changes:
-	case <-time.After(watchTimeout):
-		t.Fatal("no change reported")
-	}
-	// The editor's next save starts: the file is empty now.
-	if err := os.Truncate(rf.path("scene.yaml"), 0); err != nil {
-		t.Fatal(err)
-	}
-	d, err := rf.rl.ReloadFrom(w.Snapshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Summary() != "+0 -0 ~1" || rf.reg.World().Len() != 3 || rf.waits != 0 {
-		t.Fatalf("diff %s, %d entities, %d second looks", d, rf.reg.World().Len(), rf.waits)
-	}
-	a, _ := rf.reg.EntityByID("a")
-	if p := builtinPos(t, rf.reg, a); p.X != 2 {
-		t.Fatalf("position %v: the edit was not applied", p)
-	}
-	// The baseline of the watcher is what was parsed.
-	w.SetFilesFrom(rf.rl.Files(), rf.rl.Snapshot())
-	if got := string(w.Snapshot()[rf.path("scene.yaml")]); got != edited {
-		t.Fatalf("snapshot %q", got)
-	}
-}
-
-// TestReloadSecondLook: a reload that would destroy every entity of the
-// scene reads the files again after Recheck; it applies only if they hold
-// the same bytes, and leaves the World untouched (ErrUnsettled) if an
-// editor was still writing. Other reloads take no second look.
-func TestReloadSecondLook(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		files  map[string]string // the scene as loaded
-		save   map[string]string // the save that destroys every entity
-		repair map[string]string // what the editor writes during the second look
+// TestWatchFileTooLarge: a file larger than MaxBytes is no save: it is
+// reported once, as a FileError wrapping ErrTooLarge that says the sizes,
+// and waited for; the save that brings it under the limit is seen.
+func TestWatchFileTooLarge(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		opt  Options
 	}{
-		{"empty file",
-			map[string]string{"scene.yaml": threeEntities},
-			map[string]string{"scene.yaml": ""},
-			map[string]string{"scene.yaml": threeEntities}},
-		{"no entities left",
-			map[string]string{"scene.yaml": threeEntities},
-			map[string]string{"scene.yaml": "entities: []\n"},
-			map[string]string{"scene.yaml": threeEntities}},
-		{"cut off before the entities",
-			map[string]string{"scene.yaml": "mixins:\n  m: {position: 1 1 1}\n" + threeEntities},
-			map[string]string{"scene.yaml": "mixins:\n  m: {position: 1 1 1}\n"},
-			map[string]string{"scene.yaml": "mixins:\n  m: {position: 1 1 1}\n" + threeEntities}},
-		{"every id renamed",
-			map[string]string{"scene.yaml": threeEntities},
-			map[string]string{"scene.yaml": "entities:\n  - id: x\n  - id: y\n"},
-			map[string]string{"scene.yaml": threeEntities + "  - id: d\n"}},
-		{"included file emptied",
-			map[string]string{"scene.yaml": "include: [parts/all.yaml]\n", "parts/all.yaml": threeEntities},
-			map[string]string{"parts/all.yaml": ""},
-			map[string]string{"parts/all.yaml": threeEntities}},
+		{"events", Options{Debounce: 10 * time.Millisecond, MaxBytes: 128}},
+		{"poll", Options{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond, MaxBytes: 128}},
 	} {
-		t.Run(tc.name+"/settled", func(t *testing.T) {
-			rf := newReloadFiles(t, tc.files)
-			for name, text := range tc.save {
-				rf.write(name, text)
-			}
-			d, err := rf.rl.Reload()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rf.waits != 1 || len(d.Destroyed) == 0 {
-				t.Fatalf("%d second looks, diff %s", rf.waits, d)
-			}
-			for _, id := range []string{"a", "b", "c"} {
-				if _, ok := rf.reg.EntityByID(id); ok {
-					t.Fatalf("#%s survived a settled save that removes it", id)
-				}
-			}
-		})
-		t.Run(tc.name+"/still writing", func(t *testing.T) {
-			rf := newReloadFiles(t, tc.files)
-			before := dump(t, rf.reg)
-			for name, text := range tc.save {
-				rf.write(name, text)
-			}
-			rf.during = func() {
-				for name, text := range tc.repair {
-					rf.write(name, text)
-				}
-			}
-			_, err := rf.rl.Reload()
-			if !errors.Is(err, ErrUnsettled) || !strings.Contains(err.Error(), "would destroy all 3 entities") {
-				t.Fatalf("error %v, want ErrUnsettled", err)
-			}
-			if after := dump(t, rf.reg); after != before {
-				t.Fatal("an unsettled reload changed the World")
-			}
-			// The next reload, with the editor done, applies the file.
-			rf.during = nil
-			if _, err := rf.rl.Reload(); err != nil {
-				t.Fatal(err)
-			}
-			if rf.waits != 1 && tc.name != "every id renamed" {
-				t.Fatalf("%d second looks", rf.waits)
+		t.Run(mode.name, func(t *testing.T) {
+			env := newWatchEnv(t, mode.opt, twoFiles())
+			big := scene1 + strings.Repeat("#", 128) + "\n"
+			env.write("scene.yaml", big)
+			want := fmt.Sprintf("watch: %s: file too large: %d bytes (limit 128) (waiting until it can be read)",
+				env.path("scene.yaml"), len(big))
+			env.waitError("scene.yaml", ErrTooLarge, want)
+			env.expectNothingThen("other.yaml")
+			env.write("scene.yaml", scene2)
+			env.expect("scene.yaml")
+			if got := string(env.w.Snapshot()[env.path("scene.yaml")]); got != scene2 {
+				t.Fatalf("snapshot %q", got)
 			}
 		})
 	}
-	t.Run("no second look", func(t *testing.T) {
-		rf := newReloadFiles(t, map[string]string{"scene.yaml": threeEntities})
-		rf.write("scene.yaml", "entities:\n  - id: a\n")
-		if d, err := rf.rl.Reload(); err != nil || d.Summary() != "+0 -2 ~1" || rf.waits != 0 {
-			t.Fatalf("diff %v, err %v, %d second looks", d, err, rf.waits)
-		}
-		rf.rl.Recheck = -1 // none at all
-		rf.write("scene.yaml", "")
-		if _, err := rf.rl.Reload(); err != nil || rf.waits != 0 || rf.reg.World().Len() != 0 {
-			t.Fatalf("err %v, %d second looks, %d entities", err, rf.waits, rf.reg.World().Len())
-		}
-	})
-}
-
-// TestReloadRapidSaves saves a scene hundreds of times the way editors
-// do (truncate, pause, write), with a watcher and a reloader working as
-// scene-run does, the reload coming a little after the change notice (a
-// tick in progress), so that it often meets the file empty. No reload may
-// destroy the scene, and the last save is what runs in the end.
-func TestReloadRapidSaves(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 60
-	}
-	var b strings.Builder
-	b.WriteString("entities:\n")
-	for i := range 50 {
-		fmt.Fprintf(&b, "  - id: e%d\n    position: %d 0 0\n", i, i)
-	}
-	body := b.String()
-	rf := newReloadFiles(t, map[string]string{"scene.yaml": body})
-	rf.rl.wait = nil // real second looks
-	rf.rl.Recheck = 5 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w, err := Watch(ctx, rf.rl.Files(), WatchOptions{Debounce: 5 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved := make(chan struct{})
-	version := func(i int) string { return fmt.Sprintf("# save %d\n%s", i, body) }
-	go func() {
-		defer close(saved)
-		rng := rand.New(rand.NewPCG(1, 2))
-		for i := range n {
-			f, err := os.OpenFile(rf.path("scene.yaml"), os.O_WRONLY|os.O_TRUNC, 0)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			// Empty for a moment, sometimes longer than the debounce.
-			time.Sleep(time.Duration(rng.IntN(8000)) * time.Microsecond)
-			text := version(i)
-			half := rng.IntN(len(text))
-			f.Write([]byte(text[:half])) // some editors write in pieces
-			f.Write([]byte(text[half:]))
-			f.Close()
-			time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
-		}
-	}()
-	rng := rand.New(rand.NewPCG(3, 4))
-	reloads, fewest := 0, 50
-	last := ""
-	reload := func() {
-		time.Sleep(time.Duration(rng.IntN(2000)) * time.Microsecond) // a tick
-		_, err := rf.rl.ReloadFrom(w.Snapshot())
-		w.SetFilesFrom(rf.rl.Files(), rf.rl.Snapshot())
-		reloads++
-		fewest = min(fewest, rf.reg.World().Len())
-		if err == nil {
-			last = string(rf.rl.Snapshot()[rf.path("scene.yaml")])
-		}
-	}
-	for done := false; !done; {
-		select {
-		case <-w.Changes:
-			reload()
-		case <-saved:
-			done = true
-		}
-	}
-	// The last save settles and is reloaded.
-	for last != version(n-1) {
-		select {
-		case <-w.Changes:
-			reload()
-		case <-time.After(watchTimeout):
-			t.Fatalf("the last save was not reloaded (last reloaded %.20q)", last)
-		}
-	}
-	if fewest == 0 {
-		t.Fatal("a reload destroyed every entity")
-	}
-	if got := rf.reg.World().Len(); got != 50 {
-		t.Fatalf("%d entities in the end, want 50", got)
-	}
-	t.Logf("%d saves, %d reloads, fewest entities after a reload %d", n, reloads, fewest)
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package loader
+package regfile
 
 // openFlags: no flags beyond reading on systems without named pipes of
 // the Unix kind; the file's type is checked once it is open.
