@@ -278,6 +278,7 @@ func TestWatch(t *testing.T) {
 	edit := strings.Replace(string(src), "position: 0 15 0", "position: 0 16 0", 1)
 	os.WriteFile(file, []byte(edit), 0o644)
 	waitFor(&out, "reload asteroids.yaml: +0 -0 ~1 (")
+	waitFor(&out, "  ~ #wreck position 0 15 0 → 0 16 0\n")
 	broken := strings.Replace(edit, "position: 0 16 0", "position: 0 16 zero", 1)
 	os.WriteFile(file, []byte(broken), 0o644)
 	waitFor(&errb, "asteroids.yaml:")
@@ -285,6 +286,7 @@ func TestWatch(t *testing.T) {
 	added := edit + "  - id: newcomer\n    enemy:\n"
 	os.WriteFile(file, []byte(added), 0o644)
 	waitFor(&out, "reload asteroids.yaml: +1 -0 ~")
+	waitFor(&out, "  + #newcomer\n")
 	cmd.Process.Signal(os.Interrupt)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -340,10 +342,10 @@ func TestWatchDryRun(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond)
 	os.WriteFile(file, []byte(strings.Replace(string(src), "position: 0 15 0", "position: 0 16 0", 1)), 0o644)
-	for !strings.Contains(out.String(), "would reload asteroids.yaml: +0 -0 ~1\n~ #wreck: ~position") && time.Now().Before(deadline) {
+	for !strings.Contains(out.String(), "would reload asteroids.yaml: +0 -0 ~1\n  ~ #wreck position 0 15 0 → 0 16 0\n") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !strings.Contains(out.String(), "would reload asteroids.yaml: +0 -0 ~1\n~ #wreck: ~position") {
+	if !strings.Contains(out.String(), "would reload asteroids.yaml: +0 -0 ~1\n  ~ #wreck position 0 15 0 → 0 16 0\n") {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
 	// The wreck is still at y=15: the summary's query finds nothing.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/watch"
 )
 
@@ -42,7 +43,11 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 							fmt.Fprintf(stderr, "check %s failed:\n%v\n", name, err)
 							return
 						}
-						fmt.Fprintf(stdout, "would reload %s: %s\n", name, d)
+						fmt.Fprintf(stdout, "would reload %s: %s\n", name, d.Summary())
+						printEntries(stdout, d, rl.Scene.Registry)
+						for _, warn := range d.Warnings {
+							fmt.Fprintf(stderr, "  warning: %s\n", warn)
+						}
 						return
 					}
 					t0 := time.Now()
@@ -59,6 +64,7 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 						return
 					}
 					fmt.Fprintf(stdout, "reload %s: %s (%.1f ms)\n", name, d.Summary(), ms(took))
+					printEntries(stdout, d, rl.Scene.Registry)
 					for _, warn := range d.Warnings {
 						fmt.Fprintf(stderr, "  warning: %s\n", warn)
 					}
@@ -72,4 +78,23 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 		}
 	}()
 	return out, nil
+}
+
+// maxEntryLines bounds the lines printed for one reload; a reload that
+// touches thousands of entities prints the first ones and a count.
+const maxEntryLines = 50
+
+// printEntries prints what a reload changes (or would change), one line
+// per entity, component and property, naming entities by id or path:
+//
+//	~ #goblin-1 health.hp 40 → 25
+func printEntries(w io.Writer, d *loader.Diff, reg *registry.Registry) {
+	es := d.Entries(reg)
+	for i, e := range es {
+		if i == maxEntryLines {
+			fmt.Fprintf(w, "  ... and %d more\n", len(es)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", e)
+	}
 }
