@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
+	"github.com/scenecs/scenecs/loader/internal/textpos"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -557,13 +557,7 @@ func offsetPos(p Pos, text string, off int) Pos {
 	if off <= 0 || off > len(text) || !p.IsValid() {
 		return p
 	}
-	pre := text[:off]
-	if i := strings.LastIndexByte(pre, '\n'); i >= 0 {
-		p.Line += strings.Count(pre, "\n")
-		p.Col = 1 + utf8.RuneCountInString(pre[i+1:])
-		return p
-	}
-	p.Col += utf8.RuneCountInString(pre)
+	p.Line, p.Col = textpos.Advance(p.Line, p.Col, text[:off])
 	return p
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/antchfx/xmlquery"
+
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 )
 
 // fuzzLimits keep every fuzz input cheap: the readers must refuse, not
@@ -62,14 +64,14 @@ func FuzzReadYAML(f *testing.F) {
 // the top level and the entities to the reader as it goes, against the
 // read of yaml.v3's whole tree: the same Document, the same errors.
 func compareStreamed(data []byte, doc *Document, err error) string {
-	if _, p := yamlParse(data, nil); p.state != yOK {
+	if _, res := yamlsyntax.Parse(data, nil); res.State != yamlsyntax.OK {
 		return ""
 	}
 	lim := fuzzLimits.withDefaults()
 	errs := &errorSink{max: lim.MaxErrors}
 	y := newYAMLReader("f.yaml", data, lim, errs)
 	slow := &Document{File: "f.yaml", Files: []string{"f.yaml"}, Pos: Pos{File: "f.yaml", Line: 1, Col: 1}}
-	root, serr := slowYAML(data)
+	root, serr := yamlsyntax.ParseReference(data)
 	if serr != nil {
 		return "yaml.v3 refuses what the parser accepts: " + serr.Error()
 	}
@@ -194,67 +196,6 @@ func checkResult(t *testing.T, doc *Document, err error) {
 		}
 	}
 	walk(doc.Entities, 1)
-}
-
-// FuzzYAMLFastPath checks the scene YAML parser against yaml.v3, the
-// reference: wherever the parser accepts an input, yaml.v3 must produce
-// the same tree; wherever it reports a syntax error, yaml.v3 must refuse
-// the input too.
-func FuzzYAMLFastPath(f *testing.F) {
-	addSeeds(f, "yaml")
-	for _, s := range yamlParserSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if msg := compareYAMLParser(data); msg != "" {
-			t.Fatalf("%s\ninput: %q", msg, data)
-		}
-	})
-}
-
-// compareYAMLParser returns what is wrong with the parser's answer for
-// data, compared with yaml.v3's, or "".
-func compareYAMLParser(data []byte) string {
-	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
-		return "" // UTF-16, which yaml.v3 reads and scenes refuse by design
-	}
-	fast, p := yamlParse(data, nil)
-	switch p.state {
-	case yUnsupported:
-		return ""
-	case yError:
-		if _, err := slowYAML(data); err == nil {
-			return fmt.Sprintf("the parser reports %q at offset %d, yaml.v3 accepts", p.errMsg, p.errOff)
-		}
-		return ""
-	}
-	slow, err := slowYAML(data)
-	if err != nil {
-		return fmt.Sprintf("the parser accepted what yaml.v3 refuses (%v)", err)
-	}
-	return sameTree(fast, slow)
-}
-
-func sameTree(a, b *ynode) string {
-	if a == nil || b == nil {
-		if a != b {
-			return "one tree is empty"
-		}
-		return ""
-	}
-	if a.kind != b.kind || a.null != b.null || a.exact != b.exact || a.value != b.value || a.line != b.line || a.col != b.col || len(a.content) != len(b.content) || b.extra != nil {
-		return "nodes differ: fast " + nodeString(a) + ", yaml.v3 " + nodeString(b)
-	}
-	for i := range a.content {
-		if msg := sameTree(a.content[i], b.content[i]); msg != "" {
-			return msg
-		}
-	}
-	return ""
-}
-
-func nodeString(n *ynode) string {
-	return Pos{Line: int(n.line), Col: int(n.col)}.String() + " kind " + string('0'+rune(n.kind)) + " " + n.value
 }
 
 // TestXMLQueryOracle cross-checks the XML reader against xmlquery, an

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 )
 
 // hostileCase is scene bytes and what reading them must say: the first
@@ -286,8 +288,8 @@ func TestHostileDepth(t *testing.T) {
 		ind := strings.Repeat("  ", 2*i)
 		fmt.Fprintf(&b, "%s  - id: e%d\n%s    children:\n", ind, i, ind)
 	}
-	if _, p := yamlParse(b.Bytes(), nil); p.state != yOK {
-		t.Errorf("200 levels of entities: parser state %d", p.state)
+	if _, res := yamlsyntax.Parse(b.Bytes(), nil); res.State != yamlsyntax.OK {
+		t.Errorf("200 levels of entities: parser state %d", res.State)
 	}
 	runHostile(t, hostileCase{name: "200 levels", file: "a.yaml", src: b.String()}, Limits{})
 }

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/internal/textpos"
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -321,13 +323,10 @@ type jsonReader struct {
 	i     int
 	line  int // line of offset i, 1-based
 	lineI int // offset of the start of that line
-	col   int // column of offset colI on that line (characters)
-	colI  int
+	cols  textpos.Columns
 	depth int
-	nodes arena[ynode]
-	ptrs  arena[*ynode]
-	stack []*ynode // items of the collections being parsed
-	err   *Error   // the syntax error, which ends the read
+	nodes yamlsyntax.Arena
+	err   *Error // the syntax error, which ends the read
 
 	chain  []jsonAncestor     // the entity being read and its ancestors, by depth
 	byPath map[string]*Entity // entities by path, for dumps without depths
@@ -341,10 +340,11 @@ type jsonAncestor struct {
 
 func readJSON(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
-		src: &source{file: file, data: data, yaml: true}}
+		src: &source{file: file, data: data, format: FormatJSON}}
 	j := &jsonReader{y: y, data: data, s: string(data), line: 1}
-	j.i = bomLen(data)
-	j.lineI, j.colI, j.col = j.i, j.i, 1
+	j.i = textpos.BOMLen(data)
+	j.lineI = j.i
+	j.cols.SetText(data, false)
 	mark := len(errs.list)
 	doc := &Document{File: file, Files: []string{file}}
 	j.document(doc)
@@ -380,31 +380,31 @@ func (j *jsonReader) document(doc *Document) {
 	doc.Pos = j.pos(j.i)
 	y := j.y
 	seen := map[string]Pos{}
-	j.object(func(k *ynode) bool {
-		if first, dup := seen[k.value]; dup {
-			y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.value, first)
+	j.object(func(k *yamlsyntax.Node) bool {
+		if first, dup := seen[k.Value]; dup {
+			y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.Value, first)
 			j.discard()
 			return true
 		}
-		seen[k.value] = y.pos(k)
-		if k.value == "entities" && j.peek() == '[' {
+		seen[k.Value] = y.pos(k)
+		if k.Value == "entities" && j.peek() == '[' {
 			j.entities(doc)
 			return true
 		}
-		m1, m2 := j.nodes.mark(), j.ptrs.mark()
+		m := j.nodes.Mark()
 		v := j.value()
 		if j.err != nil {
 			return false
 		}
-		switch k.value {
+		switch k.Value {
 		case "scene":
-			y.each(v, "scene", func(k, v *ynode) {
+			y.each(v, "scene", func(k, v *yamlsyntax.Node) {
 				if c := y.component(k, v, "system"); c != nil {
 					doc.Scene = append(doc.Scene, c)
 				}
 			})
 		case "components":
-			y.each(v, "components", func(k, v *ynode) {
+			y.each(v, "components", func(k, v *yamlsyntax.Node) {
 				if d := y.decl(k, v); d != nil {
 					doc.Decls = append(doc.Decls, d)
 				}
@@ -412,10 +412,9 @@ func (j *jsonReader) document(doc *Document) {
 		case "entities":
 			y.errs.add(y.pos(v), "entities must be an array of entities, not %s", kindName(v))
 		default:
-			y.errs.add(y.pos(k), "unknown top-level key %q (want scene, components or entities)", k.value)
+			y.errs.add(y.pos(k), "unknown top-level key %q (want scene, components or entities)", k.Value)
 		}
-		j.nodes.reset(m1)
-		j.ptrs.reset(m2)
+		j.nodes.Reset(m)
 		return true
 	})
 	if j.err != nil {
@@ -429,10 +428,9 @@ func (j *jsonReader) document(doc *Document) {
 
 // discard reads a value and forgets it.
 func (j *jsonReader) discard() {
-	m1, m2 := j.nodes.mark(), j.ptrs.mark()
+	m := j.nodes.Mark()
 	j.value()
-	j.nodes.reset(m1)
-	j.ptrs.reset(m2)
+	j.nodes.Reset(m)
 }
 
 // entities reads the entity array, one entity at a time.
@@ -447,7 +445,7 @@ func (j *jsonReader) entities(doc *Document) {
 		return
 	}
 	for j.err == nil {
-		m1, m2 := j.nodes.mark(), j.ptrs.mark()
+		m := j.nodes.Mark()
 		it := j.value()
 		if j.err != nil {
 			return
@@ -455,8 +453,7 @@ func (j *jsonReader) entities(doc *Document) {
 		if !y.stop && !y.errs.full {
 			j.entity(doc, it)
 		}
-		j.nodes.reset(m1)
-		j.ptrs.reset(m2)
+		j.nodes.Reset(m)
 		j.space()
 		switch j.peek() {
 		case ',':
@@ -473,9 +470,9 @@ func (j *jsonReader) entities(doc *Document) {
 }
 
 // entity converts one entity of the dump and places it in the tree.
-func (j *jsonReader) entity(doc *Document, n *ynode) {
+func (j *jsonReader) entity(doc *Document, n *yamlsyntax.Node) {
 	y := j.y
-	if n.kind != kMapping {
+	if n.Kind != yamlsyntax.Mapping {
 		y.errs.add(y.pos(n), "entity must be an object, not %s", kindName(n))
 		return
 	}
@@ -490,8 +487,8 @@ func (j *jsonReader) entity(doc *Document, n *ynode) {
 	var path, parent string
 	var parentPos Pos
 	hasParent, depth := false, -1
-	y.pairs(n, func(k, v *ynode) {
-		switch k.value {
+	y.pairs(n, func(k, v *yamlsyntax.Node) {
+		switch k.Value {
 		case "id":
 			e.IDPos = y.pos(v)
 			if s, ok := y.scalar(v, "id"); ok {
@@ -512,8 +509,8 @@ func (j *jsonReader) entity(doc *Document, n *ynode) {
 				}
 			}
 		case "depth":
-			d, err := strconv.Atoi(v.value)
-			if v.kind != kScalar || v.exact || err != nil || d < 0 {
+			d, err := strconv.Atoi(v.Value)
+			if v.Kind != yamlsyntax.Scalar || v.Exact || err != nil || d < 0 {
 				y.errs.add(y.pos(v), "depth must be a whole number >= 0")
 				return
 			}
@@ -521,13 +518,13 @@ func (j *jsonReader) entity(doc *Document, n *ynode) {
 		case "class":
 			e.Class = y.names(v, "class")
 		case "components":
-			y.each(v, "components", func(k, v *ynode) {
+			y.each(v, "components", func(k, v *yamlsyntax.Node) {
 				if c := j.component(k, v); c != nil {
 					e.Components = append(e.Components, c)
 				}
 			})
 		default:
-			y.errs.add(y.pos(k), "unknown entity key %q (want id, path, parent, depth, class or components)", k.value)
+			y.errs.add(y.pos(k), "unknown entity key %q (want id, path, parent, depth, class or components)", k.Value)
 		}
 	})
 	if path == "" {
@@ -591,17 +588,17 @@ func (j *jsonReader) entity(doc *Document, n *ynode) {
 
 // component converts one component of a dumped entity: an object of
 // properties (or of the axes of a vector), a bare value, or {} for a tag.
-func (j *jsonReader) component(k, v *ynode) *Component {
+func (j *jsonReader) component(k, v *yamlsyntax.Node) *Component {
 	y := j.y
-	if !validName(k.value, true) {
-		y.errs.add(y.pos(k), "%s", nameMsg("component", k.value))
+	if !validName(k.Value, true) {
+		y.errs.add(y.pos(k), "%s", nameMsg("component", k.Value))
 		return nil
 	}
 	c := y.newComponent()
-	c.Name, c.Pos, c.ValuePos, c.src = k.value, y.pos(k), y.pos(v), y.src
-	switch v.kind {
-	case kMapping:
-		if len(v.content) == 0 {
+	c.Name, c.Pos, c.ValuePos, c.src = k.Value, y.pos(k), y.pos(v), y.src
+	switch v.Kind {
+	case yamlsyntax.Mapping:
+		if len(v.Content) == 0 {
 			return c
 		}
 		if text, ok := jsonAxes(v); ok {
@@ -612,14 +609,14 @@ func (j *jsonReader) component(k, v *ynode) *Component {
 			return c
 		}
 		c.Kind = ValueMap
-		c.Map = cutSlab(&y.kvps, len(v.content)/2)
-		kvs := cutSlab(&y.kvs, len(v.content)/2)
-		y.pairs(v, func(pk, pv *ynode) {
-			kvs = append(kvs, KV{Key: pk.value, Value: jsonText(pv), Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: pv.exact})
+		c.Map = cutSlab(&y.kvps, len(v.Content)/2)
+		kvs := cutSlab(&y.kvs, len(v.Content)/2)
+		y.pairs(v, func(pk, pv *yamlsyntax.Node) {
+			kvs = append(kvs, KV{Key: pk.Value, Value: jsonText(pv), Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: pv.Exact})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:
-		c.Exact = v.exact
+		c.Exact = v.Exact
 		if t := jsonText(v); t != "" {
 			c.Kind, c.Text = ValueText, t
 		}
@@ -629,14 +626,14 @@ func (j *jsonReader) component(k, v *ynode) *Component {
 
 // jsonAxes returns the values of an object {"x": n, "y": n, ...} (2 to 4
 // axes, named in order, numbers) joined by spaces.
-func jsonAxes(v *ynode) (string, bool) {
-	n := len(v.content) / 2
+func jsonAxes(v *yamlsyntax.Node) (string, bool) {
+	n := len(v.Content) / 2
 	if n < 2 || n > 4 {
 		return "", false
 	}
 	for i := range n {
-		k, x := v.content[2*i], v.content[2*i+1]
-		if k.value != "xyzw"[i:i+1] || x.kind != kScalar || x.exact || x.null {
+		k, x := v.Content[2*i], v.Content[2*i+1]
+		if k.Value != "xyzw"[i:i+1] || x.Kind != yamlsyntax.Scalar || x.Exact || x.Null {
 			return "", false
 		}
 	}
@@ -645,40 +642,33 @@ func jsonAxes(v *ynode) (string, bool) {
 
 // jsonText turns a JSON value into attribute text: vectors as "x y z",
 // arrays comma-separated, scalars as written.
-func jsonText(v *ynode) string {
-	switch v.kind {
-	case kMapping:
+func jsonText(v *yamlsyntax.Node) string {
+	switch v.Kind {
+	case yamlsyntax.Mapping:
 		var parts []string
-		for i := 1; i < len(v.content); i += 2 {
-			parts = append(parts, v.content[i].value)
+		for i := 1; i < len(v.Content); i += 2 {
+			parts = append(parts, v.Content[i].Value)
 		}
 		return strings.Join(parts, " ")
-	case kSequence:
+	case yamlsyntax.Sequence:
 		var parts []string
-		for _, c := range v.content {
-			parts = append(parts, c.value)
+		for _, c := range v.Content {
+			parts = append(parts, c.Value)
 		}
 		return strings.Join(parts, ", ")
 	}
-	return v.value
+	return v.Value
 }
 
 // ---- the JSON syntax ----
 
-// pos returns the position of offset off, which is at or after the last
-// one asked for on the current line (columns are counted incrementally).
+// pos returns the position of offset off, on the current line (columns
+// are counted incrementally).
 func (j *jsonReader) pos(off int) Pos {
 	return Pos{File: j.y.file, Line: j.line, Col: j.colAt(off)}
 }
 
-func (j *jsonReader) colAt(off int) int {
-	if off < j.colI {
-		j.colI, j.col = j.lineI, 1
-	}
-	j.col += countChars(j.data[j.colI:off])
-	j.colI = off
-	return j.col
-}
+func (j *jsonReader) colAt(off int) int { return j.cols.At(j.lineI, off) }
 
 // fail records the syntax error at offset off and stops the read.
 func (j *jsonReader) fail(off int, msg string) {
@@ -727,22 +717,22 @@ func (j *jsonReader) space() {
 		case '\n':
 			j.i++
 			j.line++
-			j.lineI, j.colI, j.col = j.i, j.i, 1
+			j.lineI = j.i
 		default:
 			return
 		}
 	}
 }
 
-func (j *jsonReader) node(kind uint8, off int) *ynode {
-	n := j.nodes.alloc()
-	n.kind = kind
-	n.line, n.col = int32(j.line), int32(j.colAt(off))
+func (j *jsonReader) node(kind yamlsyntax.Kind, off int) *yamlsyntax.Node {
+	n := j.nodes.New()
+	n.Kind = kind
+	n.Line, n.Col = int32(j.line), int32(j.colAt(off))
 	return n
 }
 
 // value reads one value at j.i (after white space) into a tree.
-func (j *jsonReader) value() *ynode {
+func (j *jsonReader) value() *yamlsyntax.Node {
 	j.space()
 	if j.i >= len(j.data) {
 		j.fail(j.i, "unexpected end of JSON input")
@@ -750,27 +740,28 @@ func (j *jsonReader) value() *ynode {
 	}
 	switch c := j.data[j.i]; {
 	case c == '{':
-		n := j.node(kMapping, j.i)
-		start := len(j.stack)
-		j.object(func(k *ynode) bool {
+		n := j.node(yamlsyntax.Mapping, j.i)
+		start := j.nodes.Pending()
+		j.object(func(k *yamlsyntax.Node) bool {
 			v := j.value()
 			if j.err != nil {
 				return false
 			}
-			j.stack = append(j.stack, k, v)
+			j.nodes.Push(k)
+			j.nodes.Push(v)
 			return true
 		})
-		n.content = j.collect(start)
+		n.Content = j.nodes.Collect(start)
 		return n
 	case c == '[':
-		n := j.node(kSequence, j.i)
+		n := j.node(yamlsyntax.Sequence, j.i)
 		j.i++
 		if j.depth++; j.depth > maxJSONNesting {
 			j.fail(j.i-1, fmt.Sprintf("nested too deeply (limit %d)", maxJSONNesting))
 			return nil
 		}
 		defer func() { j.depth-- }()
-		start := len(j.stack)
+		start := j.nodes.Pending()
 		j.space()
 		if j.peek() == ']' {
 			j.i++
@@ -781,14 +772,14 @@ func (j *jsonReader) value() *ynode {
 			if j.err != nil {
 				return nil
 			}
-			j.stack = append(j.stack, v)
+			j.nodes.Push(v)
 			j.space()
 			switch j.peek() {
 			case ',':
 				j.i++
 			case ']':
 				j.i++
-				n.content = j.collect(start)
+				n.Content = j.nodes.Collect(start)
 				return n
 			default:
 				j.failChar("after array element")
@@ -796,20 +787,20 @@ func (j *jsonReader) value() *ynode {
 		}
 		return nil
 	case c == '"':
-		n := j.node(kScalar, j.i)
-		n.value, n.exact = j.str()
+		n := j.node(yamlsyntax.Scalar, j.i)
+		n.Value, n.Exact = j.str()
 		return n
 	case c == '-' || '0' <= c && c <= '9':
-		n := j.node(kScalar, j.i)
-		n.value = j.number()
+		n := j.node(yamlsyntax.Scalar, j.i)
+		n.Value = j.number()
 		return n
 	default:
 		for _, lit := range [...]string{"true", "false", "null"} {
 			if strings.HasPrefix(j.s[j.i:], lit) {
-				n := j.node(kScalar, j.i)
-				n.value, n.null = lit, lit == "null"
-				if n.null {
-					n.value = ""
+				n := j.node(yamlsyntax.Scalar, j.i)
+				n.Value, n.Null = lit, lit == "null"
+				if n.Null {
+					n.Value = ""
 				}
 				j.i += len(lit)
 				return n
@@ -834,7 +825,7 @@ func (j *jsonReader) value() *ynode {
 
 // object reads an object at j.i ('{'), calling f with each key when the
 // reader is at the value (after the ':'); f reads the value.
-func (j *jsonReader) object(f func(k *ynode) bool) {
+func (j *jsonReader) object(f func(k *yamlsyntax.Node) bool) {
 	j.i++
 	if j.depth++; j.depth > maxJSONNesting {
 		j.fail(j.i-1, fmt.Sprintf("nested too deeply (limit %d)", maxJSONNesting))
@@ -852,8 +843,8 @@ func (j *jsonReader) object(f func(k *ynode) bool) {
 			j.failChar("looking for beginning of object key string")
 			return
 		}
-		k := j.node(kScalar, j.i)
-		k.value, k.exact = j.str()
+		k := j.node(yamlsyntax.Scalar, j.i)
+		k.Value, k.Exact = j.str()
 		if j.err != nil {
 			return
 		}
@@ -1071,18 +1062,4 @@ func (j *jsonReader) number() string {
 	}
 	j.i = k
 	return j.s[start:k]
-}
-
-// collect returns the nodes pushed on j.stack since start, in a slice cut
-// from the arena, and pops them.
-func (j *jsonReader) collect(start int) []*ynode {
-	k := len(j.stack) - start
-	if k == 0 {
-		return nil
-	}
-	out := j.ptrs.slice(k)
-	copy(out, j.stack[start:])
-	clear(j.stack[start:])
-	j.stack = j.stack[:start]
-	return out
 }

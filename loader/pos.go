@@ -1,11 +1,12 @@
 package loader
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/scenecs/scenecs/loader/internal/textpos"
 )
 
 // Pos is a position in a scene source file. Line and Col are 1-based; Col
@@ -135,136 +136,36 @@ func (s *errorSink) add(p Pos, format string, args ...any) {
 	s.list = append(s.list, &Error{Pos: p, Msg: msg})
 }
 
-// Positions are computed from byte offsets. Readers produce offsets in
-// nearly increasing order, so a posCursor walks forward from the last
-// offset it converted: each byte of the input is looked at a bounded
-// number of times however many tokens a line holds, which keeps the cost
-// O(1) amortized per token (an element with 200,000 attributes on one
-// line, a flow-style file that is a single 50 MB line). Offsets before
-// the cursor (error positions that point back, at an opening bracket or
-// a first definition) go to a lineIndex, built on first use, which finds
-// the line by binary search and the column from rune counts kept per
-// block of runeBlock bytes: O(log lines + runeBlock) for any offset.
-
-// runeBlock is the size of the blocks of a lineIndex's rune counts.
-const runeBlock = 4096
-
-// isCont reports whether c is a UTF-8 continuation byte. Columns count
-// the bytes that are not, which is the number of characters in valid
-// UTF-8 (invalid bytes each count as one).
-func isCont(c byte) bool { return c&0xc0 == 0x80 }
-
-// countChars returns the number of characters in b (see isCont).
-func countChars(b []byte) int {
-	n := len(b)
-	for _, c := range b {
-		if c >= 0x80 && isCont(c) {
-			n--
-		}
-	}
-	return n
-}
-
-// bomLen returns 3 if data starts with a UTF-8 byte order mark, else 0.
-// A byte order mark is not part of the text: it takes no column.
-func bomLen(data []byte) int {
-	if bytes.HasPrefix(data, []byte("\ufeff")) {
-		return 3
-	}
-	return 0
-}
-
-// lineIndex converts any byte offset of a source to a line:column
-// position with character columns.
+// lineIndex converts any byte offset of a source to a position (see
+// [textpos.Index]).
 type lineIndex struct {
-	file   string
-	data   []byte
-	starts []int // byte offset of the start of each line (after a BOM on line 1)
-
-	chars []int32 // chars[k]: characters in data[:k*runeBlock], built on first use
+	file string
+	x    *textpos.Index
 }
 
 func newLineIndex(file string, data []byte) *lineIndex {
-	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
-	for i := 0; ; {
-		j := bytes.IndexByte(data[i:], '\n')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		starts = append(starts, i)
-	}
-	starts[0] = bomLen(data)
-	return &lineIndex{file: file, data: data, starts: starts}
-}
-
-// charsBefore returns the number of characters in data[:off].
-func (x *lineIndex) charsBefore(off int) int {
-	if x.chars == nil {
-		x.chars = make([]int32, 1, 1+len(x.data)/runeBlock)
-		n := 0
-		for k := 0; k+runeBlock <= len(x.data); k += runeBlock {
-			n += countChars(x.data[k : k+runeBlock])
-			x.chars = append(x.chars, int32(n))
-		}
-	}
-	k := off / runeBlock
-	return int(x.chars[k]) + countChars(x.data[k*runeBlock:off])
+	return &lineIndex{file: file, x: textpos.NewIndex(data)}
 }
 
 // pos returns the position of byte offset off (clamped to the data).
 func (x *lineIndex) pos(off int) Pos {
-	off = max(0, min(off, len(x.data)))
-	line := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
-	if line < 0 {
-		return Pos{File: x.file, Line: 1, Col: 1} // inside a byte order mark
-	}
-	start := x.starts[line]
-	var col int
-	if off-start <= runeBlock {
-		col = 1 + countChars(x.data[start:off])
-	} else {
-		col = 1 + x.charsBefore(off) - x.charsBefore(start)
-	}
-	return Pos{File: x.file, Line: line + 1, Col: col}
+	line, col := x.x.LineCol(off)
+	return Pos{File: x.file, Line: line, Col: col}
 }
 
 // posCursor converts the byte offsets a reader produces, which mostly
-// increase, to positions (see the comment above runeBlock).
+// increase, to positions (see [textpos.Cursor]).
 type posCursor struct {
 	file string
-	data []byte
-	off  int // offset of the last conversion
-	line int // its line, 1-based
-	col  int // its column, 1-based
-	idx  *lineIndex
+	c    *textpos.Cursor
 }
 
-func newPosCursor(file string, data []byte) *posCursor {
-	b := bomLen(data)
-	return &posCursor{file: file, data: data, off: b, line: 1, col: 1}
+func newPosCursor(file string, data []byte) posCursor {
+	return posCursor{file: file, c: textpos.NewCursor(data)}
 }
 
 // pos returns the position of byte offset off (clamped to the data).
-func (c *posCursor) pos(off int) Pos {
-	off = max(0, min(off, len(c.data)))
-	if off < c.off {
-		if c.idx == nil {
-			c.idx = newLineIndex(c.file, c.data)
-		}
-		return c.idx.pos(off)
-	}
-	d := c.data[c.off:off]
-	for {
-		j := bytes.IndexByte(d, '\n')
-		if j < 0 {
-			break
-		}
-		c.line++
-		c.col = 1
-		d = d[j+1:]
-	}
-	c.col += countChars(d)
-	c.off = off
-	return Pos{File: c.file, Line: c.line, Col: c.col}
+func (c posCursor) pos(off int) Pos {
+	line, col := c.c.LineCol(off)
+	return Pos{File: c.file, Line: line, Col: col}
 }

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/internal/regfile"
@@ -18,10 +20,10 @@ import (
 // it so that an error inside a value can be placed exactly (see
 // valuePos). Its line index is built on first use: only errors need it.
 type source struct {
-	file string
-	data []byte
-	yaml bool // YAML: a value position is at its quote or block indicator
-	idx  *lineIndex
+	file   string
+	data   []byte
+	format Format // YAML and JSON: a value position is at its quote (or YAML block indicator)
+	idx    *lineIndex
 }
 
 // offset returns the byte offset of p in the source.
@@ -29,18 +31,10 @@ func (s *source) offset(p Pos) (int, bool) {
 	if s.idx == nil {
 		s.idx = newLineIndex(s.file, s.data)
 	}
-	if p.File != s.file || p.Line < 1 || p.Line > len(s.idx.starts) || p.Col < 1 {
+	if p.File != s.file {
 		return 0, false
 	}
-	off := s.idx.starts[p.Line-1]
-	for range p.Col - 1 {
-		if off >= len(s.data) {
-			return 0, false
-		}
-		_, n := utf8.DecodeRune(s.data[off:])
-		off += n
-	}
-	return off, true
+	return s.idx.x.Offset(p.Line, p.Col)
 }
 
 // valuePos returns the position of byte offset off in text, a value
@@ -60,7 +54,7 @@ func valuePos(src *source, p Pos, text string, off int) Pos {
 	}
 	raw := src.data[start:]
 	var quote byte
-	if src.yaml && len(raw) > 0 {
+	if src.format != FormatXML && len(raw) > 0 {
 		switch raw[0] {
 		case '"', '\'':
 			quote = raw[0]
@@ -75,13 +69,13 @@ func valuePos(src *source, p Pos, text string, off int) Pos {
 		}
 		raw = src.data[start:]
 	}
-	return src.idx.pos(start + sourceOffset(raw, text, off, quote, !src.yaml))
+	return src.idx.pos(start + sourceOffset(raw, text, off, quote, src.format))
 }
 
 // sourceOffset maps the byte offset off in text to the offset in raw
-// where it was written; quote is the YAML quote the value is written in,
-// or 0, and xml says the source is an XML attribute value.
-func sourceOffset(raw []byte, text string, off int, quote byte, xml bool) int {
+// where it was written; quote is the quote the value is written in (YAML,
+// JSON), or 0, and format the source's format.
+func sourceOffset(raw []byte, text string, off int, quote byte, format Format) int {
 	i, j := 0, 0 // offsets in raw and text
 	skipRune := func() {
 		_, n := utf8.DecodeRuneInString(text[j:])
@@ -109,13 +103,16 @@ func sourceOffset(raw []byte, text string, off int, quote byte, xml bool) int {
 				i += 4
 			case 'u':
 				i += 6
+				if format == FormatJSON && surrogatePair(raw[i-6:]) {
+					i += 6 // \uD83D\uDE00: one character
+				}
 			case 'U':
 				i += 10
 			default:
 				i += 2
 			}
 			skipRune()
-		case xml && r == '&':
+		case format == FormatXML && r == '&':
 			// An XML reference stands for one character.
 			k := bytes.IndexByte(raw[i:], ';')
 			if k < 0 {
@@ -133,6 +130,17 @@ func sourceOffset(raw []byte, text string, off int, quote byte, xml bool) int {
 		}
 	}
 	return i
+}
+
+// surrogatePair reports whether b starts with a JSON escape of a UTF-16
+// surrogate pair, "\uD83D\uDE00", which decodes to one character.
+func surrogatePair(b []byte) bool {
+	if len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
+		return false
+	}
+	hi, ok1 := strconv.ParseUint(string(b[2:6]), 16, 16)
+	lo, ok2 := strconv.ParseUint(string(b[8:12]), 16, 16)
+	return ok1 == nil && ok2 == nil && utf16.IsSurrogate(rune(hi)) && utf16.DecodeRune(rune(hi), rune(lo)) != utf8.RuneError
 }
 
 // Reading scene files.

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/loader/internal/textpos"
+	"github.com/scenecs/scenecs/loader/internal/xmltok"
 )
 
 // XML scenes
@@ -82,8 +84,8 @@ type xmlReader struct {
 	data []byte
 	lim  Limits
 	errs *errorSink
-	sc   *xmlScanner
-	cur  *posCursor
+	sc   *xmltok.Scanner
+	cur  posCursor
 
 	start, end int  // byte offsets of the current token
 	stop       bool // fatal error or limit: read no further
@@ -100,30 +102,29 @@ type xmlReader struct {
 
 func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	x := &xmlReader{file: file, data: data, lim: lim, errs: errs, cur: newPosCursor(file, data), n: lim.usedEntities}
-	x.src = &source{file: file, data: data}
-	x.sc = newXMLScanner(data)
-	x.sc.p = bomLen(data) // a UTF-8 byte order mark is not content
+	x.src = &source{file: file, data: data, format: FormatXML}
+	x.sc = xmltok.NewScanner(data, textpos.BOMLen(data)) // a byte order mark is not content
 	var doc *Document
 	for !x.stop && !x.errs.full {
 		t, ok := x.next()
 		if !ok {
 			break
 		}
-		switch t.kind {
-		case xmlStart:
+		switch t.Kind {
+		case xmltok.Start:
 			switch {
 			case doc != nil:
 				x.errs.add(x.pos(x.start), "several root elements: a scene file has one <scene> element")
-				x.skip(t.name)
-			case t.name != "scene":
-				x.errs.add(x.pos(x.start), "root element must be <scene>, not <%s>", t.name)
+				x.skip(t.Name)
+			case t.Name != "scene":
+				x.errs.add(x.pos(x.start), "root element must be <scene>, not <%s>", t.Name)
 				doc = &Document{File: file, Files: []string{file}, Pos: x.pos(x.start)}
-				x.skip(t.name)
+				x.skip(t.Name)
 			default:
 				doc = x.scene()
 			}
-		case xmlEnd:
-			x.fail(x.start, "unexpected end tag </%s>", t.name)
+		case xmltok.End:
+			x.fail(x.start, "unexpected end tag </%s>", t.Name)
 		default:
 			x.misc(t, "")
 		}
@@ -140,39 +141,20 @@ func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 // next returns the next token, recording its byte offsets. On a syntax
 // error it reports it and returns false; at the end of input it returns
 // false without an error. The token is valid until the next call.
-func (x *xmlReader) next() (*xmlToken, bool) {
-	x.start = x.sc.p
-	ok := x.sc.next()
-	x.end = x.sc.p
+func (x *xmlReader) next() (*xmltok.Token, bool) {
+	x.start = x.sc.Offset()
+	ok := x.sc.Next()
+	x.end = x.sc.Offset()
 	if !ok {
-		if err := x.sc.err; err != nil {
-			off := err.off
-			if err.msg == "invalid UTF-8" || strings.HasPrefix(err.msg, "illegal character code") {
-				// encoding/xml stops after the text; point at the byte.
-				off = x.start + firstBadXMLChar(x.data[x.start:err.off])
-			}
-			x.fail(off, "%s", err.msg)
+		if err := x.sc.Err(); err != nil {
+			x.fail(err.At, "%s", err.Msg)
 		} else {
 			x.eof = true
 		}
 		x.stop = true
 		return nil, false
 	}
-	return &x.sc.tok, true
-}
-
-// firstBadXMLChar returns the offset in b of the first byte that is not
-// UTF-8 or not an XML character, or len(b) (the character came from a
-// reference, say).
-func firstBadXMLChar(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 || !isInCharacterRange(r) {
-			return i
-		}
-		i += n
-	}
-	return len(b)
+	return x.sc.Token(), true
 }
 
 // fail reports a fatal error at byte offset off.
@@ -186,9 +168,9 @@ func (x *xmlReader) pos(off int) Pos { return x.cur.pos(off) }
 // misc handles a token that is not an element inside element elem ("":
 // outside the root element): comments and processing instructions are
 // ignored, white space is fine, text and directives are reported.
-func (x *xmlReader) misc(t *xmlToken, elem string) {
-	switch t.kind {
-	case xmlText:
+func (x *xmlReader) misc(t *xmltok.Token, elem string) {
+	switch t.Kind {
+	case xmltok.Text:
 		raw := x.data[x.start:x.end]
 		if i := bytes.IndexFunc(raw, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }); i >= 0 {
 			where := "outside the root element"
@@ -197,7 +179,7 @@ func (x *xmlReader) misc(t *xmlToken, elem string) {
 			}
 			x.errs.add(x.pos(x.start+i), "unexpected text %s", where)
 		}
-	case xmlDirective:
+	case xmltok.Directive:
 		x.errs.add(x.pos(x.start), "DOCTYPE, ENTITY and other <!...> declarations are not allowed")
 	}
 }
@@ -207,7 +189,7 @@ func (x *xmlReader) misc(t *xmlToken, elem string) {
 // it). It returns false at the end tag of elem, at the end of input or on
 // a fatal error. Child elements with a namespace prefix are reported as
 // unknown and skipped.
-func (x *xmlReader) child(elem string, open int) (*xmlToken, bool) {
+func (x *xmlReader) child(elem string, open int) (*xmltok.Token, bool) {
 	for !x.stop && !x.errs.full {
 		t, ok := x.next()
 		if !ok {
@@ -216,16 +198,16 @@ func (x *xmlReader) child(elem string, open int) (*xmlToken, bool) {
 			}
 			return nil, false
 		}
-		switch t.kind {
-		case xmlEnd:
-			if t.name != elem {
-				x.fail(x.start, "</%s> closes <%s> at %s", t.name, elem, x.pos(open))
+		switch t.Kind {
+		case xmltok.End:
+			if t.Name != elem {
+				x.fail(x.start, "</%s> closes <%s> at %s", t.Name, elem, x.pos(open))
 			}
 			return nil, false
-		case xmlStart:
-			if xmlPrefixed(t.name) {
-				x.errs.add(x.pos(x.start), "unknown element <%s> in <%s>", t.name, elem)
-				x.skip(t.name)
+		case xmltok.Start:
+			if xmltok.Prefixed(t.Name) {
+				x.errs.add(x.pos(x.start), "unknown element <%s> in <%s>", t.Name, elem)
+				x.skip(t.Name)
 				continue
 			}
 			return t, true
@@ -240,8 +222,8 @@ func (x *xmlReader) child(elem string, open int) (*xmlToken, bool) {
 // to its end tag, reporting child elements as unknown.
 func (x *xmlReader) body(elem string, open int) {
 	for t, ok := x.child(elem, open); ok; t, ok = x.child(elem, open) {
-		x.errs.add(x.pos(x.start), "unknown element <%s> in <%s>", t.name, elem)
-		x.skip(t.name)
+		x.errs.add(x.pos(x.start), "unknown element <%s> in <%s>", t.Name, elem)
+		x.skip(t.Name)
 	}
 }
 
@@ -257,18 +239,18 @@ func (x *xmlReader) skip(elem string) {
 			}
 			return
 		}
-		switch t.kind {
-		case xmlStart:
-			stack = append(stack, t.name)
+		switch t.Kind {
+		case xmltok.Start:
+			stack = append(stack, t.Name)
 			opens = append(opens, x.start)
-		case xmlEnd:
+		case xmltok.End:
 			top := len(stack) - 1
-			if t.name != stack[top] {
-				x.fail(x.start, "</%s> closes <%s> at %s", t.name, stack[top], x.pos(opens[top]))
+			if t.Name != stack[top] {
+				x.fail(x.start, "</%s> closes <%s> at %s", t.Name, stack[top], x.pos(opens[top]))
 				return
 			}
 			stack, opens = stack[:top], opens[:top]
-		case xmlDirective:
+		case xmltok.Directive:
 			x.misc(t, "")
 		}
 	}
@@ -281,35 +263,35 @@ func (x *xmlReader) skip(elem string) {
 // through a map.
 func (x *xmlReader) attributes() []xmlAttr {
 	x.attrs = x.attrs[:0]
-	raw := x.sc.tok.attrs
+	raw := x.sc.Token().Attrs
 	var seen map[string]int // name -> index in x.attrs, for tags with many attributes
 	if len(raw) > 16 {
 		seen = make(map[string]int, len(raw))
 	}
 	for k := range raw {
 		a := &raw[k]
-		at := xmlAttr{name: a.name, value: a.value, pos: x.pos(a.nameOff), vpos: x.pos(a.valOff)}
-		if xmlPrefixed(a.name) || a.name == "xmlns" {
-			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.name)
+		at := xmlAttr{name: a.Name, value: a.Value, pos: x.pos(a.NameOff), vpos: x.pos(a.ValOff)}
+		if xmltok.Prefixed(a.Name) || a.Name == "xmlns" {
+			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.Name)
 			continue
 		}
 		first := -1
 		if seen != nil {
-			if j, ok := seen[a.name]; ok {
+			if j, ok := seen[a.Name]; ok {
 				first = j
 			} else {
-				seen[a.name] = len(x.attrs)
+				seen[a.Name] = len(x.attrs)
 			}
 		} else {
 			for j := range x.attrs {
-				if x.attrs[j].name == a.name {
+				if x.attrs[j].name == a.Name {
 					first = j
 					break
 				}
 			}
 		}
 		if first >= 0 {
-			x.errs.add(at.pos, "duplicate attribute %q (first at %s)", a.name, x.attrs[first].pos)
+			x.errs.add(at.pos, "duplicate attribute %q (first at %s)", a.Name, x.attrs[first].pos)
 			continue
 		}
 		x.attrs = append(x.attrs, at)
@@ -342,7 +324,7 @@ func (x *xmlReader) component(a *xmlAttr, what string) *Component {
 	c.Name, c.Pos, c.ValuePos, c.src, c.Exact = name, a.pos, a.vpos, x.src, true
 	if dotted {
 		ppos := a.pos
-		ppos.Col += len(name) + 1
+		ppos.Line, ppos.Col = textpos.Advance(ppos.Line, ppos.Col, a.name[:len(name)+1])
 		if !validName(prop, false) {
 			x.errs.add(ppos, "%s", nameMsg("property", prop))
 			return nil
@@ -404,7 +386,7 @@ func (x *xmlReader) scene() *Document {
 		}
 	}
 	for t, ok := x.child("scene", open); ok; t, ok = x.child("scene", open) {
-		switch t.name {
+		switch t.Name {
 		case "entity":
 			if e := x.entity(1); e != nil {
 				doc.Entities = append(doc.Entities, e)
@@ -423,9 +405,9 @@ func (x *xmlReader) scene() *Document {
 				x.errs.add(a.pos, "unknown attribute %q on <components>", a.name)
 			}
 			for t, ok := x.child("components", open); ok; t, ok = x.child("components", open) {
-				if t.name != "component" {
-					x.errs.add(x.pos(x.start), "unknown element <%s> in <components> (want <component>)", t.name)
-					x.skip(t.name)
+				if t.Name != "component" {
+					x.errs.add(x.pos(x.start), "unknown element <%s> in <components> (want <component>)", t.Name)
+					x.skip(t.Name)
 					continue
 				}
 				if d := x.decl(); d != nil {
@@ -433,8 +415,8 @@ func (x *xmlReader) scene() *Document {
 				}
 			}
 		default:
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <scene> (want <entity>, <mixin>, <include> or <components>)", t.name)
-			x.skip(t.name)
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <scene> (want <entity>, <mixin>, <include> or <components>)", t.Name)
+			x.skip(t.Name)
 		}
 	}
 	return doc
@@ -486,9 +468,9 @@ func (x *xmlReader) entity(depth int) *Entity {
 		}
 	}
 	for t, ok := x.child("entity", open); ok; t, ok = x.child("entity", open) {
-		if t.name != "entity" {
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <entity> (want <entity>)", t.name)
-			x.skip(t.name)
+		if t.Name != "entity" {
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <entity> (want <entity>)", t.Name)
+			x.skip(t.Name)
 			continue
 		}
 		if c := x.entity(depth + 1); c != nil {
@@ -537,8 +519,8 @@ func (x *xmlReader) mixin() *Mixin {
 func (x *xmlReader) include() *Include {
 	open := x.start
 	found := false // a src attribute, also one with a namespace prefix or repeated
-	for _, a := range x.sc.tok.attrs {
-		found = found || xmlLocal(a.name) == "src"
+	for _, a := range x.sc.Token().Attrs {
+		found = found || xmltok.Local(a.Name) == "src"
 	}
 	var inc *Include
 	for _, a := range x.attributes() {
@@ -581,14 +563,14 @@ func (x *xmlReader) decl() *Decl {
 		d.Single, d.Props = true, []*PropDecl{p}
 	}
 	for t, ok := x.child("component", open); ok; t, ok = x.child("component", open) {
-		if t.name != "property" {
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <component> (want <property>)", t.name)
-			x.skip(t.name)
+		if t.Name != "property" {
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <component> (want <property>)", t.Name)
+			x.skip(t.Name)
 			continue
 		}
 		if single {
 			x.errs.add(x.pos(x.start), "<property> in a single-property declaration (one with a type attribute)")
-			x.skip(t.name)
+			x.skip(t.Name)
 			continue
 		}
 		popen := x.start

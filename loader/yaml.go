@@ -1,15 +1,13 @@
 package loader
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 )
 
 // YAML scenes
@@ -91,7 +89,7 @@ type yamlReader struct {
 
 func newYAMLReader(file string, data []byte, lim Limits, errs *errorSink) *yamlReader {
 	return &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
-		src: &source{file: file, data: data, yaml: true}}
+		src: &source{file: file, data: data, format: FormatYAML}}
 }
 
 func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
@@ -99,31 +97,31 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	y := newYAMLReader(file, data, lim, errs)
 	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
 	top := &yamlTop{y: y, doc: doc, seen: map[string]Pos{}}
-	root, p := yamlParse(data, top)
-	switch p.state {
-	case yOK:
-		if p.streamed {
+	root, res := yamlsyntax.Parse(data, top)
+	switch res.State {
+	case yamlsyntax.OK:
+		if res.Streamed {
 			doc.Pos = y.pos(root)
 		} else {
 			y.readTree(doc, root)
 		}
 		doc.nEntities = y.n - lim.usedEntities
 		return doc
-	case yError:
+	case yamlsyntax.Invalid:
 		// A syntax error makes the rest meaningless: report only it.
 		errs.list, errs.full = errs.list[:mark], false
-		errs.add(newLineIndex(file, data).pos(p.errOff), "%s", p.errMsg)
+		errs.add(newLineIndex(file, data).pos(res.ErrOff), "%s", res.ErrMsg)
 		return nil
 	}
 	// Outside the parser's subset: read the file with yaml.v3, afresh.
 	errs.list, errs.full = errs.list[:mark], false
 	y = newYAMLReader(file, data, lim, errs)
 	doc = &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
-	root, err := slowYAML(data)
+	root, err := yamlsyntax.ParseReference(data)
 	if err != nil {
-		var de *docsError
+		var de *yamlsyntax.MultiDocError
 		if errors.As(err, &de) {
-			errs.add(Pos{File: file, Line: de.line, Col: de.col}, "several YAML documents in one file (only one scene per file)")
+			errs.add(Pos{File: file, Line: de.Line, Col: de.Col}, "several YAML documents in one file (only one scene per file)")
 		} else {
 			y.syntaxError(err)
 		}
@@ -135,36 +133,39 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 }
 
 // yamlTop receives the top level of a scene from the parser, pair by pair
-// and entity by entity (see ySink), and converts it as it comes.
+// and entity by entity (see yamlsyntax.Sink), and converts it as it comes.
 type yamlTop struct {
 	y    *yamlReader
 	doc  *Document
 	seen map[string]Pos // top-level keys, for duplicates
 }
 
-func (t *yamlTop) key(k *ynode) bool {
+// Key keeps the first of each top-level key, and streams the entities.
+func (t *yamlTop) Key(k *yamlsyntax.Node) (keep, items bool) {
 	y := t.y
 	if y.stop || y.errs.full {
-		return false
+		return false, false
 	}
-	if first, dup := t.seen[k.value]; dup {
-		y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.value, first)
-		return false
+	if first, dup := t.seen[k.Value]; dup {
+		y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.Value, first)
+		return false, false
 	}
-	t.seen[k.value] = y.pos(k)
-	return true
+	t.seen[k.Value] = y.pos(k)
+	return true, k.Value == "entities"
 }
 
-func (t *yamlTop) pair(k, v *ynode) { t.y.topPair(t.doc, k, v) }
+// Pair converts a top-level pair.
+func (t *yamlTop) Pair(k, v *yamlsyntax.Node) { t.y.topPair(t.doc, k, v) }
 
-func (t *yamlTop) item(it *ynode) {
+// Item converts one entity of the entities list.
+func (t *yamlTop) Item(it *yamlsyntax.Node) {
 	if e := t.y.entityItem(it, 1); e != nil {
 		t.doc.Entities = append(t.doc.Entities, e)
 	}
 }
 
 // readTree converts a whole syntax tree (nil for an empty file).
-func (y *yamlReader) readTree(doc *Document, top *ynode) {
+func (y *yamlReader) readTree(doc *Document, top *yamlsyntax.Node) {
 	if top == nil {
 		return // empty file: empty scene
 	}
@@ -174,32 +175,32 @@ func (y *yamlReader) readTree(doc *Document, top *ynode) {
 	if isNull(top) {
 		return // only comments, or "~"
 	}
-	if top.kind != kMapping {
+	if top.Kind != yamlsyntax.Mapping {
 		y.errs.add(y.pos(top), "scene must be a mapping with keys scene, components, mixins, include, entities; found %s", kindName(top))
 		return
 	}
 	doc.Pos = y.pos(top)
-	y.pairs(top, func(k, v *ynode) { y.topPair(doc, k, v) })
+	y.pairs(top, func(k, v *yamlsyntax.Node) { y.topPair(doc, k, v) })
 }
 
 // topPair converts one pair of the root mapping.
-func (y *yamlReader) topPair(doc *Document, k, v *ynode) {
+func (y *yamlReader) topPair(doc *Document, k, v *yamlsyntax.Node) {
 	errs := y.errs
-	switch k.value {
+	switch k.Value {
 	case "scene":
-		y.each(v, "scene", func(k, v *ynode) {
+		y.each(v, "scene", func(k, v *yamlsyntax.Node) {
 			if c := y.component(k, v, "system"); c != nil {
 				doc.Scene = append(doc.Scene, c)
 			}
 		})
 	case "components":
-		y.each(v, "components", func(k, v *ynode) {
+		y.each(v, "components", func(k, v *yamlsyntax.Node) {
 			if d := y.decl(k, v); d != nil {
 				doc.Decls = append(doc.Decls, d)
 			}
 		})
 	case "mixins":
-		y.each(v, "mixins", func(k, v *ynode) {
+		y.each(v, "mixins", func(k, v *yamlsyntax.Node) {
 			if m := y.mixin(k, v); m != nil {
 				doc.Mixins = append(doc.Mixins, m)
 			}
@@ -215,7 +216,7 @@ func (y *yamlReader) topPair(doc *Document, k, v *ynode) {
 	case "entities":
 		doc.Entities = append(doc.Entities, y.entities(v, 1)...)
 	default:
-		errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.value)
+		errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.Value)
 	}
 }
 
@@ -249,8 +250,8 @@ func (y *yamlReader) syntaxError(err error) {
 // such files to yaml.v3 (yaml.v3 accepts some tabs and not others).
 func (y *yamlReader) findTab(from int) (Pos, bool) {
 	x := newLineIndex(y.file, y.data)
-	for l := max(from, 1); l <= len(x.starts) && l < from+100; l++ {
-		i := x.starts[l-1]
+	for l := max(from, 1); l <= x.x.Lines() && l < from+100; l++ {
+		i := x.x.LineStart(l)
 		tab := -1
 		for i < len(y.data) {
 			c := y.data[i]
@@ -286,52 +287,40 @@ func (y *yamlReader) findTab(from int) (Pos, bool) {
 }
 
 // lineStart returns the position of the first non-blank character on line
-// (1-based), clamped to the lines of the file.
+// (1-based), clamped to the lines of the file; column 1 on a blank line.
 func (y *yamlReader) lineStart(line int) Pos {
-	data := bytes.TrimPrefix(y.data, []byte("\ufeff"))
-	n := 1
-	for n < line {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		data = data[i+1:]
-		n++
-	}
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		data = data[:i]
-	}
-	col := 1
-	for len(data) > 0 {
-		r, size := utf8.DecodeRune(data)
+	x := newLineIndex(y.file, y.data)
+	start := x.x.LineStart(line)
+	i := start
+	for i < len(y.data) && y.data[i] != '\n' {
+		r, size := utf8.DecodeRune(y.data[i:])
 		if !unicode.IsSpace(r) {
 			break
 		}
-		data = data[size:]
-		col++
+		i += size
 	}
-	if len(data) == 0 {
-		col = 1
+	if i == len(y.data) || y.data[i] == '\n' {
+		i = start
 	}
-	return Pos{File: y.file, Line: n, Col: col}
+	return x.pos(i)
 }
 
-func (y *yamlReader) pos(n *ynode) Pos {
-	return Pos{File: y.file, Line: int(n.line), Col: int(n.col)}
+func (y *yamlReader) pos(n *yamlsyntax.Node) Pos {
+	return Pos{File: y.file, Line: int(n.Line), Col: int(n.Col)}
 }
 
-func kindName(n *ynode) string {
-	switch n.kind {
-	case kMapping:
+func kindName(n *yamlsyntax.Node) string {
+	switch n.Kind {
+	case yamlsyntax.Mapping:
 		return "a mapping"
-	case kSequence:
+	case yamlsyntax.Sequence:
 		return "a list"
-	case kScalar:
-		if n.null {
+	case yamlsyntax.Scalar:
+		if n.Null {
 			return "nothing"
 		}
 		return "a scalar"
-	case kAlias:
+	case yamlsyntax.Alias:
 		return "an alias"
 	}
 	return "a document"
@@ -339,66 +328,66 @@ func kindName(n *ynode) string {
 
 // plain reports anchors, aliases, merge keys and custom tags on n and
 // returns false if n must not be used (an alias). It never follows aliases.
-func (y *yamlReader) plain(n *ynode) bool {
-	if n.kind == kAlias {
-		y.errs.add(y.pos(n), "YAML aliases (*%s) are not supported; use mixins", n.value)
+func (y *yamlReader) plain(n *yamlsyntax.Node) bool {
+	if n.Kind == yamlsyntax.Alias {
+		y.errs.add(y.pos(n), "YAML aliases (*%s) are not supported; use mixins", n.Value)
 		return false
 	}
-	x := n.extra
+	x := n.Extra
 	if x == nil {
 		return true
 	}
-	if x.anchor != "" {
-		y.errs.add(y.pos(n), "YAML anchors (&%s) are not supported; use mixins", x.anchor)
+	if x.Anchor != "" {
+		y.errs.add(y.pos(n), "YAML anchors (&%s) are not supported; use mixins", x.Anchor)
 	}
-	if x.tag == "!!merge" {
+	if x.Tag == "!!merge" {
 		y.errs.add(y.pos(n), "YAML merge keys (<<) are not supported; use mixins")
 		return false
 	}
-	if x.tagged && !strings.HasPrefix(x.tag, "!!") {
-		y.errs.add(y.pos(n), "unsupported YAML tag %q", x.tag)
+	if x.Tagged && !strings.HasPrefix(x.Tag, "!!") {
+		y.errs.add(y.pos(n), "unsupported YAML tag %q", x.Tag)
 	}
 	return true
 }
 
 // isNull reports whether n is an empty value: null, ~ or nothing.
-func isNull(n *ynode) bool {
-	return n.kind == kScalar && n.null
+func isNull(n *yamlsyntax.Node) bool {
+	return n.Kind == yamlsyntax.Scalar && n.Null
 }
 
 // pairs calls f for each key/value pair of mapping m, reporting duplicate
 // keys, non-scalar keys and aliases. f is not called for bad pairs.
-func (y *yamlReader) pairs(m *ynode, f func(k, v *ynode)) {
-	c := m.content
-	var seen map[string]*ynode
+func (y *yamlReader) pairs(m *yamlsyntax.Node, f func(k, v *yamlsyntax.Node)) {
+	c := m.Content
+	var seen map[string]*yamlsyntax.Node
 	if len(c) > 16 {
-		seen = make(map[string]*ynode, len(c)/2)
+		seen = make(map[string]*yamlsyntax.Node, len(c)/2)
 	}
 	for i := 0; i+1 < len(c) && !y.stop && !y.errs.full; i += 2 {
 		k, v := c[i], c[i+1]
 		if !y.plain(k) {
 			continue
 		}
-		if k.kind != kScalar {
+		if k.Kind != yamlsyntax.Scalar {
 			y.errs.add(y.pos(k), "mapping key must be a scalar, not %s", kindName(k))
 			continue
 		}
-		var first *ynode
+		var first *yamlsyntax.Node
 		if seen != nil {
-			first = seen[k.value]
+			first = seen[k.Value]
 			if first == nil {
-				seen[k.value] = k
+				seen[k.Value] = k
 			}
 		} else {
 			for j := 0; j < i; j += 2 {
-				if c[j].kind == kScalar && c[j].value == k.value {
+				if c[j].Kind == yamlsyntax.Scalar && c[j].Value == k.Value {
 					first = c[j]
 					break
 				}
 			}
 		}
 		if first != nil {
-			y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.value, y.pos(first))
+			y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.Value, y.pos(first))
 			continue
 		}
 		if !y.plain(v) {
@@ -409,11 +398,11 @@ func (y *yamlReader) pairs(m *ynode, f func(k, v *ynode)) {
 }
 
 // each calls f for each pair of a mapping that may also be empty (null).
-func (y *yamlReader) each(n *ynode, what string, f func(k, v *ynode)) {
+func (y *yamlReader) each(n *yamlsyntax.Node, what string, f func(k, v *yamlsyntax.Node)) {
 	if isNull(n) {
 		return
 	}
-	if n.kind != kMapping {
+	if n.Kind != yamlsyntax.Mapping {
 		y.errs.add(y.pos(n), "%s must be a mapping, not %s", what, kindName(n))
 		return
 	}
@@ -429,11 +418,11 @@ type posString struct {
 // split at white space (and so are list items, which must be single words).
 // names returns the names of an entity's class or mixin list (see
 // strings), in a slice cut from a slab; nil for none.
-func (y *yamlReader) names(n *ynode, what string) []string {
-	if n.kind == kScalar && !isNull(n) {
+func (y *yamlReader) names(n *yamlsyntax.Node, what string) []string {
+	if n.Kind == yamlsyntax.Scalar && !isNull(n) {
 		// The common case, "a b c": split as strings.Fields does.
 		k, inField := 0, false
-		for _, r := range n.value {
+		for _, r := range n.Value {
 			space := unicode.IsSpace(r)
 			if !space && !inField {
 				k++
@@ -444,7 +433,7 @@ func (y *yamlReader) names(n *ynode, what string) []string {
 			return nil
 		}
 		out := cutSlab(&y.strs, k)
-		for f := range strings.FieldsSeq(n.value) {
+		for f := range strings.FieldsSeq(n.Value) {
 			out = append(out, f)
 		}
 		return out
@@ -475,31 +464,31 @@ func cutSlab[T any](slab *[]T, n int) []T {
 	return s
 }
 
-func (y *yamlReader) strings(n *ynode, what string, split bool) []posString {
+func (y *yamlReader) strings(n *yamlsyntax.Node, what string, split bool) []posString {
 	var out []posString
 	switch {
 	case isNull(n):
-	case n.kind == kScalar:
+	case n.Kind == yamlsyntax.Scalar:
 		if !split {
-			return []posString{{n.value, y.pos(n)}}
+			return []posString{{n.Value, y.pos(n)}}
 		}
-		for _, f := range strings.Fields(n.value) {
+		for _, f := range strings.Fields(n.Value) {
 			out = append(out, posString{f, y.pos(n)})
 		}
-	case n.kind == kSequence:
-		for _, it := range n.content {
+	case n.Kind == yamlsyntax.Sequence:
+		for _, it := range n.Content {
 			if !y.plain(it) {
 				continue
 			}
-			if it.kind != kScalar || isNull(it) {
+			if it.Kind != yamlsyntax.Scalar || isNull(it) {
 				y.errs.add(y.pos(it), "%s: list items must be strings, not %s", what, kindName(it))
 				continue
 			}
-			if split && !validID(it.value) {
-				y.errs.add(y.pos(it), "%s: %s", what, idMsg("name", it.value))
+			if split && !validID(it.Value) {
+				y.errs.add(y.pos(it), "%s: %s", what, idMsg("name", it.Value))
 				continue
 			}
-			out = append(out, posString{it.value, y.pos(it)})
+			out = append(out, posString{it.Value, y.pos(it)})
 		}
 	default:
 		y.errs.add(y.pos(n), "%s must be a string or a list of strings, not %s", what, kindName(n))
@@ -508,12 +497,12 @@ func (y *yamlReader) strings(n *ynode, what string, split bool) []posString {
 }
 
 // scalar returns the text of a scalar value, reporting other kinds.
-func (y *yamlReader) scalar(n *ynode, what string) (string, bool) {
-	if n.kind != kScalar || isNull(n) {
+func (y *yamlReader) scalar(n *yamlsyntax.Node, what string) (string, bool) {
+	if n.Kind != yamlsyntax.Scalar || isNull(n) {
 		y.errs.add(y.pos(n), "%s must be a string, not %s", what, kindName(n))
 		return "", false
 	}
-	return n.value, true
+	return n.Value, true
 }
 
 func (y *yamlReader) newComponent() *Component {
@@ -526,61 +515,61 @@ func (y *yamlReader) newComponent() *Component {
 }
 
 // component reads one component (or system setting) key: value.
-func (y *yamlReader) component(k, v *ynode, what string) *Component {
-	if !validName(k.value, true) {
-		y.errs.add(y.pos(k), "%s", nameMsg(what, k.value))
+func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *Component {
+	if !validName(k.Value, true) {
+		y.errs.add(y.pos(k), "%s", nameMsg(what, k.Value))
 		return nil
 	}
 	c := y.newComponent()
-	c.Name, c.Pos, c.ValuePos, c.src = k.value, y.pos(k), y.pos(v), y.src
-	switch v.kind {
-	case kScalar:
+	c.Name, c.Pos, c.ValuePos, c.src = k.Value, y.pos(k), y.pos(v), y.src
+	switch v.Kind {
+	case yamlsyntax.Scalar:
 		c.Exact = !isNull(v)
-		if c.Exact && v.value != "" {
-			c.Kind, c.Text = ValueText, v.value
+		if c.Exact && v.Value != "" {
+			c.Kind, c.Text = ValueText, v.Value
 		}
-	case kMapping:
-		if len(v.content) == 0 {
+	case yamlsyntax.Mapping:
+		if len(v.Content) == 0 {
 			break
 		}
 		c.Kind = ValueMap
-		c.Map = cutSlab(&y.kvps, len(v.content)/2)
-		kvs := cutSlab(&y.kvs, len(v.content)/2)
-		y.pairs(v, func(pk, pv *ynode) {
-			if pv.kind != kScalar {
-				y.errs.add(y.pos(pv), "property %q of %s %q must be a string, not %s", pk.value, what, k.value, kindName(pv))
+		c.Map = cutSlab(&y.kvps, len(v.Content)/2)
+		kvs := cutSlab(&y.kvs, len(v.Content)/2)
+		y.pairs(v, func(pk, pv *yamlsyntax.Node) {
+			if pv.Kind != yamlsyntax.Scalar {
+				y.errs.add(y.pos(pv), "property %q of %s %q must be a string, not %s", pk.Value, what, k.Value, kindName(pv))
 				return
 			}
-			val := pv.value
+			val := pv.Value
 			if isNull(pv) {
 				val = ""
 			}
-			kvs = append(kvs, KV{Key: pk.value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv)})
+			kvs = append(kvs, KV{Key: pk.Value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv)})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:
-		y.errs.add(y.pos(v), "value of %s %q must be a string or a mapping, not %s", what, k.value, kindName(v))
+		y.errs.add(y.pos(v), "value of %s %q must be a string or a mapping, not %s", what, k.Value, kindName(v))
 		return nil
 	}
 	return c
 }
 
 // mixin reads `id: {mixin: ..., component: value, ...}`.
-func (y *yamlReader) mixin(k, v *ynode) *Mixin {
-	if !validID(k.value) {
-		y.errs.add(y.pos(k), "%s", idMsg("mixin id", k.value))
+func (y *yamlReader) mixin(k, v *yamlsyntax.Node) *Mixin {
+	if !validID(k.Value) {
+		y.errs.add(y.pos(k), "%s", idMsg("mixin id", k.Value))
 		return nil
 	}
-	m := &Mixin{ID: k.value, Pos: y.pos(k), MixinPos: y.pos(v)}
-	y.each(v, "mixin "+strconv.Quote(k.value), func(k, v *ynode) {
-		switch k.value {
+	m := &Mixin{ID: k.Value, Pos: y.pos(k), MixinPos: y.pos(v)}
+	y.each(v, "mixin "+strconv.Quote(k.Value), func(k, v *yamlsyntax.Node) {
+		switch k.Value {
 		case "mixin":
 			m.MixinPos = y.pos(v)
 			for _, s := range y.strings(v, "mixin", true) {
 				m.Mixins = append(m.Mixins, s.text)
 			}
 		case "id", "class", "children":
-			y.errs.add(y.pos(k), "%q is not allowed in a mixin", k.value)
+			y.errs.add(y.pos(k), "%q is not allowed in a mixin", k.Value)
 		default:
 			if c := y.component(k, v, "component"); c != nil {
 				m.Components = append(m.Components, c)
@@ -591,11 +580,11 @@ func (y *yamlReader) mixin(k, v *ynode) *Mixin {
 }
 
 // entities reads a list of entities at the given depth.
-func (y *yamlReader) entities(n *ynode, depth int) []*Entity {
+func (y *yamlReader) entities(n *yamlsyntax.Node, depth int) []*Entity {
 	if isNull(n) {
 		return nil
 	}
-	if n.kind != kSequence {
+	if n.Kind != yamlsyntax.Sequence {
 		what := "entities"
 		if depth > 1 {
 			what = "children"
@@ -607,8 +596,8 @@ func (y *yamlReader) entities(n *ynode, depth int) []*Entity {
 		y.errs.add(y.pos(n), "entities nested too deeply (limit %d)", y.lim.MaxDepth)
 		return nil
 	}
-	out := make([]*Entity, 0, len(n.content))
-	for _, it := range n.content {
+	out := make([]*Entity, 0, len(n.Content))
+	for _, it := range n.Content {
 		if y.stop || y.errs.full {
 			break
 		}
@@ -620,11 +609,11 @@ func (y *yamlReader) entities(n *ynode, depth int) []*Entity {
 }
 
 // entityItem converts one item of a list of entities, or returns nil.
-func (y *yamlReader) entityItem(it *ynode, depth int) *Entity {
+func (y *yamlReader) entityItem(it *yamlsyntax.Node, depth int) *Entity {
 	if y.stop || y.errs.full || !y.plain(it) {
 		return nil
 	}
-	if it.kind != kMapping {
+	if it.Kind != yamlsyntax.Mapping {
 		y.errs.add(y.pos(it), "entity must be a mapping, not %s", kindName(it))
 		return nil
 	}
@@ -647,12 +636,12 @@ func (y *yamlReader) newEntity() *Entity {
 	return e
 }
 
-func (y *yamlReader) entity(n *ynode, depth int) *Entity {
+func (y *yamlReader) entity(n *yamlsyntax.Node, depth int) *Entity {
 	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file
-	e.Components = cutSlab(&y.ptrs, len(n.content)/2)
-	y.pairs(n, func(k, v *ynode) {
-		switch k.value {
+	e.Components = cutSlab(&y.ptrs, len(n.Content)/2)
+	y.pairs(n, func(k, v *yamlsyntax.Node) {
+		switch k.Value {
 		case "id":
 			e.IDPos = y.pos(v)
 			if s, ok := y.scalar(v, "id"); ok {
@@ -679,38 +668,38 @@ func (y *yamlReader) entity(n *ynode, depth int) *Entity {
 }
 
 // decl reads one data-only component declaration.
-func (y *yamlReader) decl(k, v *ynode) *Decl {
-	if !validName(k.value, false) {
-		y.errs.add(y.pos(k), "%s", nameMsg("component", k.value))
+func (y *yamlReader) decl(k, v *yamlsyntax.Node) *Decl {
+	if !validName(k.Value, false) {
+		y.errs.add(y.pos(k), "%s", nameMsg("component", k.Value))
 		return nil
 	}
-	d := &Decl{Name: k.value, Pos: y.pos(k)}
+	d := &Decl{Name: k.Value, Pos: y.pos(k)}
 	if isNull(v) {
 		return d
 	}
-	if v.kind != kMapping {
-		y.errs.add(y.pos(v), "declaration of %q must be a mapping, not %s", k.value, kindName(v))
+	if v.Kind != yamlsyntax.Mapping {
+		y.errs.add(y.pos(v), "declaration of %q must be a mapping, not %s", k.Value, kindName(v))
 		return d
 	}
-	for i := 0; i+1 < len(v.content); i += 2 {
-		if t, tv := v.content[i], v.content[i+1]; t.kind == kScalar && t.value == "type" && tv.kind == kScalar {
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if t, tv := v.Content[i], v.Content[i+1]; t.Kind == yamlsyntax.Scalar && t.Value == "type" && tv.Kind == yamlsyntax.Scalar {
 			d.Single = true
-			if p := y.prop(v, "", y.pos(k), k.value); p != nil {
+			if p := y.prop(v, "", y.pos(k), k.Value); p != nil {
 				d.Props = []*PropDecl{p}
 			}
 			return d
 		}
 	}
-	y.pairs(v, func(pk, pv *ynode) {
-		if !validName(pk.value, false) {
-			y.errs.add(y.pos(pk), "%s", nameMsg("property", pk.value))
+	y.pairs(v, func(pk, pv *yamlsyntax.Node) {
+		if !validName(pk.Value, false) {
+			y.errs.add(y.pos(pk), "%s", nameMsg("property", pk.Value))
 			return
 		}
-		if pv.kind != kMapping && !isNull(pv) {
-			y.errs.add(y.pos(pv), "declaration of property %q must be a mapping, not %s (a single-property component needs a string `type` key)", pk.value, kindName(pv))
+		if pv.Kind != yamlsyntax.Mapping && !isNull(pv) {
+			y.errs.add(y.pos(pv), "declaration of property %q must be a mapping, not %s (a single-property component needs a string `type` key)", pk.Value, kindName(pv))
 			return
 		}
-		if p := y.prop(pv, pk.value, y.pos(pk), k.value+"."+pk.value); p != nil {
+		if p := y.prop(pv, pk.Value, y.pos(pk), k.Value+"."+pk.Value); p != nil {
 			d.Props = append(d.Props, p)
 		}
 	})
@@ -718,26 +707,26 @@ func (y *yamlReader) decl(k, v *ynode) *Decl {
 }
 
 // prop reads a property declaration mapping (or null).
-func (y *yamlReader) prop(n *ynode, name string, at Pos, what string) *PropDecl {
+func (y *yamlReader) prop(n *yamlsyntax.Node, name string, at Pos, what string) *PropDecl {
 	p := &PropDecl{Name: name, Pos: at}
-	y.each(n, what, func(k, v *ynode) {
-		switch k.value {
+	y.each(n, what, func(k, v *yamlsyntax.Node) {
+		switch k.Value {
 		case "type":
 			if s, ok := y.scalar(v, what+": type"); ok {
 				p.Type = s
 			}
 		case "default":
-			if v.kind != kScalar {
+			if v.Kind != yamlsyntax.Scalar {
 				y.errs.add(y.pos(v), "%s: default must be a string, not %s", what, kindName(v))
 				return
 			}
 			p.HasDefault = true
 			if !isNull(v) {
-				p.Default = v.value
+				p.Default = v.Value
 			}
 		case "oneOf":
-			if v.kind == kScalar && !isNull(v) {
-				p.OneOf = splitList(v.value)
+			if v.Kind == yamlsyntax.Scalar && !isNull(v) {
+				p.OneOf = splitList(v.Value)
 				return
 			}
 			p.OneOf = []string{}
@@ -745,22 +734,22 @@ func (y *yamlReader) prop(n *ynode, name string, at Pos, what string) *PropDecl 
 				p.OneOf = append(p.OneOf, s.text)
 			}
 		case "min", "max":
-			s, ok := y.scalar(v, what+": "+k.value)
+			s, ok := y.scalar(v, what+": "+k.Value)
 			if !ok {
 				return
 			}
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				y.errs.add(y.pos(v), "%s: %s must be a number, not %q", what, k.value, s)
+				y.errs.add(y.pos(v), "%s: %s must be a number, not %q", what, k.Value, s)
 				return
 			}
-			if k.value == "min" {
+			if k.Value == "min" {
 				p.Min = &f
 			} else {
 				p.Max = &f
 			}
 		default:
-			y.errs.add(y.pos(k), "%s: unknown key %q in property declaration (want type, default, oneOf, min or max)", what, k.value)
+			y.errs.add(y.pos(k), "%s: unknown key %q in property declaration (want type, default, oneOf, min or max)", what, k.Value)
 		}
 	})
 	return p
@@ -769,77 +758,4 @@ func (y *yamlReader) prop(n *ynode, name string, at Pos, what string) *PropDecl 
 // splitList splits a list of values separated by commas and/or white space.
 func splitList(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
-}
-
-// ---- YAML syntax trees ----
-
-// Node kinds, as yaml.v3 numbers them.
-const (
-	kSequence = uint8(yaml.SequenceNode)
-	kMapping  = uint8(yaml.MappingNode)
-	kScalar   = uint8(yaml.ScalarNode)
-	kAlias    = uint8(yaml.AliasNode)
-)
-
-// ynode is the reader's light syntax tree node, built either by the fast
-// path below or from a yaml.v3 Node. Kinds are yaml.v3's.
-type ynode struct {
-	kind      uint8    // yaml.v3's Kind
-	null      bool     // a null scalar (~, null, nothing)
-	exact     bool     // a quoted scalar (in JSON: a string, not a number, boolean or null)
-	line, col int32    // 1-based, columns in characters
-	value     string   // scalar text, or alias name
-	content   []*ynode // mapping: keys and values alternating; sequence: items
-	extra     *yextra  // rare properties, nil on the fast path
-}
-
-// yextra holds the properties only yaml.v3-parsed nodes can have.
-type yextra struct {
-	tag    string // "!!merge" for <<, or an explicitly written tag
-	tagged bool   // the tag was written explicitly
-	anchor string
-}
-
-// docsError reports a second document in a YAML file.
-type docsError struct{ line, col int }
-
-func (e *docsError) Error() string { return "several documents" }
-
-// slowYAML parses data with yaml.v3.
-func slowYAML(data []byte) (*ynode, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var root yaml.Node
-	if err := dec.Decode(&root); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	var next yaml.Node
-	if err := dec.Decode(&next); err == nil {
-		return nil, &docsError{next.Line, next.Column}
-	} else if !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
-		return nil, nil
-	}
-	return convertNode(root.Content[0]), nil
-}
-
-// convertNode copies a yaml.v3 tree, never following aliases. Its depth is
-// bounded by yaml.v3's own limit (10,000).
-func convertNode(n *yaml.Node) *ynode {
-	y := &ynode{kind: uint8(n.Kind), null: n.Tag == "!!null", line: int32(n.Line), col: int32(n.Column), value: n.Value,
-		exact: n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0}
-	if tagged := n.Style&yaml.TaggedStyle != 0; tagged || n.Anchor != "" || n.Tag == "!!merge" {
-		y.extra = &yextra{tag: n.Tag, tagged: tagged, anchor: n.Anchor}
-	}
-	if len(n.Content) > 0 && n.Kind != yaml.AliasNode {
-		y.content = make([]*ynode, len(n.Content))
-		for i, c := range n.Content {
-			y.content[i] = convertNode(c)
-		}
-	}
-	return y
 }

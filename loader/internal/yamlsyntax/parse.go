@@ -1,104 +1,98 @@
-package loader
+package yamlsyntax
 
 import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/loader/internal/textpos"
 )
 
-// The YAML scene parser
-//
-// yparser parses the YAML that scene files are made of: block mappings
-// and sequences (compact ones included), flow mappings and sequences over
-// any number of lines, plain scalars over several lines, single- and
-// double-quoted scalars with escapes and folding, comments, a leading
-// "---" and a byte order mark. That is nearly every scene; the rest
-// (anchors, aliases and tags, which the reader refuses anyway, block
-// scalars, explicit keys, directives, several documents, tabs used as
-// indentation, ...) makes it give up, and yaml.v3 reads the file instead.
-// yaml.v3 is the reference: wherever this parser accepts an input, yaml.v3
-// gives the same tree, and wherever this parser reports an error, yaml.v3
-// refuses the input too (FuzzYAMLFastPath checks both).
-//
-// It exists for three reasons. yaml.v3 reads about 7 MB/s, too slow for
-// 100,000-entity scenes. yaml.v3 reports a syntax error at the line of the
-// construct that encloses the mistake (a mis-indented list item on line 4
-// is "line 1"), without a column, and invalid bytes always at the top of
-// the file: this parser reports the line and column of the offending
-// byte. And it hands the items of the top-level `entities` list to the
-// reader one at a time, reusing the memory of each item's tree for the
-// next, so that reading a large scene keeps the Document it builds, not a
-// syntax tree of the whole file.
+// State says how a [Parse] ended.
+type State uint8
 
-// yparse states.
 const (
-	yOK          = iota
-	yUnsupported // outside the subset: let yaml.v3 read the file
-	yError       // a syntax error, at errOff with errMsg
+	// OK: the input parsed.
+	OK State = iota
+	// Unsupported: the input is outside the subset; let [ParseReference]
+	// (yaml.v3) read it.
+	Unsupported
+	// Invalid: a syntax error, at Result.ErrOff with Result.ErrMsg.
+	Invalid
 )
 
-// maxYAMLDepth bounds the nesting the parser follows before it gives up
-// (yaml.v3 then refuses nesting beyond its own limit of 10,000).
-const maxYAMLDepth = 2000
-
-// ySink receives the top level of a document whose root is a mapping,
-// as it is parsed: key before each value is parsed (it returns false for
-// a key whose value is to be dropped, such as a duplicate), pair after
-// it, and, for the value of `entities` when it is a list, item for each
-// of its items instead of pair. The nodes are valid only during the call.
-type ySink interface {
-	key(k *ynode) bool
-	pair(k, v *ynode)
-	item(it *ynode)
+// Result is how a [Parse] ended.
+type Result struct {
+	State    State
+	ErrOff   int    // Invalid: the byte offset of the error
+	ErrMsg   string // Invalid: the message
+	Streamed bool   // the root mapping's pairs went to the Sink
 }
 
-type yparser struct {
+// maxDepth bounds the nesting the parser follows before it gives up
+// (yaml.v3 then refuses nesting beyond its own limit of 10,000).
+const maxDepth = 2000
+
+// Sink receives the top level of a document whose root is a mapping, as
+// it is parsed: Key before each value is parsed, Pair after it, and, for
+// a key whose value is a list that Key asked to stream, Item for each of
+// its items instead of Pair. The nodes are valid only during the call.
+type Sink interface {
+	// Key is called with each key of the root mapping before its value
+	// is parsed. keep is false for a key whose value is to be dropped
+	// (such as a duplicate); items says the value, if it is a list, is
+	// handed to Item one item at a time (a scene's entities).
+	Key(k *Node) (keep, items bool)
+	// Pair receives a pair of the root mapping.
+	Pair(k, v *Node)
+	// Item receives an item of a streamed list.
+	Item(it *Node)
+}
+
+type parser struct {
 	d         []byte
 	s         string // d as a string: scalars are substrings of it
 	i         int    // offset of the next byte to read
 	line      int    // 1-based line of lineStart
 	lineStart int    // offset of the start of the current line
-	ascii     bool   // the input is ASCII: columns are byte offsets
-	colOff    int    // column cache on the current line (non-ASCII input)
-	col       int
-	next      int // after skip: indentation of the content at i, -1 at the end
+	cols      textpos.Columns
+	ascii     bool // the input is ASCII: columns are byte offsets
+	next      int  // after skip: indentation of the content at i, -1 at the end
 	started   bool
 
-	state  int
-	errOff int
-	errMsg string
+	Result
 
 	depth int
-	nodes arena[ynode]
-	ptrs  arena[*ynode]
-	stack []*ynode // items of the collections being parsed
-	buf   []byte   // scratch for folded and escaped scalars
+	nodes Arena
+	buf   []byte // scratch for folded and escaped scalars
 
-	sink     ySink
-	streamed bool // the root mapping's pairs went to the sink
+	sink Sink
 }
 
-// yamlParse parses data. With a sink and a mapping at the root, the root's
-// pairs go to the sink and the returned root has no content.
-func yamlParse(data []byte, sink ySink) (root *ynode, p *yparser) {
-	p = &yparser{d: data, s: string(data), line: 1, ascii: true, sink: sink}
+// Parse parses data, a YAML document. With a sink and a mapping at the
+// root, the root's pairs go to the sink and the returned root has no
+// content. The tree is nil for an empty document, and for a Result other
+// than OK.
+func Parse(data []byte, sink Sink) (*Node, Result) {
+	p := &parser{d: data, s: string(data), line: 1, ascii: true, sink: sink}
 	if !p.checkBytes() {
-		return nil, p
+		return nil, p.Result
 	}
-	p.i = bomLen(data)
-	p.lineStart, p.colOff, p.col = p.i, p.i, 1
-	root = p.document()
-	if p.state != yOK {
-		return nil, p
+	p.cols.SetText(data, p.ascii)
+	p.i = textpos.BOMLen(data)
+	p.lineStart = p.i
+	root := p.document()
+	if p.State != OK {
+		return nil, p.Result
 	}
-	return root, p
+	return root, p.Result
 }
 
 // checkBytes refuses what yaml.v3 refuses everywhere: bytes that are not
 // UTF-8 and characters YAML does not allow. Line breaks yaml.v3 knows
 // beyond LF and CR LF (a lone CR, NEL, U+2028, U+2029) and byte order
 // marks past the start make the parser give up.
-func (p *yparser) checkBytes() bool {
+func (p *parser) checkBytes() bool {
 	d := p.d
 	if bytes.HasPrefix(d, []byte{0xfe, 0xff}) || bytes.HasPrefix(d, []byte{0xff, 0xfe}) {
 		p.fail(0, "the file is UTF-16: scenes must be UTF-8")
@@ -111,7 +105,7 @@ func (p *yparser) checkBytes() bool {
 			case c >= ' ' && c < 0x7f || c == '\n' || c == '\t':
 			case c == '\r':
 				if i+1 >= len(d) || d[i+1] != '\n' {
-					p.state = yUnsupported
+					p.State = Unsupported
 					return false
 				}
 			default:
@@ -128,7 +122,7 @@ func (p *yparser) checkBytes() bool {
 			p.fail(i, "invalid UTF-8")
 			return false
 		case r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff && i > 0:
-			p.state = yUnsupported
+			p.State = Unsupported
 			return false
 		case r < 0xa0 || r == 0xfffe || r == 0xffff:
 			p.fail(i, fmt.Sprintf("control character %U is not allowed", r))
@@ -140,23 +134,23 @@ func (p *yparser) checkBytes() bool {
 }
 
 // fail records a syntax error at offset off (the first one wins).
-func (p *yparser) fail(off int, msg string) {
-	if p.state == yOK {
-		p.state, p.errOff, p.errMsg = yError, off, msg
+func (p *parser) fail(off int, msg string) {
+	if p.State == OK {
+		p.State, p.ErrOff, p.ErrMsg = Invalid, off, msg
 	}
 }
 
 // unsupported gives up: the input is outside the subset.
-func (p *yparser) unsupported() {
-	if p.state == yOK {
-		p.state = yUnsupported
+func (p *parser) unsupported() {
+	if p.State == OK {
+		p.State = Unsupported
 	}
 }
 
-func (p *yparser) ok() bool { return p.state == yOK }
+func (p *parser) ok() bool { return p.State == OK }
 
 // at returns the byte at offset i, or '\n' at the end of input.
-func (p *yparser) at(i int) byte {
+func (p *parser) at(i int) byte {
 	if i < len(p.d) {
 		return p.d[i]
 	}
@@ -165,19 +159,19 @@ func (p *yparser) at(i int) byte {
 
 // isBreak reports whether a line break starts at offset i (LF or CR LF;
 // a lone CR was refused by checkBytes).
-func (p *yparser) isBreak(i int) bool {
+func (p *parser) isBreak(i int) bool {
 	return i < len(p.d) && (p.d[i] == '\n' || p.d[i] == '\r')
 }
 
 // blankAt reports whether offset i holds a space, a line break or the end
 // of input: what must follow an indicator such as "-" or ":".
-func (p *yparser) blankAt(i int) bool {
+func (p *parser) blankAt(i int) bool {
 	c := p.at(i)
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t'
 }
 
 // breakLen returns the length of the line break at offset i.
-func (p *yparser) breakLen(i int) int {
+func (p *parser) breakLen(i int) int {
 	if p.at(i) == '\r' {
 		return 2
 	}
@@ -185,76 +179,51 @@ func (p *yparser) breakLen(i int) int {
 }
 
 // newline moves to the start of the line at offset i.
-func (p *yparser) newline(i int) {
+func (p *parser) newline(i int) {
 	p.i, p.lineStart = i, i
 	p.line++
 }
 
 // colAt returns the 1-based column (in characters) of offset off on the
-// current line. Columns are counted incrementally, so the cost stays
-// O(1) amortized for the increasing offsets of one line.
-func (p *yparser) colAt(off int) int {
-	if p.ascii {
-		return off - p.lineStart + 1
-	}
-	if p.colOff < p.lineStart || off < p.colOff {
-		p.colOff, p.col = p.lineStart, 1
-	}
-	p.col += countChars(p.d[p.colOff:off])
-	p.colOff = off
-	return p.col
-}
+// current line.
+func (p *parser) colAt(off int) int { return p.cols.At(p.lineStart, off) }
 
-func (p *yparser) node(kind uint8, off int) *ynode {
-	n := p.nodes.alloc()
-	n.kind = kind
-	n.line, n.col = int32(p.line), int32(p.colAt(off))
+func (p *parser) node(kind Kind, off int) *Node {
+	n := p.nodes.New()
+	n.Kind = kind
+	n.Line, n.Col = int32(p.line), int32(p.colAt(off))
 	return n
 }
 
-func (p *yparser) scalar(off int, v string) *ynode {
-	n := p.node(kScalar, off)
-	n.value = v
+func (p *parser) scalar(off int, v string) *Node {
+	n := p.node(Scalar, off)
+	n.Value = v
 	return n
 }
 
 // null returns a null scalar at offset off of the current line.
-func (p *yparser) null(off int) *ynode {
-	n := p.node(kScalar, off)
-	n.null = true
+func (p *parser) null(off int) *Node {
+	n := p.node(Scalar, off)
+	n.Null = true
 	return n
 }
 
-// collect returns the nodes pushed on p.stack since start, in a slice cut
-// from the arena, and pops them.
-func (p *yparser) collect(start int) []*ynode {
-	k := len(p.stack) - start
-	if k == 0 {
-		return nil
-	}
-	out := p.ptrs.slice(k)
-	copy(out, p.stack[start:])
-	clear(p.stack[start:])
-	p.stack = p.stack[:start]
-	return out
-}
-
-func (p *yparser) enter() bool {
+func (p *parser) enter() bool {
 	p.depth++
-	if p.depth > maxYAMLDepth {
+	if p.depth > maxDepth {
 		p.unsupported()
 		return false
 	}
 	return true
 }
 
-func (p *yparser) leave() { p.depth-- }
+func (p *parser) leave() { p.depth-- }
 
 // ---- lines ----
 
 // docMarker reports whether a document marker ("---" or "...") starts at
 // offset i, which is at the start of a line.
-func (p *yparser) docMarker(i int) bool {
+func (p *parser) docMarker(i int) bool {
 	return i+3 <= len(p.d) && (p.s[i:i+3] == "---" || p.s[i:i+3] == "...") && p.blankAt(i+3)
 }
 
@@ -262,7 +231,7 @@ func (p *yparser) docMarker(i int) bool {
 // and comment lines, and sets next to its indentation (-1 at the end of
 // input). Tabs in indentation, and document markers after the first
 // content, make the parser give up.
-func (p *yparser) skip() {
+func (p *parser) skip() {
 	for p.ok() {
 		j := p.i
 		for j < len(p.d) && p.d[j] == ' ' {
@@ -299,7 +268,7 @@ func (p *yparser) skip() {
 
 // spaces skips spaces on the current line; a tab makes the parser give
 // up (yaml.v3 accepts tabs in some of these places and not in others).
-func (p *yparser) spaces() {
+func (p *parser) spaces() {
 	for p.i < len(p.d) && p.d[p.i] == ' ' {
 		p.i++
 	}
@@ -310,14 +279,14 @@ func (p *yparser) spaces() {
 
 // atLineEnd reports whether only a comment or nothing is left on the line
 // (after spaces).
-func (p *yparser) atLineEnd() bool {
+func (p *parser) atLineEnd() bool {
 	c := p.at(p.i)
 	return c == '\n' || c == '\r' || c == '#' && (p.i == p.lineStart || p.d[p.i-1] == ' ')
 }
 
 // endLine accepts the end of a line after a value: spaces, a comment, the
 // line break; then it skips to the next content.
-func (p *yparser) endLine() {
+func (p *parser) endLine() {
 	if !p.ok() {
 		return
 	}
@@ -349,7 +318,7 @@ func (p *yparser) endLine() {
 
 // ---- documents and block collections ----
 
-func (p *yparser) document() *ynode {
+func (p *parser) document() *Node {
 	p.skip()
 	if !p.ok() || p.next < 0 {
 		return nil
@@ -371,11 +340,11 @@ func (p *yparser) document() *ynode {
 			if p.next < 0 {
 				// An empty document: yaml.v3 gives a null at the end of
 				// the stream, on a line of its own.
-				n := p.nodes.alloc()
-				n.kind, n.null, n.col = kScalar, true, 1
-				n.line = int32(bytes.Count(p.d, []byte{'\n'}) + 1)
+				n := p.nodes.New()
+				n.Kind, n.Null, n.Col = Scalar, true, 1
+				n.Line = int32(bytes.Count(p.d, []byte{'\n'}) + 1)
 				if !bytes.HasSuffix(p.d, []byte{'\n'}) {
-					n.line++
+					n.Line++
 				}
 				return n
 			}
@@ -399,7 +368,7 @@ func (p *yparser) document() *ynode {
 // blockNode parses the node whose content starts at p.i, p.next being its
 // indentation, in the block collection of indentation parent (-1 at the
 // root). inMap says that collection is a mapping.
-func (p *yparser) blockNode(parent int, root, inMap bool) *ynode {
+func (p *parser) blockNode(parent int, root, inMap bool) *Node {
 	if !p.enter() {
 		return nil
 	}
@@ -417,13 +386,13 @@ func (p *yparser) blockNode(parent int, root, inMap bool) *ynode {
 }
 
 // isDash reports whether a block sequence entry ("- ") starts at p.i.
-func (p *yparser) isDash() bool {
+func (p *parser) isDash() bool {
 	return p.next >= 0 && p.at(p.i) == '-' && p.blankAt(p.i+1)
 }
 
 // keyAhead reports whether a simple key followed by ':' starts at p.i,
 // and the offset of that ':'.
-func (p *yparser) keyAhead() (bool, int) {
+func (p *parser) keyAhead() (bool, int) {
 	i := p.i
 	switch c := p.at(i); c {
 	case '"', '\'':
@@ -479,7 +448,7 @@ func (p *yparser) keyAhead() (bool, int) {
 }
 
 // plainStart reports whether a plain scalar may start at offset i.
-func (p *yparser) plainStart(i int, flow bool) bool {
+func (p *parser) plainStart(i int, flow bool) bool {
 	switch c := p.at(i); c {
 	case '-', '?', ':':
 		if flow && c != '-' {
@@ -501,24 +470,24 @@ func isFlowIndicator(c byte) bool {
 }
 
 // blockSeq parses a block sequence whose entries start at indentation
-// ind. With item set (the streamed `entities` list), each entry goes to
+// ind. With item set (a streamed list: see Sink), each entry goes to
 // item and the sequence keeps none.
-func (p *yparser) blockSeq(ind int, item func(*ynode)) *ynode {
+func (p *parser) blockSeq(ind int, item func(*Node)) *Node {
 	if !p.enter() {
 		return nil
 	}
 	defer p.leave()
-	n := p.node(kSequence, p.i)
-	start := len(p.stack)
+	n := p.node(Sequence, p.i)
+	start := p.nodes.Pending()
 	for p.ok() {
-		m1, m2 := p.nodes.mark(), p.ptrs.mark()
+		m := p.nodes.Mark()
 		dash := p.i
 		p.i++
 		p.spaces()
 		if !p.ok() {
 			return nil
 		}
-		var it *ynode
+		var it *Node
 		switch {
 		case p.atLineEnd():
 			it = p.null(dash + 1)
@@ -542,10 +511,9 @@ func (p *yparser) blockSeq(ind int, item func(*ynode)) *ynode {
 		}
 		if item != nil {
 			item(it)
-			p.nodes.reset(m1)
-			p.ptrs.reset(m2)
+			p.nodes.Reset(m)
 		} else {
-			p.stack = append(p.stack, it)
+			p.nodes.Push(it)
 		}
 		switch {
 		case p.next == ind && p.isDash():
@@ -554,7 +522,7 @@ func (p *yparser) blockSeq(ind int, item func(*ynode)) *ynode {
 			p.badIndent(ind, n)
 			return nil
 		}
-		n.content = p.collect(start)
+		n.Content = p.nodes.Collect(start)
 		return n
 	}
 	return nil
@@ -563,7 +531,7 @@ func (p *yparser) blockSeq(ind int, item func(*ynode)) *ynode {
 // badIndent reports the line at p.i, indented more than the collection
 // c of indentation ind that it follows and less than what it would need
 // to belong to the last entry.
-func (p *yparser) badIndent(ind int, c *ynode) {
+func (p *parser) badIndent(ind int, c *Node) {
 	what := "a mapping entry"
 	switch isKey, _ := p.keyAhead(); {
 	case p.isDash():
@@ -573,27 +541,27 @@ func (p *yparser) badIndent(ind int, c *ynode) {
 			p.unsupported()
 			return
 		}
-		if c.kind == kMapping {
-			p.fail(p.i, fmt.Sprintf("did not find expected key (bad indentation? the keys above are at column %d, as at line %d)", ind+1, c.line))
+		if c.Kind == Mapping {
+			p.fail(p.i, fmt.Sprintf("did not find expected key (bad indentation? the keys above are at column %d, as at line %d)", ind+1, c.Line))
 		} else {
-			p.fail(p.i, fmt.Sprintf("did not find expected '-' indicator (bad indentation? the items above are at column %d, as at line %d)", ind+1, c.line))
+			p.fail(p.i, fmt.Sprintf("did not find expected '-' indicator (bad indentation? the items above are at column %d, as at line %d)", ind+1, c.Line))
 		}
 		return
 	}
-	p.fail(p.i, fmt.Sprintf("bad indentation of %s: expected column %d, as at line %d", what, ind+1, c.line))
+	p.fail(p.i, fmt.Sprintf("bad indentation of %s: expected column %d, as at line %d", what, ind+1, c.Line))
 }
 
 // blockMap parses a block mapping whose keys are at indentation ind.
 // With root set and a sink, the pairs go to the sink.
-func (p *yparser) blockMap(ind int, root bool) *ynode {
+func (p *parser) blockMap(ind int, root bool) *Node {
 	if !p.enter() {
 		return nil
 	}
 	defer p.leave()
-	n := p.node(kMapping, p.i)
-	start := len(p.stack)
+	n := p.node(Mapping, p.i)
+	start := p.nodes.Pending()
 	stream := root && p.sink != nil
-	p.streamed = p.streamed || stream
+	p.Streamed = p.Streamed || stream
 	for p.ok() {
 		isKey, colon := p.keyAhead()
 		if !p.ok() {
@@ -610,29 +578,29 @@ func (p *yparser) blockMap(ind int, root bool) *ynode {
 			}
 			return nil
 		}
-		m1, m2 := p.nodes.mark(), p.ptrs.mark()
+		m := p.nodes.Mark()
 		k := p.key(colon)
 		if !p.ok() {
 			return nil
 		}
-		keep := true
+		keep, items := true, false
 		if stream {
-			keep = p.sink.key(k)
+			keep, items = p.sink.Key(k)
 		}
 		p.spaces()
 		if !p.ok() {
 			return nil
 		}
-		var v *ynode
+		var v *Node
 		if p.atLineEnd() {
 			v = p.null(colon + 1)
 			p.endLine()
 			if !p.ok() {
 				return nil
 			}
-			entities := stream && k.value == "entities" && p.next >= ind && p.isDash()
+			streamItems := items && p.next >= ind && p.isDash()
 			switch {
-			case entities:
+			case streamItems:
 				p.blockSeq(p.next, p.itemFunc(keep))
 				v = nil
 			case p.next > ind:
@@ -640,7 +608,7 @@ func (p *yparser) blockMap(ind int, root bool) *ynode {
 			case p.next == ind && p.isDash():
 				v = p.blockSeq(ind, nil)
 			}
-		} else if stream && k.value == "entities" && p.at(p.i) == '[' {
+		} else if items && p.at(p.i) == '[' {
 			p.flow(p.itemFunc(keep), false)
 			p.endLine()
 			v = nil
@@ -652,16 +620,15 @@ func (p *yparser) blockMap(ind int, root bool) *ynode {
 		}
 		switch {
 		case !stream:
-			p.stack = append(p.stack, k, v)
+			p.nodes.Push(k)
+			p.nodes.Push(v)
 		case v != nil:
 			if keep {
-				p.sink.pair(k, v)
+				p.sink.Pair(k, v)
 			}
-			p.nodes.reset(m1)
-			p.ptrs.reset(m2)
+			p.nodes.Reset(m)
 		default:
-			p.nodes.reset(m1)
-			p.ptrs.reset(m2)
+			p.nodes.Reset(m)
 		}
 		switch {
 		case p.next == ind:
@@ -670,29 +637,29 @@ func (p *yparser) blockMap(ind int, root bool) *ynode {
 			p.badIndent(ind, n)
 			return nil
 		}
-		n.content = p.collect(start)
+		n.Content = p.nodes.Collect(start)
 		return n
 	}
 	return nil
 }
 
-// itemFunc returns the function that hands the items of the streamed
-// entities list to the sink (or drops them).
-func (p *yparser) itemFunc(keep bool) func(*ynode) {
+// itemFunc returns the function that hands the items of a streamed list
+// to the sink (or drops them).
+func (p *parser) itemFunc(keep bool) func(*Node) {
 	if !keep {
-		return func(*ynode) {}
+		return func(*Node) {}
 	}
-	return p.sink.item
+	return p.sink.Item
 }
 
 // key parses the simple key at p.i whose ':' is at colon, and moves past
 // the ':'.
-func (p *yparser) key(colon int) *ynode {
+func (p *parser) key(colon int) *Node {
 	if colon-p.i > 1024 || bytes.IndexByte(p.d[p.i:colon], '\t') >= 0 {
 		p.unsupported() // yaml.v3 refuses keys over 1,024 characters
 		return nil
 	}
-	var k *ynode
+	var k *Node
 	if c := p.at(p.i); c == '"' || c == '\'' {
 		k = p.quoted()
 	} else {
@@ -718,14 +685,14 @@ func (p *yparser) key(colon int) *ynode {
 // context: a flow collection, a quoted scalar, or a plain scalar that may
 // go on over the following lines indented more than parent. inMap says the
 // enclosing collection is a mapping (for messages).
-func (p *yparser) inline(parent int, inMap bool) *ynode {
-	var n *ynode
+func (p *parser) inline(parent int, inMap bool) *Node {
+	var n *Node
 	switch c := p.at(p.i); c {
 	case '[', '{':
 		n = p.flow(nil, parent < 0)
 		p.endLine()
 	case '|', '>':
-		n = p.blockScalar(parent)
+		n = p.blocScalar(parent)
 	case '"', '\'':
 		n = p.quoted()
 		if p.ok() {
@@ -748,7 +715,7 @@ func (p *yparser) inline(parent int, inMap bool) *ynode {
 	return n
 }
 
-func (p *yparser) afterSpaces(j int) int {
+func (p *parser) afterSpaces(j int) int {
 	for p.at(j) == ' ' {
 		j++
 	}
@@ -758,9 +725,9 @@ func (p *yparser) afterSpaces(j int) int {
 // plain parses a plain scalar in a block context, continued over the
 // following lines indented more than parent, and moves to the next
 // content (as endLine does).
-func (p *yparser) plain(parent int, inMap bool) *ynode {
+func (p *parser) plain(parent int, inMap bool) *Node {
 	start := p.i
-	n := p.node(kScalar, start)
+	n := p.node(Scalar, start)
 	end, stop := p.plainLine(start, false)
 	if !p.ok() {
 		return nil
@@ -835,24 +802,24 @@ func (p *yparser) plain(parent int, inMap bool) *ynode {
 		text = string(buf)
 		p.buf = buf[:0]
 	} else if isNullWord(text) {
-		n.null = true
+		n.Null = true
 	} else if text == "<<" {
 		p.unsupported() // yaml.v3 tags it as a merge key
 		return nil
 	}
-	n.value = text
+	n.Value = text
 	p.i = stop
 	p.endLine()
 	return n
 }
 
-// blockScalar parses a literal (|) or folded (>) block scalar at p.i in a
+// blocScalar parses a literal (|) or folded (>) block scalar at p.i in a
 // block collection of indentation parent, as yaml.v3 does, and moves to
 // the next content.
-func (p *yparser) blockScalar(parent int) *ynode {
+func (p *parser) blocScalar(parent int) *Node {
 	start := p.i
 	literal := p.d[start] == '|'
-	n := p.node(kScalar, start)
+	n := p.node(Scalar, start)
 	j := start + 1
 	chomp, incr := 0, 0
 	for k := 0; k < 2; k++ {
@@ -971,7 +938,7 @@ func (p *yparser) blockScalar(parent int) *ynode {
 	if chomp == 1 {
 		text = append(text, trail...)
 	}
-	n.value = string(text)
+	n.Value = string(text)
 	// Go on from the start of the line that ended the scalar.
 	if j >= len(p.d) {
 		p.i, p.next = len(p.d), -1
@@ -984,7 +951,7 @@ func (p *yparser) blockScalar(parent int) *ynode {
 
 // docMarkerAhead reports whether the line after the break at offset j
 // starts with a document marker, which makes the parser give up.
-func (p *yparser) docMarkerAhead(j int) bool {
+func (p *parser) docMarkerAhead(j int) bool {
 	k := j + p.breakLen(j)
 	if p.docMarker(k) {
 		p.unsupported()
@@ -999,7 +966,7 @@ func (p *yparser) docMarkerAhead(j int) bool {
 // blank (which the caller reports), or in a flow context at a flow
 // indicator. A ':' glued to a flow indicator, a tab and, in a flow
 // context, '[' or '{' make the parser give up.
-func (p *yparser) plainLine(i int, flow bool) (end, stop int) {
+func (p *parser) plainLine(i int, flow bool) (end, stop int) {
 	j := i
 	for j < len(p.d) {
 		c := p.d[j]
@@ -1036,17 +1003,17 @@ func (p *yparser) plainLine(i int, flow bool) (end, stop int) {
 
 // quoted parses a single- or double-quoted scalar at p.i, which may go on
 // over several lines (folded as YAML folds them), and moves past it.
-func (p *yparser) quoted() *ynode {
+func (p *parser) quoted() *Node {
 	q := p.d[p.i]
 	start := p.i
-	n := p.node(kScalar, start)
-	n.exact = true
+	n := p.node(Scalar, start)
+	n.Exact = true
 	j := start + 1
 	// The common case: on one line, without escapes.
 	for j < len(p.d) {
 		c := p.d[j]
 		if c == q && (q == '"' || p.at(j+1) != '\'') {
-			n.value = p.s[start+1 : j]
+			n.Value = p.s[start+1 : j]
 			p.i = j + 1
 			return n
 		}
@@ -1072,7 +1039,7 @@ func (p *yparser) quoted() *ynode {
 				j += 2
 				continue
 			}
-			n.value = string(buf)
+			n.Value = string(buf)
 			p.buf = buf[:0]
 			p.i = j + 1
 			return n
@@ -1132,7 +1099,7 @@ func (p *yparser) quoted() *ynode {
 
 // escape decodes the escape sequence at offset j (a backslash) of a
 // double-quoted scalar, appending it to buf.
-func (p *yparser) escape(buf []byte, j int) ([]byte, int, bool) {
+func (p *parser) escape(buf []byte, j int) ([]byte, int, bool) {
 	if j+1 >= len(p.d) {
 		return buf, j + 1, true // the caller reports the unclosed string
 	}
@@ -1224,7 +1191,7 @@ func (p *yparser) escape(buf []byte, j int) ([]byte, int, bool) {
 
 // fspace skips white space, line breaks and comments inside a flow
 // collection.
-func (p *yparser) fspace() {
+func (p *parser) fspace() {
 	for p.i < len(p.d) && p.ok() {
 		switch c := p.d[p.i]; c {
 		case ' ', '\t':
@@ -1253,24 +1220,24 @@ func (p *yparser) fspace() {
 
 // flow parses a flow mapping or sequence at p.i, over any number of lines,
 // and moves past its closing bracket. With item set (the streamed
-// `entities` list, a sequence), each item goes to item and the sequence
+// list, a sequence), each item goes to item and the sequence
 // keeps none. With root set and a sink, a mapping's pairs go to the sink.
-func (p *yparser) flow(item func(*ynode), root bool) *ynode {
+func (p *parser) flow(item func(*Node), root bool) *Node {
 	if !p.enter() {
 		return nil
 	}
 	defer p.leave()
 	open := p.i
 	openLine, openCol := p.line, p.colAt(open)
-	kind, closer := kMapping, byte('}')
+	kind, closer := Mapping, byte('}')
 	if p.d[open] == '[' {
-		kind, closer = kSequence, ']'
+		kind, closer = Sequence, ']'
 	}
 	n := p.node(kind, open)
 	p.i++
-	start := len(p.stack)
-	stream := root && kind == kMapping && p.sink != nil
-	p.streamed = p.streamed || stream
+	start := p.nodes.Pending()
+	stream := root && kind == Mapping && p.sink != nil
+	p.Streamed = p.Streamed || stream
 	expected := fmt.Sprintf("did not find expected ',' or '%c'", closer)
 	unclosed := func() {
 		p.fail(open, fmt.Sprintf("%q is never closed (%s)", string(p.d[open]), expected))
@@ -1283,10 +1250,10 @@ func (p *yparser) flow(item func(*ynode), root bool) *ynode {
 		}
 		if p.d[p.i] == closer {
 			p.i++
-			n.content = p.collect(start)
+			n.Content = p.nodes.Collect(start)
 			return n
 		}
-		m1, m2 := p.nodes.mark(), p.ptrs.mark()
+		m := p.nodes.Mark()
 		if c := p.d[p.i]; c == ',' {
 			p.fail(p.i, "did not find expected node content")
 			return nil
@@ -1301,28 +1268,28 @@ func (p *yparser) flow(item func(*ynode), root bool) *ynode {
 			return nil
 		}
 		hasColon := p.at(p.i) == ':' && p.i < len(p.d)
-		if hasColon && v.kind == kScalar && p.line != keyLine {
+		if hasColon && v.Kind == Scalar && p.line != keyLine {
 			// A key is on one line, with its ':'.
 			p.fail(p.i, expected+p.openNote(open, openLine, openCol))
 			return nil
 		}
-		if kind == kMapping || hasColon {
+		if kind == Mapping || hasColon {
 			// A pair: in a mapping, or a one-pair mapping in a sequence.
-			if v.kind != kScalar || v.null && !hasColon {
+			if v.Kind != Scalar || v.Null && !hasColon {
 				p.unsupported() // complex keys
 				return nil
 			}
-			if !v.exact && (isNullWord(v.value) || v.value == "<<") {
+			if !v.Exact && (isNullWord(v.Value) || v.Value == "<<") {
 				p.unsupported()
 				return nil
 			}
 			k := v
-			keep := true
+			keep, items := true, false
 			if stream {
-				keep = p.sink.key(k)
+				keep, items = p.sink.Key(k)
 			}
 			if hasColon {
-				if !p.blankAt(p.i+1) && !isFlowIndicator(p.at(p.i+1)) && !k.exact {
+				if !p.blankAt(p.i+1) && !isFlowIndicator(p.at(p.i+1)) && !k.Exact {
 					p.unsupported()
 					return nil
 				}
@@ -1337,14 +1304,14 @@ func (p *yparser) flow(item func(*ynode), root bool) *ynode {
 					unclosed()
 					return nil
 				case c == ',' || c == closer:
-					if kind == kSequence {
+					if kind == Sequence {
 						// yaml.v3 puts this null at the ':'.
-						v = p.nodes.alloc()
-						v.kind, v.null, v.line, v.col = kScalar, true, int32(colonLine), int32(colonCol)
+						v = p.nodes.New()
+						v.Kind, v.Null, v.Line, v.Col = Scalar, true, int32(colonLine), int32(colonCol)
 					} else {
 						v = p.null(p.i)
 					}
-				case stream && k.value == "entities" && c == '[':
+				case items && c == '[':
 					p.flow(p.itemFunc(keep), false)
 					v = nil
 				default:
@@ -1359,27 +1326,26 @@ func (p *yparser) flow(item func(*ynode), root bool) *ynode {
 			switch {
 			case stream:
 				if keep && v != nil {
-					p.sink.pair(k, v)
+					p.sink.Pair(k, v)
 				}
-				p.nodes.reset(m1)
-				p.ptrs.reset(m2)
-			case kind == kMapping:
-				p.stack = append(p.stack, k, v)
+				p.nodes.Reset(m)
+			case kind == Mapping:
+				p.nodes.Push(k)
+				p.nodes.Push(v)
 			default:
-				m := p.nodes.alloc()
-				m.kind, m.line, m.col = kMapping, k.line, k.col
-				m.content = p.ptrs.slice(2)
-				m.content[0], m.content[1] = k, v
+				m := p.nodes.New()
+				m.Kind, m.Line, m.Col = Mapping, k.Line, k.Col
+				m.Content = p.nodes.Slice(2)
+				m.Content[0], m.Content[1] = k, v
 				v = m
 			}
 		}
-		if kind == kSequence {
+		if kind == Sequence {
 			if item != nil {
 				item(v)
-				p.nodes.reset(m1)
-				p.ptrs.reset(m2)
+				p.nodes.Reset(m)
 			} else {
-				p.stack = append(p.stack, v)
+				p.nodes.Push(v)
 			}
 		}
 		p.fspace()
@@ -1408,7 +1374,7 @@ func (p *yparser) flow(item func(*ynode), root bool) *ynode {
 
 // openNote names the bracket at offset open when it is on another line
 // than the current one, for messages.
-func (p *yparser) openNote(open, line, col int) string {
+func (p *parser) openNote(open, line, col int) string {
 	if line == p.line {
 		return ""
 	}
@@ -1416,7 +1382,7 @@ func (p *yparser) openNote(open, line, col int) string {
 }
 
 // flowNode parses a node inside a flow collection.
-func (p *yparser) flowNode() *ynode {
+func (p *parser) flowNode() *Node {
 	switch c := p.at(p.i); c {
 	case '[', '{':
 		return p.flow(nil, false)
@@ -1435,9 +1401,9 @@ func (p *yparser) flowNode() *ynode {
 
 // flowPlain parses a plain scalar in a flow context, which may go on over
 // several lines.
-func (p *yparser) flowPlain() *ynode {
+func (p *parser) flowPlain() *Node {
 	start := p.i
-	n := p.node(kScalar, start)
+	n := p.node(Scalar, start)
 	end, stop := p.plainLine(start, true)
 	if !p.ok() {
 		return nil
@@ -1495,12 +1461,12 @@ func (p *yparser) flowPlain() *ynode {
 		text = string(buf)
 		p.buf = buf[:0]
 	} else if isNullWord(text) {
-		n.null = true
+		n.Null = true
 	} else if text == "<<" {
 		p.unsupported()
 		return nil
 	}
-	n.value = text
+	n.Value = text
 	p.i = stop
 	return n
 }
@@ -1508,4 +1474,17 @@ func (p *yparser) flowPlain() *ynode {
 // isNullWord reports whether a plain scalar is YAML's null.
 func isNullWord(s string) bool {
 	return s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL"
+}
+
+// hexVal returns the value of a hexadecimal digit.
+func hexVal(c byte) (rune, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return rune(c - '0'), true
+	case 'a' <= c && c <= 'f':
+		return rune(c - 'a' + 10), true
+	case 'A' <= c && c <= 'F':
+		return rune(c - 'A' + 10), true
+	}
+	return 0, false
 }

@@ -1,4 +1,4 @@
-package loader
+package yamlsyntax
 
 // arena hands out zeroed values and small slices of T cut from large
 // chunks, so that a reader allocates in bulk; and it can be rewound to a

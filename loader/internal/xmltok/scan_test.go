@@ -1,4 +1,4 @@
-package loader
+package xmltok
 
 import (
 	"bytes"
@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/scenecs/scenecs/loader/internal/scenegen"
 )
 
-// xmlScannerSeeds are inputs for the differential test of the XML scanner:
+// scannerSeeds are inputs for the differential test of the XML scanner:
 // every construct of the subset, and the ways each can go wrong.
-var xmlScannerSeeds = []string{
+var scannerSeeds = []string{
 	"",
 	"<scene/>",
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<scene a=\"1\"\tb='2'\n c = \"x y\" />",
@@ -41,51 +44,78 @@ var xmlScannerSeeds = []string{
 	"<scene a=\"1\" a=\"2\"/>", "<scene>\n<entity\n  id=\"e\"\n  position=\"1 2 3\"/>\n</scene>",
 }
 
-// FuzzXMLScanner checks the XML scanner against encoding/xml's strict
+// FuzzScanner checks the XML scanner against encoding/xml's strict
 // RawToken: the same tokens (names, attributes and values in order, text,
 // comments, processing instructions), the same offsets after each token,
 // and the same errors at the same offsets; so also the same inputs
 // accepted and refused.
-func FuzzXMLScanner(f *testing.F) {
-	for _, s := range xmlScannerSeeds {
+func FuzzScanner(f *testing.F) {
+	for _, s := range scannerSeeds {
 		f.Add([]byte(s))
 	}
-	if data, err := os.ReadFile("testdata/scene.xml"); err == nil {
-		f.Add(data)
+	for _, data := range sceneInputs(f) {
+		if len(data) < 1<<16 {
+			f.Add(data)
+		}
 	}
-	f.Add(genScene("xml", 30))
+	f.Add(scenegen.Scene("xml", 30))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := compareXMLScanner(data); err != nil {
+		if err := compareScanner(data); err != nil {
 			t.Fatalf("%q: %v", data, err)
 		}
 	})
 }
 
-func TestXMLScannerAgainstEncodingXML(t *testing.T) {
-	inputs := [][]byte{genScene("xml", 500), genLoadScene("xml", 1000)}
-	for _, s := range xmlScannerSeeds {
-		inputs = append(inputs, []byte(s))
+func TestScannerAgainstEncodingXML(t *testing.T) {
+	inputs := sceneInputs(t)
+	inputs["generated-500"] = scenegen.Scene("xml", 500)
+	inputs["generated-load-1000"] = scenegen.LoadScene("xml", 1000)
+	for _, s := range scannerSeeds {
+		inputs[s] = []byte(s)
 	}
-	for _, data := range inputs {
-		if err := compareXMLScanner(data); err != nil {
-			t.Errorf("%.200q: %v", data, err)
+	for name, data := range inputs {
+		if err := compareScanner(data); err != nil {
+			t.Errorf("%.200q: %v", name, err)
 		}
 	}
 }
 
-// compareXMLScanner reads data with the scanner and with encoding/xml side
+// sceneInputs returns the XML scenes of the repository (scenes/ and the
+// loader's testdata) and a generated scene, by name.
+func sceneInputs(t testing.TB) map[string][]byte {
+	out := map[string][]byte{"generated": scenegen.LoadScene("xml", 300)}
+	for _, pattern := range []string{"../../../scenes/*.xml", "../../testdata/*.xml", "../../testdata/golden/*.xml"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Fatalf("no files match %s", pattern)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[f] = data
+		}
+	}
+	return out
+}
+
+// compareScanner reads data with the scanner and with encoding/xml side
 // by side and describes the first difference.
-func compareXMLScanner(data []byte) error {
+func compareScanner(data []byte) error {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
 		return nil, fmt.Errorf("encoding %q not supported (scenes must be UTF-8)", label)
 	}
-	s := newXMLScanner(data)
+	s := NewScanner(data, 0)
 	for i := 0; ; i++ {
 		want, werr := d.RawToken()
 		wantOff := int(d.InputOffset())
-		ok := s.next()
+		ok := s.Next()
 		switch {
 		case werr == io.EOF:
 			if ok || s.err != nil {
@@ -97,7 +127,7 @@ func compareXMLScanner(data []byte) error {
 			if se := (*xml.SyntaxError)(nil); errors.As(werr, &se) {
 				msg = se.Msg
 			}
-			if ok || s.err == nil || s.err.msg != msg || s.err.off != wantOff {
+			if ok || s.err == nil || s.err.Msg != msg || s.err.Off != wantOff {
 				return fmt.Errorf("token %d: encoding/xml fails at %d: %s; scanner: %s", i, wantOff, msg, scanResult(s, ok))
 			}
 			return nil
@@ -110,51 +140,51 @@ func compareXMLScanner(data []byte) error {
 		if s.p != wantOff {
 			return fmt.Errorf("token %d (%#v): encoding/xml ends at %d, scanner at %d", i, want, wantOff, s.p)
 		}
-		if s.tok.kind == xmlStart {
-			for _, a := range s.tok.attrs {
-				if !bytes.HasPrefix(data[a.nameOff:], []byte(a.name)) || a.valOff < 1 || data[a.valOff-1] != '"' && data[a.valOff-1] != '\'' {
-					return fmt.Errorf("token %d: bad offsets %d, %d for attribute %s", i, a.nameOff, a.valOff, a.name)
+		if s.tok.Kind == Start {
+			for _, a := range s.tok.Attrs {
+				if !bytes.HasPrefix(data[a.NameOff:], []byte(a.Name)) || a.ValOff < 1 || data[a.ValOff-1] != '"' && data[a.ValOff-1] != '\'' {
+					return fmt.Errorf("token %d: bad offsets %d, %d for attribute %s", i, a.NameOff, a.ValOff, a.Name)
 				}
 			}
 		}
 	}
 }
 
-func scanResult(s *xmlScanner, ok bool) string {
+func scanResult(s *Scanner, ok bool) string {
 	switch {
 	case ok:
 		return fmt.Sprintf("token %#v ending at %d", tokenFromScanner(&s.tok), s.p)
 	case s.err != nil:
-		return fmt.Sprintf("fails at %d: %s", s.err.off, s.err.msg)
+		return fmt.Sprintf("fails at %d: %s", s.err.Off, s.err.Msg)
 	}
 	return "at the end"
 }
 
 // tokenFromScanner converts a scanner token to the encoding/xml token it
 // stands for.
-func tokenFromScanner(t *xmlToken) xml.Token {
+func tokenFromScanner(t *Token) xml.Token {
 	name := func(s string) xml.Name {
-		if xmlPrefixed(s) {
-			return xml.Name{Space: s[:len(s)-len(xmlLocal(s))-1], Local: xmlLocal(s)}
+		if Prefixed(s) {
+			return xml.Name{Space: s[:len(s)-len(Local(s))-1], Local: Local(s)}
 		}
 		return xml.Name{Local: s}
 	}
-	switch t.kind {
-	case xmlStart:
-		se := xml.StartElement{Name: name(t.name), Attr: []xml.Attr{}}
-		for _, a := range t.attrs {
-			se.Attr = append(se.Attr, xml.Attr{Name: name(a.name), Value: a.value})
+	switch t.Kind {
+	case Start:
+		se := xml.StartElement{Name: name(t.Name), Attr: []xml.Attr{}}
+		for _, a := range t.Attrs {
+			se.Attr = append(se.Attr, xml.Attr{Name: name(a.Name), Value: a.Value})
 		}
 		return se
-	case xmlEnd:
-		return xml.EndElement{Name: name(t.name)}
-	case xmlText:
-		return xml.CharData(t.text)
-	case xmlComment:
-		return xml.Comment(t.text)
-	case xmlProcInst:
-		return xml.ProcInst{Target: t.name, Inst: []byte(t.text)}
-	case xmlDirective:
+	case End:
+		return xml.EndElement{Name: name(t.Name)}
+	case Text:
+		return xml.CharData(t.Text)
+	case Comment:
+		return xml.Comment(t.Text)
+	case ProcInst:
+		return xml.ProcInst{Target: t.Name, Inst: []byte(t.Text)}
+	case Directive:
 		return xml.Directive(nil)
 	}
 	return nil

@@ -1,0 +1,168 @@
+// Package scenegen generates scene files of any size for the tests and
+// benchmarks of the loader and of its syntax packages, so that they all
+// measure and check the same inputs. Only tests import it.
+package scenegen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Scene generates a scene with n entities in the given format: 20 mixins,
+// about four components per entity, and every tenth entity with two
+// children (which count towards n).
+func Scene(format string, n int) []byte {
+	var b strings.Builder
+	b.Grow(n * 160)
+	yaml := format == "yaml"
+	if yaml {
+		b.WriteString("scene:\n  physics: \"gravity: 0 -9.8 0\"\nmixins:\n")
+		for i := range 20 {
+			fmt.Fprintf(&b, "  m%d: {geometry: \"primitive: box\", material: \"color: #%06x\"}\n", i, i*4242)
+		}
+		b.WriteString("entities:\n")
+	} else {
+		b.WriteString("<scene physics=\"gravity: 0 -9.8 0\">\n")
+		for i := range 20 {
+			fmt.Fprintf(&b, "  <mixin id=\"m%d\" geometry=\"primitive: box\" material=\"color: #%06x\"/>\n", i, i*4242)
+		}
+	}
+	for i := 0; i < n; {
+		kids := 0
+		if i%10 == 0 && n-i >= 3 {
+			kids = 2
+		}
+		if yaml {
+			fmt.Fprintf(&b, "  - id: e%d\n    class: enemy c%d\n    mixin: m%d\n    position: %d 1 -5\n    rotation: 0 %d 0\n    health: {hp: %d, max: 200}\n    enemy:\n",
+				i, i%7, i%20, i, i%360, i%100)
+			if kids > 0 {
+				b.WriteString("    children:\n")
+				for k := 1; k <= kids; k++ {
+					fmt.Fprintf(&b, "      - id: e%d\n        position: 0.5 %d 0\n        scale: 1 1 1\n        weapon: \"damage: 3\"\n        visible: true\n", i+k, k)
+				}
+			}
+		} else {
+			fmt.Fprintf(&b, "  <entity id=\"e%d\" class=\"enemy c%d\" mixin=\"m%d\" position=\"%d 1 -5\" rotation=\"0 %d 0\" health=\"hp: %d; max: 200\" enemy=\"\"",
+				i, i%7, i%20, i, i%360, i%100)
+			if kids == 0 {
+				b.WriteString("/>\n")
+			} else {
+				b.WriteString(">\n")
+				for k := 1; k <= kids; k++ {
+					fmt.Fprintf(&b, "    <entity id=\"e%d\" position=\"0.5 %d 0\" scale=\"1 1 1\" weapon=\"damage: 3\" visible=\"true\"/>\n", i+k, k)
+				}
+				b.WriteString("  </entity>\n")
+			}
+		}
+		i += 1 + kids
+	}
+	if !yaml {
+		b.WriteString("</scene>\n")
+	}
+	return []byte(b.String())
+}
+
+// LoadScene generates a scene of n entities that loads against the
+// built-in components: it declares health, weapon and enemy, defines 20
+// mixins (each building on a base mixin), and gives every entity an id,
+// classes, a mixin and four components of its own; every tenth entity has
+// two children (counted in n) with four components each.
+//
+// format is "yaml", "yaml-flow" (the entities as a flow sequence, one
+// entity per line, in flow mappings) or "xml".
+func LoadScene(format string, n int) []byte {
+	if format == "yaml-flow" {
+		return FlowScene(n)
+	}
+	var b strings.Builder
+	b.Grow(n * 200)
+	yaml := format == "yaml"
+	if yaml {
+		b.WriteString("scene:\n  physics: \"step: 0.02\"\ncomponents:\n" +
+			"  health: {hp: {type: int, default: 100, min: 0}, max: {type: int, default: 100, min: 1}}\n" +
+			"  weapon: {damage: {type: number, default: 1}, range: {type: number, default: 10}}\n" +
+			"  enemy: {}\nmixins:\n  base:\n    enemy:\n    visible: \"true\"\n")
+		for i := range 20 {
+			fmt.Fprintf(&b, "  m%d: {mixin: base, velocity: \"0 %d 0\", scale: \"1 %d 1\"}\n", i, i, i+1)
+		}
+		b.WriteString("entities:\n")
+	} else {
+		b.WriteString("<scene physics=\"step: 0.02\">\n  <components>\n" +
+			"    <component name=\"health\"><property name=\"hp\" type=\"int\" default=\"100\" min=\"0\"/><property name=\"max\" type=\"int\" default=\"100\" min=\"1\"/></component>\n" +
+			"    <component name=\"weapon\"><property name=\"damage\" type=\"number\" default=\"1\"/><property name=\"range\" type=\"number\" default=\"10\"/></component>\n" +
+			"    <component name=\"enemy\"/>\n  </components>\n  <mixin id=\"base\" enemy=\"\" visible=\"true\"/>\n")
+		for i := range 20 {
+			fmt.Fprintf(&b, "  <mixin id=\"m%d\" mixin=\"base\" velocity=\"0 %d 0\" scale=\"1 %d 1\"/>\n", i, i, i+1)
+		}
+	}
+	for i := 0; i < n; {
+		kids := 0
+		if i%10 == 0 && n-i >= 3 {
+			kids = 2
+		}
+		if yaml {
+			fmt.Fprintf(&b, "  - id: e%d\n    class: enemy c%d\n    mixin: m%d\n    position: %d 1 -5\n    rotation: 0 %d 0\n    health: {hp: %d, max: 200}\n    acceleration: 0 0 1\n",
+				i, i%7, i%20, i, i%360, i%100)
+			if kids > 0 {
+				b.WriteString("    children:\n")
+				for k := 1; k <= kids; k++ {
+					fmt.Fprintf(&b, "      - id: e%d\n        position: 0.5 %d 0\n        scale: 1 1 1\n        weapon: \"damage: 3\"\n        visible: false\n", i+k, k)
+				}
+			}
+		} else {
+			fmt.Fprintf(&b, "  <entity id=\"e%d\" class=\"enemy c%d\" mixin=\"m%d\" position=\"%d 1 -5\" rotation=\"0 %d 0\" health=\"hp: %d; max: 200\" acceleration=\"0 0 1\"",
+				i, i%7, i%20, i, i%360, i%100)
+			if kids == 0 {
+				b.WriteString("/>\n")
+			} else {
+				b.WriteString(">\n")
+				for k := 1; k <= kids; k++ {
+					fmt.Fprintf(&b, "    <entity id=\"e%d\" position=\"0.5 %d 0\" scale=\"1 1 1\" weapon=\"damage: 3\" visible=\"false\"/>\n", i+k, k)
+				}
+				b.WriteString("  </entity>\n")
+			}
+		}
+		i += 1 + kids
+	}
+	if !yaml {
+		b.WriteString("</scene>\n")
+	}
+	return []byte(b.String())
+}
+
+// FlowScene is LoadScene's YAML scene with the entities written in flow
+// style.
+func FlowScene(n int) []byte {
+	var b strings.Builder
+	b.Grow(n * 200)
+	b.WriteString("scene: {physics: \"step: 0.02\"}\ncomponents: {\n" +
+		"  health: {hp: {type: int, default: 100, min: 0}, max: {type: int, default: 100, min: 1}},\n" +
+		"  weapon: {damage: {type: number, default: 1}, range: {type: number, default: 10}},\n" +
+		"  enemy: {}}\nmixins: {\n  base: {enemy: , visible: \"true\"},\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "  m%d: {mixin: base, velocity: \"0 %d 0\", scale: \"1 %d 1\"},\n", i, i, i+1)
+	}
+	b.WriteString("}\nentities: [\n")
+	for i := 0; i < n; {
+		kids := 0
+		if i%10 == 0 && n-i >= 3 {
+			kids = 2
+		}
+		fmt.Fprintf(&b, "  {id: e%d, class: enemy c%d, mixin: m%d, position: %d 1 -5, rotation: 0 %d 0, health: {hp: %d, max: 200}, acceleration: 0 0 1",
+			i, i%7, i%20, i, i%360, i%100)
+		if kids > 0 {
+			b.WriteString(", children: [")
+			for k := 1; k <= kids; k++ {
+				if k > 1 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "{id: e%d, position: 0.5 %d 0, scale: 1 1 1, weapon: \"damage: 3\", visible: false}", i+k, k)
+			}
+			b.WriteString("]")
+		}
+		b.WriteString("},\n")
+		i += 1 + kids
+	}
+	b.WriteString("]\n")
+	return []byte(b.String())
+}
