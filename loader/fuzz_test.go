@@ -1,13 +1,10 @@
 package loader
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/antchfx/xmlquery"
 
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 )
@@ -198,47 +195,7 @@ func checkResult(t *testing.T, doc *Document, err error) {
 	walk(doc.Entities, 1)
 }
 
-// TestXMLQueryOracle cross-checks the XML reader against xmlquery, an
-// independent XML tree builder: the same entities, ids and attribute
-// values must come out.
-func TestXMLQueryOracle(t *testing.T) {
-	for _, data := range [][]byte{mustRead(t, "testdata/scene.xml"), genScene("xml", 500)} {
-		root, err := xmlquery.Parse(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := xmlquery.Find(root, "//entity")
-		doc, err := ReadXML("o.xml", data, Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []*Entity
-		var walk func([]*Entity)
-		walk = func(es []*Entity) {
-			for _, e := range es {
-				got = append(got, e)
-				walk(e.Children)
-			}
-		}
-		walk(doc.Entities)
-		if len(got) != len(want) {
-			t.Fatalf("%d entities, xmlquery finds %d", len(got), len(want))
-		}
-		for i, n := range want {
-			e := got[i]
-			if id := n.SelectAttr("id"); id != e.ID {
-				t.Errorf("entity %d: id %q, xmlquery %q", i, e.ID, id)
-			}
-			for _, c := range e.Components {
-				if v := n.SelectAttr(c.Name); v != c.Text {
-					t.Errorf("entity %d: %s=%q, xmlquery %q", i, c.Name, c.Text, v)
-				}
-			}
-		}
-	}
-}
-
-func mustRead(t *testing.T, name string) []byte {
+func mustRead(t testing.TB, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(name)
 	if err != nil {
