@@ -58,11 +58,11 @@ func interrupted(ctx context.Context) error {
 
 // Load reads the scene file name from fsys (with its includes), validates
 // it against reg and builds it into reg's World. On any error the World is
-// untouched and the error is an ErrorList of "file:line:col: message".
+// untouched and the error is an [ErrorList] of "file:line:col: message".
 //
-// Files are read bounded by Limits.MaxBytes and must be regular files by
+// Files are read bounded by [Limits].MaxBytes and must be regular files by
 // fsys's Stat. fsys decides where links lead: os.DirFS follows them out
-// of its directory; LoadFile does not let includes out.
+// of its directory; [LoadFile] does not let includes out.
 func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene, error) {
 	ctx := opt.ctx()
 	lim := opt.Limits.withDefaults()
@@ -80,7 +80,7 @@ func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene,
 	return BuildContext(ctx, plan, reg)
 }
 
-// LoadFile is Load for a file on the operating system's file system: the
+// LoadFile is [Load] for a file on the operating system's file system: the
 // file's directory is the root includes may not escape. The file itself
 // may be a symbolic link; the files it includes may be links too, as long
 // as they lead to a file under the root.
@@ -93,7 +93,7 @@ func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) 
 }
 
 // CheckFile reads and validates the scene file (with its includes) against
-// reg without building anything: the Plan a load would build. Error
+// reg without building anything: the [Plan] a load would build. Error
 // positions name files by their path as given (file's directory joined to
 // the names inside it).
 func CheckFile(reg *registry.Registry, file string, opt Options) (*Plan, error) {
@@ -201,7 +201,7 @@ func Build(plan *Plan, reg *registry.Registry) (*Scene, error) {
 // at its context.
 const buildCheckEvery = 256
 
-// BuildContext is Build, interrupted when ctx is done: it looks at ctx
+// BuildContext is [Build], interrupted when ctx is done: it looks at ctx
 // every few hundred entities, and an interrupted build destroys the
 // entities it made and returns an error matching ctx.Err() with
 // errors.Is. (Definitions already applied, such as declared components,
@@ -209,7 +209,7 @@ const buildCheckEvery = 256
 //
 // The registry's context is ctx while building, so spawners that run
 // as entities are made stop with it too; errors spawners report while the
-// scene is built (a limit reached, see registry.Limits) fail the build.
+// scene is built (a limit reached, see [registry.Limits]) fail the build.
 func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Scene, error) {
 	if err := interrupted(ctx); err != nil {
 		return nil, err

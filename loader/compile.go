@@ -112,8 +112,8 @@ func (s *schemaSource) known() []string {
 	return names
 }
 
-// Compile validates doc against reg and returns its Plan. It reports every
-// problem as an ErrorList; it changes neither reg nor any World.
+// Compile validates doc against reg and returns its [Plan]. It reports every
+// problem as an [ErrorList]; it changes neither reg nor any World.
 func Compile(doc *Document, reg *registry.Registry) (*Plan, error) {
 	c := &compiler{doc: doc, reg: reg, errs: &errorSink{max: 1000}}
 	p := c.compile()

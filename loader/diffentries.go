@@ -173,7 +173,7 @@ func shown(s string) string {
 // itself), per component added or removed, and per property changed, with
 // old and new values printed through reg's printers from the old and the
 // new plan's composed components (mixins applied). reg is the registry the
-// scene runs in; Entries may be called before or after Scene.Apply (after
+// scene runs in; Entries may be called before or after [Scene.Apply] (after
 // it, created entities are named by their live paths).
 //
 // The order is: created, destroyed, changed (per entity in document order:

@@ -12,7 +12,7 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-// ExportOptions choose what Export writes.
+// ExportOptions choose what [Export] writes.
 type ExportOptions struct {
 	// Root, if not zero, limits the export to this entity's subtree.
 	Root ecs.Entity

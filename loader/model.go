@@ -1,16 +1,10 @@
-// Package loader reads scene documents written in YAML or XML (or JSON
-// dumps) into one scene model with a source position on every node, and
-// builds Worlds from it.
-//
-// The readers in this file set check syntax and structure only: which keys
-// and elements exist, that names are well formed, that ids are unique, and
-// that hostile input stays within Limits. Whether a component is registered
-// and whether its values parse is checked later, against a registry.
-//
-// Every problem is reported, not just the first, as an *Error in an
-// ErrorList, formatted "file:line:col: message" with 1-based lines and
-// character columns.
 package loader
+
+// The scene model: what the readers produce and Compile consumes. The
+// readers check syntax and structure only: which keys and elements
+// exist, that names are well formed, that ids are unique, and that
+// hostile input stays within Limits. Whether a component is registered
+// and whether its values parse is checked later, against a registry.
 
 // ValueKind tells how a component value was written.
 type ValueKind uint8
@@ -40,7 +34,7 @@ func (k ValueKind) String() string {
 	return "ValueKind(?)"
 }
 
-// Document is one scene as read from a file. After ReadFile it also holds
+// Document is one scene as read from a file. After [ReadFile] it also holds
 // everything its includes contributed, merged in include order before the
 // including file's own content; each node keeps the position (and so the
 // file) it was written at.

@@ -69,7 +69,8 @@ func (e *Error) Error() string {
 
 // ErrorList is a list of positioned errors. The readers return every
 // problem they find as an ErrorList sorted by position; a nil or empty
-// ErrorList means success (use Err to turn it into an error value).
+// ErrorList means success (use [ErrorList.Err] to turn it into an error
+// value).
 type ErrorList []*Error
 
 // Error joins the messages of all errors, one per line.

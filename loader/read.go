@@ -10,7 +10,7 @@ import (
 
 // Limits bound the resources a read may use, so that hostile or broken
 // input is refused with an error instead of exhausting memory, stack or
-// time. A zero field means the value from DefaultLimits.
+// time. A zero field means the value from [DefaultLimits].
 type Limits struct {
 	// MaxBytes bounds the size of one file and of all files of a scene
 	// together (root plus includes).
@@ -91,7 +91,7 @@ func FormatOf(file string) Format {
 
 // Read reads one scene document, choosing YAML, XML or JSON by the
 // extension of file (.yaml, .yml, .xml or .json). Includes are recorded in Document.Includes
-// but not resolved; use ReadFile for that.
+// but not resolved; use [ReadFile] for that.
 func Read(file string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	errs := &errorSink{max: lim.MaxErrors}
@@ -138,7 +138,7 @@ func finish(doc *Document, errs *errorSink) (*Document, error) {
 // error naming the cycle. Entity ids, mixin ids, declarations and scene
 // settings must be unique across all files.
 //
-// On error ReadFile returns an ErrorList with every problem found in every
+// On error ReadFile returns an [ErrorList] with every problem found in every
 // file, sorted by position, and possibly a partial Document.
 func ReadFile(fsys fs.FS, name string, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()

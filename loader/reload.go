@@ -11,9 +11,9 @@ import (
 )
 
 // Diff is what a reload changes in a running scene: the difference
-// between the Plan the scene was last built or reloaded from and a new
+// between the [Plan] the scene was last built or reloaded from and a new
 // Plan. It can be printed (a readable summary), inspected by tests, and
-// applied with Scene.Apply. Computing it changes nothing.
+// applied with [Scene.Apply]. Computing it changes nothing.
 type Diff struct {
 	// Created are the new plan's nodes that get new entities (each with
 	// the subtree of its unmatched children).
@@ -666,7 +666,7 @@ func diffNode(o, n *Node, sc *schemas) *Change {
 
 // Reload validates doc against the scene's registry and applies the
 // difference to the running World. If anything is wrong, nothing is
-// changed and the error is an ErrorList.
+// changed and the error is an [ErrorList].
 func (s *Scene) Reload(doc *Document) (*Diff, error) {
 	plan, err := Compile(doc, s.Registry)
 	if err != nil {
@@ -676,7 +676,7 @@ func (s *Scene) Reload(doc *Document) (*Diff, error) {
 	return d, s.Apply(d)
 }
 
-// Apply carries out a diff computed by Diff on this scene, in phases:
+// Apply carries out a diff computed by [Scene.Diff] on this scene, in phases:
 // declarations (declared components, with migration of changed schemas;
 // tags; mixins), system settings, new entities, component changes (only
 // the properties the edit changed are set, so runtime values the edit did

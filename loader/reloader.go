@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Reloader reloads a scene file into its running Scene.
+// Reloader reloads a scene file into its running [Scene].
 //
 // Each reload reads every file of the scene once and decides on those
 // bytes: what it validates is what it applies. With a file watcher
@@ -17,7 +17,7 @@ import (
 // takes the bytes the watcher judged a save. A reload that would destroy
 // every entity of a non-empty scene (an editor caught in the middle of a
 // save shows an empty or cut-off file) is looked at twice: the files are
-// read again after Recheck, and the diff is applied only if they still
+// read again after [Reloader.Recheck], and the diff is applied only if they still
 // hold the same bytes.
 type Reloader struct {
 	// Scene is the running scene, loaded from File.
@@ -72,9 +72,10 @@ func (r *Reloader) Files() []string {
 	return out
 }
 
-// Snapshot returns the bytes the last Check, Reload or their From forms
-// read (or were given), by absolute path: the baseline for a file
-// watcher's SetFilesFrom (converted to its Snapshot type).
+// Snapshot returns the bytes the last [Reloader.Check], [Reloader.Reload]
+// or their From forms read (or were given), by absolute path: the
+// baseline for a file watcher's SetFilesFrom (converted to its Snapshot
+// type).
 func (r *Reloader) Snapshot() Snapshot { return r.last }
 
 // Check reads and validates the file and returns what a reload would do,

@@ -58,7 +58,7 @@ import (
 // exactly, also for start tags spread over several lines.
 
 // ReadXML reads a scene written in XML; see the package comment in xml.go
-// for the layout. Includes are recorded but not resolved; use ReadFile.
+// for the layout. Includes are recorded but not resolved; use [ReadFile].
 func ReadXML(file string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	errs := &errorSink{max: lim.MaxErrors}
