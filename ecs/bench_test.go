@@ -99,3 +99,31 @@ func BenchmarkEntityHandles(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100000, "ns/entity")
 }
+
+// BenchmarkWalkAll measures the pre-order walk of a forest of 100,000
+// entities (1,000 roots, each with 10 children with 9 grandchildren).
+func BenchmarkWalkAll(b *testing.B) {
+	w := NewWorld()
+	w.EnableHierarchy()
+	for r := 0; r < 1000; r++ {
+		root := w.NewEntity()
+		for c := 0; c < 10; c++ {
+			ch := w.NewEntity()
+			_ = w.SetParent(ch, root)
+			for g := 0; g < 9; g++ {
+				_ = w.SetParent(w.NewEntity(), ch)
+			}
+		}
+	}
+	n := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for range w.All() {
+			n++
+		}
+	}
+	if n != b.N*w.Len() {
+		b.Fatal(n)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(w.Len()), "ns/entity")
+}

@@ -137,7 +137,7 @@ func (w *World) entityAt(v uint32) Entity {
 	if v == 0 {
 		return Entity{}
 	}
-	return Entity{v - 1, w.records[v-1].gen}
+	return w.handle(v - 1)
 }
 
 // Parent returns e's parent, or ok=false if e is a root or stale.
@@ -177,74 +177,173 @@ func (w *World) Children(e Entity) []Entity {
 }
 
 // ChildrenSeq iterates over e's children in order without allocating.
+// The loop body may change the hierarchy (see All); the walk stays among
+// e's children and ends if e is destroyed.
 func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
 			return
 		}
-		for c := w.h.links[e.index].first; c != 0; c = w.h.links[c-1].next {
-			if !yield(w.entityAt(c)) {
-				return
-			}
-		}
+		w.siblings(w.h.links[e.index].first, e, yield)
 	}
 }
 
 // Roots iterates over the entities without a parent, in document order:
 // creation order, as moved by SetParent and InsertChild. Entities that
 // existed before the hierarchy was first used come first, in index order;
-// call EnableHierarchy right after NewWorld for exact creation order.
+// call EnableHierarchy right after NewWorld for exact creation order. The
+// loop body may change the hierarchy (see All).
 func (w *World) Roots() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
-		for c := h.rootFirst; c != 0; c = h.links[c-1].next {
-			if !yield(w.entityAt(c)) {
-				return
-			}
-		}
+		w.siblings(h.rootFirst, Entity{}, yield)
 	}
 }
 
 // All iterates over every live entity in document order: a pre-order walk
 // of the hierarchy, roots in order (see Roots).
+//
+// The walks (All, Descendants, Roots, ChildrenSeq) do not lock the World.
+// The loop body may change the hierarchy: the walk reads the links as it
+// goes, so it sees those changes when it gets to them. If the body
+// destroys the entity the walk is at, or moves it out of the walked tree,
+// the walk goes on after that entity's place as it was (with its next
+// sibling, or the next one up); it ends early only if that place is gone
+// too (say the body also destroyed the next sibling). A walk never yields
+// a dead entity or one outside its tree. To change the tree wholesale,
+// collect the entities first (slices.Collect).
 func (w *World) All() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
-		w.preorder(h.rootFirst, 0, yield)
+		w.preorder(h.rootFirst, Entity{}, yield)
 	}
 }
 
-// Descendants iterates over e's descendants in document order.
+// Descendants iterates over e's descendants in document order. The loop
+// body may change the hierarchy (see All); the walk stays below e and ends
+// if e is destroyed.
 func (w *World) Descendants(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
 			return
 		}
-		w.preorder(w.h.links[e.index].first, e.index+1, yield)
+		w.preorder(w.h.links[e.index].first, e, yield)
+	}
+}
+
+// linkAlive reports whether the link value c names a live entity.
+func (w *World) linkAlive(c uint32) bool {
+	return c != 0 && w.records[c-1].row != freeRow
+}
+
+// siblings yields c (a link value) and the siblings after it, children of
+// parent (the zero Entity: the roots), until yield returns false. If the
+// body changed the World and the entity yielded is no longer among them,
+// the walk goes on from the sibling that followed it, if that one still
+// is.
+func (w *World) siblings(c uint32, parent Entity, yield func(Entity) bool) {
+	h := w.h
+	var p uint32
+	if !parent.IsZero() {
+		p = parent.index + 1
+	}
+	for c != 0 {
+		e := w.handle(c - 1)
+		next, v := h.links[c-1].next, w.version
+		if !yield(e) {
+			return
+		}
+		if w.version != v {
+			if !parent.IsZero() && w.rec(parent) == nil {
+				return
+			}
+			if w.rec(e) == nil || h.links[c-1].parent != p {
+				if !w.linkAlive(next) || h.links[next-1].parent != p {
+					return
+				}
+				c = next
+				continue
+			}
+		}
+		c = h.links[c-1].next
 	}
 }
 
 // preorder walks the hierarchy in pre-order from c (a link value) and its
-// following siblings, climbing no higher than top (a link value; 0 for
-// the roots), until yield returns false.
-func (w *World) preorder(c, top uint32, yield func(Entity) bool) {
+// following siblings, staying below top (the zero Entity: the whole
+// forest), until yield returns false. See All for changes made by the
+// loop body.
+func (w *World) preorder(c uint32, top Entity, yield func(Entity) bool) {
 	h := w.h
+	var t uint32 // top as a link value
+	if !top.IsZero() {
+		t = top.index + 1
+	}
 	for c != 0 {
-		if !yield(w.entityAt(c)) {
+		e := w.handle(c - 1)
+		next, parent, v := h.links[c-1].next, h.links[c-1].parent, w.version
+		if !yield(e) {
 			return
 		}
-		if l := &h.links[c-1]; l.first != 0 {
-			c = l.first
+		if w.version != v {
+			if !top.IsZero() && w.rec(top) == nil {
+				return
+			}
+			if w.rec(e) == nil || !h.within(c, t) {
+				c = w.resume(next, parent, t)
+				continue
+			}
+		}
+		if f := h.links[c-1].first; f != 0 {
+			c = f
 			continue
 		}
-		for c != top && h.links[c-1].next == 0 {
-			c = h.links[c-1].parent
-		}
-		if c == top {
-			return
-		}
-		c = h.links[c-1].next
+		c = h.after(c, t)
 	}
+}
+
+// within reports whether the live entity at link c is t or below it (t 0:
+// anywhere).
+func (h *hierarchy) within(c, t uint32) bool {
+	if t == 0 {
+		return true
+	}
+	for ; c != 0; c = h.links[c-1].parent {
+		if c == t {
+			return true
+		}
+	}
+	return false
+}
+
+// after returns the entity that follows c's subtree in a pre-order walk
+// below t (0: the walk is over). c must be alive and within t.
+func (h *hierarchy) after(c, t uint32) uint32 {
+	for c != t && h.links[c-1].next == 0 {
+		c = h.links[c-1].parent
+	}
+	if c == t {
+		return 0
+	}
+	return h.links[c-1].next
+}
+
+// resume returns where a pre-order walk below t goes on after an entity
+// that the loop body destroyed or moved away, given the next sibling and
+// parent it had when it was yielded (0: the walk is over).
+func (w *World) resume(next, parent, t uint32) uint32 {
+	h := w.h
+	parentOK := parent == 0 || w.linkAlive(parent) && h.within(parent, t)
+	if !parentOK {
+		return 0
+	}
+	if w.linkAlive(next) && h.links[next-1].parent == parent {
+		return next
+	}
+	if parent == 0 || parent == t {
+		return 0
+	}
+	return h.after(parent, t)
 }
 
 // IsAncestor reports whether a is a proper ancestor of e.
@@ -272,7 +371,11 @@ func (w *World) SetParent(child, parent Entity) error {
 
 // InsertChild makes child the index-th child of parent (0 is the first;
 // -1 or an index past the end appends). A zero parent means the roots.
+// An index below -1 is an error.
 func (w *World) InsertChild(parent, child Entity, index int) error {
+	if index < -1 {
+		return fmt.Errorf("ecs: InsertChild %v: index %d (want -1 to append, or 0 and up)", child, index)
+	}
 	if w.rec(child) == nil {
 		return staleErr("SetParent", child)
 	}
