@@ -169,6 +169,5 @@ func (w *World) flush() {
 			c.fn(w)
 		}
 	}
-	clear(w.cmds)
 	w.cmds = w.cmds[:0]
 }

@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"iter"
+	"slices"
 )
 
 // link holds an entity's place in the hierarchy. Fields are entity index
@@ -18,6 +19,8 @@ type hierarchy struct {
 	links     []link
 	rootFirst uint32
 	rootLast  uint32
+	// walks are the walks in progress (see walk), spare walks for reuse.
+	walks, spare []*walk
 }
 
 func (h *hierarchy) grow(n int) {
@@ -39,6 +42,9 @@ func (h *hierarchy) appendRoot(idx uint32) {
 
 // detach takes idx out of its sibling list (its parent's, or the roots).
 func (h *hierarchy) detach(idx uint32) {
+	if len(h.walks) > 0 {
+		h.moveWalks(idx)
+	}
 	l := &h.links[idx]
 	first, last := &h.rootFirst, &h.rootLast
 	if l.parent != 0 {
@@ -178,13 +184,13 @@ func (w *World) Children(e Entity) []Entity {
 
 // ChildrenSeq iterates over e's children in order without allocating.
 // The loop body may change the hierarchy (see All); the walk stays among
-// e's children and ends if e is destroyed.
+// e's children.
 func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
 			return
 		}
-		w.siblings(w.h.links[e.index].first, e, yield)
+		w.siblings(w.h.links[e.index].first, yield)
 	}
 }
 
@@ -196,128 +202,140 @@ func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
 func (w *World) Roots() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
-		w.siblings(h.rootFirst, Entity{}, yield)
+		w.siblings(h.rootFirst, yield)
 	}
 }
 
 // All iterates over every live entity in document order: a pre-order walk
 // of the hierarchy, roots in order (see Roots).
 //
-// The walks (All, Descendants, Roots, ChildrenSeq) do not lock the World.
-// The loop body may change the hierarchy: the walk reads the links as it
-// goes, so it sees those changes when it gets to them. If the body
-// destroys the entity the walk is at, or moves it out of the walked tree,
-// the walk goes on after that entity's place as it was (with its next
-// sibling, or the next one up); it ends early only if that place is gone
-// too (say the body also destroyed the next sibling). A walk never yields
-// a dead entity or one outside its tree. To change the tree wholesale,
-// collect the entities first (slices.Collect).
+// The walks (All, Descendants, Roots, ChildrenSeq) do not lock the World,
+// and the loop body may change the hierarchy. The walk reads the links as
+// it goes, so it sees entities added ahead of it. If the body destroys or
+// moves the entity the walk is at (or, for All and Descendants, one of
+// its ancestors below the walk's top), the walk goes on from where that
+// entity was: with what followed its subtree at that moment. So
+// destroying entities as they are visited visits every other entity once,
+// in order. A walk never yields a dead entity, nor one outside its tree.
 func (w *World) All() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
-		w.preorder(h.rootFirst, Entity{}, yield)
+		w.preorder(h.rootFirst, 0, yield)
 	}
 }
 
 // Descendants iterates over e's descendants in document order. The loop
-// body may change the hierarchy (see All); the walk stays below e and ends
-// if e is destroyed.
+// body may change the hierarchy (see All); the walk stays below e.
 func (w *World) Descendants(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
 			return
 		}
-		w.preorder(w.h.links[e.index].first, e, yield)
+		w.preorder(w.h.links[e.index].first, e.index+1, yield)
 	}
 }
 
-// linkAlive reports whether the link value c names a live entity.
-func (w *World) linkAlive(c uint32) bool {
-	return c != 0 && w.records[c-1].row != freeRow
+// walk is a hierarchy walk in progress. detach keeps it valid: when the
+// loop body detaches the entity at c (or, for a pre-order walk, one of
+// its ancestors below t), c moves on to what followed that entity's
+// subtree, and jumped says that c is the next entity to yield.
+type walk struct {
+	c      uint32 // link value of the entity being yielded (or the next one)
+	t      uint32 // pre-order walks stay below t (0: the whole forest)
+	flat   bool   // a walk along one list of siblings
+	jumped bool
 }
 
-// siblings yields c (a link value) and the siblings after it, children of
-// parent (the zero Entity: the roots), until yield returns false. If the
-// body changed the World and the entity yielded is no longer among them,
-// the walk goes on from the sibling that followed it, if that one still
-// is.
-func (w *World) siblings(c uint32, parent Entity, yield func(Entity) bool) {
+// startWalk registers a walk from c; endWalk must follow.
+func (h *hierarchy) startWalk(c, t uint32, flat bool) *walk {
+	var wk *walk
+	if n := len(h.spare); n > 0 {
+		wk = h.spare[n-1]
+		h.spare = h.spare[:n-1]
+	} else {
+		wk = new(walk)
+	}
+	*wk = walk{c: c, t: t, flat: flat}
+	h.walks = append(h.walks, wk)
+	return wk
+}
+
+// endWalk unregisters a walk and keeps it for reuse.
+func (h *hierarchy) endWalk(wk *walk) {
+	if i := slices.Index(h.walks, wk); i >= 0 {
+		h.walks = slices.Delete(h.walks, i, i+1)
+	}
+	h.spare = append(h.spare, wk)
+}
+
+// moveWalks moves the walks that idx's detachment would strand: those at
+// idx, and pre-order walks below idx. The links are still intact.
+func (h *hierarchy) moveWalks(idx uint32) {
+	x := idx + 1
+	for _, wk := range h.walks {
+		if wk.c == 0 {
+			continue
+		}
+		if wk.flat {
+			if wk.c == x {
+				wk.c, wk.jumped = h.links[idx].next, true
+			}
+			continue
+		}
+		for a := wk.c; a != 0 && a != wk.t; a = h.links[a-1].parent {
+			if a == x {
+				wk.c, wk.jumped = h.after(x, wk.t), true
+				break
+			}
+		}
+	}
+}
+
+// siblings yields c (a link value) and the siblings after it until yield
+// returns false.
+func (w *World) siblings(c uint32, yield func(Entity) bool) {
 	h := w.h
-	var p uint32
-	if !parent.IsZero() {
-		p = parent.index + 1
-	}
-	for c != 0 {
-		e := w.handle(c - 1)
-		next, v := h.links[c-1].next, w.version
-		if !yield(e) {
+	wk := h.startWalk(c, 0, true)
+	defer h.endWalk(wk)
+	for wk.c != 0 {
+		c := wk.c
+		if !yield(w.handle(c - 1)) {
 			return
 		}
-		if w.version != v {
-			if !parent.IsZero() && w.rec(parent) == nil {
-				return
-			}
-			if w.rec(e) == nil || h.links[c-1].parent != p {
-				if !w.linkAlive(next) || h.links[next-1].parent != p {
-					return
-				}
-				c = next
-				continue
-			}
+		if wk.jumped {
+			wk.jumped = false
+			continue
 		}
-		c = h.links[c-1].next
+		wk.c = h.links[c-1].next
 	}
 }
 
 // preorder walks the hierarchy in pre-order from c (a link value) and its
-// following siblings, staying below top (the zero Entity: the whole
-// forest), until yield returns false. See All for changes made by the
-// loop body.
-func (w *World) preorder(c uint32, top Entity, yield func(Entity) bool) {
+// following siblings, staying below t (a link value; 0 for the whole
+// forest), until yield returns false.
+func (w *World) preorder(c, t uint32, yield func(Entity) bool) {
 	h := w.h
-	var t uint32 // top as a link value
-	if !top.IsZero() {
-		t = top.index + 1
-	}
-	for c != 0 {
-		e := w.handle(c - 1)
-		next, parent, v := h.links[c-1].next, h.links[c-1].parent, w.version
-		if !yield(e) {
+	wk := h.startWalk(c, t, false)
+	defer h.endWalk(wk)
+	for wk.c != 0 {
+		c := wk.c
+		if !yield(w.handle(c - 1)) {
 			return
 		}
-		if w.version != v {
-			if !top.IsZero() && w.rec(top) == nil {
-				return
-			}
-			if w.rec(e) == nil || !h.within(c, t) {
-				c = w.resume(next, parent, t)
-				continue
-			}
-		}
-		if f := h.links[c-1].first; f != 0 {
-			c = f
+		if wk.jumped {
+			wk.jumped = false
 			continue
 		}
-		c = h.after(c, t)
-	}
-}
-
-// within reports whether the live entity at link c is t or below it (t 0:
-// anywhere).
-func (h *hierarchy) within(c, t uint32) bool {
-	if t == 0 {
-		return true
-	}
-	for ; c != 0; c = h.links[c-1].parent {
-		if c == t {
-			return true
+		if f := h.links[c-1].first; f != 0 {
+			wk.c = f
+			continue
 		}
+		wk.c = h.after(c, t)
 	}
-	return false
 }
 
 // after returns the entity that follows c's subtree in a pre-order walk
-// below t (0: the walk is over). c must be alive and within t.
+// below t (0: the walk is over). c must be below t (or t 0).
 func (h *hierarchy) after(c, t uint32) uint32 {
 	for c != t && h.links[c-1].next == 0 {
 		c = h.links[c-1].parent
@@ -326,24 +344,6 @@ func (h *hierarchy) after(c, t uint32) uint32 {
 		return 0
 	}
 	return h.links[c-1].next
-}
-
-// resume returns where a pre-order walk below t goes on after an entity
-// that the loop body destroyed or moved away, given the next sibling and
-// parent it had when it was yielded (0: the walk is over).
-func (w *World) resume(next, parent, t uint32) uint32 {
-	h := w.h
-	parentOK := parent == 0 || w.linkAlive(parent) && h.within(parent, t)
-	if !parentOK {
-		return 0
-	}
-	if w.linkAlive(next) && h.links[next-1].parent == parent {
-		return next
-	}
-	if parent == 0 || parent == t {
-		return 0
-	}
-	return h.after(parent, t)
 }
 
 // IsAncestor reports whether a is a proper ancestor of e.

@@ -1038,6 +1038,52 @@ func TestWalksWhileTheBodyDestroys(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("walk under a destroyed top went on for %d", n)
 	}
+
+	// Destroying the current entity and the one after it, and creating
+	// an entity in the freed slot: the walk goes on after both.
+	w, all = build()
+	roots := collect(w.Roots())
+	got = nil
+	var fresh Entity
+	for e := range w.Roots() {
+		got = append(got, e)
+		if e == roots[0] {
+			mustNil(t, w.Destroy(roots[1]))
+			mustNil(t, w.Destroy(e))
+			fresh = w.NewEntity() // reuses a freed slot, appended as the last root
+		}
+	}
+	check("Roots after destroying two", got, []Entity{roots[0], roots[2], roots[3], fresh})
+
+	// Moving an ancestor of the current entity out of a Descendants walk:
+	// the walk goes on after that ancestor's old place.
+	w, all = build()
+	top = all[0] // first root
+	kids := w.Children(top)
+	got = nil
+	for e := range w.Descendants(top) {
+		got = append(got, e)
+		if e == w.Children(kids[0])[0] { // first grandchild
+			mustNil(t, w.SetParent(kids[0], Entity{}))
+		}
+	}
+	want = append([]Entity{kids[0], w.Children(kids[0])[0]}, expectAll(w, kids[1:])...)
+	check("Descendants after moving an ancestor out", got, want)
+	for _, e := range got {
+		if e != kids[0] && e != w.Children(kids[0])[0] && !w.IsAncestor(top, e) {
+			t.Fatalf("walk left its tree: %v", e)
+		}
+	}
+}
+
+// expectAll is the pre-order of the subtrees of es.
+func expectAll(w *World, es []Entity) []Entity {
+	var out []Entity
+	for _, e := range es {
+		out = append(out, e)
+		out = append(out, collect(w.Descendants(e))...)
+	}
+	return out
 }
 
 // TestWalksWhileTheBodyChangesTheTree: random changes from inside every
