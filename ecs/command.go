@@ -92,22 +92,27 @@ func (w *World) iterOpen(id uint64) bool {
 // iteration that is already closed (through a copy of its Query, or
 // twice) does nothing, so it can never release another iteration's lock.
 func (w *World) closeIter(id uint64) {
-	o := w.open
-	n := len(o)
-	switch {
-	case n > 0 && o[n-1] == id:
-		w.open = o[:n-1]
-	default:
-		i := slices.Index(o, id)
-		if i < 0 {
-			return
+	if n := len(w.open); n > 0 && w.open[n-1] == id {
+		// The innermost iteration: the usual case.
+		w.open = w.open[:n-1]
+		w.locks--
+		if w.locks == 0 && len(w.cmds) > 0 {
+			w.flush()
 		}
-		w.open = slices.Delete(o, i, i+1)
+		return
 	}
+	w.closeIterSlow(id)
+}
+
+// closeIterSlow is closeIter for an iteration that is not the innermost
+// one, or no longer open.
+func (w *World) closeIterSlow(id uint64) {
+	i := slices.Index(w.open, id)
+	if i < 0 {
+		return
+	}
+	w.open = slices.Delete(w.open, i, i+1)
 	w.locks--
-	if w.locks < len(w.open) {
-		panic("ecs: internal error: lock count below the open iterations")
-	}
 	w.settle()
 }
 
