@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"fmt"
 	"slices"
 	"unsafe"
 )
@@ -39,12 +40,12 @@ func (w *World) batchCreated(t *table, start uint32, n int) Entity {
 		w.changes[id] += uint64(n)
 	}
 	first := t.entities[start]
-	e0 := Entity{first, w.records[first].gen}
+	e0 := w.handle(first)
 	if w.nobs > 0 {
 		es := make([]Entity, n)
 		for i := range es {
 			idx := t.entities[int(start)+i]
-			es[i] = Entity{idx, w.records[idx].gen}
+			es[i] = w.handle(idx)
 		}
 		for _, e := range es {
 			if r := w.rec(e); r != nil {
@@ -57,13 +58,15 @@ func (w *World) batchCreated(t *table, start uint32, n int) Entity {
 }
 
 // NewEntities creates n entities with zero values of the components ids
-// and returns them.
+// and returns them. It panics if n is negative or more than the World has
+// room for, or if an ID is not registered.
 func (w *World) NewEntities(n int, ids ...ID) []Entity {
 	for _, id := range ids {
 		w.checkID("NewEntities", id)
 	}
+	w.checkCount("NewEntities", n)
 	out := make([]Entity, 0, n)
-	if n <= 0 {
+	if n == 0 {
 		return out
 	}
 	if w.locks > 0 {
@@ -76,13 +79,82 @@ func (w *World) NewEntities(n int, ids ...ID) []Entity {
 	start := w.batchCreate(t, n)
 	for i := 0; i < n; i++ {
 		idx := t.entities[int(start)+i]
-		out = append(out, Entity{idx, w.records[idx].gen})
+		out = append(out, w.handle(idx))
 	}
 	w.batchCreated(t, start, n)
 	return out
 }
 
-// matchingTables returns a snapshot of the tables f matches.
+// checkCount panics unless n entities can be created: n is not negative
+// and the World has that many slots left.
+func (w *World) checkCount(op string, n int) {
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: %s: negative count %d", op, n))
+	}
+	if room := maxEntities - int64(len(w.records)) + int64(len(w.free)); int64(n) > room {
+		panic(fmt.Sprintf("ecs: %s: %d entities: a World holds at most %d", op, n, maxEntities))
+	}
+}
+
+// sameWorld returns the World of the Maps given to a typed constructor,
+// and panics if one is the zero Map or they belong to different Worlds.
+func sameWorld(op string, ws ...*World) *World {
+	for i, w := range ws {
+		if w == nil {
+			panic(fmt.Sprintf("ecs: %s: component %d is the zero Map (not registered)", op, i+1))
+		}
+		if w != ws[0] {
+			panic(fmt.Sprintf("ecs: %s: component %d belongs to another World than component 1", op, i+1))
+		}
+	}
+	return ws[0]
+}
+
+// leaveBatch releases the lock a batch fill function ran under. If the
+// function panicked (*done false), the batch's rows, never announced to
+// observers, are taken back first, and the deferred changes are applied.
+func (w *World) leaveBatch(done *bool, t *table, start uint32, n int) {
+	if !*done {
+		w.undoBatch(t, start, n)
+	}
+	w.leave(done)
+}
+
+// undoBatch takes back the n rows of t from start that batchCreate made:
+// their entities are freed (their handles go stale) without any event.
+// While the fill function ran, the World was locked, so nothing else can
+// have been appended to t (entities created while locked go to table 0,
+// and a builder's table is never table 0): the rows are still t's last.
+func (w *World) undoBatch(t *table, start uint32, n int) {
+	if int(start)+n != t.len() {
+		panic("ecs: internal error: a batch's rows moved while it was filled")
+	}
+	for i := n - 1; i >= 0; i-- {
+		row := start + uint32(i)
+		idx := t.entities[row]
+		if w.h != nil {
+			w.h.unlink(w, idx)
+		}
+		t.removeRow(row)
+		w.release(idx)
+	}
+	w.version++
+}
+
+// undoLocked destroys, with the deferred changes, the entities a batch
+// made one by one in a locked World, if its fill function panicked.
+func (w *World) undoLocked(done *bool, made *[]Entity) {
+	if *done {
+		return
+	}
+	for _, e := range *made {
+		if w.rec(e) != nil {
+			w.cmds = append(w.cmds, command{op: opDestroy, e: e})
+		}
+	}
+}
+
+// snapshot returns a snapshot of the tables f matches.
 func (f *Filter) snapshot() []*table {
 	return append([]*table(nil), f.tables...)
 }
@@ -90,8 +162,9 @@ func (f *Filter) snapshot() []*table {
 // DestroyAll destroys every entity that matches f (with their subtrees)
 // and returns how many matched. Without observers or a hierarchy it frees
 // whole tables at a time. While a query iterates it is deferred and
-// returns 0.
+// returns 0. It panics if f is nil or a filter of another World.
 func (w *World) DestroyAll(f *Filter) int {
+	w.checkFilter("DestroyAll", f)
 	if w.locks > 0 {
 		w.cmds = append(w.cmds, command{op: opFunc, fn: func(w *World) { w.DestroyAll(f) }})
 		return 0
@@ -101,7 +174,7 @@ func (w *World) DestroyAll(f *Filter) int {
 		var es []Entity
 		for _, t := range f.snapshot() {
 			for _, idx := range t.entities {
-				es = append(es, Entity{idx, w.records[idx].gen})
+				es = append(es, w.handle(idx))
 			}
 		}
 		for _, e := range es {
@@ -139,15 +212,20 @@ func (w *World) DestroyAll(f *Filter) int {
 // AddAll adds component id (zero-valued) to every entity that matches f
 // and lacks it, moving whole tables at a time. It returns how many
 // entities changed. While a query iterates it is deferred and returns 0.
+// It panics if f is nil or a filter of another World, or if id is not
+// registered.
 func (w *World) AddAll(f *Filter, id ID) int {
+	w.checkFilter("AddAll", f)
 	w.checkID("AddAll", id)
 	return w.moveAll(f, id, true)
 }
 
 // RemoveAll removes component id from every entity that matches f and has
 // it, moving whole tables at a time. It returns how many entities changed.
-// While a query iterates it is deferred and returns 0.
+// While a query iterates it is deferred and returns 0. It panics if f is
+// nil or a filter of another World, or if id is not registered.
 func (w *World) RemoveAll(f *Filter, id ID) int {
+	w.checkFilter("RemoveAll", f)
 	w.checkID("RemoveAll", id)
 	return w.moveAll(f, id, false)
 }
@@ -166,7 +244,7 @@ func (w *World) moveAll(f *Filter, id ID, add bool) int {
 		if w.nobs > 0 && !add {
 			es := make([]Entity, n)
 			for i, idx := range from.entities {
-				es[i] = Entity{idx, w.records[idx].gen}
+				es[i] = w.handle(idx)
 			}
 			for _, e := range es {
 				w.removeNow(e, id)
@@ -202,17 +280,24 @@ func (w *World) moveAll(f *Filter, id ID, add bool) int {
 		}
 		from.entities = from.entities[:0]
 		w.changes[id] += uint64(n)
+		w.version++
 		total += n
 		if w.nobs > 0 && add {
-			w.locks++
-			for _, idx := range moved[:n:n] {
-				e := Entity{idx, w.records[idx].gen}
-				w.emit(ComponentAdded, e, id)
-			}
-			w.locks--
+			w.emitAddedAll(moved[:n:n], id)
 		}
 	}
 	w.version++
 	w.settle()
 	return total
+}
+
+// emitAddedAll tells observers that the entities in slots idxs got id.
+func (w *World) emitAddedAll(idxs []uint32, id ID) {
+	w.enter()
+	done := false
+	defer w.leave(&done)
+	for _, idx := range idxs {
+		w.emit(ComponentAdded, w.handle(idx), id)
+	}
+	done = true
 }

@@ -1,6 +1,9 @@
 package ecs
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 type opKind uint8
 
@@ -20,13 +23,17 @@ type command struct {
 	fn  func(*World)
 }
 
-// Locked reports whether a query iteration is open, so that structural
-// changes are being deferred.
+// Locked reports whether the World is locked (a query iteration is open,
+// or an observer runs), so that structural changes are being deferred.
 func (w *World) Locked() bool { return w.locks > 0 }
 
-// Defer runs fn when no query iteration is open: at once if none is, else
-// when the last one ends, in order with the other deferred changes.
+// Defer runs fn when the World is not locked: at once if it is not, else
+// when the last lock is released, in order with the other deferred
+// changes. fn must not be nil.
 func (w *World) Defer(fn func(*World)) {
+	if fn == nil {
+		panic("ecs: Defer: nil function")
+	}
 	if w.locks > 0 {
 		w.cmds = append(w.cmds, command{op: opFunc, fn: fn})
 		return
@@ -37,18 +44,22 @@ func (w *World) Defer(fn func(*World)) {
 
 // Flush applies the deferred structural changes now. It panics if a query
 // iteration is still open, because applying them then could move rows
-// under the iterating cursor: finish the iteration, or call Close on a
-// query you broke out of, first.
+// under the iterating cursor: finish the iteration, or close a query you
+// broke out of (defer q.Close() right after starting it), first.
+//
+// Flush is only needed after a panic in an observer that was applying
+// deferred changes (see Locked); otherwise the changes are applied as
+// soon as the last lock is released.
 func (w *World) Flush() {
 	if w.locks > 0 {
 		panic("ecs: Flush called while a query iteration is open; " +
-			"end the loop (or call Close on a query you broke out of) before flushing")
+			"end the loop (or call Close on a query you broke out of; defer q.Close() does it on every way out) before flushing")
 	}
 	w.flush()
 }
 
 // Pending returns the number of deferred structural changes waiting for
-// the open iterations to end.
+// the World to be unlocked.
 func (w *World) Pending() int { return len(w.cmds) }
 
 // settle applies deferred changes if nothing holds the World locked.
@@ -58,14 +69,68 @@ func (w *World) settle() {
 	}
 }
 
-func (w *World) lock() { w.locks++ }
+// openIter locks the World for a new query iteration and returns the
+// iteration's serial number (never 0).
+func (w *World) openIter() uint64 {
+	w.iterSeq++
+	w.open = append(w.open, w.iterSeq)
+	w.locks++
+	return w.iterSeq
+}
 
-func (w *World) unlock() {
-	w.locks--
-	if w.locks < 0 {
-		panic("ecs: query closed more often than opened")
+// iterOpen reports whether iteration id is still open.
+func (w *World) iterOpen(id uint64) bool {
+	o := w.open
+	if n := len(o); n > 0 && o[n-1] == id {
+		return true
 	}
+	return slices.Contains(o, id)
+}
+
+// closeIter ends iteration id, if it is still open, and releases its lock;
+// the last lock released applies the deferred changes. Closing an
+// iteration that is already closed (through a copy of its Query, or
+// twice) does nothing, so it can never release another iteration's lock.
+func (w *World) closeIter(id uint64) {
+	if n := len(w.open); n > 0 && w.open[n-1] == id {
+		// The innermost iteration: the usual case.
+		w.open = w.open[:n-1]
+		w.locks--
+		if w.locks == 0 && len(w.cmds) > 0 {
+			w.flush()
+		}
+		return
+	}
+	w.closeIterSlow(id)
+}
+
+// closeIterSlow is closeIter for an iteration that is not the innermost
+// one, or no longer open.
+func (w *World) closeIterSlow(id uint64) {
+	i := slices.Index(w.open, id)
+	if i < 0 {
+		return
+	}
+	w.open = slices.Delete(w.open, i, i+1)
+	w.locks--
 	w.settle()
+}
+
+// enter locks the World around a call into user code (an observer, a batch
+// fill function). The caller must defer leave with the address of a flag
+// it sets once the call returned normally.
+func (w *World) enter() { w.locks++ }
+
+// leave releases the lock taken by enter. On the way out of a panic
+// (*done false) it also applies the deferred changes if that was the last
+// lock, so that a panic recovered by the program never leaves changes
+// queued behind an unlocked World. On a normal return it does not: the
+// operation that called the user code applies them when it is complete.
+func (w *World) leave(done *bool) {
+	w.locks--
+	if !*done {
+		w.settle()
+	}
 }
 
 func (w *World) flush() {
@@ -73,8 +138,18 @@ func (w *World) flush() {
 		return
 	}
 	w.flushing = true
-	defer func() { w.flushing = false }()
-	for i := 0; i < len(w.cmds); i++ {
+	i := 0
+	defer func() {
+		w.flushing = false
+		if i < len(w.cmds) {
+			// Applying command i panicked: drop it and those before it;
+			// the rest stay queued for the next Flush or unlock.
+			n := copy(w.cmds, w.cmds[i+1:])
+			clear(w.cmds[n:])
+			w.cmds = w.cmds[:n]
+		}
+	}()
+	for ; i < len(w.cmds); i++ {
 		c := w.cmds[i]
 		w.cmds[i] = command{}
 		switch c.op {

@@ -148,6 +148,9 @@ func (w *World) register(name string, ci compInfo) (ID, error) {
 	if _, ok := w.byName[name]; ok {
 		return 0, fmt.Errorf("ecs: register %q: %w", name, ErrDuplicateName)
 	}
+	if len(w.comps) >= MaxComponents {
+		return 0, fmt.Errorf("ecs: register %q: a World holds at most %d components (MaxComponents)", name, MaxComponents)
+	}
 	id := ID(len(w.comps))
 	ci.ID = id
 	ci.Name = name
@@ -192,20 +195,32 @@ func (w *World) RegisterTag(name string) (ID, error) {
 
 // RegisterType registers a component whose Go type is only known at run
 // time (for example a reflect.StructOf built from a schema). Its values are
-// stored packed like any other component's.
+// stored packed like any other component's. The type may be at most
+// MaxRuntimeSize bytes.
 func (w *World) RegisterType(name string, t reflect.Type) (ID, error) {
 	if t == nil {
 		return 0, fmt.Errorf("ecs: register %q: nil type", name)
 	}
+	if t.Size() > MaxRuntimeSize {
+		return 0, fmt.Errorf("ecs: register %q: %v is %d bytes, over the %d-byte limit of run-time components (MaxRuntimeSize)", name, t, t.Size(), MaxRuntimeSize)
+	}
 	return w.register(name, reflectInfo(t))
 }
 
+// MaxRuntimeSize is the largest per-entity size, in bytes, of a component
+// registered with RegisterType or RegisterBytes, whose type comes from
+// data rather than from the program (Register has no limit).
+const MaxRuntimeSize = 1 << 20
+
 // RegisterBytes registers a component by size and alignment only: size
-// bytes per entity, aligned to align (1, 2, 4 or 8), holding no Go
-// pointers. Size 0 registers a tag.
+// bytes per entity (at most MaxRuntimeSize), aligned to align (1, 2, 4 or
+// 8), holding no Go pointers. Size 0 registers a tag.
 func (w *World) RegisterBytes(name string, size, align uintptr) (ID, error) {
 	if size == 0 {
 		return w.RegisterTag(name)
+	}
+	if size > MaxRuntimeSize {
+		return 0, fmt.Errorf("ecs: register %q: size %d is over the %d-byte limit of run-time components (MaxRuntimeSize)", name, size, MaxRuntimeSize)
 	}
 	var elem reflect.Type
 	switch align {
@@ -230,7 +245,8 @@ func (w *World) ComponentID(name string) (ID, bool) {
 	return id, ok
 }
 
-// ComponentInfo returns the description of a registered component.
+// ComponentInfo returns the description of a registered component, and
+// false if id is not registered.
 func (w *World) ComponentInfo(id ID) (Info, bool) {
 	if int(id) >= len(w.comps) {
 		return Info{}, false
@@ -278,7 +294,7 @@ func (m Map[T]) Get(e Entity) *T {
 	}
 	r := w.records[e.index]
 	cols := w.compCols[m.id]
-	if r.gen == e.gen && uint(r.table) < uint(len(cols)) { // a live record's generation is never 0
+	if r.gen == e.gen && e.world == w.tag && uint(r.table) < uint(len(cols)) {
 		if c := cols[r.table]; c != nil {
 			return (*T)(unsafe.Add(c.base, uintptr(r.row)*c.size))
 		}

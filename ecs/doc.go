@@ -1,8 +1,9 @@
 // Package ecs is the packed-array entity component system under scenecs.
 //
 // A World holds entities and their components. Entities are small handles
-// (index + generation); a destroyed entity's handle is detectably stale
-// forever, and a handle from another World is refused too.
+// (index, generation and the tag of the World that made them); a
+// destroyed entity's handle is detectably stale forever, and a handle from
+// another World is always refused too: World tags are never reused.
 //
 // Components are registered per World, either from a Go type with
 // Register, or at run time from a reflect.Type or a plain size
@@ -22,7 +23,21 @@
 // (create with components, destroy, add, remove, reparent) are recorded in
 // a command buffer and applied when the last open iteration ends, in the
 // order they were made. Value writes (Set on a component the entity has)
-// happen at once.
+// happen at once. A loop that may break out early or panic should start
+// with
+//
+//	q := f.Query()
+//	defer q.Close()
+//
+// Close is idempotent and never releases another iteration's lock (copies
+// of a Query share one iteration). Each, observers and batch fill
+// functions release their lock however they return, panics included, so
+// a recovered panic does not leave the World locked.
+//
+// Misuse is refused, never a runtime error: a component ID that is not
+// registered is an error (wrapping ErrUnknownComponent) from methods that
+// return errors and a panic with an "ecs:" message from the others;
+// negative counts panic; stale, zero and foreign handles are refused.
 //
 // Observers (Observe, ObserveComponent) are told when entities are
 // created and destroyed and when components are added, set and removed;

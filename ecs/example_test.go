@@ -110,6 +110,32 @@ func ExampleFilter_Query() {
 	// e2v1 5
 }
 
+// A loop the program drives itself, which may break out early or panic,
+// closes its query with defer: Close is idempotent, so it is harmless when
+// the loop ran to the end, and it releases the World's lock on every way
+// out.
+func ExampleQuery_Close() {
+	w := ecs.NewWorld()
+	hp := ecs.MustRegister[int](w, "hp")
+	for i := 1; i <= 3; i++ {
+		_ = hp.Set(w.NewEntity(), i)
+	}
+	firstAbove := func(min int) (ecs.Entity, bool) {
+		q := ecs.NewFilter1(hp).Query()
+		defer q.Close()
+		for q.Next() {
+			if *q.Get() > min {
+				return q.Entity(), true // breaks out: the deferred Close unlocks
+			}
+		}
+		return ecs.Entity{}, false
+	}
+	e, ok := firstAbove(1)
+	fmt.Println(e, ok, w.Locked())
+	// Output:
+	// e1v1 true false
+}
+
 func ExampleWorld_SetParent() {
 	w := ecs.NewWorld()
 	scene := w.NewEntity()

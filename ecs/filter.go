@@ -1,6 +1,10 @@
 package ecs
 
-import "unsafe"
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
 
 // Filter selects the entities whose components include all of one set,
 // none of another and, if given, at least one of a third. A Filter is
@@ -13,13 +17,16 @@ type Filter struct {
 	registered      bool
 }
 
-// FilterOption adds a condition to a filter.
+// FilterOption adds a condition to a filter. The IDs an option names are
+// checked when the filter is made: NewFilter (and NewFilter1..8) panics if
+// one is not registered in the filter's World.
 type FilterOption func(*Filter)
 
 // With requires the components ids.
 func With(ids ...ID) FilterOption {
 	return func(f *Filter) {
 		for _, id := range ids {
+			f.w.checkID("NewFilter: With", id)
 			f.all = f.all.With(id)
 		}
 	}
@@ -29,6 +36,7 @@ func With(ids ...ID) FilterOption {
 func Without(ids ...ID) FilterOption {
 	return func(f *Filter) {
 		for _, id := range ids {
+			f.w.checkID("NewFilter: Without", id)
 			f.none = f.none.With(id)
 		}
 	}
@@ -38,30 +46,62 @@ func Without(ids ...ID) FilterOption {
 func AnyOf(ids ...ID) FilterOption {
 	return func(f *Filter) {
 		for _, id := range ids {
+			f.w.checkID("NewFilter: AnyOf", id)
 			f.any_ = f.any_.With(id)
 		}
 	}
 }
 
-// NewFilter returns a cached filter over w built from the options.
+// NewFilter returns a cached filter over w built from the options. It
+// panics if w is nil or an option names a component ID that is not
+// registered in w.
 func NewFilter(w *World, opts ...FilterOption) *Filter {
+	if w == nil {
+		panic("ecs: NewFilter: nil World")
+	}
 	f := &Filter{w: w}
 	for _, o := range opts {
+		if o == nil {
+			panic("ecs: NewFilter: nil option")
+		}
 		o(f)
 	}
 	return w.registerFilter(f)
 }
 
 // NewFilterMasks returns a cached filter from ready-made masks: all of all,
-// none of none, and at least one of any (unless any is empty).
+// none of none, and at least one of any (unless any is empty). It panics
+// if w is nil or a mask holds an ID that is not registered in w.
 func NewFilterMasks(w *World, all, none, any Mask) *Filter {
+	if w == nil {
+		panic("ecs: NewFilterMasks: nil World")
+	}
+	w.checkMask("NewFilterMasks: all", all)
+	w.checkMask("NewFilterMasks: none", none)
+	w.checkMask("NewFilterMasks: any", any)
 	return w.registerFilter(&Filter{w: w, all: all, none: none, any_: any})
 }
 
-func (w *World) registerFilter(f *Filter) *Filter {
-	for _, id := range f.all.IDs() {
-		w.checkID("NewFilter", id)
+// checkMask panics if m holds an ID that is not registered in w. IDs are
+// dense, so only the highest one needs a look.
+func (w *World) checkMask(op string, m Mask) {
+	if top, ok := m.max(); ok {
+		w.checkID(op, top)
 	}
+}
+
+// checkFilter panics unless f is a filter of w.
+func (w *World) checkFilter(op string, f *Filter) {
+	if f == nil {
+		panic(fmt.Sprintf("ecs: %s: nil filter", op))
+	}
+	if f.w != w {
+		panic(fmt.Sprintf("ecs: %s: the filter belongs to another World", op))
+	}
+}
+
+func (w *World) registerFilter(f *Filter) *Filter {
+	w.checkMask("NewFilter", f.all)
 	for _, t := range w.tables {
 		if f.matches(t.mask) {
 			f.tables = append(f.tables, t)
@@ -117,22 +157,36 @@ func (f *Filter) Count() int {
 func (f *Filter) NumTables() int { return len(f.tables) }
 
 // Query starts an iteration over the matching entities. The World is
-// locked until Next returns false or Close is called.
+// locked until Next or NextTable returns false or Close is called; see
+// Query for how to make sure it is unlocked on every way out.
 func (f *Filter) Query() Query {
-	f.w.lock()
-	return Query{w: f.w, tables: f.tables, ti: -1, row: -1}
+	return Query{w: f.w, tables: f.tables, ti: -1, row: -1, id: f.w.openIter()}
 }
 
 // Query is an iteration over the entities of a Filter, entity by entity
-// (Next) or table by table (NextTable). It must be used by one goroutine
-// and either run to the end or be closed.
+// (Next) or table by table (NextTable). It must be used by one goroutine.
+//
+// The World stays locked (structural changes deferred) until the
+// iteration ends: when Next or NextTable returns false, or at Close. A
+// loop that may break out early, or in which a panic may be recovered,
+// should close the query on every way out:
+//
+//	q := f.Query()
+//	defer q.Close()
+//	for q.Next() { ... }
+//
+// Close is cheap and idempotent: after the loop ran to the end, or a
+// second time, it does nothing. A copy of a Query shares its iteration:
+// closing either closes it for both (a copy still inside a table stops at
+// the next one), and closing it again through the other does nothing.
+// Closing a query never releases another iteration's lock.
 type Query struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 }
 
 // Next advances to the next entity and reports whether there is one.
@@ -147,7 +201,7 @@ func (q *Query) Next() bool {
 func (q *Query) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -176,7 +230,7 @@ func (q *Query) Len() int { return q.n }
 // Entity returns the current entity.
 func (q *Query) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // IndexAt returns the index (Entity.Index) of the entity in row i of the
@@ -186,19 +240,27 @@ func (q *Query) IndexAt(i int) uint32 { return q.t.entities[i] }
 // EntityAt returns the entity in row i of the current table.
 func (q *Query) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // Mask returns the signature of the current table.
 func (q *Query) Mask() Mask { return q.t.mask }
 
-// Has reports whether the current table has component id.
-func (q *Query) Has(id ID) bool { return q.t.has(id) }
+// Has reports whether the current table has component id. It panics if
+// id is not registered.
+func (q *Query) Has(id ID) bool {
+	if q.t.has(id) {
+		return true
+	}
+	q.w.checkID("Query.Has", id)
+	return false
+}
 
 // Ptr returns a pointer to the current entity's value of component id, or
-// nil if its table lacks id.
+// nil if its table lacks id. It panics if id is not registered.
 func (q *Query) Ptr(id ID) unsafe.Pointer {
 	if !q.t.has(id) {
+		q.w.checkID("Query.Ptr", id)
 		return nil
 	}
 	c := q.t.col(id)
@@ -209,34 +271,46 @@ func (q *Query) Ptr(id ID) unsafe.Pointer {
 }
 
 // ColumnPtr returns the base pointer and element size of component id's
-// packed column in the current table (nil, 0 if there is none). Row i's
-// value is at base + i*size.
+// packed column in the current table (nil, 0 if there is none, or if id
+// is a tag). Row i's value is at base + i*size. It panics if id is not
+// registered.
 func (q *Query) ColumnPtr(id ID) (base unsafe.Pointer, size uintptr) {
 	c := q.t.col(id)
 	if c == nil {
+		q.w.checkID("Query.ColumnPtr", id)
 		return nil, 0
 	}
 	return c.base, c.size
 }
 
-// Close ends the iteration early and unlocks the World; deferred changes
-// are applied if no other iteration is open. It is safe to call twice.
+// Close ends the iteration and unlocks the World; deferred changes are
+// applied if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so `defer q.Close()` is
+// always safe. Close on the zero Query does nothing.
 func (q *Query) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Column returns the packed values of component id in the current table
-// of q as a slice of T. T must be the component's type.
+// of q as a slice of T, or nil if the table lacks id. T must be the
+// component's Go type (Info.Type; for RegisterBytes components an array
+// type, or use ColumnPtr). It panics if id is not registered or T is not
+// its type.
 func Column[T any](q *Query, id ID) []T {
 	c := q.t.col(id)
 	if c == nil {
+		q.w.checkID("Column", id)
 		return nil
+	}
+	if want := reflect.TypeFor[T](); c.info.Type != want {
+		panic(fmt.Sprintf("ecs: Column: component %q holds %v, not %v", c.info.Name, c.info.Type, want))
 	}
 	return unsafe.Slice((*T)(c.base), q.n)
 }

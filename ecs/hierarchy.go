@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"iter"
+	"slices"
 )
 
 // link holds an entity's place in the hierarchy. Fields are entity index
@@ -18,6 +19,8 @@ type hierarchy struct {
 	links     []link
 	rootFirst uint32
 	rootLast  uint32
+	// walks are the walks in progress (see walk), spare walks for reuse.
+	walks, spare []*walk
 }
 
 func (h *hierarchy) grow(n int) {
@@ -39,6 +42,9 @@ func (h *hierarchy) appendRoot(idx uint32) {
 
 // detach takes idx out of its sibling list (its parent's, or the roots).
 func (h *hierarchy) detach(idx uint32) {
+	if len(h.walks) > 0 {
+		h.moveWalks(idx)
+	}
 	l := &h.links[idx]
 	first, last := &h.rootFirst, &h.rootLast
 	if l.parent != 0 {
@@ -137,7 +143,7 @@ func (w *World) entityAt(v uint32) Entity {
 	if v == 0 {
 		return Entity{}
 	}
-	return Entity{v - 1, w.records[v-1].gen}
+	return w.handle(v - 1)
 }
 
 // Parent returns e's parent, or ok=false if e is a root or stale.
@@ -177,36 +183,40 @@ func (w *World) Children(e Entity) []Entity {
 }
 
 // ChildrenSeq iterates over e's children in order without allocating.
+// The loop body may change the hierarchy (see All); the walk stays among
+// e's children.
 func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
 			return
 		}
-		for c := w.h.links[e.index].first; c != 0; c = w.h.links[c-1].next {
-			if !yield(w.entityAt(c)) {
-				return
-			}
-		}
+		w.siblings(w.h.links[e.index].first, yield)
 	}
 }
 
 // Roots iterates over the entities without a parent, in document order:
 // creation order, as moved by SetParent and InsertChild. Entities that
 // existed before the hierarchy was first used come first, in index order;
-// call EnableHierarchy right after NewWorld for exact creation order.
+// call EnableHierarchy right after NewWorld for exact creation order. The
+// loop body may change the hierarchy (see All).
 func (w *World) Roots() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
-		for c := h.rootFirst; c != 0; c = h.links[c-1].next {
-			if !yield(w.entityAt(c)) {
-				return
-			}
-		}
+		w.siblings(h.rootFirst, yield)
 	}
 }
 
 // All iterates over every live entity in document order: a pre-order walk
 // of the hierarchy, roots in order (see Roots).
+//
+// The walks (All, Descendants, Roots, ChildrenSeq) do not lock the World,
+// and the loop body may change the hierarchy. The walk reads the links as
+// it goes, so it sees entities added ahead of it. If the body destroys or
+// moves the entity the walk is at (or, for All and Descendants, one of
+// its ancestors below the walk's top), the walk goes on from where that
+// entity was: with what followed its subtree at that moment. So
+// destroying entities as they are visited visits every other entity once,
+// in order. A walk never yields a dead entity, nor one outside its tree.
 func (w *World) All() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
@@ -214,7 +224,8 @@ func (w *World) All() iter.Seq[Entity] {
 	}
 }
 
-// Descendants iterates over e's descendants in document order.
+// Descendants iterates over e's descendants in document order. The loop
+// body may change the hierarchy (see All); the walk stays below e.
 func (w *World) Descendants(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
@@ -224,27 +235,115 @@ func (w *World) Descendants(e Entity) iter.Seq[Entity] {
 	}
 }
 
-// preorder walks the hierarchy in pre-order from c (a link value) and its
-// following siblings, climbing no higher than top (a link value; 0 for
-// the roots), until yield returns false.
-func (w *World) preorder(c, top uint32, yield func(Entity) bool) {
-	h := w.h
-	for c != 0 {
-		if !yield(w.entityAt(c)) {
-			return
-		}
-		if l := &h.links[c-1]; l.first != 0 {
-			c = l.first
+// walk is a hierarchy walk in progress. detach keeps it valid: when the
+// loop body detaches the entity at c (or, for a pre-order walk, one of
+// its ancestors below t), c moves on to what followed that entity's
+// subtree, and jumped says that c is the next entity to yield.
+type walk struct {
+	c      uint32 // link value of the entity being yielded (or the next one)
+	t      uint32 // pre-order walks stay below t (0: the whole forest)
+	flat   bool   // a walk along one list of siblings
+	jumped bool
+}
+
+// startWalk registers a walk from c; endWalk must follow.
+func (h *hierarchy) startWalk(c, t uint32, flat bool) *walk {
+	var wk *walk
+	if n := len(h.spare); n > 0 {
+		wk = h.spare[n-1]
+		h.spare = h.spare[:n-1]
+	} else {
+		wk = new(walk)
+	}
+	*wk = walk{c: c, t: t, flat: flat}
+	h.walks = append(h.walks, wk)
+	return wk
+}
+
+// endWalk unregisters a walk and keeps it for reuse.
+func (h *hierarchy) endWalk(wk *walk) {
+	if i := slices.Index(h.walks, wk); i >= 0 {
+		h.walks = slices.Delete(h.walks, i, i+1)
+	}
+	h.spare = append(h.spare, wk)
+}
+
+// moveWalks moves the walks that idx's detachment would strand: those at
+// idx, and pre-order walks below idx. The links are still intact.
+func (h *hierarchy) moveWalks(idx uint32) {
+	x := idx + 1
+	for _, wk := range h.walks {
+		if wk.c == 0 {
 			continue
 		}
-		for c != top && h.links[c-1].next == 0 {
-			c = h.links[c-1].parent
+		if wk.flat {
+			if wk.c == x {
+				wk.c, wk.jumped = h.links[idx].next, true
+			}
+			continue
 		}
-		if c == top {
+		for a := wk.c; a != 0 && a != wk.t; a = h.links[a-1].parent {
+			if a == x {
+				wk.c, wk.jumped = h.after(x, wk.t), true
+				break
+			}
+		}
+	}
+}
+
+// siblings yields c (a link value) and the siblings after it until yield
+// returns false.
+func (w *World) siblings(c uint32, yield func(Entity) bool) {
+	h := w.h
+	wk := h.startWalk(c, 0, true)
+	defer h.endWalk(wk)
+	for wk.c != 0 {
+		c := wk.c
+		if !yield(w.handle(c - 1)) {
 			return
 		}
-		c = h.links[c-1].next
+		if wk.jumped {
+			wk.jumped = false
+			continue
+		}
+		wk.c = h.links[c-1].next
 	}
+}
+
+// preorder walks the hierarchy in pre-order from c (a link value) and its
+// following siblings, staying below t (a link value; 0 for the whole
+// forest), until yield returns false.
+func (w *World) preorder(c, t uint32, yield func(Entity) bool) {
+	h := w.h
+	wk := h.startWalk(c, t, false)
+	defer h.endWalk(wk)
+	for wk.c != 0 {
+		c := wk.c
+		if !yield(w.handle(c - 1)) {
+			return
+		}
+		if wk.jumped {
+			wk.jumped = false
+			continue
+		}
+		if f := h.links[c-1].first; f != 0 {
+			wk.c = f
+			continue
+		}
+		wk.c = h.after(c, t)
+	}
+}
+
+// after returns the entity that follows c's subtree in a pre-order walk
+// below t (0: the walk is over). c must be below t (or t 0).
+func (h *hierarchy) after(c, t uint32) uint32 {
+	for c != t && h.links[c-1].next == 0 {
+		c = h.links[c-1].parent
+	}
+	if c == t {
+		return 0
+	}
+	return h.links[c-1].next
 }
 
 // IsAncestor reports whether a is a proper ancestor of e.
@@ -272,7 +371,11 @@ func (w *World) SetParent(child, parent Entity) error {
 
 // InsertChild makes child the index-th child of parent (0 is the first;
 // -1 or an index past the end appends). A zero parent means the roots.
+// An index below -1 is an error.
 func (w *World) InsertChild(parent, child Entity, index int) error {
+	if index < -1 {
+		return fmt.Errorf("ecs: InsertChild %v: index %d (want -1 to append, or 0 and up)", child, index)
+	}
 	if w.rec(child) == nil {
 		return staleErr("SetParent", child)
 	}

@@ -1,18 +1,25 @@
 package ecs
 
 import (
+	"fmt"
 	"math/bits"
 	"unsafe"
 )
 
-// Mask is a set of component IDs: a bitset with no fixed capacity. The
-// zero Mask is empty. Masks are values; the methods that change a Mask
-// return the changed copy.
+// Mask is a set of component IDs: a bitset that grows with the highest ID
+// it holds, up to MaxComponents. The zero Mask is empty. Masks are values;
+// the methods that change a Mask return the changed copy.
 type Mask struct {
 	w []uint64
 }
 
-// MaskOf returns the Mask holding ids.
+// MaxComponents is how many components one World can register; IDs run
+// below it. It bounds a Mask (at most 8 KiB), so that a stray ID such as
+// 1<<31 is refused instead of allocating hundreds of megabytes.
+const MaxComponents = 1 << 16
+
+// MaskOf returns the Mask holding ids. It panics if an ID is not below
+// MaxComponents.
 func MaskOf(ids ...ID) Mask {
 	var m Mask
 	for _, id := range ids {
@@ -27,8 +34,12 @@ func (m Mask) Has(id ID) bool {
 	return i < len(m.w) && m.w[i]&(1<<(id&63)) != 0
 }
 
-// With returns a copy of m with id added.
+// With returns a copy of m with id added. It panics if id is not below
+// MaxComponents.
 func (m Mask) With(id ID) Mask {
+	if id >= MaxComponents {
+		panic(fmt.Sprintf("ecs: Mask.With: component ID %d is out of range (IDs are below MaxComponents = %d)", id, MaxComponents))
+	}
 	i := int(id >> 6)
 	n := len(m.w)
 	if i >= n {
@@ -99,6 +110,16 @@ func (m Mask) Intersects(o Mask) bool {
 
 // Equal reports whether m and o hold the same IDs.
 func (m Mask) Equal(o Mask) bool { return m.key() == o.key() }
+
+// max returns the highest ID in m, and false if m is empty.
+func (m Mask) max() (ID, bool) {
+	for i := len(m.w) - 1; i >= 0; i-- {
+		if x := m.w[i]; x != 0 {
+			return ID(i*64 + 63 - bits.LeadingZeros64(x)), true
+		}
+	}
+	return 0, false
+}
 
 // IDs returns the IDs in m in increasing order.
 func (m Mask) IDs() []ID {

@@ -1,5 +1,7 @@
 package ecs
 
+import "fmt"
+
 // Event is a kind of change that observers are told about.
 //
 // The order, for one operation:
@@ -70,7 +72,15 @@ type observers struct {
 // Observe registers fn for every occurrence of ev. Observers of one event
 // run in registration order; for component events, the observers of every
 // component run before those registered for the specific component.
+//
+// It panics if ev is not one of the Events or fn is nil.
 func (w *World) Observe(ev Event, fn Observer) ObserverID {
+	if ev >= numEvents {
+		panic(fmt.Sprintf("ecs: Observe: unknown event %d", ev))
+	}
+	if fn == nil {
+		panic("ecs: Observe: nil observer")
+	}
 	w.nextObs++
 	w.all[ev] = append(w.all[ev], observerEntry{w.nextObs, fn})
 	w.nobs++
@@ -78,11 +88,15 @@ func (w *World) Observe(ev Event, fn Observer) ObserverID {
 }
 
 // ObserveComponent registers fn for ev (ComponentAdded, ComponentSet or
-// ComponentRemoved) on component id only.
+// ComponentRemoved) on component id only. It panics if id is not
+// registered, ev is another event or fn is nil.
 func (w *World) ObserveComponent(ev Event, id ID, fn Observer) ObserverID {
 	w.checkID("ObserveComponent", id)
 	if ev != ComponentAdded && ev != ComponentSet && ev != ComponentRemoved {
 		panic("ecs: ObserveComponent: " + ev.String() + " is not a component event; use Observe")
+	}
+	if fn == nil {
+		panic("ecs: ObserveComponent: nil observer")
 	}
 	w.nextObs++
 	w.compObs[id][ev] = append(w.compObs[id][ev], observerEntry{w.nextObs, fn})
@@ -134,9 +148,12 @@ func (w *World) emit(ev Event, e Entity, id ID) {
 	}
 }
 
-// emitLocked calls the observers of ev with the World locked.
+// emitLocked calls the observers of ev with the World locked; the lock is
+// released however they return (see leave).
 func (w *World) emitLocked(ev Event, e Entity, id ID) {
-	w.locks++
-	defer func() { w.locks-- }()
+	w.enter()
+	done := false
+	defer w.leave(&done)
 	w.emit(ev, e, id)
+	done = true
 }

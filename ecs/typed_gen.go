@@ -12,9 +12,11 @@ type Filter1[A any] struct {
 }
 
 // NewFilter1 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter1[A any](m0 Map[A], opts ...FilterOption) *Filter1[A] {
-	w := m0.w
+	w := sameWorld("NewFilter1", m0.w)
 	f := &Filter{w: w}
 	ids := [1]ID{m0.id}
 	for _, id := range ids {
@@ -33,15 +35,16 @@ func (f *Filter1[A]) Filter() *Filter { return f.f }
 func (f *Filter1[A]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter1[A]) Query() Query1[A] {
-	f.f.w.lock()
-	return Query1[A]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query1[A]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter1[A]) Each(fn func(Entity, *A)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])))
@@ -49,14 +52,16 @@ func (f *Filter1[A]) Each(fn func(Entity, *A)) {
 }
 
 // Query1 iterates over the entities of a Filter1: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query1[A any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [1]ID
 	p      [1]unsafe.Pointer
 	s      [1]uintptr
@@ -74,7 +79,7 @@ func (q *Query1[A]) Next() bool {
 func (q *Query1[A]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -99,7 +104,7 @@ func (q *Query1[A]) Get() *A {
 // Entity returns the current entity.
 func (q *Query1[A]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -124,19 +129,22 @@ func (q *Query1[A]) Columns() []A {
 // EntityAt returns the entity in row i of the current table.
 func (q *Query1[A]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query1[A]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder1 creates entities with 1 component(s) (plus any tags
@@ -148,9 +156,11 @@ type Builder1[A any] struct {
 }
 
 // NewBuilder1 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder1[A any](m0 Map[A], extra ...ID) *Builder1[A] {
-	w := m0.w
+	w := sameWorld("NewBuilder1", m0.w)
 	ids := [1]ID{m0.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -206,7 +216,8 @@ func (b *Builder1[A]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder1[A]) NewBatch(n int, v0 A) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A) {
 		*p0 = v0
@@ -217,16 +228,29 @@ func (b *Builder1[A]) NewBatch(n int, v0 A) {
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder1[A]) NewBatchFn(n int, fn func(Entity, *A)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0)
 			}
@@ -237,6 +261,7 @@ func (b *Builder1[A]) NewBatchFn(n int, fn func(Entity, *A)) {
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -250,13 +275,15 @@ func (b *Builder1[A]) NewBatchFn(n int, fn func(Entity, *A)) {
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
@@ -270,9 +297,11 @@ type Filter2[A, B any] struct {
 }
 
 // NewFilter2 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter2[A, B any](m0 Map[A], m1 Map[B], opts ...FilterOption) *Filter2[A, B] {
-	w := m0.w
+	w := sameWorld("NewFilter2", m0.w, m1.w)
 	f := &Filter{w: w}
 	ids := [2]ID{m0.id, m1.id}
 	for _, id := range ids {
@@ -291,15 +320,16 @@ func (f *Filter2[A, B]) Filter() *Filter { return f.f }
 func (f *Filter2[A, B]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter2[A, B]) Query() Query2[A, B] {
-	f.f.w.lock()
-	return Query2[A, B]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query2[A, B]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter2[A, B]) Each(fn func(Entity, *A, *B)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])))
@@ -307,14 +337,16 @@ func (f *Filter2[A, B]) Each(fn func(Entity, *A, *B)) {
 }
 
 // Query2 iterates over the entities of a Filter2: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query2[A, B any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [2]ID
 	p      [2]unsafe.Pointer
 	s      [2]uintptr
@@ -332,7 +364,7 @@ func (q *Query2[A, B]) Next() bool {
 func (q *Query2[A, B]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -357,7 +389,7 @@ func (q *Query2[A, B]) Get() (*A, *B) {
 // Entity returns the current entity.
 func (q *Query2[A, B]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -382,19 +414,22 @@ func (q *Query2[A, B]) Columns() ([]A, []B) {
 // EntityAt returns the entity in row i of the current table.
 func (q *Query2[A, B]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query2[A, B]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder2 creates entities with 2 component(s) (plus any tags
@@ -406,9 +441,11 @@ type Builder2[A, B any] struct {
 }
 
 // NewBuilder2 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder2[A, B any](m0 Map[A], m1 Map[B], extra ...ID) *Builder2[A, B] {
-	w := m0.w
+	w := sameWorld("NewBuilder2", m0.w, m1.w)
 	ids := [2]ID{m0.id, m1.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -467,7 +504,8 @@ func (b *Builder2[A, B]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder2[A, B]) NewBatch(n int, v0 A, v1 B) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B) {
 		*p0 = v0
@@ -479,17 +517,30 @@ func (b *Builder2[A, B]) NewBatch(n int, v0 A, v1 B) {
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder2[A, B]) NewBatchFn(n int, fn func(Entity, *A, *B)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			var v1 B
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0, &v1)
 			}
@@ -501,6 +552,7 @@ func (b *Builder2[A, B]) NewBatchFn(n int, fn func(Entity, *A, *B)) {
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -514,13 +566,15 @@ func (b *Builder2[A, B]) NewBatchFn(n int, fn func(Entity, *A, *B)) {
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
@@ -534,9 +588,11 @@ type Filter3[A, B, C any] struct {
 }
 
 // NewFilter3 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter3[A, B, C any](m0 Map[A], m1 Map[B], m2 Map[C], opts ...FilterOption) *Filter3[A, B, C] {
-	w := m0.w
+	w := sameWorld("NewFilter3", m0.w, m1.w, m2.w)
 	f := &Filter{w: w}
 	ids := [3]ID{m0.id, m1.id, m2.id}
 	for _, id := range ids {
@@ -555,15 +611,16 @@ func (f *Filter3[A, B, C]) Filter() *Filter { return f.f }
 func (f *Filter3[A, B, C]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter3[A, B, C]) Query() Query3[A, B, C] {
-	f.f.w.lock()
-	return Query3[A, B, C]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query3[A, B, C]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter3[A, B, C]) Each(fn func(Entity, *A, *B, *C)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])))
@@ -571,14 +628,16 @@ func (f *Filter3[A, B, C]) Each(fn func(Entity, *A, *B, *C)) {
 }
 
 // Query3 iterates over the entities of a Filter3: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query3[A, B, C any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [3]ID
 	p      [3]unsafe.Pointer
 	s      [3]uintptr
@@ -596,7 +655,7 @@ func (q *Query3[A, B, C]) Next() bool {
 func (q *Query3[A, B, C]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -621,7 +680,7 @@ func (q *Query3[A, B, C]) Get() (*A, *B, *C) {
 // Entity returns the current entity.
 func (q *Query3[A, B, C]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -646,19 +705,22 @@ func (q *Query3[A, B, C]) Columns() ([]A, []B, []C) {
 // EntityAt returns the entity in row i of the current table.
 func (q *Query3[A, B, C]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query3[A, B, C]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder3 creates entities with 3 component(s) (plus any tags
@@ -670,9 +732,11 @@ type Builder3[A, B, C any] struct {
 }
 
 // NewBuilder3 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder3[A, B, C any](m0 Map[A], m1 Map[B], m2 Map[C], extra ...ID) *Builder3[A, B, C] {
-	w := m0.w
+	w := sameWorld("NewBuilder3", m0.w, m1.w, m2.w)
 	ids := [3]ID{m0.id, m1.id, m2.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -734,7 +798,8 @@ func (b *Builder3[A, B, C]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder3[A, B, C]) NewBatch(n int, v0 A, v1 B, v2 C) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C) {
 		*p0 = v0
@@ -747,18 +812,31 @@ func (b *Builder3[A, B, C]) NewBatch(n int, v0 A, v1 B, v2 C) {
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder3[A, B, C]) NewBatchFn(n int, fn func(Entity, *A, *B, *C)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			var v1 B
 			var v2 C
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0, &v1, &v2)
 			}
@@ -771,6 +849,7 @@ func (b *Builder3[A, B, C]) NewBatchFn(n int, fn func(Entity, *A, *B, *C)) {
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -784,13 +863,15 @@ func (b *Builder3[A, B, C]) NewBatchFn(n int, fn func(Entity, *A, *B, *C)) {
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
@@ -804,9 +885,11 @@ type Filter4[A, B, C, D any] struct {
 }
 
 // NewFilter4 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter4[A, B, C, D any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], opts ...FilterOption) *Filter4[A, B, C, D] {
-	w := m0.w
+	w := sameWorld("NewFilter4", m0.w, m1.w, m2.w, m3.w)
 	f := &Filter{w: w}
 	ids := [4]ID{m0.id, m1.id, m2.id, m3.id}
 	for _, id := range ids {
@@ -825,15 +908,16 @@ func (f *Filter4[A, B, C, D]) Filter() *Filter { return f.f }
 func (f *Filter4[A, B, C, D]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter4[A, B, C, D]) Query() Query4[A, B, C, D] {
-	f.f.w.lock()
-	return Query4[A, B, C, D]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query4[A, B, C, D]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter4[A, B, C, D]) Each(fn func(Entity, *A, *B, *C, *D)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])))
@@ -841,14 +925,16 @@ func (f *Filter4[A, B, C, D]) Each(fn func(Entity, *A, *B, *C, *D)) {
 }
 
 // Query4 iterates over the entities of a Filter4: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query4[A, B, C, D any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [4]ID
 	p      [4]unsafe.Pointer
 	s      [4]uintptr
@@ -866,7 +952,7 @@ func (q *Query4[A, B, C, D]) Next() bool {
 func (q *Query4[A, B, C, D]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -891,7 +977,7 @@ func (q *Query4[A, B, C, D]) Get() (*A, *B, *C, *D) {
 // Entity returns the current entity.
 func (q *Query4[A, B, C, D]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -916,19 +1002,22 @@ func (q *Query4[A, B, C, D]) Columns() ([]A, []B, []C, []D) {
 // EntityAt returns the entity in row i of the current table.
 func (q *Query4[A, B, C, D]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query4[A, B, C, D]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder4 creates entities with 4 component(s) (plus any tags
@@ -940,9 +1029,11 @@ type Builder4[A, B, C, D any] struct {
 }
 
 // NewBuilder4 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder4[A, B, C, D any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], extra ...ID) *Builder4[A, B, C, D] {
-	w := m0.w
+	w := sameWorld("NewBuilder4", m0.w, m1.w, m2.w, m3.w)
 	ids := [4]ID{m0.id, m1.id, m2.id, m3.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -1007,7 +1098,8 @@ func (b *Builder4[A, B, C, D]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder4[A, B, C, D]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D) {
 		*p0 = v0
@@ -1021,19 +1113,32 @@ func (b *Builder4[A, B, C, D]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D) {
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder4[A, B, C, D]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			var v1 B
 			var v2 C
 			var v3 D
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0, &v1, &v2, &v3)
 			}
@@ -1047,6 +1152,7 @@ func (b *Builder4[A, B, C, D]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D)
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -1060,13 +1166,15 @@ func (b *Builder4[A, B, C, D]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D)
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
@@ -1080,9 +1188,11 @@ type Filter5[A, B, C, D, E any] struct {
 }
 
 // NewFilter5 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter5[A, B, C, D, E any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], opts ...FilterOption) *Filter5[A, B, C, D, E] {
-	w := m0.w
+	w := sameWorld("NewFilter5", m0.w, m1.w, m2.w, m3.w, m4.w)
 	f := &Filter{w: w}
 	ids := [5]ID{m0.id, m1.id, m2.id, m3.id, m4.id}
 	for _, id := range ids {
@@ -1101,15 +1211,16 @@ func (f *Filter5[A, B, C, D, E]) Filter() *Filter { return f.f }
 func (f *Filter5[A, B, C, D, E]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter5[A, B, C, D, E]) Query() Query5[A, B, C, D, E] {
-	f.f.w.lock()
-	return Query5[A, B, C, D, E]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query5[A, B, C, D, E]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter5[A, B, C, D, E]) Each(fn func(Entity, *A, *B, *C, *D, *E)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4])))
@@ -1117,14 +1228,16 @@ func (f *Filter5[A, B, C, D, E]) Each(fn func(Entity, *A, *B, *C, *D, *E)) {
 }
 
 // Query5 iterates over the entities of a Filter5: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query5[A, B, C, D, E any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [5]ID
 	p      [5]unsafe.Pointer
 	s      [5]uintptr
@@ -1142,7 +1255,7 @@ func (q *Query5[A, B, C, D, E]) Next() bool {
 func (q *Query5[A, B, C, D, E]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -1167,7 +1280,7 @@ func (q *Query5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
 // Entity returns the current entity.
 func (q *Query5[A, B, C, D, E]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -1192,19 +1305,22 @@ func (q *Query5[A, B, C, D, E]) Columns() ([]A, []B, []C, []D, []E) {
 // EntityAt returns the entity in row i of the current table.
 func (q *Query5[A, B, C, D, E]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query5[A, B, C, D, E]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder5 creates entities with 5 component(s) (plus any tags
@@ -1216,9 +1332,11 @@ type Builder5[A, B, C, D, E any] struct {
 }
 
 // NewBuilder5 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder5[A, B, C, D, E any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], extra ...ID) *Builder5[A, B, C, D, E] {
-	w := m0.w
+	w := sameWorld("NewBuilder5", m0.w, m1.w, m2.w, m3.w, m4.w)
 	ids := [5]ID{m0.id, m1.id, m2.id, m3.id, m4.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -1286,7 +1404,8 @@ func (b *Builder5[A, B, C, D, E]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder5[A, B, C, D, E]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E) {
 		*p0 = v0
@@ -1301,13 +1420,25 @@ func (b *Builder5[A, B, C, D, E]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E) 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder5[A, B, C, D, E]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			var v1 B
@@ -1315,6 +1446,7 @@ func (b *Builder5[A, B, C, D, E]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, 
 			var v3 D
 			var v4 E
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0, &v1, &v2, &v3, &v4)
 			}
@@ -1329,6 +1461,7 @@ func (b *Builder5[A, B, C, D, E]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, 
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -1342,13 +1475,15 @@ func (b *Builder5[A, B, C, D, E]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, 
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
@@ -1362,9 +1497,11 @@ type Filter6[A, B, C, D, E, F any] struct {
 }
 
 // NewFilter6 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter6[A, B, C, D, E, F any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], opts ...FilterOption) *Filter6[A, B, C, D, E, F] {
-	w := m0.w
+	w := sameWorld("NewFilter6", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w)
 	f := &Filter{w: w}
 	ids := [6]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id}
 	for _, id := range ids {
@@ -1383,15 +1520,16 @@ func (f *Filter6[A, B, C, D, E, F]) Filter() *Filter { return f.f }
 func (f *Filter6[A, B, C, D, E, F]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter6[A, B, C, D, E, F]) Query() Query6[A, B, C, D, E, F] {
-	f.f.w.lock()
-	return Query6[A, B, C, D, E, F]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query6[A, B, C, D, E, F]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter6[A, B, C, D, E, F]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4])), (*F)(unsafe.Add(q.p[5], r*q.s[5])))
@@ -1399,14 +1537,16 @@ func (f *Filter6[A, B, C, D, E, F]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F)
 }
 
 // Query6 iterates over the entities of a Filter6: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query6[A, B, C, D, E, F any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [6]ID
 	p      [6]unsafe.Pointer
 	s      [6]uintptr
@@ -1424,7 +1564,7 @@ func (q *Query6[A, B, C, D, E, F]) Next() bool {
 func (q *Query6[A, B, C, D, E, F]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -1449,7 +1589,7 @@ func (q *Query6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
 // Entity returns the current entity.
 func (q *Query6[A, B, C, D, E, F]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -1474,19 +1614,22 @@ func (q *Query6[A, B, C, D, E, F]) Columns() ([]A, []B, []C, []D, []E, []F) {
 // EntityAt returns the entity in row i of the current table.
 func (q *Query6[A, B, C, D, E, F]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query6[A, B, C, D, E, F]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder6 creates entities with 6 component(s) (plus any tags
@@ -1498,9 +1641,11 @@ type Builder6[A, B, C, D, E, F any] struct {
 }
 
 // NewBuilder6 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder6[A, B, C, D, E, F any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], extra ...ID) *Builder6[A, B, C, D, E, F] {
-	w := m0.w
+	w := sameWorld("NewBuilder6", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w)
 	ids := [6]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -1571,7 +1716,8 @@ func (b *Builder6[A, B, C, D, E, F]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder6[A, B, C, D, E, F]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E, v5 F) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E, p5 *F) {
 		*p0 = v0
@@ -1587,13 +1733,25 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder6[A, B, C, D, E, F]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E, *F)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			var v1 B
@@ -1602,6 +1760,7 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatchFn(n int, fn func(Entity, *A, *B, *
 			var v4 E
 			var v5 F
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0, &v1, &v2, &v3, &v4, &v5)
 			}
@@ -1617,6 +1776,7 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatchFn(n int, fn func(Entity, *A, *B, *
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -1630,13 +1790,15 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatchFn(n int, fn func(Entity, *A, *B, *
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
@@ -1650,9 +1812,11 @@ type Filter7[A, B, C, D, E, F, G any] struct {
 }
 
 // NewFilter7 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter7[A, B, C, D, E, F, G any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], opts ...FilterOption) *Filter7[A, B, C, D, E, F, G] {
-	w := m0.w
+	w := sameWorld("NewFilter7", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w)
 	f := &Filter{w: w}
 	ids := [7]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id, m6.id}
 	for _, id := range ids {
@@ -1671,15 +1835,16 @@ func (f *Filter7[A, B, C, D, E, F, G]) Filter() *Filter { return f.f }
 func (f *Filter7[A, B, C, D, E, F, G]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter7[A, B, C, D, E, F, G]) Query() Query7[A, B, C, D, E, F, G] {
-	f.f.w.lock()
-	return Query7[A, B, C, D, E, F, G]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query7[A, B, C, D, E, F, G]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter7[A, B, C, D, E, F, G]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F, *G)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4])), (*F)(unsafe.Add(q.p[5], r*q.s[5])), (*G)(unsafe.Add(q.p[6], r*q.s[6])))
@@ -1687,14 +1852,16 @@ func (f *Filter7[A, B, C, D, E, F, G]) Each(fn func(Entity, *A, *B, *C, *D, *E, 
 }
 
 // Query7 iterates over the entities of a Filter7: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query7[A, B, C, D, E, F, G any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [7]ID
 	p      [7]unsafe.Pointer
 	s      [7]uintptr
@@ -1712,7 +1879,7 @@ func (q *Query7[A, B, C, D, E, F, G]) Next() bool {
 func (q *Query7[A, B, C, D, E, F, G]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -1737,7 +1904,7 @@ func (q *Query7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
 // Entity returns the current entity.
 func (q *Query7[A, B, C, D, E, F, G]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -1762,19 +1929,22 @@ func (q *Query7[A, B, C, D, E, F, G]) Columns() ([]A, []B, []C, []D, []E, []F, [
 // EntityAt returns the entity in row i of the current table.
 func (q *Query7[A, B, C, D, E, F, G]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query7[A, B, C, D, E, F, G]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder7 creates entities with 7 component(s) (plus any tags
@@ -1786,9 +1956,11 @@ type Builder7[A, B, C, D, E, F, G any] struct {
 }
 
 // NewBuilder7 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder7[A, B, C, D, E, F, G any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], extra ...ID) *Builder7[A, B, C, D, E, F, G] {
-	w := m0.w
+	w := sameWorld("NewBuilder7", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w)
 	ids := [7]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id, m6.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -1862,7 +2034,8 @@ func (b *Builder7[A, B, C, D, E, F, G]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder7[A, B, C, D, E, F, G]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E, p5 *F, p6 *G) {
 		*p0 = v0
@@ -1879,13 +2052,25 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder7[A, B, C, D, E, F, G]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E, *F, *G)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			var v1 B
@@ -1895,6 +2080,7 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatchFn(n int, fn func(Entity, *A, *B
 			var v5 F
 			var v6 G
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0, &v1, &v2, &v3, &v4, &v5, &v6)
 			}
@@ -1911,6 +2097,7 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatchFn(n int, fn func(Entity, *A, *B
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -1924,13 +2111,15 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatchFn(n int, fn func(Entity, *A, *B
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
@@ -1944,9 +2133,11 @@ type Filter8[A, B, C, D, E, F, G, H any] struct {
 }
 
 // NewFilter8 returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter8[A, B, C, D, E, F, G, H any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], m7 Map[H], opts ...FilterOption) *Filter8[A, B, C, D, E, F, G, H] {
-	w := m0.w
+	w := sameWorld("NewFilter8", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w, m7.w)
 	f := &Filter{w: w}
 	ids := [8]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id, m6.id, m7.id}
 	for _, id := range ids {
@@ -1965,15 +2156,16 @@ func (f *Filter8[A, B, C, D, E, F, G, H]) Filter() *Filter { return f.f }
 func (f *Filter8[A, B, C, D, E, F, G, H]) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter8[A, B, C, D, E, F, G, H]) Query() Query8[A, B, C, D, E, F, G, H] {
-	f.f.w.lock()
-	return Query8[A, B, C, D, E, F, G, H]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query8[A, B, C, D, E, F, G, H]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter8[A, B, C, D, E, F, G, H]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F, *G, *H)) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4])), (*F)(unsafe.Add(q.p[5], r*q.s[5])), (*G)(unsafe.Add(q.p[6], r*q.s[6])), (*H)(unsafe.Add(q.p[7], r*q.s[7])))
@@ -1981,14 +2173,16 @@ func (f *Filter8[A, B, C, D, E, F, G, H]) Each(fn func(Entity, *A, *B, *C, *D, *
 }
 
 // Query8 iterates over the entities of a Filter8: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query8[A, B, C, D, E, F, G, H any] struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [8]ID
 	p      [8]unsafe.Pointer
 	s      [8]uintptr
@@ -2006,7 +2200,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Next() bool {
 func (q *Query8[A, B, C, D, E, F, G, H]) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -2031,7 +2225,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) 
 // Entity returns the current entity.
 func (q *Query8[A, B, C, D, E, F, G, H]) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -2056,19 +2250,22 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Columns() ([]A, []B, []C, []D, []E, []F
 // EntityAt returns the entity in row i of the current table.
 func (q *Query8[A, B, C, D, E, F, G, H]) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query8[A, B, C, D, E, F, G, H]) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder8 creates entities with 8 component(s) (plus any tags
@@ -2080,9 +2277,11 @@ type Builder8[A, B, C, D, E, F, G, H any] struct {
 }
 
 // NewBuilder8 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder8[A, B, C, D, E, F, G, H any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], m7 Map[H], extra ...ID) *Builder8[A, B, C, D, E, F, G, H] {
-	w := m0.w
+	w := sameWorld("NewBuilder8", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w, m7.w)
 	ids := [8]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id, m6.id, m7.id}
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -2159,7 +2358,8 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G, v7 H) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E, p5 *F, p6 *G, p7 *H) {
 		*p0 = v0
@@ -2177,13 +2377,25 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatch(n int, v0 A, v1 B, v2 C, v3 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D, *E, *F, *G, *H)) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			var v0 A
 			var v1 B
@@ -2194,6 +2406,7 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatchFn(n int, fn func(Entity, *A,
 			var v6 G
 			var v7 H
 			e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, &v0, &v1, &v2, &v3, &v4, &v5, &v6, &v7)
 			}
@@ -2211,6 +2424,7 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatchFn(n int, fn func(Entity, *A,
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -2224,13 +2438,15 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatchFn(n int, fn func(Entity, *A,
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])), (*H)(unsafe.Add(p[7], r*s[7])))
+				fn(w.handle(idx), (*A)(unsafe.Add(p[0], r*s[0])), (*B)(unsafe.Add(p[1], r*s[1])), (*C)(unsafe.Add(p[2], r*s[2])), (*D)(unsafe.Add(p[3], r*s[3])), (*E)(unsafe.Add(p[4], r*s[4])), (*F)(unsafe.Add(p[5], r*s[5])), (*G)(unsafe.Add(p[6], r*s[6])), (*H)(unsafe.Add(p[7], r*s[7])))
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)

@@ -9,8 +9,14 @@ import (
 
 // World holds entities, their components, queries and observers. The zero
 // World is not usable; call NewWorld.
+//
+// Methods that return an error report a handle that is stale, zero or of
+// another World with ErrStale, and a component ID that is not registered
+// in this World with ErrUnknownComponent. Methods without an error result
+// panic with an "ecs:" message on an unregistered ID, as each one's
+// documentation says.
 type World struct {
-	tag     uint32
+	tag     uint64
 	records []record
 	free    []uint32
 	alive   int
@@ -29,7 +35,13 @@ type World struct {
 	compCols [][]*column
 
 	observers
+	// locks counts what holds the World locked: open query iterations
+	// and the library's own calls into user code (observers, batch fill
+	// functions). open lists the serial numbers of the open iterations,
+	// so that closing one twice (or through a copy) is harmless.
 	locks    int
+	iterSeq  uint64
+	open     []uint64
 	flushing bool
 	cmds     []command
 
@@ -58,11 +70,10 @@ func (w *World) Version() uint64 { return w.version }
 // removed or set through the World (Set, SetPtr, Map.Set, MarkChanged).
 // Comparing it with an earlier reading tells whether any value of that
 // component may have changed. Writes through pointers returned by Get are
-// not seen unless followed by MarkChanged.
+// not seen unless followed by MarkChanged. It panics if id is not
+// registered.
 func (w *World) Changes(id ID) uint64 {
-	if int(id) >= len(w.changes) {
-		return 0
-	}
+	w.checkID("Changes", id)
 	return w.changes[id]
 }
 
@@ -138,9 +149,10 @@ func (w *World) checkID(op string, id ID) {
 	}
 }
 
-// rec returns e's record, or nil if e is stale.
+// rec returns e's record, or nil if e is stale or made by another World
+// (the zero Entity carries tag 0, which no World has).
 func (w *World) rec(e Entity) *record {
-	if e.index >= uint32(len(w.records)) || e.gen == 0 {
+	if e.index >= uint32(len(w.records)) || e.world != w.tag {
 		return nil
 	}
 	r := &w.records[e.index]
@@ -163,26 +175,26 @@ func (w *World) alloc() Entity {
 		idx := w.free[n-1]
 		w.free = w.free[:n-1]
 		w.alive++
-		return Entity{idx, w.records[idx].gen}
+		return w.handle(idx)
 	}
 	idx := uint32(len(w.records))
 	if idx == ^uint32(0) {
 		panic("ecs: too many entities")
 	}
-	w.records = append(w.records, record{row: freeRow, gen: w.tag<<genBits | 1})
+	w.records = append(w.records, record{row: freeRow, gen: 1})
 	w.alive++
 	if w.h != nil {
 		w.h.grow(len(w.records))
 	}
-	return Entity{idx, w.records[idx].gen}
+	return w.handle(idx)
 }
 
 // release frees e's slot: its generation moves on so that old handles go
 // stale; a slot whose generation counter is exhausted is never reused.
 func (w *World) release(idx uint32) {
 	r := &w.records[idx]
-	g := (r.gen + 1) & genMask
-	r.gen = w.tag<<genBits | g
+	g := r.gen + 1
+	r.gen = g // 0 after 2³²-1 reuses: retired
 	r.table, r.row = 0, freeRow
 	w.alive--
 	if g != 0 {
@@ -192,7 +204,7 @@ func (w *World) release(idx uint32) {
 
 // NewEntity creates an entity with zero values of the components ids. While
 // a query iterates, the entity is created at once but its components are
-// added when the iteration ends.
+// added when the iteration ends. It panics if an ID is not registered.
 func (w *World) NewEntity(ids ...ID) Entity {
 	for _, id := range ids {
 		w.checkID("NewEntity", id)
@@ -247,15 +259,17 @@ func (w *World) created(t *table, e Entity) {
 
 // emitCreated tells observers about a new entity and its components.
 func (w *World) emitCreated(e Entity, t *table) {
-	w.locks++
-	defer func() { w.locks-- }()
+	w.enter()
+	done := false
+	defer w.leave(&done)
 	w.emit(EntityCreated, e, 0)
 	for _, id := range t.ids {
 		if w.rec(e) == nil {
-			return
+			break
 		}
 		w.emit(ComponentAdded, e, id)
 	}
+	done = true
 }
 
 // Destroy destroys e and its whole subtree of children (children first).
@@ -280,7 +294,7 @@ func (w *World) destroyNow(e Entity) {
 		// Children first, last child first, so each sees its parent alive.
 		for c := w.h.links[e.index].last; c != 0; {
 			prev := w.h.links[c-1].prev
-			ch := Entity{c - 1, w.records[c-1].gen}
+			ch := w.handle(c - 1)
 			if w.rec(ch) != nil {
 				w.destroyNow(ch)
 			}
@@ -293,12 +307,7 @@ func (w *World) destroyNow(e Entity) {
 	}
 	t := w.tables[r.table]
 	if w.nobs > 0 {
-		w.locks++
-		for _, id := range t.ids {
-			w.emit(ComponentRemoved, e, id)
-		}
-		w.emit(EntityDestroyed, e, 0)
-		w.locks--
+		w.emitDestroyed(e, t)
 		r = w.rec(e)
 		t = w.tables[r.table]
 	}
@@ -315,10 +324,42 @@ func (w *World) destroyNow(e Entity) {
 	w.version++
 }
 
-// Has reports whether e is alive and has component id.
+// emitDestroyed tells observers that e and its components (those of t)
+// are about to go.
+func (w *World) emitDestroyed(e Entity, t *table) {
+	w.enter()
+	done := false
+	defer w.leave(&done)
+	for _, id := range t.ids {
+		w.emit(ComponentRemoved, e, id)
+	}
+	w.emit(EntityDestroyed, e, 0)
+	done = true
+}
+
+// emitAdded tells observers that e got the components ids, skipping those
+// an earlier observer took away.
+func (w *World) emitAdded(e Entity, ids []ID) {
+	w.enter()
+	done := false
+	defer w.leave(&done)
+	for _, id := range ids {
+		if r := w.rec(e); r == nil || !w.tables[r.table].has(id) {
+			continue
+		}
+		w.emit(ComponentAdded, e, id)
+	}
+	done = true
+}
+
+// Has reports whether e is alive and has component id. It panics if id is
+// not registered.
 func (w *World) Has(e Entity, id ID) bool {
-	r := w.rec(e)
-	return r != nil && w.tables[r.table].has(id)
+	if r := w.rec(e); r != nil && w.tables[r.table].has(id) {
+		return true
+	}
+	w.checkID("Has", id)
+	return false
 }
 
 // Components returns the IDs of e's components in increasing order, or nil
@@ -341,8 +382,8 @@ func (w *World) Mask(e Entity) Mask {
 }
 
 // GetPtr returns a pointer to e's value of component id. For a tag it
-// returns a non-nil pointer to zero bytes. The error wraps ErrStale or
-// ErrNoComponent.
+// returns a non-nil pointer to zero bytes. The error wraps ErrStale,
+// ErrNoComponent or ErrUnknownComponent.
 func (w *World) GetPtr(e Entity, id ID) (unsafe.Pointer, error) {
 	r := w.rec(e)
 	if r == nil {
@@ -421,10 +462,11 @@ func (w *World) SetPtr(e Entity, id ID, src unsafe.Pointer) error {
 // MarkChanged records that e's component id was changed through a pointer
 // and notifies ComponentSet observers.
 func (w *World) MarkChanged(e Entity, id ID) error {
-	if !w.Has(e, id) {
-		if w.rec(e) == nil {
-			return staleErr("MarkChanged", e)
-		}
+	r := w.rec(e)
+	if r == nil {
+		return staleErr("MarkChanged", e)
+	}
+	if !w.tables[r.table].has(id) {
 		return w.noComp("MarkChanged", e, id)
 	}
 	w.changes[id]++
@@ -628,14 +670,7 @@ func (w *World) AddMany(e Entity, ids []ID, srcs []unsafe.Pointer) error {
 	}
 	w.version++
 	if w.nobs > 0 {
-		w.locks++
-		for _, id := range ids {
-			if r := w.rec(e); r == nil || !w.tables[r.table].has(id) {
-				continue
-			}
-			w.emit(ComponentAdded, e, id)
-		}
-		w.locks--
+		w.emitAdded(e, ids)
 	}
 	w.settle()
 	return nil

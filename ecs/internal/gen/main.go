@@ -32,9 +32,11 @@ type Filter{{.N}}{{.TP}} struct {
 }
 
 // NewFilter{{.N}} returns a cached filter over the entities that have the
-// given components and satisfy opts.
+// given components and satisfy opts. It panics if a Map is the zero Map
+// or the Maps belong to different Worlds, and as NewFilter does for the
+// options' IDs.
 func NewFilter{{.N}}{{.TP}}({{.Params}}, opts ...FilterOption) *Filter{{.N}}{{.TA}} {
-	w := m0.w
+	w := sameWorld("NewFilter{{.N}}", {{range $i, $t := .Types}}{{if $i}}, {{end}}m{{$i}}.w{{end}})
 	f := &Filter{w: w}
 	ids := [{{.N}}]ID{ {{range $i, $t := .Types}}m{{$i}}.id, {{end}} }
 	for _, id := range ids {
@@ -53,15 +55,16 @@ func (f *Filter{{.N}}{{.TA}}) Filter() *Filter { return f.f }
 func (f *Filter{{.N}}{{.TA}}) Count() int { return f.f.Count() }
 
 // Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called.
+// returns false or Close is called; see Query for "defer q.Close()".
 func (f *Filter{{.N}}{{.TA}}) Query() Query{{.N}}{{.TA}} {
-	f.f.w.lock()
-	return Query{{.N}}{{.TA}}{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1}
+	return Query{{.N}}{{.TA}}{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity.
+// Each calls fn for every matching entity, with the World locked. The
+// lock is released when Each returns, also if fn panics.
 func (f *Filter{{.N}}{{.TA}}) Each(fn func(Entity, {{.Ptrs}})) {
 	q := f.Query()
+	defer q.Close()
 	for q.Next() {
 		r := uintptr(q.row)
 		fn(q.Entity(), {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(q.p[{{$i}}], r*q.s[{{$i}}])){{end}})
@@ -69,14 +72,16 @@ func (f *Filter{{.N}}{{.TA}}) Each(fn func(Entity, {{.Ptrs}})) {
 }
 
 // Query{{.N}} iterates over the entities of a Filter{{.N}}: entity by entity
-// with Next and Get, or table by table with NextTable and Columns.
+// with Next and Get, or table by table with NextTable and Columns. The
+// World stays locked until the iteration ends or Close is called; Close,
+// copies and "defer q.Close()" behave as for Query.
 type Query{{.N}}{{.TP}} struct {
 	w      *World
 	tables []*table
 	t      *table
 	ti     int
 	row, n int
-	done   bool
+	id     uint64 // serial of the open iteration; 0 once closed
 	ids    [{{.N}}]ID
 	p      [{{.N}}]unsafe.Pointer
 	s      [{{.N}}]uintptr
@@ -94,7 +99,7 @@ func (q *Query{{.N}}{{.TA}}) Next() bool {
 func (q *Query{{.N}}{{.TA}}) nextTable() bool {
 	for {
 		q.ti++
-		if q.ti >= len(q.tables) {
+		if q.ti >= len(q.tables) || !q.w.iterOpen(q.id) {
 			q.Close()
 			return false
 		}
@@ -119,7 +124,7 @@ func (q *Query{{.N}}{{.TA}}) Get() ({{.Ptrs}}) {
 // Entity returns the current entity.
 func (q *Query{{.N}}{{.TA}}) Entity() Entity {
 	idx := q.t.entities[q.row]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
 // NextTable advances to the next non-empty table of matching entities.
@@ -144,19 +149,22 @@ func (q *Query{{.N}}{{.TA}}) Columns() ({{.Slices}}) {
 // EntityAt returns the entity in row i of the current table.
 func (q *Query{{.N}}{{.TA}}) EntityAt(i int) Entity {
 	idx := q.t.entities[i]
-	return Entity{idx, q.w.records[idx].gen}
+	return q.w.handle(idx)
 }
 
-// Close ends the iteration early and unlocks the World. It is safe to call
-// twice.
+// Close ends the iteration and unlocks the World, applying the deferred
+// changes if no other lock is held. It does nothing if the iteration has
+// ended already (through this Query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query does nothing.
 func (q *Query{{.N}}{{.TA}}) Close() {
-	if q.done {
+	if q.id == 0 {
 		return
 	}
-	q.done = true
+	id := q.id
+	q.id = 0
 	q.n, q.row = 0, 0
 	q.ti = len(q.tables)
-	q.w.unlock()
+	q.w.closeIter(id)
 }
 
 // Builder{{.N}} creates entities with {{.N}} component(s) (plus any tags
@@ -168,9 +176,11 @@ type Builder{{.N}}{{.TP}} struct {
 }
 
 // NewBuilder{{.N}} returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued).
+// and, optionally, tags or other components (zero-valued). It panics if a
+// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
+// is not registered in their World.
 func NewBuilder{{.N}}{{.TP}}({{.Params}}, extra ...ID) *Builder{{.N}}{{.TA}} {
-	w := m0.w
+	w := sameWorld("NewBuilder{{.N}}", {{range $i, $t := .Types}}{{if $i}}, {{end}}m{{$i}}.w{{end}})
 	ids := [{{.N}}]ID{ {{range $i, $t := .Types}}m{{$i}}.id, {{end}} }
 	mask := MaskOf(ids[:]...)
 	for _, id := range extra {
@@ -226,7 +236,8 @@ func (b *Builder{{.N}}{{.TA}}) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values.
+// NewBatch creates n entities that all get the given values. It panics if
+// n is negative or more than the World has room for.
 func (b *Builder{{.N}}{{.TA}}) NewBatch(n int, {{.Vals}}) {
 	b.NewBatchFn(n, func(_ Entity, {{range $i, $t := .Types}}{{if $i}}, {{end}}p{{$i}} *{{$t}}{{end}}) {
 		{{range $i, $t := .Types}}*p{{$i}} = v{{$i}}
@@ -237,16 +248,29 @@ func (b *Builder{{.N}}{{.TA}}) NewBatch(n int, {{.Vals}}) {
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
 // one's values, before observers hear of them. The World is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
-// complete.
+// complete. It panics if n is negative or more than the World has room
+// for.
+//
+// If fn panics, the batch is undone: none of its entities stays alive
+// (their handles are stale) and the lock is released. Observers hear
+// nothing of them, except when NewBatchFn is called with the World
+// already locked (from a query loop or an observer): then each entity is
+// created and announced in turn, and those made are destroyed with the
+// deferred changes.
 func (b *Builder{{.N}}{{.TA}}) NewBatchFn(n int, fn func(Entity, {{.Ptrs}})) {
 	w := b.w
-	if n <= 0 {
+	w.checkCount("NewBatch", n)
+	if n == 0 {
 		return
 	}
 	if w.locks > 0 {
+		var made []Entity
+		done := false
+		defer w.undoLocked(&done, &made)
 		for i := 0; i < n; i++ {
 			{{range $i, $t := .Types}}var v{{$i}} {{$t}}
 			{{end}}e := w.createIn(w.tables[0])
+			made = append(made, e)
 			if fn != nil {
 				fn(e, {{range $i, $t := .Types}}{{if $i}}, {{end}}&v{{$i}}{{end}})
 			}
@@ -257,6 +281,7 @@ func (b *Builder{{.N}}{{.TA}}) NewBatchFn(n int, fn func(Entity, {{.Ptrs}})) {
 				}
 			}
 		}
+		done = true
 		return
 	}
 	t := b.t
@@ -270,13 +295,15 @@ func (b *Builder{{.N}}{{.TA}}) NewBatchFn(n int, fn func(Entity, {{.Ptrs}})) {
 		// fn holds pointers into t: lock the World so that structural
 		// changes fn makes are deferred and cannot move t's rows.
 		func() {
-			w.locks++
-			defer func() { w.locks-- }()
+			w.enter()
+			done := false
+			defer w.leaveBatch(&done, t, start, n)
 			for i := 0; i < n; i++ {
 				r := uintptr(start) + uintptr(i)
 				idx := t.entities[r]
-				fn(Entity{idx, w.records[idx].gen}, {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(p[{{$i}}], r*s[{{$i}}])){{end}})
+				fn(w.handle(idx), {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(p[{{$i}}], r*s[{{$i}}])){{end}})
 			}
+			done = true
 		}()
 	}
 	w.batchCreated(t, start, n)
