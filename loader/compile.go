@@ -463,7 +463,7 @@ func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Pat
 			f := strings.Fields(comp.Text)
 			kv := make([][2]string, len(f))
 			for i := range f {
-				kv[i] = [2]string{"xyzw"[i : i+1], f[i]}
+				kv[i] = [2]string{axes[i : i+1], f[i]}
 			}
 			patch, err = s.ParseMap(comp.Name, kv)
 			break
@@ -479,7 +479,7 @@ func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Pat
 			// the values of the axes, which must be named in order.
 			vals := make([]string, len(comp.Map))
 			for i, e := range comp.Map {
-				if i >= 4 || e.Key != "xyzw"[i:i+1] {
+				if i >= len(axes) || e.Key != axes[i:i+1] {
 					c.errs.add(e.Pos, "%s: a single-property value written as a mapping takes the axes x, y, z, w in order; found %q", comp.Name, e.Key)
 					return nil, false
 				}

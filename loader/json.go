@@ -8,11 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader/internal/textpos"
+	"github.com/scenecs/scenecs/loader/internal/jsonsyntax"
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -37,6 +35,30 @@ import (
 // single-property one as its bare value, vectors as {"x", "y", "z", "w"}
 // objects, a tag as {}. "scene" (system settings as attribute strings) and
 // "components" (declarations, as in YAML) appear when not empty.
+
+// The JSON vocabulary: the keys of a dump, written once here for the
+// reader and the writer (DumpEntity's field tags, for encoding/json,
+// repeat the entity keys: Go takes no constants there). Sections,
+// declarations and classes are spelt as in YAML.
+const (
+	jsonScene      = yamlScene
+	jsonComponents = yamlComponents // declarations, spelt as in YAML
+	jsonEntities   = yamlEntities
+
+	jsonID               = yamlID // the keys of an entity
+	jsonPath             = "path"
+	jsonParent           = "parent"
+	jsonDepth            = "depth"
+	jsonClass            = yamlClass
+	jsonEntityComponents = "components" // an entity's component values
+)
+
+var (
+	// jsonTopKeys are the keys of a dump's top-level object.
+	jsonTopKeys = []string{jsonScene, jsonComponents, jsonEntities}
+	// jsonEntityKeys are the keys of an entity of a dump.
+	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonEntityComponents}
+)
 
 // DumpEntity is one entity of a JSON dump.
 type DumpEntity struct {
@@ -96,19 +118,19 @@ func (d *DumpEntity) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	if d.ID != "" {
-		fmt.Fprintf(&b, `"id":%s,`, jsonString(d.ID))
+		fmt.Fprintf(&b, `"%s":%s,`, jsonID, jsonString(d.ID))
 	}
-	fmt.Fprintf(&b, `"path":%s,"parent":`, jsonString(d.Path))
+	fmt.Fprintf(&b, `"%s":%s,"%s":`, jsonPath, jsonString(d.Path), jsonParent)
 	if d.Parent == nil {
 		b.WriteString("null")
 	} else {
 		b.WriteString(jsonString(*d.Parent))
 	}
 	if d.depth >= 0 {
-		fmt.Fprintf(&b, `,"depth":%d`, d.depth)
+		fmt.Fprintf(&b, `,"%s":%d`, jsonDepth, d.depth)
 	}
 	cls, _ := json.Marshal(d.Class)
-	fmt.Fprintf(&b, `,"class":%s,"components":{`, cls)
+	fmt.Fprintf(&b, `,"%s":%s,"%s":{`, jsonClass, cls, jsonEntityComponents)
 	order := d.order
 	if order == nil {
 		for k := range d.Components {
@@ -167,11 +189,11 @@ func valueJSON(p *registry.Property, v any) json.RawMessage {
 	case string:
 		return json.RawMessage(jsonString(x))
 	case registry.Vec2:
-		return json.RawMessage(fmt.Sprintf(`{"x":%s,"y":%s}`, jsonNumber(x.X), jsonNumber(x.Y)))
+		return jsonVector(x.X, x.Y)
 	case registry.Vec3:
-		return json.RawMessage(fmt.Sprintf(`{"x":%s,"y":%s,"z":%s}`, jsonNumber(x.X), jsonNumber(x.Y), jsonNumber(x.Z)))
+		return jsonVector(x.X, x.Y, x.Z)
 	case registry.Vec4:
-		return json.RawMessage(fmt.Sprintf(`{"x":%s,"y":%s,"z":%s,"w":%s}`, jsonNumber(x.X), jsonNumber(x.Y), jsonNumber(x.Z), jsonNumber(x.W)))
+		return jsonVector(x.X, x.Y, x.Z, x.W)
 	case []string:
 		b, _ := json.Marshal(x)
 		return b
@@ -179,6 +201,19 @@ func valueJSON(p *registry.Property, v any) json.RawMessage {
 		return json.RawMessage(jsonString(x.String()))
 	}
 	return json.RawMessage(jsonString(p.Type.Print(v)))
+}
+
+// jsonVector writes a vector as an object of its axes, {"x":1,"y":2}.
+func jsonVector(vs ...float64) json.RawMessage {
+	b := []byte{'{'}
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"', axes[i], '"', ':')
+		b = append(b, jsonNumber(v)...)
+	}
+	return append(b, '}')
 }
 
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
@@ -200,7 +235,7 @@ func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Regist
 	var b bytes.Buffer
 	b.WriteString("{")
 	if len(doc.Scene) > 0 {
-		b.WriteString(`"scene":{`)
+		b.WriteString(`"` + jsonScene + `":{`)
 		for i, c := range doc.Scene {
 			if i > 0 {
 				b.WriteByte(',')
@@ -221,7 +256,7 @@ func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Regist
 		b.WriteString("},")
 	}
 	if len(doc.Decls) > 0 {
-		b.WriteString(`"components":{`)
+		b.WriteString(`"` + jsonComponents + `":{`)
 		for i, d := range doc.Decls {
 			if i > 0 {
 				b.WriteByte(',')
@@ -245,7 +280,7 @@ func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Regist
 		}
 		b.WriteString("},")
 	}
-	b.WriteString(`"entities":[`)
+	b.WriteString(`"` + jsonEntities + `":[`)
 	// Each entity's depth below the dump's top-level ones tells the reader
 	// its parent unambiguously: paths are not unique, as an id may look
 	// like the path of an entity without one.
@@ -271,26 +306,26 @@ func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Regist
 }
 
 func propDeclJSON(p *PropDecl) string {
-	parts := []string{`"type":` + jsonString(p.Type)}
+	parts := []string{jsonString(yamlType) + ":" + jsonString(p.Type)}
 	if p.HasDefault {
-		parts = append(parts, `"default":`+jsonString(p.Default))
+		parts = append(parts, jsonString(yamlDefault)+":"+jsonString(p.Default))
 	}
 	if len(p.OneOf) > 0 {
 		b, _ := json.Marshal(p.OneOf)
-		parts = append(parts, `"oneOf":`+string(b))
+		parts = append(parts, jsonString(yamlOneOf)+":"+string(b))
 	}
 	if p.Min != nil {
-		parts = append(parts, `"min":`+jsonNumber(*p.Min))
+		parts = append(parts, jsonString(yamlMin)+":"+jsonNumber(*p.Min))
 	}
 	if p.Max != nil {
-		parts = append(parts, `"max":`+jsonNumber(*p.Max))
+		parts = append(parts, jsonString(yamlMax)+":"+jsonNumber(*p.Max))
 	}
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
-// ReadJSON reads a JSON dump back into a scene Document, with positions.
-// Entities are nested by their "depth" (or, in dumps without it, by their
-// "parent" paths).
+// ReadJSON reads a JSON dump back into a scene [Document], with
+// positions. Entities are nested by their "depth" (or, in dumps without
+// it, by their "parent" paths).
 func ReadJSON(file string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	errs := &errorSink{max: lim.MaxErrors}
@@ -306,27 +341,16 @@ func ReadJSON(file string, data []byte, lim Limits) (*Document, error) {
 	return finish(doc, errs)
 }
 
-// maxJSONNesting bounds the nesting of JSON arrays and objects (a dump
-// needs five levels).
-const maxJSONNesting = 1000
-
-// jsonReader reads a JSON dump in one pass over the input, without
-// encoding/json: it needs the position of every value, and it reads the
-// entities one at a time into a small tree that is reused for the next,
-// so that memory stays proportional to the Document it builds. Component
-// values, system settings and declarations are converted by a yamlReader,
-// as they are spelt as in YAML.
+// jsonReader converts a JSON dump as package jsonsyntax parses it: the
+// sections of the top-level object pair by pair, and the entities one at
+// a time (it is the parser's Sink), so that memory stays proportional to
+// the Document it builds. Component values, system settings and
+// declarations are converted by a yamlReader, as they are spelt as in
+// YAML.
 type jsonReader struct {
-	y     *yamlReader // conversions shared with YAML, and the error sink
-	data  []byte
-	s     string
-	i     int
-	line  int // line of offset i, 1-based
-	lineI int // offset of the start of that line
-	cols  textpos.Columns
-	depth int
-	nodes yamlsyntax.Arena
-	err   *Error // the syntax error, which ends the read
+	y    *yamlReader // conversions shared with YAML, and the error sink
+	doc  *Document
+	seen map[string]Pos // top-level keys, for duplicates
 
 	chain  []jsonAncestor     // the entity being read and its ancestors, by depth
 	byPath map[string]*Entity // entities by path, for dumps without depths
@@ -341,137 +365,65 @@ type jsonAncestor struct {
 func readJSON(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
 		src: &source{file: file, data: data, format: FormatJSON}}
-	j := &jsonReader{y: y, data: data, s: string(data), line: 1}
-	j.i = textpos.BOMLen(data)
-	j.lineI = j.i
-	j.cols.SetText(data, false)
-	mark := len(errs.list)
 	doc := &Document{File: file, Files: []string{file}}
-	j.document(doc)
-	if j.err != nil {
+	j := &jsonReader{y: y, doc: doc, seen: map[string]Pos{}}
+	mark := len(errs.list)
+	root, serr := jsonsyntax.Parse(data, j)
+	if serr != nil {
 		// A syntax error makes the rest meaningless: report only it.
 		errs.list, errs.full = errs.list[:mark], false
-		errs.add(j.err.Pos, "%s", j.err.Msg)
+		errs.add(newLineIndex(file, data).pos(serr.Off), "invalid JSON: %s", serr.Msg)
 		return nil
 	}
+	if root.Kind != yamlsyntax.Mapping {
+		errs.add(y.pos(root), "a dump must be a JSON object")
+		return doc
+	}
+	doc.Pos = y.pos(root)
 	doc.nEntities = y.n - lim.usedEntities
 	return doc
 }
 
-// document reads the top-level object, section by section.
-func (j *jsonReader) document(doc *Document) {
-	j.space()
-	if j.i >= len(j.data) {
-		j.fail(j.i, "unexpected end of JSON input")
-		return
+// Key keeps the first of each top-level key, and streams the entities.
+func (j *jsonReader) Key(k *yamlsyntax.Node) (keep, items bool) {
+	y := j.y
+	if first, dup := j.seen[k.Value]; dup {
+		y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.Value, first)
+		return false, false
 	}
-	if j.data[j.i] != '{' {
-		at := j.pos(j.i)
-		if j.value(); j.err == nil {
-			j.space()
-			if j.i < len(j.data) {
-				j.failChar("after top-level value")
-				return
+	j.seen[k.Value] = y.pos(k)
+	return true, k.Value == jsonEntities
+}
+
+// Pair converts a section of the dump other than an array of entities.
+func (j *jsonReader) Pair(k, v *yamlsyntax.Node) {
+	y, doc := j.y, j.doc
+	switch k.Value {
+	case jsonScene:
+		y.each(v, jsonScene, func(k, v *yamlsyntax.Node) {
+			if c := y.component(k, v, "system"); c != nil {
+				doc.Scene = append(doc.Scene, c)
 			}
-			j.y.errs.add(at, "a dump must be a JSON object")
-		}
-		return
-	}
-	doc.Pos = j.pos(j.i)
-	y := j.y
-	seen := map[string]Pos{}
-	j.object(func(k *yamlsyntax.Node) bool {
-		if first, dup := seen[k.Value]; dup {
-			y.errs.add(y.pos(k), "duplicate key %q (first at %s)", k.Value, first)
-			j.discard()
-			return true
-		}
-		seen[k.Value] = y.pos(k)
-		if k.Value == "entities" && j.peek() == '[' {
-			j.entities(doc)
-			return true
-		}
-		m := j.nodes.Mark()
-		v := j.value()
-		if j.err != nil {
-			return false
-		}
-		switch k.Value {
-		case "scene":
-			y.each(v, "scene", func(k, v *yamlsyntax.Node) {
-				if c := y.component(k, v, "system"); c != nil {
-					doc.Scene = append(doc.Scene, c)
-				}
-			})
-		case "components":
-			y.each(v, "components", func(k, v *yamlsyntax.Node) {
-				if d := y.decl(k, v); d != nil {
-					doc.Decls = append(doc.Decls, d)
-				}
-			})
-		case "entities":
-			y.errs.add(y.pos(v), "entities must be an array of entities, not %s", kindName(v))
-		default:
-			y.errs.add(y.pos(k), "unknown top-level key %q (want scene, components or entities)", k.Value)
-		}
-		j.nodes.Reset(m)
-		return true
-	})
-	if j.err != nil {
-		return
-	}
-	j.space()
-	if j.i < len(j.data) {
-		j.failChar("after top-level value")
+		})
+	case jsonComponents:
+		y.each(v, jsonComponents, func(k, v *yamlsyntax.Node) {
+			if d := y.decl(k, v); d != nil {
+				doc.Decls = append(doc.Decls, d)
+			}
+		})
+	case jsonEntities:
+		y.errs.add(y.pos(v), "%s must be an array of entities, not %s", jsonEntities, kindName(v))
+	default:
+		y.errs.add(y.pos(k), "unknown top-level key %q (want %s)", k.Value, orList(jsonTopKeys))
 	}
 }
 
-// discard reads a value and forgets it.
-func (j *jsonReader) discard() {
-	m := j.nodes.Mark()
-	j.value()
-	j.nodes.Reset(m)
-}
-
-// entities reads the entity array, one entity at a time.
-func (j *jsonReader) entities(doc *Document) {
+// Item converts one entity of the dump and places it in the tree.
+func (j *jsonReader) Item(n *yamlsyntax.Node) {
 	y := j.y
-	j.i++ // '['
-	j.depth++
-	defer func() { j.depth-- }()
-	j.space()
-	if j.peek() == ']' {
-		j.i++
+	if y.stop || y.errs.full {
 		return
 	}
-	for j.err == nil {
-		m := j.nodes.Mark()
-		it := j.value()
-		if j.err != nil {
-			return
-		}
-		if !y.stop && !y.errs.full {
-			j.entity(doc, it)
-		}
-		j.nodes.Reset(m)
-		j.space()
-		switch j.peek() {
-		case ',':
-			j.i++
-			j.space()
-		case ']':
-			j.i++
-			return
-		default:
-			j.failChar("after array element")
-			return
-		}
-	}
-}
-
-// entity converts one entity of the dump and places it in the tree.
-func (j *jsonReader) entity(doc *Document, n *yamlsyntax.Node) {
-	y := j.y
 	if n.Kind != yamlsyntax.Mapping {
 		y.errs.add(y.pos(n), "entity must be an object, not %s", kindName(n))
 		return
@@ -482,87 +434,98 @@ func (j *jsonReader) entity(doc *Document, n *yamlsyntax.Node) {
 		y.stop = true
 		return
 	}
+	de := j.entity(n)
+	if de.path == "" {
+		de.path = de.e.ID
+	}
+	j.place(de)
+}
+
+// jsonEntity is an entity of a dump with where the dump places it.
+type jsonEntity struct {
+	e         *Entity
+	path      string
+	parent    string // the parent's path, if hasParent
+	parentPos Pos
+	hasParent bool
+	depth     int // -1 if not given
+}
+
+// entity converts the keys of one entity of the dump.
+func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
+	y := j.y
 	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file
-	var path, parent string
-	var parentPos Pos
-	hasParent, depth := false, -1
+	de := &jsonEntity{e: e, depth: -1}
 	y.pairs(n, func(k, v *yamlsyntax.Node) {
 		switch k.Value {
-		case "id":
+		case jsonID:
 			e.IDPos = y.pos(v)
-			if s, ok := y.scalar(v, "id"); ok {
+			if s, ok := y.scalar(v, jsonID); ok {
 				if !validID(s) {
 					y.errs.add(e.IDPos, "%s", idMsg("entity id", s))
 				} else {
 					e.ID = s
 				}
 			}
-		case "path":
-			if s, ok := y.scalar(v, "path"); ok {
-				path = s
+		case jsonPath:
+			if s, ok := y.scalar(v, jsonPath); ok {
+				de.path = s
 			}
-		case "parent":
+		case jsonParent:
 			if !isNull(v) {
-				if s, ok := y.scalar(v, "parent"); ok {
-					parent, parentPos, hasParent = s, y.pos(v), true
+				if s, ok := y.scalar(v, jsonParent); ok {
+					de.parent, de.parentPos, de.hasParent = s, y.pos(v), true
 				}
 			}
-		case "depth":
+		case jsonDepth:
 			d, err := strconv.Atoi(v.Value)
 			if v.Kind != yamlsyntax.Scalar || v.Exact || err != nil || d < 0 {
-				y.errs.add(y.pos(v), "depth must be a whole number >= 0")
+				y.errs.add(y.pos(v), "%s must be a whole number >= 0", jsonDepth)
 				return
 			}
-			depth = d
-		case "class":
-			e.Class = y.names(v, "class")
-		case "components":
-			y.each(v, "components", func(k, v *yamlsyntax.Node) {
+			de.depth = d
+		case jsonClass:
+			e.Class = y.names(v, jsonClass)
+		case jsonEntityComponents:
+			y.each(v, jsonEntityComponents, func(k, v *yamlsyntax.Node) {
 				if c := j.component(k, v); c != nil {
 					e.Components = append(e.Components, c)
 				}
 			})
 		default:
-			y.errs.add(y.pos(k), "unknown entity key %q (want id, path, parent, depth, class or components)", k.Value)
+			y.errs.add(y.pos(k), "unknown entity key %q (want %s)", k.Value, orList(jsonEntityKeys))
 		}
 	})
-	if path == "" {
-		path = e.ID
-	}
-	// Find the parent: by depth when the dump gives it (a path can be
-	// ambiguous: an entity with id "0" and the first unnamed top-level
-	// entity both have the path "0"), else by path among the ancestors
-	// of the previous entity, innermost first, then among all earlier
-	// entities.
+	return de
+}
+
+// place puts an entity in the tree. It finds the parent by depth when
+// the dump gives it (a path can be ambiguous: an entity with id "0" and
+// the first unnamed top-level entity both have the path "0"), else by
+// path among the ancestors of the previous entity, innermost first, then
+// among all earlier entities.
+func (j *jsonReader) place(de *jsonEntity) {
+	y, e := j.y, de.e
 	var p *Entity
 	switch {
-	case depth >= 0:
-		if depth > len(j.chain) {
-			y.errs.add(e.Pos, "depth %d: the entity before it is at depth %d", depth, len(j.chain)-1)
+	case de.depth >= 0:
+		var ok bool
+		if p, ok = j.parentAtDepth(de); !ok {
 			return
 		}
-		j.chain = j.chain[:depth]
-		if depth > 0 {
-			a := j.chain[depth-1]
-			if hasParent && parent != a.path {
-				y.errs.add(parentPos, "parent %q is not the entity at depth %d before it (%q)", parent, depth-1, a.path)
-				return
-			}
-			p = a.e
-		}
-	case hasParent:
+	case de.hasParent:
 		k := len(j.chain) - 1
-		for k >= 0 && j.chain[k].path != parent {
+		for k >= 0 && j.chain[k].path != de.parent {
 			k--
 		}
 		if k >= 0 {
 			j.chain = j.chain[:k+1]
 			p = j.chain[k].e
-		} else if p = j.byPath[parent]; p != nil {
-			j.chain = append(j.chain[:0], jsonAncestor{p, parent})
+		} else if p = j.byPath[de.parent]; p != nil {
+			j.chain = append(j.chain[:0], jsonAncestor{p, de.parent})
 		} else {
-			y.errs.add(parentPos, "parent %q is not an earlier entity", parent)
+			y.errs.add(de.parentPos, "parent %q is not an earlier entity", de.parent)
 			return
 		}
 	default:
@@ -573,17 +536,38 @@ func (j *jsonReader) entity(doc *Document, n *yamlsyntax.Node) {
 		return
 	}
 	if p == nil {
-		doc.Entities = append(doc.Entities, e)
+		j.doc.Entities = append(j.doc.Entities, e)
 	} else {
 		p.Children = append(p.Children, e)
 	}
-	j.chain = append(j.chain, jsonAncestor{e, path})
-	if depth < 0 && path != "" {
+	j.chain = append(j.chain, jsonAncestor{e, de.path})
+	if de.depth < 0 && de.path != "" {
 		if j.byPath == nil {
 			j.byPath = map[string]*Entity{}
 		}
-		j.byPath[path] = e // after finding the parent: never itself
+		j.byPath[de.path] = e // after finding the parent: never itself
 	}
+}
+
+// parentAtDepth returns the parent of an entity the dump gives a depth,
+// cutting the chain of ancestors to it (nil for a top-level entity), or
+// false if the depth does not fit the entity before it.
+func (j *jsonReader) parentAtDepth(de *jsonEntity) (*Entity, bool) {
+	y, depth := j.y, de.depth
+	if depth > len(j.chain) {
+		y.errs.add(de.e.Pos, "%s %d: the entity before it is at %s %d", jsonDepth, depth, jsonDepth, len(j.chain)-1)
+		return nil, false
+	}
+	j.chain = j.chain[:depth]
+	if depth == 0 {
+		return nil, true
+	}
+	a := j.chain[depth-1]
+	if de.hasParent && de.parent != a.path {
+		y.errs.add(de.parentPos, "parent %q is not the entity at %s %d before it (%q)", de.parent, jsonDepth, depth-1, a.path)
+		return nil, false
+	}
+	return a.e, true
 }
 
 // component converts one component of a dumped entity: an object of
@@ -628,12 +612,12 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *Component {
 // axes, named in order, numbers) joined by spaces.
 func jsonAxes(v *yamlsyntax.Node) (string, bool) {
 	n := len(v.Content) / 2
-	if n < 2 || n > 4 {
+	if n < 2 || n > len(axes) {
 		return "", false
 	}
 	for i := range n {
 		k, x := v.Content[2*i], v.Content[2*i+1]
-		if k.Value != "xyzw"[i:i+1] || x.Kind != yamlsyntax.Scalar || x.Exact || x.Null {
+		if k.Value != axes[i:i+1] || x.Kind != yamlsyntax.Scalar || x.Exact || x.Null {
 			return "", false
 		}
 	}
@@ -658,408 +642,4 @@ func jsonText(v *yamlsyntax.Node) string {
 		return strings.Join(parts, ", ")
 	}
 	return v.Value
-}
-
-// ---- the JSON syntax ----
-
-// pos returns the position of offset off, on the current line (columns
-// are counted incrementally).
-func (j *jsonReader) pos(off int) Pos {
-	return Pos{File: j.y.file, Line: j.line, Col: j.colAt(off)}
-}
-
-func (j *jsonReader) colAt(off int) int { return j.cols.At(j.lineI, off) }
-
-// fail records the syntax error at offset off and stops the read.
-func (j *jsonReader) fail(off int, msg string) {
-	if j.err == nil {
-		x := newLineIndex(j.y.file, j.data)
-		j.err = &Error{Pos: x.pos(off), Msg: "invalid JSON: " + msg}
-	}
-	j.i = len(j.data)
-}
-
-// failChar reports the character at j.i as unexpected (or the end).
-func (j *jsonReader) failChar(context string) {
-	if j.i >= len(j.data) {
-		j.fail(j.i, "unexpected end of JSON input")
-		return
-	}
-	j.fail(j.i, "invalid character "+quoteChar(j.data[j.i:])+" "+context)
-}
-
-// quoteChar quotes the character at the start of b for a message.
-func quoteChar(b []byte) string {
-	r, _ := utf8.DecodeRune(b)
-	if r == '\'' {
-		return `'\''`
-	}
-	if r == '"' {
-		return `'"'`
-	}
-	q := strconv.QuoteRune(r)
-	return q
-}
-
-func (j *jsonReader) peek() byte {
-	if j.i < len(j.data) {
-		return j.data[j.i]
-	}
-	return 0
-}
-
-// space skips white space, counting lines.
-func (j *jsonReader) space() {
-	for j.i < len(j.data) {
-		switch j.data[j.i] {
-		case ' ', '\t', '\r':
-			j.i++
-		case '\n':
-			j.i++
-			j.line++
-			j.lineI = j.i
-		default:
-			return
-		}
-	}
-}
-
-func (j *jsonReader) node(kind yamlsyntax.Kind, off int) *yamlsyntax.Node {
-	n := j.nodes.New()
-	n.Kind = kind
-	n.Line, n.Col = int32(j.line), int32(j.colAt(off))
-	return n
-}
-
-// value reads one value at j.i (after white space) into a tree.
-func (j *jsonReader) value() *yamlsyntax.Node {
-	j.space()
-	if j.i >= len(j.data) {
-		j.fail(j.i, "unexpected end of JSON input")
-		return nil
-	}
-	switch c := j.data[j.i]; {
-	case c == '{':
-		n := j.node(yamlsyntax.Mapping, j.i)
-		start := j.nodes.Pending()
-		j.object(func(k *yamlsyntax.Node) bool {
-			v := j.value()
-			if j.err != nil {
-				return false
-			}
-			j.nodes.Push(k)
-			j.nodes.Push(v)
-			return true
-		})
-		n.Content = j.nodes.Collect(start)
-		return n
-	case c == '[':
-		n := j.node(yamlsyntax.Sequence, j.i)
-		j.i++
-		if j.depth++; j.depth > maxJSONNesting {
-			j.fail(j.i-1, fmt.Sprintf("nested too deeply (limit %d)", maxJSONNesting))
-			return nil
-		}
-		defer func() { j.depth-- }()
-		start := j.nodes.Pending()
-		j.space()
-		if j.peek() == ']' {
-			j.i++
-			return n
-		}
-		for j.err == nil {
-			v := j.value()
-			if j.err != nil {
-				return nil
-			}
-			j.nodes.Push(v)
-			j.space()
-			switch j.peek() {
-			case ',':
-				j.i++
-			case ']':
-				j.i++
-				n.Content = j.nodes.Collect(start)
-				return n
-			default:
-				j.failChar("after array element")
-			}
-		}
-		return nil
-	case c == '"':
-		n := j.node(yamlsyntax.Scalar, j.i)
-		n.Value, n.Exact = j.str()
-		return n
-	case c == '-' || '0' <= c && c <= '9':
-		n := j.node(yamlsyntax.Scalar, j.i)
-		n.Value = j.number()
-		return n
-	default:
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if strings.HasPrefix(j.s[j.i:], lit) {
-				n := j.node(yamlsyntax.Scalar, j.i)
-				n.Value, n.Null = lit, lit == "null"
-				if n.Null {
-					n.Value = ""
-				}
-				j.i += len(lit)
-				return n
-			}
-		}
-		// Point at the first character that does not fit a literal.
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if lit[0] == c {
-				k := 1
-				for k < len(lit) && j.i+k < len(j.data) && j.data[j.i+k] == lit[k] {
-					k++
-				}
-				j.i += k
-				j.failChar("in literal " + lit + " (expecting " + strconv.QuoteRune(rune(lit[k])) + ")")
-				return nil
-			}
-		}
-		j.failChar("looking for beginning of value")
-		return nil
-	}
-}
-
-// object reads an object at j.i ('{'), calling f with each key when the
-// reader is at the value (after the ':'); f reads the value.
-func (j *jsonReader) object(f func(k *yamlsyntax.Node) bool) {
-	j.i++
-	if j.depth++; j.depth > maxJSONNesting {
-		j.fail(j.i-1, fmt.Sprintf("nested too deeply (limit %d)", maxJSONNesting))
-		return
-	}
-	defer func() { j.depth-- }()
-	j.space()
-	if j.peek() == '}' {
-		j.i++
-		return
-	}
-	for j.err == nil {
-		j.space()
-		if j.peek() != '"' {
-			j.failChar("looking for beginning of object key string")
-			return
-		}
-		k := j.node(yamlsyntax.Scalar, j.i)
-		k.Value, k.Exact = j.str()
-		if j.err != nil {
-			return
-		}
-		j.space()
-		if j.peek() != ':' {
-			j.failChar("after object key")
-			return
-		}
-		j.i++
-		j.space()
-		if !f(k) || j.err != nil {
-			return
-		}
-		j.space()
-		switch j.peek() {
-		case ',':
-			j.i++
-		case '}':
-			j.i++
-			return
-		default:
-			j.failChar("after object key:value pair")
-		}
-	}
-}
-
-// str reads a string at j.i, returning its decoded text.
-func (j *jsonReader) str() (string, bool) {
-	start := j.i + 1
-	k := start
-	for k < len(j.data) {
-		c := j.data[k]
-		if c == '"' {
-			j.i = k + 1
-			if !utf8.Valid(j.data[start:k]) {
-				j.i = start + firstInvalidUTF8(j.data[start:k])
-				j.fail(j.i, "invalid UTF-8 in string")
-				return "", true
-			}
-			return j.s[start:k], true
-		}
-		if c == '\\' || c < ' ' {
-			break
-		}
-		k++
-	}
-	// Escapes or an error: decode into a buffer.
-	b := []byte(j.s[start:k])
-	for k < len(j.data) {
-		c := j.data[k]
-		switch {
-		case c == '"':
-			j.i = k + 1
-			if !utf8.Valid(b) {
-				j.i = start + firstInvalidUTF8(j.data[start:k])
-				j.fail(j.i, "invalid UTF-8 in string")
-				return "", true
-			}
-			return string(b), true
-		case c < ' ':
-			j.i = k
-			j.failChar("in string literal")
-			return "", true
-		case c == '\\':
-			if k+1 >= len(j.data) {
-				j.i = len(j.data)
-				j.fail(j.i, "unexpected end of JSON input")
-				return "", true
-			}
-			e := j.data[k+1]
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, n := j.hex4(k + 2)
-				if n < 0 {
-					return "", true
-				}
-				k += 6
-				if utf16.IsSurrogate(r) {
-					if r2, n2 := j.hex4Soft(k); n2 > 0 && utf16.DecodeRune(r, r2) != utf8.RuneError {
-						r = utf16.DecodeRune(r, r2)
-						k += 6
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				b = utf8.AppendRune(b, r)
-				continue
-			default:
-				j.i = k + 1
-				j.failChar("in string escape code")
-				return "", true
-			}
-			k += 2
-		default:
-			b = append(b, c)
-			k++
-		}
-	}
-	j.i = len(j.data)
-	j.fail(j.i, "unexpected end of JSON input")
-	return "", true
-}
-
-// hex4 reads the four hex digits of a \u escape at offset k.
-func (j *jsonReader) hex4(k int) (rune, int) {
-	var r rune
-	for n := range 4 {
-		if k+n >= len(j.data) {
-			j.i = len(j.data)
-			j.fail(j.i, "unexpected end of JSON input")
-			return 0, -1
-		}
-		d, ok := hexVal(j.data[k+n])
-		if !ok {
-			j.i = k + n
-			j.failChar("in \\u hexadecimal character escape")
-			return 0, -1
-		}
-		r = r<<4 | d
-	}
-	return r, 4
-}
-
-// hex4Soft reads "\uXXXX" at offset k if it is there, without errors.
-func (j *jsonReader) hex4Soft(k int) (rune, int) {
-	if k+6 > len(j.data) || j.data[k] != '\\' || j.data[k+1] != 'u' {
-		return 0, -1
-	}
-	var r rune
-	for n := range 4 {
-		d, ok := hexVal(j.data[k+2+n])
-		if !ok {
-			return 0, -1
-		}
-		r = r<<4 | d
-	}
-	return r, 6
-}
-
-func hexVal(c byte) (rune, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return rune(c - '0'), true
-	case 'a' <= c && c <= 'f':
-		return rune(c - 'a' + 10), true
-	case 'A' <= c && c <= 'F':
-		return rune(c - 'A' + 10), true
-	}
-	return 0, false
-}
-
-// firstInvalidUTF8 returns the offset of the first byte of b that is not
-// valid UTF-8.
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
-
-// number reads a number at j.i as written.
-func (j *jsonReader) number() string {
-	start := j.i
-	k := j.i
-	digits := func() bool {
-		d := k
-		for k < len(j.data) && '0' <= j.data[k] && j.data[k] <= '9' {
-			k++
-		}
-		return k > d
-	}
-	bad := func(context string) string {
-		j.i = k
-		j.failChar(context)
-		return ""
-	}
-	if j.data[k] == '-' {
-		k++
-	}
-	if k < len(j.data) && j.data[k] == '0' {
-		k++
-	} else if !digits() {
-		return bad("in numeric literal")
-	}
-	if k < len(j.data) && j.data[k] == '.' {
-		k++
-		if !digits() {
-			return bad("after decimal point in numeric literal")
-		}
-	}
-	if k < len(j.data) && (j.data[k] == 'e' || j.data[k] == 'E') {
-		k++
-		if k < len(j.data) && (j.data[k] == '+' || j.data[k] == '-') {
-			k++
-		}
-		if !digits() {
-			return bad("in exponent of numeric literal")
-		}
-	}
-	j.i = k
-	return j.s[start:k]
 }

@@ -6,6 +6,10 @@ package loader
 // hostile input stays within Limits. Whether a component is registered
 // and whether its values parse is checked later, against a registry.
 
+// axes names the properties of a vector written as a mapping, in order:
+// x, y, z, w (position: {x: 1, y: 2, z: 3}; JSON dumps write vectors so).
+const axes = "xyzw"
+
 // ValueKind tells how a component value was written.
 type ValueKind uint8
 

@@ -424,3 +424,11 @@ func idMsg(what, s string) string {
 func nameMsg(what, s string) string {
 	return fmt.Sprintf("invalid %s name %q (want a letter, then letters, digits, '-' or '_', optionally \"__\" and an instance id)", what, s)
 }
+
+// orList lists words for a message: "a", "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}

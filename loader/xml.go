@@ -2,6 +2,8 @@ package loader
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -46,16 +48,50 @@ import (
 // references are decoded and CRLF becomes LF, but tabs and newlines in
 // values are not normalised to spaces.
 //
-// The reader works on the token stream of its own scanner (xmlscan.go),
-// which accepts, decodes and refuses exactly what encoding/xml's
+// The reader works on the token stream of its own scanner (package
+// loader/internal/xmltok), which accepts, decodes and refuses exactly what encoding/xml's
 // Decoder.RawToken does in strict mode, stopping at the same offsets with
 // the same messages, but without allocating per token (encoding/xml
 // copies every name and value through a bytes.Buffer and was a quarter
 // of the time of loading a large scene). It computes every position
 // itself (xmlquery, while convenient for XPath, has no columns, no
-// attribute positions and inexact lines, and its tree costs memory), so
-// errors point at the start tag, the attribute name or the attribute value
+// attribute positions and inexact lines, and its tree costs memory; it
+// serves as the independent oracle in FuzzXMLQueryOracle), so errors
+// point at the start tag, the attribute name or the attribute value
 // exactly, also for start tags spread over several lines.
+
+// The XML vocabulary: the elements and attributes of a scene file,
+// written once here for the reader, the writer and the XML Schema of the
+// format.
+const (
+	xmlScene      = "scene" // the root; its attributes are system settings
+	xmlComponents = "components"
+	xmlComponent  = "component" // a declaration, in <components>
+	xmlProperty   = "property"  // a property of a declaration
+	xmlMixin      = "mixin"     // an element, and an attribute of <entity> and <mixin>
+	xmlInclude    = "include"
+	xmlEntity     = "entity"
+
+	xmlID       = "id" // the reserved attributes of <entity> and <mixin>
+	xmlClass    = "class"
+	xmlChildren = "children" // refused: children are nested elements
+	xmlSrc      = "src"      // of <include>
+	xmlName     = "name"     // of <component> and <property>, with:
+	xmlType     = "type"
+	xmlDefault  = "default"
+	xmlOneOf    = "oneOf"
+	xmlMin      = "min"
+	xmlMax      = "max"
+
+	xmlNS = "xmlns" // refused: scenes have no namespaces
+)
+
+var (
+	// xmlSceneElems are the elements <scene> holds, as messages name them.
+	xmlSceneElems = []string{"<" + xmlEntity + ">", "<" + xmlMixin + ">", "<" + xmlInclude + ">", "<" + xmlComponents + ">"}
+	// xmlDeclAttrs are the attributes of <component> and <property>.
+	xmlDeclAttrs = []string{xmlName, xmlType, xmlDefault, xmlOneOf, xmlMin, xmlMax}
+)
 
 // ReadXML reads a scene written in XML; see the package comment in xml.go
 // for the layout. Includes are recorded but not resolved; use [ReadFile].
@@ -114,10 +150,10 @@ func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 		case xmltok.Start:
 			switch {
 			case doc != nil:
-				x.errs.add(x.pos(x.start), "several root elements: a scene file has one <scene> element")
+				x.errs.add(x.pos(x.start), "several root elements: a scene file has one <%s> element", xmlScene)
 				x.skip(t.Name)
-			case t.Name != "scene":
-				x.errs.add(x.pos(x.start), "root element must be <scene>, not <%s>", t.Name)
+			case t.Name != xmlScene:
+				x.errs.add(x.pos(x.start), "root element must be <%s>, not <%s>", xmlScene, t.Name)
 				doc = &Document{File: file, Files: []string{file}, Pos: x.pos(x.start)}
 				x.skip(t.Name)
 			default:
@@ -130,7 +166,7 @@ func readXML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 		}
 	}
 	if doc == nil && (x.eof || !x.stop) && !x.errs.full {
-		x.errs.add(x.pos(len(data)), "no <scene> element")
+		x.errs.add(x.pos(len(data)), "no <%s> element", xmlScene)
 	}
 	if doc != nil {
 		doc.nEntities = x.n - lim.usedEntities
@@ -271,7 +307,7 @@ func (x *xmlReader) attributes() []xmlAttr {
 	for k := range raw {
 		a := &raw[k]
 		at := xmlAttr{name: a.Name, value: a.Value, pos: x.pos(a.NameOff), vpos: x.pos(a.ValOff)}
-		if xmltok.Prefixed(a.Name) || a.Name == "xmlns" {
+		if xmltok.Prefixed(a.Name) || a.Name == xmlNS {
 			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.Name)
 			continue
 		}
@@ -385,28 +421,28 @@ func (x *xmlReader) scene() *Document {
 			doc.Scene = append(doc.Scene, c)
 		}
 	}
-	for t, ok := x.child("scene", open); ok; t, ok = x.child("scene", open) {
+	for t, ok := x.child(xmlScene, open); ok; t, ok = x.child(xmlScene, open) {
 		switch t.Name {
-		case "entity":
+		case xmlEntity:
 			if e := x.entity(1); e != nil {
 				doc.Entities = append(doc.Entities, e)
 			}
-		case "mixin":
+		case xmlMixin:
 			if m := x.mixin(); m != nil {
 				doc.Mixins = append(doc.Mixins, m)
 			}
-		case "include":
+		case xmlInclude:
 			if inc := x.include(); inc != nil {
 				doc.Includes = append(doc.Includes, inc)
 			}
-		case "components":
+		case xmlComponents:
 			open := x.start
 			for _, a := range x.attributes() {
-				x.errs.add(a.pos, "unknown attribute %q on <components>", a.name)
+				x.errs.add(a.pos, "unknown attribute %q on <%s>", a.name, xmlComponents)
 			}
-			for t, ok := x.child("components", open); ok; t, ok = x.child("components", open) {
-				if t.Name != "component" {
-					x.errs.add(x.pos(x.start), "unknown element <%s> in <components> (want <component>)", t.Name)
+			for t, ok := x.child(xmlComponents, open); ok; t, ok = x.child(xmlComponents, open) {
+				if t.Name != xmlComponent {
+					x.errs.add(x.pos(x.start), "unknown element <%s> in <%s> (want <%s>)", t.Name, xmlComponents, xmlComponent)
 					x.skip(t.Name)
 					continue
 				}
@@ -415,7 +451,7 @@ func (x *xmlReader) scene() *Document {
 				}
 			}
 		default:
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <scene> (want <entity>, <mixin>, <include> or <components>)", t.Name)
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <%s> (want %s)", t.Name, xmlScene, orList(xmlSceneElems))
 			x.skip(t.Name)
 		}
 	}
@@ -433,7 +469,7 @@ func (x *xmlReader) entity(depth int) *Entity {
 	}
 	if depth > x.lim.MaxDepth {
 		x.errs.add(x.pos(open), "entities nested too deeply (limit %d)", x.lim.MaxDepth)
-		x.skip("entity")
+		x.skip(xmlEntity)
 		return nil
 	}
 	if len(x.ents) == 0 {
@@ -447,29 +483,29 @@ func (x *xmlReader) entity(depth int) *Entity {
 	for i := range attrs {
 		a := &attrs[i]
 		switch a.name {
-		case "id":
+		case xmlID:
 			e.IDPos = a.vpos
 			if !validID(a.value) {
 				x.errs.add(a.vpos, "%s", idMsg("entity id", a.value))
 			} else {
 				e.ID = a.value
 			}
-		case "class":
+		case xmlClass:
 			e.Class = x.words(a.value)
-		case "mixin":
+		case xmlMixin:
 			e.MixinPos = a.vpos
 			e.Mixins = x.words(a.value)
-		case "children":
-			x.errs.add(a.pos, "children are written as nested <entity> elements, not as an attribute")
+		case xmlChildren:
+			x.errs.add(a.pos, "%s are written as nested <%s> elements, not as an attribute", xmlChildren, xmlEntity)
 		default:
 			if c := x.component(a, "component"); c != nil {
 				e.Components = append(e.Components, c)
 			}
 		}
 	}
-	for t, ok := x.child("entity", open); ok; t, ok = x.child("entity", open) {
-		if t.Name != "entity" {
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <entity> (want <entity>)", t.Name)
+	for t, ok := x.child(xmlEntity, open); ok; t, ok = x.child(xmlEntity, open) {
+		if t.Name != xmlEntity {
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <%s> (want <%s>)", t.Name, xmlEntity, xmlEntity)
 			x.skip(t.Name)
 			continue
 		}
@@ -486,7 +522,7 @@ func (x *xmlReader) mixin() *Mixin {
 	hasID := false
 	for i, a := range x.attributes() {
 		switch a.name {
-		case "id":
+		case xmlID:
 			hasID = true
 			m.Pos = a.vpos
 			if !validID(a.value) {
@@ -495,12 +531,12 @@ func (x *xmlReader) mixin() *Mixin {
 			} else if m != nil {
 				m.ID = a.value
 			}
-		case "mixin":
+		case xmlMixin:
 			if m != nil {
 				m.MixinPos = a.vpos
 				m.Mixins = x.words(a.value)
 			}
-		case "class", "children":
+		case xmlClass, xmlChildren:
 			x.errs.add(a.pos, "%q is not allowed in a mixin", a.name)
 		default:
 			if c := x.component(&x.attrs[i], "component"); c != nil && m != nil {
@@ -509,10 +545,10 @@ func (x *xmlReader) mixin() *Mixin {
 		}
 	}
 	if !hasID {
-		x.errs.add(x.pos(open), "<mixin> needs an id attribute")
+		x.errs.add(x.pos(open), "<%s> needs an %s attribute", xmlMixin, xmlID)
 		m = nil
 	}
-	x.body("mixin", open)
+	x.body(xmlMixin, open)
 	return m
 }
 
@@ -520,24 +556,24 @@ func (x *xmlReader) include() *Include {
 	open := x.start
 	found := false // a src attribute, also one with a namespace prefix or repeated
 	for _, a := range x.sc.Token().Attrs {
-		found = found || xmltok.Local(a.Name) == "src"
+		found = found || xmltok.Local(a.Name) == xmlSrc
 	}
 	var inc *Include
 	for _, a := range x.attributes() {
-		if a.name != "src" {
-			x.errs.add(a.pos, "unknown attribute %q on <include> (want src)", a.name)
+		if a.name != xmlSrc {
+			x.errs.add(a.pos, "unknown attribute %q on <%s> (want %s)", a.name, xmlInclude, xmlSrc)
 			continue
 		}
 		if a.value == "" {
-			x.errs.add(a.vpos, "include: empty path")
+			x.errs.add(a.vpos, "%s: empty path", xmlInclude)
 			continue
 		}
 		inc = &Include{Path: a.value, Pos: a.vpos}
 	}
 	if inc == nil && !x.errs.full && !found {
-		x.errs.add(x.pos(open), "<include> needs a src attribute")
+		x.errs.add(x.pos(open), "<%s> needs a %s attribute", xmlInclude, xmlSrc)
 	}
-	x.body("include", open)
+	x.body(xmlInclude, open)
 	return inc
 }
 
@@ -545,7 +581,7 @@ func (x *xmlReader) include() *Include {
 // with optional <property> children.
 func (x *xmlReader) decl() *Decl {
 	open := x.start
-	p, name, ok := x.propAttrs("component")
+	p, name, ok := x.propAttrs(xmlComponent)
 	var d *Decl
 	if ok {
 		if !validName(name.value, false) {
@@ -557,24 +593,24 @@ func (x *xmlReader) decl() *Decl {
 	single := p != nil && (p.Type != "" || p.HasDefault || p.OneOf != nil || p.Min != nil || p.Max != nil)
 	if single && d != nil {
 		if p.Type == "" {
-			x.errs.add(x.pos(open), "single-property declaration of %q needs a type attribute", d.Name)
+			x.errs.add(x.pos(open), "single-property declaration of %q needs a %s attribute", d.Name, xmlType)
 		}
 		p.Pos = d.Pos
 		d.Single, d.Props = true, []*PropDecl{p}
 	}
-	for t, ok := x.child("component", open); ok; t, ok = x.child("component", open) {
-		if t.Name != "property" {
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <component> (want <property>)", t.Name)
+	for t, ok := x.child(xmlComponent, open); ok; t, ok = x.child(xmlComponent, open) {
+		if t.Name != xmlProperty {
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <%s> (want <%s>)", t.Name, xmlComponent, xmlProperty)
 			x.skip(t.Name)
 			continue
 		}
 		if single {
-			x.errs.add(x.pos(x.start), "<property> in a single-property declaration (one with a type attribute)")
+			x.errs.add(x.pos(x.start), "<%s> in a single-property declaration (one with a %s attribute)", xmlProperty, xmlType)
 			x.skip(t.Name)
 			continue
 		}
 		popen := x.start
-		p, name, ok := x.propAttrs("property")
+		p, name, ok := x.propAttrs(xmlProperty)
 		if ok {
 			if !validName(name.value, false) {
 				x.errs.add(name.vpos, "%s", nameMsg("property", name.value))
@@ -592,7 +628,7 @@ func (x *xmlReader) decl() *Decl {
 				}
 			}
 		}
-		x.body("property", popen)
+		x.body(xmlProperty, popen)
 	}
 	return d
 }
@@ -606,34 +642,162 @@ func (x *xmlReader) propAttrs(elem string) (*PropDecl, xmlAttr, bool) {
 	hasName := false
 	for _, a := range x.attributes() {
 		switch a.name {
-		case "name":
+		case xmlName:
 			name, hasName = a, true
-		case "type":
+		case xmlType:
 			p.Type = a.value
-		case "default":
+		case xmlDefault:
 			p.Default, p.HasDefault = a.value, true
-		case "oneOf":
+		case xmlOneOf:
 			p.OneOf = splitList(a.value)
 			if p.OneOf == nil {
 				p.OneOf = []string{}
 			}
-		case "min", "max":
+		case xmlMin, xmlMax:
 			f, err := strconv.ParseFloat(a.value, 64)
 			if err != nil {
 				x.errs.add(a.vpos, "%s must be a number, not %q", a.name, a.value)
 				continue
 			}
-			if a.name == "min" {
+			if a.name == xmlMin {
 				p.Min = &f
 			} else {
 				p.Max = &f
 			}
 		default:
-			x.errs.add(a.pos, "unknown attribute %q on <%s> (want name, type, default, oneOf, min or max)", a.name, elem)
+			x.errs.add(a.pos, "unknown attribute %q on <%s> (want %s)", a.name, elem, orList(xmlDeclAttrs))
 		}
 	}
 	if !hasName {
-		x.errs.add(x.pos(open), "<%s> needs a name attribute", elem)
+		x.errs.add(x.pos(open), "<%s> needs a %s attribute", elem, xmlName)
 	}
 	return p, name, hasName
+}
+
+// ---- writing ----
+
+// WriteXML writes doc as an XML scene.
+func WriteXML(w io.Writer, doc *Document) error {
+	var b bytes.Buffer
+	b.WriteString("<" + xmlScene)
+	for _, c := range doc.Scene {
+		writeXMLComponent(&b, c)
+	}
+	b.WriteString(">\n")
+	if len(doc.Decls) > 0 {
+		b.WriteString("  <" + xmlComponents + ">\n")
+		for _, d := range doc.Decls {
+			fmt.Fprintf(&b, "    <%s %s=%s", xmlComponent, xmlName, xmlAttrValue(d.Name))
+			switch {
+			case len(d.Props) == 0:
+				b.WriteString("/>\n")
+			case d.Single:
+				b.WriteString(propDeclXML(d.Props[0]) + "/>\n")
+			default:
+				b.WriteString(">\n")
+				for _, p := range d.Props {
+					fmt.Fprintf(&b, "      <%s %s=%s%s/>\n", xmlProperty, xmlName, xmlAttrValue(p.Name), propDeclXML(p))
+				}
+				b.WriteString("    </" + xmlComponent + ">\n")
+			}
+		}
+		b.WriteString("  </" + xmlComponents + ">\n")
+	}
+	for _, m := range doc.Mixins {
+		fmt.Fprintf(&b, "  <%s %s=%s", xmlMixin, xmlID, xmlAttrValue(m.ID))
+		if len(m.Mixins) > 0 {
+			fmt.Fprintf(&b, " %s=%s", xmlMixin, xmlAttrValue(strings.Join(m.Mixins, " ")))
+		}
+		for _, c := range m.Components {
+			writeXMLComponent(&b, c)
+		}
+		b.WriteString("/>\n")
+	}
+	for _, e := range doc.Entities {
+		writeXMLEntity(&b, "  ", e)
+	}
+	b.WriteString("</" + xmlScene + ">\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func propDeclXML(p *PropDecl) string {
+	s := " " + xmlType + "=" + xmlAttrValue(p.Type)
+	if p.HasDefault {
+		s += " " + xmlDefault + "=" + xmlAttrValue(p.Default)
+	}
+	if len(p.OneOf) > 0 {
+		s += " " + xmlOneOf + "=" + xmlAttrValue(strings.Join(p.OneOf, ", "))
+	}
+	if p.Min != nil {
+		s += " " + xmlMin + "=" + xmlAttrValue(strconv.FormatFloat(*p.Min, 'g', -1, 64))
+	}
+	if p.Max != nil {
+		s += " " + xmlMax + "=" + xmlAttrValue(strconv.FormatFloat(*p.Max, 'g', -1, 64))
+	}
+	return s
+}
+
+func writeXMLEntity(b *bytes.Buffer, indent string, e *Entity) {
+	b.WriteString(indent + "<" + xmlEntity)
+	if e.ID != "" {
+		fmt.Fprintf(b, " %s=%s", xmlID, xmlAttrValue(e.ID))
+	}
+	if len(e.Class) > 0 {
+		fmt.Fprintf(b, " %s=%s", xmlClass, xmlAttrValue(strings.Join(e.Class, " ")))
+	}
+	if len(e.Mixins) > 0 {
+		fmt.Fprintf(b, " %s=%s", xmlMixin, xmlAttrValue(strings.Join(e.Mixins, " ")))
+	}
+	for _, c := range e.Components {
+		writeXMLComponent(b, c)
+	}
+	if len(e.Children) == 0 {
+		b.WriteString("/>\n")
+		return
+	}
+	b.WriteString(">\n")
+	for _, ch := range e.Children {
+		writeXMLEntity(b, indent+"  ", ch)
+	}
+	b.WriteString(indent + "</" + xmlEntity + ">\n")
+}
+
+// writeXMLComponent writes a component as an attribute, or a mapping
+// value as one name.property attribute per entry.
+func writeXMLComponent(b *bytes.Buffer, c *Component) {
+	if c.Kind == ValueMap {
+		for _, kv := range c.Map {
+			fmt.Fprintf(b, " %s.%s=%s", c.Name, kv.Key, xmlAttrValue(kv.Value))
+		}
+		return
+	}
+	fmt.Fprintf(b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+}
+
+func xmlAttrValue(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\n':
+			b.WriteString("&#10;")
+		case '\r':
+			b.WriteString("&#13;")
+		case '\t':
+			b.WriteString("&#9;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -1,7 +1,11 @@
 package loader
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -25,6 +29,35 @@ import (
 //
 // Scalars keep their source text: `scale: 2` is the text "2" and
 // `visible: yes` the text "yes"; the registry parses them by property type.
+
+// The YAML vocabulary: the keys of a scene file, written once here for
+// the reader, the writer and the JSON Schema of the format.
+const (
+	yamlScene      = "scene"      // system settings
+	yamlComponents = "components" // data-only component declarations
+	yamlMixins     = "mixins"
+	yamlInclude    = "include"
+	yamlEntities   = "entities"
+
+	yamlID       = "id" // the reserved keys of an entity
+	yamlClass    = "class"
+	yamlMixin    = "mixin" // also of a mixin
+	yamlChildren = "children"
+
+	yamlType    = "type" // the keys of a property declaration
+	yamlDefault = "default"
+	yamlOneOf   = "oneOf"
+	yamlMin     = "min"
+	yamlMax     = "max"
+)
+
+var (
+	// yamlTopKeys are the keys of a scene's root mapping, in the order
+	// of messages and of WriteYAML.
+	yamlTopKeys = []string{yamlScene, yamlComponents, yamlMixins, yamlInclude, yamlEntities}
+	// yamlPropKeys are the keys of a property declaration.
+	yamlPropKeys = []string{yamlType, yamlDefault, yamlOneOf, yamlMin, yamlMax}
+)
 
 // ReadYAML reads a scene written in YAML. The layout is:
 //
@@ -51,8 +84,9 @@ import (
 //
 // A property declaration takes the keys type, default, oneOf (a list, or a
 // string of values separated by commas and/or spaces), min and max
-// (numbers). Syntax errors are reported at the offending byte (see
-// yamlparse.go); in the rare files read by yaml.v3 they carry the line
+// (numbers). Syntax errors are reported at the offending byte (the
+// parser of package loader/internal/yamlsyntax finds it); in the rare
+// files read by yaml.v3 they carry the line
 // yaml.v3 gives, at its first non-blank character (a misplaced tab at the
 // tab).
 func ReadYAML(file string, data []byte, lim Limits) (*Document, error) {
@@ -151,7 +185,7 @@ func (t *yamlTop) Key(k *yamlsyntax.Node) (keep, items bool) {
 		return false, false
 	}
 	t.seen[k.Value] = y.pos(k)
-	return true, k.Value == "entities"
+	return true, k.Value == yamlEntities
 }
 
 // Pair converts a top-level pair.
@@ -176,7 +210,7 @@ func (y *yamlReader) readTree(doc *Document, top *yamlsyntax.Node) {
 		return // only comments, or "~"
 	}
 	if top.Kind != yamlsyntax.Mapping {
-		y.errs.add(y.pos(top), "scene must be a mapping with keys scene, components, mixins, include, entities; found %s", kindName(top))
+		y.errs.add(y.pos(top), "scene must be a mapping with keys %s; found %s", strings.Join(yamlTopKeys, ", "), kindName(top))
 		return
 	}
 	doc.Pos = y.pos(top)
@@ -187,36 +221,36 @@ func (y *yamlReader) readTree(doc *Document, top *yamlsyntax.Node) {
 func (y *yamlReader) topPair(doc *Document, k, v *yamlsyntax.Node) {
 	errs := y.errs
 	switch k.Value {
-	case "scene":
-		y.each(v, "scene", func(k, v *yamlsyntax.Node) {
+	case yamlScene:
+		y.each(v, yamlScene, func(k, v *yamlsyntax.Node) {
 			if c := y.component(k, v, "system"); c != nil {
 				doc.Scene = append(doc.Scene, c)
 			}
 		})
-	case "components":
-		y.each(v, "components", func(k, v *yamlsyntax.Node) {
+	case yamlComponents:
+		y.each(v, yamlComponents, func(k, v *yamlsyntax.Node) {
 			if d := y.decl(k, v); d != nil {
 				doc.Decls = append(doc.Decls, d)
 			}
 		})
-	case "mixins":
-		y.each(v, "mixins", func(k, v *yamlsyntax.Node) {
+	case yamlMixins:
+		y.each(v, yamlMixins, func(k, v *yamlsyntax.Node) {
 			if m := y.mixin(k, v); m != nil {
 				doc.Mixins = append(doc.Mixins, m)
 			}
 		})
-	case "include":
-		for _, s := range y.strings(v, "include", false) {
+	case yamlInclude:
+		for _, s := range y.strings(v, yamlInclude, false) {
 			if s.text == "" {
-				errs.add(s.pos, "include: empty path")
+				errs.add(s.pos, "%s: empty path", yamlInclude)
 				continue
 			}
 			doc.Includes = append(doc.Includes, &Include{Path: s.text, Pos: s.pos})
 		}
-	case "entities":
+	case yamlEntities:
 		doc.Entities = append(doc.Entities, y.entities(v, 1)...)
 	default:
-		errs.add(y.pos(k), "unknown top-level key %q (want scene, components, mixins, include or entities)", k.Value)
+		errs.add(y.pos(k), "unknown top-level key %q (want %s)", k.Value, orList(yamlTopKeys))
 	}
 }
 
@@ -563,12 +597,12 @@ func (y *yamlReader) mixin(k, v *yamlsyntax.Node) *Mixin {
 	m := &Mixin{ID: k.Value, Pos: y.pos(k), MixinPos: y.pos(v)}
 	y.each(v, "mixin "+strconv.Quote(k.Value), func(k, v *yamlsyntax.Node) {
 		switch k.Value {
-		case "mixin":
+		case yamlMixin:
 			m.MixinPos = y.pos(v)
-			for _, s := range y.strings(v, "mixin", true) {
+			for _, s := range y.strings(v, yamlMixin, true) {
 				m.Mixins = append(m.Mixins, s.text)
 			}
-		case "id", "class", "children":
+		case yamlID, yamlClass, yamlChildren:
 			y.errs.add(y.pos(k), "%q is not allowed in a mixin", k.Value)
 		default:
 			if c := y.component(k, v, "component"); c != nil {
@@ -585,9 +619,9 @@ func (y *yamlReader) entities(n *yamlsyntax.Node, depth int) []*Entity {
 		return nil
 	}
 	if n.Kind != yamlsyntax.Sequence {
-		what := "entities"
+		what := yamlEntities
 		if depth > 1 {
-			what = "children"
+			what = yamlChildren
 		}
 		y.errs.add(y.pos(n), "%s must be a list of entities, not %s", what, kindName(n))
 		return nil
@@ -642,21 +676,21 @@ func (y *yamlReader) entity(n *yamlsyntax.Node, depth int) *Entity {
 	e.Components = cutSlab(&y.ptrs, len(n.Content)/2)
 	y.pairs(n, func(k, v *yamlsyntax.Node) {
 		switch k.Value {
-		case "id":
+		case yamlID:
 			e.IDPos = y.pos(v)
-			if s, ok := y.scalar(v, "id"); ok {
+			if s, ok := y.scalar(v, yamlID); ok {
 				if !validID(s) {
 					y.errs.add(e.IDPos, "%s", idMsg("entity id", s))
 				} else {
 					e.ID = s
 				}
 			}
-		case "class":
-			e.Class = y.names(v, "class")
-		case "mixin":
+		case yamlClass:
+			e.Class = y.names(v, yamlClass)
+		case yamlMixin:
 			e.MixinPos = y.pos(v)
-			e.Mixins = y.names(v, "mixin")
-		case "children":
+			e.Mixins = y.names(v, yamlMixin)
+		case yamlChildren:
 			e.Children = y.entities(v, depth+1)
 		default:
 			if c := y.component(k, v, "component"); c != nil {
@@ -682,7 +716,7 @@ func (y *yamlReader) decl(k, v *yamlsyntax.Node) *Decl {
 		return d
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		if t, tv := v.Content[i], v.Content[i+1]; t.Kind == yamlsyntax.Scalar && t.Value == "type" && tv.Kind == yamlsyntax.Scalar {
+		if t, tv := v.Content[i], v.Content[i+1]; t.Kind == yamlsyntax.Scalar && t.Value == yamlType && tv.Kind == yamlsyntax.Scalar {
 			d.Single = true
 			if p := y.prop(v, "", y.pos(k), k.Value); p != nil {
 				d.Props = []*PropDecl{p}
@@ -711,11 +745,11 @@ func (y *yamlReader) prop(n *yamlsyntax.Node, name string, at Pos, what string) 
 	p := &PropDecl{Name: name, Pos: at}
 	y.each(n, what, func(k, v *yamlsyntax.Node) {
 		switch k.Value {
-		case "type":
-			if s, ok := y.scalar(v, what+": type"); ok {
+		case yamlType:
+			if s, ok := y.scalar(v, what+": "+yamlType); ok {
 				p.Type = s
 			}
-		case "default":
+		case yamlDefault:
 			if v.Kind != yamlsyntax.Scalar {
 				y.errs.add(y.pos(v), "%s: default must be a string, not %s", what, kindName(v))
 				return
@@ -724,16 +758,16 @@ func (y *yamlReader) prop(n *yamlsyntax.Node, name string, at Pos, what string) 
 			if !isNull(v) {
 				p.Default = v.Value
 			}
-		case "oneOf":
+		case yamlOneOf:
 			if v.Kind == yamlsyntax.Scalar && !isNull(v) {
 				p.OneOf = splitList(v.Value)
 				return
 			}
 			p.OneOf = []string{}
-			for _, s := range y.strings(v, what+": oneOf", false) {
+			for _, s := range y.strings(v, what+": "+yamlOneOf, false) {
 				p.OneOf = append(p.OneOf, s.text)
 			}
-		case "min", "max":
+		case yamlMin, yamlMax:
 			s, ok := y.scalar(v, what+": "+k.Value)
 			if !ok {
 				return
@@ -743,13 +777,13 @@ func (y *yamlReader) prop(n *yamlsyntax.Node, name string, at Pos, what string) 
 				y.errs.add(y.pos(v), "%s: %s must be a number, not %q", what, k.Value, s)
 				return
 			}
-			if k.Value == "min" {
+			if k.Value == yamlMin {
 				p.Min = &f
 			} else {
 				p.Max = &f
 			}
 		default:
-			y.errs.add(y.pos(k), "%s: unknown key %q in property declaration (want type, default, oneOf, min or max)", what, k.Value)
+			y.errs.add(y.pos(k), "%s: unknown key %q in property declaration (want %s)", what, k.Value, orList(yamlPropKeys))
 		}
 	})
 	return p
@@ -758,4 +792,187 @@ func (y *yamlReader) prop(n *yamlsyntax.Node, name string, at Pos, what string) 
 // splitList splits a list of values separated by commas and/or white space.
 func splitList(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}
+
+// ---- writing ----
+
+// WriteYAML writes doc as a YAML scene.
+func WriteYAML(w io.Writer, doc *Document) error {
+	var b bytes.Buffer
+	if len(doc.Scene) > 0 {
+		b.WriteString(yamlScene + ":\n")
+		for _, c := range doc.Scene {
+			writeYAMLComponent(&b, "  ", c)
+		}
+	}
+	if len(doc.Decls) > 0 {
+		b.WriteString(yamlComponents + ":\n")
+		for _, d := range doc.Decls {
+			fmt.Fprintf(&b, "  %s:", d.Name)
+			switch {
+			case len(d.Props) == 0:
+				b.WriteString(" {}\n")
+			case d.Single:
+				b.WriteString(" " + propDeclYAML(d.Props[0]) + "\n")
+			default:
+				b.WriteString("\n")
+				for _, p := range d.Props {
+					fmt.Fprintf(&b, "    %s: %s\n", p.Name, propDeclYAML(p))
+				}
+			}
+		}
+	}
+	if len(doc.Mixins) > 0 {
+		b.WriteString(yamlMixins + ":\n")
+		for _, m := range doc.Mixins {
+			fmt.Fprintf(&b, "  %s:\n", m.ID)
+			if len(m.Mixins) > 0 {
+				fmt.Fprintf(&b, "    %s: %s\n", yamlMixin, yamlString(strings.Join(m.Mixins, " ")))
+			}
+			for _, c := range m.Components {
+				writeYAMLComponent(&b, "    ", c)
+			}
+		}
+	}
+	b.WriteString(yamlEntities + ":")
+	if len(doc.Entities) == 0 {
+		b.WriteString(" []")
+	}
+	b.WriteString("\n")
+	for _, e := range doc.Entities {
+		writeYAMLEntity(&b, "  ", e)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func propDeclYAML(p *PropDecl) string {
+	parts := []string{yamlType + ": " + p.Type}
+	if p.HasDefault {
+		parts = append(parts, yamlDefault+": "+yamlString(p.Default))
+	}
+	if len(p.OneOf) > 0 {
+		var q []string
+		for _, o := range p.OneOf {
+			q = append(q, yamlString(o))
+		}
+		parts = append(parts, yamlOneOf+": ["+strings.Join(q, ", ")+"]")
+	}
+	if p.Min != nil {
+		parts = append(parts, yamlMin+": "+strconv.FormatFloat(*p.Min, 'g', -1, 64))
+	}
+	if p.Max != nil {
+		parts = append(parts, yamlMax+": "+strconv.FormatFloat(*p.Max, 'g', -1, 64))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// yamlFlowMap writes the entries of a mapping value as a YAML flow mapping.
+func yamlFlowMap(kvs []*KV) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, kv := range kvs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(kv.Key + ": " + yamlString(kv.Value))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func writeYAMLComponent(b *bytes.Buffer, indent string, c *Component) {
+	switch c.Kind {
+	case ValueEmpty:
+		if c.Exact {
+			fmt.Fprintf(b, "%s%s: \"\"\n", indent, c.Name)
+			return
+		}
+		fmt.Fprintf(b, "%s%s:\n", indent, c.Name)
+	case ValueText:
+		fmt.Fprintf(b, "%s%s: %s\n", indent, c.Name, yamlString(c.Text))
+	case ValueMap:
+		fmt.Fprintf(b, "%s%s:\n", indent, c.Name)
+		for _, kv := range c.Map {
+			fmt.Fprintf(b, "%s  %s: %s\n", indent, kv.Key, yamlString(kv.Value))
+		}
+	}
+}
+
+func writeYAMLEntity(b *bytes.Buffer, indent string, e *Entity) {
+	first := true
+	line := func(format string, args ...any) {
+		if first {
+			b.WriteString(indent + "- ")
+			first = false
+		} else {
+			b.WriteString(indent + "  ")
+		}
+		fmt.Fprintf(b, format, args...)
+		b.WriteByte('\n')
+	}
+	if e.ID != "" {
+		line("%s: %s", yamlID, yamlString(e.ID))
+	}
+	if len(e.Class) > 0 {
+		line("%s: %s", yamlClass, yamlString(strings.Join(e.Class, " ")))
+	}
+	if len(e.Mixins) > 0 {
+		line("%s: %s", yamlMixin, yamlString(strings.Join(e.Mixins, " ")))
+	}
+	for _, c := range e.Components {
+		switch c.Kind {
+		case ValueEmpty:
+			if c.Exact {
+				line("%s: \"\"", c.Name)
+			} else {
+				line("%s:", c.Name)
+			}
+		case ValueText:
+			line("%s: %s", c.Name, yamlString(c.Text))
+		case ValueMap:
+			line("%s: %s", c.Name, yamlFlowMap(c.Map))
+		}
+	}
+	if len(e.Children) > 0 {
+		line("%s:", yamlChildren)
+		for _, ch := range e.Children {
+			writeYAMLEntity(b, indent+"    ", ch)
+		}
+	}
+	if first {
+		b.WriteString(indent + "- {}\n")
+	}
+}
+
+// yamlString writes s as a YAML double-quoted scalar (a JSON string is
+// one), or bare when that is unambiguous.
+func yamlString(s string) string {
+	if plainYAML(s) {
+		return s
+	}
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+func plainYAML(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	switch s {
+	case "true", "false", "null", "yes", "no", "on", "off", "~", "True", "False", "Null", "NULL", "TRUE", "FALSE", "Yes", "No", "YES", "NO", "On", "Off", "ON", "OFF", "y", "n", "Y", "N":
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c == ' ' || c == '.' || c == '-' || c == '_' || c == '+' ||
+			'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !ok {
+			return false
+		}
+	}
+	if s[0] == '-' && (len(s) == 1 || s[1] == ' ') {
+		return false
+	}
+	return true
 }

@@ -166,3 +166,32 @@ func FlowScene(n int) []byte {
 	b.WriteString("]\n")
 	return []byte(b.String())
 }
+
+// JSONDump generates a JSON dump of n entities in the shape scene-run
+// writes: every tenth entity with two children (counted in n), each
+// entity with a path, a parent, a depth, classes, vectors as objects of
+// their axes and multi-property components as objects.
+func JSONDump(n int) []byte {
+	var b strings.Builder
+	b.Grow(n * 260)
+	b.WriteString(`{"scene":{"physics":"step: 0.02"},"components":{"health":{"hp":{"type":"int","default":"100","min":0},"max":{"type":"int","default":"100","min":1}}},"entities":[`)
+	for i := 0; i < n; {
+		kids := 0
+		if i%10 == 0 && n-i >= 3 {
+			kids = 2
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "\n  {\"id\":\"e%d\",\"path\":\"e%d\",\"parent\":null,\"depth\":0,\"class\":[\"enemy\",\"c%d\"],\"components\":"+
+			"{\"position\":{\"x\":%d,\"y\":1,\"z\":-5},\"rotation\":{\"x\":0,\"y\":%d,\"z\":0},\"visible\":true,\"health\":{\"hp\":%d,\"max\":200}}}",
+			i, i, i%7, i, i%360, i%100)
+		for k := 1; k <= kids; k++ {
+			fmt.Fprintf(&b, ",\n  {\"path\":\"e%d/%d\",\"parent\":\"e%d\",\"depth\":1,\"class\":[],\"components\":{\"position\":{\"x\":0.5,\"y\":%d,\"z\":0},\"scale\":{\"x\":1,\"y\":1,\"z\":1}}}",
+				i, k-1, i, k)
+		}
+		i += 1 + kids
+	}
+	b.WriteString("\n]}\n")
+	return []byte(b.String())
+}
