@@ -176,14 +176,9 @@ func (c *compiler) compile() *Plan {
 	c.strType, _ = c.reg.Types().Lookup("string")
 	// Declarations.
 	for _, d := range c.doc.Decls {
-		s, err := declSchema(d, c.reg)
-		if err != nil {
-			c.errs.add(d.Pos, "component %q: %v", d.Name, err)
-			c.failed[d.Name] = true
-			continue
-		}
-		if rc, ok := c.reg.Component(d.Name); ok && !rc.Declared {
-			c.errs.add(d.Pos, "component %q is already registered by the program; a scene cannot redeclare it", d.Name)
+		s, compiled := declaredSchema(d, c.reg, c.errs)
+		if s == nil {
+			c.failed[d.Name] = !compiled
 			continue
 		}
 		c.src.decls[d.Name] = s
@@ -566,6 +561,22 @@ func suggest(name string, known []string) string {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""
+}
+
+// declaredSchema returns the schema declaration d gives its component in
+// reg, or reports at d why it gives none: its schema does not compile
+// (compiled is false), or it names a component the program registered.
+func declaredSchema(d *Decl, reg *registry.Registry, errs *errorSink) (s *registry.Schema, compiled bool) {
+	s, err := declSchema(d, reg)
+	if err != nil {
+		errs.add(d.Pos, "component %q: %v", d.Name, err)
+		return nil, false
+	}
+	if rc, ok := reg.Component(d.Name); ok && !rc.Declared {
+		errs.add(d.Pos, "component %q is already registered by the program; a scene cannot redeclare it", d.Name)
+		return nil, true
+	}
+	return s, true
 }
 
 // declSchema builds the schema of a declared component.

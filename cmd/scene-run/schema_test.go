@@ -34,6 +34,14 @@ func schemaOutput(t *testing.T, args ...string) []byte {
 	return out.Bytes()
 }
 
+// jsonSchema returns the JSON Schema of YAML scenes for the components and
+// systems registered in reg.
+func jsonSchema(reg *registry.Registry) ([]byte, error) {
+	var b bytes.Buffer
+	err := loader.WriteJSONSchema(&b, reg, nil)
+	return b.Bytes(), err
+}
+
 func decodeJSON(t *testing.T, b []byte) map[string]any {
 	t.Helper()
 	var root map[string]any

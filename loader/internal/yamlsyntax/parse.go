@@ -692,7 +692,7 @@ func (p *parser) inline(parent int, inMap bool) *Node {
 		n = p.flow(nil, parent < 0)
 		p.endLine()
 	case '|', '>':
-		n = p.blocScalar(parent)
+		n = p.blockScalar(parent)
 	case '"', '\'':
 		n = p.quoted()
 		if p.ok() {
@@ -813,10 +813,10 @@ func (p *parser) plain(parent int, inMap bool) *Node {
 	return n
 }
 
-// blocScalar parses a literal (|) or folded (>) block scalar at p.i in a
+// blockScalar parses a literal (|) or folded (>) block scalar at p.i in a
 // block collection of indentation parent, as yaml.v3 does, and moves to
 // the next content.
-func (p *parser) blocScalar(parent int) *Node {
+func (p *parser) blockScalar(parent int) *Node {
 	start := p.i
 	literal := p.d[start] == '|'
 	n := p.node(Scalar, start)

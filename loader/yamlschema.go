@@ -1,0 +1,354 @@
+package loader
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scenecs/scenecs/registry"
+)
+
+// The JSON Schema of the YAML spelling of scenes, for editors (the YAML
+// language server reads JSON Schemas). Its keys are the YAML vocabulary
+// of yaml.go.
+
+// jsonSchemaDraft is the meta-schema the JSON output declares.
+const jsonSchemaDraft = "https://json-schema.org/draft/2020-12/schema"
+
+type jsonObj = map[string]any
+
+// JSON Schema patterns (ECMA-262 regular expressions that Go's regexp
+// also understands).
+const (
+	numberRE = `[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?`
+	// componentNamePattern is a component key: a letter, then letters,
+	// digits, '-' or '_' (which also covers name__instance).
+	componentNamePattern = `^[A-Za-z][A-Za-z0-9_-]*$`
+	// durationPattern is a number of milliseconds or a Go duration.
+	durationPattern = `^\s*(?:` + numberRE + `|[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+)?\s*$`
+)
+
+// vecPattern matches a vector of up to n numbers separated by white space.
+func vecPattern(n int) string {
+	return `^\s*(?:` + numberRE + `(?:\s+` + numberRE + `){0,` + strconv.Itoa(n-1) + `})?\s*$`
+}
+
+// scalarTypes are the YAML scalars a textual value may be written as: the
+// loader keeps the source text of `42` and `true` alike.
+var scalarTypes = []any{"string", "number", "boolean"}
+
+// schemaProp returns the JSON Schema of one property's value in a mapping.
+func schemaProp(p *registry.Property) jsonObj {
+	s := jsonObj{"description": propSummary(p)}
+	kind := p.Type.GoType.Kind()
+	switch name := p.Type.Name; {
+	case name == "int" || (kind >= reflect.Int && kind <= reflect.Uintptr && name != "duration"):
+		s["type"] = "integer"
+	case kind == reflect.Float32 || kind == reflect.Float64:
+		s["type"] = "number"
+	case kind == reflect.Bool:
+		s["type"] = "boolean"
+	case name == "vec2" || name == "vec3" || name == "vec4":
+		s["type"] = []any{"string", "number"}
+		s["pattern"] = vecPattern(int(name[3] - '0'))
+	case name == "duration":
+		s["type"] = []any{"string", "number"}
+		s["pattern"] = durationPattern
+	case name == "array" && len(p.OneOf) > 0:
+		alt := make([]string, len(p.OneOf))
+		for i, v := range p.OneOf {
+			alt[i] = regexp.QuoteMeta(v)
+		}
+		item := `(?:` + strings.Join(alt, "|") + `)`
+		s["type"] = "string"
+		s["pattern"] = `^\s*(?:` + item + `(?:\s*,\s*` + item + `)*)?\s*$`
+	case len(p.OneOf) > 0:
+		s["enum"] = stringsAny(p.OneOf)
+	case kind == reflect.String || kind == reflect.Slice:
+		s["type"] = scalarTypes
+	default:
+		s["type"] = "string"
+	}
+	if p.Min != nil {
+		s["minimum"] = *p.Min
+	}
+	if p.Max != nil {
+		s["maximum"] = *p.Max
+	}
+	s["default"] = schemaDefault(p, s)
+	return s
+}
+
+// schemaDefault returns the property's default as the JSON value its
+// schema s expects.
+func schemaDefault(p *registry.Property, s jsonObj) any {
+	text := p.Type.Print(p.Default)
+	switch s["type"] {
+	case "integer":
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return n
+		}
+	case "number":
+		if f, err := strconv.ParseFloat(text, 64); err == nil {
+			return f
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(text); err == nil {
+			return b
+		}
+	}
+	return text
+}
+
+func stringsAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// withNull returns s also accepting null (an empty YAML value: the
+// defaults).
+func withNull(s jsonObj) jsonObj {
+	if e, ok := s["enum"].([]any); ok {
+		s["enum"] = append(slices.Clone(e), nil)
+		return s
+	}
+	switch t := s["type"].(type) {
+	case string:
+		s["type"] = []any{t, "null"}
+	case []any:
+		s["type"] = append(slices.Clone(t), "null")
+	}
+	return s
+}
+
+// schemaValue returns the JSON Schema of a component's or system's value.
+func schemaValue(s *registry.Schema, doc string) jsonObj {
+	switch {
+	case s.IsTag():
+		return jsonObj{
+			"description":   doc,
+			"type":          []any{"null", "string", "object"},
+			"maxLength":     0,
+			"maxProperties": 0,
+		}
+	case s.Single():
+		v := schemaProp(&s.Props[0])
+		v["description"] = doc
+		return withNull(v)
+	}
+	props := jsonObj{}
+	for i := range s.Props {
+		p := &s.Props[i]
+		props[p.Name] = schemaProp(p)
+		if h := hyphenCase(p.Name); h != p.Name {
+			alias := schemaProp(p)
+			alias["description"] = "Same as " + p.Name + ": " + propSummary(p)
+			props[h] = alias
+		}
+	}
+	return jsonObj{
+		"description":          doc,
+		"type":                 []any{"string", "null", "object"},
+		"properties":           props,
+		"additionalProperties": false,
+	}
+}
+
+// schemaRef returns a reference to the definition name in $defs.
+func schemaRef(name string) jsonObj {
+	name = strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+	return jsonObj{"$ref": "#/$defs/" + name}
+}
+
+// WriteJSONSchema writes a JSON Schema (draft 2020-12) of YAML scenes for
+// the components and systems registered in reg, for editors to validate
+// and complete scene files with: indented, with a final newline. With a
+// doc, the components doc declares (its components section) are
+// described as registered ones are; a declaration that does not compile
+// is an error, as Compile reports it. The output is deterministic.
+//
+// It declares draft 2020-12 but uses only keywords that draft-07 reads
+// the same way (no siblings next to $ref, items as a single schema), since
+// the YAML language server most editors use implements draft-07.
+func WriteJSONSchema(w io.Writer, reg *registry.Registry, doc *Document) error {
+	comps, err := schemaComponents(reg, doc)
+	if err != nil {
+		return err
+	}
+	defs := jsonObj{}
+	compProps, patterns := componentDefs(defs, comps)
+	sysProps := jsonObj{}
+	for _, s := range sortedSystems(reg) {
+		def := "system." + s.Name
+		defs[def] = schemaValue(s.Schema, systemDoc(s))
+		sysProps[s.Name] = schemaRef(def)
+	}
+	entityDefs(defs, compProps, patterns)
+	declarationDefs(defs, reg)
+	root := jsonObj{
+		"$schema":              jsonSchemaDraft,
+		"title":                "scenecs scene (YAML)",
+		"description":          "A scenecs scene in YAML, generated by `scene-run schema` from the registered components and systems.",
+		"type":                 []any{"object", "null"},
+		"properties":           topLevelSchema(sysProps),
+		"additionalProperties": false,
+		"$defs":                defs,
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
+	return nil
+}
+
+// componentDefs defines the value of each component in defs, and returns
+// the properties an entity or mixin may carry (a reference per component)
+// and the patterns of the instances of multiple components.
+func componentDefs(defs jsonObj, comps []*registry.Component) (props, patterns jsonObj) {
+	props, patterns = jsonObj{}, jsonObj{}
+	for _, c := range comps {
+		def := "component." + c.Name
+		defs[def] = schemaValue(c.Schema, componentDoc(c))
+		props[c.Name] = schemaRef(def)
+		if c.Multiple {
+			patterns["^"+regexp.QuoteMeta(c.Name)+"__[A-Za-z0-9_-]+$"] = schemaRef(def)
+		}
+	}
+	return props, patterns
+}
+
+// namesSchema is a list of names; inlined rather than referred to, as
+// draft-07 validators ignore the siblings of $ref.
+func namesSchema(desc string) jsonObj {
+	return jsonObj{
+		"description": desc,
+		"type":        []any{"string", "array", "null"},
+		"items":       jsonObj{"type": "string", "pattern": `^\S+$`},
+	}
+}
+
+// entityDefs defines entities, mixins and the components the registry
+// does not know (declared in the scene, or unknown).
+func entityDefs(defs, compProps, patterns jsonObj) {
+	defs["declaredComponent"] = jsonObj{
+		"description":          "A component declared in the scene's components section (or an unknown one): an attribute string, nothing, or a mapping of property to value.",
+		"type":                 []any{"string", "number", "boolean", "null", "object"},
+		"additionalProperties": jsonObj{"type": []any{"string", "number", "boolean", "null"}},
+	}
+	entityProps := jsonObj{
+		yamlID:       jsonObj{"description": "The entity's id (#id in selectors); no spaces.", "type": "string", "pattern": `^\S+$`},
+		yamlClass:    namesSchema("Classes (.class in selectors): a space-separated string or a list."),
+		yamlMixin:    namesSchema("Mixins applied in order before the entity's own components: a space-separated string or a list."),
+		yamlChildren: jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": schemaRef("entity")},
+	}
+	mixinProps := jsonObj{
+		yamlMixin:    namesSchema("Mixins this mixin builds on: a space-separated string or a list."),
+		yamlID:       false,
+		yamlClass:    false,
+		yamlChildren: false,
+	}
+	for k, v := range compProps {
+		entityProps[k] = v
+		mixinProps[k] = v
+	}
+	entity := jsonObj{
+		"description":          "An entity: id, class, mixin, children, and components by name.",
+		"type":                 "object",
+		"properties":           entityProps,
+		"propertyNames":        jsonObj{"pattern": componentNamePattern},
+		"additionalProperties": schemaRef("declaredComponent"),
+	}
+	mixin := jsonObj{
+		"description":          "A mixin: components by name, and optionally the mixins it builds on.",
+		"type":                 []any{"object", "null"},
+		"properties":           mixinProps,
+		"propertyNames":        jsonObj{"pattern": componentNamePattern},
+		"additionalProperties": schemaRef("declaredComponent"),
+	}
+	if len(patterns) > 0 {
+		entity["patternProperties"] = patterns
+		mixin["patternProperties"] = patterns
+	}
+	defs["entity"], defs["mixin"] = entity, mixin
+}
+
+// propDeclSchema is a property declaration, described by desc.
+func propDeclSchema(reg *registry.Registry, desc string) jsonObj {
+	return jsonObj{
+		"description": desc,
+		"type":        "object",
+		"properties": jsonObj{
+			yamlType:    jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
+			yamlDefault: jsonObj{"description": "The default value, as attribute text.", "type": []any{"string", "number", "boolean", "null"}},
+			yamlOneOf:   jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
+			yamlMin:     jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
+			yamlMax:     jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},
+		},
+		"additionalProperties": false,
+	}
+}
+
+// declarationDefs defines component declarations and their properties.
+func declarationDefs(defs jsonObj, reg *registry.Registry) {
+	defs["propertyDeclaration"] = propDeclSchema(reg, "A property declaration: type, default, oneOf, min, max.")
+	single := propDeclSchema(reg, "A single-property component: its property's type, default, oneOf, min and max.")
+	single["required"] = []any{yamlType}
+	defs["declaration"] = jsonObj{
+		"description": "A data-only component declaration: a property declaration with a `type` key (single-property), a mapping of property name to declaration, or {} / nothing for a tag.",
+		"anyOf": []any{
+			jsonObj{"type": "null"},
+			single,
+			jsonObj{
+				"type":                 "object",
+				"propertyNames":        jsonObj{"pattern": componentNamePattern},
+				"additionalProperties": jsonObj{"anyOf": []any{jsonObj{"type": "null"}, schemaRef("propertyDeclaration")}},
+			},
+		},
+	}
+}
+
+// topLevelSchema describes the keys of a scene's root mapping; sysProps
+// are the registered systems' settings.
+func topLevelSchema(sysProps jsonObj) jsonObj {
+	return jsonObj{
+		yamlScene: jsonObj{
+			"description":          "System settings: system name to attribute string or mapping of its properties.",
+			"type":                 []any{"object", "null"},
+			"properties":           sysProps,
+			"additionalProperties": false,
+		},
+		yamlComponents: jsonObj{
+			"description":          "Data-only component declarations: name to declaration.",
+			"type":                 []any{"object", "null"},
+			"propertyNames":        jsonObj{"pattern": componentNamePattern},
+			"additionalProperties": schemaRef("declaration"),
+		},
+		yamlMixins: jsonObj{
+			"description":          "Mixins: id to mixin.",
+			"type":                 []any{"object", "null"},
+			"propertyNames":        jsonObj{"pattern": `^\S+$`},
+			"additionalProperties": schemaRef("mixin"),
+		},
+		yamlInclude: jsonObj{
+			"description": "Scene files to include, relative to this one: a path or a list of paths.",
+			"type":        []any{"string", "array"},
+			"minLength":   1,
+			"items":       jsonObj{"type": "string", "minLength": 1},
+		},
+		yamlEntities: jsonObj{
+			"description": "The scene's top-level entities.",
+			"type":        []any{"array", "null"},
+			"items":       schemaRef("entity"),
+		},
+	}
+}
