@@ -45,21 +45,22 @@ type DeclPlan struct {
 
 // MixinPlan is one mixin with its components parsed.
 type MixinPlan struct {
-	Src   *Mixin
+	Src   *MixinSpec
 	Mixin *registry.Mixin
 }
 
 // SystemPlan is one system setting, parsed.
 type SystemPlan struct {
-	Src   *Component
+	Src   *ComponentSpec
 	Name  string
 	Patch registry.Patch
 }
 
 // Node is one entity of a Plan: its source, its own parsed components, and
-// its components composed with its mixins (what the entity gets).
+// its components composed with its mixins (what the entity gets). A
+// [Scene] maps each Node to the [ecs.Entity] made from it.
 type Node struct {
-	Src      *Entity
+	Src      *EntitySpec
 	Parent   *Node
 	Children []*Node
 	// Own are the components written on the entity itself.
@@ -135,14 +136,14 @@ type compiler struct {
 	composed map[string]composedMixins
 	// unknown are components with a value whose name is neither
 	// registered nor declared.
-	unknown []*Component
+	unknown []*ComponentSpec
 	// failed are the names of declarations that did not compile: their
 	// uses are not reported again.
 	failed map[string]bool
 	// unknownSys are scene settings of systems that are not registered.
-	unknownSys []*Component
+	unknownSys []*ComponentSpec
 	// strType is the registry's string type: quoted values of its
-	// properties are kept exactly (see Component.Exact).
+	// properties are kept exactly (see ComponentSpec.Exact).
 	strType *registry.Type
 	// Slabs the nodes and their slices are cut from, to allocate in
 	// bulk: a scene has many small entities.
@@ -257,7 +258,7 @@ func (c *compiler) checkMixins() {
 	})
 }
 
-func (c *compiler) node(e *Entity, parent *Node, index int) *Node {
+func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 	n := c.newNode()
 	n.Src, n.Parent = e, parent
 	seg := e.ID
@@ -417,7 +418,7 @@ func repeats(nps []registry.NamedPatch) bool {
 }
 
 // component parses one component value against its schema.
-func (c *compiler) component(comp *Component) (registry.NamedPatch, bool) {
+func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 	s, ok, err := c.src.lookup(comp.Name)
 	if err != nil {
 		c.errs.add(comp.Pos, "%v", err)
@@ -442,7 +443,7 @@ func (c *compiler) component(comp *Component) (registry.NamedPatch, bool) {
 
 // parseValue parses a component (or system setting) value with schema s,
 // reporting errors at the offending text.
-func (c *compiler) parseValue(comp *Component, s *registry.Schema) (registry.Patch, bool) {
+func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry.Patch, bool) {
 	var patch registry.Patch
 	var err error
 	switch comp.Kind {
@@ -508,7 +509,7 @@ func (c *compiler) exact(p *registry.Property) bool {
 
 // keepExact puts the exact text of the quoted string values of a
 // mapping into patch, which ParseMap made from comp.Map (trimmed).
-func (c *compiler) keepExact(comp *Component, s *registry.Schema, patch registry.Patch) {
+func (c *compiler) keepExact(comp *ComponentSpec, s *registry.Schema, patch registry.Patch) {
 	for _, kv := range comp.Map {
 		if !kv.Exact {
 			continue
@@ -526,7 +527,7 @@ func (c *compiler) keepExact(comp *Component, s *registry.Schema, patch registry
 }
 
 // errPos finds where in the source an attribute error points.
-func errPos(comp *Component, err error) Pos {
+func errPos(comp *ComponentSpec, err error) Pos {
 	var ae *registry.AttrError
 	if !errors.As(err, &ae) || comp.axes {
 		return comp.ValuePos

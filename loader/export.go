@@ -57,8 +57,8 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 // default values is written empty, except one whose single property is a
 // string with a non-empty default: an empty XML attribute would read as
 // the empty string, so the default is written out.
-func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []any) *Component {
-	c := &Component{Name: name, Kind: ValueEmpty}
+func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []any) *ComponentSpec {
+	c := &ComponentSpec{Name: name, Kind: ValueEmpty}
 	strType, _ := reg.Types().Lookup("string")
 	var p registry.Patch
 	for i := range s.Props {
@@ -103,9 +103,9 @@ func attrRoundTrips(s *registry.Schema, text string, p registry.Patch) bool {
 	return true
 }
 
-func exportEntity(reg *registry.Registry, e ecs.Entity) *Entity {
+func exportEntity(reg *registry.Registry, e ecs.Entity) *EntitySpec {
 	w := reg.World()
-	out := &Entity{ID: reg.EntityID(e), Class: reg.Classes(e)}
+	out := &EntitySpec{ID: reg.EntityID(e), Class: reg.Classes(e)}
 	for _, name := range reg.EntityComponents(e) {
 		c, _ := reg.Component(name)
 		vs, err := reg.Values(e, name)

@@ -107,7 +107,7 @@ func deref(f *float64) any {
 func docString(d *Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v %d", d.Pos, d.nEntities)
-	comps := func(cs []*Component) {
+	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
 			fmt.Fprintf(&b, " [%s@%v=%v@%v %q %v", c.Name, c.Pos, c.Kind, c.ValuePos, c.Text, c.Exact)
 			for _, kv := range c.Map {
@@ -130,8 +130,8 @@ func docString(d *Document) string {
 	for _, i := range d.Includes {
 		fmt.Fprintf(&b, " include %q@%v", i.Path, i.Pos)
 	}
-	var ents func([]*Entity)
-	ents = func(es []*Entity) {
+	var ents func([]*EntitySpec)
+	ents = func(es []*EntitySpec) {
 		for _, e := range es {
 			fmt.Fprintf(&b, " {%s@%v %v %q %q@%v", e.ID, e.IDPos, e.Pos, e.Class, e.Mixins, e.MixinPos)
 			comps(e.Components)
@@ -175,8 +175,8 @@ func checkResult(t *testing.T, doc *Document, err error) {
 	if doc == nil {
 		t.Fatal("nil document without error")
 	}
-	var walk func([]*Entity, int)
-	walk = func(es []*Entity, depth int) {
+	var walk func([]*EntitySpec, int)
+	walk = func(es []*EntitySpec, depth int) {
 		if depth > fuzzLimits.MaxDepth {
 			t.Fatalf("depth %d beyond the limit", depth)
 		}

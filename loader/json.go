@@ -352,13 +352,13 @@ type jsonReader struct {
 	doc  *Document
 	seen map[string]Pos // top-level keys, for duplicates
 
-	chain  []jsonAncestor     // the entity being read and its ancestors, by depth
-	byPath map[string]*Entity // entities by path, for dumps without depths
+	chain  []jsonAncestor         // the entity being read and its ancestors, by depth
+	byPath map[string]*EntitySpec // entities by path, for dumps without depths
 }
 
 // jsonAncestor is an entity of the current chain with its dump path.
 type jsonAncestor struct {
-	e    *Entity
+	e    *EntitySpec
 	path string
 }
 
@@ -443,7 +443,7 @@ func (j *jsonReader) Item(n *yamlsyntax.Node) {
 
 // jsonEntity is an entity of a dump with where the dump places it.
 type jsonEntity struct {
-	e         *Entity
+	e         *EntitySpec
 	path      string
 	parent    string // the parent's path, if hasParent
 	parentPos Pos
@@ -507,7 +507,7 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 // among all earlier entities.
 func (j *jsonReader) place(de *jsonEntity) {
 	y, e := j.y, de.e
-	var p *Entity
+	var p *EntitySpec
 	switch {
 	case de.depth >= 0:
 		var ok bool
@@ -543,7 +543,7 @@ func (j *jsonReader) place(de *jsonEntity) {
 	j.chain = append(j.chain, jsonAncestor{e, de.path})
 	if de.depth < 0 && de.path != "" {
 		if j.byPath == nil {
-			j.byPath = map[string]*Entity{}
+			j.byPath = map[string]*EntitySpec{}
 		}
 		j.byPath[de.path] = e // after finding the parent: never itself
 	}
@@ -552,7 +552,7 @@ func (j *jsonReader) place(de *jsonEntity) {
 // parentAtDepth returns the parent of an entity the dump gives a depth,
 // cutting the chain of ancestors to it (nil for a top-level entity), or
 // false if the depth does not fit the entity before it.
-func (j *jsonReader) parentAtDepth(de *jsonEntity) (*Entity, bool) {
+func (j *jsonReader) parentAtDepth(de *jsonEntity) (*EntitySpec, bool) {
 	y, depth := j.y, de.depth
 	if depth > len(j.chain) {
 		y.errs.add(de.e.Pos, "%s %d: the entity before it is at %s %d", jsonDepth, depth, jsonDepth, len(j.chain)-1)
@@ -572,7 +572,7 @@ func (j *jsonReader) parentAtDepth(de *jsonEntity) (*Entity, bool) {
 
 // component converts one component of a dumped entity: an object of
 // properties (or of the axes of a vector), a bare value, or {} for a tag.
-func (j *jsonReader) component(k, v *yamlsyntax.Node) *Component {
+func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 	y := j.y
 	if !validName(k.Value, true) {
 		y.errs.add(y.pos(k), "%s", nameMsg("component", k.Value))

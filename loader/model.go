@@ -19,9 +19,9 @@ const (
 	// with its defaults (a tag if it has no properties).
 	ValueEmpty ValueKind = iota
 	// ValueText is an attribute string such as "0 1 -5" or "hp: 100; max: 200",
-	// in Component.Text.
+	// in ComponentSpec.Text.
 	ValueText
-	// ValueMap is a YAML mapping of property names to values, in Component.Map.
+	// ValueMap is a YAML mapping of property names to values, in ComponentSpec.Map.
 	ValueMap
 )
 
@@ -43,34 +43,37 @@ func (k ValueKind) String() string {
 // including file's own content; each node keeps the position (and so the
 // file) it was written at.
 type Document struct {
-	File     string       // file the document was read from (the root file after ReadFile)
-	Files    []string     // the file and every file it included, in load order
-	Scene    []*Component // scene-level system settings: system name -> value
-	Decls    []*Decl      // data-only component declarations
-	Mixins   []*Mixin     // named bundles of components
-	Includes []*Include   // include directives written in File itself
-	Entities []*Entity    // top-level entities in source order
-	Pos      Pos          // position of the root mapping or <scene> element
+	File     string           // file the document was read from (the root file after ReadFile)
+	Files    []string         // the file and every file it included, in load order
+	Scene    []*ComponentSpec // scene-level system settings: system name -> value
+	Decls    []*Decl          // data-only component declarations
+	Mixins   []*MixinSpec     // named bundles of components
+	Includes []*Include       // include directives written in File itself
+	Entities []*EntitySpec    // top-level entities in source order
+	Pos      Pos              // position of the root mapping or <scene> element
 
 	nEntities int // entities in the tree, including children
 }
 
-// Entity is one entity with its components and children.
-type Entity struct {
-	ID         string       // optional, unique across the scene
-	IDPos      Pos          // position of the id value
-	Class      []string     // class names, from a space-separated string or a list
-	Mixins     []string     // mixin ids in application order
-	MixinPos   Pos          // position of the mixin value
-	Components []*Component // components in source order
-	Children   []*Entity    // child entities in source order
-	Pos        Pos          // position of the entity (first key, or the start tag)
-	File       string       // file the entity was written in (same as Pos.File)
+// EntitySpec is an entity as a scene file specifies it: its id, classes,
+// mixins, components and children, with their positions. (The entity
+// made from it is an [ecs.Entity]; [Scene.Entity] finds it by id.)
+type EntitySpec struct {
+	ID         string           // optional, unique across the scene
+	IDPos      Pos              // position of the id value
+	Class      []string         // class names, from a space-separated string or a list
+	Mixins     []string         // mixin ids in application order
+	MixinPos   Pos              // position of the mixin value
+	Components []*ComponentSpec // components in source order
+	Children   []*EntitySpec    // child entities in source order
+	Pos        Pos              // position of the entity (first key, or the start tag)
+	File       string           // file the entity was written in (same as Pos.File)
 }
 
-// Component is a component (or, in Document.Scene, a system setting) as
-// written on an entity or mixin: a name and an unparsed value.
-type Component struct {
+// ComponentSpec is a component (or, in Document.Scene, a system setting)
+// as written on an entity or mixin: a name and an unparsed value. (The
+// component it names is a [registry.Component].)
+type ComponentSpec struct {
 	Name     string    // component name, possibly "name__instance"
 	Pos      Pos       // position of the key or attribute name
 	ValuePos Pos       // position of the value (inside the quotes in XML)
@@ -95,16 +98,17 @@ type Component struct {
 type KV struct {
 	Key, Value    string
 	Pos, ValuePos Pos  // positions of the key and of the value
-	Exact         bool // the value is exact (see Component.Exact)
+	Exact         bool // the value is exact (see ComponentSpec.Exact)
 }
 
-// Mixin is a named bundle of components, applied to entities that list it
-// in `mixin`. A mixin may itself list mixins.
-type Mixin struct {
+// MixinSpec is a mixin as a scene file specifies it: a named bundle of
+// components, applied to entities that list it in `mixin`. A mixin may
+// itself list mixins. (Compile makes a [registry.Mixin] of it.)
+type MixinSpec struct {
 	ID         string
 	Mixins     []string // mixins this mixin builds on, in application order
 	MixinPos   Pos      // position of the mixin value
-	Components []*Component
+	Components []*ComponentSpec
 	Pos        Pos // position of the mixin id
 }
 

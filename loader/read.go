@@ -302,10 +302,10 @@ func merge(doc *Document, parts []*Document) {
 	if len(parts) == 0 {
 		return
 	}
-	var scene []*Component
+	var scene []*ComponentSpec
 	var decls []*Decl
-	var mixins []*Mixin
-	var ents []*Entity
+	var mixins []*MixinSpec
+	var ents []*EntitySpec
 	for _, p := range append(parts, doc) {
 		scene = append(scene, p.Scene...)
 		decls = append(decls, p.Decls...)
@@ -347,8 +347,8 @@ func checkUnique(doc *Document, errs *errorSink) {
 	}
 	// Iterative walk: depth is bounded by the readers, but stay frugal.
 	// Entities are many: the map keeps a pointer, not a position.
-	ids := make(map[string]*Entity, doc.nEntities)
-	stack := make([]*Entity, 0, 64)
+	ids := make(map[string]*EntitySpec, doc.nEntities)
+	stack := make([]*EntitySpec, 0, 64)
 	for i := len(doc.Entities) - 1; i >= 0; i-- {
 		stack = append(stack, doc.Entities[i])
 	}

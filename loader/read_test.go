@@ -13,7 +13,7 @@ import (
 // read from different spellings can be compared.
 func stripPos(doc *Document) {
 	doc.File, doc.Files, doc.Pos, doc.nEntities = "", nil, Pos{}, 0
-	comps := func(cs []*Component) {
+	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
 			c.Pos, c.ValuePos, c.src = Pos{}, Pos{}, nil
 			if c.Kind == ValueEmpty {
@@ -40,8 +40,8 @@ func stripPos(doc *Document) {
 	for _, inc := range doc.Includes {
 		inc.Pos = Pos{}
 	}
-	var ents func([]*Entity)
-	ents = func(es []*Entity) {
+	var ents func([]*EntitySpec)
+	ents = func(es []*EntitySpec) {
 		for _, e := range es {
 			e.Pos, e.IDPos, e.MixinPos, e.File = Pos{}, Pos{}, Pos{}, ""
 			comps(e.Components)
@@ -109,8 +109,8 @@ func dumpDoc(d *Document) string {
 			b.WriteString(" " + c.Name + "=" + c.Text)
 		}
 	}
-	var ents func([]*Entity, string)
-	ents = func(es []*Entity, ind string) {
+	var ents func([]*EntitySpec, string)
+	ents = func(es []*EntitySpec, ind string) {
 		for _, e := range es {
 			b.WriteString("\n" + ind + "entity " + e.ID + " ." + strings.Join(e.Class, ".") + " <" + strings.Join(e.Mixins, ",") + ">")
 			for _, c := range e.Components {

@@ -108,15 +108,15 @@ func genWorldDoc(r *rand.Rand, types []string) *Document {
 		&Decl{Name: "mode", Single: true, Props: []*PropDecl{{Type: "string", Default: "walk", HasDefault: true, OneOf: []string{"walk", "run"}}}},
 		&Decl{Name: "tagx"})
 	if r.Intn(2) == 0 {
-		doc.Scene = append(doc.Scene, &Component{Name: "physics", Kind: ValueText, Text: "step: " + strconv.FormatFloat(0.001+r.Float64()/10, 'g', -1, 64)})
+		doc.Scene = append(doc.Scene, &ComponentSpec{Name: "physics", Kind: ValueText, Text: "step: " + strconv.FormatFloat(0.001+r.Float64()/10, 'g', -1, 64)})
 	}
 	ids := slices.Clone(oddIDs)
 	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	count := 0
-	var gen func(depth int) *Entity
-	gen = func(depth int) *Entity {
+	var gen func(depth int) *EntitySpec
+	gen = func(depth int) *EntitySpec {
 		count++
-		e := &Entity{}
+		e := &EntitySpec{}
 		if r.Intn(2) == 0 && len(ids) > 0 {
 			e.ID, ids = ids[0], ids[1:]
 		}
@@ -125,9 +125,9 @@ func genWorldDoc(r *rand.Rand, types []string) *Document {
 				e.Class = append(e.Class, c)
 			}
 		}
-		add := func(c *Component) { e.Components = append(e.Components, c) }
+		add := func(c *ComponentSpec) { e.Components = append(e.Components, c) }
 		if r.Intn(2) == 0 {
-			c := &Component{Name: "kit", Kind: ValueMap, Exact: true}
+			c := &ComponentSpec{Name: "kit", Kind: ValueMap, Exact: true}
 			for _, p := range kit.Props {
 				if r.Intn(2) == 0 {
 					c.Map = append(c.Map, &KV{Key: p.Name, Value: randValue(r, p.Type), Exact: true})
@@ -140,24 +140,24 @@ func genWorldDoc(r *rand.Rand, types []string) *Document {
 		}
 		for _, t := range types {
 			if r.Intn(5) == 0 {
-				add(&Component{Name: "s-" + strings.ToLower(t), Kind: ValueText, Text: randValue(r, t), Exact: true})
+				add(&ComponentSpec{Name: "s-" + strings.ToLower(t), Kind: ValueText, Text: randValue(r, t), Exact: true})
 			}
 		}
 		if r.Intn(2) == 0 {
-			c := &Component{Name: "label", Kind: ValueText, Text: randValue(r, "string"), Exact: true}
+			c := &ComponentSpec{Name: "label", Kind: ValueText, Text: randValue(r, "string"), Exact: true}
 			if c.Text == "" {
 				c.Kind = ValueEmpty
 			}
 			add(c)
 		}
 		if r.Intn(3) == 0 {
-			add(&Component{Name: "mode", Kind: ValueText, Text: []string{"walk", "run"}[r.Intn(2)], Exact: true})
+			add(&ComponentSpec{Name: "mode", Kind: ValueText, Text: []string{"walk", "run"}[r.Intn(2)], Exact: true})
 		}
 		if r.Intn(3) == 0 {
-			add(&Component{Name: "tagx"})
+			add(&ComponentSpec{Name: "tagx"})
 		}
 		if r.Intn(4) == 0 {
-			add(&Component{Name: "boss"}) // an undeclared tag
+			add(&ComponentSpec{Name: "boss"}) // an undeclared tag
 		}
 		for _, b := range []string{"position", "scale", "visible", "velocity"} {
 			if r.Intn(3) == 0 {
@@ -165,7 +165,7 @@ func genWorldDoc(r *rand.Rand, types []string) *Document {
 				if b == "visible" {
 					typ = "boolean"
 				}
-				add(&Component{Name: b, Kind: ValueText, Text: randValue(r, typ)})
+				add(&ComponentSpec{Name: b, Kind: ValueText, Text: randValue(r, typ)})
 			}
 		}
 		if depth < 6 {

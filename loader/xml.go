@@ -128,10 +128,10 @@ type xmlReader struct {
 	eof        bool // end of input reached
 	n          int  // entities read
 
-	attrs []xmlAttr // scratch for the current start tag
-	ents  []Entity  // slabs, to allocate in bulk
-	comps []Component
-	ptrs  []*Component
+	attrs []xmlAttr    // scratch for the current start tag
+	ents  []EntitySpec // slabs, to allocate in bulk
+	comps []ComponentSpec
+	ptrs  []*ComponentSpec
 	strs  []string
 	src   *source
 }
@@ -337,9 +337,9 @@ func (x *xmlReader) attributes() []xmlAttr {
 
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-func (x *xmlReader) newComponent() *Component {
+func (x *xmlReader) newComponent() *ComponentSpec {
 	if len(x.comps) == 0 {
-		x.comps = make([]Component, 256)
+		x.comps = make([]ComponentSpec, 256)
 	}
 	c := &x.comps[0]
 	x.comps = x.comps[1:]
@@ -350,7 +350,7 @@ func (x *xmlReader) newComponent() *Component {
 // attribute named component.property gives that one property, as a
 // mapping of one entry: the way to write a string with ';' or
 // surrounding spaces in a component with several properties.
-func (x *xmlReader) component(a *xmlAttr, what string) *Component {
+func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 	name, prop, dotted := strings.Cut(a.name, ".")
 	if !validName(name, true) {
 		x.errs.add(a.pos, "%s", nameMsg(what, name))
@@ -460,7 +460,7 @@ func (x *xmlReader) scene() *Document {
 
 // entity reads an <entity> element, whose start tag was just read, at
 // nesting depth depth.
-func (x *xmlReader) entity(depth int) *Entity {
+func (x *xmlReader) entity(depth int) *EntitySpec {
 	open := x.start
 	x.n++
 	if x.n > x.lim.MaxEntities {
@@ -473,7 +473,7 @@ func (x *xmlReader) entity(depth int) *Entity {
 		return nil
 	}
 	if len(x.ents) == 0 {
-		x.ents = make([]Entity, 128)
+		x.ents = make([]EntitySpec, 128)
 	}
 	e := &x.ents[0]
 	x.ents = x.ents[1:]
@@ -516,9 +516,9 @@ func (x *xmlReader) entity(depth int) *Entity {
 	return e
 }
 
-func (x *xmlReader) mixin() *Mixin {
+func (x *xmlReader) mixin() *MixinSpec {
 	open := x.start
-	m := &Mixin{Pos: x.pos(open)}
+	m := &MixinSpec{Pos: x.pos(open)}
 	hasID := false
 	for i, a := range x.attributes() {
 		switch a.name {
@@ -738,7 +738,7 @@ func propDeclXML(p *PropDecl) string {
 	return s
 }
 
-func writeXMLEntity(b *bytes.Buffer, indent string, e *Entity) {
+func writeXMLEntity(b *bytes.Buffer, indent string, e *EntitySpec) {
 	b.WriteString(indent + "<" + xmlEntity)
 	if e.ID != "" {
 		fmt.Fprintf(b, " %s=%s", xmlID, xmlAttrValue(e.ID))
@@ -765,7 +765,7 @@ func writeXMLEntity(b *bytes.Buffer, indent string, e *Entity) {
 
 // writeXMLComponent writes a component as an attribute, or a mapping
 // value as one name.property attribute per entry.
-func writeXMLComponent(b *bytes.Buffer, c *Component) {
+func writeXMLComponent(b *bytes.Buffer, c *ComponentSpec) {
 	if c.Kind == ValueMap {
 		for _, kv := range c.Map {
 			fmt.Fprintf(b, " %s.%s=%s", c.Name, kv.Key, xmlAttrValue(kv.Value))

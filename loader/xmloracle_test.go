@@ -140,7 +140,7 @@ func oracleTree(data []byte) (*oracleElem, error) {
 
 // componentAttrs returns the attributes the components of an entity,
 // mixin or scene were written as.
-func componentAttrs(cs []*Component) [][2]string {
+func componentAttrs(cs []*ComponentSpec) [][2]string {
 	var out [][2]string
 	for _, c := range cs {
 		if c.Kind == ValueMap {
@@ -181,8 +181,8 @@ func loaderTree(doc *Document) *oracleElem {
 	for _, inc := range doc.Includes {
 		root.kids = append(root.kids, &oracleElem{name: "include", attrs: canonAttrs("include", [][2]string{{"src", inc.Path}})})
 	}
-	var entity func(e *Entity) *oracleElem
-	entity = func(e *Entity) *oracleElem {
+	var entity func(e *EntitySpec) *oracleElem
+	entity = func(e *EntitySpec) *oracleElem {
 		var attrs [][2]string
 		if e.ID != "" {
 			attrs = append(attrs, [2]string{"id", e.ID})

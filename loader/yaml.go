@@ -112,9 +112,9 @@ type yamlReader struct {
 	n    int  // entities read
 	stop bool // a limit was hit: read no further
 
-	ents  []Entity // slabs, to allocate in bulk
-	comps []Component
-	ptrs  []*Component
+	ents  []EntitySpec // slabs, to allocate in bulk
+	comps []ComponentSpec
+	ptrs  []*ComponentSpec
 	strs  []string
 	kvs   []KV
 	kvps  []*KV
@@ -539,9 +539,9 @@ func (y *yamlReader) scalar(n *yamlsyntax.Node, what string) (string, bool) {
 	return n.Value, true
 }
 
-func (y *yamlReader) newComponent() *Component {
+func (y *yamlReader) newComponent() *ComponentSpec {
 	if len(y.comps) == 0 {
-		y.comps = make([]Component, 256)
+		y.comps = make([]ComponentSpec, 256)
 	}
 	c := &y.comps[0]
 	y.comps = y.comps[1:]
@@ -549,7 +549,7 @@ func (y *yamlReader) newComponent() *Component {
 }
 
 // component reads one component (or system setting) key: value.
-func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *Component {
+func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpec {
 	if !validName(k.Value, true) {
 		y.errs.add(y.pos(k), "%s", nameMsg(what, k.Value))
 		return nil
@@ -589,12 +589,12 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *Component {
 }
 
 // mixin reads `id: {mixin: ..., component: value, ...}`.
-func (y *yamlReader) mixin(k, v *yamlsyntax.Node) *Mixin {
+func (y *yamlReader) mixin(k, v *yamlsyntax.Node) *MixinSpec {
 	if !validID(k.Value) {
 		y.errs.add(y.pos(k), "%s", idMsg("mixin id", k.Value))
 		return nil
 	}
-	m := &Mixin{ID: k.Value, Pos: y.pos(k), MixinPos: y.pos(v)}
+	m := &MixinSpec{ID: k.Value, Pos: y.pos(k), MixinPos: y.pos(v)}
 	y.each(v, "mixin "+strconv.Quote(k.Value), func(k, v *yamlsyntax.Node) {
 		switch k.Value {
 		case yamlMixin:
@@ -614,7 +614,7 @@ func (y *yamlReader) mixin(k, v *yamlsyntax.Node) *Mixin {
 }
 
 // entities reads a list of entities at the given depth.
-func (y *yamlReader) entities(n *yamlsyntax.Node, depth int) []*Entity {
+func (y *yamlReader) entities(n *yamlsyntax.Node, depth int) []*EntitySpec {
 	if isNull(n) {
 		return nil
 	}
@@ -630,7 +630,7 @@ func (y *yamlReader) entities(n *yamlsyntax.Node, depth int) []*Entity {
 		y.errs.add(y.pos(n), "entities nested too deeply (limit %d)", y.lim.MaxDepth)
 		return nil
 	}
-	out := make([]*Entity, 0, len(n.Content))
+	out := make([]*EntitySpec, 0, len(n.Content))
 	for _, it := range n.Content {
 		if y.stop || y.errs.full {
 			break
@@ -643,7 +643,7 @@ func (y *yamlReader) entities(n *yamlsyntax.Node, depth int) []*Entity {
 }
 
 // entityItem converts one item of a list of entities, or returns nil.
-func (y *yamlReader) entityItem(it *yamlsyntax.Node, depth int) *Entity {
+func (y *yamlReader) entityItem(it *yamlsyntax.Node, depth int) *EntitySpec {
 	if y.stop || y.errs.full || !y.plain(it) {
 		return nil
 	}
@@ -660,17 +660,17 @@ func (y *yamlReader) entityItem(it *yamlsyntax.Node, depth int) *Entity {
 	return y.entity(it, depth)
 }
 
-// newEntity returns a zeroed Entity cut from a slab.
-func (y *yamlReader) newEntity() *Entity {
+// newEntity returns a zeroed EntitySpec cut from a slab.
+func (y *yamlReader) newEntity() *EntitySpec {
 	if len(y.ents) == 0 {
-		y.ents = make([]Entity, 128)
+		y.ents = make([]EntitySpec, 128)
 	}
 	e := &y.ents[0]
 	y.ents = y.ents[1:]
 	return e
 }
 
-func (y *yamlReader) entity(n *yamlsyntax.Node, depth int) *Entity {
+func (y *yamlReader) entity(n *yamlsyntax.Node, depth int) *EntitySpec {
 	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file
 	e.Components = cutSlab(&y.ptrs, len(n.Content)/2)
@@ -881,7 +881,7 @@ func yamlFlowMap(kvs []*KV) string {
 	return b.String()
 }
 
-func writeYAMLComponent(b *bytes.Buffer, indent string, c *Component) {
+func writeYAMLComponent(b *bytes.Buffer, indent string, c *ComponentSpec) {
 	switch c.Kind {
 	case ValueEmpty:
 		if c.Exact {
@@ -899,7 +899,7 @@ func writeYAMLComponent(b *bytes.Buffer, indent string, c *Component) {
 	}
 }
 
-func writeYAMLEntity(b *bytes.Buffer, indent string, e *Entity) {
+func writeYAMLEntity(b *bytes.Buffer, indent string, e *EntitySpec) {
 	first := true
 	line := func(format string, args ...any) {
 		if first {
