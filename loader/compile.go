@@ -605,8 +605,47 @@ func declSchema(d *Decl, reg *registry.Registry) (*registry.Schema, error) {
 // components.Register: that is one error, naming them all, at the
 // first use, instead of one per use.
 func (c *compiler) reportUnknown() {
-	builtins := builtinNames()
-	var missing []string // built-in names the scene uses, in order of first use
+	anyMissing := c.reportMissingBuiltins()
+	for _, sc := range c.unknownSys {
+		if anyMissing && c.missingBuiltin(sc.Name) {
+			continue
+		}
+		var names []string
+		for _, s := range c.reg.Systems() {
+			names = append(names, s.Name)
+		}
+		c.errs.add(sc.Pos, "unknown system %q%s", sc.Name, suggest(sc.Name, names))
+	}
+	for _, comp := range c.unknown {
+		if anyMissing && c.missingBuiltin(comp.Name) {
+			continue
+		}
+		if c.src.tags[comp.Name] {
+			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
+			continue
+		}
+		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
+	}
+}
+
+// missingBuiltin reports whether name (or its base, for an instance) is a
+// built-in component or system that the registry lacks.
+func (c *compiler) missingBuiltin(name string) bool {
+	base, _, _ := strings.Cut(name, "__")
+	if !builtinNames()[base] {
+		return false
+	}
+	_, ok := c.reg.Component(base)
+	_, sok := c.reg.System(base)
+	return !ok && !sok
+}
+
+// reportMissingBuiltins reports, in one error at the first use, the
+// built-ins the scene uses that the registry lacks, and whether there
+// were any. Built-in names used without a value, which became tags, are
+// built-ins too (and no longer tags).
+func (c *compiler) reportMissingBuiltins() bool {
+	var missing []string // in order of first use
 	var first Pos
 	seen := map[string]bool{}
 	use := func(name string, at Pos) {
@@ -618,63 +657,33 @@ func (c *compiler) reportUnknown() {
 			first = at
 		}
 	}
-	isMissing := func(name string) bool {
-		base, _, _ := strings.Cut(name, "__")
-		if !builtins[base] {
-			return false
-		}
-		_, ok := c.reg.Component(base)
-		_, sok := c.reg.System(base)
-		return !ok && !sok
-	}
 	for _, sc := range c.unknownSys {
-		if isMissing(sc.Name) {
+		if c.missingBuiltin(sc.Name) {
 			use(sc.Name, sc.Pos)
 		}
 	}
 	for _, comp := range c.unknown {
-		if isMissing(comp.Name) {
+		if c.missingBuiltin(comp.Name) {
 			base, _, _ := strings.Cut(comp.Name, "__")
 			use(base, comp.Pos)
 		}
 	}
-	if len(missing) > 0 {
-		// Built-in names used without a value became tags; they are
-		// built-ins too.
-		var tags []string
-		for t := range c.src.tags {
-			if isMissing(t) && !seen[t] {
-				tags = append(tags, t)
-			}
-		}
-		sort.Strings(tags)
-		for _, t := range tags {
-			seen[t] = true
-			missing = append(missing, t)
-			delete(c.src.tags, t)
-		}
-		c.errs.add(first, "built-in components and systems are not registered (%s): the program must call components.Register", strings.Join(missing, ", "))
+	if len(missing) == 0 {
+		return false
 	}
-	for _, sc := range c.unknownSys {
-		if len(missing) > 0 && isMissing(sc.Name) {
-			continue
+	var tags []string
+	for t := range c.src.tags {
+		if c.missingBuiltin(t) && !seen[t] {
+			tags = append(tags, t)
 		}
-		var names []string
-		for _, s := range c.reg.Systems() {
-			names = append(names, s.Name)
-		}
-		c.errs.add(sc.Pos, "unknown system %q%s", sc.Name, suggest(sc.Name, names))
 	}
-	for _, comp := range c.unknown {
-		if len(missing) > 0 && isMissing(comp.Name) {
-			continue
-		}
-		if c.src.tags[comp.Name] {
-			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
-			continue
-		}
-		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
+	sort.Strings(tags)
+	for _, t := range tags {
+		missing = append(missing, t)
+		delete(c.src.tags, t)
 	}
+	c.errs.add(first, "built-in components and systems are not registered (%s): the program must call components.Register", strings.Join(missing, ", "))
+	return true
 }
 
 var (

@@ -219,71 +219,97 @@ func jsonVector(vs ...float64) json.RawMessage {
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
 // dump.
 func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt ExportOptions) error {
-	var es []ecs.Entity
-	w := reg.World()
-	if opt.Root.IsZero() {
-		for e := range w.All() {
-			es = append(es, e)
-		}
-	} else if w.Alive(opt.Root) {
-		es = append(es, opt.Root)
-		for d := range w.Descendants(opt.Root) {
-			es = append(es, d)
-		}
-	}
 	doc := Export(reg, ExportOptions{Root: opt.Root})
 	var b bytes.Buffer
 	b.WriteString("{")
 	if len(doc.Scene) > 0 {
-		b.WriteString(`"` + jsonScene + `":{`)
-		for i, c := range doc.Scene {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if c.Kind == ValueMap {
-				fmt.Fprintf(&b, "%s:{", jsonString(c.Name))
-				for j, kv := range c.Map {
-					if j > 0 {
-						b.WriteByte(',')
-					}
-					fmt.Fprintf(&b, "%s:%s", jsonString(kv.Key), jsonString(kv.Value))
-				}
-				b.WriteByte('}')
-				continue
-			}
-			fmt.Fprintf(&b, "%s:%s", jsonString(c.Name), jsonString(c.Text))
-		}
-		b.WriteString("},")
+		writeJSONSettings(&b, doc.Scene)
 	}
 	if len(doc.Decls) > 0 {
-		b.WriteString(`"` + jsonComponents + `":{`)
-		for i, d := range doc.Decls {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "%s:", jsonString(d.Name))
-			switch {
-			case len(d.Props) == 0:
-				b.WriteString("{}")
-			case d.Single:
-				b.WriteString(propDeclJSON(d.Props[0]))
-			default:
-				b.WriteByte('{')
-				for j, p := range d.Props {
-					if j > 0 {
-						b.WriteByte(',')
-					}
-					fmt.Fprintf(&b, "%s:%s", jsonString(p.Name), propDeclJSON(p))
-				}
-				b.WriteByte('}')
-			}
-		}
-		b.WriteString("},")
+		writeJSONDecls(&b, doc.Decls)
 	}
+	writeJSONEntities(&b, reg, dumpedEntities(reg, opt.Root))
+	_, err := out.Write(b.Bytes())
+	return err
+}
+
+// dumpedEntities returns the entities a dump holds, in document order:
+// all of the World's, or root's subtree if root is not zero.
+func dumpedEntities(reg *registry.Registry, root ecs.Entity) []ecs.Entity {
+	var es []ecs.Entity
+	w := reg.World()
+	if root.IsZero() {
+		for e := range w.All() {
+			es = append(es, e)
+		}
+	} else if w.Alive(root) {
+		es = append(es, root)
+		for d := range w.Descendants(root) {
+			es = append(es, d)
+		}
+	}
+	return es
+}
+
+// writeJSONSettings writes the "scene" section: system settings as
+// attribute strings (or objects of exact property values).
+func writeJSONSettings(b *bytes.Buffer, scene []*ComponentSpec) {
+	b.WriteString(`"` + jsonScene + `":{`)
+	for i, c := range scene {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if c.Kind == ValueMap {
+			fmt.Fprintf(b, "%s:{", jsonString(c.Name))
+			for j, kv := range c.Map {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(b, "%s:%s", jsonString(kv.Key), jsonString(kv.Value))
+			}
+			b.WriteByte('}')
+			continue
+		}
+		fmt.Fprintf(b, "%s:%s", jsonString(c.Name), jsonString(c.Text))
+	}
+	b.WriteString("},")
+}
+
+// writeJSONDecls writes the "components" section: the declarations, as
+// YAML spells them.
+func writeJSONDecls(b *bytes.Buffer, decls []*Decl) {
+	b.WriteString(`"` + jsonComponents + `":{`)
+	for i, d := range decls {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(b, "%s:", jsonString(d.Name))
+		switch {
+		case len(d.Props) == 0:
+			b.WriteString("{}")
+		case d.Single:
+			b.WriteString(propDeclJSON(d.Props[0]))
+		default:
+			b.WriteByte('{')
+			for j, p := range d.Props {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(b, "%s:%s", jsonString(p.Name), propDeclJSON(p))
+			}
+			b.WriteByte('}')
+		}
+	}
+	b.WriteString("},")
+}
+
+// writeJSONEntities writes the "entities" section, one entity per line.
+// Each entity's depth below the dump's top-level ones tells the reader
+// its parent unambiguously: paths are not unique, as an id may look like
+// the path of an entity without one.
+func writeJSONEntities(b *bytes.Buffer, reg *registry.Registry, es []ecs.Entity) {
+	w := reg.World()
 	b.WriteString(`"` + jsonEntities + `":[`)
-	// Each entity's depth below the dump's top-level ones tells the reader
-	// its parent unambiguously: paths are not unique, as an id may look
-	// like the path of an entity without one.
 	depth := make(map[ecs.Entity]int, len(es))
 	for i, d := range DumpEntities(reg, es) {
 		d.depth = 0
@@ -301,10 +327,9 @@ func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Regist
 		b.Write(j)
 	}
 	b.WriteString("\n]}\n")
-	_, err := out.Write(b.Bytes())
-	return err
 }
 
+// propDeclJSON writes a property declaration as a JSON object.
 func propDeclJSON(p *PropDecl) string {
 	parts := []string{jsonString(yamlType) + ":" + jsonString(p.Type)}
 	if p.HasDefault {
