@@ -379,6 +379,7 @@ type jsonReader struct {
 
 	chain  []jsonAncestor         // the entity being read and its ancestors, by depth
 	byPath map[string]*EntitySpec // entities by path, for dumps without depths
+	cur    jsonEntity             // the entity being read
 }
 
 // jsonAncestor is an entity of the current chain with its dump path.
@@ -481,7 +482,8 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 	y := j.y
 	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file
-	de := &jsonEntity{e: e, depth: -1}
+	de := &j.cur
+	*de = jsonEntity{e: e, depth: -1}
 	y.pairs(n, func(k, v *yamlsyntax.Node) {
 		switch k.Value {
 		case jsonID:
