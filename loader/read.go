@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -143,7 +144,7 @@ func finish(doc *Document, errs *errorSink) (*Document, error) {
 func ReadFile(fsys fs.FS, name string, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	l := &includer{
-		fsys:   guardFS(nil, fsys, lim.MaxBytes), // bounded, regular files only
+		fsys:   guardFS(context.Background(), fsys, lim.MaxBytes), // bounded, regular files only
 		lim:    lim,
 		errs:   &errorSink{max: lim.MaxErrors},
 		loaded: map[string]bool{},
