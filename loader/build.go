@@ -13,7 +13,7 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-// Scene is a loaded scene: the Plan it was built from and the map between
+// Scene is a loaded scene: the [Plan] it was built from and the map between
 // its nodes and the World's entities, both ways. Hot reload, dumping and
 // inspection use it.
 type Scene struct {
@@ -187,7 +187,7 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 }
 
 // Build creates the plan's declared components, mixins, system settings
-// and entities in reg and its World. What a Plan cannot know, because it
+// and entities in reg and its World. What a [Plan] cannot know, because it
 // depends on what reg and the World already hold, is checked first,
 // before anything is changed: a declaration that clashes with a
 // component already in reg (say, declared by another scene with another

@@ -56,7 +56,7 @@ type SystemPlan struct {
 	Patch registry.Patch
 }
 
-// Node is one entity of a Plan: its source, its own parsed components, and
+// Node is one entity of a [Plan]: its source, its own parsed components, and
 // its components composed with its mixins (what the entity gets). A
 // [Scene] maps each Node to the [ecs.Entity] made from it.
 type Node struct {

@@ -8,7 +8,7 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-// DiffKind says what one DiffEntry reports.
+// DiffKind says what one [DiffEntry] reports.
 type DiffKind uint8
 
 // The kinds of DiffEntry.

@@ -12,7 +12,7 @@ type ExportOptions struct {
 }
 
 // Export writes the World's current state (or a subtree of it) as a scene
-// Document: declared components, non-default system settings, and every
+// [Document]: declared components, non-default system settings, and every
 // entity in document order with its id, classes and components, each
 // component with only its non-default values (mixins are flattened into
 // the values they produced). Loading the document into a fresh Registry

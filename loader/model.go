@@ -103,7 +103,7 @@ type KV struct {
 
 // MixinSpec is a mixin as a scene file specifies it: a named bundle of
 // components, applied to entities that list it in `mixin`. A mixin may
-// itself list mixins. (Compile makes a [registry.Mixin] of it.)
+// itself list mixins. ([Compile] makes a [registry.Mixin] of it.)
 type MixinSpec struct {
 	ID         string
 	Mixins     []string // mixins this mixin builds on, in application order

@@ -133,7 +133,7 @@ func finish(doc *Document, errs *errorSink) (*Document, error) {
 // an include path is relative to the directory of the including file, may
 // not leave the root of fsys, and may name a YAML, XML or JSON file. Included
 // declarations, settings, mixins and entities are merged into the returned
-// Document, before the including file's own, in include order, depth first.
+// [Document], before the including file's own, in include order, depth first.
 // A file included a second time (for example by two siblings) is merged
 // only once; a file that includes itself, directly or through others, is an
 // error naming the cycle. Entity ids, mixin ids, declarations and scene

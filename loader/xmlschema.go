@@ -91,7 +91,7 @@ func attrEnum(s *registry.Schema) []string {
 // systems registered in reg, for editors to validate and complete scene
 // files with. With a doc, the components doc declares (its components
 // section) are described as registered ones are; a declaration that does
-// not compile is an error, as Compile reports it. The output is
+// not compile is an error, as [Compile] reports it. The output is
 // deterministic.
 func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
 	comps, err := schemaComponents(reg, doc)

@@ -173,7 +173,7 @@ func schemaRef(name string) jsonObj {
 // and complete scene files with: indented, with a final newline. With a
 // doc, the components doc declares (its components section) are
 // described as registered ones are; a declaration that does not compile
-// is an error, as Compile reports it. The output is deterministic.
+// is an error, as [Compile] reports it. The output is deterministic.
 //
 // It declares draft 2020-12 but uses only keywords that draft-07 reads
 // the same way (no siblings next to $ref, items as a single schema), since
