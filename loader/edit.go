@@ -202,10 +202,9 @@ func attrProps(sch *registry.Schema, name, attr string) ([]propEdit, error) {
 	case sch.IsTag():
 		return nil, nil
 	case sch.Single():
+		// Even empty: the empty string for a string, the default for
+		// other types.
 		a, b := trimSpan(attr, 0, len(attr))
-		if a == b {
-			return nil, nil
-		}
 		return []propEdit{{0, attr[a:b]}}, nil
 	}
 	pairs, err := splitAttrPairs(attr)
@@ -248,16 +247,20 @@ func parseComponents(comps []*Component, sch *registry.Schema) (map[int]any, err
 	return out, nil
 }
 
-// sameValues reports whether two parsed components are equal.
+// sameValues reports whether two parsed components are equal, a
+// property not given counting as its default.
 func sameValues(sch *registry.Schema, want, got map[int]any) error {
 	for i := range sch.Props {
-		w, wok := want[i]
-		g, gok := got[i]
 		p := &sch.Props[i]
-		switch {
-		case wok != gok:
-			return fmt.Errorf("property %q: given %v, want given %v", p.Name, gok, wok)
-		case wok && !p.Type.Equal(w, g):
+		w, ok := want[i]
+		if !ok {
+			w = p.Default
+		}
+		g, ok := got[i]
+		if !ok {
+			g = p.Default
+		}
+		if !p.Type.Equal(w, g) {
 			return fmt.Errorf("property %q reads back as %q, want %q", p.Name, p.Print(g), p.Print(w))
 		}
 	}

@@ -291,6 +291,10 @@ func (y *yamlEditor) setComponent(ent *Entity, name string, c *Component, sch *r
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", c.ValuePos, name, err)
 		}
+		if s.style == styleNull {
+			// Written even if empty: "" is the empty string.
+			return []rawOp{s.rewrite(y.src, applyText(s.text, ops))}, nil
+		}
 		if len(ops) == 0 {
 			return nil, nil
 		}
@@ -396,9 +400,10 @@ func (y *yamlEditor) setMap(c *Component, vo int, entFlow bool, sch *registry.Sc
 // block mapping), or an entry at the end (a flow mapping).
 func (y *yamlEditor) addComponent(ent *Entity, eo int, flow bool, name string, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	text := newAttrText(sch, props)
+	given := text != "" || sch.Single() && len(props) > 0 // "": the empty string
 	if flow {
 		v := "{}"
-		if text != "" {
+		if given {
 			v = yamlValue(text, true)
 		}
 		end, err := y.flowEnd(eo)
@@ -418,7 +423,7 @@ func (y *yamlEditor) addComponent(ent *Entity, eo int, flow bool, name string, s
 		return []rawOp{{p, p, ", " + name + ": " + v}}, nil
 	}
 	entry := name + ":"
-	if text != "" {
+	if given {
 		entry += " " + yamlValue(text, false)
 	}
 	keys := y.blockKeys(eo)
