@@ -67,8 +67,35 @@ func EditComponent(src []byte, ent *Entity, name string, sch *registry.Schema, a
 	if err != nil {
 		return nil, err
 	}
+	out, err := editComponent(src, ent, name, sch, props)
+	if err != nil {
+		return nil, err
+	}
+	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
+		if len(new) == 0 {
+			return fmt.Errorf("the component is missing")
+		}
+		want, err := parseComponents(old, sch)
+		if err != nil {
+			return err
+		}
+		got, err := parseComponents(new, sch)
+		if err != nil {
+			return err
+		}
+		return sameValues(sch, withProps(want, sch, props), got)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// editComponent is EditComponent without the check.
+func editComponent(src []byte, ent *Entity, name string, sch *registry.Schema, props []propEdit) ([]byte, error) {
 	comps := ownComponents(ent, name)
 	var ops []rawOp
+	var err error
 	switch FormatOf(ent.File) {
 	case FormatYAML:
 		if len(comps) > 1 {
@@ -87,35 +114,17 @@ func EditComponent(src []byte, ent *Entity, name string, sch *registry.Schema, a
 	if err != nil {
 		return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
 	}
-	out, err := applyRaw(src, ops)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
+	return applyEdit(src, ent, ops)
+}
+
+// withProps returns values with the properties props set (parsed).
+func withProps(values map[int]any, sch *registry.Schema, props []propEdit) map[int]any {
+	for _, p := range props {
+		if v, err := sch.Props[p.index].Parse(p.text); err == nil {
+			values[p.index] = v
+		}
 	}
-	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
-		want, err := parseComponents(old, sch)
-		if err != nil {
-			return err
-		}
-		got, err := parseComponents(new, sch)
-		if err != nil {
-			return err
-		}
-		for _, p := range props {
-			v, err := sch.Props[p.index].Parse(p.text)
-			if err != nil {
-				return err
-			}
-			want[p.index] = v
-		}
-		if len(new) == 0 {
-			return fmt.Errorf("the component is missing")
-		}
-		return sameValues(sch, want, got)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return values
 }
 
 // EditRemove returns src, the bytes of the scene file that ent was read
@@ -127,12 +136,29 @@ func EditRemove(src []byte, ent *Entity, name string) ([]byte, error) {
 	if ent == nil {
 		return nil, fmt.Errorf("loader: EditRemove: no entity")
 	}
+	out, err := editRemove(src, ent, name)
+	if err != nil {
+		return nil, err
+	}
+	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
+		if len(new) > 0 {
+			return fmt.Errorf("the component is still there")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// editRemove is EditRemove without the check.
+func editRemove(src []byte, ent *Entity, name string) ([]byte, error) {
 	comps := ownComponents(ent, name)
 	if len(comps) == 0 {
 		return nil, fmt.Errorf("%s: the entity does not write %s: %w", ent.Pos, name, ErrNoSource)
 	}
 	var ops []rawOp
-	var err error
 	switch FormatOf(ent.File) {
 	case FormatYAML:
 		y := newYAMLEditor(ent.File, src)
@@ -144,6 +170,7 @@ func EditRemove(src []byte, ent *Entity, name string) ([]byte, error) {
 			ops = append(ops, o...)
 		}
 	case FormatXML:
+		var err error
 		ops, err = newXMLEditor(ent.File, src).removeComponent(ent, name)
 		if err != nil {
 			return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
@@ -151,18 +178,14 @@ func EditRemove(src []byte, ent *Entity, name string) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("%s: saving into %s files is not supported: %w", ent.Pos, formatName(ent.File), ErrCannotEdit)
 	}
+	return applyEdit(src, ent, ops)
+}
+
+// applyEdit applies the ops of an edit of ent.
+func applyEdit(src []byte, ent *Entity, ops []rawOp) ([]byte, error) {
 	out, err := applyRaw(src, ops)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
-	}
-	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
-		if len(new) > 0 {
-			return fmt.Errorf("the component is still there")
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
 }

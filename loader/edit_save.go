@@ -81,15 +81,63 @@ func (r *Reloader) prepare(e ecs.Entity, name, attr string, remove bool) (*SaveE
 	sc := r.Scene
 	reg := sc.Registry
 	what := EntityPath(reg, e)
-	if n, ok := sc.Nodes[e]; !ok || !sc.World.Alive(e) {
+	node, ok := sc.Nodes[e]
+	if !ok || !sc.World.Alive(e) {
 		return nil, fmt.Errorf("entity %s was made at run time (spawned, or created by the program or through the inspector): it has no place in a scene file: %w", what, ErrNoSource)
-	} else if n.Src.ID != "" {
-		what = "#" + n.Src.ID
+	}
+	if node.Src.ID != "" {
+		what = "#" + node.Src.ID
 	}
 	comp, ok := reg.Component(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown component %q", name)
 	}
+	var props []propEdit
+	if !remove {
+		var err error
+		if props, err = attrProps(comp.Schema, name, attr); err != nil {
+			return nil, err
+		}
+	}
+	// What the running scene says decides what may be saved.
+	ent := node.Src
+	inOwn, inComps := hasNamed(node.Own, name), hasNamed(node.Comps, name)
+	mixin := ""
+	if inComps && len(ent.Mixins) > 0 {
+		mixin = mixinGiving(sc.Plan, ent.Mixins, name)
+	}
+	switch {
+	case remove && mixin != "":
+		return nil, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, what, name, mixin, ErrFromMixin)
+	case remove && !inOwn:
+		return nil, fmt.Errorf("%s: entity %s does not have %s in the scene file (it was added at run time, or as a dependency of another component): %w", ent.Pos, what, name, ErrNoSource)
+	case !remove && len(props) == 0 && inComps:
+		// There, and nothing to set: nothing to write.
+		return &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}, nil
+	}
+	edit := func(ent *Entity, src []byte) ([]byte, error) {
+		if remove {
+			return editRemove(src, ent, name)
+		}
+		return editComponent(src, ent, name, comp.Schema, props)
+	}
+	// The quick way: the entity's file still holds the bytes the running
+	// scene was read from, so its positions hold; the check then shows
+	// whether the other files still say what the scene was loaded from.
+	if src := entitySource(ent); src != nil {
+		path := scenePath(r.File, ent.File)
+		lim := r.Options.Limits.withDefaults()
+		if cur, _, err := readRegular(path, lim.MaxBytes, nil); err == nil && bytes.Equal(cur, src) {
+			if out, err := edit(ent, src); err == nil {
+				if s, err := r.checkEdit(e, name, remove, comp.Schema, props, ent, path, src, out, nil); err == nil {
+					return s, nil
+				}
+			}
+		}
+	}
+	// The sure way: read the files as they are now; they must say what
+	// the running scene was loaded from (a change of comments is fine),
+	// and give the entity's place in their bytes.
 	plan, sfs, err := checkFile(reg, r.File, r.Options, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the scene's files do not load as they are now; nothing saved:\n%v\n%w", err, ErrFileChanged)
@@ -98,66 +146,104 @@ func (r *Reloader) prepare(e ecs.Entity, name, attr string, remove bool) (*SaveE
 	if !d.Empty() {
 		return nil, fmt.Errorf("%s: %w and are not reloaded yet (reloading them would do %s); nothing saved", r.File, ErrFileChanged, d.Summary())
 	}
-	var node *Node
-	for n, x := range d.ents {
-		if x == e {
-			node = n
-			break
-		}
-	}
-	if node == nil {
+	fresh := matchedNode(d, e)
+	if fresh == nil {
 		return nil, fmt.Errorf("entity %s is not in the scene's files: %w", what, ErrNoSource)
 	}
-	ent := node.Src
+	ent = fresh.Src
 	path := sfs.path(ent.File)
 	src, ok := sfs.read[path]
 	if !ok {
 		return nil, fmt.Errorf("%s: the file of entity %s was not read", ent.File, what)
 	}
-	inOwn, inComps := hasNamed(node.Own, name), hasNamed(node.Comps, name)
-	mixin := ""
-	if inComps && len(ent.Mixins) > 0 {
-		mixin = mixinGiving(plan, ent.Mixins, name)
-	}
-	var out []byte
-	if remove {
-		switch {
-		case mixin != "":
-			return nil, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, what, name, mixin, ErrFromMixin)
-		case !inOwn:
-			return nil, fmt.Errorf("%s: entity %s does not have %s in the scene file (it was added at run time, or as a dependency of another component): %w", ent.Pos, what, name, ErrNoSource)
-		}
-		out, err = EditRemove(src, ent, name)
-	} else {
-		props, perr := attrProps(comp.Schema, name, attr)
-		if perr != nil {
-			return nil, perr
-		}
-		if len(props) == 0 && inComps {
-			out = src // there, and nothing to set: nothing to write
-		} else {
-			out, err = EditComponent(src, ent, name, comp.Schema, attr)
-		}
-	}
+	out, err := edit(ent, src)
 	if err != nil {
 		return nil, err
 	}
-	s := &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}
-	if !s.Changed() {
-		return s, nil
-	}
-	snap := maps.Clone(sfs.read)
-	snap[path] = out
-	plan2, _, err := checkFile(reg, r.File, r.Options, snap)
+	s, err := r.checkEdit(e, name, remove, comp.Schema, props, ent, path, src, out, sfs.read)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the edited file does not load; nothing saved:\n%v\n%w", ent.File, err, ErrCannotEdit)
+		return nil, fmt.Errorf("%s: the edit of %s on entity %s: %w", ent.Pos, name, what, err)
 	}
-	d2 := sc.Diff(plan2)
-	if err := onlyThis(d2, e, name, remove); err != nil {
-		return nil, fmt.Errorf("%s: the edit of %s on entity %s would change more than that (%v); nothing saved: %w", ent.Pos, name, what, err, ErrCannotEdit)
-	}
-	s.diff, s.snap = d2, snap
 	return s, nil
+}
+
+// checkEdit compiles the scene with out as the bytes of the file at path
+// (the other files from base, or read) and checks that the diff to the
+// running scene changes component name of e, as asked, and nothing else.
+func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *registry.Schema, props []propEdit, ent *Entity, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
+	snap := maps.Clone(base)
+	if snap == nil {
+		snap = Snapshot{}
+	}
+	snap[path] = out
+	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, snap)
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := r.Scene.Diff(plan)
+	if err := onlyThis(d, e, name, remove); err != nil {
+		return nil, fmt.Errorf("it would change more than that (%v); nothing saved: %w", err, ErrCannotEdit)
+	}
+	n := matchedNode(d, e)
+	if n == nil {
+		return nil, fmt.Errorf("the entity is not in the edited files; nothing saved: %w", ErrCannotEdit)
+	}
+	if remove {
+		if hasNamed(n.Own, name) {
+			return nil, fmt.Errorf("the component is still in the edited file; nothing saved: %w", ErrCannotEdit)
+		}
+	} else {
+		if !hasNamed(n.Comps, name) {
+			return nil, fmt.Errorf("the component is missing from the edited file; nothing saved: %w", ErrCannotEdit)
+		}
+		got := map[int]any{}
+		for _, np := range n.Comps {
+			if np.Name == name {
+				for _, pv := range np.Patch {
+					got[pv.Index] = pv.Value
+				}
+			}
+		}
+		want := withProps(maps.Clone(got), sch, props)
+		if err := sameValues(sch, want, got); err != nil {
+			return nil, fmt.Errorf("%v in the edited file; nothing saved: %w", err, ErrCannotEdit)
+		}
+	}
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
+}
+
+// matchedNode returns the node of d's new plan matched to entity e.
+func matchedNode(d *Diff, e ecs.Entity) *Node {
+	for n, x := range d.ents {
+		if x == e {
+			return n
+		}
+	}
+	return nil
+}
+
+// entitySource returns the bytes of the file ent was read from, as the
+// reader kept them with its components (nil for an entity without any).
+func entitySource(ent *Entity) []byte {
+	for _, c := range ent.Components {
+		if c.src != nil {
+			return c.src.data
+		}
+	}
+	return nil
+}
+
+// scenePath returns the path of the file the scene file names name (a
+// name relative to its directory), as reading the scene makes it.
+func scenePath(file, name string) string {
+	dir, _ := filepath.Split(filepath.Clean(file))
+	if dir == "" {
+		dir = "."
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return filepath.Join(dir, filepath.FromSlash(name))
 }
 
 // Commit writes the edited file, if the edit changes it, and applies the
@@ -173,6 +259,9 @@ func (s *SaveEdit) Commit() (*Diff, error) {
 		return nil, errors.New("loader: SaveEdit committed twice")
 	}
 	s.done = true
+	if s.diff == nil {
+		return &Diff{}, nil // nothing to write or apply
+	}
 	if s.Changed() {
 		lim := s.r.Options.Limits.withDefaults()
 		cur, _, err := readRegular(s.File, lim.MaxBytes, nil)

@@ -270,6 +270,13 @@ func TestSaveRefusals(t *testing.T) {
 	if _, err := env.rl.PrepareSet(env.entity("hero"), "health", "hp: 1"); !errors.Is(err, ErrFileChanged) {
 		t.Fatalf("stale files: %v", err)
 	}
+	// The entity's own file unchanged, another one edited.
+	if _, err := env.rl.PrepareSet(env.entity("goblin"), "health", "hp: 1"); !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("stale other file: %v", err)
+	}
+	if env.read("parts/enemies.yaml") != saveInclude {
+		t.Fatal("the include was written")
+	}
 	// Comments edited only: the running scene still matches, and the
 	// edit lands at the place the new bytes give.
 	commented := "# a new first line\n" + saveMain
