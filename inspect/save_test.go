@@ -199,6 +199,16 @@ func TestSaveXML(t *testing.T) {
 	if got := readFile(t, file); got != want {
 		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
 	}
+	// A component added at run time: its removal is saved as it is.
+	e.call("PUT", "/api/entities/wreck/components/gravity", "0 -1 0").expect(t, http.StatusOK)
+	var ev changeEvent
+	e.call("DELETE", "/api/entities/wreck/components/gravity?save=1", "").expect(t, http.StatusOK).json(t, &ev)
+	if !ev.Saved || ev.File != "scene.xml" {
+		t.Errorf("answer: %+v", ev)
+	}
+	if got := readFile(t, file); got != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
+	}
 }
 
 // TestSaveRefused: what cannot be saved is refused before anything

@@ -70,9 +70,10 @@ func (r *Reloader) PrepareSet(e ecs.Entity, name, attr string) (*SaveEdit, error
 
 // PrepareRemove prepares removing component name of entity e from the
 // scene file e comes from (see EditRemove). A component e gets from a
-// mixin cannot be removed there (the error wraps ErrFromMixin); one the
-// file does not give e at all (added at run time, or as a dependency)
-// wraps ErrNoSource. Otherwise as PrepareSet.
+// mixin cannot be removed there (the error wraps ErrFromMixin), nor one
+// it gets as a dependency of a component the file gives it (ErrNoSource);
+// for one added at run time there is nothing to write (the SaveEdit does
+// not change the file). Otherwise as PrepareSet.
 func (r *Reloader) PrepareRemove(e ecs.Entity, name string) (*SaveEdit, error) {
 	return r.prepare(e, name, "", true)
 }
@@ -110,7 +111,11 @@ func (r *Reloader) prepare(e ecs.Entity, name, attr string, remove bool) (*SaveE
 	case remove && mixin != "":
 		return nil, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, what, name, mixin, ErrFromMixin)
 	case remove && !inOwn:
-		return nil, fmt.Errorf("%s: entity %s does not have %s in the scene file (it was added at run time, or as a dependency of another component): %w", ent.Pos, what, name, ErrNoSource)
+		if dep := dependent(reg, name, node.Comps); dep != "" {
+			return nil, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, what, name, dep, dep, ErrNoSource)
+		}
+		// Added at run time: the file already says "without".
+		return &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}, nil
 	case !remove && len(props) == 0 && inComps:
 		// There, and nothing to set: nothing to write.
 		return &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}, nil

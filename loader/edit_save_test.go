@@ -244,9 +244,24 @@ func TestSaveRemove(t *testing.T) {
 	if env.reg.Has(hero, "position") {
 		t.Fatal("position came back")
 	}
-	// A component the file does not give the entity.
-	if _, err := env.rl.PrepareRemove(hero, "label"); !errors.Is(err, ErrNoSource) {
-		t.Fatalf("remove a component not in the file: %v", err)
+	// A component added at run time: nothing to write.
+	if err := env.reg.SetPatch(hero, "label", nil, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := env.rl.PrepareRemove(hero, "label"); err != nil || s.Changed() {
+		t.Fatalf("remove a component added at run time: %v", err)
+	} else if d, err := s.Commit(); err != nil || !d.Empty() {
+		t.Fatalf("commit: %v %v", d, err)
+	}
+	// A dependency of a component the file gives: the next load would
+	// add it again.
+	brute := env.entity("brute")
+	spin := "speed: 5"
+	if _, _, err := env.set(brute, "spin", spin); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.rl.PrepareRemove(brute, "rotation"); !errors.Is(err, ErrNoSource) || !strings.Contains(err.Error(), "dependency of spin") {
+		t.Fatalf("remove a dependency: %v", err)
 	}
 }
 
