@@ -174,6 +174,7 @@ var yamlEditCases = []editCase{
 	{"only children", "bare", "position", "1 1 1", false, "  - id: bare\n", "  - id: bare\n    position: 1 1 1\n"},
 	{"plain keeps its spacing", "plain", "label", "font: z", false, "text:x;font:y", "text:x;font:z"},
 	{"plain needs quotes", "plain", "label", "font: a #b", false, "label: text:x;font:y", `label: "text:x;font:a #b"`},
+	{"plain, a line break needs quotes", "plain", "label", "text: 0\n0", false, "label: text:x;font:y", `label: "text:0\n0;font:y"`},
 	{"plain, new property in its spacing", "plain", "health", "hp: 1", false, "    label: text:x;font:y\n", "    label: text:x;font:y\n    health: \"hp: 1\"\n"},
 	{"null", "nulls", "health", "hp: 3", false, "    health:\n    label: ~", "    health: \"hp: 3\"\n    label: ~"},
 	{"tilde with comment", "nulls", "label", "font: x", false, "label: ~    #", `label: "font: x"    #`},
@@ -368,5 +369,49 @@ func TestEditErrors(t *testing.T) {
 	// Positions that do not fit the bytes are refused, not guessed.
 	if _, err := EditComponent([]byte("entities: []\n"), hero, "health", health.Schema, "hp: 1"); !errors.Is(err, ErrCannotEdit) {
 		t.Fatalf("other bytes: %v", err)
+	}
+}
+
+// TestYAMLPlainOK: what may be written as a plain scalar, in a block and
+// in a flow collection; everything else is quoted.
+func TestYAMLPlainOK(t *testing.T) {
+	for _, c := range []struct {
+		text        string
+		block, flow bool
+	}{
+		{"1 2 3", true, true},
+		{"text:x;font:y", true, false},
+		{"-1", true, true},
+		{"a#b", true, true},
+		{"Héros ✓", true, true},
+		{"", false, false},
+		{"null", false, false},
+		{"~", false, false},
+		{" a", false, false},
+		{"a ", false, false},
+		{"a: b", false, false},
+		{"a #b", false, false},
+		{"#a", false, false},
+		{"'a'", false, false},
+		{"\"a", false, false},
+		{"- a", false, false},
+		{"a:", false, false},
+		{"a, b", true, false},
+		{"[a]", false, false},
+		{"a{b}", true, false},
+		{"0\n0", false, false},
+		{"0\r0", false, false},
+		{"0\t0", false, false},
+		{"0\u00850", false, false},
+		{"0\u20280", false, false},
+		{"0\ufeff0", false, false},
+		{"0\x7f0", false, false},
+	} {
+		if got := yamlPlainOK(c.text, false); got != c.block {
+			t.Errorf("yamlPlainOK(%q, block) = %v", c.text, got)
+		}
+		if got := yamlPlainOK(c.text, true); got != c.flow {
+			t.Errorf("yamlPlainOK(%q, flow) = %v", c.text, got)
+		}
 	}
 }

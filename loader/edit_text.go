@@ -243,7 +243,7 @@ func yamlPlainOK(text string, flow bool) bool {
 		return false
 	}
 	for _, r := range text {
-		if !yamlPrintable(r) || r == '\t' || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
+		if !yamlPrintable(r) || r == '\t' || r == '\n' || r == '\r' || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
 			return false
 		}
 	}
