@@ -212,7 +212,7 @@ func yamlValue(text string, flow bool) string {
 // yamlPlainOK reports whether text can be written as a YAML plain scalar
 // (in a flow collection if flow) that reads back as text and not as null:
 // one line, no surrounding spaces, no indicator at the start, no ": " or
-// " #" inside, and in a flow collection none of ",[]{}".
+// " #" inside, and in a flow collection none of ",[]{}?:".
 func yamlPlainOK(text string, flow bool) bool {
 	if text == "" || isNullWord(text) {
 		return false
@@ -234,8 +234,8 @@ func yamlPlainOK(text string, flow bool) bool {
 	if strings.Contains(text, ": ") || strings.Contains(text, " #") || strings.Contains(text, ":\t") || strings.Contains(text, "\t#") {
 		return false
 	}
-	if flow && strings.ContainsAny(text, ",[]{}") {
-		return false
+	if flow && strings.ContainsAny(text, ",[]{}?") {
+		return false // yaml.v3 ends a plain scalar at '?' in a flow collection
 	}
 	if flow && strings.Contains(text, ":") {
 		// "a:b" is plain in a flow mapping for YAML 1.2, but not for
