@@ -262,8 +262,10 @@ type changeEvent struct {
 	// writes it).
 	Value   json.RawMessage    `json:"value,omitempty"`
 	Entries []loader.DiffEntry `json:"entries,omitempty"`
-	// Saved reports that the change was written to the scene file.
-	Saved bool `json:"saved,omitempty"`
+	// Saved reports that the change was saved (?save=1): File, the scene
+	// file it went to (as the scene names it), now says it.
+	Saved bool   `json:"saved,omitempty"`
+	File  string `json:"file,omitempty"`
 	// Run is the run's state after pause, play or step.
 	Run *runState `json:"run,omitempty"`
 }
@@ -330,6 +332,12 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 		if err != nil {
 			return attrErrorReply(err)
 		}
+		var sv *loader.SaveEdit
+		if save {
+			if sv, bad = in.prepareSave(e, name, attr, false); bad != nil {
+				return *bad
+			}
+		}
 		had := in.reg.Has(e, name)
 		var old []any
 		if had {
@@ -354,24 +362,22 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 				}
 			}
 		}
-		return in.changed(ev, save, &edit{op: "set", entity: e, component: name, attr: attr})
+		return in.changed(ev, sv)
 	})
 }
 
-// changed publishes a change made through the API, saves it to the scene
-// file if asked, and answers it.
-func (in *Inspector) changed(ev changeEvent, save bool, ed *edit) reply {
+// changed publishes a change made through the API, commits its save to
+// the scene file if one was prepared (sv), and answers it.
+func (in *Inspector) changed(ev changeEvent, sv *loader.SaveEdit) reply {
 	status := http.StatusOK
 	if ev.Op == "create" {
 		status = http.StatusCreated
 	}
 	var saveErr error
-	if save && in.save != nil {
-		if s := in.opt.Scene; s != nil {
-			ed.node = s.Nodes[ed.entity]
+	if sv != nil {
+		if _, saveErr = sv.Commit(); saveErr == nil {
+			ev.Saved, ev.File = true, sv.Name
 		}
-		saveErr = in.save(ed)
-		ev.Saved = saveErr == nil
 	}
 	in.hub.publish("change", ev)
 	if saveErr != nil {
@@ -400,17 +406,20 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		if !in.reg.Has(e, name) {
 			return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", ref, name))
 		}
+		var sv *loader.SaveEdit
+		if save {
+			var bad *reply
+			if sv, bad = in.prepareSave(e, name, "", true); bad != nil {
+				return *bad
+			}
+		}
 		old, _ := in.reg.Attr(e, name)
 		ev := changeEvent{Op: "remove", Ref: in.path(e), Entity: in.label(e), Component: name}
-		ed := &edit{op: "remove", entity: e, component: name}
-		if save && in.opt.Scene != nil {
-			ed.node = in.opt.Scene.Nodes[e]
-		}
 		if err := in.reg.Remove(e, name); err != nil {
 			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
 		}
 		ev.Entries = []loader.DiffEntry{{Kind: loader.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
-		return in.changed(ev, save, ed)
+		return in.changed(ev, sv)
 	})
 }
 
@@ -532,7 +541,7 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in.do(w, r, func() reply {
-		if rep := in.noSave(save); rep != nil {
+		if rep := noEntitySave(save, "creation"); rep != nil {
 			return *rep
 		}
 		var parent ecs.Entity
@@ -589,7 +598,7 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 		}
 		ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
 			Entries: []loader.DiffEntry{{Kind: loader.EntityCreated, Entity: in.label(e)}}}
-		rep := in.changed(ev, save, &edit{op: "create", entity: e})
+		rep := in.changed(ev, nil)
 		if rep.status == http.StatusCreated {
 			rep.body = in.entityInfo(e)
 			rep.header = map[string]string{"Location": "/api/entities/" + url.PathEscape(ev.Ref)}
@@ -606,7 +615,7 @@ func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref st
 		return
 	}
 	in.do(w, r, func() reply {
-		if rep := in.noSave(save); rep != nil {
+		if rep := noEntitySave(save, "removal"); rep != nil {
 			return *rep
 		}
 		e, err := in.resolve(ref)
@@ -618,14 +627,10 @@ func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref st
 		for d := range in.w.Descendants(e) {
 			ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: in.label(d)})
 		}
-		ed := &edit{op: "destroy", entity: e}
-		if save && in.opt.Scene != nil {
-			ed.node = in.opt.Scene.Nodes[e]
-		}
 		if err := in.w.Destroy(e); err != nil {
 			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())
 		}
-		return in.changed(ev, save, ed)
+		return in.changed(ev, nil)
 	})
 }
 

@@ -513,40 +513,6 @@ func TestTransforms(t *testing.T) {
 	e.get("/api/transforms?selector=[").expect(t, http.StatusBadRequest)
 }
 
-// TestSaveSeam: until the save-back exists, ?save=1 is a 501 and
-// nothing changes.
-func TestSaveSeam(t *testing.T) {
-	e := newEnv(t, Options{}).start()
-	e.call("POST", "/api/pause", "").expect(t, http.StatusOK)
-	before := e.dump()
-	msg := e.call("PUT", "/api/entities/ship/components/health?save=1", "hp: 1").expect(t, http.StatusNotImplemented).errMsg(t)
-	if !strings.Contains(msg, "not available") {
-		t.Errorf("501 message: %s", msg)
-	}
-	e.call("DELETE", "/api/entities/ship?save=1", "").expect(t, http.StatusNotImplemented)
-	e.call("POST", "/api/entities?save=true", "{}").expect(t, http.StatusNotImplemented)
-	e.call("DELETE", "/api/entities/ship/components/health?save=1", "").expect(t, http.StatusNotImplemented)
-	e.call("PUT", "/api/entities/ship/components/health?save=yes", "hp: 1").expect(t, http.StatusBadRequest)
-	if after := e.dump(); after != before {
-		t.Fatal("a refused save changed the World")
-	}
-	// With a save-back plugged in, it is called with the change.
-	var got *edit
-	e.sim(func() { e.in.save = func(ed *edit) error { got = ed; return nil } })
-	var ev changeEvent
-	e.call("PUT", "/api/entities/ship/components/health?save=1", "hp: 1").expect(t, http.StatusOK).json(t, &ev)
-	e.sim(func() {
-		if got == nil || got.op != "set" || got.attr != "hp: 1" || got.node == nil || got.node.Src.ID != "ship" || !ev.Saved {
-			t.Errorf("save called with %+v; answer %+v", got, ev)
-		}
-	})
-	e.sim(func() { e.in.save = func(*edit) error { return errors.New("disk full") } })
-	msg = e.call("PUT", "/api/entities/ship/components/health?save=1", "hp: 2").expect(t, http.StatusInternalServerError).errMsg(t)
-	if !strings.Contains(msg, "disk full") {
-		t.Errorf("save failure: %s", msg)
-	}
-}
-
 // TestPanicInHook: a hook that panics during a request is answered 500,
 // and the simulation and the API go on.
 func TestPanicInHook(t *testing.T) {

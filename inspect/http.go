@@ -311,17 +311,6 @@ func (in *Inspector) wantSave(w http.ResponseWriter, r *http.Request) (save, ok 
 	}
 }
 
-// noSave answers a change asked to be saved when there is no save-back:
-// 501, before anything changes. nil when the change may go ahead. Called
-// on the simulation goroutine, which alone reads in.save.
-func (in *Inspector) noSave(save bool) *reply {
-	if !save || in.save != nil {
-		return nil
-	}
-	rep := errReply(http.StatusNotImplemented, "inspect: saving changes to the scene file (?save=1) is not available yet; the change was not made")
-	return &rep
-}
-
 // index answers GET / with the list of endpoints.
 func (in *Inspector) index(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -53,8 +53,16 @@ type Options struct {
 	// Default 1024.
 	MaxQueue int
 	// Scene, if not nil, is the loaded scene the Registry runs: entities
-	// then report the file position they come from. Optional.
+	// then report the file position they come from. Optional; default
+	// Reloader.Scene.
 	Scene *loader.Scene
+	// Reloader, if not nil, is the scene's Reloader: changes made with
+	// ?save=1 are then also written into the scene's files (see
+	// docs/inspector.md, "Save-back"), and the scene is brought up to
+	// date with them. It is used on the simulation goroutine only (in
+	// Drain), as the program's own reloads are. Without it ?save=1 is
+	// answered 501.
+	Reloader *loader.Reloader
 	// Hosts are extra Host header values accepted besides the server's
 	// own address and the loopback names with its port: "name:port" for
 	// exactly that, or "name" for any port. Needed when a program
@@ -98,28 +106,6 @@ type Inspector struct {
 	// The simulation goroutine's own state.
 	paused bool
 	steps  int
-
-	// save writes a change made through the API into the scene file it
-	// came from (a request with ?save=1), after the change was applied
-	// to the World; it runs on the simulation goroutine, the only one
-	// that reads this field (set it before serving, or from there). nil:
-	// saving is not available and ?save=1 is answered 501 before
-	// anything changes.
-	save func(*edit) error
-}
-
-// edit describes one change made through the API, as the save-back needs
-// it.
-type edit struct {
-	// op is "set", "remove", "create" or "destroy".
-	op string
-	// entity is the entity changed (created, or about to be destroyed).
-	entity ecs.Entity
-	// node is the entity's node in Options.Scene, nil if none.
-	node *loader.Node
-	// component and attr are the component set or removed and, for
-	// "set", the attribute string the request gave.
-	component, attr string
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -133,6 +119,9 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	}
 	if opt.MaxQueue <= 0 {
 		opt.MaxQueue = DefaultMaxQueue
+	}
+	if opt.Scene == nil && opt.Reloader != nil {
+		opt.Scene = opt.Reloader.Scene
 	}
 	tok := opt.Token
 	if tok == "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
 	"time"
 
 	"github.com/scenecs/scenecs/inspect"
@@ -22,9 +23,14 @@ func checkInspectAddr(addr string) error {
 // startInspect serves the inspection API of the running scene on addr
 // until ctx ends, and prints its URL as the one line
 // "inspect: http://HOST:PORT/?token=TOKEN". Hot reloads are published to
-// it through f.reloaded.
-func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, f *runFlags, stdout io.Writer) error {
-	in := inspect.New(rt.reg, inspect.Options{Scene: scene})
+// it through f.reloaded. A scene read from a file (path) can be saved
+// into (?save=1): the inspector gets a Reloader of its own on it.
+func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, path string, f *runFlags, stdout io.Writer) error {
+	opt := inspect.Options{Scene: scene}
+	if path != "" {
+		opt.Reloader = &loader.Reloader{Scene: scene, File: filepath.Clean(path), Options: loader.Options{Context: ctx}}
+	}
+	in := inspect.New(rt.reg, opt)
 	url, err := in.Listen(ctx, f.inspect)
 	if err != nil {
 		return fmt.Errorf("scene-run: -inspect: %v", err)

@@ -99,7 +99,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if f.inspect != "" {
 		ictx, cancel := context.WithCancel(ctx)
 		defer cancel() // stops serving when the run ends
-		if err := startInspect(ictx, rt, scene, &f, stdout); err != nil {
+		if err := startInspect(ictx, rt, scene, path, &f, stdout); err != nil {
 			return err
 		}
 	}

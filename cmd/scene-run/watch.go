@@ -63,8 +63,15 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 						fmt.Fprintf(stderr, "reload %s failed; the running scene is unchanged:\n%v\n", name, err)
 						return
 					}
-					fmt.Fprintf(stdout, "reload %s: %s (%.1f ms)\n", name, d.Summary(), ms(took))
-					printEntries(stdout, d, rl.Scene.Registry)
+					if d.Empty() {
+						// A save that changes nothing the scene runs (a
+						// comment, or a change the inspector saved and
+						// applied already).
+						fmt.Fprintf(stdout, "reload %s: no change (%.1f ms)\n", name, ms(took))
+					} else {
+						fmt.Fprintf(stdout, "reload %s: %s (%.1f ms)\n", name, d.Summary(), ms(took))
+						printEntries(stdout, d, rl.Scene.Registry)
+					}
 					for _, warn := range d.Warnings {
 						fmt.Fprintf(stderr, "  warning: %s\n", warn)
 					}

@@ -1,0 +1,410 @@
+package loader
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Editing scene files in place.
+//
+// EditComponent and EditRemove change one component of one entity in the
+// bytes of the scene file the entity was read from, as a minimal textual
+// edit at that component's own place: one property's value inside an
+// attribute string, a mapping or an XML attribute is rewritten, a missing
+// property or component is added next to its siblings in their style, a
+// removed component's key or attribute is deleted. Comments, key order,
+// quoting and layout of everything else stay byte for byte as they were.
+// Reloader.PrepareSet and PrepareRemove do the same on a running scene's
+// files, and write them.
+
+// Errors of edits that cannot be saved. They are wrapped with a message
+// that says why; match them with errors.Is.
+var (
+	// ErrNoSource: the entity has no place in a scene file (it was made
+	// at run time: spawned, or created by a program or through the
+	// inspector), or the component is not written in the file.
+	ErrNoSource = errors.New("not written in a scene file")
+	// ErrFromMixin: the component comes from a mixin, and a file cannot
+	// say "this entity, without it".
+	ErrFromMixin = errors.New("the component comes from a mixin")
+	// ErrFileChanged: the scene's files no longer hold what the running
+	// scene was loaded or reloaded from.
+	ErrFileChanged = errors.New("the scene's files changed since they were loaded")
+	// ErrCannotEdit: the file writes the value in a way the editor does
+	// not edit (a YAML block scalar, a JSON dump), or the edit did not
+	// read back as intended; nothing is written.
+	ErrCannotEdit = errors.New("cannot edit the file there")
+)
+
+// EditComponent returns src, the bytes of the scene file (YAML or XML)
+// that ent was read from, with the properties attr gives written into
+// ent's component name, whose schema is sch. attr is an attribute string
+// as a scene file or the inspector's PUT takes it ("hp: 5", "1 2 3", ""
+// for a tag or to add the component with its defaults). Where ent writes
+// the component, each property is written at its place: inside its
+// attribute string, as its mapping entry or XML attribute, or added to
+// them in their style; properties attr does not give are left as
+// written. Where ent does not write it (it comes from a mixin or a
+// default, or is new), it is added to ent's own components, in ent's
+// style: a key at ent's indentation after its last component (YAML), an
+// attribute after the last one (XML).
+//
+// The edit is checked by reading the result back: it must read, give the
+// component the values asked for, and leave every other value of the file
+// as it was; otherwise the error wraps ErrCannotEdit and nothing is
+// returned. Values are quoted and escaped for their place (YAML plain
+// scalars that would need quotes get double quotes, an existing quote
+// style is kept where it can write the value; XML escapes &, <, and the
+// attribute's quote).
+func EditComponent(src []byte, ent *Entity, name string, sch *registry.Schema, attr string) ([]byte, error) {
+	if ent == nil || sch == nil {
+		return nil, fmt.Errorf("loader: EditComponent: no entity or schema")
+	}
+	props, err := attrProps(sch, name, attr)
+	if err != nil {
+		return nil, err
+	}
+	out, err := editComponent(src, ent, name, sch, props)
+	if err != nil {
+		return nil, err
+	}
+	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
+		if len(new) == 0 {
+			return fmt.Errorf("the component is missing")
+		}
+		want, err := parseComponents(old, sch)
+		if err != nil {
+			return err
+		}
+		got, err := parseComponents(new, sch)
+		if err != nil {
+			return err
+		}
+		return sameValues(sch, withProps(want, sch, props), got)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// editComponent is EditComponent without the check.
+func editComponent(src []byte, ent *Entity, name string, sch *registry.Schema, props []propEdit) ([]byte, error) {
+	comps := ownComponents(ent, name)
+	var ops []rawOp
+	var err error
+	switch FormatOf(ent.File) {
+	case FormatYAML:
+		if len(comps) > 1 {
+			return nil, fmt.Errorf("%s: %s is written twice: %w", comps[1].Pos, name, ErrCannotEdit)
+		}
+		var c *Component
+		if len(comps) == 1 {
+			c = comps[0]
+		}
+		ops, err = newYAMLEditor(ent.File, src).setComponent(ent, name, c, sch, props)
+	case FormatXML:
+		ops, err = newXMLEditor(ent.File, src).setComponent(ent, name, comps, sch, props)
+	default:
+		return nil, fmt.Errorf("%s: saving into %s files is not supported: %w", ent.Pos, formatName(ent.File), ErrCannotEdit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
+	}
+	return applyEdit(src, ent, ops)
+}
+
+// withProps returns values with the properties props set (parsed).
+func withProps(values map[int]any, sch *registry.Schema, props []propEdit) map[int]any {
+	for _, p := range props {
+		if v, err := sch.Props[p.index].Parse(p.text); err == nil {
+			values[p.index] = v
+		}
+	}
+	return values
+}
+
+// EditRemove returns src, the bytes of the scene file that ent was read
+// from, without ent's component name: its key and value (YAML, with the
+// lines they take) or its attributes (XML: name and name.prop), with the
+// white space before them. The result is checked as EditComponent's is.
+// A component ent does not write is an error wrapping ErrNoSource.
+func EditRemove(src []byte, ent *Entity, name string) ([]byte, error) {
+	if ent == nil {
+		return nil, fmt.Errorf("loader: EditRemove: no entity")
+	}
+	out, err := editRemove(src, ent, name)
+	if err != nil {
+		return nil, err
+	}
+	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
+		if len(new) > 0 {
+			return fmt.Errorf("the component is still there")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// editRemove is EditRemove without the check.
+func editRemove(src []byte, ent *Entity, name string) ([]byte, error) {
+	comps := ownComponents(ent, name)
+	if len(comps) == 0 {
+		return nil, fmt.Errorf("%s: the entity does not write %s: %w", ent.Pos, name, ErrNoSource)
+	}
+	var ops []rawOp
+	switch FormatOf(ent.File) {
+	case FormatYAML:
+		y := newYAMLEditor(ent.File, src)
+		for _, c := range comps {
+			o, err := y.removeComponent(ent, c)
+			if err != nil {
+				return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
+			}
+			ops = append(ops, o...)
+		}
+	case FormatXML:
+		var err error
+		ops, err = newXMLEditor(ent.File, src).removeComponent(ent, name)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
+		}
+	default:
+		return nil, fmt.Errorf("%s: saving into %s files is not supported: %w", ent.Pos, formatName(ent.File), ErrCannotEdit)
+	}
+	return applyEdit(src, ent, ops)
+}
+
+// applyEdit applies the ops of an edit of ent.
+func applyEdit(src []byte, ent *Entity, ops []rawOp) ([]byte, error) {
+	out, err := applyRaw(src, ops)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
+	}
+	return out, nil
+}
+
+func formatName(file string) string {
+	switch FormatOf(file) {
+	case FormatJSON:
+		return "JSON"
+	case FormatYAML:
+		return "YAML"
+	case FormatXML:
+		return "XML"
+	}
+	return "unknown"
+}
+
+// ownComponents returns the components ent writes under name, in order
+// (several in XML: name and name.prop attributes).
+func ownComponents(ent *Entity, name string) []*Component {
+	var out []*Component
+	for _, c := range ent.Components {
+		if c.Name == name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// attrProps returns the properties an attribute string gives, each once
+// (the last value of a repeated one, at its first place), with their
+// text as written, trimmed.
+func attrProps(sch *registry.Schema, name, attr string) ([]propEdit, error) {
+	if _, err := sch.ParseAttr(name, attr); err != nil {
+		return nil, err
+	}
+	switch {
+	case sch.IsTag():
+		return nil, nil
+	case sch.Single():
+		// Even empty: the empty string for a string, the default for
+		// other types.
+		a, b := trimSpan(attr, 0, len(attr))
+		return []propEdit{{0, attr[a:b]}}, nil
+	}
+	pairs, err := splitAttrPairs(attr)
+	if err != nil {
+		return nil, err
+	}
+	var out []propEdit
+	for _, p := range pairs {
+		idx, _ := sch.Lookup(p.key)
+		v := attr[p.valStart:p.valEnd]
+		if i := slices.IndexFunc(out, func(q propEdit) bool { return q.index == idx }); i >= 0 {
+			out[i].text = v
+			continue
+		}
+		out = append(out, propEdit{idx, v})
+	}
+	return out, nil
+}
+
+// parseComponents parses the values an entity writes for one component
+// (several XML attributes compose, later ones winning), as compiling
+// does, to property index -> value.
+func parseComponents(comps []*Component, sch *registry.Schema) (map[int]any, error) {
+	c := &compiler{errs: &errorSink{max: 10}}
+	for i := range sch.Props {
+		if sch.Props[i].Type.Name == "string" {
+			c.strType = sch.Props[i].Type
+		}
+	}
+	out := map[int]any{}
+	for _, comp := range comps {
+		p, ok := c.parseValue(comp, sch)
+		if !ok {
+			return nil, c.errs.list
+		}
+		for _, pv := range p {
+			out[pv.Index] = pv.Value
+		}
+	}
+	return out, nil
+}
+
+// sameValues reports whether two parsed components are equal, a
+// property not given counting as its default.
+func sameValues(sch *registry.Schema, want, got map[int]any) error {
+	for i := range sch.Props {
+		p := &sch.Props[i]
+		w, ok := want[i]
+		if !ok {
+			w = p.Default
+		}
+		g, ok := got[i]
+		if !ok {
+			g = p.Default
+		}
+		if !p.Type.Equal(w, g) {
+			return fmt.Errorf("property %q reads back as %q, want %q", p.Name, p.Print(g), p.Print(w))
+		}
+	}
+	return nil
+}
+
+// verifyEdit reads the file before and after an edit of ent's component
+// name and checks that they differ only there: every other entity,
+// component, mixin, declaration, setting and include reads the same,
+// and check accepts the component's values before and after.
+func verifyEdit(before, after []byte, ent *Entity, name string, check func(old, new []*Component) error) error {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s: %s: the edit of %s did not read back as intended (%s); nothing written: %w",
+			ent.Pos, ent.File, name, fmt.Sprintf(format, args...), ErrCannotEdit)
+	}
+	lim := Limits{MaxBytes: int64(max(len(before), len(after))) + 1, MaxDepth: 1 << 20, MaxEntities: 1 << 30, MaxErrors: 10}
+	od, err := Read(ent.File, before, lim)
+	if err != nil {
+		return fail("the file does not read: %v", err)
+	}
+	nd, err := Read(ent.File, after, lim)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if !sameDocHead(od, nd) {
+		return fail("something other than the entity changed")
+	}
+	found := false
+	var walk func(a, b []*Entity) error
+	walk = func(a, b []*Entity) error {
+		if len(a) != len(b) {
+			return fail("the entities changed")
+		}
+		for i := range a {
+			x, y := a[i], b[i]
+			target := x.Pos == ent.Pos
+			skip := ""
+			if target {
+				found = true
+				skip = name
+				if err := check(ownComponents(x, name), ownComponents(y, name)); err != nil {
+					return fail("%v", err)
+				}
+			}
+			if x.ID != y.ID || !slices.Equal(x.Class, y.Class) || !slices.Equal(x.Mixins, y.Mixins) ||
+				!sameComponents(x.Components, y.Components, skip) {
+				return fail("entity at %s changed", x.Pos)
+			}
+			if err := walk(x.Children, y.Children); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(od.Entities, nd.Entities); err != nil {
+		return err
+	}
+	if !found {
+		return fail("the entity is not in the file")
+	}
+	return nil
+}
+
+// sameDocHead reports whether two documents have the same settings,
+// declarations, mixins and includes.
+func sameDocHead(a, b *Document) bool {
+	if !sameComponents(a.Scene, b.Scene, "") || len(a.Decls) != len(b.Decls) || len(a.Mixins) != len(b.Mixins) || len(a.Includes) != len(b.Includes) {
+		return false
+	}
+	for i, d := range a.Decls {
+		e := b.Decls[i]
+		if d.Name != e.Name || d.Single != e.Single || len(d.Props) != len(e.Props) {
+			return false
+		}
+		for j, p := range d.Props {
+			q := e.Props[j]
+			if p.Name != q.Name || p.Type != q.Type || p.Default != q.Default || p.HasDefault != q.HasDefault ||
+				!slices.Equal(p.OneOf, q.OneOf) || !sameBound(p.Min, q.Min) || !sameBound(p.Max, q.Max) {
+				return false
+			}
+		}
+	}
+	for i, m := range a.Mixins {
+		n := b.Mixins[i]
+		if m.ID != n.ID || !slices.Equal(m.Mixins, n.Mixins) || !sameComponents(m.Components, n.Components, "") {
+			return false
+		}
+	}
+	for i, inc := range a.Includes {
+		if inc.Path != b.Includes[i].Path {
+			return false
+		}
+	}
+	return true
+}
+
+// sameComponents reports whether two lists of components are written
+// the same, those named skip left out.
+func sameComponents(a, b []*Component, skip string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && a[i].Name == skip && skip != "" {
+			i++
+		}
+		for j < len(b) && b[j].Name == skip && skip != "" {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		x, y := a[i], b[j]
+		if x.Name != y.Name || x.Kind != y.Kind || x.Exact != y.Exact || x.Text != y.Text || len(x.Map) != len(y.Map) {
+			return false
+		}
+		for k, kv := range x.Map {
+			lv := y.Map[k]
+			if kv.Key != lv.Key || kv.Value != lv.Value || kv.Exact != lv.Exact {
+				return false
+			}
+		}
+		i++
+		j++
+	}
+}

@@ -1,0 +1,384 @@
+package loader
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/regfile"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Saving a running scene's changes into its files.
+//
+// A change made at run time (through the inspector, say) is saved in two
+// steps. Prepare reads the scene's files as they are now, checks that they
+// still say what the running scene was loaded from, finds the entity's own
+// place (in the main file or an include; never in a mixin), edits the
+// bytes (EditComponent, EditRemove) and compiles the result: the diff it
+// makes to the running scene must touch that one component of that one
+// entity and nothing else. Nothing is written yet, so a refusal leaves
+// everything as it was. Commit then writes the file (a temporary file in
+// the same directory renamed over it: a watcher never reads half a file)
+// and applies that diff to the running scene, which brings the scene's
+// Plan up to date with the file. The World already holds the values
+// (the change was made there), so applying sets nothing and runs no hook;
+// and a watcher's reload of the saved file then finds nothing to do.
+
+// SaveEdit is a change of one of a running scene's files, prepared by
+// Reloader.PrepareSet or Reloader.PrepareRemove: the file's bytes before
+// and after, checked, not yet written.
+type SaveEdit struct {
+	// File is the path of the file the edit changes: the scene file or
+	// one it includes.
+	File string
+	// Name is the file as the scene names it (relative to the scene
+	// file's directory), Pos the entity's position in it before the edit.
+	Name string
+	Pos  Pos
+	// Before and After are the file's bytes; equal when the file already
+	// says what was asked (nothing is written then).
+	Before, After []byte
+
+	r    *Reloader
+	diff *Diff
+	snap Snapshot
+	done bool
+}
+
+// Changed reports whether the edit changes the file.
+func (s *SaveEdit) Changed() bool { return !bytes.Equal(s.Before, s.After) }
+
+// PrepareSet prepares saving the properties attr gives (an attribute
+// string, as Registry.SetPatch takes after parsing it) on component name
+// of entity e into the scene file e comes from (see EditComponent for
+// where and how). Call it on the goroutine that runs the simulation,
+// before or after making the same change in the World, and Commit right
+// after the change, with no tick or reload between.
+//
+// Errors: an entity the scene did not make from a file (spawned, or made
+// by the program or the inspector) wraps ErrNoSource; files that no
+// longer say what the running scene was loaded from (edited and not yet
+// reloaded) wrap ErrFileChanged; a place the editor cannot edit wraps
+// ErrCannotEdit.
+func (r *Reloader) PrepareSet(e ecs.Entity, name, attr string) (*SaveEdit, error) {
+	return r.prepare(e, name, attr, false)
+}
+
+// PrepareRemove prepares removing component name of entity e from the
+// scene file e comes from (see EditRemove). A component e gets from a
+// mixin cannot be removed there (the error wraps ErrFromMixin), nor one
+// it gets as a dependency of a component the file gives it (ErrNoSource);
+// for one added at run time there is nothing to write (the SaveEdit does
+// not change the file). Otherwise as PrepareSet.
+func (r *Reloader) PrepareRemove(e ecs.Entity, name string) (*SaveEdit, error) {
+	return r.prepare(e, name, "", true)
+}
+
+func (r *Reloader) prepare(e ecs.Entity, name, attr string, remove bool) (*SaveEdit, error) {
+	sc := r.Scene
+	reg := sc.Registry
+	what := EntityPath(reg, e)
+	node, ok := sc.Nodes[e]
+	if !ok || !sc.World.Alive(e) {
+		return nil, fmt.Errorf("entity %s was made at run time (spawned, or created by the program or through the inspector): it has no place in a scene file: %w", what, ErrNoSource)
+	}
+	if node.Src.ID != "" {
+		what = "#" + node.Src.ID
+	}
+	comp, ok := reg.Component(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown component %q", name)
+	}
+	var props []propEdit
+	if !remove {
+		var err error
+		if props, err = attrProps(comp.Schema, name, attr); err != nil {
+			return nil, err
+		}
+	}
+	// What the running scene says decides what may be saved.
+	ent := node.Src
+	inOwn, inComps := hasNamed(node.Own, name), hasNamed(node.Comps, name)
+	mixin := ""
+	if inComps && len(ent.Mixins) > 0 {
+		mixin = mixinGiving(sc.Plan, ent.Mixins, name)
+	}
+	switch {
+	case remove && mixin != "":
+		return nil, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, what, name, mixin, ErrFromMixin)
+	case remove && !inOwn:
+		if dep := dependent(reg, name, node.Comps); dep != "" {
+			return nil, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, what, name, dep, dep, ErrNoSource)
+		}
+		// Added at run time: the file already says "without".
+		return &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}, nil
+	case !remove && len(props) == 0 && inComps:
+		// There, and nothing to set: nothing to write.
+		return &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}, nil
+	}
+	edit := func(ent *Entity, src []byte) ([]byte, error) {
+		if remove {
+			return editRemove(src, ent, name)
+		}
+		return editComponent(src, ent, name, comp.Schema, props)
+	}
+	// The quick way: the entity's file still holds the bytes the running
+	// scene was read from, so its positions hold; the check then shows
+	// whether the other files still say what the scene was loaded from.
+	if src := entitySource(ent); src != nil {
+		path := scenePath(r.File, ent.File)
+		lim := r.Options.Limits.withDefaults()
+		if cur, _, err := regfile.Read(path, lim.MaxBytes, nil); err == nil && bytes.Equal(cur, src) {
+			if out, err := edit(ent, src); err == nil {
+				if s, err := r.checkEdit(e, name, remove, comp.Schema, props, ent, path, src, out, nil); err == nil {
+					return s, nil
+				}
+			}
+		}
+	}
+	// The sure way: read the files as they are now; they must say what
+	// the running scene was loaded from (a change of comments is fine),
+	// and give the entity's place in their bytes.
+	plan, sfs, err := checkFile(reg, r.File, r.Options, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the scene's files do not load as they are now; nothing saved:\n%v\n%w", err, ErrFileChanged)
+	}
+	d := sc.Diff(plan)
+	if !d.Empty() {
+		return nil, fmt.Errorf("%s: %w and are not reloaded yet (reloading them would do %s); nothing saved", r.File, ErrFileChanged, d.Summary())
+	}
+	fresh := matchedNode(d, e)
+	if fresh == nil {
+		return nil, fmt.Errorf("entity %s is not in the scene's files: %w", what, ErrNoSource)
+	}
+	ent = fresh.Src
+	path := sfs.path(ent.File)
+	src, ok := sfs.read[path]
+	if !ok {
+		return nil, fmt.Errorf("%s: the file of entity %s was not read", ent.File, what)
+	}
+	out, err := edit(ent, src)
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.checkEdit(e, name, remove, comp.Schema, props, ent, path, src, out, sfs.read)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the edit of %s on entity %s: %w", ent.Pos, name, what, err)
+	}
+	return s, nil
+}
+
+// checkEdit compiles the scene with out as the bytes of the file at path
+// (the other files from base, or read) and checks that the diff to the
+// running scene changes component name of e, as asked, and nothing else.
+func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *registry.Schema, props []propEdit, ent *Entity, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
+	snap := maps.Clone(base)
+	if snap == nil {
+		snap = Snapshot{}
+	}
+	snap[path] = out
+	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, snap)
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := r.Scene.Diff(plan)
+	if err := onlyThis(d, e, name, remove); err != nil {
+		return nil, fmt.Errorf("it would change more than that (%v); nothing saved: %w", err, ErrCannotEdit)
+	}
+	n := matchedNode(d, e)
+	if n == nil {
+		return nil, fmt.Errorf("the entity is not in the edited files; nothing saved: %w", ErrCannotEdit)
+	}
+	if remove {
+		if hasNamed(n.Own, name) {
+			return nil, fmt.Errorf("the component is still in the edited file; nothing saved: %w", ErrCannotEdit)
+		}
+	} else {
+		if !hasNamed(n.Comps, name) {
+			return nil, fmt.Errorf("the component is missing from the edited file; nothing saved: %w", ErrCannotEdit)
+		}
+		got := map[int]any{}
+		for _, np := range n.Comps {
+			if np.Name == name {
+				for _, pv := range np.Patch {
+					got[pv.Index] = pv.Value
+				}
+			}
+		}
+		want := withProps(maps.Clone(got), sch, props)
+		if err := sameValues(sch, want, got); err != nil {
+			return nil, fmt.Errorf("%v in the edited file; nothing saved: %w", err, ErrCannotEdit)
+		}
+	}
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
+}
+
+// matchedNode returns the node of d's new plan matched to entity e.
+func matchedNode(d *Diff, e ecs.Entity) *Node {
+	for n, x := range d.ents {
+		if x == e {
+			return n
+		}
+	}
+	return nil
+}
+
+// entitySource returns the bytes of the file ent was read from, as the
+// reader kept them with its components (nil for an entity without any).
+func entitySource(ent *Entity) []byte {
+	for _, c := range ent.Components {
+		if c.src != nil {
+			return c.src.data
+		}
+	}
+	return nil
+}
+
+// scenePath returns the path of the file the scene file names name (a
+// name relative to its directory), as reading the scene makes it.
+func scenePath(file, name string) string {
+	dir, _ := filepath.Split(filepath.Clean(file))
+	if dir == "" {
+		dir = "."
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return filepath.Join(dir, filepath.FromSlash(name))
+}
+
+// Commit writes the edited file, if the edit changes it, and applies the
+// edit to the running scene: its Plan then matches the file, and the
+// World, which already holds the change, is not touched (no hook runs).
+// The file is written to a temporary file in its directory, then renamed
+// over it (keeping its permissions; a symbolic link is followed, not
+// replaced). If the file changed since PrepareSet or PrepareRemove read
+// it, nothing is written and the error wraps ErrFileChanged. It returns
+// the diff applied. A SaveEdit commits once.
+func (s *SaveEdit) Commit() (*Diff, error) {
+	if s.done {
+		return nil, errors.New("loader: SaveEdit committed twice")
+	}
+	s.done = true
+	if s.diff == nil {
+		return &Diff{}, nil // nothing to write or apply
+	}
+	if s.Changed() {
+		lim := s.r.Options.Limits.withDefaults()
+		cur, _, err := regfile.Read(s.File, lim.MaxBytes, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", s.File, err)
+		}
+		if !bytes.Equal(cur, s.Before) {
+			return nil, fmt.Errorf("%s: %w while saving; nothing saved", s.File, ErrFileChanged)
+		}
+		if err := writeFileAtomic(s.File, s.After); err != nil {
+			return nil, err
+		}
+	}
+	s.r.last = s.snap
+	return s.diff, s.r.Scene.Apply(s.diff)
+}
+
+// hasNamed reports whether nps has a component called name.
+func hasNamed(nps []registry.NamedPatch, name string) bool {
+	for _, np := range nps {
+		if np.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// mixinGiving returns the id of a mixin among ids (expanded) that gives
+// the component name, or "".
+func mixinGiving(plan *Plan, ids []string, name string) string {
+	ms, err := registry.ExpandMixinsFunc(ids, func(id string) (*registry.Mixin, bool) {
+		m, ok := plan.Mixins[id]
+		if !ok {
+			return nil, false
+		}
+		return m.Mixin, true
+	})
+	if err != nil {
+		return ""
+	}
+	for _, m := range ms {
+		if hasNamed(m.Components, name) {
+			return m.ID
+		}
+	}
+	return ""
+}
+
+// onlyThis checks that d changes nothing but component name of entity e
+// (removes it if remove, else adds or sets it).
+func onlyThis(d *Diff, e ecs.Entity, name string, remove bool) error {
+	if len(d.Created)+len(d.Destroyed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins) > 0 {
+		return errors.New(d.String())
+	}
+	for _, c := range d.Changed {
+		if c.Entity != e || c.Classes {
+			return errors.New(d.String())
+		}
+		for _, a := range c.Added {
+			if a != name || remove {
+				return errors.New(d.String())
+			}
+		}
+		for _, x := range c.Removed {
+			if x != name || !remove {
+				return errors.New(d.String())
+			}
+		}
+		for k := range c.Props {
+			if k != name || remove {
+				return errors.New(d.String())
+			}
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic replaces the file at path (following symbolic links)
+// with data: written to a temporary file in the same directory, synced,
+// given the file's permissions, and renamed over it, so that a reader
+// sees the old bytes or the new, never a part.
+func writeFileAtomic(path string, data []byte) (err error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".save-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp, fi.Mode().Perm()); err != nil {
+		return err
+	}
+	return os.Rename(tmp, real)
+}

@@ -1,0 +1,349 @@
+package loader
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// saveEnv is a scene loaded from files in a temp dir, with a Reloader and
+// a count of health's update hook calls.
+type saveEnv struct {
+	t       *testing.T
+	dir     string
+	reg     *registry.Registry
+	rl      *Reloader
+	updates int
+}
+
+const saveMain = `# main scene
+include: parts/enemies.yaml
+mixins:
+  tough:
+    health: "hp: 500"
+    enemy:
+entities:
+  - id: hero
+    position: 0 1 -5   # start
+    health: "hp: 100; max: 100"
+  - id: brute
+    mixin: tough
+    position: 1 1 1
+`
+
+const saveInclude = `entities:
+  # included enemies
+  - id: goblin
+    health:
+      hp: 40
+`
+
+func newSaveEnv(t *testing.T, files map[string]string, main string) *saveEnv {
+	t.Helper()
+	env := &saveEnv{t: t, dir: t.TempDir()}
+	for name, text := range files {
+		p := filepath.Join(env.dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o640); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.reg = registry.New(ecs.NewWorld())
+	if _, err := components.Register(env.reg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Register(env.reg, "health", registry.Definition[editHealth]{
+		Update: func(c *registry.Context, v, old *editHealth) { env.updates++ },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Register(env.reg, "label", registry.Definition[editLabel]{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Register(env.reg, "enemy", registry.Definition[editTag]{}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(env.dir, main)
+	sc, err := LoadFile(env.reg, file, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.rl = &Reloader{Scene: sc, File: file}
+	env.updates = 0 // those of the load
+	return env
+}
+
+func (env *saveEnv) read(name string) string {
+	env.t.Helper()
+	b, err := os.ReadFile(filepath.Join(env.dir, filepath.FromSlash(name)))
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (env *saveEnv) entity(id string) ecs.Entity {
+	env.t.Helper()
+	e, ok := env.rl.Scene.Entity(id)
+	if !ok {
+		env.t.Fatalf("no entity %q", id)
+	}
+	return e
+}
+
+// set makes the change in the World as the inspector does (parse, then
+// SetPatch with merge), between PrepareSet and Commit.
+func (env *saveEnv) set(e ecs.Entity, name, attr string) (*SaveEdit, *Diff, error) {
+	env.t.Helper()
+	s, err := env.rl.PrepareSet(e, name, attr)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, _ := env.reg.Component(name)
+	p, err := c.Schema.ParseAttr(name, attr)
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	if err := env.reg.SetPatch(e, name, p, registry.Merge); err != nil {
+		env.t.Fatal(err)
+	}
+	d, err := s.Commit()
+	return s, d, err
+}
+
+// quiet checks that reloading the files now changes nothing and runs no
+// hook.
+func (env *saveEnv) quiet() {
+	env.t.Helper()
+	before := env.updates
+	d, err := env.rl.Reload()
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	if !d.Empty() {
+		env.t.Fatalf("the reload after the save changes something: %s", d)
+	}
+	if env.updates != before {
+		env.t.Fatalf("the reload after the save ran update %d times", env.updates-before)
+	}
+}
+
+func TestSaveSetIntoInclude(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	g := env.entity("goblin")
+	s, d, err := env.set(g, "health", "hp: 25")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.updates != 1 {
+		t.Fatalf("update ran %d times, want once (the change itself)", env.updates)
+	}
+	if s.Name != "parts/enemies.yaml" || d.Summary() != "+0 -0 ~1" {
+		t.Fatalf("saved %s with %s", s.Name, d.Summary())
+	}
+	if got, want := env.read("parts/enemies.yaml"), strings.Replace(saveInclude, "hp: 40", "hp: 25", 1); got != want {
+		t.Fatalf("include:\n%s\nwant:\n%s", got, want)
+	}
+	if got := env.read("main.yaml"); got != saveMain {
+		t.Fatalf("the main file changed:\n%s", got)
+	}
+	fi, err := os.Stat(filepath.Join(env.dir, "parts", "enemies.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v, want 0640 kept", fi.Mode().Perm())
+	}
+	if left, _ := filepath.Glob(filepath.Join(env.dir, "parts", ".*")); len(left) > 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+	env.quiet()
+}
+
+func TestSaveKeepsRuntimeState(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	hero := env.entity("hero")
+	// A run-time change of max, not saved.
+	c, _ := env.reg.Component("health")
+	p, _ := c.Schema.ParseAttr("health", "max: 7")
+	if err := env.reg.SetPatch(hero, "health", p, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := env.set(hero, "health", "hp: 3"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := env.read("main.yaml"), strings.Replace(saveMain, `"hp: 100; max: 100"`, `"hp: 3; max: 100"`, 1); got != want {
+		t.Fatalf("main:\n%s\nwant:\n%s", got, want)
+	}
+	env.quiet()
+	attr, _ := env.reg.Attr(hero, "health")
+	if attr != "hp: 3; max: 7; maxHp: 1" {
+		t.Fatalf("health after the save: %q (max 7 set at run time must stay)", attr)
+	}
+}
+
+func TestSaveComponentFromMixin(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	brute := env.entity("brute")
+	if _, _, err := env.set(brute, "health", "max: 9"); err != nil {
+		t.Fatal(err)
+	}
+	// The entity's own line, never the mixin.
+	want := strings.Replace(saveMain, "    position: 1 1 1\n", "    position: 1 1 1\n    health: \"max: 9\"\n", 1)
+	if got := env.read("main.yaml"); got != want {
+		t.Fatalf("main:\n%s\nwant:\n%s", got, want)
+	}
+	env.quiet()
+	attr, _ := env.reg.Attr(brute, "health")
+	if attr != "hp: 500; max: 9; maxHp: 1" {
+		t.Fatalf("health: %q", attr)
+	}
+	// Removing it: the mixin still gives it.
+	if _, err := env.rl.PrepareRemove(brute, "health"); !errors.Is(err, ErrFromMixin) || !strings.Contains(err.Error(), `"tough"`) {
+		t.Fatalf("remove a component a mixin gives: %v", err)
+	}
+	if _, err := env.rl.PrepareRemove(brute, "enemy"); !errors.Is(err, ErrFromMixin) {
+		t.Fatalf("remove a mixin's tag: %v", err)
+	}
+	// A tag the mixin gives, set with no value: nothing to write.
+	s, err := env.rl.PrepareSet(brute, "enemy", "")
+	if err != nil || s.Changed() {
+		t.Fatalf("set a mixin's tag: %v", err)
+	}
+}
+
+func TestSaveRemove(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	hero := env.entity("hero")
+	s, err := env.rl.PrepareRemove(hero, "position")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.reg.Remove(hero, "position"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); err == nil {
+		t.Fatal("a second commit succeeded")
+	}
+	if got, want := env.read("main.yaml"), strings.Replace(saveMain, "    position: 0 1 -5   # start\n", "", 1); got != want {
+		t.Fatalf("main:\n%s\nwant:\n%s", got, want)
+	}
+	env.quiet()
+	if env.reg.Has(hero, "position") {
+		t.Fatal("position came back")
+	}
+	// A component added at run time: nothing to write.
+	if err := env.reg.SetPatch(hero, "label", nil, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := env.rl.PrepareRemove(hero, "label"); err != nil || s.Changed() {
+		t.Fatalf("remove a component added at run time: %v", err)
+	} else if d, err := s.Commit(); err != nil || !d.Empty() {
+		t.Fatalf("commit: %v %v", d, err)
+	}
+	// A dependency of a component the file gives: the next load would
+	// add it again.
+	brute := env.entity("brute")
+	spin := "speed: 5"
+	if _, _, err := env.set(brute, "spin", spin); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.rl.PrepareRemove(brute, "rotation"); !errors.Is(err, ErrNoSource) || !strings.Contains(err.Error(), "dependency of spin") {
+		t.Fatalf("remove a dependency: %v", err)
+	}
+}
+
+func TestSaveRefusals(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	// An entity made at run time.
+	e := env.reg.World().NewEntity()
+	if _, err := env.rl.PrepareSet(e, "health", "hp: 1"); !errors.Is(err, ErrNoSource) || !strings.Contains(err.Error(), "run time") {
+		t.Fatalf("run-time entity: %v", err)
+	}
+	// A bad value.
+	if _, err := env.rl.PrepareSet(env.entity("hero"), "health", "hp: x"); err == nil {
+		t.Fatal("bad value accepted")
+	}
+	// Files edited by hand and not reloaded.
+	main := filepath.Join(env.dir, "main.yaml")
+	edited := strings.Replace(saveMain, "position: 1 1 1", "position: 2 2 2", 1)
+	if err := os.WriteFile(main, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.rl.PrepareSet(env.entity("hero"), "health", "hp: 1"); !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("stale files: %v", err)
+	}
+	// The entity's own file unchanged, another one edited.
+	if _, err := env.rl.PrepareSet(env.entity("goblin"), "health", "hp: 1"); !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("stale other file: %v", err)
+	}
+	if env.read("parts/enemies.yaml") != saveInclude {
+		t.Fatal("the include was written")
+	}
+	// Comments edited only: the running scene still matches, and the
+	// edit lands at the place the new bytes give.
+	commented := "# a new first line\n" + saveMain
+	if err := os.WriteFile(main, []byte(commented), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := env.set(env.entity("hero"), "position", "3 3 3"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := env.read("main.yaml"), strings.Replace(commented, "position: 0 1 -5", "position: 3 3 3", 1); got != want {
+		t.Fatalf("main:\n%s\nwant:\n%s", got, want)
+	}
+	// A change between prepare and commit: nothing written.
+	s, err := env.rl.PrepareSet(env.entity("hero"), "position", "4 4 4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(main, []byte(saveMain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("commit over a changed file: %v", err)
+	}
+	if env.read("main.yaml") != saveMain {
+		t.Fatal("the file was written")
+	}
+}
+
+func TestSaveXMLThroughSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links")
+	}
+	xml := `<scene>
+  <!-- keep me -->
+  <entity id="a" position="0 0 0" health="hp: 1"/>
+</scene>
+`
+	env := newSaveEnv(t, map[string]string{"real/scene.xml": xml}, "real/scene.xml")
+	link := filepath.Join(env.dir, "link.xml")
+	if err := os.Symlink(filepath.Join(env.dir, "real", "scene.xml"), link); err != nil {
+		t.Fatal(err)
+	}
+	sc := env.rl.Scene
+	env.rl = &Reloader{Scene: sc, File: link}
+	if _, _, err := env.set(env.entity("a"), "health", "max: 3"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := env.read("real/scene.xml"), strings.Replace(xml, `"hp: 1"`, `"hp: 1; max: 3"`, 1); got != want {
+		t.Fatalf("scene:\n%s\nwant:\n%s", got, want)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	env.quiet()
+}

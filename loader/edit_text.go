@@ -1,0 +1,522 @@
+package loader
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Saving edits back into scene files: the pieces shared by the YAML and
+// XML editors. An edit is a list of rawOps, each replacing one span of the
+// file's bytes; everything outside the spans stays as it was. Values are
+// edited as slots: a scalar as written (plain, quoted, an XML attribute
+// value) with its decoded text, where a span of the decoded text maps to
+// the span of bytes that wrote it (sourceOffset), so that one property
+// inside an attribute string changes and nothing around it.
+
+// rawOp replaces src[start:end] with text.
+type rawOp struct {
+	start, end int
+	text       string
+}
+
+// applyRaw returns src with ops applied. The ops may come in any order but
+// may not overlap (two insertions at one offset keep their order).
+func applyRaw(src []byte, ops []rawOp) ([]byte, error) {
+	sort.SliceStable(ops, func(i, j int) bool { return ops[i].start < ops[j].start })
+	n := len(src)
+	for i, op := range ops {
+		if op.start < 0 || op.end < op.start || op.end > len(src) || i > 0 && op.start < ops[i-1].end {
+			return nil, fmt.Errorf("internal error: overlapping or out-of-range edits")
+		}
+		n += len(op.text) - (op.end - op.start)
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, op := range ops {
+		out = append(out, src[at:op.start]...)
+		out = append(out, op.text...)
+		at = op.end
+	}
+	return append(out, src[at:]...), nil
+}
+
+// textOp replaces text[a:b] of a slot's decoded text with repl.
+type textOp struct {
+	a, b int
+	repl string
+}
+
+// applyText returns text with ops (sorted, not overlapping) applied.
+func applyText(text string, ops []textOp) string {
+	var b strings.Builder
+	at := 0
+	for _, op := range ops {
+		b.WriteString(text[at:op.a])
+		b.WriteString(op.repl)
+		at = op.b
+	}
+	b.WriteString(text[at:])
+	return b.String()
+}
+
+// Slot styles.
+const (
+	stylePlain  = 0    // a YAML plain scalar
+	styleDouble = '"'  // a YAML double-quoted scalar
+	styleSingle = '\'' // a YAML single-quoted scalar
+	styleNull   = 'n'  // YAML null: nothing written, or ~ / null
+	styleXML    = 'x'  // an XML attribute value, quoted with slot.quote
+)
+
+// slot is one scalar value as written in a file.
+type slot struct {
+	start, end int    // the bytes of the scalar, quotes included
+	style      byte   // how it is written
+	quote      byte   // the quote of an XML attribute value
+	flow       bool   // a YAML scalar inside a flow collection
+	text       string // its decoded text
+}
+
+// inner returns the offset where the slot's text starts in the source.
+func (s *slot) inner() int {
+	switch s.style {
+	case styleDouble, styleSingle:
+		return s.start + 1
+	}
+	return s.start
+}
+
+// rawOffset maps offset k of the slot's decoded text to the source.
+func (s *slot) rawOffset(src []byte, k int) int {
+	in := s.inner()
+	if k <= 0 {
+		return in
+	}
+	var quote byte
+	if s.style == styleDouble || s.style == styleSingle {
+		quote = s.style
+	}
+	return in + sourceOffset(src[in:s.end], s.text, k, quote, s.style == styleXML)
+}
+
+// rawSpan maps the span text[a:b] to the bytes that wrote it. The start
+// skips the white space or line break a folded scalar writes before the
+// text at a.
+func (s *slot) rawSpan(src []byte, a, b int) (int, int) {
+	ra, rb := s.rawOffset(src, a), s.rawOffset(src, b)
+	if a < len(s.text) && s.style != styleXML {
+		for ra < rb && isFoldSpace(src[ra]) && !isFoldSpace(s.text[a]) {
+			ra++
+		}
+	}
+	if rb < ra {
+		rb = ra
+	}
+	return ra, rb
+}
+
+func isFoldSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// edit returns the raw ops that turn the slot's text into
+// applyText(text, ops): each span rewritten in the slot's style where the
+// style can hold the new text, or else the whole value written anew in
+// the style encode chooses.
+func (s *slot) edit(src []byte, ops []textOp) []rawOp {
+	full := applyText(s.text, ops)
+	if s.style != styleNull && s.canHold(full) {
+		out := make([]rawOp, 0, len(ops))
+		for _, op := range ops {
+			ra, rb := s.rawSpan(src, op.a, op.b)
+			out = append(out, rawOp{ra, rb, s.escape(op.repl)})
+		}
+		return out
+	}
+	return []rawOp{s.rewrite(src, full)}
+}
+
+// rewrite returns the op that writes the whole slot anew with text.
+func (s *slot) rewrite(src []byte, text string) rawOp {
+	switch s.style {
+	case styleXML:
+		return rawOp{s.start, s.end, xmlEscape(text, s.quote)}
+	case styleNull:
+		v := yamlValue(text, s.flow)
+		if s.start == s.end {
+			// Nothing written after the colon: add a space before the
+			// value unless one is there, and one after it before a
+			// comment.
+			if s.start == 0 || src[s.start-1] != ' ' && src[s.start-1] != '\t' {
+				v = " " + v
+			}
+			if s.start < len(src) && src[s.start] == '#' {
+				v += " "
+			}
+		}
+		return rawOp{s.start, s.end, v}
+	}
+	return rawOp{s.start, s.end, yamlScalar(text, s.flow, s.style)}
+}
+
+// canHold reports whether the slot's style can write text.
+func (s *slot) canHold(text string) bool {
+	switch s.style {
+	case stylePlain:
+		return yamlPlainOK(text, s.flow)
+	case styleSingle:
+		return yamlSingleOK(text)
+	case styleDouble, styleXML:
+		return true
+	}
+	return false
+}
+
+// escape writes a piece of text in the slot's style (canHold said the
+// style can write the whole).
+func (s *slot) escape(text string) string {
+	switch s.style {
+	case styleDouble:
+		return yamlDoubleEscape(text)
+	case styleSingle:
+		return strings.ReplaceAll(text, "'", "''")
+	case styleXML:
+		return xmlEscape(text, s.quote)
+	}
+	return text
+}
+
+// yamlScalar writes text as a YAML scalar in the style prefer where that
+// style can write it, else double-quoted (a plain one if prefer is
+// stylePlain and it can be).
+func yamlScalar(text string, flow bool, prefer byte) string {
+	if prefer == stylePlain && yamlPlainOK(text, flow) {
+		return text
+	}
+	if prefer == styleSingle && yamlSingleOK(text) {
+		return "'" + strings.ReplaceAll(text, "'", "''") + "'"
+	}
+	return `"` + yamlDoubleEscape(text) + `"`
+}
+
+// yamlValue writes a new value: plain if it can be, else double-quoted.
+func yamlValue(text string, flow bool) string {
+	if yamlPlainOK(text, flow) {
+		return text
+	}
+	return `"` + yamlDoubleEscape(text) + `"`
+}
+
+// yamlPlainOK reports whether text can be written as a YAML plain scalar
+// (in a flow collection if flow) that reads back as text and not as null:
+// one line, no surrounding spaces, no indicator at the start, no ": " or
+// " #" inside, and in a flow collection none of ",[]{}?:".
+func yamlPlainOK(text string, flow bool) bool {
+	if text == "" || isNullWord(text) {
+		return false
+	}
+	if isFoldSpace(text[0]) || isFoldSpace(text[len(text)-1]) {
+		return false
+	}
+	switch c := text[0]; c {
+	case '-', '?', ':':
+		if len(text) == 1 || text[1] == ' ' || flow && strings.IndexByte(",[]{}", text[1]) >= 0 {
+			return false
+		}
+	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	}
+	if text[len(text)-1] == ':' {
+		return false
+	}
+	if strings.Contains(text, ": ") || strings.Contains(text, " #") || strings.Contains(text, ":\t") || strings.Contains(text, "\t#") {
+		return false
+	}
+	if flow && strings.ContainsAny(text, ",[]{}?") {
+		return false // yaml.v3 ends a plain scalar at '?' in a flow collection
+	}
+	if flow && strings.Contains(text, ":") {
+		// "a:b" is plain in a flow mapping for YAML 1.2, but not for
+		// every reader: quote it.
+		return false
+	}
+	for _, r := range text {
+		if !yamlPrintable(r) || r == '\t' || r == '\n' || r == '\r' || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlSingleOK reports whether text can be written single-quoted on one
+// line: printable characters only.
+func yamlSingleOK(text string) bool {
+	for _, r := range text {
+		if !yamlPrintable(r) || r == '\n' || r == '\r' || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlPrintable reports whether YAML allows r as written (tab included).
+func yamlPrintable(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r':
+		return true
+	case r < 0x20 || r == 0x7f:
+		return false
+	case r >= 0x80 && r < 0xa0 && r != 0x85:
+		return false
+	case r >= 0xd800 && r <= 0xdfff, r == 0xfffe, r == 0xffff:
+		return false
+	}
+	return true
+}
+
+// yamlDoubleEscape writes text for the inside of a YAML double-quoted
+// scalar.
+func yamlDoubleEscape(text string) string {
+	var b strings.Builder
+	for _, r := range text {
+		switch r {
+		case '\\':
+			b.WriteString(`\\`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if !yamlPrintable(r) || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
+				h := strconv.FormatInt(int64(r), 16)
+				if r > 0xffff {
+					b.WriteString(`\U` + strings.Repeat("0", 8-len(h)) + h)
+				} else {
+					b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
+				}
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// xmlEscape writes text for the inside of an XML attribute value quoted
+// with quote.
+func xmlEscape(text string, quote byte) string {
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '"':
+			if quote == '"' {
+				b.WriteString("&quot;")
+			} else {
+				b.WriteByte(c)
+			}
+		case '\'':
+			if quote == '\'' {
+				b.WriteString("&apos;")
+			} else {
+				b.WriteByte(c)
+			}
+		case '\t':
+			b.WriteString("&#9;")
+		case '\n':
+			b.WriteString("&#10;")
+		case '\r':
+			b.WriteString("&#13;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// attrPair is one "property: value" pair of a multi-property attribute
+// string, with the bounds of its trimmed key and value in the string.
+type attrPair struct {
+	key                        string
+	keyStart, colon            int
+	valStart, valEnd, chunkEnd int
+}
+
+// splitAttrPairs cuts a multi-property attribute string as
+// Schema.ParseAttr does: at each ';' outside url(...), each chunk at its
+// first ':', keys and values trimmed of ASCII white space; empty chunks
+// are skipped.
+func splitAttrPairs(text string) ([]attrPair, error) {
+	var out []attrPair
+	for i := 0; i <= len(text); i++ {
+		start := i
+		inURL := false
+		for ; i < len(text); i++ {
+			c := text[i]
+			if c == ';' && !inURL {
+				break
+			}
+			if c == '(' && i >= 3 && text[i-3:i] == "url" {
+				inURL = true
+			} else if c == ')' {
+				inURL = false
+			}
+		}
+		chunk := text[start:i]
+		if strings.TrimSpace(chunk) == "" {
+			continue
+		}
+		colon := strings.IndexByte(chunk, ':')
+		if colon < 0 {
+			return nil, fmt.Errorf("%q is not a \"property: value\" pair", strings.TrimSpace(chunk))
+		}
+		ks, ke := trimSpan(chunk, 0, colon)
+		vs, ve := trimSpan(chunk, colon+1, len(chunk))
+		out = append(out, attrPair{key: chunk[ks:ke], keyStart: start + ks, colon: start + colon,
+			valStart: start + vs, valEnd: start + ve, chunkEnd: i})
+	}
+	return out, nil
+}
+
+// trimSpan returns the bounds of s[a:b] without surrounding ASCII white
+// space (as the attribute parser trims).
+func trimSpan(s string, a, b int) (int, int) {
+	for a < b && isAttrSpace(s[a]) {
+		a++
+	}
+	for b > a && isAttrSpace(s[b-1]) {
+		b--
+	}
+	return a, b
+}
+
+func isAttrSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// propEdit is one property to write: its index in the schema and its
+// value as text.
+type propEdit struct {
+	index int
+	text  string
+}
+
+// attrTextOps returns the edits that set props in text, a component's
+// attribute string: for a single-property component the whole value; for
+// others each property's value where the string gives it (its last
+// occurrence, the one that counts), and the properties it does not give
+// appended as "name: value" in the string's own spacing.
+func attrTextOps(text string, s *registry.Schema, props []propEdit) ([]textOp, error) {
+	if s.IsTag() || len(props) == 0 {
+		return nil, nil
+	}
+	if s.Single() {
+		v := props[len(props)-1].text
+		if v == text {
+			return nil, nil
+		}
+		return []textOp{{0, len(text), v}}, nil
+	}
+	pairs, err := splitAttrPairs(text)
+	if err != nil {
+		return nil, err
+	}
+	var ops []textOp
+	var add []propEdit
+	for _, p := range props {
+		last := -1
+		for i, pr := range pairs {
+			if idx, ok := s.Lookup(pr.key); ok && idx == p.index {
+				last = i
+			}
+		}
+		if last < 0 {
+			add = append(add, p)
+			continue
+		}
+		pr := pairs[last]
+		if text[pr.valStart:pr.valEnd] != p.text {
+			ops = append(ops, textOp{pr.valStart, pr.valEnd, p.text})
+		}
+	}
+	if len(add) > 0 {
+		colonSep, pairSep := ": ", "; "
+		if len(pairs) > 0 {
+			p := pairs[0]
+			if p.valStart == p.colon+1 && p.valEnd > p.valStart {
+				colonSep = ":"
+			}
+			if p.chunkEnd+1 < len(text) && !isAttrSpace(text[p.chunkEnd+1]) {
+				pairSep = ";"
+			}
+		}
+		_, end := trimSpan(text, 0, len(text))
+		var b strings.Builder
+		for i, p := range add {
+			switch {
+			case i > 0:
+				b.WriteString(pairSep)
+			case end == 0:
+			case text[end-1] == ';':
+				b.WriteString(strings.TrimLeft(pairSep, ";"))
+			default:
+				b.WriteString(pairSep)
+			}
+			b.WriteString(s.Props[p.index].Name)
+			b.WriteString(colonSep)
+			b.WriteString(p.text)
+		}
+		ops = append(ops, textOp{end, end, b.String()})
+	}
+	sort.SliceStable(ops, func(i, j int) bool { return ops[i].a < ops[j].a })
+	return ops, nil
+}
+
+// newAttrText returns the attribute string that writes props.
+func newAttrText(s *registry.Schema, props []propEdit) string {
+	ops, _ := attrTextOps("", s, props)
+	return applyText("", ops)
+}
+
+// lineEnd returns the offset of the end of the line holding offset off:
+// the '\r' of a "\r\n" or the '\n', or the end of src.
+func lineEnd(src []byte, off int) int {
+	for off < len(src) && src[off] != '\n' {
+		off++
+	}
+	if off > 0 && off <= len(src) && src[off-1] == '\r' && (off == len(src) || src[off] == '\n') {
+		return off - 1
+	}
+	return off
+}
+
+// lineStart returns the offset of the start of the line holding off.
+func lineStart(src []byte, off int) int {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// newline returns the line break src uses: "\r\n" if its first line
+// ends so, else "\n".
+func newline(src []byte) string {
+	for i, c := range src {
+		if c == '\n' {
+			if i > 0 && src[i-1] == '\r' {
+				return "\r\n"
+			}
+			return "\n"
+		}
+	}
+	return "\n"
+}

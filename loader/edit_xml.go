@@ -1,0 +1,250 @@
+package loader
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/scenecs/scenecs/registry"
+)
+
+// The XML editor works on an entity's start tag, which it scans itself
+// from the entity's position (its '<'): every attribute with the bytes of
+// its name and value. A component is its attribute (health="hp: 100")
+// and any attributes of single properties (health.hp="100"); the
+// decoded values come from the reader's Components.
+
+// xattr is one attribute of a start tag.
+type xattr struct {
+	name       string
+	ws         int  // start of the white space before the name
+	nameStart  int  // start of the name
+	valStart   int  // just after the opening quote
+	valEnd     int  // at the closing quote
+	quote      byte // ' or "
+	attrEnd    int  // just after the closing quote
+	precededNL bool // the white space before it holds a line break
+}
+
+// xtag is a scanned start tag.
+type xtag struct {
+	nameEnd int // just after the element name
+	attrs   []xattr
+}
+
+// scanStartTag scans the start tag at o ('<').
+func scanStartTag(src []byte, o int) (*xtag, error) {
+	if o >= len(src) || src[o] != '<' {
+		return nil, fmt.Errorf("no start tag there")
+	}
+	i := o + 1
+	for i < len(src) && !isXMLSpace(src[i]) && src[i] != '>' && src[i] != '/' {
+		i++
+	}
+	t := &xtag{nameEnd: i}
+	for {
+		ws := i
+		for i < len(src) && isXMLSpace(src[i]) {
+			i++
+		}
+		if i >= len(src) {
+			return nil, fmt.Errorf("unterminated start tag")
+		}
+		if src[i] == '>' || src[i] == '/' {
+			return t, nil
+		}
+		ns := i
+		for i < len(src) && !isXMLSpace(src[i]) && src[i] != '=' {
+			i++
+		}
+		name := string(src[ns:i])
+		for i < len(src) && isXMLSpace(src[i]) {
+			i++
+		}
+		if i >= len(src) || src[i] != '=' {
+			return nil, fmt.Errorf("attribute %s has no value", name)
+		}
+		i++
+		for i < len(src) && isXMLSpace(src[i]) {
+			i++
+		}
+		if i >= len(src) || src[i] != '"' && src[i] != '\'' {
+			return nil, fmt.Errorf("attribute %s has no quoted value", name)
+		}
+		q := src[i]
+		vs := i + 1
+		i = vs
+		for i < len(src) && src[i] != q {
+			i++
+		}
+		if i >= len(src) {
+			return nil, fmt.Errorf("unterminated value of attribute %s", name)
+		}
+		nl := strings.ContainsAny(string(src[ws:ns]), "\n\r")
+		t.attrs = append(t.attrs, xattr{name: name, ws: ws, nameStart: ns, valStart: vs, valEnd: i, quote: q, attrEnd: i + 1, precededNL: nl})
+		i++
+	}
+}
+
+type xmlEditor struct {
+	src []byte
+	s   *source
+}
+
+func newXMLEditor(file string, src []byte) *xmlEditor {
+	return &xmlEditor{src: src, s: &source{file: file, data: src}}
+}
+
+// tag scans the start tag of ent.
+func (x *xmlEditor) tag(ent *Entity) (*xtag, error) {
+	o, ok := x.s.offset(ent.Pos)
+	if !ok {
+		return nil, fmt.Errorf("%s: no such position in the file", ent.Pos)
+	}
+	t, err := scanStartTag(x.src, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", ent.Pos, err)
+	}
+	return t, nil
+}
+
+// attrFor returns the attribute of t whose name is name.
+func (t *xtag) attrFor(name string) *xattr {
+	for i := range t.attrs {
+		if t.attrs[i].name == name {
+			return &t.attrs[i]
+		}
+	}
+	return nil
+}
+
+// valueSlot returns the slot of an attribute's value with its decoded
+// text.
+func (a *xattr) valueSlot(text string) slot {
+	return slot{start: a.valStart, end: a.valEnd, style: styleXML, quote: a.quote, text: text}
+}
+
+// setComponent returns the ops that set props on the component name of
+// the entity, written by comps (its attribute and its comp.prop
+// attributes, in order; none: it is added).
+func (x *xmlEditor) setComponent(ent *Entity, name string, comps []*Component, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+	t, err := x.tag(ent)
+	if err != nil {
+		return nil, err
+	}
+	if len(comps) == 0 {
+		return x.add(t, name, newAttrText(sch, props)), nil
+	}
+	if sch.IsTag() || len(props) == 0 {
+		return nil, nil
+	}
+	// The component's own attribute, if it has one.
+	var whole *Component
+	for _, c := range comps {
+		if c.Kind != ValueMap {
+			whole = c
+		}
+	}
+	var ops []rawOp
+	var inWhole []propEdit // properties the whole attribute gets
+	var dotted []propEdit  // properties without a place, written as comp.prop
+	for _, p := range props {
+		// The last place that gives the property wins.
+		var at *Component
+		for _, c := range comps {
+			switch {
+			case c.Kind == ValueMap:
+				if idx, ok := sch.Lookup(c.Map[0].Key); ok && idx == p.index {
+					at = c
+				}
+			case sch.Single():
+				at = c
+			case c.Kind == ValueText:
+				if pairs, err := splitAttrPairs(c.Text); err == nil {
+					for _, pr := range pairs {
+						if idx, ok := sch.Lookup(pr.key); ok && idx == p.index {
+							at = c
+						}
+					}
+				}
+			}
+		}
+		switch {
+		case at != nil && at.Kind == ValueMap:
+			a := t.attrFor(name + "." + at.Map[0].Key)
+			if a == nil {
+				return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", at.Pos, name, at.Map[0].Key)
+			}
+			if at.Map[0].Value != p.text {
+				s := a.valueSlot(at.Map[0].Value)
+				ops = append(ops, s.rewrite(x.src, p.text))
+			}
+		case at != nil || whole != nil:
+			inWhole = append(inWhole, p)
+		default:
+			dotted = append(dotted, p)
+		}
+	}
+	if len(inWhole) > 0 {
+		a := t.attrFor(name)
+		if a == nil {
+			return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos, name)
+		}
+		s := a.valueSlot(whole.Text)
+		tops, err := attrTextOps(s.text, sch, inWhole)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", whole.ValuePos, name, err)
+		}
+		if len(tops) > 0 {
+			ops = append(ops, s.edit(x.src, tops)...)
+		}
+	}
+	if len(dotted) > 0 {
+		// Next to the last comp.prop attribute, in its quotes.
+		last := comps[len(comps)-1]
+		a := t.attrFor(name + "." + last.Map[0].Key)
+		if a == nil {
+			return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", last.Pos, name, last.Map[0].Key)
+		}
+		sep := " "
+		if a.precededNL {
+			sep = string(x.src[a.ws:a.nameStart])
+		}
+		var b strings.Builder
+		for _, p := range dotted {
+			b.WriteString(sep + name + "." + sch.Props[p.index].Name + "=" + string(a.quote) + xmlEscape(p.text, a.quote) + string(a.quote))
+		}
+		ops = append(ops, rawOp{a.attrEnd, a.attrEnd, b.String()})
+	}
+	return ops, nil
+}
+
+// add returns the op that adds the attribute name="text" after the last
+// attribute of t, spaced as that attribute is from the one before (on a
+// line of its own if it is), quoted as it is.
+func (x *xmlEditor) add(t *xtag, name, text string) []rawOp {
+	at, sep, q := t.nameEnd, " ", byte('"')
+	if n := len(t.attrs); n > 0 {
+		last := &t.attrs[n-1]
+		at, q = last.attrEnd, last.quote
+		if last.precededNL {
+			sep = string(x.src[last.ws:last.nameStart])
+		}
+	}
+	return []rawOp{{at, at, sep + name + "=" + string(q) + xmlEscape(text, q) + string(q)}}
+}
+
+// removeComponent returns the ops that delete every attribute of the
+// component name (name and name.prop), with the white space before each.
+func (x *xmlEditor) removeComponent(ent *Entity, name string) ([]rawOp, error) {
+	t, err := x.tag(ent)
+	if err != nil {
+		return nil, err
+	}
+	var ops []rawOp
+	for _, a := range t.attrs {
+		if a.name == name || strings.HasPrefix(a.name, name+".") {
+			ops = append(ops, rawOp{a.ws, a.attrEnd, ""})
+		}
+	}
+	return ops, nil
+}
