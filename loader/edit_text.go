@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -100,7 +101,11 @@ func (s *slot) rawOffset(src []byte, k int) int {
 	if s.style == styleDouble || s.style == styleSingle {
 		quote = s.style
 	}
-	return in + sourceOffset(src[in:s.end], s.text, k, quote, s.style == styleXML)
+	format := FormatYAML
+	if s.style == styleXML {
+		format = FormatXML
+	}
+	return in + sourceOffset(src[in:s.end], s.text, k, quote, format)
 }
 
 // rawSpan maps the span text[a:b] to the bytes that wrote it. The start
@@ -214,7 +219,7 @@ func yamlValue(text string, flow bool) string {
 // one line, no surrounding spaces, no indicator at the start, no ": " or
 // " #" inside, and in a flow collection none of ",[]{}?:".
 func yamlPlainOK(text string, flow bool) bool {
-	if text == "" || isNullWord(text) {
+	if text == "" || yamlsyntax.IsNull(text) {
 		return false
 	}
 	if isFoldSpace(text[0]) || isFoldSpace(text[len(text)-1]) {

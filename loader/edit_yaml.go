@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -25,7 +26,7 @@ type yamlEditor struct {
 }
 
 func newYAMLEditor(file string, src []byte) *yamlEditor {
-	return &yamlEditor{src: src, s: &source{file: file, data: src, yaml: true}, nl: newline(src)}
+	return &yamlEditor{src: src, s: &source{file: file, data: src, format: FormatYAML}, nl: newline(src)}
 }
 
 // off returns the byte offset of p.
@@ -50,7 +51,7 @@ func (y *yamlEditor) scalar(p Pos, text string, exact, flow bool) (slot, error) 
 		for end < len(src) && !isFoldSpace(src[end]) && strings.IndexByte(",]}#", src[end]) < 0 {
 			end++
 		}
-		if w := string(src[o:end]); w != "" && isNullWord(w) {
+		if w := string(src[o:end]); w != "" && yamlsyntax.IsNull(w) {
 			return slot{start: o, end: end, style: styleNull, flow: flow}, nil
 		}
 		return slot{start: o, end: o, style: styleNull, flow: flow}, nil
@@ -70,7 +71,7 @@ func (y *yamlEditor) scalar(p Pos, text string, exact, flow bool) (slot, error) 
 	}
 	end := o + len(text)
 	if !bytes.HasPrefix(src[o:], []byte(text)) {
-		end = o + sourceOffset(src[o:], text, len(text), 0, false)
+		end = o + sourceOffset(src[o:], text, len(text), 0, FormatYAML)
 	}
 	return slot{start: o, end: end, style: stylePlain, flow: flow, text: text}, nil
 }
@@ -429,7 +430,7 @@ func (y *yamlEditor) addComponent(ent *Entity, eo int, flow bool, name string, s
 	keys := y.blockKeys(eo)
 	indent := y.indentOf(eo)
 	for i := len(keys) - 1; i >= 0; i-- {
-		if keys[i].name != "children" {
+		if keys[i].name != yamlChildren {
 			at := keys[i].end
 			return []rawOp{{at, at, y.nl + indent + entry}}, nil
 		}

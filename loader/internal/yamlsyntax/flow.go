@@ -144,7 +144,7 @@ func (p *parser) flowPair(f *flowColl, k *Node, hasColon bool, m Mark) (*Node, b
 		p.unsupported() // complex keys
 		return nil, false
 	}
-	if !k.Exact && (isNullWord(k.Value) || k.Value == "<<") {
+	if !k.Exact && (IsNull(k.Value) || k.Value == "<<") {
 		p.unsupported()
 		return nil, false
 	}

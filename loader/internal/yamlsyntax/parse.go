@@ -682,7 +682,7 @@ func (p *parser) key(colon int) *Node {
 			end--
 		}
 		v := p.s[p.i:end]
-		if isNullWord(v) || v == "<<" {
+		if IsNull(v) || v == "<<" {
 			p.unsupported() // null and merge keys
 			return nil
 		}

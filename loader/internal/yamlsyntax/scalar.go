@@ -7,8 +7,9 @@ import (
 
 // Scalars: quoted ones, the line of a plain one, and block scalars.
 
-// isNullWord reports whether a plain scalar is YAML's null.
-func isNullWord(s string) bool {
+// IsNull reports whether a plain scalar is YAML's null: nothing, ~ or
+// null (in three spellings).
+func IsNull(s string) bool {
 	return s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL"
 }
 
@@ -184,7 +185,7 @@ func (p *parser) plainValue(n *Node, text string, multi bool, buf []byte) bool {
 	case multi:
 		text = string(buf)
 		p.buf = buf[:0]
-	case isNullWord(text):
+	case IsNull(text):
 		n.Null = true
 	case text == "<<":
 		p.unsupported()
