@@ -79,72 +79,124 @@ func (r *Reloader) PrepareRemove(e ecs.Entity, name string) (*SaveEdit, error) {
 	return r.prepare(e, name, "", true)
 }
 
+// saveReq is what PrepareSet or PrepareRemove asks of a Reloader.
+type saveReq struct {
+	e      ecs.Entity
+	name   string // the component
+	remove bool
+	what   string // the entity, for messages: "#id" or its path
+	node   *Node
+	comp   *registry.Component
+	props  []propEdit // the properties to set
+}
+
 func (r *Reloader) prepare(e ecs.Entity, name, attr string, remove bool) (*SaveEdit, error) {
+	q, err := r.saveRequest(e, name, attr, remove)
+	if err != nil {
+		return nil, err
+	}
+	if s, done, err := r.nothingToWrite(q); done {
+		return s, err
+	}
+	if s := r.quickEdit(q); s != nil {
+		return s, nil
+	}
+	return r.sureEdit(q)
+}
+
+// saveRequest checks that e was made from a scene file and that name is
+// a registered component, and parses attr (unless remove).
+func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*saveReq, error) {
 	sc := r.Scene
 	reg := sc.Registry
-	what := EntityPath(reg, e)
+	q := &saveReq{e: e, name: name, remove: remove, what: EntityPath(reg, e)}
 	node, ok := sc.Nodes[e]
 	if !ok || !sc.World.Alive(e) {
-		return nil, fmt.Errorf("entity %s was made at run time (spawned, or created by the program or through the inspector): it has no place in a scene file: %w", what, ErrNoSource)
+		return nil, fmt.Errorf("entity %s was made at run time (spawned, or created by the program or through the inspector): it has no place in a scene file: %w", q.what, ErrNoSource)
 	}
+	q.node = node
 	if node.Src.ID != "" {
-		what = "#" + node.Src.ID
+		q.what = "#" + node.Src.ID
 	}
-	comp, ok := reg.Component(name)
-	if !ok {
+	if q.comp, ok = reg.Component(name); !ok {
 		return nil, fmt.Errorf("unknown component %q", name)
 	}
-	var props []propEdit
 	if !remove {
 		var err error
-		if props, err = attrProps(comp.Schema, name, attr); err != nil {
+		if q.props, err = attrProps(q.comp.Schema, name, attr); err != nil {
 			return nil, err
 		}
 	}
-	// What the running scene says decides what may be saved.
-	ent := node.Src
-	inOwn, inComps := hasNamed(node.Own, name), hasNamed(node.Comps, name)
+	return q, nil
+}
+
+// nothingToWrite decides, from what the running scene says, the requests
+// that need no edit (done): one the file cannot say (an error), or one it
+// already says (a SaveEdit that does not change the file).
+func (r *Reloader) nothingToWrite(q *saveReq) (s *SaveEdit, done bool, err error) {
+	sc, ent, name := r.Scene, q.node.Src, q.name
+	inOwn, inComps := hasNamed(q.node.Own, name), hasNamed(q.node.Comps, name)
 	mixin := ""
 	if inComps && len(ent.Mixins) > 0 {
 		mixin = mixinGiving(sc.Plan, ent.Mixins, name)
 	}
+	unchanged := &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}
 	switch {
-	case remove && mixin != "":
-		return nil, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, what, name, mixin, ErrFromMixin)
-	case remove && !inOwn:
-		if dep := dependent(reg, name, node.Comps); dep != "" {
-			return nil, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, what, name, dep, dep, ErrNoSource)
+	case q.remove && mixin != "":
+		return nil, true, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, q.what, name, mixin, ErrFromMixin)
+	case q.remove && !inOwn:
+		if dep := dependent(sc.Registry, name, q.node.Comps); dep != "" {
+			return nil, true, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, q.what, name, dep, dep, ErrNoSource)
 		}
 		// Added at run time: the file already says "without".
-		return &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}, nil
-	case !remove && len(props) == 0 && inComps:
+		return unchanged, true, nil
+	case !q.remove && len(q.props) == 0 && inComps:
 		// There, and nothing to set: nothing to write.
-		return &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}, nil
+		return unchanged, true, nil
 	}
-	edit := func(ent *Entity, src []byte) ([]byte, error) {
-		if remove {
-			return editRemove(src, ent, name)
-		}
-		return editComponent(src, ent, name, comp.Schema, props)
+	return nil, false, nil
+}
+
+// edit makes the requested edit of entity ent in its file's bytes src.
+func (q *saveReq) edit(ent *EntitySpec, src []byte) ([]byte, error) {
+	if q.remove {
+		return editRemove(src, ent, q.name)
 	}
-	// The quick way: the entity's file still holds the bytes the running
-	// scene was read from, so its positions hold; the check then shows
-	// whether the other files still say what the scene was loaded from.
-	if src := entitySource(ent); src != nil {
-		path := scenePath(r.File, ent.File)
-		lim := r.Options.Limits.withDefaults()
-		if cur, _, err := regfile.Read(path, lim.MaxBytes, nil); err == nil && bytes.Equal(cur, src) {
-			if out, err := edit(ent, src); err == nil {
-				if s, err := r.checkEdit(e, name, remove, comp.Schema, props, ent, path, src, out, nil); err == nil {
-					return s, nil
-				}
-			}
-		}
+	return editComponent(src, ent, q.name, q.comp.Schema, q.props)
+}
+
+// quickEdit makes the edit the quick way, or returns nil: when the
+// entity's file still holds the bytes the running scene was read from,
+// its positions hold; the check then shows whether the other files still
+// say what the scene was loaded from.
+func (r *Reloader) quickEdit(q *saveReq) *SaveEdit {
+	ent := q.node.Src
+	src := entitySource(ent)
+	if src == nil {
+		return nil
 	}
-	// The sure way: read the files as they are now; they must say what
-	// the running scene was loaded from (a change of comments is fine),
-	// and give the entity's place in their bytes.
-	plan, sfs, err := checkFile(reg, r.File, r.Options, nil)
+	path := scenePath(r.File, ent.File)
+	lim := r.Options.Limits.withDefaults()
+	if cur, _, err := regfile.Read(path, lim.MaxBytes, nil); err != nil || !bytes.Equal(cur, src) {
+		return nil
+	}
+	out, err := q.edit(ent, src)
+	if err != nil {
+		return nil
+	}
+	s, err := r.checkEdit(q.e, q.name, q.remove, q.comp.Schema, q.props, ent, path, src, out, nil)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// sureEdit makes the edit the sure way: it reads the files as they are
+// now; they must say what the running scene was loaded from (a change of
+// comments is fine), and give the entity's place in their bytes.
+func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
+	sc := r.Scene
+	plan, sfs, err := checkFile(sc.Registry, r.File, r.Options, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the scene's files do not load as they are now; nothing saved:\n%v\n%w", err, ErrFileChanged)
 	}
@@ -152,23 +204,23 @@ func (r *Reloader) prepare(e ecs.Entity, name, attr string, remove bool) (*SaveE
 	if !d.Empty() {
 		return nil, fmt.Errorf("%s: %w and are not reloaded yet (reloading them would do %s); nothing saved", r.File, ErrFileChanged, d.Summary())
 	}
-	fresh := matchedNode(d, e)
+	fresh := matchedNode(d, q.e)
 	if fresh == nil {
-		return nil, fmt.Errorf("entity %s is not in the scene's files: %w", what, ErrNoSource)
+		return nil, fmt.Errorf("entity %s is not in the scene's files: %w", q.what, ErrNoSource)
 	}
-	ent = fresh.Src
+	ent := fresh.Src
 	path := sfs.path(ent.File)
 	src, ok := sfs.read[path]
 	if !ok {
-		return nil, fmt.Errorf("%s: the file of entity %s was not read", ent.File, what)
+		return nil, fmt.Errorf("%s: the file of entity %s was not read", ent.File, q.what)
 	}
-	out, err := edit(ent, src)
+	out, err := q.edit(ent, src)
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.checkEdit(e, name, remove, comp.Schema, props, ent, path, src, out, sfs.read)
+	s, err := r.checkEdit(q.e, q.name, q.remove, q.comp.Schema, q.props, ent, path, src, out, sfs.read)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the edit of %s on entity %s: %w", ent.Pos, name, what, err)
+		return nil, fmt.Errorf("%s: the edit of %s on entity %s: %w", ent.Pos, q.name, q.what, err)
 	}
 	return s, nil
 }

@@ -454,36 +454,42 @@ func attrTextOps(text string, s *registry.Schema, props []propEdit) ([]textOp, e
 		}
 	}
 	if len(add) > 0 {
-		colonSep, pairSep := ": ", "; "
-		if len(pairs) > 0 {
-			p := pairs[0]
-			if p.valStart == p.colon+1 && p.valEnd > p.valStart {
-				colonSep = ":"
-			}
-			if p.chunkEnd+1 < len(text) && !isAttrSpace(text[p.chunkEnd+1]) {
-				pairSep = ";"
-			}
-		}
-		_, end := trimSpan(text, 0, len(text))
-		var b strings.Builder
-		for i, p := range add {
-			switch {
-			case i > 0:
-				b.WriteString(pairSep)
-			case end == 0:
-			case text[end-1] == ';':
-				b.WriteString(strings.TrimLeft(pairSep, ";"))
-			default:
-				b.WriteString(pairSep)
-			}
-			b.WriteString(s.Props[p.index].Name)
-			b.WriteString(colonSep)
-			b.WriteString(p.text)
-		}
-		ops = append(ops, textOp{end, end, b.String()})
+		ops = append(ops, appendPairsOp(text, pairs, s, add))
 	}
 	sort.SliceStable(ops, func(i, j int) bool { return ops[i].a < ops[j].a })
 	return ops, nil
+}
+
+// appendPairsOp returns the edit that appends props to text, an
+// attribute string of pairs, as "name: value" in its own spacing.
+func appendPairsOp(text string, pairs []attrPair, s *registry.Schema, props []propEdit) textOp {
+	colonSep, pairSep := ": ", "; "
+	if len(pairs) > 0 {
+		p := pairs[0]
+		if p.valStart == p.colon+1 && p.valEnd > p.valStart {
+			colonSep = ":"
+		}
+		if p.chunkEnd+1 < len(text) && !isAttrSpace(text[p.chunkEnd+1]) {
+			pairSep = ";"
+		}
+	}
+	_, end := trimSpan(text, 0, len(text))
+	var b strings.Builder
+	for i, p := range props {
+		switch {
+		case i > 0:
+			b.WriteString(pairSep)
+		case end == 0:
+		case text[end-1] == ';':
+			b.WriteString(strings.TrimLeft(pairSep, ";"))
+		default:
+			b.WriteString(pairSep)
+		}
+		b.WriteString(s.Props[p.index].Name)
+		b.WriteString(colonSep)
+		b.WriteString(p.text)
+	}
+	return textOp{end, end, b.String()}
 }
 
 // newAttrText returns the attribute string that writes props.

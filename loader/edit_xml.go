@@ -148,27 +148,7 @@ func (x *xmlEditor) setComponent(ent *Entity, name string, comps []*Component, s
 	var inWhole []propEdit // properties the whole attribute gets
 	var dotted []propEdit  // properties without a place, written as comp.prop
 	for _, p := range props {
-		// The last place that gives the property wins.
-		var at *Component
-		for _, c := range comps {
-			switch {
-			case c.Kind == ValueMap:
-				if idx, ok := sch.Lookup(c.Map[0].Key); ok && idx == p.index {
-					at = c
-				}
-			case sch.Single():
-				at = c
-			case c.Kind == ValueText:
-				if pairs, err := splitAttrPairs(c.Text); err == nil {
-					for _, pr := range pairs {
-						if idx, ok := sch.Lookup(pr.key); ok && idx == p.index {
-							at = c
-						}
-					}
-				}
-			}
-		}
-		switch {
+		switch at := propPlace(comps, sch, p); {
 		case at != nil && at.Kind == ValueMap:
 			a := t.attrFor(name + "." + at.Map[0].Key)
 			if a == nil {
@@ -185,37 +165,81 @@ func (x *xmlEditor) setComponent(ent *Entity, name string, comps []*Component, s
 		}
 	}
 	if len(inWhole) > 0 {
-		a := t.attrFor(name)
-		if a == nil {
-			return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos, name)
-		}
-		s := a.valueSlot(whole.Text)
-		tops, err := attrTextOps(s.text, sch, inWhole)
+		wops, err := x.wholeOps(t, name, whole, sch, inWhole)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", whole.ValuePos, name, err)
+			return nil, err
 		}
-		if len(tops) > 0 {
-			ops = append(ops, s.edit(x.src, tops)...)
-		}
+		ops = append(ops, wops...)
 	}
 	if len(dotted) > 0 {
-		// Next to the last comp.prop attribute, in its quotes.
-		last := comps[len(comps)-1]
-		a := t.attrFor(name + "." + last.Map[0].Key)
-		if a == nil {
-			return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", last.Pos, name, last.Map[0].Key)
+		dops, err := x.dottedOps(t, name, comps[len(comps)-1], sch, dotted)
+		if err != nil {
+			return nil, err
 		}
-		sep := " "
-		if a.precededNL {
-			sep = string(x.src[a.ws:a.nameStart])
-		}
-		var b strings.Builder
-		for _, p := range dotted {
-			b.WriteString(sep + name + "." + sch.Props[p.index].Name + "=" + string(a.quote) + xmlEscape(p.text, a.quote) + string(a.quote))
-		}
-		ops = append(ops, rawOp{a.attrEnd, a.attrEnd, b.String()})
+		ops = append(ops, dops...)
 	}
 	return ops, nil
+}
+
+// propPlace returns the attribute of comps that gives property p (the
+// last one does, as it wins), or nil.
+func propPlace(comps []*Component, sch *registry.Schema, p propEdit) *Component {
+	var at *Component
+	for _, c := range comps {
+		switch {
+		case c.Kind == ValueMap:
+			if idx, ok := sch.Lookup(c.Map[0].Key); ok && idx == p.index {
+				at = c
+			}
+		case sch.Single():
+			at = c
+		case c.Kind == ValueText:
+			if pairs, err := splitAttrPairs(c.Text); err == nil {
+				for _, pr := range pairs {
+					if idx, ok := sch.Lookup(pr.key); ok && idx == p.index {
+						at = c
+					}
+				}
+			}
+		}
+	}
+	return at
+}
+
+// wholeOps returns the ops that set props in the component's own
+// attribute, written by whole.
+func (x *xmlEditor) wholeOps(t *xtag, name string, whole *Component, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+	a := t.attrFor(name)
+	if a == nil {
+		return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos, name)
+	}
+	s := a.valueSlot(whole.Text)
+	tops, err := attrTextOps(s.text, sch, props)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %v", whole.ValuePos, name, err)
+	}
+	if len(tops) == 0 {
+		return nil, nil
+	}
+	return s.edit(x.src, tops), nil
+}
+
+// dottedOps returns the op that writes props as comp.prop attributes,
+// next to the last one, last, in its quotes.
+func (x *xmlEditor) dottedOps(t *xtag, name string, last *Component, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+	a := t.attrFor(name + "." + last.Map[0].Key)
+	if a == nil {
+		return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", last.Pos, name, last.Map[0].Key)
+	}
+	sep := " "
+	if a.precededNL {
+		sep = string(x.src[a.ws:a.nameStart])
+	}
+	var b strings.Builder
+	for _, p := range props {
+		b.WriteString(sep + name + "." + sch.Props[p.index].Name + "=" + string(a.quote) + xmlEscape(p.text, a.quote) + string(a.quote))
+	}
+	return []rawOp{{a.attrEnd, a.attrEnd, b.String()}}, nil
 }
 
 // add returns the op that adds the attribute name="text" after the last

@@ -284,60 +284,76 @@ func (y *yamlEditor) setComponent(ent *Entity, name string, c *Component, sch *r
 	}
 	switch {
 	case c.Kind == ValueText || c.Kind == ValueEmpty && !y.isFlow(vo):
-		s, err := y.scalar(c.ValuePos, c.Text, c.Exact, flow)
-		if err != nil {
-			return nil, err
-		}
-		ops, err := attrTextOps(s.text, sch, props)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", c.ValuePos, name, err)
-		}
-		if s.style == styleNull {
-			// Written even if empty: "" is the empty string.
-			return []rawOp{s.rewrite(y.src, applyText(s.text, ops))}, nil
-		}
-		if len(ops) == 0 {
-			return nil, nil
-		}
-		return s.edit(y.src, ops), nil
+		return y.setText(c, name, flow, sch, props)
 	case sch.Single():
-		// A single value written as a mapping ({} or {x: 1, y: 2}):
-		// written anew as a bare value.
-		end, err := y.valueEnd(c, flow)
-		if err != nil {
-			return nil, err
-		}
-		v := yamlValue(props[len(props)-1].text, flow)
-		if y.isFlow(vo) {
-			return []rawOp{{vo, end, v}}, nil
-		}
-		ko, err := y.off(c.Pos)
-		if err != nil {
-			return nil, err
-		}
-		colon, err := y.afterColon(ko)
-		if err != nil {
-			return nil, err
-		}
-		return []rawOp{{colon, end, " " + v}}, nil
+		return y.setSingle(c, vo, flow, props)
 	case c.Kind == ValueEmpty:
-		// {}: the properties as a flow mapping.
-		end, err := y.flowEnd(vo)
-		if err != nil {
-			return nil, err
-		}
-		var b strings.Builder
-		b.WriteByte('{')
-		for i, p := range props {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(sch.Props[p.index].Name + ": " + yamlValue(p.text, true))
-		}
-		b.WriteByte('}')
-		return []rawOp{{vo, end, b.String()}}, nil
+		return y.setEmptyMap(vo, sch, props)
 	}
 	return y.setMap(c, vo, flow, sch, props)
+}
+
+// setText sets props in a component written as an attribute string (or
+// nothing).
+func (y *yamlEditor) setText(c *Component, name string, flow bool, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+	s, err := y.scalar(c.ValuePos, c.Text, c.Exact, flow)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := attrTextOps(s.text, sch, props)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %v", c.ValuePos, name, err)
+	}
+	if s.style == styleNull {
+		// Written even if empty: "" is the empty string.
+		return []rawOp{s.rewrite(y.src, applyText(s.text, ops))}, nil
+	}
+	if len(ops) == 0 {
+		return nil, nil
+	}
+	return s.edit(y.src, ops), nil
+}
+
+// setSingle sets the value of a single-property component written as a
+// mapping ({} or {x: 1, y: 2}), at offset vo: it is written anew as a
+// bare value.
+func (y *yamlEditor) setSingle(c *Component, vo int, flow bool, props []propEdit) ([]rawOp, error) {
+	end, err := y.valueEnd(c, flow)
+	if err != nil {
+		return nil, err
+	}
+	v := yamlValue(props[len(props)-1].text, flow)
+	if y.isFlow(vo) {
+		return []rawOp{{vo, end, v}}, nil
+	}
+	ko, err := y.off(c.Pos)
+	if err != nil {
+		return nil, err
+	}
+	colon, err := y.afterColon(ko)
+	if err != nil {
+		return nil, err
+	}
+	return []rawOp{{colon, end, " " + v}}, nil
+}
+
+// setEmptyMap writes props as a flow mapping in place of the {} at
+// offset vo.
+func (y *yamlEditor) setEmptyMap(vo int, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+	end, err := y.flowEnd(vo)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, p := range props {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(sch.Props[p.index].Name + ": " + yamlValue(p.text, true))
+	}
+	b.WriteByte('}')
+	return []rawOp{{vo, end, b.String()}}, nil
 }
 
 // setMap sets props in a component written as a mapping.
@@ -442,7 +458,6 @@ func (y *yamlEditor) addComponent(ent *Entity, eo int, flow bool, name string, s
 // removeComponent returns the ops that delete the entity's component c:
 // its key and value, with the lines they take.
 func (y *yamlEditor) removeComponent(ent *Entity, c *Component) ([]rawOp, error) {
-	src := y.src
 	eo, err := y.off(ent.Pos)
 	if err != nil {
 		return nil, err
@@ -452,30 +467,44 @@ func (y *yamlEditor) removeComponent(ent *Entity, c *Component) ([]rawOp, error)
 		return nil, err
 	}
 	if y.isFlow(eo) {
-		ve, err := y.valueEnd(c, true)
-		if err != nil {
-			return nil, err
-		}
-		i := ve
+		return y.removeFlowPair(c, eo, ko)
+	}
+	return y.removeBlockPair(c, eo, ko)
+}
+
+// removeFlowPair deletes the pair of c, whose key is at offset ko, from
+// the flow mapping of the entity at eo, with one of the commas around it.
+func (y *yamlEditor) removeFlowPair(c *Component, eo, ko int) ([]rawOp, error) {
+	src := y.src
+	ve, err := y.valueEnd(c, true)
+	if err != nil {
+		return nil, err
+	}
+	i := ve
+	for i < len(src) && isFoldSpace(src[i]) {
+		i++
+	}
+	if i < len(src) && src[i] == ',' {
+		i++
 		for i < len(src) && isFoldSpace(src[i]) {
 			i++
 		}
-		if i < len(src) && src[i] == ',' {
-			i++
-			for i < len(src) && isFoldSpace(src[i]) {
-				i++
-			}
-			return []rawOp{{ko, i, ""}}, nil
-		}
-		p := ko
-		for p > eo && isFoldSpace(src[p-1]) {
-			p--
-		}
-		if src[p-1] == ',' {
-			return []rawOp{{p - 1, ve, ""}}, nil
-		}
-		return []rawOp{{ko, ve, ""}}, nil
+		return []rawOp{{ko, i, ""}}, nil
 	}
+	p := ko
+	for p > eo && isFoldSpace(src[p-1]) {
+		p--
+	}
+	if src[p-1] == ',' {
+		return []rawOp{{p - 1, ve, ""}}, nil
+	}
+	return []rawOp{{ko, ve, ""}}, nil
+}
+
+// removeBlockPair deletes the pair of c, whose key is at offset ko, from
+// the block mapping of the entity at eo, with the lines it takes.
+func (y *yamlEditor) removeBlockPair(c *Component, eo, ko int) ([]rawOp, error) {
+	src := y.src
 	keys := y.blockKeys(eo)
 	k := -1
 	for i := range keys {
