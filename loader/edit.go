@@ -59,7 +59,7 @@ var (
 // scalars that would need quotes get double quotes, an existing quote
 // style is kept where it can write the value; XML escapes &, <, and the
 // attribute's quote).
-func EditComponent(src []byte, ent *Entity, name string, sch *registry.Schema, attr string) ([]byte, error) {
+func EditComponent(src []byte, ent *EntitySpec, name string, sch *registry.Schema, attr string) ([]byte, error) {
 	if ent == nil || sch == nil {
 		return nil, fmt.Errorf("loader: EditComponent: no entity or schema")
 	}
@@ -71,7 +71,7 @@ func EditComponent(src []byte, ent *Entity, name string, sch *registry.Schema, a
 	if err != nil {
 		return nil, err
 	}
-	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
+	err = verifyEdit(src, out, ent, name, func(old, new []*ComponentSpec) error {
 		if len(new) == 0 {
 			return fmt.Errorf("the component is missing")
 		}
@@ -92,7 +92,7 @@ func EditComponent(src []byte, ent *Entity, name string, sch *registry.Schema, a
 }
 
 // editComponent is EditComponent without the check.
-func editComponent(src []byte, ent *Entity, name string, sch *registry.Schema, props []propEdit) ([]byte, error) {
+func editComponent(src []byte, ent *EntitySpec, name string, sch *registry.Schema, props []propEdit) ([]byte, error) {
 	comps := ownComponents(ent, name)
 	var ops []rawOp
 	var err error
@@ -101,7 +101,7 @@ func editComponent(src []byte, ent *Entity, name string, sch *registry.Schema, p
 		if len(comps) > 1 {
 			return nil, fmt.Errorf("%s: %s is written twice: %w", comps[1].Pos, name, ErrCannotEdit)
 		}
-		var c *Component
+		var c *ComponentSpec
 		if len(comps) == 1 {
 			c = comps[0]
 		}
@@ -132,7 +132,7 @@ func withProps(values map[int]any, sch *registry.Schema, props []propEdit) map[i
 // lines they take) or its attributes (XML: name and name.prop), with the
 // white space before them. The result is checked as EditComponent's is.
 // A component ent does not write is an error wrapping ErrNoSource.
-func EditRemove(src []byte, ent *Entity, name string) ([]byte, error) {
+func EditRemove(src []byte, ent *EntitySpec, name string) ([]byte, error) {
 	if ent == nil {
 		return nil, fmt.Errorf("loader: EditRemove: no entity")
 	}
@@ -140,7 +140,7 @@ func EditRemove(src []byte, ent *Entity, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = verifyEdit(src, out, ent, name, func(old, new []*Component) error {
+	err = verifyEdit(src, out, ent, name, func(old, new []*ComponentSpec) error {
 		if len(new) > 0 {
 			return fmt.Errorf("the component is still there")
 		}
@@ -153,7 +153,7 @@ func EditRemove(src []byte, ent *Entity, name string) ([]byte, error) {
 }
 
 // editRemove is EditRemove without the check.
-func editRemove(src []byte, ent *Entity, name string) ([]byte, error) {
+func editRemove(src []byte, ent *EntitySpec, name string) ([]byte, error) {
 	comps := ownComponents(ent, name)
 	if len(comps) == 0 {
 		return nil, fmt.Errorf("%s: the entity does not write %s: %w", ent.Pos, name, ErrNoSource)
@@ -182,7 +182,7 @@ func editRemove(src []byte, ent *Entity, name string) ([]byte, error) {
 }
 
 // applyEdit applies the ops of an edit of ent.
-func applyEdit(src []byte, ent *Entity, ops []rawOp) ([]byte, error) {
+func applyEdit(src []byte, ent *EntitySpec, ops []rawOp) ([]byte, error) {
 	out, err := applyRaw(src, ops)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
@@ -204,8 +204,8 @@ func formatName(file string) string {
 
 // ownComponents returns the components ent writes under name, in order
 // (several in XML: name and name.prop attributes).
-func ownComponents(ent *Entity, name string) []*Component {
-	var out []*Component
+func ownComponents(ent *EntitySpec, name string) []*ComponentSpec {
+	var out []*ComponentSpec
 	for _, c := range ent.Components {
 		if c.Name == name {
 			out = append(out, c)
@@ -250,7 +250,7 @@ func attrProps(sch *registry.Schema, name, attr string) ([]propEdit, error) {
 // parseComponents parses the values an entity writes for one component
 // (several XML attributes compose, later ones winning), as compiling
 // does, to property index -> value.
-func parseComponents(comps []*Component, sch *registry.Schema) (map[int]any, error) {
+func parseComponents(comps []*ComponentSpec, sch *registry.Schema) (map[int]any, error) {
 	c := &compiler{errs: &errorSink{max: 10}}
 	for i := range sch.Props {
 		if sch.Props[i].Type.Name == "string" {
@@ -294,7 +294,7 @@ func sameValues(sch *registry.Schema, want, got map[int]any) error {
 // name and checks that they differ only there: every other entity,
 // component, mixin, declaration, setting and include reads the same,
 // and check accepts the component's values before and after.
-func verifyEdit(before, after []byte, ent *Entity, name string, check func(old, new []*Component) error) error {
+func verifyEdit(before, after []byte, ent *EntitySpec, name string, check func(old, new []*ComponentSpec) error) error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s: the edit of %s did not read back as intended (%s); nothing written: %w",
 			ent.Pos, ent.File, name, fmt.Sprintf(format, args...), ErrCannotEdit)
@@ -312,8 +312,8 @@ func verifyEdit(before, after []byte, ent *Entity, name string, check func(old, 
 		return fail("something other than the entity changed")
 	}
 	found := false
-	var walk func(a, b []*Entity) error
-	walk = func(a, b []*Entity) error {
+	var walk func(a, b []*EntitySpec) error
+	walk = func(a, b []*EntitySpec) error {
 		if len(a) != len(b) {
 			return fail("the entities changed")
 		}
@@ -382,7 +382,7 @@ func sameDocHead(a, b *Document) bool {
 
 // sameComponents reports whether two lists of components are written
 // the same, those named skip left out.
-func sameComponents(a, b []*Component, skip string) bool {
+func sameComponents(a, b []*ComponentSpec, skip string) bool {
 	i, j := 0, 0
 	for {
 		for i < len(a) && a[i].Name == skip && skip != "" {

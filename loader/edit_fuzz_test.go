@@ -85,9 +85,9 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ents []*Entity
-	var walk func([]*Entity)
-	walk = func(es []*Entity) {
+	var ents []*EntitySpec
+	var walk func([]*EntitySpec)
+	walk = func(es []*EntitySpec) {
 		for _, e := range es {
 			ents = append(ents, e)
 			walk(e.Children)
@@ -234,7 +234,7 @@ func fuzzValue(p *registry.Property, s string, n int64, xml, single bool) string
 
 // checkEditLocal checks that the bytes out changes from src lie between
 // the target's position and the next entity that is not its descendant.
-func checkEditLocal(t *testing.T, src, out []byte, ents []*Entity, target *Entity) {
+func checkEditLocal(t *testing.T, src, out []byte, ents []*EntitySpec, target *EntitySpec) {
 	t.Helper()
 	pre := 0
 	for pre < len(src) && pre < len(out) && src[pre] == out[pre] {
@@ -251,8 +251,8 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*Entity, target *Entit
 	lo, _ := s.offset(target.Pos)
 	hi := len(src)
 	i := slices.Index(ents, target)
-	var within func(e, anc *Entity) bool
-	within = func(e, anc *Entity) bool {
+	var within func(e, anc *EntitySpec) bool
+	within = func(e, anc *EntitySpec) bool {
 		for _, c := range anc.Children {
 			if c == e || within(e, c) {
 				return true
@@ -280,7 +280,7 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*Entity, target *Entit
 // they compose the same components with the same values, but for the
 // target's component name: removed from its own components, or holding
 // want for the properties set and its old values for the others.
-func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string]*registry.Schema, a, b []*Node, target *Entity, name string, remove bool, want map[int]any, out []byte) {
+func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string]*registry.Schema, a, b []*Node, target *EntitySpec, name string, remove bool, want map[int]any, out []byte) {
 	t.Helper()
 	if len(a) != len(b) {
 		t.Fatalf("the tree changed:\n%s", out)

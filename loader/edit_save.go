@@ -228,7 +228,7 @@ func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 // checkEdit compiles the scene with out as the bytes of the file at path
 // (the other files from base, or read) and checks that the diff to the
 // running scene changes component name of e, as asked, and nothing else.
-func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *registry.Schema, props []propEdit, ent *Entity, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
+func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *registry.Schema, props []propEdit, ent *EntitySpec, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
 	snap := maps.Clone(base)
 	if snap == nil {
 		snap = Snapshot{}
@@ -282,7 +282,7 @@ func matchedNode(d *Diff, e ecs.Entity) *Node {
 
 // entitySource returns the bytes of the file ent was read from, as the
 // reader kept them with its components (nil for an entity without any).
-func entitySource(ent *Entity) []byte {
+func entitySource(ent *EntitySpec) []byte {
 	for _, c := range ent.Components {
 		if c.src != nil {
 			return c.src.data

@@ -47,10 +47,10 @@ func newEditRegistry(tb testing.TB) *registry.Registry {
 }
 
 // findEntity returns the entity of doc whose id is id.
-func findEntity(doc *Document, id string) *Entity {
-	var found *Entity
-	var walk func([]*Entity)
-	walk = func(es []*Entity) {
+func findEntity(doc *Document, id string) *EntitySpec {
+	var found *EntitySpec
+	var walk func([]*EntitySpec)
+	walk = func(es []*EntitySpec) {
 		for _, e := range es {
 			if e.ID == id {
 				found = e

@@ -95,7 +95,7 @@ func newXMLEditor(file string, src []byte) *xmlEditor {
 }
 
 // tag scans the start tag of ent.
-func (x *xmlEditor) tag(ent *Entity) (*xtag, error) {
+func (x *xmlEditor) tag(ent *EntitySpec) (*xtag, error) {
 	o, ok := x.s.offset(ent.Pos)
 	if !ok {
 		return nil, fmt.Errorf("%s: no such position in the file", ent.Pos)
@@ -126,7 +126,7 @@ func (a *xattr) valueSlot(text string) slot {
 // setComponent returns the ops that set props on the component name of
 // the entity, written by comps (its attribute and its comp.prop
 // attributes, in order; none: it is added).
-func (x *xmlEditor) setComponent(ent *Entity, name string, comps []*Component, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (x *xmlEditor) setComponent(ent *EntitySpec, name string, comps []*ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	t, err := x.tag(ent)
 	if err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func (x *xmlEditor) setComponent(ent *Entity, name string, comps []*Component, s
 		return nil, nil
 	}
 	// The component's own attribute, if it has one.
-	var whole *Component
+	var whole *ComponentSpec
 	for _, c := range comps {
 		if c.Kind != ValueMap {
 			whole = c
@@ -183,8 +183,8 @@ func (x *xmlEditor) setComponent(ent *Entity, name string, comps []*Component, s
 
 // propPlace returns the attribute of comps that gives property p (the
 // last one does, as it wins), or nil.
-func propPlace(comps []*Component, sch *registry.Schema, p propEdit) *Component {
-	var at *Component
+func propPlace(comps []*ComponentSpec, sch *registry.Schema, p propEdit) *ComponentSpec {
+	var at *ComponentSpec
 	for _, c := range comps {
 		switch {
 		case c.Kind == ValueMap:
@@ -208,7 +208,7 @@ func propPlace(comps []*Component, sch *registry.Schema, p propEdit) *Component 
 
 // wholeOps returns the ops that set props in the component's own
 // attribute, written by whole.
-func (x *xmlEditor) wholeOps(t *xtag, name string, whole *Component, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (x *xmlEditor) wholeOps(t *xtag, name string, whole *ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	a := t.attrFor(name)
 	if a == nil {
 		return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos, name)
@@ -226,7 +226,7 @@ func (x *xmlEditor) wholeOps(t *xtag, name string, whole *Component, sch *regist
 
 // dottedOps returns the op that writes props as comp.prop attributes,
 // next to the last one, last, in its quotes.
-func (x *xmlEditor) dottedOps(t *xtag, name string, last *Component, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (x *xmlEditor) dottedOps(t *xtag, name string, last *ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	a := t.attrFor(name + "." + last.Map[0].Key)
 	if a == nil {
 		return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", last.Pos, name, last.Map[0].Key)
@@ -259,7 +259,7 @@ func (x *xmlEditor) add(t *xtag, name, text string) []rawOp {
 
 // removeComponent returns the ops that delete every attribute of the
 // component name (name and name.prop), with the white space before each.
-func (x *xmlEditor) removeComponent(ent *Entity, name string) ([]rawOp, error) {
+func (x *xmlEditor) removeComponent(ent *EntitySpec, name string) ([]rawOp, error) {
 	t, err := x.tag(ent)
 	if err != nil {
 		return nil, err

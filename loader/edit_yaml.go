@@ -241,7 +241,7 @@ func (y *yamlEditor) indentOf(o int) string {
 func (y *yamlEditor) isFlow(o int) bool { return o < len(y.src) && y.src[o] == '{' }
 
 // valueEnd returns where the value of component c ends.
-func (y *yamlEditor) valueEnd(c *Component, flow bool) (int, error) {
+func (y *yamlEditor) valueEnd(c *ComponentSpec, flow bool) (int, error) {
 	o, err := y.off(c.ValuePos)
 	if err != nil {
 		return 0, err
@@ -266,7 +266,7 @@ func (y *yamlEditor) valueEnd(c *Component, flow bool) (int, error) {
 
 // setComponent returns the ops that set props on the entity's component
 // c (nil: the entity does not write it, and it is added).
-func (y *yamlEditor) setComponent(ent *Entity, name string, c *Component, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setComponent(ent *EntitySpec, name string, c *ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	eo, err := y.off(ent.Pos)
 	if err != nil {
 		return nil, err
@@ -295,7 +295,7 @@ func (y *yamlEditor) setComponent(ent *Entity, name string, c *Component, sch *r
 
 // setText sets props in a component written as an attribute string (or
 // nothing).
-func (y *yamlEditor) setText(c *Component, name string, flow bool, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setText(c *ComponentSpec, name string, flow bool, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	s, err := y.scalar(c.ValuePos, c.Text, c.Exact, flow)
 	if err != nil {
 		return nil, err
@@ -317,7 +317,7 @@ func (y *yamlEditor) setText(c *Component, name string, flow bool, sch *registry
 // setSingle sets the value of a single-property component written as a
 // mapping ({} or {x: 1, y: 2}), at offset vo: it is written anew as a
 // bare value.
-func (y *yamlEditor) setSingle(c *Component, vo int, flow bool, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setSingle(c *ComponentSpec, vo int, flow bool, props []propEdit) ([]rawOp, error) {
 	end, err := y.valueEnd(c, flow)
 	if err != nil {
 		return nil, err
@@ -357,7 +357,7 @@ func (y *yamlEditor) setEmptyMap(vo int, sch *registry.Schema, props []propEdit)
 }
 
 // setMap sets props in a component written as a mapping.
-func (y *yamlEditor) setMap(c *Component, vo int, entFlow bool, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setMap(c *ComponentSpec, vo int, entFlow bool, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	flow := entFlow || y.isFlow(vo)
 	var ops []rawOp
 	var add []propEdit
@@ -415,7 +415,7 @@ func (y *yamlEditor) setMap(c *Component, vo int, entFlow bool, sch *registry.Sc
 // addComponent adds a component the entity does not write: a key at
 // the entity's indentation after its last key other than children (a
 // block mapping), or an entry at the end (a flow mapping).
-func (y *yamlEditor) addComponent(ent *Entity, eo int, flow bool, name string, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) addComponent(ent *EntitySpec, eo int, flow bool, name string, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
 	text := newAttrText(sch, props)
 	given := text != "" || sch.Single() && len(props) > 0 // "": the empty string
 	if flow {
@@ -457,7 +457,7 @@ func (y *yamlEditor) addComponent(ent *Entity, eo int, flow bool, name string, s
 
 // removeComponent returns the ops that delete the entity's component c:
 // its key and value, with the lines they take.
-func (y *yamlEditor) removeComponent(ent *Entity, c *Component) ([]rawOp, error) {
+func (y *yamlEditor) removeComponent(ent *EntitySpec, c *ComponentSpec) ([]rawOp, error) {
 	eo, err := y.off(ent.Pos)
 	if err != nil {
 		return nil, err
@@ -474,7 +474,7 @@ func (y *yamlEditor) removeComponent(ent *Entity, c *Component) ([]rawOp, error)
 
 // removeFlowPair deletes the pair of c, whose key is at offset ko, from
 // the flow mapping of the entity at eo, with one of the commas around it.
-func (y *yamlEditor) removeFlowPair(c *Component, eo, ko int) ([]rawOp, error) {
+func (y *yamlEditor) removeFlowPair(c *ComponentSpec, eo, ko int) ([]rawOp, error) {
 	src := y.src
 	ve, err := y.valueEnd(c, true)
 	if err != nil {
@@ -503,7 +503,7 @@ func (y *yamlEditor) removeFlowPair(c *Component, eo, ko int) ([]rawOp, error) {
 
 // removeBlockPair deletes the pair of c, whose key is at offset ko, from
 // the block mapping of the entity at eo, with the lines it takes.
-func (y *yamlEditor) removeBlockPair(c *Component, eo, ko int) ([]rawOp, error) {
+func (y *yamlEditor) removeBlockPair(c *ComponentSpec, eo, ko int) ([]rawOp, error) {
 	src := y.src
 	keys := y.blockKeys(eo)
 	k := -1
