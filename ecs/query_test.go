@@ -330,8 +330,11 @@ func TestQueryEmptyAndClose(t *testing.T) {
 	w := f.w
 	filt := NewFilter(w, With(f.pos.ID()))
 	q := filt.Query()
-	if q.Next() || q.Next() || w.Locked() {
-		t.Fatal("empty query")
+	if q.Next() {
+		t.Fatal("empty query yields an entity")
+	}
+	if q.Next() || w.Locked() {
+		t.Fatal("an ended empty query yields again or keeps the World locked")
 	}
 	q.Close() // after the end: no double unlock
 	if w.Locked() {

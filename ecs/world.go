@@ -397,13 +397,10 @@ func (w *World) GetPtr(e Entity, id ID) (unsafe.Pointer, error) {
 }
 
 func (w *World) noComp(op string, e Entity, id ID) error {
-	name := fmt.Sprint(id)
-	if int(id) < len(w.comps) {
-		name = w.comps[id].Name
-	} else {
+	if int(id) >= len(w.comps) {
 		return fmt.Errorf("ecs: %s %v: component %d: %w", op, e, id, ErrUnknownComponent)
 	}
-	return fmt.Errorf("ecs: %s %v %s: %w", op, e, name, ErrNoComponent)
+	return fmt.Errorf("ecs: %s %v %s: %w", op, e, w.comps[id].Name, ErrNoComponent)
 }
 
 // Get returns a copy of e's value of component id as an interface value.
