@@ -1,12 +1,15 @@
 package components
 
 import (
+	"slices"
+
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
 
 // Physics configures the physics system: it integrates velocity,
-// acceleration and gravity into position with a fixed time step.
+// acceleration and gravity into position with a fixed time step, and
+// keeps bodies above grounds.
 type Physics struct {
 	// Step is the fixed time step in seconds; each Tick runs as many
 	// steps as the accumulated time allows (at most MaxSteps).
@@ -22,33 +25,213 @@ func registerPhysics(reg *registry.Registry, b *Builtins) (err error) {
 
 // physicsSystem integrates, per storage table of entities with position
 // and velocity: velocity += (acceleration + gravity) * step, then
-// position += velocity * step (semi-implicit Euler), at a fixed step.
+// position += velocity * step (semi-implicit Euler), at a fixed step;
+// after each step, bodies below a ground are put back onto it, and those
+// that came to rest on a flat ground sleep.
 func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinition[Physics] {
-	var f *ecs.Filter
-	var acc float64
-	posID, velID := b.Position.ID(), b.Velocity.ID()
-	accID, gravID := b.Acceleration.ID(), b.Gravity.ID()
+	ph := &physics{t: b.Transforms, w: reg.World(), ground: b.Ground}
+	t := ph.t
+	ph.ids = stepIDs{b.Position.ID(), b.Velocity.ID(), b.Acceleration.ID(), b.Gravity.ID(), t.worldID, t.sclID, b.Ground.ID()}
+	ph.sleepID = b.SleepingID
+	ph.observeWakes()
+	ids := &ph.ids
 	return registry.SystemDefinition[Physics]{
 		Init: func(s *registry.SystemContext, cfg *Physics) {
-			f = ecs.NewFilter(reg.World(), ecs.With(posID, velID), ecs.Without(reg.PausedTag()))
+			w, paused := ph.w, reg.PausedTag()
+			ph.f = ecs.NewFilter(w, ecs.With(ids.pos, ids.vel), ecs.Without(paused, ph.sleepID))
+			ph.bodies = ecs.NewFilter(w, ecs.With(ids.pos, ids.vel, ids.world), ecs.Without(paused, ids.ground, ph.sleepID))
+			ph.grounds = ecs.NewFilter(w, ecs.With(ids.ground, ids.world))
+			ph.sleepers = ecs.NewFilter(w, ecs.With(ph.sleepID))
 		},
-		Tick: func(s *registry.SystemContext, cfg *Physics) {
-			acc += s.Delta
-			steps := 0
-			for acc >= cfg.Step*(1-1e-9) && steps < cfg.MaxSteps {
-				acc -= cfg.Step
-				steps++
+		Tick: func(s *registry.SystemContext, cfg *Physics) { ph.tick(s.Delta, cfg) },
+	}
+}
+
+// physics is the physics system's state.
+type physics struct {
+	t      *Transforms
+	w      *ecs.World
+	ground ecs.Map[Ground]
+	ids    stepIDs
+	// f: the bodies integrated; bodies: those that land on grounds;
+	// sleepers: the sleeping ones.
+	f, bodies, grounds, sleepers *ecs.Filter
+	sleepID                      ecs.ID
+	acc                          float64
+	planes, last                 []plane
+	rest                         []int        // rows of a table that came to rest this step
+	sleepy                       []ecs.Entity // bodies to put to sleep after the step
+}
+
+// stepIDs are the components a physics step reads.
+type stepIDs struct{ pos, vel, acc, grav, world, scale, ground ecs.ID }
+
+// tick runs the physics of one frame of dt seconds.
+func (ph *physics) tick(dt float64, cfg *Physics) {
+	ph.acc += dt
+	steps := 0
+	for ph.acc >= cfg.Step*(1-1e-9) && steps < cfg.MaxSteps {
+		ph.acc -= cfg.Step
+		steps++
+	}
+	if steps == cfg.MaxSteps {
+		ph.acc = 0 // too far behind: drop the backlog
+	}
+	if ph.acc < 0 {
+		ph.acc = 0
+	}
+	if steps == 0 {
+		return
+	}
+	t, ids := ph.t, &ph.ids
+	ph.planes = t.planes(ph.grounds, ph.ground, ph.planes)
+	if !slices.Equal(ph.planes, ph.last) {
+		// A ground moved, came or went: every sleeper may be off it.
+		ph.last = append(ph.last[:0], ph.planes...)
+		ph.wakeAll()
+	}
+	if t.plain() && allFlat(ph.planes) {
+		// No transform parents anywhere: each step integrates and lands
+		// bodies on flat grounds table by table, and the last one copies
+		// positions to world.
+		for i := 0; i < steps; i++ {
+			t.recomputed += ph.stepPlain(cfg.Step, i == steps-1)
+		}
+	} else {
+		for i := 0; i < steps; i++ {
+			Integrate(ph.f, ids.pos, ids.vel, ids.acc, ids.grav, cfg.Step)
+			if len(ph.planes) > 0 {
+				ph.collide()
 			}
-			if steps == cfg.MaxSteps {
-				acc = 0 // too far behind: drop the backlog
+		}
+		t.MovedPositions(ph.f)
+	}
+	for _, e := range ph.sleepy {
+		if ph.w.Alive(e) && !ph.w.Has(e, ph.sleepID) {
+			_ = ph.w.Add(e, ph.sleepID)
+		}
+	}
+	clear(ph.sleepy)
+	ph.sleepy = ph.sleepy[:0]
+}
+
+// wakeAll wakes every sleeping body.
+func (ph *physics) wakeAll() {
+	if ph.sleepers.Count() == 0 {
+		return
+	}
+	var es []ecs.Entity
+	q := ph.sleepers.Query()
+	for q.NextTable() {
+		for i := 0; i < q.Len(); i++ {
+			es = append(es, q.EntityAt(i))
+		}
+	}
+	for _, e := range es {
+		_ = ph.w.Remove(e, ph.sleepID)
+	}
+}
+
+// observeWakes wakes a sleeping body when its position, velocity,
+// acceleration, gravity or scale is set through the World, or when it
+// is reparented.
+func (ph *physics) observeWakes() {
+	wake := func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
+		if w.Has(e, ph.sleepID) {
+			_ = w.Remove(e, ph.sleepID)
+		}
+	}
+	ids := &ph.ids
+	for _, id := range []ecs.ID{ids.pos, ids.vel, ids.acc, ids.grav, ids.scale} {
+		ph.w.ObserveComponent(ecs.ComponentSet, id, wake)
+	}
+	ph.w.Observe(ecs.ChildAttached, wake)
+	ph.w.Observe(ecs.ChildDetached, wake)
+}
+
+// stepPlain is one physics step when no entity has a transform parent
+// and every ground is flat: per table, Integrate's loops, then the
+// landings, and, if sync, each position copied to the world transform.
+// It returns the number of world positions it changed.
+func (ph *physics) stepPlain(dt float64, sync bool) uint64 {
+	ids := &ph.ids
+	n := uint64(0)
+	q := ph.f.Query()
+	for q.NextTable() {
+		c := ph.columns(&q)
+		ps, vs := c.ps, c.vs
+		if c.as != nil {
+			for i := range vs {
+				vs[i].X += c.as[i].X * dt
+				vs[i].Y += c.as[i].Y * dt
+				vs[i].Z += c.as[i].Z * dt
 			}
-			if acc < 0 {
-				acc = 0
+		}
+		if c.gs != nil {
+			for i := range vs {
+				vs[i].X += c.gs[i].X * dt
+				vs[i].Y += c.gs[i].Y * dt
+				vs[i].Z += c.gs[i].Z * dt
 			}
-			for i := 0; i < steps; i++ {
-				Integrate(f, posID, velID, accID, gravID, cfg.Step)
+		}
+		for i := range ps {
+			ps[i].X += vs[i].X * dt
+			ps[i].Y += vs[i].Y * dt
+			ps[i].Z += vs[i].Z * dt
+		}
+		if !q.Has(ids.ground) { // a ground does not land on grounds
+			for k := range ph.planes {
+				ph.rest = collideFlat(ps, vs, c.ss, &ph.planes[k], ph.rest[:0])
+				ph.restRows(&q, &c)
 			}
-		},
+		}
+		if sync {
+			if ws := ecs.Column[WorldTransform](&q, ids.world); ws != nil {
+				ws = ws[:len(ps)]
+				for i := range ps {
+					if ws[i].Position != ps[i] {
+						ws[i].Position = ps[i]
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+// bodyColumns are the columns of one table of bodies (nil where the
+// table lacks the component), all as long as ps.
+type bodyColumns struct{ ps, vs, as, gs, ss []registry.Vec3 }
+
+// columns returns the body columns of q's current table.
+func (ph *physics) columns(q *ecs.Query) bodyColumns {
+	ids := &ph.ids
+	c := bodyColumns{ps: ecs.Column[registry.Vec3](q, ids.pos)}
+	n := len(c.ps)
+	cut := func(id ecs.ID) []registry.Vec3 {
+		if s := ecs.Column[registry.Vec3](q, id); s != nil {
+			return s[:n]
+		}
+		return nil
+	}
+	c.vs, c.as, c.gs, c.ss = cut(ids.vel), cut(ids.acc), cut(ids.grav), cut(ids.scale)
+	return c
+}
+
+// restRows puts to sleep, after the step, the bodies of ph.rest (rows of
+// q's table that landed on a flat ground and stopped) whose acceleration
+// is zero and whose gravity points straight down: they would stay where
+// they are.
+func (ph *physics) restRows(q *ecs.Query, c *bodyColumns) {
+	for _, i := range ph.rest {
+		if c.as != nil && c.as[i] != (registry.Vec3{}) {
+			continue
+		}
+		if c.gs != nil && (c.gs[i].X != 0 || c.gs[i].Z != 0 || c.gs[i].Y > 0) {
+			continue
+		}
+		ph.sleepy = append(ph.sleepy, q.EntityAt(i))
 	}
 }
 
@@ -58,6 +241,9 @@ func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinitio
 // are the IDs of the four vec3 components ([registry.Vec3] columns). It
 // walks the packed columns of each table; acceleration and gravity are
 // applied where the table has them.
+//
+// It writes the columns directly: world transforms follow once the
+// entities are reported with [Transforms.Moved] (the physics system does).
 func Integrate(f *ecs.Filter, pos, vel, acc, grav ecs.ID, dt float64) {
 	q := f.Query()
 	for q.NextTable() {
@@ -86,4 +272,251 @@ func Integrate(f *ecs.Filter, pos, vel, acc, grav ecs.ID, dt float64) {
 			ps[i].Z += vs[i].Z * dt
 		}
 	}
+}
+
+// collide keeps the bodies above the planes. A body is a unit cube
+// scaled by its scale, its rotation ignored: it reaches (|n.x|·sx +
+// |n.y|·sy + |n.z|·sz) / 2 towards a plane of normal n. A body below a
+// plane is moved onto it; if it moves into the plane, the part of its
+// velocity into the plane is reversed and multiplied by the restitution
+// (zeroed if slower than [RestSpeed]), and the part along the plane loses
+// the friction's share (and stops under [StopSpeed]). A body below an
+// ancestor with a transform is tested at its world position (with its
+// world scale) and corrected in its parent's space.
+func (ph *physics) collide() {
+	t, planes := ph.t, ph.planes
+	one := registry.Vec3{X: 1, Y: 1, Z: 1}
+	plain := t.plain()
+	lastSlot := int32(-1)
+	var local []localPlane
+	q := ph.bodies.Query()
+	for q.NextTable() {
+		c := ph.columns(&q)
+		ps, vs, ss := c.ps, c.vs, c.ss
+		ws := ecs.Column[WorldTransform](&q, ph.ids.world)[:len(ps)]
+		ph.rest = ph.rest[:0]
+		for i := range ps {
+			if !plain {
+				if idx := q.IndexAt(i); t.flags[idx]&fNested != 0 {
+					// In its parent's space: the planes seen from there.
+					s := t.slot[idx]
+					if s == 0 || !t.nodes[s-1].ok {
+						continue
+					}
+					if ps := t.nodes[s-1].pslot; ps != lastSlot {
+						lastSlot, local = ps, t.localPlanes(ps, planes, local)
+					}
+					collideLocal(&ps[i], &vs[i], ws[i].Scale, local)
+					continue
+				}
+			}
+			s := one
+			if ss != nil {
+				s = ss[i]
+			}
+			for k := range planes {
+				pl := &planes[k]
+				if pl.flat {
+					if top := pl.d + 0.5*abs(s.Y); top-ps[i].Y > 0 {
+						if land(&ps[i], &vs[i], top, pl) {
+							ph.rest = append(ph.rest, i)
+						}
+					}
+					continue
+				}
+				n := pl.n
+				pen := pl.d + extent(n, s) - dot(n, ps[i])
+				if pen <= 0 {
+					continue
+				}
+				ps[i] = add3(ps[i], scale3(n, pen))
+				vs[i] = bounce(vs[i], pl)
+			}
+		}
+		if allFlat(planes) {
+			ph.restRows(&q, &c)
+		}
+	}
+}
+
+// allFlat reports whether every plane is flat (normal 0 1 0).
+func allFlat(planes []plane) bool {
+	for k := range planes {
+		if !planes[k].flat {
+			return false
+		}
+	}
+	return true
+}
+
+// collideFlat is collide for bodies without a transform parent and a
+// flat ground. It appends to rest the rows that landed and stopped.
+func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, rest []int) []int {
+	vs = vs[:len(ps)]
+	if ss != nil {
+		ss = ss[:len(ps)]
+	}
+	d, e, keep := pl.d, pl.restitution, 1-pl.friction
+	for i := range ps {
+		top := d + 0.5
+		if ss != nil {
+			top = d + 0.5*abs(ss[i].Y)
+		}
+		if top-ps[i].Y <= 0 {
+			continue
+		}
+		// land, inlined: this loop runs for every body on the ground.
+		ps[i].Y = top
+		vy := vs[i].Y
+		if vy >= 0 {
+			continue
+		}
+		out := -vy * e
+		if -vy < RestSpeed {
+			out = 0
+		}
+		vs[i].X, vs[i].Y, vs[i].Z = stop(vs[i].X*keep), out, stop(vs[i].Z*keep)
+		if vs[i] == (registry.Vec3{}) {
+			rest = append(rest, i)
+		}
+	}
+	return rest
+}
+
+// land puts a body whose bottom is below the flat ground pl onto it: its
+// position's y becomes top, and its velocity bounces. It reports whether
+// the body stopped.
+func land(p, v *registry.Vec3, top float64, pl *plane) bool {
+	p.Y = top
+	vy := v.Y
+	if vy >= 0 {
+		return false
+	}
+	out := -vy * pl.restitution
+	if -vy < RestSpeed {
+		out = 0
+	}
+	keep := 1 - pl.friction
+	v.X, v.Y, v.Z = stop(v.X*keep), out, stop(v.Z*keep)
+	return *v == registry.Vec3{}
+}
+
+// stop returns 0 for a speed slower than StopSpeed, else x.
+func stop(x float64) float64 {
+	if x < StopSpeed && x > -StopSpeed {
+		return 0
+	}
+	return x
+}
+
+// bounce returns the velocity v of a body that touches plane pl.
+func bounce(v registry.Vec3, pl *plane) registry.Vec3 {
+	n := pl.n
+	vn := dot(n, v)
+	if vn >= 0 {
+		return v // leaving the plane
+	}
+	out := -vn * pl.restitution
+	if -vn < RestSpeed {
+		out = 0
+	}
+	vt := scale3(sub3(v, scale3(n, vn)), 1-pl.friction)
+	if dot(vt, vt) < StopSpeed*StopSpeed {
+		vt = registry.Vec3{}
+	}
+	return add3(scale3(n, out), vt)
+}
+
+// localPlane is a plane seen from a parent's space: a point l there (a
+// world point P·l) is n·l - d above it, in world units; moving l by
+// c·k moves the world point by k along the plane's normal nw; lin is the
+// linear part of P.
+type localPlane struct {
+	n, c, nw    registry.Vec3
+	d           float64
+	restitution float64
+	friction    float64
+	lin         affine
+}
+
+// localPlanes returns the planes seen from the space whose world matrix
+// is node pslot's (none, for a singular matrix).
+func (t *Transforms) localPlanes(pslot int32, planes []plane, dst []localPlane) []localPlane {
+	dst = dst[:0]
+	if pslot < 0 {
+		return dst
+	}
+	m := &t.nodes[pslot].m
+	inv, ok := m.inverseLinear()
+	if !ok {
+		return dst
+	}
+	for k := range planes {
+		pl := &planes[k]
+		n := pl.n
+		// n·(L·l + T) = (Lᵀ·n)·l + n·T
+		ln := registry.Vec3{
+			X: m[0]*n.X + m[4]*n.Y + m[8]*n.Z,
+			Y: m[1]*n.X + m[5]*n.Y + m[9]*n.Z,
+			Z: m[2]*n.X + m[6]*n.Y + m[10]*n.Z,
+		}
+		dst = append(dst, localPlane{
+			n: ln, c: inv.mulVec(n), nw: n,
+			d:           pl.d - (n.X*m[3] + n.Y*m[7] + n.Z*m[11]),
+			restitution: pl.restitution, friction: pl.friction, lin: *m,
+		})
+	}
+	return dst
+}
+
+// collideLocal is collide for one body in its parent's space, with the
+// planes seen from there and its world scale ws.
+func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane) {
+	for k := range planes {
+		pl := &planes[k]
+		pen := pl.d + extent(pl.nw, ws) - dot(pl.n, *p)
+		if pen <= 0 {
+			continue
+		}
+		*p = add3(*p, scale3(pl.c, pen))
+		vn := dot(pl.n, *v) // the world velocity's part along the normal
+		if vn >= 0 {
+			continue
+		}
+		out := -vn * pl.restitution
+		if -vn < RestSpeed {
+			out = 0
+		}
+		keep := 1 - pl.friction
+		// The world velocity P·v becomes n·out + keep·(its part along
+		// the plane), or n·out if that part is slower than StopSpeed;
+		// back here through the inverse, which takes n to c.
+		vt := scale3(sub3(pl.lin.applyLinear(*v), scale3(pl.nw, vn)), keep)
+		if dot(vt, vt) < StopSpeed*StopSpeed {
+			*v = scale3(pl.c, out)
+			continue
+		}
+		*v = add3(scale3(*v, keep), scale3(pl.c, out-keep*vn))
+	}
+}
+
+// extent is how far a unit cube scaled by s reaches along the unit
+// vector n.
+func extent(n, s registry.Vec3) float64 {
+	return 0.5 * (abs(n.X*s.X) + abs(n.Y*s.Y) + abs(n.Z*s.Z))
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func add3(a, b registry.Vec3) registry.Vec3 {
+	return registry.Vec3{X: a.X + b.X, Y: a.Y + b.Y, Z: a.Z + b.Z}
+}
+
+func sub3(a, b registry.Vec3) registry.Vec3 {
+	return registry.Vec3{X: a.X - b.X, Y: a.Y - b.Y, Z: a.Z - b.Z}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -115,6 +116,9 @@ func exportEntity(reg *registry.Registry, e ecs.Entity) *Entity {
 	out := &Entity{ID: reg.EntityID(e), Class: reg.Classes(e)}
 	for _, name := range reg.EntityComponents(e) {
 		c, _ := reg.Component(name)
+		if components.IsWorld(c) {
+			continue // computed, never written back
+		}
 		vs, err := reg.Values(e, name)
 		if err != nil {
 			continue

@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -25,6 +26,10 @@ import (
 //	               "components": {"position": {"x": 0, "y": 1, "z": -5},
 //	                              "health": {"hp": 100, "max": 100},
 //	                              "enemy": {}}}, ...]}
+//
+// An entity with a transform also has "world": {"position": {...},
+// "rotation": {...}, "scale": {...}}, its world transform (the read-only
+// world component), which readers ignore.
 //
 // Entities come in document order; "parent" is the parent's path or null,
 // "depth" the entity's depth below the dump's top-level entities, which
@@ -43,7 +48,11 @@ type DumpEntity struct {
 	Parent     *string                    `json:"parent"`
 	Class      []string                   `json:"class"`
 	Components map[string]json.RawMessage `json:"components"`
-	order      []string
+	// World is the entity's world transform (position, rotation and
+	// scale in world space, as the world component holds them), nil if
+	// it has none. It is written for information: ReadJSON ignores it.
+	World json.RawMessage `json:"world,omitempty"`
+	order []string
 	depth      int // WriteJSON: depth below the dump's top-level entities, -1 for none
 }
 
@@ -79,6 +88,10 @@ func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
 			c, _ := reg.Component(name)
 			vs, err := reg.Values(e, name)
 			if err != nil {
+				continue
+			}
+			if components.IsWorld(c) {
+				d.World = componentJSON(c.Schema, vs)
 				continue
 			}
 			d.Components[name] = componentJSON(c.Schema, vs)
@@ -119,7 +132,11 @@ func (d *DumpEntity) MarshalJSON() ([]byte, error) {
 		}
 		fmt.Fprintf(&b, "%s:%s", jsonString(name), d.Components[name])
 	}
-	b.WriteString("}}")
+	b.WriteByte('}')
+	if d.World != nil {
+		fmt.Fprintf(&b, `,"world":%s`, d.World)
+	}
+	b.WriteByte('}')
 	return b.Bytes(), nil
 }
 
@@ -526,8 +543,11 @@ func (j *jsonReader) entity(doc *Document, n *ynode) {
 					e.Components = append(e.Components, c)
 				}
 			})
+		case "world":
+			// The world transform the dump writes for information: it
+			// is computed from the components, not read.
 		default:
-			y.errs.add(y.pos(k), "unknown entity key %q (want id, path, parent, depth, class or components)", k.value)
+			y.errs.add(y.pos(k), "unknown entity key %q (want id, path, parent, depth, class, components or world)", k.value)
 		}
 	})
 	if path == "" {
