@@ -53,7 +53,7 @@ type DumpEntity struct {
 	// it has none. It is written for information: ReadJSON ignores it.
 	World json.RawMessage `json:"world,omitempty"`
 	order []string
-	depth      int // WriteJSON: depth below the dump's top-level entities, -1 for none
+	depth int // WriteJSON: depth below the dump's top-level entities, -1 for none
 }
 
 // EntityPath returns the path that names e in dumps and query output: its
