@@ -112,7 +112,8 @@ func compose(p, r, s registry.Vec3) affine {
 // first negated when the determinant is negative; the columns divided by
 // their scales make a quaternion, Quaternion.setFromRotationMatrix),
 // then Euler.setFromQuaternion(q, 'YXZ') (x in [-90, 90], y and z in
-// [-180, 180]). Under a shear (a non-uniform scale above a rotation) the
+// [-180, 180]; near x = ±90° the angles carry three.js's rounding noise,
+// about 1e-8 rad). Under a shear (a non-uniform scale above a rotation) the
 // columns are not orthogonal and the quaternion is three.js's
 // approximation. A column of length zero is left as it is (three.js
 // would give NaN angles).
