@@ -17,9 +17,13 @@ type Ground struct {
 	// Restitution is the share of a body's speed into the ground that it
 	// keeps, bouncing back: 0 stops it, 1 bounces it back as fast.
 	Restitution float64 `scene:"restitution,default=0.5,min=0,max=1"`
-	// Friction is the share of a touching body's speed along the ground
-	// that it loses each physics step.
-	Friction float64 `scene:"friction,default=0.2,min=0,max=1"`
+	// Friction is the friction coefficient: each time the ground stops
+	// or turns back a body's speed into it, the body's speed along the
+	// ground drops by Friction times that change, down to zero (Coulomb
+	// friction as an impulse: a body sliding on a flat ground under a
+	// gravity g slows by Friction·g per second, and stays put unless
+	// pushed harder than that).
+	Friction float64 `scene:"friction,default=0.2,min=0"`
 }
 
 // RestSpeed is the speed (units per second, into the ground) below which

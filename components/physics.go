@@ -1,6 +1,7 @@
 package components
 
 import (
+	"math"
 	"slices"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -101,13 +102,16 @@ func (ph *physics) tick(dt float64, cfg *Physics) {
 		for i := 0; i < steps; i++ {
 			Integrate(ph.f, ids.pos, ids.vel, ids.acc, ids.grav, cfg.Step)
 			if len(ph.planes) > 0 {
-				ph.collide()
+				ph.collide(cfg.Step)
 			}
 		}
 		t.MovedPositions(ph.f)
 	}
 	for _, e := range ph.sleepy {
 		if ph.w.Alive(e) && !ph.w.Has(e, ph.sleepID) {
+			// Out of the filter from now on: its last move is
+			// reported by itself.
+			t.markDirty(e)
 			_ = ph.w.Add(e, ph.sleepID)
 		}
 	}
@@ -160,6 +164,17 @@ func (ph *physics) stepPlain(dt float64, sync bool) uint64 {
 	for q.NextTable() {
 		c := ph.columns(&q)
 		ps, vs := c.ps, c.vs
+		var ws []WorldTransform
+		if sync {
+			if ws = ecs.Column[WorldTransform](&q, ids.world); ws != nil {
+				ws = ws[:len(ps)]
+			}
+		}
+		if c.as == nil && c.gs != nil && c.ss != nil && ws != nil && len(ph.planes) <= 1 && !q.Has(ids.ground) {
+			// The common table (falling cubes): one pass.
+			n += ph.stepFused(&q, &c, ws, dt)
+			continue
+		}
 		if c.as != nil {
 			for i := range vs {
 				vs[i].X += c.as[i].X * dt
@@ -181,23 +196,65 @@ func (ph *physics) stepPlain(dt float64, sync bool) uint64 {
 		}
 		if !q.Has(ids.ground) { // a ground does not land on grounds
 			for k := range ph.planes {
-				ph.rest = collideFlat(ps, vs, c.ss, &ph.planes[k], ph.rest[:0])
+				ph.rest = collideFlat(ps, vs, c.ss, &ph.planes[k], dt, ph.rest[:0])
 				ph.restRows(&q, &c)
 			}
 		}
-		if sync {
-			if ws := ecs.Column[WorldTransform](&q, ids.world); ws != nil {
-				ws = ws[:len(ps)]
-				for i := range ps {
-					if ws[i].Position != ps[i] {
-						ws[i].Position = ps[i]
-						n++
+		for i := range ws {
+			ws[i].Position = ps[i]
+		}
+		n += uint64(len(ws))
+	}
+	return n
+}
+
+// stepFused is stepPlain for a table with gravity and scale, no
+// acceleration, and at most one flat ground, that syncs world positions
+// into ws: one pass, with the arithmetic of the separate loops (so the
+// same results). It returns the number of world positions it set.
+func (ph *physics) stepFused(q *ecs.Query, c *bodyColumns, ws []WorldTransform, dt float64) uint64 {
+	ps, vs, gs, ss := c.ps, c.vs, c.gs, c.ss
+	ground := len(ph.planes) == 1
+	var d, e, mu float64
+	if ground {
+		pl := &ph.planes[0]
+		d, e, mu = pl.d, pl.restitution, pl.friction
+	}
+	ph.rest = ph.rest[:0]
+	for i := range ps {
+		vx := vs[i].X + gs[i].X*dt
+		vy := vs[i].Y + gs[i].Y*dt
+		vz := vs[i].Z + gs[i].Z*dt
+		px := ps[i].X + vx*dt
+		py := ps[i].Y + vy*dt
+		pz := ps[i].Z + vz*dt
+		if ground {
+			if top := d + 0.5*abs(ss[i].Y); top-py > 0 {
+				// collideFlat, inlined.
+				py = top
+				if vy < 0 {
+					out := -vy * e
+					if -vy < RestSpeed {
+						out = 0
+					}
+					k := slide(vx, vz, mu*(out-vy))
+					nx, nz := stop(vx*k), stop(vz*k)
+					px += (nx - vx) * dt
+					pz += (nz - vz) * dt
+					vx, vy, vz = nx, out, nz
+					if vx == 0 && vy == 0 && vz == 0 {
+						ph.rest = append(ph.rest, i)
 					}
 				}
 			}
 		}
+		vs[i] = registry.Vec3{X: vx, Y: vy, Z: vz}
+		p := registry.Vec3{X: px, Y: py, Z: pz}
+		ps[i] = p
+		ws[i].Position = p
 	}
-	return n
+	ph.restRows(q, c)
+	return uint64(len(ps))
 }
 
 // bodyColumns are the columns of one table of bodies (nil where the
@@ -280,10 +337,11 @@ func Integrate(f *ecs.Filter, pos, vel, acc, grav ecs.ID, dt float64) {
 // plane is moved onto it; if it moves into the plane, the part of its
 // velocity into the plane is reversed and multiplied by the restitution
 // (zeroed if slower than [RestSpeed]), and the part along the plane loses
-// the friction's share (and stops under [StopSpeed]). A body below an
+// by the friction coefficient times the change of speed into it (and
+// stops under [StopSpeed]). A body below an
 // ancestor with a transform is tested at its world position (with its
 // world scale) and corrected in its parent's space.
-func (ph *physics) collide() {
+func (ph *physics) collide(dt float64) {
 	t, planes := ph.t, ph.planes
 	one := registry.Vec3{X: 1, Y: 1, Z: 1}
 	plain := t.plain()
@@ -306,7 +364,7 @@ func (ph *physics) collide() {
 					if ps := t.nodes[s-1].pslot; ps != lastSlot {
 						lastSlot, local = ps, t.localPlanes(ps, planes, local)
 					}
-					collideLocal(&ps[i], &vs[i], ws[i].Scale, local)
+					collideLocal(&ps[i], &vs[i], ws[i].Scale, local, dt)
 					continue
 				}
 			}
@@ -318,7 +376,7 @@ func (ph *physics) collide() {
 				pl := &planes[k]
 				if pl.flat {
 					if top := pl.d + 0.5*abs(s.Y); top-ps[i].Y > 0 {
-						if land(&ps[i], &vs[i], top, pl) {
+						if land(&ps[i], &vs[i], top, pl, dt) {
 							ph.rest = append(ph.rest, i)
 						}
 					}
@@ -330,7 +388,7 @@ func (ph *physics) collide() {
 					continue
 				}
 				ps[i] = add3(ps[i], scale3(n, pen))
-				vs[i] = bounce(vs[i], pl)
+				ps[i], vs[i] = bounce(ps[i], vs[i], pl, dt)
 			}
 		}
 		if allFlat(planes) {
@@ -351,12 +409,12 @@ func allFlat(planes []plane) bool {
 
 // collideFlat is collide for bodies without a transform parent and a
 // flat ground. It appends to rest the rows that landed and stopped.
-func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, rest []int) []int {
+func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, dt float64, rest []int) []int {
 	vs = vs[:len(ps)]
 	if ss != nil {
 		ss = ss[:len(ps)]
 	}
-	d, e, keep := pl.d, pl.restitution, 1-pl.friction
+	d, e, mu := pl.d, pl.restitution, pl.friction
 	for i := range ps {
 		top := d + 0.5
 		if ss != nil {
@@ -375,7 +433,13 @@ func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, rest []int) []int {
 		if -vy < RestSpeed {
 			out = 0
 		}
-		vs[i].X, vs[i].Y, vs[i].Z = stop(vs[i].X*keep), out, stop(vs[i].Z*keep)
+		vx, vz := vs[i].X, vs[i].Z
+		k := slide(vx, vz, mu*(out-vy))
+		vs[i].X, vs[i].Y, vs[i].Z = stop(vx*k), out, stop(vz*k)
+		// Friction acts within the step: the position moved with the
+		// speed it took away.
+		ps[i].X += (vs[i].X - vx) * dt
+		ps[i].Z += (vs[i].Z - vz) * dt
 		if vs[i] == (registry.Vec3{}) {
 			rest = append(rest, i)
 		}
@@ -386,7 +450,7 @@ func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, rest []int) []int {
 // land puts a body whose bottom is below the flat ground pl onto it: its
 // position's y becomes top, and its velocity bounces. It reports whether
 // the body stopped.
-func land(p, v *registry.Vec3, top float64, pl *plane) bool {
+func land(p, v *registry.Vec3, top float64, pl *plane, dt float64) bool {
 	p.Y = top
 	vy := v.Y
 	if vy >= 0 {
@@ -396,9 +460,25 @@ func land(p, v *registry.Vec3, top float64, pl *plane) bool {
 	if -vy < RestSpeed {
 		out = 0
 	}
-	keep := 1 - pl.friction
-	v.X, v.Y, v.Z = stop(v.X*keep), out, stop(v.Z*keep)
+	vx, vz := v.X, v.Z
+	k := slide(vx, vz, pl.friction*(out-vy))
+	v.X, v.Y, v.Z = stop(vx*k), out, stop(vz*k)
+	p.X += (v.X - vx) * dt
+	p.Z += (v.Z - vz) * dt
 	return *v == registry.Vec3{}
+}
+
+// slide returns the factor by which friction scales a velocity along a
+// ground of components a and b, when the impact changed the speed into
+// the ground by dvn and the friction coefficient times dvn is f: the
+// speed along the ground drops by f (Coulomb friction, as an impulse),
+// to 0 if it is not more than f.
+func slide(a, b, f float64) float64 {
+	vt2 := a*a + b*b
+	if vt2 <= f*f {
+		return 0
+	}
+	return 1 - f/math.Sqrt(vt2)
 }
 
 // stop returns 0 for a speed slower than StopSpeed, else x.
@@ -409,22 +489,24 @@ func stop(x float64) float64 {
 	return x
 }
 
-// bounce returns the velocity v of a body that touches plane pl.
-func bounce(v registry.Vec3, pl *plane) registry.Vec3 {
+// bounce returns the position p and velocity v of a body that touches
+// plane pl, moved onto it.
+func bounce(p, v registry.Vec3, pl *plane, dt float64) (registry.Vec3, registry.Vec3) {
 	n := pl.n
 	vn := dot(n, v)
 	if vn >= 0 {
-		return v // leaving the plane
+		return p, v // leaving the plane
 	}
 	out := -vn * pl.restitution
 	if -vn < RestSpeed {
 		out = 0
 	}
-	vt := scale3(sub3(v, scale3(n, vn)), 1-pl.friction)
-	if dot(vt, vt) < StopSpeed*StopSpeed {
-		vt = registry.Vec3{}
+	vt := sub3(v, scale3(n, vn))
+	nt := scale3(vt, slide(math.Sqrt(dot(vt, vt)), 0, pl.friction*(out-vn)))
+	if dot(nt, nt) < StopSpeed*StopSpeed {
+		nt = registry.Vec3{}
 	}
-	return add3(scale3(n, out), vt)
+	return add3(p, scale3(sub3(nt, vt), dt)), add3(scale3(n, out), nt)
 }
 
 // localPlane is a plane seen from a parent's space: a point l there (a
@@ -471,7 +553,7 @@ func (t *Transforms) localPlanes(pslot int32, planes []plane, dst []localPlane) 
 
 // collideLocal is collide for one body in its parent's space, with the
 // planes seen from there and its world scale ws.
-func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane) {
+func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane, dt float64) {
 	for k := range planes {
 		pl := &planes[k]
 		pen := pl.d + extent(pl.nw, ws) - dot(pl.n, *p)
@@ -487,16 +569,22 @@ func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane) {
 		if -vn < RestSpeed {
 			out = 0
 		}
-		keep := 1 - pl.friction
-		// The world velocity P·v becomes n·out + keep·(its part along
-		// the plane), or n·out if that part is slower than StopSpeed;
-		// back here through the inverse, which takes n to c.
-		vt := scale3(sub3(pl.lin.applyLinear(*v), scale3(pl.nw, vn)), keep)
-		if dot(vt, vt) < StopSpeed*StopSpeed {
-			*v = scale3(pl.c, out)
-			continue
+		// The world velocity P·v becomes n·out + f·(its part along the
+		// plane), or n·out if that part stops; back here through the
+		// inverse, which takes n to c.
+		vt := sub3(pl.lin.applyLinear(*v), scale3(pl.nw, vn))
+		f := slide(math.Sqrt(dot(vt, vt)), 0, pl.friction*(out-vn))
+		var nv registry.Vec3
+		if vt = scale3(vt, f); dot(vt, vt) < StopSpeed*StopSpeed {
+			nv = scale3(pl.c, out)
+		} else {
+			nv = add3(scale3(*v, f), scale3(pl.c, out-f*vn))
 		}
-		*v = add3(scale3(*v, keep), scale3(pl.c, out-keep*vn))
+		// The change along the plane moves the position within the
+		// step, as in collide.
+		along := sub3(sub3(nv, *v), scale3(pl.c, out-vn))
+		*p = add3(*p, scale3(along, dt))
+		*v = nv
 	}
 }
 
