@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -60,9 +61,10 @@ func cmdSchema(args []string, stdout, stderr io.Writer) error {
 
 // ---- what the two schemas share ----
 
-// sortedComponents returns the registered components by name.
+// sortedComponents returns the registered components a scene file may
+// write, by name: all but the read-only world transform.
 func sortedComponents(reg *registry.Registry) []*registry.Component {
-	cs := reg.Components()
+	cs := slices.DeleteFunc(reg.Components(), components.IsWorld)
 	slices.SortFunc(cs, func(a, b *registry.Component) int { return strings.Compare(a.Name, b.Name) })
 	return cs
 }
