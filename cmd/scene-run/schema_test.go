@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"github.com/scenecs/scenecs/components"
 	"io"
 	"math"
 	"os"
@@ -20,6 +19,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
