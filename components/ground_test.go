@@ -292,7 +292,20 @@ func TestWorldSelectors(t *testing.T) {
 	d := w.NewEntity()
 	ok(t, r.SetEntityID(d, "d"))
 	ok(t, r.Set(d, "position", "0 5 0"))
+	// Axes of vector properties and channels of colour properties of
+	// other components too.
+	sp := w.NewEntity()
+	ok(t, r.SetEntityID(sp, "sp"))
+	ok(t, r.Set(sp, "spawner", "area: 20 1 1"))
+	team, err := registry.NewSchema([]registry.PropSpec{{Name: "tint", Type: "color", Default: "#ff8000"}, {Name: "size", Type: "int"}}, r.Types())
+	ok(t, err)
+	_, err = r.Declare("team", team)
+	ok(t, err)
+	ok(t, r.Set(d, "team", "size: 2"))
 	for sel, want := range map[string]string{
+		"[spawner.area.x>10]":                          "sp",
+		"[spawner.area.y>10]":                          "",
+		"[team.tint.r=255][team.tint.g<200]":           "d",
 		"[world.position.y<0]":                         "p c",
 		"[position.y>0]":                               "c d",
 		"[position.y>0][world.position.y<0]":           "c",
