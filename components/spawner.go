@@ -167,6 +167,9 @@ func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawne
 	}
 	_, hasColor := reg.Component("color")
 	uni := func(half float64) float64 { return (rng.Float64()*2 - 1) * half }
+	// One set of patches, reused: Instantiate copies what it keeps.
+	var pvs [4]registry.PropValue
+	var ownBuf [4]registry.NamedPatch
 	for i := 0; i < n; i++ {
 		if i%spawnCheckEvery == spawnCheckEvery-1 {
 			if err := reg.ContextErr(); err != nil {
@@ -174,22 +177,25 @@ func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawne
 			}
 		}
 		p := registry.Vec3{X: uni(s.Area.X / 2), Y: uni(s.Area.Y / 2), Z: uni(s.Area.Z / 2)}
-		var own []registry.NamedPatch
+		own := ownBuf[:0]
 		if hasPos {
-			own = append(own, registry.NamedPatch{Name: "position", Patch: registry.Patch{{Index: 0, Value: p}}})
+			pvs[0] = registry.PropValue{Index: 0, Value: p}
+			own = append(own, registry.NamedPatch{Name: "position", Patch: pvs[0:1:1]})
 		}
 		if s.Velocity != (registry.Vec3{}) && hasVel {
 			v := registry.Vec3{X: uni(s.Velocity.X), Y: uni(s.Velocity.Y), Z: uni(s.Velocity.Z)}
-			own = append(own, registry.NamedPatch{Name: "velocity", Patch: registry.Patch{{Index: 0, Value: v}}})
+			pvs[1] = registry.PropValue{Index: 0, Value: v}
+			own = append(own, registry.NamedPatch{Name: "velocity", Patch: pvs[1:2:2]})
 		}
 		if s.Lifetime != (registry.Vec2{}) && lifeSeconds >= 0 {
 			lo, hi := min(s.Lifetime.X, s.Lifetime.Y), max(s.Lifetime.X, s.Lifetime.Y)
 			sec := max(0, lo+rng.Float64()*(hi-lo))
-			own = append(own, registry.NamedPatch{Name: "lifetime", Patch: registry.Patch{{Index: lifeSeconds, Value: sec}}})
+			pvs[2] = registry.PropValue{Index: lifeSeconds, Value: sec}
+			own = append(own, registry.NamedPatch{Name: "lifetime", Patch: pvs[2:3:3]})
 		}
 		if len(st.colors) > 0 && hasColor {
-			col := st.colors[rng.IntN(len(st.colors))]
-			own = append(own, registry.NamedPatch{Name: "color", Patch: registry.Patch{{Index: 0, Value: col}}})
+			pvs[3] = registry.PropValue{Index: 0, Value: st.colors[rng.IntN(len(st.colors))]}
+			own = append(own, registry.NamedPatch{Name: "color", Patch: pvs[3:4:4]})
 		}
 		if _, err := reg.Instantiate(parent, mixins, own); err != nil {
 			return err

@@ -113,6 +113,7 @@ type Transforms struct {
 	queued   bool // a flush is deferred
 	moved    []*ecs.Filter
 	movedPos []*ecs.Filter
+	leaves   []leafMove
 	stack    []tframe
 	lvSeq    uint64
 
@@ -314,6 +315,9 @@ func addFilter(fs []*ecs.Filter, f *ecs.Filter) []*ecs.Filter {
 // before reading world transforms. It must not be called while a query
 // iterates.
 func (t *Transforms) Update() {
+	// No flush while scanning: the leaves moved in place are decided
+	// once every dirty mark of the scans is known.
+	t.queued = true
 	for _, f := range t.moved {
 		t.scan(f, false)
 	}
@@ -326,7 +330,48 @@ func (t *Transforms) Update() {
 	t.moved = t.moved[:0]
 	clear(t.movedPos)
 	t.movedPos = t.movedPos[:0]
+	t.moveLeaves()
 	t.flush()
+}
+
+// leafMove is a leaf below a transform parent whose position alone
+// changed: its world position is its parent's matrix applied to p,
+// unless an ancestor is dirty (then the ancestor's walk recomputes it).
+type leafMove struct {
+	e ecs.Entity
+	p registry.Vec3
+}
+
+// moveLeaves moves the leaves the scans found, where no ancestor is
+// dirty.
+func (t *Transforms) moveLeaves() {
+	for _, lm := range t.leaves {
+		idx := lm.e.Index()
+		covered := false
+		for a := t.parent[idx]; a != 0; a = t.parent[a-1] {
+			if t.mark[a-1] == t.epoch {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			// The ancestor's walk recomputes it, from its own new
+			// values: marked, so that the walk reads them.
+			t.markDirty(lm.e)
+			continue
+		}
+		if t.mark[idx] == t.epoch {
+			continue
+		}
+		w := t.world.Get(lm.e)
+		n := &t.nodes[t.slot[idx]-1]
+		tr := t.nodes[n.pslot].m.apply(lm.p)
+		n.m[3], n.m[7], n.m[11] = tr.X, tr.Y, tr.Z
+		w.Position, n.lp = tr, lm.p
+		t.recomputed++
+	}
+	clear(t.leaves)
+	t.leaves = t.leaves[:0]
 }
 
 // Recomputed returns the number of world transforms computed since the
@@ -455,10 +500,11 @@ func (t *Transforms) scan(f *ecs.Filter, posOnly bool) {
 
 // check brings the entity in row i of q (flags fl, world transform w,
 // local values p, r and s; r and s unknown if posOnly) up to date if its
-// node was made from other values: at once when only its position
-// changed and it has no children (and, below a transform parent, that
-// parent's matrix is the one its own was made with), else by marking it
-// dirty. It returns the number of world transforms it recomputed.
+// node was made from other values, when only its position changed and
+// it has no children: at once without a transform parent, else (if that
+// parent's linear part is the one its own was made with) as a leaf move
+// after the scans; otherwise it marks it dirty. It returns the number
+// of world transforms it recomputed.
 func (t *Transforms) check(q *ecs.Query, i int, fl uint8, w *WorldTransform, p, r, s registry.Vec3, posOnly bool) uint64 {
 	idx := q.IndexAt(i)
 	if fl&fNode != 0 {
@@ -475,10 +521,8 @@ func (t *Transforms) check(q *ecs.Query, i int, fl uint8, w *WorldTransform, p, 
 			}
 			if n.pslot >= 0 {
 				if pn := &t.nodes[n.pslot]; pn.ok && pn.lv == n.plv {
-					tr := pn.m.apply(p)
-					n.m[3], n.m[7], n.m[11] = tr.X, tr.Y, tr.Z
-					w.Position, n.lp = tr, p
-					return 1
+					t.leaves = append(t.leaves, leafMove{q.EntityAt(i), p})
+					return 0
 				}
 			}
 		}
@@ -528,6 +572,9 @@ func (t *Transforms) flush() {
 // parentSlot returns the node of e's transform parent (the nearest
 // ancestor with a `world` component), up to date, or -1 if there is none.
 func (t *Transforms) parentSlot(e ecs.Entity) int32 {
+	if t.flags[e.Index()]&fNested == 0 && t.parent[e.Index()] == 0 {
+		return -1 // a root
+	}
 	for a, ok := t.w.Parent(e); ok; a, ok = t.w.Parent(a) {
 		idx := a.Index()
 		if t.flags[idx]&fWorld == 0 {
@@ -581,7 +628,16 @@ func (t *Transforms) compute(e ecs.Entity, idx uint32, pslot int32, needNode boo
 		return
 	}
 	t.recomputed++
-	lp, lr, ls := t.local(e)
+	var lp, lr, ls registry.Vec3
+	if sl := t.slot[idx]; sl != 0 && t.mark[idx] != t.epoch && t.nodes[sl-1].ok {
+		// Reached only because an ancestor changed: its own values are
+		// those its node was made from (a change of its own would have
+		// marked it).
+		n := &t.nodes[sl-1]
+		lp, lr, ls = n.lp, n.lr, n.ls
+	} else {
+		lp, lr, ls = t.local(e)
+	}
 	nested := pslot >= 0
 	t.setNested(idx, nested)
 	if !nested && !needNode && t.flags[idx]&fNode == 0 {
