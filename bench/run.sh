@@ -24,9 +24,9 @@ go test -run '^$' -bench "$BENCH" -count "$COUNT" -benchtime "$BENCHTIME" -timeo
 # The main module's own benchmarks (scene physics, ticks, selectors,
 # loading, hot reload), each measured against a hand-written loop.
 extra=results/main.txt
-xcmd="go test -run '^\$' -bench 'CubesPhysics|TickColumn|TickPerEntity|EnemyNotAlive|FewMatches|ID$|Value$|DeepChain|LoadYAML|LoadXML|Reload|SaveToApplied|ParseAttr$' -count $COUNT -benchtime ${XBENCHTIME:-0.5s} ./scenes/ ./registry/ ./selector/ ./loader/"
+xcmd="go test -run '^\$' -bench 'CubesPhysics|TransformPropagation|TickColumn|TickPerEntity|EnemyNotAlive|FewMatches|ID$|Value$|DeepChain|LoadYAML|LoadXML|Reload|SaveToApplied|ParseAttr$' -count $COUNT -benchtime ${XBENCHTIME:-0.5s} ./scenes/ ./components/ ./registry/ ./selector/ ./loader/"
 echo "# $xcmd" >&2
-(cd .. && go test -run '^$' -bench 'CubesPhysics|TickColumn|TickPerEntity|EnemyNotAlive|FewMatches|ID$|Value$|DeepChain|LoadYAML|LoadXML|Reload|SaveToApplied|ParseAttr$' -count "$COUNT" -benchtime "${XBENCHTIME:-0.5s}" ./scenes/ ./registry/ ./selector/ ./loader/) | tee "$extra"
+(cd .. && go test -run '^$' -bench 'CubesPhysics|TransformPropagation|TickColumn|TickPerEntity|EnemyNotAlive|FewMatches|ID$|Value$|DeepChain|LoadYAML|LoadXML|Reload|SaveToApplied|ParseAttr$' -count "$COUNT" -benchtime "${XBENCHTIME:-0.5s}" ./scenes/ ./components/ ./registry/ ./selector/ ./loader/) | tee "$extra"
 
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain -- ../ecs 2>/dev/null)" ]; then

@@ -24,25 +24,38 @@ type Lifetime struct {
 // typed accessors for Go code.
 type Builtins struct {
 	Position, Rotation, Scale       ecs.Map[registry.Vec3]
+	World                           ecs.Map[WorldTransform]
 	Velocity, Acceleration, Gravity ecs.Map[registry.Vec3]
 	Visible                         ecs.Map[bool]
+	Color                           ecs.Map[registry.Color]
 	Spin                            ecs.Map[Spin]
 	Lifetime                        ecs.Map[Lifetime]
 	Spawner                         ecs.Map[Spawner]
-	Physics                         *registry.System
+	Ground                          ecs.Map[Ground]
+	// SleepingID is the ecs tag of bodies at rest on a ground, which
+	// physics skips until something wakes them.
+	SleepingID ecs.ID
+	Physics    *registry.System
+	// Transform is the transform system, which updates world
+	// transforms at the end of every tick; Transforms is its state, to
+	// read world matrices and report direct writes.
+	Transform  *registry.System
+	Transforms *Transforms
 }
 
 // Register registers the built-in components and systems on reg:
-// position, rotation, scale (vec3; scale defaults to 1 1 1), visible
-// (boolean, default true), velocity, acceleration and gravity (vec3, in
-// units per second, per second squared, and a per-entity gravity force
-// acting as an acceleration), spin, lifetime, spawner, and the physics
-// system. docs/components.md lists their properties and behaviour.
+// position, rotation, scale (vec3, relative to the parent; scale defaults
+// to 1 1 1) and world (their result in world space, read-only), visible
+// (boolean, default true), color (default white), velocity, acceleration
+// and gravity (vec3, in units per second, per second squared, and a
+// per-entity gravity force acting as an acceleration), spin, lifetime,
+// spawner, ground, the physics system and the transform system.
+// docs/components.md lists their properties and behaviour.
 func Register(reg *registry.Registry) (*Builtins, error) {
 	b := &Builtins{}
 	for _, step := range []func(*registry.Registry, *Builtins) error{
 		registerTransform, registerMotion, registerSpin, registerLifetime,
-		registerSpawner, registerPhysics,
+		registerSpawner, registerGround, registerPhysics, registerTransformSystem,
 	} {
 		if err := step(reg, b); err != nil {
 			return nil, err
@@ -66,18 +79,42 @@ func registerValue[T any](reg *registry.Registry, name string, def T, deps ...st
 	return ecs.NewMap[T](reg.World(), c.ID), nil
 }
 
-// registerTransform registers position, rotation, scale and visible.
+// registerTransform registers world, position, rotation, scale, visible
+// and color, and makes the transform state. Position, rotation and scale
+// depend on world, so that an entity gets its world transform with the
+// first of them, in the same storage move.
 func registerTransform(reg *registry.Registry, b *Builtins) (err error) {
-	if b.Position, err = registerValue(reg, "position", registry.Vec3{}); err != nil {
+	c, err := registry.Register(reg, WorldName, registry.Definition[WorldTransform]{})
+	if err != nil {
 		return err
 	}
-	if b.Rotation, err = registerValue(reg, "rotation", registry.Vec3{}); err != nil {
+	b.World = ecs.NewMap[WorldTransform](reg.World(), c.ID)
+	if b.Position, err = registerValue(reg, "position", registry.Vec3{}, WorldName); err != nil {
 		return err
 	}
-	if b.Scale, err = registerValue(reg, "scale", registry.Vec3{X: 1, Y: 1, Z: 1}); err != nil {
+	if b.Rotation, err = registerValue(reg, "rotation", registry.Vec3{}, WorldName); err != nil {
 		return err
 	}
-	b.Visible, err = registerValue(reg, "visible", true)
+	if b.Scale, err = registerValue(reg, "scale", registry.Vec3{X: 1, Y: 1, Z: 1}, WorldName); err != nil {
+		return err
+	}
+	if b.Visible, err = registerValue(reg, "visible", true); err != nil {
+		return err
+	}
+	if b.Color, err = registerValue(reg, "color", registry.Color{R: 255, G: 255, B: 255, A: 255}); err != nil {
+		return err
+	}
+	b.Transforms = newTransforms(reg, b)
+	return nil
+}
+
+// registerTransformSystem registers the transform system, whose Tock
+// brings world transforms up to date after everything ticked.
+func registerTransformSystem(reg *registry.Registry, b *Builtins) (err error) {
+	t := b.Transforms
+	b.Transform, err = registry.RegisterSystem(reg, "transform", registry.SystemDefinition[struct{}]{
+		Tock: func(*registry.SystemContext, *struct{}) { t.Update() },
+	})
 	return err
 }
 
@@ -104,6 +141,9 @@ func registerSpin(reg *registry.Registry, b *Builtins) error {
 				rp.X = math.Mod(rp.X+s.Axis.X*d, 360)
 				rp.Y = math.Mod(rp.Y+s.Axis.Y*d, 360)
 				rp.Z = math.Mod(rp.Z+s.Axis.Z*d, 360)
+				// A write through a pointer: say so, for the world
+				// transform.
+				_ = c.World.MarkChanged(c.Entity, rot.ID())
 			}
 		},
 	})
@@ -117,10 +157,13 @@ func registerSpin(reg *registry.Registry, b *Builtins) error {
 // registerLifetime registers lifetime.
 func registerLifetime(reg *registry.Registry, b *Builtins) error {
 	c, err := registry.Register(reg, "lifetime", registry.Definition[Lifetime]{
-		Tick: func(c *registry.Context, l *Lifetime) {
-			l.Age += c.Delta
-			if l.Age >= l.Seconds {
-				_ = c.World.Destroy(c.Entity)
+		TickColumn: func(c *registry.Context, ls []Lifetime) {
+			dt := c.Delta
+			for i := range ls {
+				ls[i].Age += dt
+				if ls[i].Age >= ls[i].Seconds {
+					_ = c.World.Destroy(c.EntityAt(i))
+				}
 			}
 		},
 	})

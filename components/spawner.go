@@ -8,13 +8,24 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-// Spawner creates Count entities from a mixin when it is initialised, as
-// its children, at positions drawn uniformly from a box of size Area
-// centred on the origin of its parent space, with velocities drawn from
-// [-Velocity, +Velocity] per axis. The draw is seeded by Seed (mixed with
-// [registry.Registry].Seed), so the same scene spawns the same entities.
-// Done is set once it has spawned, so that a dumped scene loaded back
-// does not spawn twice.
+// Spawner creates entities from a mixin, as its children, in its own
+// space: their positions, drawn uniformly from a box of size Area centred
+// on the spawner's origin, are relative to the spawner, so they appear
+// around it wherever it is (and move and turn with it). Velocities are
+// drawn from [-Velocity, +Velocity] per axis (leaving the mixin's when
+// Velocity is zero), lifetimes in seconds from [Lifetime.X, Lifetime.Y]
+// (leaving the mixin's when both are zero), and colours from Colors
+// (leaving the mixin's when empty). The draws come from a random stream
+// seeded by Seed (mixed with [registry.Registry].Seed), so the same
+// scene spawns the same entities.
+//
+// When initialised it spawns Count entities and sets Done, so that a
+// dumped scene loaded back does not spawn them twice. Then, if Rate is
+// not zero, it goes on spawning Rate entities per second of scene time,
+// as long as it has fewer than Max children (Max 0: no bound but the
+// Registry's limits), so that with a lifetime on the spawned entities the
+// number alive stays bounded; it waits, without an error, while
+// spawning would pass Limits.MaxEntities.
 //
 // Spawning is bounded by the Registry's [registry.Limits] and stops when
 // its context is done (see [registry.Registry.SetContext]). A failure is a
@@ -27,12 +38,41 @@ type Spawner struct {
 	Velocity registry.Vec3 `scene:"velocity"`
 	Seed     int           `scene:"seed,default=1"`
 	Done     bool          `scene:"done"`
+	Rate     float64       `scene:"rate,default=0,min=0"`
+	Max      int           `scene:"max,default=0,min=0"`
+	Lifetime registry.Vec2 `scene:"lifetime"`
+	Colors   []string      `scene:"colors"`
+}
+
+// spawnState is a spawner's running state: its random stream, the
+// entities owed by its rate, and its colours parsed.
+type spawnState struct {
+	rng    *rand.Rand
+	owed   float64
+	colors []registry.Color
+	bad    error // a colour that does not parse
 }
 
 // registerSpawner registers spawner.
 func registerSpawner(reg *registry.Registry, b *Builtins) error {
+	states := map[ecs.Entity]*spawnState{}
+	t := b.Transforms
+	setColors := func(st *spawnState, s *Spawner) {
+		st.colors, st.bad = st.colors[:0], nil
+		for _, text := range s.Colors {
+			c, err := registry.ParseColor(text)
+			if err != nil {
+				st.bad = fmt.Errorf("spawner: colors: %w", err)
+				return
+			}
+			st.colors = append(st.colors, c)
+		}
+	}
 	c, err := registry.Register(reg, "spawner", registry.Definition[Spawner]{
 		Init: func(c *registry.Context, s *Spawner) {
+			st := &spawnState{rng: rand.New(rand.NewPCG(uint64(s.Seed), 0x5ce7ec5^reg.Seed))}
+			setColors(st, s)
+			states[c.Entity] = st
 			if s.Done || s.Count == 0 {
 				return
 			}
@@ -41,12 +81,43 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 			// Spawn when the World is unlocked, so that every spawned
 			// entity's components are in place before the next one.
 			c.World.Defer(func(w *ecs.World) {
-				if err := spawn(reg, parent, id, cfg); err != nil {
-					reg.ReportError(&registry.SpawnError{Entity: parent, EntityID: reg.EntityID(parent), Err: err})
-					reg.Emit(parent, "spawnerror", err, false)
-				}
+				runSpawn(reg, parent, id, cfg, cfg.Count, st)
 				_ = w.MarkChanged(parent, id)
 			})
+		},
+		Update: func(c *registry.Context, s, old *Spawner) {
+			if st := states[c.Entity]; st != nil {
+				setColors(st, s)
+			}
+		},
+		Remove: func(c *registry.Context, s *Spawner) { delete(states, c.Entity) },
+		Tick: func(c *registry.Context, s *Spawner) {
+			st := states[c.Entity]
+			if s.Rate <= 0 || st == nil {
+				return
+			}
+			st.owed += s.Rate * c.Delta
+			n := int(st.owed)
+			if n <= 0 {
+				return
+			}
+			st.owed -= float64(n)
+			if s.Max > 0 {
+				room := s.Max - t.Children(c.Entity)
+				if room <= 0 {
+					st.owed = 0 // full: no burst when room appears
+					return
+				}
+				n = min(n, room)
+			}
+			// Waiting for room under Limits.MaxEntities is not an error.
+			if room := reg.Limits.WithDefaults().MaxEntities - c.World.Len(); n > room {
+				if n = room; n <= 0 {
+					return
+				}
+			}
+			cfg, parent, id := *s, c.Entity, c.ID
+			c.World.Defer(func(*ecs.World) { runSpawn(reg, parent, id, cfg, n, st) })
 		},
 	})
 	if err != nil {
@@ -56,38 +127,75 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 	return nil
 }
 
+// runSpawn spawns n entities for the spawner s of entity parent and
+// reports a failure.
+func runSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawner, n int, st *spawnState) {
+	if !reg.World().Alive(parent) {
+		return
+	}
+	if err := spawn(reg, parent, spawnerID, s, n, st); err != nil {
+		reg.ReportError(&registry.SpawnError{Entity: parent, EntityID: reg.EntityID(parent), Err: err})
+		reg.Emit(parent, "spawnerror", err, false)
+	}
+}
+
 // spawnCheckEvery is how many entities a spawner creates between two
 // looks at the Registry's context.
 const spawnCheckEvery = 256
 
-// spawn runs the spawner s of entity parent; spawnerID is the spawner
-// component's ID, by which nested spawners are counted.
-func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawner) error {
-	if err := checkSpawn(reg, parent, spawnerID, s); err != nil {
+// spawn creates n entities for the spawner s of entity parent;
+// spawnerID is the spawner component's ID, by which nested spawners are
+// counted.
+func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawner, n int, st *spawnState) error {
+	if err := checkSpawn(reg, parent, spawnerID, s, n); err != nil {
 		return err
+	}
+	if st.bad != nil {
+		return st.bad
 	}
 	var mixins []string
 	if s.Mixin != "" {
 		mixins = []string{s.Mixin}
 	}
-	rng := rand.New(rand.NewPCG(uint64(s.Seed), 0x5ce7ec5^reg.Seed))
+	rng := st.rng
 	_, hasPos := reg.Component("position")
 	_, hasVel := reg.Component("velocity")
+	life, hasLife := reg.Component("lifetime")
+	lifeSeconds := -1
+	if hasLife {
+		lifeSeconds, _ = life.Schema.Lookup("seconds")
+	}
+	_, hasColor := reg.Component("color")
 	uni := func(half float64) float64 { return (rng.Float64()*2 - 1) * half }
-	for i := 0; i < s.Count; i++ {
+	// One set of patches, reused: Instantiate copies what it keeps.
+	var pvs [4]registry.PropValue
+	var ownBuf [4]registry.NamedPatch
+	for i := 0; i < n; i++ {
 		if i%spawnCheckEvery == spawnCheckEvery-1 {
 			if err := reg.ContextErr(); err != nil {
-				return fmt.Errorf("spawner: stopped after %d of %d entities: %w", i, s.Count, err)
+				return fmt.Errorf("spawner: stopped after %d of %d entities: %w", i, n, err)
 			}
 		}
 		p := registry.Vec3{X: uni(s.Area.X / 2), Y: uni(s.Area.Y / 2), Z: uni(s.Area.Z / 2)}
-		var own []registry.NamedPatch
+		own := ownBuf[:0]
 		if hasPos {
-			own = append(own, registry.NamedPatch{Name: "position", Patch: registry.Patch{{Index: 0, Value: p}}})
+			pvs[0] = registry.PropValue{Index: 0, Value: p}
+			own = append(own, registry.NamedPatch{Name: "position", Patch: pvs[0:1:1]})
 		}
 		if s.Velocity != (registry.Vec3{}) && hasVel {
 			v := registry.Vec3{X: uni(s.Velocity.X), Y: uni(s.Velocity.Y), Z: uni(s.Velocity.Z)}
-			own = append(own, registry.NamedPatch{Name: "velocity", Patch: registry.Patch{{Index: 0, Value: v}}})
+			pvs[1] = registry.PropValue{Index: 0, Value: v}
+			own = append(own, registry.NamedPatch{Name: "velocity", Patch: pvs[1:2:2]})
+		}
+		if s.Lifetime != (registry.Vec2{}) && lifeSeconds >= 0 {
+			lo, hi := min(s.Lifetime.X, s.Lifetime.Y), max(s.Lifetime.X, s.Lifetime.Y)
+			sec := max(0, lo+rng.Float64()*(hi-lo))
+			pvs[2] = registry.PropValue{Index: lifeSeconds, Value: sec}
+			own = append(own, registry.NamedPatch{Name: "lifetime", Patch: pvs[2:3:3]})
+		}
+		if len(st.colors) > 0 && hasColor {
+			pvs[3] = registry.PropValue{Index: 0, Value: st.colors[rng.IntN(len(st.colors))]}
+			own = append(own, registry.NamedPatch{Name: "color", Patch: pvs[3:4:4]})
 		}
 		if _, err := reg.Instantiate(parent, mixins, own); err != nil {
 			return err
@@ -96,9 +204,10 @@ func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawne
 	return nil
 }
 
-// checkSpawn refuses a spawn before it starts: when the Registry's
-// context is done, the mixin is unknown, or a limit would be passed.
-func checkSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawner) error {
+// checkSpawn refuses a spawn of n entities before it starts: when the
+// Registry's context is done, the mixin is unknown, or a limit would be
+// passed.
+func checkSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawner, n int) error {
 	if err := reg.ContextErr(); err != nil {
 		return fmt.Errorf("spawner: %w", err)
 	}
@@ -117,9 +226,9 @@ func checkSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s S
 		return fmt.Errorf("spawner: %w: spawners nested %d deep (Limits.MaxSpawnDepth is %d); does a spawned mixin spawn again?",
 			registry.ErrLimit, depth+1, lim.MaxSpawnDepth)
 	}
-	if live := w.Len(); s.Count > lim.MaxEntities-live {
+	if live := w.Len(); n > lim.MaxEntities-live {
 		return fmt.Errorf("spawner: %w: %d more entities with %d live would pass Limits.MaxEntities (%d)",
-			registry.ErrLimit, s.Count, live, lim.MaxEntities)
+			registry.ErrLimit, n, live, lim.MaxEntities)
 	}
 	return nil
 }

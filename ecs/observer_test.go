@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // recorder logs every event as "Event e id" (id only for component
@@ -257,6 +258,37 @@ func TestObserverStructuralChangesDeferred(t *testing.T) {
 	}
 	if got := collect(w.All()); len(got) != w.Len() {
 		t.Fatalf("All %d entities, Len %d", len(got), w.Len())
+	}
+}
+
+// Regression: what a ComponentSet observer deferred waited for the next
+// structural change, after Set of a present component (SetPtr, World.Set,
+// Map.Set) and after MarkChanged: it is applied right after the
+// operation, as for the other events.
+func TestObserverSetDeferredApplied(t *testing.T) {
+	f := newFixture(t)
+	w := f.w
+	P := f.pos.ID()
+	var ran []string
+	w.ObserveComponent(ComponentSet, P, func(w *World, _ Event, e Entity, _ ID) {
+		w.Defer(func(*World) { ran = append(ran, "defer") })
+		mustNil(t, f.vel.Set(e, vel{2, 2})) // an add: deferred
+	})
+	for _, set := range []struct {
+		name string
+		do   func(e Entity) error
+	}{
+		{"SetPtr", func(e Entity) error { p := pos{1, 2}; return w.SetPtr(e, P, unsafe.Pointer(&p)) }},
+		{"Set", func(e Entity) error { return w.Set(e, P, pos{1, 2}) }},
+		{"Map.Set", func(e Entity) error { return f.pos.Set(e, pos{1, 2}) }},
+		{"MarkChanged", func(e Entity) error { return w.MarkChanged(e, P) }},
+	} {
+		ran = nil
+		e := w.NewEntity(P)
+		mustNil(t, set.do(e))
+		if len(ran) != 1 || !f.vel.Has(e) {
+			t.Errorf("%s: deferred work not applied after the operation: ran %v, vel %v", set.name, ran, f.vel.Has(e))
+		}
 	}
 }
 

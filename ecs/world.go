@@ -452,6 +452,7 @@ func (w *World) SetPtr(e Entity, id ID, src unsafe.Pointer) error {
 	w.changes[id]++
 	if w.nobs > 0 {
 		w.emitLocked(ComponentSet, e, id)
+		w.settle() // what the observers deferred, right after the operation
 	}
 	return nil
 }
@@ -469,6 +470,7 @@ func (w *World) MarkChanged(e Entity, id ID) error {
 	w.changes[id]++
 	if w.nobs > 0 {
 		w.emitLocked(ComponentSet, e, id)
+		w.settle() // what the observers deferred, right after the operation
 	}
 	return nil
 }

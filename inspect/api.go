@@ -193,6 +193,10 @@ type entityInfo struct {
 	Parent   *string          `json:"parent"`
 	Children []string         `json:"children"`
 	Comps    []componentValue `json:"components"`
+	// World is the entity's world transform (position, rotation and
+	// scale in world space), as dumps write it; absent for an entity
+	// without a transform.
+	World json.RawMessage `json:"world,omitempty"`
 	// Source is where the scene file writes the entity, when the
 	// Inspector knows the scene and the entity comes from it.
 	Source string `json:"source,omitempty"`
@@ -208,14 +212,18 @@ type componentValue struct {
 
 func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
 	d := loader.DumpEntities(in.reg, []ecs.Entity{e})[0]
-	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}}
+	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}, World: d.World}
 	out.Children = append(out.Children, in.paths(in.w.Children(e))...)
 	for _, name := range in.reg.EntityComponents(e) {
+		v, ok := d.Components[name]
+		if !ok {
+			continue // world: apart, as in dumps
+		}
 		attr, err := in.reg.Attr(e, name)
 		if err != nil {
 			continue
 		}
-		out.Comps = append(out.Comps, componentValue{Name: name, Attr: attr, Value: d.Components[name]})
+		out.Comps = append(out.Comps, componentValue{Name: name, Attr: attr, Value: v})
 	}
 	if s := in.opt.Scene; s != nil {
 		if n, ok := s.Nodes[e]; ok && n.Src != nil && n.Src.Pos.IsValid() {
@@ -295,6 +303,9 @@ func (in *Inspector) component(name string) (*registry.Component, *reply) {
 		}
 		rep := errReply(http.StatusNotFound, msg)
 		return nil, &rep
+	}
+	if rep := readOnly(c); rep != nil {
+		return nil, rep
 	}
 	return c, nil
 }
@@ -566,6 +577,9 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 			c, _, err := in.reg.Lookup(kv[0])
 			if err != nil {
 				return errReply(http.StatusBadRequest, "inspect: components: "+err.Error())
+			}
+			if rep := readOnly(c); rep != nil {
+				return *rep
 			}
 			p, err := c.Schema.ParseAttr(kv[0], kv[1])
 			if err != nil {

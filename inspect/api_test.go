@@ -507,7 +507,13 @@ func TestTransforms(t *testing.T) {
 	if binary.LittleEndian.Uint32(r.body) != 1 || math.Float32frombits(binary.LittleEndian.Uint32(r.body[16:])) != 50 {
 		t.Errorf("health.hp: %v", r.body)
 	}
-	for _, bad := range []string{"health", "nothing", "health.hq", "spin.axis,position,x", "enemy"} {
+	// A multi-property component: each property in turn, if all are
+	// numeric.
+	r = e.get("/api/transforms?components=health&selector=%23ship").expect(t, http.StatusOK)
+	if r.header.Get("X-Layout") != "health.hp:1,health.max:1" || binary.LittleEndian.Uint32(r.body[4:]) != 2 {
+		t.Errorf("health: %v %v", r.header, r.body)
+	}
+	for _, bad := range []string{"spawner", "nothing", "health.hq", "spin.axis,position,x", "enemy"} {
 		e.get("/api/transforms?components="+bad).expect(t, http.StatusBadRequest)
 	}
 	e.get("/api/transforms?selector=[").expect(t, http.StatusBadRequest)

@@ -17,11 +17,15 @@ import (
 // GET /api/transforms serves numeric component values packed for a 3D
 // view: no JSON object per entity, one float32 array.
 //
-//	GET /api/transforms?components=position,rotation,scale[&selector=S]
+//	GET /api/transforms?components=world,color[&selector=S]
 //
-// components lists single-property components (or comp.prop) of type
-// number, int, time, vec2, vec3, vec4 or color (default: position);
-// selector picks the entities (default: those with the first component).
+// components lists single-property components, comp.prop, or
+// multi-property components all of whose properties are numeric (each
+// property in turn), of type number, int, time, vec2, vec3, vec4 or
+// color; the default is world (the world transforms: position, rotation,
+// scale, nine floats) when the built-in world component is registered,
+// else position. selector picks the entities (default: those with the
+// first component).
 // The body is little-endian: a 16-byte header (uint32 entity count,
 // uint32 floats per entity, uint64 World structural version), then per
 // entity, in document order, the values of each component in turn
@@ -56,9 +60,6 @@ var widths = map[reflect.Type]int{typeFloat: 1, typeInt: 1, typeVec2: 2, typeVec
 func (in *Inspector) getTransforms(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	list := q.Get("components")
-	if list == "" {
-		list = "position"
-	}
 	names := strings.Split(list, ",")
 	if len(names) > maxTransformColumns {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: at most %d components", maxTransformColumns))
@@ -68,22 +69,30 @@ func (in *Inspector) getTransforms(w http.ResponseWriter, r *http.Request) {
 		names[i] = strings.TrimSpace(names[i])
 	}
 	sel := q.Get("selector")
-	if sel == "" {
-		base, _, _ := strings.Cut(names[0], ".")
-		sel = "[" + base + "]"
-	}
 	in.do(w, r, func() reply {
+		if list == "" {
+			names = []string{in.defaultTransforms()}
+		}
+		if sel == "" {
+			base, _, _ := strings.Cut(names[0], ".")
+			sel = "[" + base + "]"
+		}
 		cols := make([]column, 0, len(names))
 		stride := 0
 		layout := make([]string, 0, len(names))
 		for _, name := range names {
-			c, err := in.column(name)
+			cs, err := in.columns(name)
 			if err != nil {
 				return errReply(http.StatusBadRequest, "inspect: "+err.Error())
 			}
-			cols = append(cols, c)
-			stride += c.n
-			layout = append(layout, name+":"+strconv.Itoa(c.n))
+			if len(cols)+len(cs) > 4*maxTransformColumns {
+				return errReply(http.StatusBadRequest, fmt.Sprintf("inspect: at most %d values per entity", 4*maxTransformColumns))
+			}
+			for _, c := range cs {
+				cols = append(cols, c)
+				stride += c.n
+				layout = append(layout, c.name+":"+strconv.Itoa(c.n))
+			}
 		}
 		es, err := in.query(sel)
 		if err != nil {
@@ -146,6 +155,30 @@ func (in *Inspector) getTransforms(w http.ResponseWriter, r *http.Request) {
 		h["X-Layout"] = strings.Join(layout, ",")
 		return reply{status: http.StatusOK, raw: buf, ctype: "application/octet-stream", header: h}
 	})
+}
+
+// columns resolves a name of the components list: a multi-property
+// component gives one column per property (all must be numeric), any
+// other name the one column of column.
+func (in *Inspector) columns(spec string) ([]column, error) {
+	if !strings.Contains(spec, ".") {
+		if c, ok := in.reg.Component(spec); ok && !c.Schema.Single() && !c.Schema.IsTag() {
+			var out []column
+			for _, p := range c.Schema.Props {
+				col, err := in.column(spec + "." + p.Name)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, col)
+			}
+			return out, nil
+		}
+	}
+	c, err := in.column(spec)
+	if err != nil {
+		return nil, err
+	}
+	return []column{c}, nil
 }
 
 // column resolves "comp" (a single-property component) or "comp.prop".

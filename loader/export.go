@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -108,6 +109,9 @@ func exportEntity(reg *registry.Registry, e ecs.Entity) *EntitySpec {
 	out := &EntitySpec{ID: reg.EntityID(e), Class: reg.Classes(e)}
 	for _, name := range reg.EntityComponents(e) {
 		c, _ := reg.Component(name)
+		if components.IsWorld(c) {
+			continue // computed, never written back
+		}
 		vs, err := reg.Values(e, name)
 		if err != nil {
 			continue

@@ -236,6 +236,9 @@ func TestMixinsAgreeWithRegistry(t *testing.T) {
 			continue
 		}
 		for _, c := range got {
+			if c == "world" {
+				continue // inst is e's child: its world transform is e's times its own
+			}
 			g, _ := reg.Attr(e, c)
 			w, _ := reg.Attr(inst, c)
 			if g != w {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader/internal/jsonsyntax"
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
@@ -25,6 +26,10 @@ import (
 //	               "components": {"position": {"x": 0, "y": 1, "z": -5},
 //	                              "health": {"hp": 100, "max": 100},
 //	                              "enemy": {}}}, ...]}
+//
+// An entity with a transform also has "world": {"position": {...},
+// "rotation": {...}, "scale": {...}}, its world transform (the read-only
+// world component), which readers ignore.
 //
 // Entities come in document order; "parent" is the parent's path or null,
 // "depth" the entity's depth below the dump's top-level entities, which
@@ -51,13 +56,14 @@ const (
 	jsonDepth            = "depth"
 	jsonClass            = yamlClass
 	jsonEntityComponents = "components" // an entity's component values
+	jsonWorld            = "world"      // the world transform, written, never read
 )
 
 var (
 	// jsonTopKeys are the keys of a dump's top-level object.
 	jsonTopKeys = []string{jsonScene, jsonComponents, jsonEntities}
 	// jsonEntityKeys are the keys of an entity of a dump.
-	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonEntityComponents}
+	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonEntityComponents, jsonWorld}
 )
 
 // DumpEntity is one entity of a JSON dump.
@@ -67,8 +73,12 @@ type DumpEntity struct {
 	Parent     *string                    `json:"parent"`
 	Class      []string                   `json:"class"`
 	Components map[string]json.RawMessage `json:"components"`
-	order      []string
-	depth      int // WriteJSON: depth below the dump's top-level entities, -1 for none
+	// World is the entity's world transform (position, rotation and
+	// scale in world space, as the world component holds them), nil if
+	// it has none. It is written for information: ReadJSON ignores it.
+	World json.RawMessage `json:"world,omitempty"`
+	order []string
+	depth int // WriteJSON: depth below the dump's top-level entities, -1 for none
 }
 
 // EntityPath returns the path that names e in dumps and query output: its
@@ -103,6 +113,10 @@ func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
 			c, _ := reg.Component(name)
 			vs, err := reg.Values(e, name)
 			if err != nil {
+				continue
+			}
+			if components.IsWorld(c) {
+				d.World = componentJSON(c.Schema, vs)
 				continue
 			}
 			d.Components[name] = componentJSON(c.Schema, vs)
@@ -143,7 +157,11 @@ func (d *DumpEntity) MarshalJSON() ([]byte, error) {
 		}
 		fmt.Fprintf(&b, "%s:%s", jsonString(name), d.Components[name])
 	}
-	b.WriteString("}}")
+	b.WriteByte('}')
+	if d.World != nil {
+		fmt.Fprintf(&b, ",%s:%s", jsonString(jsonWorld), d.World)
+	}
+	b.WriteByte('}')
 	return b.Bytes(), nil
 }
 
@@ -520,6 +538,9 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 					e.Components = append(e.Components, c)
 				}
 			})
+		case jsonWorld:
+			// The world transform the dump writes for information: it
+			// is computed from the components, not read.
 		default:
 			y.errs.add(y.pos(k), "unknown entity key %q (want %s)", k.Value, orList(jsonEntityKeys))
 		}

@@ -51,8 +51,9 @@ func TestGenLoadScene(t *testing.T) {
 			t.Fatalf("%s: %d entities, plan %d; want 1000", f, n, s.Plan.Count)
 		}
 		e, _ := reg.EntityByID("e10")
-		if got := reg.EntityComponents(e); len(got) != 8 {
-			t.Errorf("%s: e10 has %v, want 8 components", f, got)
+		// 8 from the scene, and world, which comes with position.
+		if got := reg.EntityComponents(e); len(got) != 9 || got[0] != "world" {
+			t.Errorf("%s: e10 has %v, want world and 8 components", f, got)
 		}
 	}
 }

@@ -52,6 +52,11 @@ func TestNonFiniteRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	*ecs.NewMap[registry.Vec3](w, pos.ID).Get(a) = registry.Vec3{X: inf, Y: ninf, Z: nan}
+	// A write through a pointer is reported, so that the world transform
+	// (in the JSON dump) follows, as physics reports its own.
+	if err := w.MarkChanged(a, pos.ID); err != nil {
+		t.Fatal(err)
+	}
 	// Set through attribute text, in the spelling the writers use.
 	for _, s := range []struct {
 		e          ecs.Entity

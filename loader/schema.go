@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -14,12 +15,13 @@ import (
 // and the words that describe them.
 
 // schemaComponents returns the components a schema describes, by name:
-// those registered in reg and, with a doc, the components doc declares
+// those registered in reg (but the read-only world transform, which a
+// scene never writes) and, with a doc, the components doc declares
 // (replacing a component of the same name declared by an earlier scene).
 // A declaration that does not compile, or names a component the program
 // registered, is an error as Compile reports it.
 func schemaComponents(reg *registry.Registry, doc *Document) ([]*registry.Component, error) {
-	cs := reg.Components()
+	cs := slices.DeleteFunc(reg.Components(), components.IsWorld)
 	if doc != nil {
 		errs := &errorSink{}
 		for _, d := range doc.Decls {

@@ -324,7 +324,8 @@ var vecAxes = map[reflect.Type]int{
 // PropertyReader resolves `comp.prop` (prop "" for the one property of a
 // single-property component) for selector value tests (it implements
 // [selector.Source]). The axes x, y, z, w of a vector component and r, g,
-// b, a of a colour component are numbers.
+// b, a of a colour component are numbers, and so are those of a vector
+// or colour property, named `prop.axis` (`[world.position.y<0]`).
 func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, error) {
 	base, _, _ := strings.Cut(comp, "__")
 	c, ok := r.comps[base]
@@ -345,31 +346,56 @@ func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, e
 		p := &s.Props[i]
 		return propReader(p, p.Offset), nil
 	}
+	if name, axis, ok := strings.Cut(prop, "."); ok {
+		i, found := s.Lookup(name)
+		if !found {
+			return selector.PropertyReader{}, r.noProperty(c, name)
+		}
+		p := &s.Props[i]
+		if rd, ok := axisReader(p, axis); ok {
+			return rd, nil
+		}
+		return selector.PropertyReader{}, fmt.Errorf("property %q of component %q (a %s) has no axis %q", name, c.Name, p.Type.Name, axis)
+	}
 	if s.Single() {
 		p := &s.Props[0]
-		if n, ok := vecAxes[p.FieldType]; ok {
-			if i := strings.Index("xyzw"[:n], prop); len(prop) == 1 && i >= 0 {
-				off := p.Offset + uintptr(i)*8
-				return selector.PropertyReader{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
-					return *(*float64)(unsafe.Add(q, off))
-				}}, nil
-			}
-		}
-		if p.FieldType == reflect.TypeFor[Color]() {
-			if i := strings.Index("rgba", prop); len(prop) == 1 && i >= 0 {
-				off := p.Offset + uintptr(i)
-				return selector.PropertyReader{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
-					return float64(*(*uint8)(unsafe.Add(q, off)))
-				}}, nil
-			}
+		if rd, ok := axisReader(p, prop); ok {
+			return rd, nil
 		}
 		return selector.PropertyReader{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
 	}
+	return selector.PropertyReader{}, r.noProperty(c, prop)
+}
+
+// noProperty is the error for a property c does not have.
+func (r *Registry) noProperty(c *Component, prop string) error {
 	msg := fmt.Sprintf("component %q has no property %q", c.Name, prop)
-	if sug := didyoumean.Nearest(prop, s.Names()); sug != "" {
+	if sug := didyoumean.Nearest(prop, c.Schema.Names()); sug != "" {
 		msg += fmt.Sprintf("; did you mean %q?", sug)
 	}
-	return selector.PropertyReader{}, errors.New(msg)
+	return errors.New(msg)
+}
+
+// axisReader reads the axis x, y, z or w of the vector property p, or the
+// channel r, g, b or a of the colour property p.
+func axisReader(p *Property, axis string) (selector.PropertyReader, bool) {
+	if n, ok := vecAxes[p.FieldType]; ok {
+		if i := strings.Index("xyzw"[:n], axis); len(axis) == 1 && i >= 0 {
+			off := p.Offset + uintptr(i)*8
+			return selector.PropertyReader{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
+				return *(*float64)(unsafe.Add(q, off))
+			}}, true
+		}
+	}
+	if p.FieldType == reflect.TypeFor[Color]() {
+		if i := strings.Index("rgba", axis); len(axis) == 1 && i >= 0 {
+			off := p.Offset + uintptr(i)
+			return selector.PropertyReader{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
+				return float64(*(*uint8)(unsafe.Add(q, off)))
+			}}, true
+		}
+	}
+	return selector.PropertyReader{}, false
 }
 
 // propReader builds the reader for property p at byte offset off of the

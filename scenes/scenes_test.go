@@ -1,6 +1,7 @@
 package scenes_test
 
 import (
+	"fmt"
 	"io/fs"
 	"testing"
 
@@ -42,8 +43,9 @@ func TestEverySceneLoads(t *testing.T) {
 	}
 }
 
-// TestDefaultSceneFalls checks the default scene does what it says: 10,000
-// cubes that fall under gravity.
+// TestDefaultSceneFalls checks the default scene does what it says:
+// 10,000 cubes that fall under gravity (those still in the air after a
+// second fell about 4.9 m on average).
 func TestDefaultSceneFalls(t *testing.T) {
 	reg, b := newRegistry(t)
 	if _, err := loader.Load(reg, scenes.FS, scenes.Default, loader.Options{}); err != nil {
@@ -53,27 +55,125 @@ func TestDefaultSceneFalls(t *testing.T) {
 	if err != nil || len(cubes) != 10000 {
 		t.Fatalf("cubes %d %v", len(cubes), err)
 	}
-	before := 0.0
-	for _, e := range cubes {
-		before += b.Position.Get(e).Y
+	before := make([]float64, len(cubes))
+	for i, e := range cubes {
+		before[i] = b.Position.Get(e).Y
 	}
 	for i := 0; i < 60; i++ {
 		reg.Tick(1.0 / 60)
 	}
-	after := 0.0
-	for _, e := range cubes {
-		after += b.Position.Get(e).Y
+	drop, n := 0.0, 0
+	for i, e := range cubes {
+		if before[i] > 0 { // 20 m above the ground: still falling
+			drop += before[i] - b.Position.Get(e).Y
+			n++
+		}
 	}
 	// One second under 9.8 m/s² lowers each cube by about 4.9 m on
 	// average (initial velocities are symmetric around zero).
-	if drop := (before - after) / 10000; drop < 4 || drop > 6 {
-		t.Fatalf("average drop %.2f m, want about 4.9", drop)
+	if drop /= float64(n); n < 4000 || drop < 4 || drop > 6 {
+		t.Fatalf("average drop %.2f m over %d cubes, want about 4.9", drop, n)
 	}
 }
 
-// BenchmarkCubesPhysics measures the default scene's physics per entity
-// per tick against a hand-written loop over the same data (three []Vec3
-// slices: position, velocity, gravity) in the same run.
+// groundTop returns the height of the default scene's ground's top face.
+func groundTop(t *testing.T, reg *registry.Registry, b *components.Builtins) float64 {
+	t.Helper()
+	g, ok := reg.EntityByID("ground")
+	if !ok {
+		t.Fatal("no #ground")
+	}
+	w := b.World.Get(g)
+	return w.Position.Y + w.Scale.Y/2
+}
+
+// TestDefaultSceneLandsAndLasts: after 600 ticks no cube is below the
+// ground (each cube's bottom, half its scale below its centre, is on or
+// above the ground's top face), most have come to rest and sleep, and
+// the World says the same through selectors and world transforms. Over
+// 6,000 ticks (100 s, past the cubes' 30 to 60 s lifetimes) cubes expire
+// and are replaced: the entity count never passes 10,003 (10,000 cubes,
+// the camera, the ground and the spawner) and stays above 9,000 once
+// the first cubes expire, and cubes keep landing.
+func TestDefaultSceneLandsAndLasts(t *testing.T) {
+	for _, name := range []string{"cubes.yaml", "cubes.xml"} {
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() && name == "cubes.xml" {
+				t.Skip("cubes.yaml is the same scene")
+			}
+			reg, b := newRegistry(t)
+			if _, err := loader.Load(reg, scenes.FS, name, loader.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			w := reg.World()
+			top := groundTop(t, reg, b)
+			below := func(tick int) {
+				t.Helper()
+				cubes, _ := reg.QueryAll("[cube]")
+				for _, e := range cubes {
+					p, s := b.World.Get(e).Position, b.Scale.Get(e)
+					if p.Y-s.Y/2 < top-1e-9 {
+						t.Fatalf("tick %d: cube %v at %v, below the ground's top %v", tick, e, p, top)
+					}
+				}
+			}
+			const bound = 10003
+			most, least, expired := 0, bound, false
+			first := map[ecs.Entity]bool{}
+			cubes, _ := reg.QueryAll("[cube]")
+			for _, e := range cubes {
+				first[e] = true
+			}
+			for tick := 1; tick <= 6000; tick++ {
+				if err := reg.Tick(1.0 / 60); err != nil {
+					t.Fatal(err)
+				}
+				n := w.Len()
+				most = max(most, n)
+				if expired {
+					least = min(least, n)
+				}
+				if tick == 600 {
+					below(tick)
+					asleep, _ := reg.Compile("[cube][sleeping]")
+					if n := asleep.Count(); n < 9000 {
+						t.Errorf("tick 600: %d cubes at rest, want most of them", n)
+					}
+					if n, _ := reg.QueryAll(fmt.Sprintf("[cube][world.position.y<%g]", top)); len(n) != 0 {
+						t.Errorf("tick 600: [world.position.y<%g] matches %d cubes", top, len(n))
+					}
+				}
+				if tick%600 == 0 && tick > 600 {
+					below(tick)
+				}
+				if !expired && tick > 1 && n < bound {
+					expired = true
+				}
+			}
+			if most > bound || least < 9000 || !expired {
+				t.Errorf("entities between %d and %d over 6,000 ticks (expired: %v), want at most %d and at least 9,000", least, most, expired, bound)
+			}
+			// Most of the first cubes are gone, replaced by new ones.
+			cubes, _ = reg.QueryAll("[cube]")
+			old := 0
+			for _, e := range cubes {
+				if first[e] {
+					old++
+				}
+			}
+			if old > 1000 {
+				t.Errorf("%d of the first cubes still alive after 100 s (lifetimes 30 to 60 s)", old)
+			}
+		})
+	}
+}
+
+// BenchmarkCubesPhysics measures a tick of the default scene per entity
+// (physics with landings and sleeping, lifetimes, spawning, world
+// transforms: the whole tick, over as many ticks as the benchmark runs,
+// so mostly cubes at rest, some expiring and falling anew) against a
+// hand-written loop over the same data (three []Vec3 slices: position,
+// velocity, gravity: the physics of falling cubes alone) in the same run.
 func BenchmarkCubesPhysics(b *testing.B) {
 	reg, bi := newRegistry(b)
 	if _, err := loader.Load(reg, scenes.FS, scenes.Default, loader.Options{}); err != nil {

@@ -166,12 +166,13 @@ func (f Flag) String() string {
 //	[comp.prop]             presence of the component (Prop is kept)
 //	[comp=value]            single-property component compared whole
 //	[comp.prop OP value]    one property (or vector axis, `position.y`)
+//	[comp.prop.axis OP v]   an axis of a vector property (`world.position.y`)
 //
 // Comp may contain `__` (multiple-instance components, `sound__1`).
 type Attr struct {
 	Pos
 	Comp string // component name, unescaped
-	Prop string // property name, "" if none
+	Prop string // property name, "prop.axis" for an axis, "" if none
 	Op   Op
 	// Value is the operand, with quotes removed and escapes resolved; ""
 	// for OpExists.

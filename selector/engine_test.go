@@ -180,6 +180,10 @@ var queryTests = []struct {
 	{"[health.hp>-1]", "player e1 e2"},
 	{"[position.y>0]", "player"},
 	{"[position.y<0]", "e1"},
+	// An axis of a vector property: world (position, rotation, scale).
+	{"[world.position.y<0]", "e1"},
+	{"[world.position.y>=0][world.scale.x=1]", "player"},
+	{"[world.position.x]:not([enemy])", "player"},
 	{"[position.x=0]", "player e1"},
 	// Strings, CSS meaning.
 	{"[label=sword]", "weapon"},
@@ -411,6 +415,9 @@ func TestCompileErrors(t *testing.T) {
 		{"[enemy=1]", `selector:1:1: component "enemy" is a tag: it has no value to compare`},
 		{"[health.hpp]", `selector:1:1: component "health" has no property "hpp"; did you mean "hp"?`},
 		{"[position.q>1]", `selector:1:1: component "position" (a vec3) has no property "q"`},
+		{"[health.hp.x>1]", `selector:1:1: property "hp" of component "health" (a int) has no axis "x"`},
+		{"[world.position.q>1]", `selector:1:1: property "position" of component "world" (a vec3) has no axis "q"`},
+		{"[world.positon.y>1]", `selector:1:1: component "world" has no property "positon"; did you mean "position"?`},
 		{"[position>1]", `selector:1:1: operator > needs a numeric property; position is a vec3`},
 		{"[alive=yes]", `selector:1:1: alive is a boolean: compare it with true or false, not "yes"`},
 		{"[alive<1]", `selector:1:1: operator < does not apply to alive (a boolean); use = or !=`},

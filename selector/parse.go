@@ -233,7 +233,7 @@ var attrOps = []struct {
 	{"=", OpEq}, {"<", OpLt}, {">", OpGt},
 }
 
-// parseAttr parses `[comp]`, `[comp.prop]` or `[comp(.prop)? OP value flag?]`.
+// parseAttr parses `[comp]`, `[comp.prop]` or `[comp(.prop(.axis)?)? OP value flag?]`.
 func (p *parser) parseAttr() (*Attr, error) {
 	a := &Attr{Pos: Pos{p.off + 1}}
 	p.off++ // [
@@ -246,6 +246,15 @@ func (p *parser) parseAttr() (*Attr, error) {
 		p.off++
 		if a.Prop, ok = p.lexIdent(); !ok {
 			return nil, errorf(p.off, "expected property name after '.', found %s", describe(p.src, p.off))
+		}
+		if p.peek() == '.' {
+			// comp.prop.axis: an axis of a vector property.
+			p.off++
+			axis, ok := p.lexIdent()
+			if !ok {
+				return nil, errorf(p.off, "expected axis name after '.', found %s", describe(p.src, p.off))
+			}
+			a.Prop += "." + axis
 		}
 	}
 	p.skipWS()

@@ -108,7 +108,15 @@ func writeSimple(b *strings.Builder, s Simple) {
 		writeIdent(b, s.Comp)
 		if s.Prop != "" {
 			b.WriteByte('.')
-			writeIdent(b, s.Prop)
+			// prop.axis is written with its dot; any other dot in a
+			// name is escaped (both read back the same).
+			if prop, axis, ok := strings.Cut(s.Prop, "."); ok && prop != "" && axis != "" && !strings.Contains(axis, ".") {
+				writeIdent(b, prop)
+				b.WriteByte('.')
+				writeIdent(b, axis)
+			} else {
+				writeIdent(b, s.Prop)
+			}
 		}
 		if s.Op != OpExists {
 			b.WriteString(s.Op.String())

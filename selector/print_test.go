@@ -45,7 +45,9 @@ func TestPrintEscapes(t *testing.T) {
 		{"-", "-", `.\-#-[\-.\-="-"]`},
 		{"--", "--", `.--#--[--.--=--]`},
 		{"a b", "a b", `.a\ b#a\ b[a\ b.a\ b="a b"]`},
-		{"a.b", `x"y\z`, `.a\.b#a\.b[a\.b.a\.b="x\"y\\z"]`},
+		// A property "a.b" is prop.axis, written with its dot.
+		{"a.b", `x"y\z`, `.a\.b#a\.b[a\.b.a.b="x\"y\\z"]`},
+		{"a.b.c", "", `.a\.b\.c#a\.b\.c[a\.b\.c.a\.b\.c=""]`},
 		{"\n", "\t\x7f", `.\a #\a [\a .\a ="\9 \7f "]`},
 		{"a\x01b", "", `.a\1 b#a\1 b[a\1 b.a\1 b=""]`},
 		{"é", "é", `.é#é[é.é=é]`},

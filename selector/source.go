@@ -33,7 +33,8 @@ type Source interface {
 
 	// PropertyReader resolves `comp.prop` (or, with prop == "", the one
 	// property of a single-property component, as in `[comp=value]`). prop
-	// may name a vector axis (`position.y`). comp may be a base or
+	// may name a vector axis (`position.y`), or be `prop.axis` for an axis
+	// of a vector property (`[world.position.y<0]`). comp may be a base or
 	// instance name; every instance of a component shares the schema, so
 	// one reader serves them all. Errors (unknown property, a
 	// multi-property component compared whole, a tag) are reported at the

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -36,6 +37,9 @@ func cmdComponents(args []string, stdout, stderr io.Writer) error {
 		}
 		if c.HasTick() {
 			notes = append(notes, "ticks")
+		}
+		if components.IsWorld(c) {
+			notes = append(notes, "read-only: the world transform, computed")
 		}
 		note := ""
 		if len(notes) > 0 {

@@ -114,6 +114,11 @@ func TestQuery(t *testing.T) {
 		{[]string{"scenes/asteroids.yaml", "#ship > .gun"}, "ship/0\nship/1\n"},
 		{[]string{"-ticks", "90", "scenes/asteroids.yaml", "[bullet]"}, "ship/1/0\n"},
 		{[]string{"scenes/asteroids.yaml", "[bullet]"}, "ship/0/0\nship/1/0\n"},
+		// World positions: the bullets leave the turned ship's guns
+		// towards world -x.
+		{[]string{"scenes/asteroids.yaml", "[bullet][world.position.x<-5]"}, ""},
+		{[]string{"-ticks", "30", "scenes/asteroids.yaml", "[bullet][world.position.x<-5]"}, "ship/0/0\nship/1/0\n"},
+		{[]string{"-ticks", "600", "scenes/cubes.yaml", "[cube]:not([sleeping])"}, ""},
 		{[]string{"scenes/authoring.yaml", "[health.hp<20]"}, "elder\n"},
 		{[]string{"scenes/authoring.yaml", "[mode=run]"}, "hero\nchild\n"},
 		{[]string{"scenes/cubes.yaml", "#ground, #camera"}, "camera\nground\n"},

@@ -107,7 +107,8 @@ func TestRunInspect(t *testing.T) {
 	if n := strings.Count(out.String(), "inspect: "); n != 1 {
 		t.Errorf("%d inspect: lines:\n%s", n, out.String())
 	}
-	if !strings.Contains(out.String(), "entities  7\n") || !strings.Contains(out.String(), "ticks     7") {
+	// asteroids.yaml: 10 entities, 8 once both bullets expired.
+	if !strings.Contains(out.String(), "entities  8\n") || !strings.Contains(out.String(), "ticks     7") {
 		t.Errorf("summary:\n%s", out.String())
 	}
 	// The server is gone with the process.

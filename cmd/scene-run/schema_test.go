@@ -19,6 +19,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
@@ -474,6 +475,13 @@ func TestSchemaJSONHasEveryComponent(t *testing.T) {
 		t.Fatal("no built-in components or systems")
 	}
 	for _, c := range rt.reg.Components() {
+		if components.IsWorld(c) {
+			// Read-only: a scene file cannot write it.
+			if _, ok := defs["component."+c.Name]; ok || entityProps[c.Name] != nil {
+				t.Errorf("the read-only %s is in the schema", c.Name)
+			}
+			continue
+		}
 		def, ok := defs["component."+c.Name].(map[string]any)
 		if !ok {
 			t.Errorf("component %s: no definition", c.Name)
@@ -796,6 +804,12 @@ func TestSchemaXSD(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range rt.reg.Components() {
+		if components.IsWorld(c) {
+			if _, ok := attrs["attributeGroup:components"][c.Name]; ok {
+				t.Errorf("the read-only %s is in the XSD", c.Name)
+			}
+			continue
+		}
 		doc, ok := attrs["attributeGroup:components"][c.Name]
 		if !ok {
 			t.Errorf("component %s: no attribute", c.Name)

@@ -120,9 +120,27 @@ func main() {
 		}
 		doc += sec
 	}
+	doc += keptSections(*md)
 	if err := os.WriteFile(*md, []byte(doc), 0o644); err != nil {
 		fatal(err)
 	}
+}
+
+// keepMarker starts the part of the report that is written by hand and
+// kept as it is when the report is made again.
+const keepMarker = "<!-- Written by hand below: kept by bench/cmd/report. -->"
+
+// keptSections returns the hand-written end of the existing report at
+// path (from keepMarker on), or "" if there is none.
+func keptSections(path string) string {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if i := strings.Index(string(old), keepMarker); i >= 0 {
+		return "\n" + string(old[i:])
+	}
+	return ""
 }
 
 func fatal(err error) {
