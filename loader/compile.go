@@ -437,6 +437,10 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 		c.unknown = append(c.unknown, comp)
 		return registry.NamedPatch{}, false
 	}
+	if rc, ok := c.src.reg.Component(comp.Name); ok && components.IsWorld(rc) {
+		c.errs.add(comp.Pos, "%q is computed from position, rotation and scale and cannot be written in a scene", comp.Name)
+		return registry.NamedPatch{}, false
+	}
 	patch, ok := c.parseValue(comp, s)
 	return registry.NamedPatch{Name: comp.Name, Patch: patch}, ok
 }
