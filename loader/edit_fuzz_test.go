@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -97,7 +98,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	target := ents[entIdx%len(ents)]
 	schemas := map[string]*registry.Schema{}
 	for _, c := range reg.Components() {
-		if !c.Multiple {
+		if !c.Multiple && !components.IsWorld(c) { // world is computed, never written
 			schemas[c.Name] = c.Schema
 		}
 	}
