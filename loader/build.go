@@ -315,11 +315,11 @@ func checkAgainst(plan *Plan, reg *registry.Registry) error {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = append(stack[:len(stack)-1], n.Children...)
-		if n.Src.ID == "" {
+		if n.ID == "" {
 			continue
 		}
-		if _, ok := reg.EntityByID(n.Src.ID); ok {
-			errs = append(errs, &Error{Pos: n.Src.IDPos, Msg: fmt.Sprintf("entity id %q is already used in the World", n.Src.ID)})
+		if _, ok := reg.EntityByID(n.ID); ok {
+			errs = append(errs, &Error{Pos: n.idPos(), Msg: fmt.Sprintf("entity id %q is already used in the World", n.ID)})
 		}
 	}
 	errs.Sort()
@@ -353,7 +353,28 @@ func applyDefinitions(plan *Plan, reg *registry.Registry) error {
 	for _, m := range plan.Mixins {
 		reg.DefineMixin(m.Mixin)
 	}
+	return definePrefabs(plan, reg)
+}
+
+// definePrefabs defines the plan's prefabs in reg, in a stable order.
+func definePrefabs(plan *Plan, reg *registry.Registry) error {
+	names := make([]string, 0, len(plan.Prefabs))
+	for n := range plan.Prefabs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := reg.DefinePrefab(plan.Prefabs[n].Prefab); err != nil {
+			return ErrorList{{Pos: plan.Prefabs[n].Src.Pos, Msg: err.Error()}}
+		}
+	}
 	return nil
+}
+
+// idPos returns where the id of n is written: at its own id, or for a
+// part, at the id of its instance.
+func (n *Node) idPos() Pos {
+	return instanceRoot(n).Src.IDPos
 }
 
 // sameSchema reports whether two schemas describe the same properties.
@@ -403,13 +424,16 @@ func (s *Scene) newEntity(n *Node, parent ecs.Entity, index int, errs *ErrorList
 	}
 	s.Entities[n] = e
 	s.Nodes[e] = n
-	if n.Src.ID != "" {
-		if err := reg.SetEntityID(e, n.Src.ID); err != nil {
-			*errs = append(*errs, &Error{Pos: n.Src.IDPos, Msg: err.Error()})
+	if n.ID != "" {
+		if err := reg.SetEntityID(e, n.ID); err != nil {
+			*errs = append(*errs, &Error{Pos: n.idPos(), Msg: err.Error()})
 		}
 	}
-	if len(n.Src.Class) > 0 {
-		reg.SetClasses(e, n.Src.Class)
+	if len(n.Class()) > 0 {
+		reg.SetClasses(e, n.Class())
+	}
+	if n.Key() != "" {
+		reg.SetPartKey(e, n.Key())
 	}
 	if err := reg.SetMany(e, n.Comps); err != nil {
 		*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})

@@ -26,6 +26,8 @@ type Plan struct {
 	Decls []*DeclPlan
 	// Mixins are the document's mixins, parsed, by id.
 	Mixins map[string]*MixinPlan
+	// Prefabs are the document's prefabs, compiled, by name.
+	Prefabs map[string]*PrefabPlan
 	// Systems are the scene-level system settings, parsed.
 	Systems []*SystemPlan
 	// Roots are the top-level entities in document order.
@@ -72,6 +74,48 @@ type Node struct {
 	// Path locates the node for messages and matching: ids or child
 	// indexes from the root joined by "/".
 	Path string
+	// ID is the entity's id: Src.ID, or for a part of an instance that
+	// has an id, "<parent's id>/<Key>"; "" for none.
+	ID string
+	// ext holds what only the entities of prefabs have (nil for the
+	// others); parts share their template's.
+	ext *nodeExt
+}
+
+// nodeExt is what a node of a prefab (an instance, a part, a template
+// node) has beside the fields of every node.
+type nodeExt struct {
+	key    string
+	prefab string
+	class  []string
+}
+
+// Class returns the entity's class list: Src.Class, or for an instance
+// or a part, the prefab's unless the scene writes one.
+func (n *Node) Class() []string {
+	if n.ext != nil {
+		return n.ext.class
+	}
+	return n.Src.Class
+}
+
+// Prefab returns the prefab the entity is an instance of, or "".
+func (n *Node) Prefab() string {
+	if n.ext != nil {
+		return n.ext.prefab
+	}
+	return ""
+}
+
+// Key returns, for a part of an instance (an entity of the prefab's
+// subtree), its name inside the prefab, or its index among its siblings
+// there when it has none; "" for other entities. Hot reload matches
+// parts by it.
+func (n *Node) Key() string {
+	if n.ext != nil {
+		return n.ext.key
+	}
+	return ""
 }
 
 // schemaSource finds the schema of a component name during compilation:
@@ -142,6 +186,16 @@ type compiler struct {
 	failed map[string]bool
 	// unknownSys are scene settings of systems that are not registered.
 	unknownSys []*ComponentSpec
+	// prefabs are the document's prefabs by name, as they compile;
+	// prefab is the one whose body is being compiled (nil: the scene's
+	// entities), prefabStack the chain of prefabs being compiled.
+	prefabs     map[string]*prefabEntry
+	prefab      *PrefabSpec
+	prefabStack []string
+	// slashIDs are the scene's own ids that contain "/", which a part's
+	// id could repeat; parts the parts given ids.
+	slashIDs map[string]*EntitySpec
+	parts    []*Node
 	// strType is the registry's string type: quoted values of its
 	// properties are kept exactly (see ComponentSpec.Exact).
 	strType *registry.Type
@@ -169,7 +223,7 @@ type composedMixins struct {
 }
 
 func (c *compiler) compile() *Plan {
-	p := &Plan{Doc: c.doc, Mixins: map[string]*MixinPlan{}}
+	p := &Plan{Doc: c.doc, Mixins: map[string]*MixinPlan{}, Prefabs: map[string]*PrefabPlan{}}
 	c.plan = p
 	c.composed = map[string]composedMixins{}
 	c.src = schemaSource{reg: c.reg, decls: map[string]*registry.Schema{}, tags: map[string]bool{}}
@@ -208,12 +262,14 @@ func (c *compiler) compile() *Plan {
 		p.Mixins[m.ID] = &MixinPlan{Src: m, Mixin: rm}
 	}
 	c.checkMixins()
+	c.compilePrefabs()
 	// Entities.
 	for i, e := range c.doc.Entities {
 		if n := c.node(e, nil, i); n != nil {
 			p.Roots = append(p.Roots, n)
 		}
 	}
+	c.checkPartIDs()
 	c.reportUnknown()
 	for t := range c.src.tags {
 		p.Tags = append(p.Tags, t)
@@ -258,19 +314,16 @@ func (c *compiler) checkMixins() {
 	})
 }
 
+// node compiles the entity e, the index-th child of parent (nil: a
+// root), with its subtree. In a prefab's body (c.prefab set) the node
+// gets no id but a Key; elsewhere its id is e's.
 func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 	n := c.newNode()
 	n.Src, n.Parent = e, parent
-	seg := e.ID
-	if seg == "" {
-		seg = strconv.Itoa(index)
+	c.place(n, e.ID, parent, index)
+	if c.prefab == nil {
+		c.plan.Count++
 	}
-	if parent != nil && e.ID == "" {
-		n.Path = parent.Path + "/" + seg
-	} else {
-		n.Path = seg
-	}
-	c.plan.Count++
 	if len(e.Components) > 0 {
 		n.Own = cutSlab(&c.patches, len(e.Components))
 	}
@@ -286,20 +339,68 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 			c.errs.add(e.MixinPos, "%v", err)
 		}
 	}
-	if len(base) == 0 && !repeats(n.Own) {
+	var tmpl *Node
+	if e.Prefab != "" {
+		tmpl = c.instanceOf(e)
+	}
+	switch {
+	case tmpl != nil:
+		c.setExt(n, n.Key(), e.Prefab, e.Class)
+		if len(e.Class) == 0 {
+			n.ext.class = tmpl.Class()
+		}
+		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), n.Own), []registry.NamedPatch{markerPatch(e.Prefab)})
+	case len(base) == 0 && !repeats(n.Own):
 		n.Comps = n.Own
-	} else {
+	default:
 		n.Comps = overlayInto(cutSlab(&c.patches, len(base)+len(n.Own)), base, n.Own)
 	}
-	if len(e.Children) > 0 {
-		n.Children = cutSlab(&c.kids, len(e.Children))
+	nk := len(e.Children)
+	if tmpl != nil {
+		nk += len(tmpl.Children)
 	}
-	for i, ch := range e.Children {
-		if cn := c.node(ch, n, i); cn != nil {
+	if nk > 0 {
+		n.Children = cutSlab(&c.kids, nk)
+	}
+	if tmpl != nil {
+		c.instParts(n, tmpl, e)
+	}
+	for _, ch := range e.Children {
+		if cn := c.node(ch, n, len(n.Children)); cn != nil {
 			n.Children = append(n.Children, cn)
 		}
 	}
 	return n
+}
+
+// place sets the id, key and path of n, the index-th child of parent,
+// written with the id id.
+func (c *compiler) place(n *Node, id string, parent *Node, index int) {
+	if c.prefab != nil && parent != nil {
+		// Inside a prefab an id is a name: the key of a part.
+		key := id
+		if id == "" {
+			key = strconv.Itoa(index)
+		}
+		c.setExt(n, key, n.Src.Prefab, n.Src.Class)
+		n.Path = parent.Path + "/" + key
+		return
+	}
+	if c.prefab != nil {
+		c.setExt(n, "", n.Src.Prefab, n.Src.Class)
+		n.Path = c.prefab.Name
+		return
+	}
+	n.ID = id
+	seg := id
+	if seg == "" {
+		seg = strconv.Itoa(index)
+	}
+	if parent != nil && id == "" {
+		n.Path = parent.Path + "/" + seg
+	} else {
+		n.Path = seg
+	}
 }
 
 // mixinComps returns the components of the mixins ids composed (see
@@ -338,6 +439,9 @@ func (c *compiler) mixinComps(ids []string) ([]registry.NamedPatch, error) {
 // and own names each component once, so the result may share storage
 // with both (Node.Comps is read-only).
 func overlay(base, own []registry.NamedPatch) []registry.NamedPatch {
+	if len(own) == 0 {
+		return base
+	}
 	if len(base) == 0 && !repeats(own) {
 		return own
 	}

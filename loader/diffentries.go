@@ -233,8 +233,8 @@ type entryLabels struct {
 
 // label names node n, whose entity (maybe zero or dead) is e.
 func (el entryLabels) label(n *Node, e ecs.Entity) string {
-	if n.Src.ID != "" {
-		return "#" + n.Src.ID
+	if n.ID != "" {
+		return "#" + n.ID
 	}
 	if el.reg != nil && !e.IsZero() && el.reg.World().Alive(e) {
 		return EntityPath(el.reg, e)
@@ -351,7 +351,7 @@ func (d *Diff) changeEntries(out []DiffEntry, reg *registry.Registry, label stri
 	}
 	if c.Classes {
 		out = append(out, DiffEntry{Kind: ClassChanged, Entity: label,
-			Old: strings.Join(c.Old.Src.Class, " "), New: strings.Join(c.New.Src.Class, " "), Pos: pos})
+			Old: strings.Join(c.Old.Class(), " "), New: strings.Join(c.New.Class(), " "), Pos: pos})
 	}
 	return out
 }

@@ -115,8 +115,8 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 		return nil, fmt.Errorf("entity %s was made at run time (spawned, or created by the program or through the inspector): it has no place in a scene file: %w", q.what, ErrNoSource)
 	}
 	q.node = node
-	if node.Src.ID != "" {
-		q.what = "#" + node.Src.ID
+	if node.ID != "" {
+		q.what = "#" + node.ID
 	}
 	if q.comp, ok = reg.Component(name); !ok {
 		return nil, fmt.Errorf("unknown component %q", name)

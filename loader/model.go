@@ -48,6 +48,7 @@ type Document struct {
 	Scene    []*ComponentSpec // scene-level system settings: system name -> value
 	Decls    []*Decl          // data-only component declarations
 	Mixins   []*MixinSpec     // named bundles of components
+	Prefabs  []*PrefabSpec    // named entity subtrees, instanced by `prefab`
 	Includes []*Include       // include directives written in File itself
 	Entities []*EntitySpec    // top-level entities in source order
 	Pos      Pos              // position of the root mapping or <scene> element
@@ -68,6 +69,38 @@ type EntitySpec struct {
 	Children   []*EntitySpec    // child entities in source order
 	Pos        Pos              // position of the entity (first key, or the start tag)
 	File       string           // file the entity was written in (same as Pos.File)
+	// Prefab names the prefab the entity is an instance of ("" for
+	// none): it gets the prefab's components and whole subtree, its own
+	// components, classes and mixins written over them (see
+	// docs/scene-format.md, Prefabs). In a prefab's body, it makes the
+	// prefab a variant of another.
+	Prefab    string
+	PrefabPos Pos // position of the prefab value
+	// Parts change parts of the prefab's subtree in this instance, each
+	// addressed by its path inside the prefab.
+	Parts []*PartSpec
+}
+
+// PrefabSpec is a prefab as a scene file defines it: a name and the
+// body of its root entity (components, classes, mixins, children, and
+// `prefab` for a variant). Inside a prefab, an `id` names a child
+// within the prefab (its instances' children get the id
+// "<instance id>/<name>").
+type PrefabSpec struct {
+	Name string
+	Pos  Pos // position of the name
+	Body *EntitySpec
+}
+
+// PartSpec overrides one part of an instance's prefab subtree: the
+// child at Path (names inside the prefab joined by "/"; an unnamed
+// child is its 0-based index among its siblings in the prefab). Body
+// gives components, classes and mixins written over the part's, and
+// children added after the part's own; it has no id, prefab or parts.
+type PartSpec struct {
+	Path    string
+	PathPos Pos
+	Body    *EntitySpec
 }
 
 // ComponentSpec is a component (or, in Document.Scene, a system setting)

@@ -306,17 +306,19 @@ func merge(doc *Document, parts []*Document) {
 	var scene []*ComponentSpec
 	var decls []*Decl
 	var mixins []*MixinSpec
+	var prefabs []*PrefabSpec
 	var ents []*EntitySpec
 	for _, p := range append(parts, doc) {
 		scene = append(scene, p.Scene...)
 		decls = append(decls, p.Decls...)
 		mixins = append(mixins, p.Mixins...)
+		prefabs = append(prefabs, p.Prefabs...)
 		ents = append(ents, p.Entities...)
 		if p != doc {
 			doc.nEntities += p.nEntities
 		}
 	}
-	doc.Scene, doc.Decls, doc.Mixins, doc.Entities = scene, decls, mixins, ents
+	doc.Scene, doc.Decls, doc.Mixins, doc.Prefabs, doc.Entities = scene, decls, mixins, prefabs, ents
 }
 
 // checkUnique reports duplicate entity ids, mixin ids, declarations and
@@ -346,6 +348,7 @@ func checkUnique(doc *Document, errs *errorSink) {
 		}
 		seen[m.ID] = m.Pos
 	}
+	checkPrefabSpecs(doc, errs)
 	// Iterative walk: depth is bounded by the readers, but stay frugal.
 	// Entities are many: the map keeps a pointer, not a position.
 	ids := make(map[string]*EntitySpec, doc.nEntities)
@@ -365,6 +368,9 @@ func checkUnique(doc *Document, errs *errorSink) {
 		}
 		for i := len(e.Children) - 1; i >= 0; i-- {
 			stack = append(stack, e.Children[i])
+		}
+		for i := len(e.Parts) - 1; i >= 0; i-- {
+			stack = append(stack, e.Parts[i].Body.Children...)
 		}
 	}
 }
@@ -432,4 +438,110 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// mixinSubtreeMsg is the message for children, prefab or parts written
+// in a mixin: a mixin is one entity's components, a prefab a subtree.
+func mixinSubtreeMsg(key string) string {
+	return fmt.Sprintf("%q is not allowed in a mixin: a mixin gives one entity components; for an entity with children, define a prefab (under %q, or <%s name=...>) and write %q on the entities", key, yamlPrefabs, xmlPrefab, yamlPrefab+": NAME")
+}
+
+// partPathProblem says what is wrong with the path of a part override
+// (names inside the prefab, or indexes of unnamed children, joined by
+// "/"), or returns "".
+func partPathProblem(path string) string {
+	if path == "" {
+		return "empty part path (want the name of a child inside the prefab, such as gun-left or turret/barrel)"
+	}
+	for seg := range strings.SplitSeq(path, "/") {
+		if seg == "" || !validID(seg) {
+			return fmt.Sprintf("invalid part path %q: want names inside the prefab (or indexes of unnamed children) joined by \"/\"", path)
+		}
+	}
+	return ""
+}
+
+// checkPrefabSpecs reports duplicate prefab names, an id on a prefab
+// itself, names of children inside prefabs that are not single path
+// segments or repeat among siblings, and part bodies that say more than
+// a part may (an id, a prefab or parts of their own).
+func checkPrefabSpecs(doc *Document, errs *errorSink) {
+	seen := map[string]Pos{}
+	for _, p := range doc.Prefabs {
+		if first, ok := seen[p.Name]; ok {
+			errs.add(p.Pos, "duplicate prefab %q (first at %s)", p.Name, first)
+			continue
+		}
+		seen[p.Name] = p.Pos
+		if p.Body.ID != "" {
+			errs.add(p.Body.IDPos, "prefab %q: a prefab has no id (its instances have theirs; inside a prefab, an id names a child)", p.Name)
+		}
+		checkPrefabNames(p.Body.Children, errs)
+		checkParts(p.Body, errs)
+	}
+	walkSpecs(doc.Entities, func(e *EntitySpec) { checkParts(e, errs) })
+}
+
+// checkPrefabNames checks the names (ids) of children inside a prefab.
+func checkPrefabNames(kids []*EntitySpec, errs *errorSink) {
+	var names map[string]Pos
+	for _, k := range kids {
+		if k.ID != "" {
+			if strings.Contains(k.ID, "/") {
+				errs.add(k.IDPos, "name %q inside a prefab contains \"/\", which separates the names of a part's path", k.ID)
+			} else if isIndex(k.ID) {
+				errs.add(k.IDPos, "name %q inside a prefab is a number, which addresses an unnamed child in a part's path; start it with a letter", k.ID)
+			}
+			if names == nil {
+				names = map[string]Pos{}
+			}
+			if first, ok := names[k.ID]; ok {
+				errs.add(k.IDPos, "duplicate name %q among the children of a prefab (first at %s)", k.ID, first)
+			}
+			names[k.ID] = k.IDPos
+		}
+		checkPrefabNames(k.Children, errs)
+		checkParts(k, errs)
+	}
+}
+
+// checkParts checks the part bodies of an instance e.
+func checkParts(e *EntitySpec, errs *errorSink) {
+	if len(e.Parts) > 0 && e.Prefab == "" {
+		errs.add(e.Parts[0].PathPos, "%q without %q: only an instance of a prefab has parts", yamlParts, yamlPrefab)
+	}
+	for _, p := range e.Parts {
+		b := p.Body
+		switch {
+		case b.ID != "":
+			errs.add(b.IDPos, "part %q: a part has the id its instance gives it; it takes components, class, mixin and children", p.Path)
+		case b.Prefab != "":
+			errs.add(b.PrefabPos, "part %q: a part cannot change which prefab it instantiates; change the prefab, or add a child instead", p.Path)
+		case len(b.Parts) > 0:
+			errs.add(b.Parts[0].PathPos, "part %q: parts cannot nest; write the path instead (%s/%s)", p.Path, p.Path, b.Parts[0].Path)
+		}
+	}
+}
+
+// isIndex reports whether s is a decimal number (the path segment of an
+// unnamed child).
+func isIndex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// walkSpecs calls fn on every entity of the tree es in document order,
+// part bodies' children included.
+func walkSpecs(es []*EntitySpec, fn func(*EntitySpec)) {
+	for _, e := range es {
+		fn(e)
+		walkSpecs(e.Children, fn)
+		for _, p := range e.Parts {
+			walkSpecs(p.Body.Children, fn)
+		}
+	}
 }

@@ -292,7 +292,7 @@ func TestReadFileErrors(t *testing.T) {
 		{"errors in several files", fstest.MapFS{
 			"a.yaml": {Data: []byte("include: b.yaml\nbogus: 1\n")},
 			"b.yaml": {Data: []byte("entities: 3\n")},
-		}, Limits{}, "a.yaml:2:1: unknown top-level key \"bogus\" (want scene, components, mixins, include or entities)\nb.yaml:1:11: entities must be a list of entities, not a scalar"},
+		}, Limits{}, "a.yaml:2:1: unknown top-level key \"bogus\" (want scene, components, mixins, prefabs, include or entities)\nb.yaml:1:11: entities must be a list of entities, not a scalar"},
 		{"too many includes", fstest.MapFS{
 			"a.yaml": {Data: []byte("include: [b.yaml, c.yaml, d.yaml]\n")},
 			"b.yaml": {Data: []byte("")}, "c.yaml": {Data: []byte("")}, "d.yaml": {Data: []byte("")},

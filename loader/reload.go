@@ -136,8 +136,8 @@ func (d *Diff) String() string {
 }
 
 func nodeLabel(n *Node) string {
-	if n.Src.ID != "" {
-		return "#" + n.Src.ID
+	if n.ID != "" {
+		return "#" + n.ID
 	}
 	return n.Path + " (" + n.Src.Pos.String() + ")"
 }
@@ -189,8 +189,8 @@ func (df *differ) byID(id string) *Node {
 	if df.oldByID == nil {
 		df.oldByID = make(map[string]*Node, len(df.s.Entities))
 		walkNodes(df.s.Plan.Roots, func(n *Node) {
-			if n.Src.ID != "" {
-				df.oldByID[n.Src.ID] = n
+			if n.ID != "" {
+				df.oldByID[n.ID] = n
 			}
 		})
 	}
@@ -241,8 +241,8 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 // under a matched parent, the next unnamed one of olds from *oi on (nil
 // if none is left).
 func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *Node {
-	if id := n.Src.ID; id != "" {
-		if i < len(olds) && olds[i].Src.ID == id {
+	if id := n.ID; id != "" {
+		if i < len(olds) && olds[i].ID == id {
 			return olds[i] // the common case: same place
 		}
 		return df.byID(id)
@@ -250,7 +250,10 @@ func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *No
 	if !matched {
 		return nil
 	}
-	for *oi < len(olds) && olds[*oi].Src.ID != "" {
+	if n.Key() != "" {
+		return matchKey(n, i, olds)
+	}
+	for *oi < len(olds) && (olds[*oi].ID != "" || olds[*oi].Key() != "") {
 		*oi++
 	}
 	if *oi == len(olds) {
@@ -260,6 +263,21 @@ func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *No
 	*oi++
 	df.positional++
 	return o
+}
+
+// matchKey returns the old node of n, a part without an id (of an
+// instance without one), the i-th of its siblings: the part of olds with
+// the same key (most often at the same place), or nil.
+func matchKey(n *Node, i int, olds []*Node) *Node {
+	if i < len(olds) && olds[i].Key() == n.Key() && olds[i].ID == "" {
+		return olds[i]
+	}
+	for _, o := range olds {
+		if o.Key() == n.Key() && o.ID == "" {
+			return o
+		}
+	}
+	return nil
 }
 
 // pair records what changes on the entity of o, the old node matched
@@ -618,7 +636,7 @@ func patchDiff(s *registry.Schema, a, b registry.Patch) []int {
 // diffNode compares the composed components of a matched pair; nil if
 // nothing changes.
 func diffNode(o, n *Node, sc *schemas) *Change {
-	if len(o.Comps) == len(n.Comps) && slices.Equal(o.Src.Class, n.Src.Class) {
+	if len(o.Comps) == len(n.Comps) && slices.Equal(o.Class(), n.Class()) {
 		same := true
 		for i := range o.Comps {
 			if o.Comps[i].Name != n.Comps[i].Name {
@@ -657,7 +675,7 @@ func diffNode(o, n *Node, sc *schemas) *Change {
 			c.Removed = append(c.Removed, np.Name)
 		}
 	}
-	c.Classes = !slices.Equal(o.Src.Class, n.Src.Class)
+	c.Classes = !slices.Equal(o.Class(), n.Class())
 	if len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Props) == 0 && !c.Classes {
 		return nil
 	}
@@ -810,7 +828,7 @@ func (s *Scene) applyChanges(d *Diff, errs *ErrorList) {
 func (s *Scene) change(c *Change, errs *ErrorList) {
 	reg, e := s.Registry, c.Entity
 	if c.Classes {
-		_ = reg.SetClasses(e, c.New.Src.Class)
+		_ = reg.SetClasses(e, c.New.Class())
 	}
 	newC := map[string]registry.Patch{}
 	for _, np := range c.New.Comps {

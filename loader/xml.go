@@ -71,6 +71,9 @@ const (
 	xmlMixin      = "mixin"     // an element, and an attribute of <entity> and <mixin>
 	xmlInclude    = "include"
 	xmlEntity     = "entity"
+	xmlPrefab     = "prefab" // an element (a prefab's body), and an attribute of <entity> and <prefab>
+	xmlPart       = "part"   // an instance's change to a part of its prefab, in <entity>
+	xmlPath       = "path"   // of <part>
 
 	xmlID       = "id" // the reserved attributes of <entity> and <mixin>
 	xmlClass    = "class"
@@ -88,7 +91,7 @@ const (
 
 var (
 	// xmlSceneElems are the elements <scene> holds, as messages name them.
-	xmlSceneElems = []string{"<" + xmlEntity + ">", "<" + xmlMixin + ">", "<" + xmlInclude + ">", "<" + xmlComponents + ">"}
+	xmlSceneElems = []string{"<" + xmlEntity + ">", "<" + xmlMixin + ">", "<" + xmlPrefab + ">", "<" + xmlInclude + ">", "<" + xmlComponents + ">"}
 	// xmlDeclAttrs are the attributes of <component> and <property>.
 	xmlDeclAttrs = []string{xmlName, xmlType, xmlDefault, xmlOneOf, xmlMin, xmlMax}
 )
@@ -431,6 +434,10 @@ func (x *xmlReader) scene() *Document {
 			if m := x.mixin(); m != nil {
 				doc.Mixins = append(doc.Mixins, m)
 			}
+		case xmlPrefab:
+			if p := x.prefab(); p != nil {
+				doc.Prefabs = append(doc.Prefabs, p)
+			}
 		case xmlInclude:
 			if inc := x.include(); inc != nil {
 				doc.Includes = append(doc.Includes, inc)
@@ -462,6 +469,18 @@ func (x *xmlReader) scene() *Document {
 // nesting depth depth.
 func (x *xmlReader) entity(depth int) *EntitySpec {
 	open := x.start
+	e := x.newEntity(open, depth, xmlEntity)
+	if e == nil {
+		return nil
+	}
+	x.entityAttrs(e, "", x.attributes())
+	x.entityBody(e, xmlEntity, open, depth)
+	return e
+}
+
+// newEntity counts an entity element (of kind elem) opening at open and
+// returns its zeroed spec, or nil past a limit (the element skipped).
+func (x *xmlReader) newEntity(open, depth int, elem string) *EntitySpec {
 	x.n++
 	if x.n > x.lim.MaxEntities {
 		x.fail(open, "too many entities (limit %d)", x.lim.MaxEntities)
@@ -469,7 +488,7 @@ func (x *xmlReader) entity(depth int) *EntitySpec {
 	}
 	if depth > x.lim.MaxDepth {
 		x.errs.add(x.pos(open), "entities nested too deeply (limit %d)", x.lim.MaxDepth)
-		x.skip(xmlEntity)
+		x.skip(elem)
 		return nil
 	}
 	if len(x.ents) == 0 {
@@ -478,11 +497,18 @@ func (x *xmlReader) entity(depth int) *EntitySpec {
 	e := &x.ents[0]
 	x.ents = x.ents[1:]
 	e.Pos, e.File = x.pos(open), x.file
-	attrs := x.attributes()
+	return e
+}
+
+// entityAttrs reads the attributes of an entity, a prefab or a part;
+// skip is the attribute that names the element (name, path), read by
+// the caller.
+func (x *xmlReader) entityAttrs(e *EntitySpec, skip string, attrs []xmlAttr) {
 	e.Components = cutSlab(&x.ptrs, len(attrs))
 	for i := range attrs {
 		a := &attrs[i]
 		switch a.name {
+		case skip:
 		case xmlID:
 			e.IDPos = a.vpos
 			if !validID(a.value) {
@@ -495,6 +521,13 @@ func (x *xmlReader) entity(depth int) *EntitySpec {
 		case xmlMixin:
 			e.MixinPos = a.vpos
 			e.Mixins = x.words(a.value)
+		case xmlPrefab:
+			e.PrefabPos = a.vpos
+			if !validID(a.value) {
+				x.errs.add(a.vpos, "%s", idMsg("prefab name", a.value))
+			} else {
+				e.Prefab = a.value
+			}
 		case xmlChildren:
 			x.errs.add(a.pos, "%s are written as nested <%s> elements, not as an attribute", xmlChildren, xmlEntity)
 		default:
@@ -503,17 +536,86 @@ func (x *xmlReader) entity(depth int) *EntitySpec {
 			}
 		}
 	}
-	for t, ok := x.child(xmlEntity, open); ok; t, ok = x.child(xmlEntity, open) {
-		if t.Name != xmlEntity {
-			x.errs.add(x.pos(x.start), "unknown element <%s> in <%s> (want <%s>)", t.Name, xmlEntity, xmlEntity)
+}
+
+// entityBody reads the children (<entity>) and parts (<part>) of the
+// element elem of e, which opened at open.
+func (x *xmlReader) entityBody(e *EntitySpec, elem string, open, depth int) {
+	for t, ok := x.child(elem, open); ok; t, ok = x.child(elem, open) {
+		switch {
+		case t.Name == xmlEntity:
+			if c := x.entity(depth + 1); c != nil {
+				e.Children = append(e.Children, c)
+			}
+		case t.Name == xmlPart && elem == xmlEntity:
+			if p := x.part(depth + 1); p != nil {
+				e.Parts = append(e.Parts, p)
+			}
+		default:
+			want := "<" + xmlEntity + ">"
+			if elem == xmlEntity {
+				want = orList([]string{want, "<" + xmlPart + ">"})
+			}
+			x.errs.add(x.pos(x.start), "unknown element <%s> in <%s> (want %s)", t.Name, elem, want)
 			x.skip(t.Name)
-			continue
-		}
-		if c := x.entity(depth + 1); c != nil {
-			e.Children = append(e.Children, c)
 		}
 	}
-	return e
+}
+
+// named returns the value and position of the attribute name of the
+// element that opened at open, reporting its absence or a bad value.
+func (x *xmlReader) named(attrs []xmlAttr, name, elem string, open int, check func(string) string) (string, Pos, bool) {
+	for _, a := range attrs {
+		if a.name == name {
+			if msg := check(a.value); msg != "" {
+				x.errs.add(a.vpos, "%s", msg)
+				return "", a.vpos, false
+			}
+			return a.value, a.vpos, true
+		}
+	}
+	x.errs.add(x.pos(open), "<%s> needs a %s attribute", elem, name)
+	return "", x.pos(open), false
+}
+
+// prefab reads a <prefab name="..."> element: the prefab's body, whose
+// attributes are those of an <entity> and whose children are entities.
+func (x *xmlReader) prefab() *PrefabSpec {
+	open := x.start
+	e := x.newEntity(open, 1, xmlPrefab)
+	if e == nil {
+		return nil
+	}
+	attrs := x.attributes()
+	name, pos, ok := x.named(attrs, xmlName, xmlPrefab, open, func(v string) string {
+		if validID(v) {
+			return ""
+		}
+		return idMsg("prefab name", v)
+	})
+	x.entityAttrs(e, xmlName, attrs)
+	x.entityBody(e, xmlPrefab, open, 1)
+	if !ok {
+		return nil
+	}
+	return &PrefabSpec{Name: name, Pos: pos, Body: e}
+}
+
+// part reads a <part path="..."> element of an instance.
+func (x *xmlReader) part(depth int) *PartSpec {
+	open := x.start
+	e := x.newEntity(open, depth, xmlPart)
+	if e == nil {
+		return nil
+	}
+	attrs := x.attributes()
+	path, pos, ok := x.named(attrs, xmlPath, xmlPart, open, partPathProblem)
+	x.entityAttrs(e, xmlPath, attrs)
+	x.entityBody(e, xmlPart, open, depth)
+	if !ok {
+		return nil
+	}
+	return &PartSpec{Path: path, PathPos: pos, Body: e}
 }
 
 func (x *xmlReader) mixin() *MixinSpec {
@@ -536,7 +638,9 @@ func (x *xmlReader) mixin() *MixinSpec {
 				m.MixinPos = a.vpos
 				m.Mixins = x.words(a.value)
 			}
-		case xmlClass, xmlChildren:
+		case xmlChildren, xmlPrefab:
+			x.errs.add(a.pos, "%s", mixinSubtreeMsg(a.name))
+		case xmlClass:
 			x.errs.add(a.pos, "%q is not allowed in a mixin", a.name)
 		default:
 			if c := x.component(&x.attrs[i], "component"); c != nil && m != nil {

@@ -36,6 +36,7 @@ const (
 	yamlScene      = "scene"      // system settings
 	yamlComponents = "components" // data-only component declarations
 	yamlMixins     = "mixins"
+	yamlPrefabs    = "prefabs" // named entity subtrees
 	yamlInclude    = "include"
 	yamlEntities   = "entities"
 
@@ -43,6 +44,8 @@ const (
 	yamlClass    = "class"
 	yamlMixin    = "mixin" // also of a mixin
 	yamlChildren = "children"
+	yamlPrefab   = "prefab" // the prefab an entity instantiates (or a prefab's base)
+	yamlParts    = "parts"  // an instance's changes to parts of its prefab, by path
 
 	yamlType    = "type" // the keys of a property declaration
 	yamlDefault = "default"
@@ -54,7 +57,7 @@ const (
 var (
 	// yamlTopKeys are the keys of a scene's root mapping, in the order
 	// of messages and of WriteYAML.
-	yamlTopKeys = []string{yamlScene, yamlComponents, yamlMixins, yamlInclude, yamlEntities}
+	yamlTopKeys = []string{yamlScene, yamlComponents, yamlMixins, yamlPrefabs, yamlInclude, yamlEntities}
 	// yamlPropKeys are the keys of a property declaration.
 	yamlPropKeys = []string{yamlType, yamlDefault, yamlOneOf, yamlMin, yamlMax}
 )
@@ -237,6 +240,12 @@ func (y *yamlReader) topPair(doc *Document, k, v *yamlsyntax.Node) {
 		y.each(v, yamlMixins, func(k, v *yamlsyntax.Node) {
 			if m := y.mixin(k, v); m != nil {
 				doc.Mixins = append(doc.Mixins, m)
+			}
+		})
+	case yamlPrefabs:
+		y.each(v, yamlPrefabs, func(k, v *yamlsyntax.Node) {
+			if p := y.prefab(k, v); p != nil {
+				doc.Prefabs = append(doc.Prefabs, p)
 			}
 		})
 	case yamlInclude:
@@ -602,7 +611,9 @@ func (y *yamlReader) mixin(k, v *yamlsyntax.Node) *MixinSpec {
 			for _, s := range y.strings(v, yamlMixin, true) {
 				m.Mixins = append(m.Mixins, s.text)
 			}
-		case yamlID, yamlClass, yamlChildren:
+		case yamlChildren, yamlPrefab, yamlParts:
+			y.errs.add(y.pos(k), "%s", mixinSubtreeMsg(k.Value))
+		case yamlID, yamlClass:
 			y.errs.add(y.pos(k), "%q is not allowed in a mixin", k.Value)
 		default:
 			if c := y.component(k, v, "component"); c != nil {
@@ -692,6 +703,21 @@ func (y *yamlReader) entity(n *yamlsyntax.Node, depth int) *EntitySpec {
 			e.Mixins = y.names(v, yamlMixin)
 		case yamlChildren:
 			e.Children = y.entities(v, depth+1)
+		case yamlPrefab:
+			e.PrefabPos = y.pos(v)
+			if s, ok := y.scalar(v, yamlPrefab); ok {
+				if !validID(s) {
+					y.errs.add(e.PrefabPos, "%s", idMsg("prefab name", s))
+				} else {
+					e.Prefab = s
+				}
+			}
+		case yamlParts:
+			y.each(v, yamlParts, func(k, v *yamlsyntax.Node) {
+				if p := y.part(k, v, depth); p != nil {
+					e.Parts = append(e.Parts, p)
+				}
+			})
 		default:
 			if c := y.component(k, v, "component"); c != nil {
 				e.Components = append(e.Components, c)
@@ -699,6 +725,40 @@ func (y *yamlReader) entity(n *yamlsyntax.Node, depth int) *EntitySpec {
 		}
 	})
 	return e
+}
+
+// prefab reads `name: {entity body}` of the prefabs section.
+func (y *yamlReader) prefab(k, v *yamlsyntax.Node) *PrefabSpec {
+	if !validID(k.Value) {
+		y.errs.add(y.pos(k), "%s", idMsg("prefab name", k.Value))
+		return nil
+	}
+	p := &PrefabSpec{Name: k.Value, Pos: y.pos(k)}
+	if isNull(v) {
+		p.Body = &EntitySpec{Pos: y.pos(v), File: y.file}
+		return p
+	}
+	if p.Body = y.entityItem(v, 1); p.Body == nil {
+		return nil
+	}
+	return p
+}
+
+// part reads `path: {entity body}` of an instance's parts.
+func (y *yamlReader) part(k, v *yamlsyntax.Node, depth int) *PartSpec {
+	if msg := partPathProblem(k.Value); msg != "" {
+		y.errs.add(y.pos(k), "%s", msg)
+		return nil
+	}
+	p := &PartSpec{Path: k.Value, PathPos: y.pos(k)}
+	if isNull(v) {
+		p.Body = &EntitySpec{Pos: y.pos(v), File: y.file}
+		return p
+	}
+	if p.Body = y.entityItem(v, depth+1); p.Body == nil {
+		return nil
+	}
+	return p
 }
 
 // decl reads one data-only component declaration.

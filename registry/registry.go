@@ -45,7 +45,8 @@ type Registry struct {
 	sysNames map[string]*System
 	waiting  int // systems registered but not started
 
-	mixins map[string]*Mixin
+	mixins  map[string]*Mixin
+	prefabs prefabStore
 
 	sel      selectorEngine
 	selCache map[string]compiledSelector
@@ -88,6 +89,7 @@ func New(w *ecs.World) *Registry {
 		comps:     make(map[string]*Component),
 		sysNames:  make(map[string]*System),
 		mixins:    make(map[string]*Mixin),
+		prefabs:   prefabStore{defs: make(map[string]*Prefab)},
 		selCache:  make(map[string]compiledSelector),
 		listeners: make(map[uint32][]listener),
 		afterOf:   make(map[string][]*Component),

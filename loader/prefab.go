@@ -1,0 +1,286 @@
+package loader
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Prefabs: how a scene's prefabs compile (see docs/scene-format.md,
+// Prefabs). A prefab's body compiles once, into a template: a tree of
+// Nodes (not in the Plan's roots) whose components are composed (base
+// prefab, mixins, own, per property) and whose children have Keys, their
+// names inside the prefab. An instance copies the template's tree into
+// the Plan, sharing the composed components of every part the instance
+// does not change, so that an instance costs no parsing.
+
+// PrefabPlan is one prefab compiled.
+type PrefabPlan struct {
+	Src *PrefabSpec
+	// Root is the template: the prefab's body compiled, with its whole
+	// subtree (variants and nested prefabs expanded). Its nodes have no
+	// ids and no entities; their Keys are names inside the prefab.
+	Root *Node
+	// Prefab is the template as the registry keeps it, for
+	// Registry.InstantiatePrefab.
+	Prefab *registry.Prefab
+}
+
+// prefabEntry is the state of one prefab while the document compiles.
+type prefabEntry struct {
+	spec  *PrefabSpec
+	plan  *PrefabPlan
+	state    uint8 // 0: not compiled, 1: compiling, 2: compiled (plan nil if it failed)
+	reported bool  // a cycle through it was reported
+}
+
+// markerPatch is the PrefabComponent marker of an instance of name.
+func markerPatch(name string) registry.NamedPatch {
+	return registry.NamedPatch{Name: registry.PrefabComponent, Patch: registry.Patch{{Index: 0, Value: registry.PrefabRef(name)}}}
+}
+
+// compilePrefabs compiles every prefab of the document, in document
+// order (so that a cycle is reported at the first of its prefabs the
+// document defines).
+func (c *compiler) compilePrefabs() {
+	c.prefabs = make(map[string]*prefabEntry, len(c.doc.Prefabs))
+	for _, p := range c.doc.Prefabs {
+		if _, dup := c.prefabs[p.Name]; !dup {
+			c.prefabs[p.Name] = &prefabEntry{spec: p}
+		}
+	}
+	for _, p := range c.doc.Prefabs {
+		c.template(p.Name)
+	}
+}
+
+// template returns the compiled template of the prefab name, compiling
+// it on first use; nil if it is unknown, in a cycle or broken (reported
+// elsewhere).
+func (c *compiler) template(name string) *PrefabPlan {
+	pe := c.prefabs[name]
+	if pe == nil {
+		return nil
+	}
+	switch pe.state {
+	case 2:
+		return pe.plan
+	case 1:
+		c.reportPrefabCycle(name)
+		return nil
+	}
+	pe.state = 1
+	saved := c.prefab
+	c.prefab = pe.spec
+	c.prefabStack = append(c.prefabStack, name)
+	root := c.node(pe.spec.Body, nil, 0)
+	c.prefabStack = c.prefabStack[:len(c.prefabStack)-1]
+	c.prefab = saved
+	pe.state = 2
+	if pe.reported {
+		return nil // in a cycle: its instances get nothing from it
+	}
+	pe.plan = &PrefabPlan{Src: pe.spec, Root: root, Prefab: &registry.Prefab{Name: name, Root: registryNode(root)}}
+	c.plan.Prefabs[name] = pe.plan
+	return pe.plan
+}
+
+// reportPrefabCycle reports the cycle that closes at name, once, at the
+// first prefab of the cycle.
+func (c *compiler) reportPrefabCycle(name string) {
+	i := slices.Index(c.prefabStack, name)
+	cycle := c.prefabStack[i:]
+	for _, n := range cycle {
+		if c.prefabs[n].reported {
+			return
+		}
+	}
+	c.errs.add(c.prefabs[cycle[0]].spec.Pos, "prefab %q: %s", cycle[0], chainText("prefab cycle", "prefabs", cycle))
+	for _, n := range cycle {
+		c.prefabs[n].reported = true
+	}
+}
+
+// chainText writes a cycle as "kind: a -> b -> a", a cycle of more than
+// six shortened to its first and last three ("kind of 9 plural: a -> b
+// -> c -> ... -> g -> h -> a"), as mixin cycles are.
+func chainText(kind, plural string, cycle []string) string {
+	ids := append(slices.Clip(cycle), cycle[0])
+	if len(cycle) <= 6 {
+		return kind + ": " + strings.Join(ids, " -> ")
+	}
+	return fmt.Sprintf("%s of %d %s: %s -> ... -> %s", kind, len(cycle), plural,
+		strings.Join(ids[:3], " -> "), strings.Join(ids[len(ids)-3:], " -> "))
+}
+
+// instanceOf returns the template of the prefab e instantiates, or
+// reports why there is none (unknown prefab; a cycle is reported by
+// template).
+func (c *compiler) instanceOf(e *EntitySpec) *Node {
+	if _, ok := c.prefabs[e.Prefab]; !ok {
+		names := make([]string, 0, len(c.doc.Prefabs))
+		for _, p := range c.doc.Prefabs {
+			names = append(names, p.Name)
+		}
+		c.errs.add(e.PrefabPos, "unknown prefab %q%s", e.Prefab, suggest(e.Prefab, names))
+		return nil
+	}
+	pp := c.template(e.Prefab)
+	if pp == nil {
+		return nil
+	}
+	return pp.Root
+}
+
+// instParts adds to n, an instance of the template tmpl written as e,
+// the copies of tmpl's children (its parts), with e's part overrides
+// applied, and reports overrides of parts the prefab does not have.
+func (c *compiler) instParts(n, tmpl *Node, e *EntitySpec) {
+	var over map[string]*PartSpec
+	if len(e.Parts) > 0 {
+		over = make(map[string]*PartSpec, len(e.Parts))
+		for _, p := range e.Parts {
+			over[p.Path] = p
+		}
+	}
+	for _, t := range tmpl.Children {
+		n.Children = append(n.Children, c.part(t, n, over, t.Key()))
+	}
+	for _, p := range e.Parts {
+		if over[p.Path] == nil {
+			continue // applied
+		}
+		var paths []string
+		walkNodes(tmpl.Children, func(t *Node) { paths = append(paths, strings.TrimPrefix(t.Path, tmpl.Path+"/")) })
+		c.errs.add(p.PathPos, "prefab %q has no part %q%s", e.Prefab, p.Path, suggest(p.Path, paths))
+	}
+}
+
+// part copies the template node t as a child of parent, at the path
+// inside the prefab path, with the override over[path] applied (and
+// deleted from over), and its subtree.
+func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string) *Node {
+	n := c.newNode()
+	n.Src, n.Parent, n.ext, n.Comps = t.Src, parent, t.ext, t.Comps
+	if c.prefab == nil {
+		c.plan.Count++
+		if parent.ID != "" {
+			n.ID = parent.ID + "/" + t.Key()
+			n.Path = n.ID
+			c.parts = append(c.parts, n)
+		} else {
+			n.Path = parent.Path + "/" + strconv.Itoa(len(parent.Children))
+		}
+	} else {
+		n.Path = parent.Path + "/" + t.Key()
+	}
+	p := over[path]
+	if p != nil {
+		delete(over, path)
+		c.override(n, p.Body)
+	}
+	nk := len(t.Children)
+	if p != nil {
+		nk += len(p.Body.Children)
+	}
+	if nk > 0 {
+		n.Children = cutSlab(&c.kids, nk)
+	}
+	for _, tc := range t.Children {
+		n.Children = append(n.Children, c.part(tc, n, over, path+"/"+tc.Key()))
+	}
+	if p != nil {
+		for _, ch := range p.Body.Children {
+			if cn := c.node(ch, n, len(n.Children)); cn != nil {
+				n.Children = append(n.Children, cn)
+			}
+		}
+	}
+	return n
+}
+
+// override writes the part body b over n, a copy of a template node:
+// its mixins, then its components, per property; its classes, if it
+// gives any, replace n's.
+func (c *compiler) override(n *Node, b *EntitySpec) {
+	var own []registry.NamedPatch
+	for _, comp := range b.Components {
+		if np, ok := c.component(comp); ok {
+			own = append(own, np)
+		}
+	}
+	n.Own = own
+	var base []registry.NamedPatch
+	if len(b.Mixins) > 0 {
+		var err error
+		if base, err = c.mixinComps(b.Mixins); err != nil {
+			c.errs.add(b.MixinPos, "%v", err)
+		}
+	}
+	n.Comps = overlay(overlay(n.Comps, base), own)
+	if len(b.Class) > 0 {
+		c.setExt(n, n.Key(), n.Prefab(), b.Class)
+	}
+}
+
+// checkPartIDs reports the ids given to parts that another entity of
+// the scene has too. Only an id with a "/" can repeat a part's, so the
+// check costs nothing in a scene whose own ids have none.
+func (c *compiler) checkPartIDs() {
+	if len(c.parts) == 0 {
+		return
+	}
+	var own map[string]*EntitySpec
+	walkSpecs(c.doc.Entities, func(e *EntitySpec) {
+		if strings.Contains(e.ID, "/") {
+			if own == nil {
+				own = map[string]*EntitySpec{}
+			}
+			own[e.ID] = e
+		}
+	})
+	if own == nil {
+		return
+	}
+	seen := map[string]*Node{}
+	for _, n := range c.parts {
+		inst := instanceRoot(n)
+		if e, ok := own[n.ID]; ok {
+			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives its part %q the id %q, which the entity at %s has too", inst.ID, inst.Prefab(), n.Key(), n.ID, e.IDPos)
+		} else if o, ok := seen[n.ID]; ok {
+			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives a part the id %q, which a part of %q has too", inst.ID, inst.Prefab(), n.ID, instanceRoot(o).ID)
+		}
+		seen[n.ID] = n
+	}
+}
+
+// instanceRoot returns the instance a part belongs to: its nearest
+// ancestor that is not itself a part.
+func instanceRoot(n *Node) *Node {
+	for n.Key() != "" && n.Parent != nil {
+		n = n.Parent
+	}
+	return n
+}
+
+// registryNode converts a template to the registry's form. The root's
+// marker (a variant's base) is left out: InstantiatePrefab sets the
+// prefab's own.
+func registryNode(n *Node) *registry.PrefabNode {
+	rn := &registry.PrefabNode{Key: n.Key(), Prefab: n.Prefab(), Class: n.Class(), Components: n.Comps}
+	if n.Parent == nil && n.Prefab() != "" {
+		rn.Components = slices.DeleteFunc(slices.Clone(n.Comps), func(np registry.NamedPatch) bool { return np.Name == registry.PrefabComponent })
+	}
+	for _, ch := range n.Children {
+		rn.Children = append(rn.Children, registryNode(ch))
+	}
+	return rn
+}
+
+// setExt gives n its own prefab fields.
+func (c *compiler) setExt(n *Node, key, prefab string, class []string) {
+	n.ext = &nodeExt{key: key, prefab: prefab, class: class}
+}

@@ -1,0 +1,265 @@
+package registry
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
+)
+
+// PrefabComponent is the name of the read-only component that marks the
+// root of every instance of a prefab: its one property (a string) is the
+// prefab's name, so `[prefab=ship]` selects the instances of ship and
+// `[prefab]` every instance. It is registered with the first prefab
+// defined. Scenes cannot write it: `prefab` is the reserved key that
+// makes an entity an instance.
+const PrefabComponent = "prefab"
+
+// Prefab is a named entity subtree, instanced whole by
+// [Registry.InstantiatePrefab] (and the spawner's `prefab` property);
+// the loader defines the prefabs of a scene. Its nodes hold their
+// components composed (mixins and base prefabs applied), so
+// instantiating parses nothing.
+type Prefab struct {
+	Name string
+	Root *PrefabNode
+}
+
+// PrefabNode is one entity of a prefab.
+type PrefabNode struct {
+	// Key is the node's name inside the prefab (an unnamed child's
+	// 0-based index among its siblings, in decimal); "" for the root.
+	// An instance's part keeps it ([Registry.PartKey]), and an instance
+	// with an id gives the part the id "<instance id>/<key>" (nested
+	// parts: "<parent's id>/<key>").
+	Key string
+	// Prefab is the prefab this node is itself an instance of (a
+	// nested prefab, or the base of a variant for the root), or "".
+	Prefab string
+	// Class is the node's class list.
+	Class []string
+	// Components are the node's components, composed per property.
+	Components []NamedPatch
+	// Children are the node's children, in order.
+	Children []*PrefabNode
+}
+
+// prefabStore holds the prefabs and the part keys of entities.
+type prefabStore struct {
+	defs  map[string]*Prefab
+	parts []partSlot // by entity index
+	nPart int        // slots in use, so that forgetting is free without parts
+	comp  *Component // the prefab marker, once registered
+	refs  ecs.Map[PrefabRef]
+}
+
+// partSlot is the part key of the entity e; a slot whose e is not the
+// entity asked about belongs to an earlier occupant of the index.
+type partSlot struct {
+	e   ecs.Entity
+	key string
+}
+
+// PrefabRef is the value of the [PrefabComponent] marker.
+type PrefabRef string
+
+// DefinePrefab defines (or replaces) a prefab. It registers the
+// [PrefabComponent] marker the first time, and fails if a component of
+// that name was registered otherwise.
+func (r *Registry) DefinePrefab(p *Prefab) error {
+	if _, err := r.prefabMarker(); err != nil {
+		return err
+	}
+	r.prefabs.defs[p.Name] = p
+	return nil
+}
+
+// RemovePrefab forgets a prefab. Its instances stay as they are.
+func (r *Registry) RemovePrefab(name string) { delete(r.prefabs.defs, name) }
+
+// Prefab returns the prefab defined under name.
+func (r *Registry) Prefab(name string) (*Prefab, bool) {
+	p, ok := r.prefabs.defs[name]
+	return p, ok
+}
+
+// PrefabNames returns the names of the defined prefabs, sorted.
+func (r *Registry) PrefabNames() []string {
+	out := make([]string, 0, len(r.prefabs.defs))
+	for n := range r.prefabs.defs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// prefabMarker returns the marker component, registering it if needed.
+func (r *Registry) prefabMarker() (*Component, error) {
+	st := &r.prefabs
+	if st.comp != nil {
+		return st.comp, nil
+	}
+	if c, ok := r.comps[PrefabComponent]; ok {
+		return nil, fmt.Errorf("registry: component %q is registered by the program; prefabs need the name for their marker", c.Name)
+	}
+	c, err := Register(r, PrefabComponent, Definition[PrefabRef]{})
+	if err != nil {
+		return nil, err
+	}
+	st.comp, st.refs = c, ecs.NewMap[PrefabRef](r.w, c.ID)
+	r.w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
+		if st.nPart > 0 {
+			if i := int(e.Index()); i < len(st.parts) && st.parts[i].e == e {
+				st.parts[i] = partSlot{}
+				st.nPart--
+			}
+		}
+	})
+	return c, nil
+}
+
+// IsPrefabMarker reports whether c is the [PrefabComponent] marker of
+// its Registry, which exports write as `prefab: NAME`, not as a
+// component.
+func (r *Registry) IsPrefabMarker(c *Component) bool {
+	return c != nil && c == r.prefabs.comp
+}
+
+// PrefabOf returns the prefab e is an instance of ("" for none), as its
+// marker says.
+func (r *Registry) PrefabOf(e ecs.Entity) string {
+	if r.prefabs.comp == nil {
+		return ""
+	}
+	if v := r.prefabs.refs.Get(e); v != nil {
+		return string(*v)
+	}
+	return ""
+}
+
+// SetPartKey records that e is a part of a prefab's instance, key being
+// its name inside the prefab ("" forgets it). The loader and
+// InstantiatePrefab call it; exports and hot reload use it to match the
+// part with the prefab's node.
+func (r *Registry) SetPartKey(e ecs.Entity, key string) {
+	st := &r.prefabs
+	i := int(e.Index())
+	if key == "" {
+		if i < len(st.parts) && st.parts[i].e == e {
+			st.parts[i] = partSlot{}
+			st.nPart--
+		}
+		return
+	}
+	if i >= len(st.parts) {
+		st.parts = append(st.parts, make([]partSlot, i+1-len(st.parts))...)
+	}
+	if st.parts[i].e != e {
+		st.nPart++
+	}
+	st.parts[i] = partSlot{e: e, key: key}
+}
+
+// PartKey returns e's name inside the prefab it is a part of, or "".
+func (r *Registry) PartKey(e ecs.Entity) string {
+	st := &r.prefabs
+	if i := int(e.Index()); i < len(st.parts) && st.parts[i].e == e {
+		return st.parts[i].key
+	}
+	return ""
+}
+
+// InstantiatePrefab creates an instance of the prefab name under parent
+// (a root if parent is the zero Entity): the prefab's root entity with
+// the marker [PrefabComponent], and its whole subtree, each entity with
+// its composed components and classes, children in order. With an id,
+// the root gets it and each part "<parent's id>/<key>". On an error
+// nothing is left behind.
+func (r *Registry) InstantiatePrefab(parent ecs.Entity, name, id string) (ecs.Entity, error) {
+	p, ok := r.prefabs.defs[name]
+	if !ok {
+		return ecs.Entity{}, fmt.Errorf("registry: unknown prefab %q%s", name, nearestPrefab(r, name))
+	}
+	if id != "" {
+		if _, used := r.EntityByID(id); used {
+			return ecs.Entity{}, fmt.Errorf("registry: instance of prefab %q: id %q is already used", name, id)
+		}
+	}
+	marker := NamedPatch{Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef(name)}}}
+	e, err := r.instantiateNode(parent, p.Root, id, marker)
+	if err != nil && !e.IsZero() {
+		_ = r.w.Destroy(e)
+	}
+	if err != nil {
+		return ecs.Entity{}, err
+	}
+	return e, nil
+}
+
+// PrefabSize returns the number of entities an instance of the prefab
+// name has (0 if it is not defined).
+func (r *Registry) PrefabSize(name string) int {
+	p, ok := r.prefabs.defs[name]
+	if !ok {
+		return 0
+	}
+	var count func(*PrefabNode) int
+	count = func(n *PrefabNode) int {
+		k := 1
+		for _, c := range n.Children {
+			k += count(c)
+		}
+		return k
+	}
+	return count(p.Root)
+}
+
+// instantiateNode creates the entity of n under parent with the id
+// given, and its subtree; marker, if it has a name, is set over n's
+// components. It returns the entity made, also on an error.
+func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, marker NamedPatch) (ecs.Entity, error) {
+	e := r.w.NewEntity()
+	if !parent.IsZero() {
+		if err := r.w.SetParent(e, parent); err != nil {
+			_ = r.w.Destroy(e)
+			return ecs.Entity{}, err
+		}
+	}
+	if id != "" {
+		if err := r.SetEntityID(e, id); err != nil {
+			return e, err
+		}
+	}
+	if len(n.Class) > 0 {
+		if err := r.SetClasses(e, n.Class); err != nil {
+			return e, err
+		}
+	}
+	comps := n.Components
+	if marker.Name != "" {
+		comps = append(comps[:len(comps):len(comps)], marker)
+	}
+	if err := r.SetMany(e, comps); err != nil {
+		return e, err
+	}
+	for _, ch := range n.Children {
+		cid := ""
+		if id != "" {
+			cid = id + "/" + ch.Key
+		}
+		c, err := r.instantiateNode(e, ch, cid, NamedPatch{})
+		if err != nil {
+			return e, err
+		}
+		r.SetPartKey(c, ch.Key)
+	}
+	return e, nil
+}
+
+func nearestPrefab(r *Registry, name string) string {
+	if s := didyoumean.Nearest(name, r.PrefabNames()); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
