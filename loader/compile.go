@@ -380,7 +380,14 @@ func (c *compiler) place(n *Node, id string, parent *Node, index int) {
 		// Inside a prefab an id is a name: the key of a part.
 		key := id
 		if id == "" {
-			key = strconv.Itoa(index)
+			// An unnamed child is its rank among the unnamed children.
+			rank := 0
+			for _, sib := range parent.Children {
+				if isIndex(sib.Key()) {
+					rank++
+				}
+			}
+			key = strconv.Itoa(rank)
 		}
 		c.setExt(n, key, n.Src.Prefab, n.Src.Class)
 		n.Path = parent.Path + "/" + key

@@ -42,6 +42,10 @@ const (
 	// MixinChanged: a mixin is new, changed or removed (New says which;
 	// Component is the mixin's id).
 	MixinChanged
+	// PrefabChanged: a prefab is new, changed or removed (New says
+	// which; Component is the prefab's name). What the change does to
+	// its instances comes in entries of their own.
+	PrefabChanged
 )
 
 var diffKindNames = [...]string{
@@ -55,11 +59,12 @@ var diffKindNames = [...]string{
 	SystemChanged:    "system",
 	DeclChanged:      "declaration",
 	MixinChanged:     "mixin",
+	PrefabChanged:    "prefab",
 }
 
 // String returns the kind's name as JSON writes it: "created",
 // "destroyed", "moved", "added", "removed", "changed", "class", "system",
-// "declaration" or "mixin".
+// "declaration", "mixin" or "prefab".
 func (k DiffKind) String() string {
 	if int(k) < len(diffKindNames) && diffKindNames[k] != "" {
 		return diffKindNames[k]
@@ -147,6 +152,8 @@ func (e DiffEntry) String() string {
 		b.WriteString("~ components " + e.Component + " (" + e.New + ")")
 	case MixinChanged:
 		b.WriteString("~ mixin " + e.Component + " (" + e.New + ")")
+	case PrefabChanged:
+		b.WriteString("~ prefab " + e.Component + " (" + e.New + ")")
 	default:
 		b.WriteString("? " + e.Entity)
 	}
@@ -216,6 +223,11 @@ func (d *Diff) Entries(reg *registry.Registry) []DiffEntry {
 		name, note := cutNote(s)
 		out = append(out, DiffEntry{Kind: MixinChanged, Component: name, New: note})
 	}
+	for _, s := range d.Prefabs {
+		name, note := cutNote(s)
+		out = append(out, DiffEntry{Kind: PrefabChanged, Component: name, New: note})
+	}
+	out = d.spawnedEntries(out, el)
 	out = d.systemEntries(out, reg)
 	return out
 }
@@ -237,7 +249,7 @@ func (el entryLabels) label(n *Node, e ecs.Entity) string {
 		return "#" + n.ID
 	}
 	if el.reg != nil && !e.IsZero() && el.reg.World().Alive(e) {
-		return EntityPath(el.reg, e)
+		return entityLabel(el.reg, e)
 	}
 	return n.Path
 }
@@ -383,4 +395,12 @@ func (d *Diff) systemEntries(out []DiffEntry, reg *registry.Registry) []DiffEntr
 		}
 	}
 	return out
+}
+
+// entityLabel names a live entity in entries: "#id", or its path.
+func entityLabel(reg *registry.Registry, e ecs.Entity) string {
+	if id := reg.EntityID(e); id != "" {
+		return "#" + id
+	}
+	return EntityPath(reg, e)
 }

@@ -92,7 +92,7 @@ entities:
     parts:
       gun-left: {position: "-2 0 0", class: gun left big}
       gun-right/muzzle: {scale: 3 3 3}
-      "2": {visible: true}
+      "0": {visible: true}
     children:
       - id: pilot
   - prefab: ship
@@ -135,10 +135,10 @@ func TestPrefabInstances(t *testing.T) {
 		".big":             "f2/gun-left",
 		"[prefab=ship]":    "f1 f2 2",
 		"[prefab=gun]":     "f1/gun-left f1/gun-right f2/gun-left f2/gun-right 2/0 2/1",
-		"#f2 > *":          "f2/gun-left f2/gun-right f2/2 pilot",
+		"#f2 > *":          "f2/gun-left f2/gun-right f2/0 pilot",
 		"[prefab=barrel]":  "f1/gun-left/muzzle f1/gun-right/muzzle f2/gun-left/muzzle f2/gun-right/muzzle 2/0/0 2/1/0",
 		"[scale.x=3]":      "f2/gun-right/muzzle",
-		"[visible=false]":  "f1/2 2/2",
+		"[visible=false]":  "f1/0 2/2",
 		".hero":            "f2",
 		"#f1\\/gun-left":   "f1/gun-left",
 	} {
@@ -173,7 +173,7 @@ func TestPrefabXMLMatchesYAML(t *testing.T) {
   <entity id="f2" prefab="ship" class="ship hero">
     <part path="gun-left" position="-2 0 0" class="gun left big"/>
     <part path="gun-right/muzzle" scale="3 3 3"/>
-    <part path="2" visible="true"/>
+    <part path="0" visible="true"/>
     <entity id="pilot"/>
   </entity>
   <entity prefab="ship"/>

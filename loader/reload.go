@@ -31,12 +31,19 @@ type Diff struct {
 	Systems []string
 	// Mixins lists mixins added, changed or removed.
 	Mixins []string
+	// Prefabs lists prefabs added, changed or removed. The entities of
+	// the scene's instances are matched, created and destroyed like any
+	// other (their parts by their names inside the prefab); instances
+	// spawned at run time follow a changed prefab too (their changes are
+	// among Changed).
+	Prefabs []string
 	// Warnings are notes for the user, such as entities matched by their
 	// place in the tree because they have no id.
 	Warnings []string
 
 	old, new *Plan
 	ents     map[*Node]ecs.Entity // matched new node -> its entity (maybe dead)
+	spawned  spawnedEdits         // parts of instances spawned at run time to create or destroy
 }
 
 // Change is what changes on one entity that exists before and after.
@@ -57,7 +64,8 @@ type Change struct {
 // Empty reports whether the diff changes nothing.
 func (d *Diff) Empty() bool {
 	return len(d.Created) == 0 && len(d.Destroyed) == 0 && len(d.Changed) == 0 &&
-		len(d.Moved) == 0 && len(d.Decls) == 0 && len(d.Systems) == 0 && len(d.Mixins) == 0
+		len(d.Moved) == 0 && len(d.Decls) == 0 && len(d.Systems) == 0 && len(d.Mixins) == 0 &&
+		len(d.Prefabs) == 0 && d.spawned.empty()
 }
 
 // Summary returns "+created -destroyed ~changed", counting entities (a
@@ -126,6 +134,9 @@ func (d *Diff) String() string {
 	for _, s := range d.Mixins {
 		fmt.Fprintf(&b, "\n~ mixin %s", s)
 	}
+	for _, s := range d.Prefabs {
+		fmt.Fprintf(&b, "\n~ prefab %s", s)
+	}
 	for _, s := range d.Systems {
 		fmt.Fprintf(&b, "\n~ scene: %s", s)
 	}
@@ -169,6 +180,7 @@ func (s *Scene) Diff(plan *Plan) *Diff {
 	}
 	df.declarations()
 	df.mixins()
+	df.prefabs()
 	df.settings()
 	return d
 }
@@ -715,6 +727,7 @@ func (s *Scene) Apply(d *Diff) error {
 	var errs ErrorList
 	ns.applyCreate(d, &errs)
 	ns.applyChanges(d, &errs)
+	ns.applySpawned(d, &errs)
 	ns.applyRearrange(d)
 	s.applyDestroy(d)
 	s.Plan, s.Entities, s.Nodes = d.new, ns.Entities, ns.Nodes
@@ -766,7 +779,12 @@ func (s *Scene) applyDeclarations(d *Diff) error {
 	for _, m := range d.new.Mixins {
 		reg.DefineMixin(m.Mixin)
 	}
-	return nil
+	for name := range d.old.Prefabs {
+		if _, ok := d.new.Prefabs[name]; !ok {
+			reg.RemovePrefab(name)
+		}
+	}
+	return definePrefabs(d.new, reg)
 }
 
 // applySettings is Apply's settings phase: of each system whose settings

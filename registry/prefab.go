@@ -263,3 +263,19 @@ func nearestPrefab(r *Registry, name string) string {
 	}
 	return ""
 }
+
+// InstantiatePart creates the prefab node n (a part of an instance)
+// under parent, with its subtree: the part's key recorded, the id given
+// (its parts get "<id>/<key>"). Hot reload uses it to add a part a
+// prefab edit adds to an instance spawned at run time.
+func (r *Registry) InstantiatePart(parent ecs.Entity, n *PrefabNode, id string) (ecs.Entity, error) {
+	e, err := r.instantiateNode(parent, n, id, NamedPatch{})
+	if err != nil {
+		if !e.IsZero() {
+			_ = r.w.Destroy(e)
+		}
+		return ecs.Entity{}, err
+	}
+	r.SetPartKey(e, n.Key)
+	return e, nil
+}

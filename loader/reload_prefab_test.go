@@ -1,0 +1,190 @@
+package loader
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/scenecs/scenecs/ecs"
+)
+
+const prefabV1 = `
+prefabs:
+  ship:
+    health: "hp: 10; max: 20"
+    velocity: 0 1 0
+    children:
+      - id: gun
+        health: "hp: 1"
+      - {position: 0 5 0}
+entities:
+  - id: f1
+    prefab: ship
+  - id: f2
+    prefab: ship
+    health: "max: 99"
+  - prefab: ship
+`
+
+// tick runs the World for one step of a tenth of a second.
+func (env *reloadEnv) tick() {
+	env.t.Helper()
+	if err := env.reg.Tick(0.1); err != nil {
+		env.t.Fatal(err)
+	}
+}
+
+func (env *reloadEnv) attr(e ecs.Entity, comp string) string {
+	env.t.Helper()
+	s, _ := env.reg.Attr(e, comp)
+	return s
+}
+
+// entries returns the diff's entries as strings, sorted.
+func entries(d *Diff, env *reloadEnv) []string {
+	var out []string
+	for _, e := range d.Entries(env.reg) {
+		out = append(out, e.String())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestReloadPrefabProperty: a property edited in the prefab reaches
+// every instance that does not override it, its parts and an instance
+// spawned at run time too, with update(old) once per entity; runtime
+// values the edit did not touch survive.
+func TestReloadPrefabProperty(t *testing.T) {
+	env := newReloadEnv(t, prefabV1)
+	s9, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.tick()
+	f1, f2 := env.entity("f1"), env.entity("f2")
+	anon := env.scene.Roots[2]
+	if err := env.reg.Set(f1, "health", "hp: 5"); err != nil {
+		t.Fatal(err)
+	}
+	moved := env.attr(f1, "position")
+	if moved == "" || moved == "0 0 0" {
+		t.Fatalf("f1 did not move: %q", moved)
+	}
+	env.log, env.olds = nil, nil
+	d := env.mustReload(strings.Replace(prefabV1, "max: 20", "max: 30", 1))
+	for e, want := range map[ecs.Entity]string{f1: "hp: 5; max: 30", f2: "hp: 10; max: 99", anon: "hp: 10; max: 30", s9: "hp: 10; max: 30"} {
+		if got := env.attr(e, "health"); got != want {
+			t.Errorf("%s: health %q, want %q", EntityPath(env.reg, e), got, want)
+		}
+	}
+	if got := env.attr(f1, "position"); got != moved {
+		t.Errorf("runtime position lost: %q, was %q", got, moved)
+	}
+	slices.Sort(env.log)
+	if want := []string{"update ", "update f1", "update s9"}; !slices.Equal(env.log, want) {
+		t.Errorf("hooks %q, want %q", env.log, want)
+	}
+	got := entries(d, env)
+	want := []string{"~ #f1 health.max 20 → 30", "~ #s9 health.max 20 → 30", "~ 2 health.max 20 → 30", "~ prefab ship (changed; 1 instances spawned at run time follow)"}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("entries\n%q\nwant\n%q", got, want)
+	}
+	// A part's property: every instance's part, by its instance path.
+	d = env.mustReload(strings.Replace(strings.Replace(prefabV1, "max: 20", "max: 30", 1), `"hp: 1"`, `"hp: 2"`, 1))
+	got = entries(d, env)
+	want = []string{"~ #f1/gun health.hp 1 → 2", "~ #f2/gun health.hp 1 → 2",
+		"~ #s9/gun health.hp 1 → 2", "~ 2/0 health.hp 1 → 2",
+		"~ prefab ship (changed; 1 instances spawned at run time follow)"}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("entries\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestReloadPrefabChildren: a child added to the prefab is added to every
+// instance (spawned ones too), one removed is removed; the other parts
+// keep their entities and runtime state.
+func TestReloadPrefabChildren(t *testing.T) {
+	env := newReloadEnv(t, prefabV1)
+	s9, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.tick()
+	gun := env.entity("f1/gun")
+	_ = env.reg.Set(gun, "health", "hp: 7")
+	anonPart := env.reg.World().Children(env.scene.Roots[2])[1]
+	added := strings.Replace(prefabV1, "      - {position: 0 5 0}\n", "      - {position: 0 5 0}\n      - {id: radar, health: \"hp: 3\"}\n", 1)
+	d := env.mustReload(added)
+	for _, id := range []string{"f1/radar", "f2/radar", "s9/radar"} {
+		if got := env.attr(env.entity(id), "health"); got != "hp: 3; max: 100" {
+			t.Errorf("%s health %q", id, got)
+		}
+	}
+	if env.entity("f1/gun") != gun || env.attr(gun, "health") != "hp: 7; max: 100" {
+		t.Error("the gun part lost its entity or runtime state")
+	}
+	if kids := env.reg.World().Children(env.scene.Roots[2]); len(kids) != 3 || kids[1] != anonPart || env.reg.PartKey(kids[2]) != "radar" {
+		t.Errorf("unnamed instance's parts: %v", kids)
+	}
+	if kids := env.reg.World().Children(s9); len(kids) != 3 || env.reg.EntityID(kids[2]) != "s9/radar" {
+		t.Errorf("spawned instance's parts: %v", kids)
+	}
+	if got := d.Summary(); got != "+3 -0 ~0" {
+		t.Errorf("summary %s", got)
+	}
+	// Removed from the prefab: gone from every instance.
+	removed := strings.Replace(added, "      - id: gun\n        health: \"hp: 1\"\n", "", 1)
+	d = env.mustReload(removed)
+	for _, id := range []string{"f1/gun", "f2/gun", "s9/gun"} {
+		if _, ok := env.reg.EntityByID(id); ok {
+			t.Errorf("%s survives its removal from the prefab", id)
+		}
+	}
+	if _, ok := env.reg.EntityByID("f1/radar"); !ok {
+		t.Error("f1/radar is gone")
+	}
+	got := entries(d, env)
+	want := []string{"- #f1/gun", "- #f2/gun", "- #s9/gun", "- 2/0", "~ prefab ship (changed; 1 instances spawned at run time follow)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries\n%q\nwant\n%q", got, want)
+	}
+	_ = anonPart
+}
+
+// TestReloadRebase: changing an instance's prefab re-bases it: the
+// marker and the values follow the new prefab, parts of the same name
+// keep their entities, the others come and go.
+func TestReloadRebase(t *testing.T) {
+	two := strings.Replace(prefabV1, "entities:", `  frigate:
+    health: "hp: 40"
+    children:
+      - id: gun
+        health: "hp: 4"
+      - id: hangar
+entities:`, 1)
+	env := newReloadEnv(t, two)
+	env.tick()
+	gun := env.entity("f2/gun")
+	d := env.mustReload(strings.Replace(two, "  - id: f2\n    prefab: ship", "  - id: f2\n    prefab: frigate", 1))
+	f2 := env.entity("f2")
+	if got := env.reg.PrefabOf(f2); got != "frigate" {
+		t.Errorf("f2 is an instance of %q", got)
+	}
+	if got := env.attr(f2, "health"); got != "hp: 40; max: 99" {
+		t.Errorf("f2 health %q", got)
+	}
+	if env.entity("f2/gun") != gun || env.attr(gun, "health") != "hp: 4; max: 100" {
+		t.Error("the gun part was not kept and re-based")
+	}
+	env.entity("f2/hangar")
+	if _, err := env.reg.QueryAll("#f2 > [velocity]"); err != nil {
+		t.Fatal(err)
+	}
+	got := entries(d, env)
+	want := []string{"+ #f2/hangar", "- #f2/0", "~ #f2 -velocity", "~ #f2 health.hp 10 → 40", "~ #f2 prefab ship → frigate", "~ #f2/gun health.hp 1 → 4"}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries\n%q\nwant\n%q", got, want)
+	}
+}
