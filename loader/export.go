@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -10,6 +9,11 @@ import (
 type ExportOptions struct {
 	// Root, if not zero, limits the export to this entity's subtree.
 	Root ecs.Entity
+	// Flat writes every entity whole, prefab instances too, without the
+	// prefabs: as if the scene had been written without them. Otherwise
+	// the export holds the registry's prefabs and writes each instance
+	// as `prefab:` plus what differs from its prefab.
+	Flat bool
 }
 
 // Export writes the World's current state (or a subtree of it) as a scene
@@ -34,6 +38,10 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 		}
 		doc.Decls = append(doc.Decls, d)
 	}
+	x := &exporter{reg: reg, flat: opt.Flat}
+	if !opt.Flat {
+		doc.Prefabs = x.prefabSpecs()
+	}
 	if opt.Root.IsZero() {
 		for _, s := range reg.Systems() {
 			if c := exportValue(reg, s.Name, s.Schema, s.Values()); c.Kind != ValueEmpty {
@@ -41,10 +49,10 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 			}
 		}
 		for e := range reg.World().Roots() {
-			doc.Entities = append(doc.Entities, exportEntity(reg, e))
+			doc.Entities = append(doc.Entities, x.spec(x.entityX(e)))
 		}
 	} else if reg.World().Alive(opt.Root) {
-		doc.Entities = append(doc.Entities, exportEntity(reg, opt.Root))
+		doc.Entities = append(doc.Entities, x.spec(x.entityX(opt.Root)))
 	}
 	return doc
 }
@@ -76,7 +84,17 @@ func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []a
 	if len(p) == 0 {
 		return c
 	}
-	c.Kind, c.Text = ValueText, s.PrintPatch(p)
+	return patchSpec(reg, name, s, p)
+}
+
+// patchSpec writes the values p of a component as an export does: an
+// attribute string, or a mapping of exact values when a string cannot be
+// said in one.
+func patchSpec(reg *registry.Registry, name string, s *registry.Schema, p registry.Patch) *ComponentSpec {
+	c := &ComponentSpec{Name: name, Kind: ValueText}
+	strType, _ := reg.Types().Lookup("string")
+	c.Exact = s.Single() && s.Props[0].Type == strType && strType != nil
+	c.Text = s.PrintPatch(p)
 	if s.Single() || attrRoundTrips(s, c.Text, p) {
 		return c
 	}
@@ -102,24 +120,4 @@ func attrRoundTrips(s *registry.Schema, text string, p registry.Patch) bool {
 		}
 	}
 	return true
-}
-
-func exportEntity(reg *registry.Registry, e ecs.Entity) *EntitySpec {
-	w := reg.World()
-	out := &EntitySpec{ID: reg.EntityID(e), Class: reg.Classes(e)}
-	for _, name := range reg.EntityComponents(e) {
-		c, _ := reg.Component(name)
-		if components.IsWorld(c) {
-			continue // computed, never written back
-		}
-		vs, err := reg.Values(e, name)
-		if err != nil {
-			continue
-		}
-		out.Components = append(out.Components, exportValue(reg, name, c.Schema, vs))
-	}
-	for ch := range w.ChildrenSeq(e) {
-		out.Children = append(out.Children, exportEntity(reg, ch))
-	}
-	return out
 }

@@ -57,21 +57,34 @@ const (
 	jsonClass            = yamlClass
 	jsonEntityComponents = "components" // an entity's component values
 	jsonWorld            = "world"      // the world transform, written, never read
+	jsonPrefab           = yamlPrefab   // the prefab an entity instantiates
+	jsonPart             = "part"       // a part's name inside its instance's prefab
+
+	jsonPrefabs  = yamlPrefabs  // the prefabs section, bodies spelt as below
+	jsonMixin    = yamlMixin    // the keys of a prefab body beside id, class, prefab
+	jsonParts    = yamlParts    // and components (attribute strings, as in YAML)
+	jsonChildren = yamlChildren //
 )
 
 var (
 	// jsonTopKeys are the keys of a dump's top-level object.
-	jsonTopKeys = []string{jsonScene, jsonComponents, jsonEntities}
+	jsonTopKeys = []string{jsonScene, jsonComponents, jsonPrefabs, jsonEntities}
 	// jsonEntityKeys are the keys of an entity of a dump.
-	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonEntityComponents, jsonWorld}
+	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonPrefab, jsonPart, jsonEntityComponents, jsonWorld}
+	// jsonBodyKeys are the keys of a prefab's body (or a part's).
+	jsonBodyKeys = []string{jsonID, jsonPrefab, jsonClass, jsonMixin, jsonEntityComponents, jsonParts, jsonChildren}
 )
 
 // DumpEntity is one entity of a JSON dump.
 type DumpEntity struct {
-	ID         string                     `json:"id,omitempty"`
-	Path       string                     `json:"path"`
-	Parent     *string                    `json:"parent"`
-	Class      []string                   `json:"class"`
+	ID     string   `json:"id,omitempty"`
+	Path   string   `json:"path"`
+	Parent *string  `json:"parent"`
+	Class  []string `json:"class"`
+	// Prefab is the prefab the entity is an instance of; Part its name
+	// inside the prefab of the instance it is a part of.
+	Prefab     string                     `json:"prefab,omitempty"`
+	Part       string                     `json:"part,omitempty"`
 	Components map[string]json.RawMessage `json:"components"`
 	// World is the entity's world transform (position, rotation and
 	// scale in world space, as the world component holds them), nil if
@@ -101,7 +114,8 @@ func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
 	out := make([]*DumpEntity, 0, len(es))
 	w := reg.World()
 	for _, e := range es {
-		d := &DumpEntity{ID: reg.EntityID(e), Path: EntityPath(reg, e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1}
+		d := &DumpEntity{ID: reg.EntityID(e), Path: EntityPath(reg, e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1,
+			Prefab: reg.PrefabOf(e), Part: reg.PartKey(e)}
 		if d.Class == nil {
 			d.Class = []string{}
 		}
@@ -114,6 +128,9 @@ func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
 			vs, err := reg.Values(e, name)
 			if err != nil {
 				continue
+			}
+			if reg.IsPrefabMarker(c) {
+				continue // written as "prefab"
 			}
 			if components.IsWorld(c) {
 				d.World = componentJSON(c.Schema, vs)
@@ -144,7 +161,14 @@ func (d *DumpEntity) MarshalJSON() ([]byte, error) {
 		fmt.Fprintf(&b, `,"%s":%d`, jsonDepth, d.depth)
 	}
 	cls, _ := json.Marshal(d.Class)
-	fmt.Fprintf(&b, `,"%s":%s,"%s":{`, jsonClass, cls, jsonEntityComponents)
+	fmt.Fprintf(&b, `,"%s":%s`, jsonClass, cls)
+	if d.Prefab != "" {
+		fmt.Fprintf(&b, `,"%s":%s`, jsonPrefab, jsonString(d.Prefab))
+	}
+	if d.Part != "" {
+		fmt.Fprintf(&b, `,"%s":%s`, jsonPart, jsonString(d.Part))
+	}
+	fmt.Fprintf(&b, `,"%s":{`, jsonEntityComponents)
 	order := d.order
 	if order == nil {
 		for k := range d.Components {
@@ -237,7 +261,7 @@ func jsonVector(vs ...float64) json.RawMessage {
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
 // dump.
 func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt ExportOptions) error {
-	doc := Export(reg, ExportOptions{Root: opt.Root})
+	doc := Export(reg, ExportOptions{Root: opt.Root, Flat: true})
 	var b bytes.Buffer
 	b.WriteString("{")
 	if len(doc.Scene) > 0 {
@@ -246,7 +270,11 @@ func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Regist
 	if len(doc.Decls) > 0 {
 		writeJSONDecls(&b, doc.Decls)
 	}
-	writeJSONEntities(&b, reg, dumpedEntities(reg, opt.Root))
+	x := &exporter{reg: reg, flat: opt.Flat}
+	if !opt.Flat {
+		writeJSONPrefabs(&b, x.prefabSpecs())
+	}
+	writeJSONEntities(&b, reg, dumpedEntities(reg, opt.Root), x)
 	_, err := out.Write(b.Bytes())
 	return err
 }
@@ -325,11 +353,18 @@ func writeJSONDecls(b *bytes.Buffer, decls []*Decl) {
 // Each entity's depth below the dump's top-level ones tells the reader
 // its parent unambiguously: paths are not unique, as an id may look like
 // the path of an entity without one.
-func writeJSONEntities(b *bytes.Buffer, reg *registry.Registry, es []ecs.Entity) {
+func writeJSONEntities(b *bytes.Buffer, reg *registry.Registry, es []ecs.Entity, x *exporter) {
 	w := reg.World()
 	b.WriteString(`"` + jsonEntities + `":[`)
 	depth := make(map[ecs.Entity]int, len(es))
+	plain := x.plainJSON(es)
 	for i, d := range DumpEntities(reg, es) {
+		if noPrefab, noPart := plain(es[i]); noPrefab || noPart {
+			if noPrefab {
+				d.Prefab = ""
+			}
+			d.Part = ""
+		}
 		d.depth = 0
 		if p, ok := w.Parent(es[i]); ok && i > 0 {
 			if pd, ok := depth[p]; ok {
@@ -398,6 +433,14 @@ type jsonReader struct {
 	chain  []jsonAncestor         // the entity being read and its ancestors, by depth
 	byPath map[string]*EntitySpec // entities by path, for dumps without depths
 	cur    jsonEntity             // the entity being read
+	// parts maps the body of each part read to its instance and path.
+	parts map[*EntitySpec]jsonPartOf
+}
+
+// jsonPartOf is the instance a part belongs to and its path there.
+type jsonPartOf struct {
+	inst *EntitySpec
+	path string
 }
 
 // jsonAncestor is an entity of the current chain with its dump path.
@@ -455,6 +498,16 @@ func (j *jsonReader) Pair(k, v *yamlsyntax.Node) {
 				doc.Decls = append(doc.Decls, d)
 			}
 		})
+	case jsonPrefabs:
+		y.each(v, jsonPrefabs, func(k, v *yamlsyntax.Node) {
+			if !validID(k.Value) {
+				y.errs.add(y.pos(k), "%s", idMsg("prefab name", k.Value))
+				return
+			}
+			if e := j.body(v, 1); e != nil {
+				doc.Prefabs = append(doc.Prefabs, &PrefabSpec{Name: k.Value, Pos: y.pos(k), Body: e})
+			}
+		})
 	case jsonEntities:
 		y.errs.add(y.pos(v), "%s must be an array of entities, not %s", jsonEntities, kindName(v))
 	default:
@@ -492,7 +545,9 @@ type jsonEntity struct {
 	parent    string // the parent's path, if hasParent
 	parentPos Pos
 	hasParent bool
-	depth     int // -1 if not given
+	depth     int    // -1 if not given
+	part      string // the part's name inside its instance's prefab
+	partPos   Pos
 }
 
 // entity converts the keys of one entity of the dump.
@@ -532,6 +587,15 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 			de.depth = d
 		case jsonClass:
 			e.Class = y.names(v, jsonClass)
+		case jsonPrefab:
+			e.PrefabPos = y.pos(v)
+			if s, ok := y.scalar(v, jsonPrefab); ok {
+				e.Prefab = s
+			}
+		case jsonPart:
+			if s, ok := y.scalar(v, jsonPart); ok {
+				de.part, de.partPos = s, y.pos(v)
+			}
 		case jsonEntityComponents:
 			y.each(v, jsonEntityComponents, func(k, v *yamlsyntax.Node) {
 				if c := j.component(k, v); c != nil {
@@ -583,9 +647,11 @@ func (j *jsonReader) place(de *jsonEntity) {
 		y.errs.add(e.Pos, "entities nested too deeply (limit %d)", y.lim.MaxDepth)
 		return
 	}
-	if p == nil {
+	switch {
+	case p == nil:
 		j.doc.Entities = append(j.doc.Entities, e)
-	} else {
+	case de.part != "" && j.asPart(p, de):
+	default:
 		p.Children = append(p.Children, e)
 	}
 	j.chain = append(j.chain, jsonAncestor{e, de.path})
@@ -690,4 +756,100 @@ func jsonText(v *yamlsyntax.Node) string {
 		return strings.Join(parts, ", ")
 	}
 	return v.Value
+}
+
+// asPart makes the entity de, whose parent is p, a part of p's instance
+// (p itself, or the instance p is a part of), and reports whether it
+// did: a "part" under an entity that is neither is read as a child.
+// The part's "prefab" (a nested instance's) and "id" (the instance's id
+// and its key) say nothing new and are dropped.
+func (j *jsonReader) asPart(p *EntitySpec, de *jsonEntity) bool {
+	at, ok := j.parts[p]
+	switch {
+	case ok:
+		at.path += "/" + de.part
+	case p.Prefab != "":
+		at = jsonPartOf{inst: p, path: de.part}
+	default:
+		return false
+	}
+	if j.parts == nil {
+		j.parts = map[*EntitySpec]jsonPartOf{}
+	}
+	j.parts[de.e] = at
+	de.e.Prefab, de.e.ID = "", "" // a nested instance's prefab, and the id the instance gives
+	at.inst.Parts = append(at.inst.Parts, &PartSpec{Path: at.path, PathPos: de.partPos, Body: de.e})
+	return true
+}
+
+// body reads a prefab's body (or a part's, or a child of one) at the
+// given depth: an object of the keys jsonBodyKeys.
+func (j *jsonReader) body(n *yamlsyntax.Node, depth int) *EntitySpec {
+	y := j.y
+	if n.Kind != yamlsyntax.Mapping {
+		y.errs.add(y.pos(n), "a prefab's body must be an object, not %s", kindName(n))
+		return nil
+	}
+	if depth > y.lim.MaxDepth {
+		y.errs.add(y.pos(n), "entities nested too deeply (limit %d)", y.lim.MaxDepth)
+		return nil
+	}
+	if y.n++; y.n > y.lim.MaxEntities {
+		y.errs.add(y.pos(n), "too many entities (limit %d)", y.lim.MaxEntities)
+		y.stop = true
+		return nil
+	}
+	e := y.newEntity()
+	e.Pos, e.File = y.pos(n), y.file
+	y.pairs(n, func(k, v *yamlsyntax.Node) { j.bodyKey(e, k, v, depth) })
+	return e
+}
+
+// bodyKey reads one key of a prefab's body.
+func (j *jsonReader) bodyKey(e *EntitySpec, k, v *yamlsyntax.Node, depth int) {
+	y := j.y
+	switch k.Value {
+	case jsonID, jsonPrefab:
+		s, ok := y.scalar(v, k.Value)
+		if !ok {
+			return
+		}
+		if !validID(s) {
+			y.errs.add(y.pos(v), "%s", idMsg(k.Value, s))
+		} else if k.Value == jsonID {
+			e.ID, e.IDPos = s, y.pos(v)
+		} else {
+			e.Prefab, e.PrefabPos = s, y.pos(v)
+		}
+	case jsonClass:
+		e.Class = y.names(v, jsonClass)
+	case jsonMixin:
+		e.MixinPos, e.Mixins = y.pos(v), y.names(v, jsonMixin)
+	case jsonEntityComponents:
+		y.each(v, jsonEntityComponents, func(k, v *yamlsyntax.Node) {
+			if c := y.component(k, v, "component"); c != nil {
+				e.Components = append(e.Components, c)
+			}
+		})
+	case jsonParts:
+		y.each(v, jsonParts, func(k, v *yamlsyntax.Node) {
+			if msg := partPathProblem(k.Value); msg != "" {
+				y.errs.add(y.pos(k), "%s", msg)
+			} else if b := j.body(v, depth+1); b != nil {
+				e.Parts = append(e.Parts, &PartSpec{Path: k.Value, PathPos: y.pos(k), Body: b})
+			}
+		})
+	case jsonChildren:
+		if v.Kind != yamlsyntax.Sequence {
+			y.errs.add(y.pos(v), "%s must be an array, not %s", jsonChildren, kindName(v))
+			return
+		}
+		for _, it := range v.Content {
+			if c := j.body(it, depth+1); c != nil {
+				e.Children = append(e.Children, c)
+			}
+		}
+	default:
+		y.errs.add(y.pos(k), "unknown key %q in a prefab (want %s)", k.Value, orList(jsonBodyKeys))
+	}
 }

@@ -31,8 +31,8 @@ type PrefabPlan struct {
 
 // prefabEntry is the state of one prefab while the document compiles.
 type prefabEntry struct {
-	spec  *PrefabSpec
-	plan  *PrefabPlan
+	spec     *PrefabSpec
+	plan     *PrefabPlan
 	state    uint8 // 0: not compiled, 1: compiling, 2: compiled (plan nil if it failed)
 	reported bool  // a cycle through it was reported
 }

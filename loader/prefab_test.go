@@ -131,16 +131,16 @@ func TestPrefabInstances(t *testing.T) {
 		t.Errorf("%d entities, want 19", sc.Plan.Count)
 	}
 	for sel, want := range map[string]string{
-		"#f2 > .gun":       "f2/gun-left f2/gun-right",
-		".big":             "f2/gun-left",
-		"[prefab=ship]":    "f1 f2 2",
-		"[prefab=gun]":     "f1/gun-left f1/gun-right f2/gun-left f2/gun-right 2/0 2/1",
-		"#f2 > *":          "f2/gun-left f2/gun-right f2/0 pilot",
-		"[prefab=barrel]":  "f1/gun-left/muzzle f1/gun-right/muzzle f2/gun-left/muzzle f2/gun-right/muzzle 2/0/0 2/1/0",
-		"[scale.x=3]":      "f2/gun-right/muzzle",
-		"[visible=false]":  "f1/0 2/2",
-		".hero":            "f2",
-		"#f1\\/gun-left":   "f1/gun-left",
+		"#f2 > .gun":      "f2/gun-left f2/gun-right",
+		".big":            "f2/gun-left",
+		"[prefab=ship]":   "f1 f2 2",
+		"[prefab=gun]":    "f1/gun-left f1/gun-right f2/gun-left f2/gun-right 2/0 2/1",
+		"#f2 > *":         "f2/gun-left f2/gun-right f2/0 pilot",
+		"[prefab=barrel]": "f1/gun-left/muzzle f1/gun-right/muzzle f2/gun-left/muzzle f2/gun-right/muzzle 2/0/0 2/1/0",
+		"[scale.x=3]":     "f2/gun-right/muzzle",
+		"[visible=false]": "f1/0 2/2",
+		".hero":           "f2",
+		"#f1\\/gun-left":  "f1/gun-left",
 	} {
 		if got := strings.Join(query(t, reg, sel), " "); got != want {
 			t.Errorf("%s: %q, want %q", sel, got, want)
@@ -278,4 +278,83 @@ func TestInstantiatePrefab(t *testing.T) {
 	if _, err := reg.InstantiatePrefab(ecs.Entity{}, "ship", ""); err != nil || reg.World().Len() != n+6 {
 		t.Errorf("unnamed instance: %v, %d entities more", err, reg.World().Len()-n)
 	}
+}
+
+// exportText writes reg's World in format f ("yaml" or "xml").
+func exportText(t *testing.T, reg *registry.Registry, f string, opt ExportOptions) string {
+	t.Helper()
+	var b strings.Builder
+	doc := Export(reg, opt)
+	var err error
+	if f == "xml" {
+		err = WriteXML(&b, doc)
+	} else {
+		err = WriteYAML(&b, doc)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestPrefabRoundTrip: a World with instances (runtime changes, a part
+// destroyed, an instance spawned at run time) exported in each format
+// reads back to the same World, instances and all; the export is
+// smaller than the flat one, which reads back to the same World without
+// the prefabs.
+func TestPrefabRoundTrip(t *testing.T) {
+	reg, sc := loadShips(t, shipScene)
+	f1, _ := sc.Entity("f1")
+	if err := reg.Set(f1, "position", "7 7 7"); err != nil {
+		t.Fatal(err)
+	}
+	gl, _ := sc.Entity("f2/gun-left")
+	if err := reg.Set(gl, "visible", "false"); err != nil {
+		t.Fatal(err)
+	}
+	_ = reg.SetClasses(gl, []string{"gun", "hit"})
+	s9, err := reg.InstantiatePrefab(ecs.Entity{}, "gun", "s9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = reg.Set(s9, "color", "red")
+	_ = reg.World().Destroy(reg.World().Children(sc.Roots[2])[1]) // a part of the unnamed ship
+	want := dump(t, reg)
+	wantFlat := dumpOpt(t, reg, ExportOptions{Flat: true})
+	for _, f := range []string{"yaml", "xml", "json"} {
+		for _, flat := range []bool{false, true} {
+			opt := ExportOptions{Flat: flat}
+			var text string
+			if f == "json" {
+				text = dumpOpt(t, reg, opt)
+			} else {
+				text = exportText(t, reg, f, opt)
+			}
+			back := newTestRegistry(t)
+			if _, err := LoadBytes(back, "back."+f, []byte(text), Options{}); err != nil {
+				t.Fatalf("%s flat=%v: %v\n%s", f, flat, err, text)
+			}
+			got, w := dump(t, back), want
+			if flat {
+				got, w = dumpOpt(t, back, opt), wantFlat
+			}
+			if got != w {
+				t.Errorf("%s flat=%v: the dump changed:\n%s\nwant\n%s\nfrom\n%s", f, flat, got, w, text)
+			}
+			if f != "json" && !flat {
+				if ft := exportText(t, reg, f, ExportOptions{Flat: true}); len(text) >= len(ft) {
+					t.Errorf("%s: the export (%d bytes) is not smaller than the flat one (%d)", f, len(text), len(ft))
+				}
+			}
+		}
+	}
+}
+
+func dumpOpt(t *testing.T, reg *registry.Registry, opt ExportOptions) string {
+	t.Helper()
+	var b strings.Builder
+	if err := WriteJSON(&b, reg, opt); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -817,6 +817,9 @@ func WriteXML(w io.Writer, doc *Document) error {
 		}
 		b.WriteString("/>\n")
 	}
+	for _, p := range doc.Prefabs {
+		writeXMLElement(&b, "  ", xmlPrefab, " "+xmlName+"="+xmlAttrValue(p.Name), p.Body)
+	}
 	for _, e := range doc.Entities {
 		writeXMLEntity(&b, "  ", e)
 	}
@@ -843,9 +846,18 @@ func propDeclXML(p *PropDecl) string {
 }
 
 func writeXMLEntity(b *bytes.Buffer, indent string, e *EntitySpec) {
-	b.WriteString(indent + "<" + xmlEntity)
+	writeXMLElement(b, indent, xmlEntity, "", e)
+}
+
+// writeXMLElement writes entity e as the element elem (entity, prefab or
+// part), whose naming attribute (name, path) is given first in attr.
+func writeXMLElement(b *bytes.Buffer, indent, elem, attr string, e *EntitySpec) {
+	b.WriteString(indent + "<" + elem + attr)
 	if e.ID != "" {
 		fmt.Fprintf(b, " %s=%s", xmlID, xmlAttrValue(e.ID))
+	}
+	if e.Prefab != "" {
+		fmt.Fprintf(b, " %s=%s", xmlPrefab, xmlAttrValue(e.Prefab))
 	}
 	if len(e.Class) > 0 {
 		fmt.Fprintf(b, " %s=%s", xmlClass, xmlAttrValue(strings.Join(e.Class, " ")))
@@ -856,15 +868,18 @@ func writeXMLEntity(b *bytes.Buffer, indent string, e *EntitySpec) {
 	for _, c := range e.Components {
 		writeXMLComponent(b, c)
 	}
-	if len(e.Children) == 0 {
+	if len(e.Children) == 0 && len(e.Parts) == 0 {
 		b.WriteString("/>\n")
 		return
 	}
 	b.WriteString(">\n")
+	for _, p := range e.Parts {
+		writeXMLElement(b, indent+"  ", xmlPart, " "+xmlPath+"="+xmlAttrValue(p.Path), p.Body)
+	}
 	for _, ch := range e.Children {
 		writeXMLEntity(b, indent+"  ", ch)
 	}
-	b.WriteString(indent + "</" + xmlEntity + ">\n")
+	b.WriteString(indent + "</" + elem + ">\n")
 }
 
 // writeXMLComponent writes a component as an attribute, or a mapping

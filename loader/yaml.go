@@ -894,6 +894,12 @@ func WriteYAML(w io.Writer, doc *Document) error {
 			}
 		}
 	}
+	if len(doc.Prefabs) > 0 {
+		b.WriteString(yamlPrefabs + ":\n")
+		for _, p := range doc.Prefabs {
+			writeYAMLFields(&b, "  "+yamlString(p.Name)+":\n    ", "    ", p.Body)
+		}
+	}
 	b.WriteString(yamlEntities + ":")
 	if len(doc.Entities) == 0 {
 		b.WriteString(" []")
@@ -960,19 +966,28 @@ func writeYAMLComponent(b *bytes.Buffer, indent string, c *ComponentSpec) {
 }
 
 func writeYAMLEntity(b *bytes.Buffer, indent string, e *EntitySpec) {
-	first := true
+	writeYAMLFields(b, indent+"- ", indent+"  ", e)
+}
+
+// writeYAMLFields writes the keys of entity e, the first line starting
+// with first and the others with rest; an entity with nothing is "{}".
+func writeYAMLFields(b *bytes.Buffer, first, rest string, e *EntitySpec) {
+	lines := 0
 	line := func(format string, args ...any) {
-		if first {
-			b.WriteString(indent + "- ")
-			first = false
+		if lines == 0 {
+			b.WriteString(first)
 		} else {
-			b.WriteString(indent + "  ")
+			b.WriteString(rest)
 		}
+		lines++
 		fmt.Fprintf(b, format, args...)
 		b.WriteByte('\n')
 	}
 	if e.ID != "" {
 		line("%s: %s", yamlID, yamlString(e.ID))
+	}
+	if e.Prefab != "" {
+		line("%s: %s", yamlPrefab, yamlString(e.Prefab))
 	}
 	if len(e.Class) > 0 {
 		line("%s: %s", yamlClass, yamlString(strings.Join(e.Class, " ")))
@@ -994,14 +1009,20 @@ func writeYAMLEntity(b *bytes.Buffer, indent string, e *EntitySpec) {
 			line("%s: %s", c.Name, yamlFlowMap(c.Map))
 		}
 	}
+	if len(e.Parts) > 0 {
+		line("%s:", yamlParts)
+		for _, p := range e.Parts {
+			writeYAMLFields(b, rest+"  "+yamlString(p.Path)+":\n"+rest+"    ", rest+"    ", p.Body)
+		}
+	}
 	if len(e.Children) > 0 {
 		line("%s:", yamlChildren)
 		for _, ch := range e.Children {
-			writeYAMLEntity(b, indent+"    ", ch)
+			writeYAMLEntity(b, rest+"  ", ch)
 		}
 	}
-	if first {
-		b.WriteString(indent + "- {}\n")
+	if lines == 0 {
+		b.WriteString(strings.TrimRight(first, " \n") + " {}\n")
 	}
 }
 

@@ -1,0 +1,361 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"slices"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Exporting prefabs and their instances. An export (ExportOptions.Flat
+// unset) writes the registry's prefabs, and each instance as `prefab:`
+// plus what differs from the prefab: its own values and classes where
+// they differ, parts (by their path inside the prefab) where theirs
+// differ, and its own children. An instance whose structure the format
+// cannot say (a part destroyed or a component of the prefab removed at
+// run time, or its classes emptied) is written whole, without `prefab:`.
+
+// xnode is an entity or a prefab's node, as an export compares them.
+type xnode struct {
+	id, key, prefab string
+	class           []string
+	comps           []xcomp
+	kids            []*xnode
+}
+
+// xcomp is one component of an xnode with all its values.
+type xcomp struct {
+	name   string
+	schema *registry.Schema
+	vs     []any
+}
+
+// exporter writes entities and prefabs as a Document.
+type exporter struct {
+	reg   *registry.Registry
+	flat  bool
+	tmpls map[string]*xnode // prefab templates, by name, built on first use
+}
+
+// entityX returns the xnode of e and its subtree.
+func (x *exporter) entityX(e ecs.Entity) *xnode {
+	reg := x.reg
+	n := &xnode{id: reg.EntityID(e), key: reg.PartKey(e), prefab: reg.PrefabOf(e), class: reg.Classes(e)}
+	for _, name := range reg.EntityComponents(e) {
+		c, _ := reg.Component(name)
+		if components.IsWorld(c) || reg.IsPrefabMarker(c) {
+			continue // computed, or written as prefab:
+		}
+		vs, err := reg.Values(e, name)
+		if err != nil {
+			continue
+		}
+		n.comps = append(n.comps, xcomp{name, c.Schema, vs})
+	}
+	for ch := range reg.World().ChildrenSeq(e) {
+		n.kids = append(n.kids, x.entityX(ch))
+	}
+	return n
+}
+
+// template returns the xnode of the prefab name's root (nil if it is not
+// defined).
+func (x *exporter) template(name string) *xnode {
+	if t, ok := x.tmpls[name]; ok {
+		return t
+	}
+	var t *xnode
+	if p, ok := x.reg.Prefab(name); ok {
+		t = x.prefabX(p.Root)
+	}
+	if x.tmpls == nil {
+		x.tmpls = map[string]*xnode{}
+	}
+	x.tmpls[name] = t
+	return t
+}
+
+// prefabX returns the xnode of a prefab's node and its subtree.
+func (x *exporter) prefabX(pn *registry.PrefabNode) *xnode {
+	n := &xnode{key: pn.Key, prefab: pn.Prefab, class: pn.Class}
+	for _, np := range pn.Components {
+		c, _, ok := x.reg.LookupExisting(np.Name)
+		if !ok {
+			c, ok = x.reg.Component(np.Name)
+		}
+		if !ok || x.reg.IsPrefabMarker(c) {
+			continue
+		}
+		vs := make([]any, len(c.Schema.Props))
+		for i := range c.Schema.Props {
+			vs[i] = c.Schema.Props[i].Default
+		}
+		for _, pv := range np.Patch {
+			if pv.Index >= 0 && pv.Index < len(vs) {
+				vs[pv.Index] = pv.Value
+			}
+		}
+		n.comps = append(n.comps, xcomp{np.Name, c.Schema, vs})
+	}
+	for _, ch := range pn.Children {
+		n.kids = append(n.kids, x.prefabX(ch))
+	}
+	return n
+}
+
+// spec writes n as an entity: an instance as prefab: plus differences
+// (unless flat, or not expressible), anything else whole.
+func (x *exporter) spec(n *xnode) *EntitySpec {
+	if !x.flat && n.prefab != "" {
+		if s := x.instanceSpec(n); s != nil {
+			return s
+		}
+	}
+	out := &EntitySpec{ID: n.id, Class: n.class}
+	for _, c := range n.comps {
+		out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
+	}
+	for _, k := range n.kids {
+		out.Children = append(out.Children, x.spec(k))
+	}
+	return out
+}
+
+// instanceSpec writes the instance n as prefab: plus differences, or
+// returns nil if they cannot be said.
+func (x *exporter) instanceSpec(n *xnode) *EntitySpec {
+	t := x.template(n.prefab)
+	if t == nil {
+		return nil
+	}
+	out := &EntitySpec{ID: n.id, Prefab: n.prefab}
+	if !x.overBody(out, n, t) {
+		return nil
+	}
+	if !x.partsOf(out, n, t, "") {
+		return nil
+	}
+	return out
+}
+
+// overBody writes into out what n says over the template node t:
+// classes and component values that differ, and n's children that are
+// not parts of t. It reports false when that cannot be said.
+func (x *exporter) overBody(out *EntitySpec, n, t *xnode) bool {
+	if !slices.Equal(n.class, t.class) {
+		if len(n.class) == 0 {
+			return false
+		}
+		out.Class = n.class
+	}
+	for _, tc := range t.comps {
+		if !slices.ContainsFunc(n.comps, func(c xcomp) bool { return c.name == tc.name }) {
+			return false // removed at run time
+		}
+	}
+	for _, c := range n.comps {
+		i := slices.IndexFunc(t.comps, func(tc xcomp) bool { return tc.name == c.name })
+		if i < 0 {
+			out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
+		} else if cs := exportOver(x.reg, c.name, c.schema, c.vs, t.comps[i].vs); cs != nil {
+			out.Components = append(out.Components, cs)
+		}
+	}
+	return true
+}
+
+// partsOf writes the parts of the instance n (or of its part at path
+// prefix) that differ from the template node t, into inst's parts, and
+// n's other children into inst's (or the part's) children.
+func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
+	used := make([]bool, len(t.kids))
+	body := inst
+	for _, k := range n.kids {
+		j := -1
+		if k.key != "" {
+			j = slices.IndexFunc(t.kids, func(tk *xnode) bool { return tk.key == k.key })
+		}
+		if j < 0 || used[j] || k.prefab != t.kids[j].prefab {
+			body.Children = append(body.Children, x.spec(k))
+			continue
+		}
+		used[j] = true
+		path := prefix + k.key
+		p := &PartSpec{Path: path, Body: &EntitySpec{}}
+		if !x.overBody(p.Body, k, t.kids[j]) {
+			return false
+		}
+		n := len(inst.Parts)
+		inst.Parts = append(inst.Parts, p)
+		if !x.partsOf(inst, k, t.kids[j], path+"/") {
+			return false
+		}
+		if len(p.Body.Class) == 0 && len(p.Body.Components) == 0 && len(p.Body.Children) == 0 {
+			inst.Parts = slices.Delete(inst.Parts, n, n+1) // nothing to say
+		}
+	}
+	return !slices.Contains(used, false)
+}
+
+// exportOver is exportValue over base values instead of the defaults:
+// the properties whose value differs from base, or nil if none does.
+func exportOver(reg *registry.Registry, name string, s *registry.Schema, vs, base []any) *ComponentSpec {
+	var p registry.Patch
+	for i := range s.Props {
+		if !s.Props[i].Type.Equal(vs[i], base[i]) {
+			p = append(p, registry.PropValue{Index: i, Value: vs[i]})
+		}
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	return patchSpec(reg, name, s, p)
+}
+
+// prefabSpecs writes the registry's prefabs: each template's root as the
+// body (a variant as prefab: plus differences), children named by their
+// keys.
+func (x *exporter) prefabSpecs() []*PrefabSpec {
+	var out []*PrefabSpec
+	for _, name := range x.reg.PrefabNames() {
+		t := x.template(name)
+		out = append(out, &PrefabSpec{Name: name, Body: x.templateSpec(t)})
+	}
+	return out
+}
+
+// templateSpec writes a prefab's node: a nested instance as prefab: plus
+// differences, anything else whole, with the key as the id of a named
+// child.
+func (x *exporter) templateSpec(t *xnode) *EntitySpec {
+	var out *EntitySpec
+	if t.prefab != "" {
+		out = x.instanceSpec(t)
+	}
+	if out == nil {
+		out = &EntitySpec{Class: t.class}
+		for _, c := range t.comps {
+			out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
+		}
+		for _, k := range t.kids {
+			out.Children = append(out.Children, x.templateSpec(k))
+		}
+	}
+	if !isIndex(t.key) {
+		out.ID = t.key
+	}
+	return out
+}
+
+// plainJSON tells which of the dumped entities es a JSON dump writes
+// without "prefab" and without "part": all if flat; else, as spec does,
+// an instance that cannot be said as one (see instanceSpec) is written
+// whole: no "prefab" on it, no "part" below it, down to the nested
+// instances that can be said.
+func (x *exporter) plainJSON(es []ecs.Entity) func(ecs.Entity) (prefab, part bool) {
+	if x.flat {
+		return func(ecs.Entity) (bool, bool) { return true, true }
+	}
+	var noPrefab, noPart map[ecs.Entity]bool
+	var walk func(e ecs.Entity)
+	walk = func(e ecs.Entity) {
+		if x.reg.PrefabOf(e) != "" && x.instanceSpec(x.entityX(e)) != nil {
+			noPart[e] = true
+			return
+		}
+		noPart[e] = true
+		if x.reg.PrefabOf(e) != "" {
+			noPrefab[e] = true
+		}
+		for c := range x.reg.World().ChildrenSeq(e) {
+			walk(c)
+		}
+	}
+	for _, e := range es {
+		if noPart[e] || x.reg.PrefabOf(e) == "" || x.reg.PartKey(e) != "" {
+			continue
+		}
+		if x.instanceSpec(x.entityX(e)) != nil {
+			continue
+		}
+		if noPrefab == nil {
+			noPrefab, noPart = map[ecs.Entity]bool{}, map[ecs.Entity]bool{}
+		}
+		noPrefab[e] = true
+		for c := range x.reg.World().ChildrenSeq(e) {
+			walk(c)
+		}
+	}
+	return func(e ecs.Entity) (bool, bool) { return noPrefab[e], noPart[e] }
+}
+
+// writeJSONPrefabs writes the "prefabs" section: each prefab's body as
+// an object (see jsonBodyKeys), component values as attribute strings or
+// objects of exact values, as in the "scene" section.
+func writeJSONPrefabs(b *bytes.Buffer, ps []*PrefabSpec) {
+	if len(ps) == 0 {
+		return
+	}
+	b.WriteString(`"` + jsonPrefabs + `":{`)
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  " + jsonString(p.Name) + ":")
+		writeJSONBody(b, p.Body)
+	}
+	b.WriteString("},")
+}
+
+// writeJSONBody writes an entity of a prefab's body (or a part's body)
+// as a JSON object.
+func writeJSONBody(b *bytes.Buffer, e *EntitySpec) {
+	var fields []string
+	if e.ID != "" {
+		fields = append(fields, jsonString(jsonID)+":"+jsonString(e.ID))
+	}
+	if e.Prefab != "" {
+		fields = append(fields, jsonString(jsonPrefab)+":"+jsonString(e.Prefab))
+	}
+	if len(e.Class) > 0 {
+		cls, _ := json.Marshal(e.Class)
+		fields = append(fields, jsonString(jsonClass)+":"+string(cls))
+	}
+	if len(e.Components) > 0 {
+		var cb bytes.Buffer
+		writeJSONSettings(&cb, e.Components) // `"scene":{...},`: re-keyed below
+		body := strings.TrimSuffix(strings.TrimPrefix(cb.String(), `"`+jsonScene+`":`), ",")
+		fields = append(fields, jsonString(jsonEntityComponents)+":"+body)
+	}
+	if len(e.Parts) > 0 {
+		var pb bytes.Buffer
+		pb.WriteString(jsonString(jsonParts) + ":{")
+		for i, p := range e.Parts {
+			if i > 0 {
+				pb.WriteByte(',')
+			}
+			pb.WriteString(jsonString(p.Path) + ":")
+			writeJSONBody(&pb, p.Body)
+		}
+		pb.WriteByte('}')
+		fields = append(fields, pb.String())
+	}
+	if len(e.Children) > 0 {
+		var cb bytes.Buffer
+		cb.WriteString(jsonString(jsonChildren) + ":[")
+		for i, ch := range e.Children {
+			if i > 0 {
+				cb.WriteByte(',')
+			}
+			writeJSONBody(&cb, ch)
+		}
+		cb.WriteByte(']')
+		fields = append(fields, cb.String())
+	}
+	b.WriteString("{" + strings.Join(fields, ",") + "}")
+}
