@@ -21,7 +21,9 @@ import (
 // A declaration that does not compile, or names a component the program
 // registered, is an error as Compile reports it.
 func schemaComponents(reg *registry.Registry, doc *Document) ([]*registry.Component, error) {
-	cs := slices.DeleteFunc(reg.Components(), components.IsWorld)
+	cs := slices.DeleteFunc(reg.Components(), func(c *registry.Component) bool {
+		return components.IsWorld(c) || reg.IsPrefabMarker(c) // computed, or the prefab key
+	})
 	if doc != nil {
 		errs := &errorSink{}
 		for _, d := range doc.Decls {

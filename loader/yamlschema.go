@@ -250,16 +250,36 @@ func entityDefs(defs, compProps, patterns jsonObj) {
 		yamlClass:    namesSchema("Classes (.class in selectors): a space-separated string or a list."),
 		yamlMixin:    namesSchema("Mixins applied in order before the entity's own components: a space-separated string or a list."),
 		yamlChildren: jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": schemaRef("entity")},
+		yamlPrefab:   jsonObj{"description": "The prefab this entity is an instance of: it gets the prefab's components and subtree, its own written over them.", "type": "string", "pattern": `^\S+$`},
+		yamlParts: jsonObj{
+			"description":          "Changes to parts of the prefab's subtree, by path inside the prefab (gun-left, turret/barrel; an unnamed child by its rank among the unnamed): components, class, mixin and children.",
+			"type":                 []any{"object", "null"},
+			"propertyNames":        jsonObj{"pattern": `^[^\s/]+(/[^\s/]+)*$`},
+			"additionalProperties": schemaRef("part"),
+		},
 	}
 	mixinProps := jsonObj{
 		yamlMixin:    namesSchema("Mixins this mixin builds on: a space-separated string or a list."),
 		yamlID:       false,
 		yamlClass:    false,
 		yamlChildren: false,
+		yamlPrefab:   false,
+		yamlParts:    false,
+	}
+	prefabProps, partProps := jsonObj{yamlID: false}, jsonObj{yamlID: false, yamlPrefab: false, yamlParts: false}
+	for k, v := range entityProps {
+		if _, ok := prefabProps[k]; !ok {
+			prefabProps[k] = v
+		}
+		if _, ok := partProps[k]; !ok {
+			partProps[k] = v
+		}
 	}
 	for k, v := range compProps {
 		entityProps[k] = v
 		mixinProps[k] = v
+		prefabProps[k] = v
+		partProps[k] = v
 	}
 	entity := jsonObj{
 		"description":          "An entity: id, class, mixin, children, and components by name.",
@@ -275,11 +295,26 @@ func entityDefs(defs, compProps, patterns jsonObj) {
 		"propertyNames":        jsonObj{"pattern": componentNamePattern},
 		"additionalProperties": schemaRef("declaredComponent"),
 	}
-	if len(patterns) > 0 {
-		entity["patternProperties"] = patterns
-		mixin["patternProperties"] = patterns
+	prefab := jsonObj{
+		"description":          "A prefab's body: an entity without an id (its instances have theirs; inside it, an id names a child), and prefab for a variant.",
+		"type":                 []any{"object", "null"},
+		"properties":           prefabProps,
+		"propertyNames":        jsonObj{"pattern": componentNamePattern},
+		"additionalProperties": schemaRef("declaredComponent"),
 	}
-	defs["entity"], defs["mixin"] = entity, mixin
+	part := jsonObj{
+		"description":          "A part's changes: components, class, mixin and children; no id, prefab or parts.",
+		"type":                 []any{"object", "null"},
+		"properties":           partProps,
+		"propertyNames":        jsonObj{"pattern": componentNamePattern},
+		"additionalProperties": schemaRef("declaredComponent"),
+	}
+	if len(patterns) > 0 {
+		for _, d := range []jsonObj{entity, mixin, prefab, part} {
+			d["patternProperties"] = patterns
+		}
+	}
+	defs["entity"], defs["mixin"], defs["prefab"], defs["part"] = entity, mixin, prefab, part
 }
 
 // propDeclSchema is a property declaration, described by desc.
@@ -338,6 +373,12 @@ func topLevelSchema(sysProps jsonObj) jsonObj {
 			"type":                 []any{"object", "null"},
 			"propertyNames":        jsonObj{"pattern": `^\S+$`},
 			"additionalProperties": schemaRef("mixin"),
+		},
+		yamlPrefabs: jsonObj{
+			"description":          "Prefabs: name to the body of an entity subtree, instanced by prefab: NAME.",
+			"type":                 []any{"object", "null"},
+			"propertyNames":        jsonObj{"pattern": `^\S+$`},
+			"additionalProperties": schemaRef("prefab"),
 		},
 		yamlInclude: jsonObj{
 			"description": "Scene files to include, relative to this one: a path or a list of paths.",
