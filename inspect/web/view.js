@@ -22,7 +22,7 @@ export class View {
     this.waiting = []; // resolves of drawn() promises
 
     const renderer = new THREE.WebGLRenderer({ antialias: false });
-    renderer.setPixelRatio(Number(new URLSearchParams(location.search).get("pr")) || Math.min(window.devicePixelRatio, 2));
+    renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     renderer.setClearColor(BACKGROUND);
     container.prepend(renderer.domElement);
     this.renderer = renderer;
