@@ -13,8 +13,12 @@ import (
 	"image"
 	"image/png"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -294,5 +298,397 @@ func TestBrowserScreenshot(t *testing.T) {
 	buf, _ := p.screenshot("")
 	if err := os.WriteFile("../../docs/inspector.png", buf, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// copyScene copies a scene of scenes/ into a temporary directory, with
+// each edit (old, new) made to its text, and returns its path.
+func copyScene(t *testing.T, name string, edits ...string) string {
+	t.Helper()
+	src, err := os.ReadFile("../../scenes/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	for i := 0; i+1 < len(edits); i += 2 {
+		if !strings.Contains(text, edits[i]) {
+			t.Fatalf("%s has no %q", name, edits[i])
+		}
+		text = strings.Replace(text, edits[i], edits[i+1], 1)
+	}
+	file := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// post sends a change to the API with the run's token.
+func (p *page) post(method, path, body string) (int, map[string]any) {
+	p.t.Helper()
+	req, err := http.NewRequest(method, p.base+path, strings.NewReader(body))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+p.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+// treeRefs returns the references of the tree's rows in the DOM, in order.
+func (p *page) treeRefs(sel string) []string {
+	p.t.Helper()
+	var refs []string
+	p.eval(`[...document.querySelectorAll('#tree-list .row`+sel+`')].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map(r => r.dataset.ref)`, &refs)
+	return refs
+}
+
+// waitTree waits until the tree's rows are want.
+func (p *page) waitTree(want []string) {
+	p.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := p.treeRefs("")
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("tree rows %q, want %q", got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// viewMatches returns the references of the entities the view draws in
+// the selector's highlight colour.
+func (p *page) viewMatches() []string {
+	p.t.Helper()
+	var refs []string
+	p.eval(`(() => {
+		const b = inspector.view.boxes;
+		const c = [1, 178 / 255, 36 / 255].map(v => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4)); // #ffb224, linear
+		return b.refs.filter((r, i) => c.every((v, k) => Math.abs(b.rgb[3 * i + k] - v) < 1e-4));
+	})()`, &refs)
+	return refs
+}
+
+// TestBrowserTree: the tree lists the entities in document order, with
+// ids, classes and paths; a parent of 10,000 cubes starts folded and
+// unfolds.
+func TestBrowserTree(t *testing.T) {
+	t.Run("asteroids", func(t *testing.T) {
+		p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+		// Bullets expire: pause, so that the tree and the query see the
+		// same scene.
+		if code, _ := p.post("POST", "/api/pause", ""); code != http.StatusOK {
+			t.Fatalf("pause: %d", code)
+		}
+		var q struct{ Matches []string }
+		p.api("/api/query?selector=*", &q)
+		p.waitTree(q.Matches)
+		for _, ref := range []string{"ship", "ship/0", "field", "rock-1", "rock-2", "wreck"} {
+			if !slices.Contains(q.Matches, ref) {
+				t.Errorf("the scene has no %s: %q", ref, q.Matches)
+			}
+		}
+		var labels []string
+		p.eval(`[...document.querySelectorAll('#tree-list .row')].map(r => [...r.querySelectorAll(':scope > :not(.twisty)')].map(x => x.textContent).join(''))`, &labels)
+		for _, want := range []string{"#ship.player", "ship/0.gun.left", "#wreck.debris"} {
+			if !slices.Contains(labels, want) {
+				t.Errorf("no row %q in %q", want, labels)
+			}
+		}
+	})
+	t.Run("cubes", func(t *testing.T) {
+		p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/cubes.yaml")
+		p.waitTree([]string{"camera", "ground", "cubes"})
+		var count string
+		p.eval(`document.querySelector('#tree-count').textContent`, &count)
+		if count != "10,003 entities" {
+			t.Errorf("tree count %q", count)
+		}
+		p.click(`#tree-list .row[data-ref="cubes"] .twisty`)
+		p.waitJS(`document.querySelector('#tree-list .row[data-ref="cubes/0"]')`)
+		// The list is virtual: scrolled to the end, it shows the last cube.
+		p.eval(`(() => { const l = document.querySelector('#tree-list'); l.scrollTop = l.scrollHeight; return true })()`, new(bool))
+		p.waitJS(`document.querySelector('#tree-list .row[data-ref="cubes/9999"]')`)
+		var n int
+		p.eval(`document.querySelectorAll('#tree-list .row').length`, &n)
+		if n > 200 {
+			t.Errorf("%d rows in the DOM: the list should hold only those in sight", n)
+		}
+	})
+}
+
+// TestBrowserSelector: typing a selector highlights in the tree and the
+// view exactly what scene-run query prints, with the count; a selector
+// that does not compile shows its error and column.
+func TestBrowserSelector(t *testing.T) {
+	for _, c := range []struct{ scene, sel, count, bad string }{
+		{"scenes/asteroids.yaml", "[enemy]:not([alive])", "1 match", "[enemy]:not([alive]"},
+		{"scenes/cubes.yaml", "#ground, #camera", "2 matches", "#ground, [camera"},
+	} {
+		t.Run(filepath.Base(c.scene), func(t *testing.T) {
+			p := openPage(t, "run", "-inspect", "127.0.0.1:0", c.scene)
+			want := cliQuery(t, c.scene, c.sel)
+			p.typeInto("#sel-input", c.sel)
+			p.waitJS(fmt.Sprintf(`document.querySelector('#sel-status').textContent === %q`, c.count))
+			if got := p.treeRefs(".match"); !slices.Equal(got, want) {
+				t.Errorf("tree highlights %q; scene-run query prints %q", got, want)
+			}
+			if got := p.viewMatches(); !slices.Equal(got, want) {
+				t.Errorf("view highlights %q; scene-run query prints %q", got, want)
+			}
+
+			bad := c.bad
+			var apiErr struct {
+				Error string
+				Col   int
+			}
+			res, err := http.Get(p.base + "/api/query?selector=" + url.QueryEscape(bad))
+			if err != nil {
+				t.Fatal(err)
+			}
+			json.NewDecoder(res.Body).Decode(&apiErr)
+			res.Body.Close()
+			if res.StatusCode != http.StatusBadRequest || apiErr.Col == 0 {
+				t.Fatalf("the API takes %q: %d %+v", bad, res.StatusCode, apiErr)
+			}
+			p.typeInto("#sel-input", bad)
+			p.waitJS(`!document.querySelector('#sel-error').hidden`)
+			var shown string
+			p.eval(`document.querySelector('#sel-error').textContent`, &shown)
+			wantShown := bad + "\n" + strings.Repeat(" ", apiErr.Col-1) + "^\n" + apiErr.Error
+			if shown != wantShown {
+				t.Errorf("error shown:\n%s\nwant:\n%s", shown, wantShown)
+			}
+			if got := p.treeRefs(".match"); len(got) != 0 {
+				t.Errorf("a bad selector still highlights %q", got)
+			}
+		})
+	}
+}
+
+// spinSpeed returns the live speed of the wreck's spin, from the API.
+func (p *page) spinSpeed() float64 {
+	p.t.Helper()
+	var e struct {
+		Components []struct {
+			Name  string
+			Value map[string]any
+		}
+	}
+	p.api("/api/entities/wreck", &e)
+	for _, c := range e.Components {
+		if c.Name == "spin" {
+			return c.Value["speed"].(float64)
+		}
+	}
+	p.t.Fatal("the wreck has no spin")
+	return 0
+}
+
+// TestBrowserEdit: a value edited in the panel changes the live World; a
+// bad value shows the parser's message beside the field and changes
+// nothing; "Save to file" saves, or shows why it cannot.
+func TestBrowserEdit(t *testing.T) {
+	file := copyScene(t, "asteroids.yaml")
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", file)
+	p.click(`#tree-list .row[data-ref="wreck"]`)
+	speed := `#panel .comp[data-name="spin"] .prop[data-prop="speed"]`
+	p.waitJS(`document.querySelector('` + speed + ` input')`)
+	if got := p.spinSpeed(); got != 10 {
+		t.Fatalf("speed %v before the edit", got)
+	}
+
+	p.typeInto(speed+" input", "5\n")
+	deadline := time.Now().Add(5 * time.Second)
+	for p.spinSpeed() != 5 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the edit did not reach the World: speed %v", p.spinSpeed())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	p.typeInto(speed+" input", "abc\n")
+	p.waitJS(`document.querySelector('` + speed + ` .err').textContent !== ''`)
+	var shown string
+	p.eval(`document.querySelector('`+speed+` .err').textContent`, &shown)
+	code, ans := p.post("PUT", "/api/entities/wreck/components/spin", "speed: abc")
+	if code != http.StatusBadRequest || shown != ans["error"] {
+		t.Errorf("shown %q; the API says %d %q", shown, code, ans["error"])
+	}
+	var bad bool
+	p.eval(`document.querySelector('`+speed+` input').classList.contains('bad')`, &bad)
+	if !bad {
+		t.Error("the field is not marked bad")
+	}
+	if got := p.spinSpeed(); got != 5 {
+		t.Errorf("a bad value changed the World: speed %v", got)
+	}
+
+	before, _ := os.ReadFile(file)
+	p.click("#save")
+	p.waitJS(`!['', 'saving…'].includes(document.querySelector('.save-msg').textContent)`)
+	p.eval(`document.querySelector('.save-msg').textContent`, &shown)
+	after, _ := os.ReadFile(file)
+	if !bytes.Equal(before, after) {
+		// The save-back is there: the file has the edit.
+		if shown != "saved to the scene file" || !strings.Contains(string(after), "speed: 5") {
+			t.Errorf("saved: shown %q, file:\n%s", shown, after)
+		}
+	} else {
+		// It is not: the page shows the API's answer.
+		code, ans := p.post("PUT", "/api/entities/wreck/components/spin?save=1", "speed: 5")
+		if code != http.StatusNotImplemented || shown != ans["error"] {
+			t.Errorf("not saved: shown %q; the API says %d %q", shown, code, ans["error"])
+		}
+	}
+}
+
+// TestBrowserWatch: a save under -watch moves the entity in the view and
+// shows its diff in the reload log; a broken save shows its errors with
+// file:line:col.
+func TestBrowserWatch(t *testing.T) {
+	file := copyScene(t, "asteroids.yaml")
+	p := openPage(t, "run", "-watch", "-inspect", "127.0.0.1:0", file)
+	time.Sleep(200 * time.Millisecond) // the watcher is up once the page is; leave it a moment
+	src, _ := os.ReadFile(file)
+	moved := strings.Replace(string(src), "position: 0 15 0", "position: 4 15 0", 1)
+	if err := os.WriteFile(file, []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`[...document.querySelectorAll('#log-list li.reload .line')].some(l => l.textContent === '~ #wreck position 0 15 0 → 4 15 0')`)
+	p.waitJS(`(p => p && p[0] === 4 && p[1] === 15)(inspector.view.positionOf('wreck'))`)
+
+	broken := strings.Replace(moved, "position: 4 15 0", "position: 4 15 zero", 1)
+	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector('#log-list li.failed .line.error')`)
+	var lines []string
+	p.eval(`[...document.querySelectorAll('#log-list li.failed .line.error')].map(l => l.textContent)`, &lines)
+	pos := regexp.MustCompile(`asteroids\.yaml:\d+:\d+: `)
+	if len(lines) == 0 || !pos.MatchString(lines[0]) || !strings.Contains(lines[0], "zero") {
+		t.Errorf("failed reload shows %q", lines)
+	}
+}
+
+// canvasInk returns the share of the view's pixels that differ from its
+// background, and the number of distinct colours among them.
+func canvasInk(img image.Image) (float64, int) {
+	b := img.Bounds()
+	bg := img.At(b.Min.X, b.Min.Y) // a corner: background
+	br, bgc, bb, _ := bg.RGBA()
+	ink := 0
+	colours := map[[3]uint32]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if absDiff(r, br)+absDiff(g, bgc)+absDiff(bl, bb) > 3*20*257 {
+				ink++
+				colours[[3]uint32{r >> 12, g >> 12, bl >> 12}] = true
+			}
+		}
+	}
+	return float64(ink) / float64(b.Dx()*b.Dy()), len(colours)
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// TestBrowserCanvas: the view draws something: its canvas is not blank.
+func TestBrowserCanvas(t *testing.T) {
+	for _, scene := range []string{"scenes/asteroids.yaml", "scenes/cubes.yaml"} {
+		t.Run(filepath.Base(scene), func(t *testing.T) {
+			p := openPage(t, "run", "-inspect", "127.0.0.1:0", scene)
+			p.waitJS(`inspector.view.updates > 2`)
+			_, img := p.screenshot("#view canvas")
+			ink, colours := canvasInk(img)
+			t.Logf("%.1f%% of the canvas drawn, in %d colours", 100*ink, colours)
+			if ink < 0.002 || colours < 3 {
+				t.Errorf("the view looks blank: %.2f%% of its pixels drawn, %d colours", 100*ink, colours)
+			}
+		})
+	}
+}
+
+// TestBrowserRunControls: the page's pause, step and play buttons stop,
+// step and restart the simulation.
+func TestBrowserRunControls(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	var st struct {
+		Ticks  int
+		Paused bool
+	}
+	stats := func() {
+		p.t.Helper()
+		p.api("/api/stats", &st)
+	}
+	waitStats := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for stats(); !ok(); stats() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: stats %+v", what, st)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	p.click("#pause")
+	waitStats("pause", func() bool { return st.Paused })
+	paused := st.Ticks
+	time.Sleep(300 * time.Millisecond)
+	if stats(); st.Ticks != paused {
+		t.Fatalf("ticks went on while paused: %d → %d", paused, st.Ticks)
+	}
+	p.waitJS(`document.querySelector('#pause').disabled && !document.querySelector('#play').disabled`)
+	p.typeInto("#steps", "3")
+	p.click("#step")
+	waitStats("step 3", func() bool { return st.Ticks == paused+3 })
+	time.Sleep(200 * time.Millisecond)
+	if stats(); st.Ticks != paused+3 || !st.Paused {
+		t.Fatalf("after step 3 from %d: %+v", paused, st)
+	}
+	p.click("#play")
+	waitStats("play", func() bool { return !st.Paused && st.Ticks > paused+3 })
+}
+
+// TestBrowserPick: clicking an entity in the view selects it in the tree
+// and shows its components; selecting in the tree outlines it in the view.
+func TestBrowserPick(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	if code, _ := p.post("POST", "/api/pause", ""); code != http.StatusOK {
+		t.Fatalf("pause: %d", code)
+	}
+	p.waitJS(`inspector.view.positionOf('rock-2')`)
+	var pt []float64
+	p.eval(`inspector.view.screenPoint('rock-2')`, &pt)
+	p.do(chromedp.MouseClickXY(pt[0], pt[1]))
+	p.waitJS(`inspector.store.selected === 'rock-2'`)
+	p.waitJS(`document.querySelector('#tree-list .row.selected')?.dataset.ref === 'rock-2'`)
+	p.waitJS(`document.querySelector('#panel h2')?.textContent === '#rock-2'`)
+
+	p.click(`#tree-list .row[data-ref="wreck"]`)
+	p.waitJS(`inspector.store.selected === 'wreck'`)
+	p.waitJS(`inspector.view.outline.matrix.elements[13] === 15`) // placed at the next frame
+	var outline struct {
+		Visible bool
+		At, Want []float64
+	}
+	p.eval(`(() => { const v = inspector.view; const e = v.outline.matrix.elements;
+		return {visible: v.outline.visible, at: [e[12], e[13], e[14]], want: v.positionOf('wreck')} })()`, &outline)
+	if !outline.Visible || !slices.Equal(outline.At, outline.Want) {
+		t.Errorf("outline %+v", outline)
 	}
 }

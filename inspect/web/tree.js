@@ -68,7 +68,8 @@ export class Tree {
     this.rows = rows;
     this.flat = !!q;
     const total = this.nodes.length;
-    this.countEl.textContent = q ? `${rows.length} of ${total} entities` : `${total} ${total === 1 ? 'entity' : 'entities'}`;
+    const n = (x) => x.toLocaleString('en');
+    this.countEl.textContent = q ? `${n(rows.length)} of ${n(total)}` : `${n(total)} ${total === 1 ? 'entity' : 'entities'}`;
     this.spacer.style.height = `${rows.length * ROW}px`;
     this.paint();
   }
