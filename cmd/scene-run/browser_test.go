@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -683,7 +684,7 @@ func TestBrowserPick(t *testing.T) {
 	p.waitJS(`inspector.store.selected === 'wreck'`)
 	p.waitJS(`inspector.view.outline.matrix.elements[13] === 15`) // placed at the next frame
 	var outline struct {
-		Visible bool
+		Visible  bool
 		At, Want []float64
 	}
 	p.eval(`(() => { const v = inspector.view; const e = v.outline.matrix.elements;
@@ -691,4 +692,87 @@ func TestBrowserPick(t *testing.T) {
 	if !outline.Visible || !slices.Equal(outline.At, outline.Want) {
 		t.Errorf("outline %+v", outline)
 	}
+}
+
+var measure = flag.Bool("measure", false, "TestBrowserMeasure measures the view's update rate and the page's cost to the simulation")
+
+// median returns the median of xs (sorted in place).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// TestBrowserMeasure measures, with -measure, on the 10,000-cube scene:
+// the view's updates per second and bytes per update in headless
+// Chromium (cubes.yaml without gravity, so that the cubes stay in sight),
+// and the simulation's ticks per second running flat out without a
+// client, with a client reading the page's transform stream, and with
+// the page open (docs/inspector.md quotes them):
+//
+//	go test ./cmd/scene-run -run TestBrowserMeasure -v -args -measure
+func TestBrowserMeasure(t *testing.T) {
+	if !*measure {
+		t.Skip("measures only with -args -measure")
+	}
+	scene := "scenes/cubes.yaml"
+	if src, _ := os.ReadFile("../../" + scene); strings.Contains(string(src), "gravity: 0 -9.8 0") {
+		scene = copyScene(t, "cubes.yaml", "gravity: 0 -9.8 0", "gravity: 0 0 0")
+	}
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", scene)
+	p.waitJS(`inspector.view.updates > 2`)
+	var rates []float64
+	var bytesPerUpdate int
+	for range 5 {
+		time.Sleep(time.Second)
+		var r float64
+		p.eval(`Number(document.querySelector('#view-info').dataset.rate)`, &r)
+		rates = append(rates, r)
+	}
+	p.eval(`Number(document.querySelector('#view-info').dataset.bytes)`, &bytesPerUpdate)
+	rate := median(rates)
+	t.Logf("view: %.0f updates/s (median of %v), %d bytes per update", rate, rates, bytesPerUpdate)
+	if rate < 20 {
+		t.Errorf("the view updates %.0f times a second, fewer than 20", rate)
+	}
+
+	// Flat out (-realtime=false), so that ticks/s shows what a client costs.
+	base, _, _, _, _ := startInspected(t, "run", "-realtime=false", "-inspect", "127.0.0.1:0", scene)
+	ticksPerSecond := func() float64 {
+		var xs []float64
+		for range 5 {
+			time.Sleep(time.Second)
+			res, err := http.Get(base + "/api/stats")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st struct{ TicksPerSecond float64 }
+			json.NewDecoder(res.Body).Decode(&st)
+			res.Body.Close()
+			xs = append(xs, st.TicksPerSecond)
+		}
+		return median(xs)
+	}
+	without := ticksPerSecond()
+
+	// A client reading the page's stream and nothing else: what serving
+	// it costs the simulation.
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/transforms/stream?components=position,scale&selector=%5Bposition%5D&fps=30", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("stream: %v %v", err, res)
+	}
+	read := make(chan int64)
+	go func() { n, _ := io.Copy(io.Discard, res.Body); read <- n }()
+	streamed := ticksPerSecond()
+	cancel()
+	res.Body.Close()
+	n := <-read
+
+	// The page itself, rendering in Chromium on the same two cores.
+	p.do(chromedp.Navigate(base + "/"))
+	p.waitJS(`window.inspector && inspector.view.updates > 2`)
+	with := ticksPerSecond()
+	t.Logf("simulation, flat out: %.0f ticks/s without a client; %.0f (%.2f) with a client reading the stream (%d MB in 5 s); %.0f (%.2f) with the page open",
+		without, streamed, streamed/without, n>>20, with, with/without)
 }
