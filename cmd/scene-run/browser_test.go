@@ -223,10 +223,22 @@ func (p *page) typeInto(sel, text string) {
 	)
 }
 
-// click clicks the element matched by the CSS selector sel.
+// click clicks the element matched by the CSS selector sel. The tree
+// redraws its rows when the scene changes, so a row found may be gone
+// before the click: then it tries again.
 func (p *page) click(sel string) {
 	p.t.Helper()
-	p.do(chromedp.Click(chromedp.CSS(sel)))
+	var err error
+	for try := 0; try < 5; try++ {
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.t.Fatalf("clicking %s: %v\nscene-run stderr:\n%s", sel, err, p.errb.String())
 }
 
 // api GETs a JSON answer of the scene-run's inspection API.
@@ -280,21 +292,32 @@ func cliQuery(t *testing.T, scene, sel string) []string {
 }
 
 // TestBrowserScreenshot writes docs/inspector.png, the page on the
-// asteroids scene with an entity selected, a selector typed and an edit
-// in the log, when run with -screenshot:
+// asteroids scene under -watch, with a selector typed, an entity
+// selected, a save's reload and an edit in the log, when run with
+// -screenshot:
 //
 //	go test ./cmd/scene-run -run TestBrowserScreenshot -args -screenshot
 func TestBrowserScreenshot(t *testing.T) {
 	if !*writeScreenshot {
 		t.Skip("writes docs/inspector.png only with -args -screenshot")
 	}
-	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	file := copyScene(t, "asteroids.yaml")
+	p := openPage(t, "run", "-watch", "-inspect", "127.0.0.1:0", file)
 	p.typeInto("#sel-input", "[enemy]")
 	p.waitJS(`document.querySelector('#sel-status').textContent === '3 matches'`)
+	time.Sleep(time.Second)
+	src, _ := os.ReadFile(file)
+	edited := strings.NewReplacer("position: 0 15 0", "position: -1 14 0", `spin: "speed: 10"`, `spin: "speed: 30"`).Replace(string(src))
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector('#log-list li.reload')`)
 	p.click(`#tree-list .row[data-ref="rock-2"]`)
 	p.waitJS(`document.querySelector('#panel .comp[data-name="spin"]')`)
 	p.typeInto(`#panel .comp[data-name="spin"] .prop[data-prop="speed"] input`, "90\n")
 	p.waitJS(`document.querySelector('#log-list li.edit')`)
+	p.waitJS(`inspector.view.count === 6`) // the bullets are gone
+	p.click("#frame")
 	time.Sleep(4 * time.Second) // some points in the plots
 	buf, _ := p.screenshot("")
 	if err := os.WriteFile("../../docs/inspector.png", buf, 0o644); err != nil {

@@ -7,6 +7,14 @@
 
 const VECTOR_AXES = { vec2: ['x', 'y'], vec3: ['x', 'y', 'z'], vec4: ['x', 'y', 'z', 'w'] };
 const NUMERIC = new Set(['number', 'int', 'time']);
+const DECIMALS = 4; // numbers are shown rounded (the full value in the tooltip)
+
+/** A number's text rounded for display; other text as it is. */
+function rounded(t) {
+  const v = Number(t);
+  if (t.trim() === '' || !Number.isFinite(v)) return t;
+  return String(Math.round(v * 10 ** DECIMALS) / 10 ** DECIMALS);
+}
 
 /**
  * makeEditor returns {el, set(text), error(msg), busy()} for a property
@@ -51,7 +59,12 @@ function textEditor(commit, hint, step) {
   });
   input.addEventListener('change', send);
   return wrap([input], {
-    set(t) { shown = t; input.value = t; clear(input); },
+    set(t) {
+      shown = step ? rounded(t) : t;
+      input.value = shown;
+      input.title = step && shown !== t ? `${t} (${hint})` : hint || '';
+      clear(input);
+    },
     busy: () => document.activeElement === input || input.classList.contains('bad'),
     inputs: [input],
   });
@@ -93,8 +106,13 @@ function vectorEditor(axes, commit) {
   });
   return wrap(els, {
     set(t) {
-      shown = t.trim().split(/\s+/);
-      inputs.forEach((i, k) => { i.value = shown[k] ?? ''; clear(i); });
+      const full = t.trim().split(/\s+/);
+      shown = full.map(rounded);
+      inputs.forEach((i, k) => {
+        i.value = shown[k] ?? '';
+        i.title = `${axes[k]}: ${full[k] ?? ''}`;
+        clear(i);
+      });
     },
     busy: () => inputs.some((i) => document.activeElement === i || i.classList.contains('bad')),
     inputs,

@@ -173,10 +173,11 @@ export class Panel {
     const texts = new Map(propTexts(s, c));
     for (const p of s.properties) {
       const row = document.createElement('div');
-      row.className = 'prop';
+      row.className = s.single ? 'prop single' : 'prop';
       row.dataset.prop = p.name;
       const label = document.createElement('label');
-      label.textContent = p.name || p.type;
+      label.textContent = p.name; // empty for a single-property component
+      label.title = p.type;
       const err = document.createElement('div');
       err.className = 'err';
       const ed = makeEditor(p, texts.get(p.name) ?? '', (text) => this.commit(c.name, s, p, text, ed, err));

@@ -35,7 +35,8 @@ export class RunControls {
     this.show(s);
     const parts = [
       ['ticks/s', Math.round(s.ticksPerSecond).toLocaleString('en')],
-      ['ms/tick', `${s.msPerTick.p50.toFixed(3)} · p99 ${s.msPerTick.p99.toFixed(3)}`],
+      ['ms/tick p50', s.msPerTick.p50.toFixed(3)],
+      ['p99', s.msPerTick.p99.toFixed(3)],
       ['entities', s.entities.toLocaleString('en')],
       ['tick', s.ticks.toLocaleString('en')],
       ['time', `${s.time.toFixed(1)} s`],

@@ -10,6 +10,8 @@ import { Boxes } from './boxes.js';
 const BACKGROUND = new THREE.Color('#14171c');
 const DEG = Math.PI / 180;
 const SUPERSAMPLE_UNDER = 2000; // entities
+const SUPERSAMPLE = 1.5; // pixels per CSS pixel for them
+const GRID_CELLS = 20; // across the floor grid
 
 export class View {
   constructor(container, store) {
@@ -40,7 +42,7 @@ export class View {
     this.controls.enableDamping = true;
     this.controls.addEventListener('change', () => { this.dirty = true; this.moved = true; });
 
-    this.grid = new THREE.GridHelper(1, 10, 0x343b48, 0x262b33);
+    this.grid = new THREE.GridHelper(1, GRID_CELLS, 0x3a4250, 0x252a33);
     this.scene.add(this.grid);
 
     this.boxes = new Boxes(this.scene, BACKGROUND);
@@ -84,10 +86,10 @@ export class View {
 
   /** Take a /api/transforms answer. */
   applyTransforms(frame) {
-    // Small scenes are drawn at twice the resolution, which smooths
-    // their edges (the renderer has no antialiasing: it costs too much
-    // in software, with 10,000 boxes).
-    const ratio = Math.min(2, (frame.count > SUPERSAMPLE_UNDER ? 1 : 2) * (window.devicePixelRatio || 1));
+    // Small scenes are drawn at a higher resolution, which smooths their
+    // edges (the renderer has no antialiasing: it costs too much in
+    // software, with 10,000 boxes).
+    const ratio = Math.min(2, (frame.count > SUPERSAMPLE_UNDER ? 1 : SUPERSAMPLE) * (window.devicePixelRatio || 1));
     if (ratio !== this.renderer.getPixelRatio()) {
       this.renderer.setPixelRatio(ratio);
       this.resize();
@@ -109,21 +111,27 @@ export class View {
     for (let i = 0; i < this.boxes.count; i++) {
       const p = this.boxes.position(i);
       v.set(p[0], p[1], p[2]);
-      if (Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z)) box.expandByPoint(v);
+      // The box's own extent: half its largest side, along the diagonal.
+      const half = 0.87 * this.boxes.sizes[i];
+      if (Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z) && Number.isFinite(half)) {
+        box.expandByPoint(v.clone().addScalar(half));
+        box.expandByPoint(v.clone().addScalar(-half));
+      }
     }
     if (box.isEmpty()) return;
     this.framed = true;
     const sphere = box.getBoundingSphere(new THREE.Sphere());
     const r = Math.max(sphere.radius, 3);
-    const dist = (0.95 * r) / Math.sin((this.camera.fov * DEG) / 2);
+    const dist = (1.1 * r) / Math.sin((this.camera.fov * DEG) / 2);
     this.controls.target.copy(sphere.center);
-    this.camera.position.copy(sphere.center).add(new THREE.Vector3(0.35, 0.4, 1).normalize().multiplyScalar(dist));
+    this.camera.position.copy(sphere.center).add(new THREE.Vector3(0.35, 0.55, 1).normalize().multiplyScalar(dist));
     this.camera.near = dist / 1000;
     this.camera.far = dist * 20;
     this.camera.updateProjectionMatrix();
-    // Grid cells of a round size, ten of them about as wide as the scene.
-    const cell = Math.pow(10, Math.round(Math.log10(r / 3)));
-    this.grid.scale.setScalar(cell * 10);
+    // A floor about twice as wide as the scene, in cells of a round size.
+    const span = Math.max(box.max.x - box.min.x, box.max.z - box.min.z, 4);
+    const cell = Math.pow(10, Math.round(Math.log10((2 * span) / GRID_CELLS)));
+    this.grid.scale.setScalar(cell * GRID_CELLS);
     this.grid.position.set(Math.round(sphere.center.x / cell) * cell, box.min.y - 0.5, Math.round(sphere.center.z / cell) * cell);
     this.controls.update();
     this.moved = this.dirty = true;
