@@ -1,8 +1,10 @@
 package inspect
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/hex"
 	"io/fs"
 	"net/http"
@@ -111,9 +113,27 @@ func (in *Inspector) serveWeb(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// page answers GET / with the inspector's page.
+// page answers GET / with the inspector's page. Its Content Security
+// Policy lets it load and reach only this server, and run no inline
+// script but its import map.
 func (in *Inspector) page(w http.ResponseWriter, r *http.Request) {
-	webFileAt("/index.html").serve(w, r)
+	f := webFileAt("/index.html")
+	w.Header().Set("Content-Security-Policy", pagePolicy(f.body))
+	f.serve(w, r)
+}
+
+// pagePolicy returns the page's Content Security Policy: its import map
+// (an inline script) is allowed by its hash.
+func pagePolicy(page []byte) string {
+	script := "'self'"
+	const open, end = `<script type="importmap">`, `</script>`
+	if _, rest, ok := bytes.Cut(page, []byte(open)); ok {
+		if body, _, ok := bytes.Cut(rest, []byte(end)); ok {
+			sum := sha256.Sum256(body)
+			script += " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		}
+	}
+	return "default-src 'self'; script-src " + script + "; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }
 
 // serve writes the file. Browsers revalidate every time (no-cache) and

@@ -25,6 +25,9 @@ func TestPage(t *testing.T) {
 	if ct := r.header.Get("Content-Type"); ct != "text/html; charset=utf-8" || !strings.Contains(string(r.body), `<script type="importmap">`) {
 		t.Fatalf("page: %s\n%.200s", ct, r.body)
 	}
+	if csp := r.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' 'sha256-") || !strings.Contains(csp, "connect-src 'self'") {
+		t.Errorf("page policy %q", csp)
+	}
 	r = e.get("/").expect(t, http.StatusOK)
 	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") || !strings.Contains(string(r.body), "/api/transforms/stream") {
 		t.Fatalf("endpoint list: %s\n%s", ct, r.body)
