@@ -743,6 +743,7 @@ func TestBrowserMeasure(t *testing.T) {
 	}
 	p := openPage(t, "run", "-inspect", "127.0.0.1:0", scene)
 	p.waitJS(`inspector.view.updates > 2`)
+	time.Sleep(2 * time.Second) // past the first second's count
 	var rates []float64
 	var bytesPerUpdate int
 	for range 5 {
