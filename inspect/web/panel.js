@@ -55,6 +55,7 @@ export class Panel {
 
   /** Update the values shown, leaving alone a field being edited or in error. */
   async refresh() {
+    if (!this.ref) return;
     const seq = this.seq;
     let e;
     try {
