@@ -590,6 +590,13 @@ func TestBrowserWatch(t *testing.T) {
 	}
 	p.waitJS(`[...document.querySelectorAll('#log-list li.reload .line')].some(l => l.textContent === '~ #wreck position 0 15 0 → 4 15 0')`)
 	p.waitJS(`(p => p && p[0] === 4 && p[1] === 15)(inspector.view.positionOf('wreck'))`)
+	// With nothing selected, the reload leaves the panel as it was.
+	time.Sleep(300 * time.Millisecond)
+	var panel string
+	p.eval(`document.querySelector('#panel').textContent`, &panel)
+	if panel != "Select an entity in the tree or the view." {
+		t.Errorf("panel after a reload with nothing selected: %q", panel)
+	}
 
 	broken := strings.Replace(moved, "position: 4 15 0", "position: 4 15 zero", 1)
 	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
