@@ -107,16 +107,19 @@ export class View {
   /** Aim the camera at the whole scene, and lay the grid under it. */
   frameAll() {
     const box = new THREE.Box3();
-    const v = new THREE.Vector3();
+    const lo = new THREE.Vector3();
+    const hi = new THREE.Vector3();
+    const m = this.boxes.matrices;
     for (let i = 0; i < this.boxes.count; i++) {
-      const p = this.boxes.position(i);
-      v.set(p[0], p[1], p[2]);
-      // The box's own extent: half its largest side, along the diagonal.
-      const half = 0.87 * this.boxes.sizes[i];
-      if (Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z) && Number.isFinite(half)) {
-        box.expandByPoint(v.clone().addScalar(half));
-        box.expandByPoint(v.clone().addScalar(-half));
-      }
+      const o = 16 * i;
+      // The unit box turned and scaled by its matrix reaches, along each
+      // world axis, half the sum of that row's absolute values.
+      const hx = 0.5 * (Math.abs(m[o]) + Math.abs(m[o + 4]) + Math.abs(m[o + 8]));
+      const hy = 0.5 * (Math.abs(m[o + 1]) + Math.abs(m[o + 5]) + Math.abs(m[o + 9]));
+      const hz = 0.5 * (Math.abs(m[o + 2]) + Math.abs(m[o + 6]) + Math.abs(m[o + 10]));
+      lo.set(m[o + 12] - hx, m[o + 13] - hy, m[o + 14] - hz);
+      hi.set(m[o + 12] + hx, m[o + 13] + hy, m[o + 14] + hz);
+      if ([lo.x, lo.y, lo.z, hi.x, hi.y, hi.z].every(Number.isFinite)) box.expandByPoint(lo).expandByPoint(hi);
     }
     if (box.isEmpty()) return;
     this.framed = true;
@@ -132,7 +135,7 @@ export class View {
     const span = Math.max(box.max.x - box.min.x, box.max.z - box.min.z, 4);
     const cell = Math.pow(10, Math.round(Math.log10((2 * span) / GRID_CELLS)));
     this.grid.scale.setScalar(cell * GRID_CELLS);
-    this.grid.position.set(Math.round(sphere.center.x / cell) * cell, box.min.y - 0.5, Math.round(sphere.center.z / cell) * cell);
+    this.grid.position.set(Math.round(sphere.center.x / cell) * cell, box.min.y - 0.01 * r, Math.round(sphere.center.z / cell) * cell);
     this.controls.update();
     this.moved = this.dirty = true;
   }
