@@ -195,6 +195,9 @@ done:
 		}
 		fmt.Fprintf(stdout, "query     %s: %d %s\n", f.query, len(es), word)
 	}
+	if !f.watch && f.inspect == "" {
+		printInspectHint(stdout, path)
+	}
 	return nil
 }
 
