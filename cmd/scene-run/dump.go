@@ -13,10 +13,12 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-const dumpUsage = `Usage: scene-run dump [-format yaml|xml|json] [-ticks N] SCENE
+const dumpUsage = `Usage: scene-run dump [-format yaml|xml|json] [-ticks N] [-flat] SCENE
 
 Loads SCENE, runs N ticks, and writes the World's state as a scene
-document that loads back to the same state.
+document that loads back to the same state. Instances of prefabs are
+written as "prefab: NAME" plus what differs from the prefab, with the
+prefabs; -flat writes every entity whole, without prefabs.
 
 Flags:
 `
@@ -24,6 +26,7 @@ Flags:
 func cmdDump(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("dump", dumpUsage, stderr)
 	format := fs.String("format", "yaml", "output format: yaml, xml or json")
+	flat := fs.Bool("flat", false, "write every entity whole, prefab instances too, without the prefabs")
 	var ticks int
 	var hz float64
 	countVar(fs, &ticks, "ticks", 0, "run `n` ticks before dumping")
@@ -50,20 +53,21 @@ func cmdDump(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	bw := bufio.NewWriter(stdout)
-	if err := writeScene(bw, rt.reg, *format); err != nil {
+	if err := writeScene(bw, rt.reg, *format, loader.ExportOptions{Flat: *flat}); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-func writeScene(w io.Writer, reg *registry.Registry, format string) error {
+// writeScene writes reg's World as a scene in format, as opt says.
+func writeScene(w io.Writer, reg *registry.Registry, format string, opt loader.ExportOptions) error {
 	switch format {
 	case "json":
-		return loader.WriteJSON(w, reg, loader.ExportOptions{})
+		return loader.WriteJSON(w, reg, opt)
 	case "xml":
-		return loader.WriteXML(w, loader.Export(reg, loader.ExportOptions{}))
+		return loader.WriteXML(w, loader.Export(reg, opt))
 	}
-	return loader.WriteYAML(w, loader.Export(reg, loader.ExportOptions{}))
+	return loader.WriteYAML(w, loader.Export(reg, opt))
 }
 
 const validateUsage = `Usage: scene-run validate SCENE...
