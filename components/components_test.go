@@ -33,8 +33,8 @@ func TestBuiltinSchemas(t *testing.T) {
 		{"gravity", ":vec3", "0 -9.8 0", []string{"velocity"}, false},
 		{"spin", "axis:vec3 speed:number", "axis: 0 1 0; speed: 90", []string{"rotation"}, true},
 		{"lifetime", "seconds:number age:number", "seconds: 1; age: 0", nil, true},
-		{"spawner", "mixin:string count:int area:vec3 velocity:vec3 seed:int done:boolean rate:number max:int lifetime:vec2 colors:array",
-			"mixin: ; count: 0; area: 10 10 10; velocity: 0 0 0; seed: 1; done: false; rate: 0; max: 0; lifetime: 0 0; colors: ", nil, true},
+		{"spawner", "mixin:string prefab:string count:int area:vec3 velocity:vec3 seed:int done:boolean rate:number max:int lifetime:vec2 colors:array",
+			"mixin: ; prefab: ; count: 0; area: 10 10 10; velocity: 0 0 0; seed: 1; done: false; rate: 0; max: 0; lifetime: 0 0; colors: ", nil, true},
 		{"ground", "restitution:number friction:number", "restitution: 0.5; friction: 0.2", []string{"position"}, false},
 	}
 	for _, tt := range tests {

@@ -1,15 +1,20 @@
 package components
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/registry"
 )
 
-// Spawner creates entities from a mixin, as its children, in its own
-// space: their positions, drawn uniformly from a box of size Area centred
+// Spawner creates entities from a mixin, or whole instances of a prefab
+// (each with its subtree, see [registry.Registry.InstantiatePrefabOver]:
+// the mixin, if any, is then written over the prefab's root, as on an
+// instance in a scene), as its children, in its own space: their positions, drawn uniformly from a box of size Area centred
 // on the spawner's origin, are relative to the spawner, so they appear
 // around it wherever it is (and move and turn with it). Velocities are
 // drawn from [-Velocity, +Velocity] per axis (leaving the mixin's when
@@ -24,8 +29,9 @@ import (
 // not zero, it goes on spawning Rate entities per second of scene time,
 // as long as it has fewer than Max children (Max 0: no bound but the
 // Registry's limits), so that with a lifetime on the spawned entities the
-// number alive stays bounded; it waits, without an error, while
-// spawning would pass Limits.MaxEntities.
+// number alive stays bounded (an instance of a prefab counts as one
+// child); it waits, without an error, while spawning would pass
+// Limits.MaxEntities (counting every entity of a prefab's instance).
 //
 // Spawning is bounded by the Registry's [registry.Limits] and stops when
 // its context is done (see [registry.Registry.SetContext]). A failure is a
@@ -33,6 +39,7 @@ import (
 // the next Tick, and a spawnerror event on the spawner's entity.
 type Spawner struct {
 	Mixin    string        `scene:"mixin"`
+	Prefab   string        `scene:"prefab"`
 	Count    int           `scene:"count,default=0,min=0"`
 	Area     registry.Vec3 `scene:"area,default=10 10 10"`
 	Velocity registry.Vec3 `scene:"velocity"`
@@ -111,7 +118,11 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 				n = min(n, room)
 			}
 			// Waiting for room under Limits.MaxEntities is not an error.
-			if room := reg.Limits.WithDefaults().MaxEntities - c.World.Len(); n > room {
+			size := 1
+			if s.Prefab != "" {
+				size = max(1, reg.PrefabSize(s.Prefab))
+			}
+			if room := (reg.Limits.WithDefaults().MaxEntities - c.World.Len()) / size; n > room {
 				if n = room; n <= 0 {
 					return
 				}
@@ -197,22 +208,39 @@ func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawne
 			pvs[3] = registry.PropValue{Index: 0, Value: st.colors[rng.IntN(len(st.colors))]}
 			own = append(own, registry.NamedPatch{Name: "color", Patch: pvs[3:4:4]})
 		}
-		if _, err := reg.Instantiate(parent, mixins, own); err != nil {
+		var err error
+		if s.Prefab != "" {
+			_, err = reg.InstantiatePrefabOver(parent, s.Prefab, "", mixins, own)
+		} else {
+			_, err = reg.Instantiate(parent, mixins, own)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkSpawn refuses a spawn of n entities before it starts: when the
-// Registry's context is done, the mixin is unknown, or a limit would be
-// passed.
+// checkSpawn refuses a spawn of n entities (n instances of a prefab)
+// before it starts: when the Registry's context is done, the mixin or
+// prefab is unknown, or a limit would be passed.
 func checkSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawner, n int) error {
 	if err := reg.ContextErr(); err != nil {
 		return fmt.Errorf("spawner: %w", err)
 	}
 	if _, ok := reg.Mixin(s.Mixin); !ok && s.Mixin != "" {
 		return fmt.Errorf("spawner: unknown mixin %q", s.Mixin)
+	}
+	size := 1
+	if s.Prefab != "" {
+		if _, ok := reg.Prefab(s.Prefab); !ok {
+			msg := fmt.Sprintf("spawner: unknown prefab %q", s.Prefab)
+			if near := didyoumean.Nearest(s.Prefab, reg.PrefabNames()); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			return errors.New(msg)
+		}
+		size = reg.PrefabSize(s.Prefab)
 	}
 	lim := reg.Limits.WithDefaults()
 	w := reg.World()
@@ -226,9 +254,18 @@ func checkSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s S
 		return fmt.Errorf("spawner: %w: spawners nested %d deep (Limits.MaxSpawnDepth is %d); does a spawned mixin spawn again?",
 			registry.ErrLimit, depth+1, lim.MaxSpawnDepth)
 	}
-	if live := w.Len(); n > lim.MaxEntities-live {
+	if live := w.Len(); n > (lim.MaxEntities-live)/size {
 		return fmt.Errorf("spawner: %w: %d more entities with %d live would pass Limits.MaxEntities (%d)",
-			registry.ErrLimit, n, live, lim.MaxEntities)
+			registry.ErrLimit, spawnTotal(n, size), live, lim.MaxEntities)
 	}
 	return nil
+}
+
+// spawnTotal is the number of entities n spawns of size entities each
+// make, saturated at math.MaxInt.
+func spawnTotal(n, size int) int {
+	if size > 0 && n > math.MaxInt/size {
+		return math.MaxInt
+	}
+	return n * size
 }

@@ -237,7 +237,7 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 		s.Roots = append(s.Roots, s.create(n, ecs.Entity{}, -1, &errs, b))
 	}
 	if err := reg.TakeErrors(); err != nil && !b.stopped {
-		errs = append(errs, spawnErrors(err)...)
+		errs = append(errs, spawnErrors(err, s.spawnerPos)...)
 	}
 	if len(errs) > 0 || b.stopped {
 		for _, e := range s.Roots {
@@ -255,8 +255,9 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 // into load errors, one per kind of failure: a spawner that spawns itself
 // fails once per spawned copy, so spawner errors (*registry.SpawnError)
 // whose own error says the same are reported once, with a count of the
-// others. Other errors are reported as they are.
-func spawnErrors(err error) ErrorList {
+// others. Other errors are reported as they are. at, if not nil, gives
+// the position of a spawner's entity in the scene file.
+func spawnErrors(err error, at func(ecs.Entity) Pos) ErrorList {
 	all := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		all = j.Unwrap()
@@ -273,6 +274,10 @@ func spawnErrors(err error) ErrorList {
 				continue
 			}
 			seen[key] = len(out)
+			if at != nil {
+				out = append(out, &Error{Pos: at(se.Entity), Msg: e.Error()})
+				continue
+			}
 		}
 		out = append(out, &Error{Msg: e.Error()})
 	}
@@ -280,6 +285,23 @@ func spawnErrors(err error) ErrorList {
 		out[k].Msg += fmt.Sprintf(" (and %d more spawners like it)", n)
 	}
 	return out
+}
+
+// spawnerPos is the position in the scene file of the entity e, or of
+// its nearest ancestor the scene wrote (e spawned at run time); the zero
+// Pos if none.
+func (s *Scene) spawnerPos(e ecs.Entity) Pos {
+	for e != (ecs.Entity{}) {
+		if n := s.Nodes[e]; n != nil && n.Src != nil {
+			return n.Src.Pos
+		}
+		p, ok := s.World.Parent(e)
+		if !ok {
+			break
+		}
+		e = p
+	}
+	return Pos{}
 }
 
 // builder counts the entities a build makes between looks at its

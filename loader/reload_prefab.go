@@ -15,7 +15,8 @@ import (
 // this file adds: the list of prefabs that changed, and instances spawned
 // at run time (Registry.InstantiatePrefab, spawners), which have no node
 // in the Plan: each follows its prefab's edit, compared template to
-// template, part by part by key.
+// template, part by part by key, the root with what the instance was
+// made with written over both templates (Registry.PrefabOverrides).
 
 // spawnedEdits are the parts of instances spawned at run time that a
 // reload creates or destroys.
@@ -99,8 +100,22 @@ func (df *differ) followSpawned(name string, o, n *Node) {
 			continue
 		}
 		df.d.spawned.follow++
-		df.syncSpawned(e, withoutMarker(o), withoutMarker(n))
+		wo, wn := withoutMarker(o), withoutMarker(n)
+		if over := reg.PrefabOverrides(e); len(over) > 0 {
+			wo, wn = withOverrides(wo, over), withOverrides(wn, over)
+		}
+		df.syncSpawned(e, wo, wn)
 	}
+}
+
+// withOverrides returns a template root with what an instance made at
+// run time wrote over it (Registry.PrefabOverrides): the properties it
+// gives are then the same before and after any edit, so that the edit
+// leaves them to the instance, as it does for an instance in the scene.
+func withOverrides(t *Node, over []registry.NamedPatch) *Node {
+	c := *t
+	c.Comps = overlay(t.Comps, over)
+	return &c
 }
 
 // withoutMarker returns a template root whose components leave out the

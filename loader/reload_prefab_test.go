@@ -188,3 +188,74 @@ entities:`, 1)
 		t.Errorf("entries\n%q\nwant\n%q", got, want)
 	}
 }
+
+const spawnerPrefabs = `
+prefabs:
+  rock:
+    health: "hp: 10; max: 20"
+    position: 0 0 0
+    children:
+      - id: chip
+        health: "hp: 1"
+entities:
+  - id: field
+    spawner: "prefab: rock; count: 3; area: 10 10 10"
+`
+
+// TestReloadSpawnerPrefab: instances a spawner made follow an edit of
+// their prefab (a property, a part added), except in what the spawner
+// wrote over the prefab's root (its drawn position), which stays theirs
+// as an instance's own components in the scene do.
+func TestReloadSpawnerPrefab(t *testing.T) {
+	env := newReloadEnv(t, spawnerPrefabs)
+	env.tick()
+	w := env.reg.World()
+	rocks := w.Children(env.entity("field"))
+	if len(rocks) != 3 {
+		t.Fatalf("%d rocks", len(rocks))
+	}
+	pos := make([]string, len(rocks))
+	for i, r := range rocks {
+		pos[i] = env.attr(r, "position")
+		if pos[i] == "0 0 0" {
+			t.Fatalf("rock %d at the prefab's position", i)
+		}
+	}
+	_ = env.reg.Set(rocks[0], "health", "hp: 3")
+	edited := strings.Replace(spawnerPrefabs, "max: 20", "max: 30", 1)
+	edited = strings.Replace(edited, "position: 0 0 0", "position: 1 1 1", 1)
+	edited = strings.Replace(edited, "        health: \"hp: 1\"\n", "        health: \"hp: 1\"\n      - id: dust\n", 1)
+	d := env.mustReload(edited)
+	for i, r := range rocks {
+		if !w.Alive(r) {
+			t.Fatalf("rock %d destroyed", i)
+		}
+		want := "hp: 10; max: 30"
+		if i == 0 {
+			want = "hp: 3; max: 30"
+		}
+		if got := env.attr(r, "health"); got != want {
+			t.Errorf("rock %d: health %q, want %q", i, got, want)
+		}
+		if got := env.attr(r, "position"); got != pos[i] {
+			t.Errorf("rock %d: position %q, was %q: the prefab's edit overwrote the spawner's", i, got, pos[i])
+		}
+		if kids := w.Children(r); len(kids) != 2 || env.reg.PartKey(kids[1]) != "dust" {
+			t.Errorf("rock %d: parts %v", i, kids)
+		}
+	}
+	if !slices.Contains(d.Prefabs, "rock (changed; 3 instances spawned at run time follow)") {
+		t.Errorf("prefabs %q", d.Prefabs)
+	}
+}
+
+// TestSpawnerPrefabLoadErrors: a spawner naming an unknown prefab fails
+// the load at the spawner's entity, with a suggestion.
+func TestSpawnerPrefabLoadErrors(t *testing.T) {
+	src := "prefabs:\n  rock: {}\nentities:\n  - id: a\n  - id: field\n    spawner: \"prefab: rok; count: 2\"\n"
+	_, err := LoadBytes(newTestRegistry(t), "a.yaml", []byte(src), Options{})
+	want := `a.yaml:5:5: registry: entity #field: spawner: unknown prefab "rok" (did you mean "rock"?)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

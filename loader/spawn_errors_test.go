@@ -45,7 +45,7 @@ func TestSpawnErrorsGrouping(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, e := range spawnErrors(errors.Join(tt.errs...)) {
+			for _, e := range spawnErrors(errors.Join(tt.errs...), nil) {
 				got = append(got, e.Error())
 			}
 			if !reflect.DeepEqual(got, tt.want) {
@@ -54,7 +54,7 @@ func TestSpawnErrorsGrouping(t *testing.T) {
 		})
 	}
 	// A single error, not joined, is one load error.
-	if got := spawnErrors(spawnErr(0, "a", limit)); len(got) != 1 || got[0].Msg != "registry: entity #a: spawner: registry limit reached: too many" {
+	if got := spawnErrors(spawnErr(0, "a", limit), nil); len(got) != 1 || got[0].Msg != "registry: entity #a: spawner: registry limit reached: too many" {
 		t.Errorf("single error: %v", got)
 	}
 }

@@ -52,6 +52,7 @@ type prefabStore struct {
 	nPart int        // slots in use, so that forgetting is free without parts
 	comp  *Component // the prefab marker, once registered
 	refs  ecs.Map[PrefabRef]
+	over  map[ecs.Entity][]NamedPatch // what an instance made at run time writes over its prefab's root
 }
 
 // partSlot is the part key of the entity e; a slot whose e is not the
@@ -109,6 +110,9 @@ func (r *Registry) prefabMarker() (*Component, error) {
 	}
 	st.comp, st.refs = c, ecs.NewMap[PrefabRef](r.w, c.ID)
 	r.w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
+		if len(st.over) > 0 {
+			delete(st.over, e)
+		}
 		if st.nPart > 0 {
 			if i := int(e.Index()); i < len(st.parts) && st.parts[i].e == e {
 				st.parts[i] = partSlot{}
@@ -177,6 +181,17 @@ func (r *Registry) PartKey(e ecs.Entity) string {
 // the root gets it and each part "<parent's id>/<key>". On an error
 // nothing is left behind.
 func (r *Registry) InstantiatePrefab(parent ecs.Entity, name, id string) (ecs.Entity, error) {
+	return r.InstantiatePrefabOver(parent, name, id, nil, nil)
+}
+
+// InstantiatePrefabOver is [Registry.InstantiatePrefab] with the
+// components of the mixins mixinIDs and then own written over the
+// root's, per property, as an instance's mixins and own components are
+// in a scene (the spawner's prefab property uses it). The Registry keeps
+// what they give until the root is destroyed ([Registry.PrefabOverrides]),
+// so that hot reload leaves those properties to the instance when the
+// prefab changes, as it does for an instance a scene writes.
+func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
 	p, ok := r.prefabs.defs[name]
 	if !ok {
 		return ecs.Entity{}, fmt.Errorf("registry: unknown prefab %q%s", name, nearestPrefab(r, name))
@@ -186,15 +201,41 @@ func (r *Registry) InstantiatePrefab(parent ecs.Entity, name, id string) (ecs.En
 			return ecs.Entity{}, fmt.Errorf("registry: instance of prefab %q: id %q is already used", name, id)
 		}
 	}
-	marker := NamedPatch{Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef(name)}}}
-	e, err := r.instantiateNode(parent, p.Root, id, marker)
-	if err != nil && !e.IsZero() {
-		_ = r.w.Destroy(e)
+	var over []NamedPatch
+	if len(mixinIDs) > 0 || len(own) > 0 {
+		ms, err := r.ExpandMixins(mixinIDs)
+		if err != nil {
+			return ecs.Entity{}, err
+		}
+		over = r.Compose(ms, own)
+		for _, np := range over {
+			if _, _, err := r.Lookup(np.Name); err != nil {
+				return ecs.Entity{}, err
+			}
+		}
 	}
+	marker := NamedPatch{Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef(name)}}}
+	e, err := r.instantiateNode(parent, p.Root, id, marker, over)
 	if err != nil {
+		if !e.IsZero() {
+			_ = r.w.Destroy(e)
+		}
 		return ecs.Entity{}, err
 	}
+	if len(over) > 0 {
+		if r.prefabs.over == nil {
+			r.prefabs.over = map[ecs.Entity][]NamedPatch{}
+		}
+		r.prefabs.over[e] = over
+	}
 	return e, nil
+}
+
+// PrefabOverrides returns what [Registry.InstantiatePrefabOver] wrote
+// over the prefab's root when it made e (mixins and own components
+// composed), or nil. The slice is the Registry's: do not modify it.
+func (r *Registry) PrefabOverrides(e ecs.Entity) []NamedPatch {
+	return r.prefabs.over[e]
 }
 
 // PrefabSize returns the number of entities an instance of the prefab
@@ -216,9 +257,10 @@ func (r *Registry) PrefabSize(name string) int {
 }
 
 // instantiateNode creates the entity of n under parent with the id
-// given, and its subtree; marker, if it has a name, is set over n's
-// components. It returns the entity made, also on an error.
-func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, marker NamedPatch) (ecs.Entity, error) {
+// given, and its subtree; over (composed) is written over n's
+// components per property, and marker, if it has a name, set over them.
+// It returns the entity made, also on an error.
+func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, marker NamedPatch, over []NamedPatch) (ecs.Entity, error) {
 	e := r.w.NewEntity()
 	if !parent.IsZero() {
 		if err := r.w.SetParent(e, parent); err != nil {
@@ -237,6 +279,9 @@ func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, 
 		}
 	}
 	comps := n.Components
+	if len(over) > 0 {
+		comps = r.Compose([]*Mixin{{Components: comps}}, over)
+	}
 	if marker.Name != "" {
 		comps = append(comps[:len(comps):len(comps)], marker)
 	}
@@ -248,7 +293,7 @@ func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, 
 		if id != "" {
 			cid = id + "/" + ch.Key
 		}
-		c, err := r.instantiateNode(e, ch, cid, NamedPatch{})
+		c, err := r.instantiateNode(e, ch, cid, NamedPatch{}, nil)
 		if err != nil {
 			return e, err
 		}
@@ -269,7 +314,7 @@ func nearestPrefab(r *Registry, name string) string {
 // (its parts get "<id>/<key>"). Hot reload uses it to add a part a
 // prefab edit adds to an instance spawned at run time.
 func (r *Registry) InstantiatePart(parent ecs.Entity, n *PrefabNode, id string) (ecs.Entity, error) {
-	e, err := r.instantiateNode(parent, n, id, NamedPatch{})
+	e, err := r.instantiateNode(parent, n, id, NamedPatch{}, nil)
 	if err != nil {
 		if !e.IsZero() {
 			_ = r.w.Destroy(e)
