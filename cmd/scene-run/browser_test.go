@@ -427,7 +427,7 @@ func TestBrowserTree(t *testing.T) {
 		}
 		var labels []string
 		p.eval(`[...document.querySelectorAll('#tree-list .row')].map(r => [...r.querySelectorAll(':scope > :not(.twisty)')].map(x => x.textContent).join(''))`, &labels)
-		for _, want := range []string{"#ship.player", "ship/0.gun.left", "#wreck.debris"} {
+		for _, want := range []string{"#ship.player", "#ship/0.gun.left", "#wreck.debris"} {
 			if !slices.Contains(labels, want) {
 				t.Errorf("no row %q in %q", want, labels)
 			}
