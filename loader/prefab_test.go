@@ -212,6 +212,9 @@ func TestPrefabErrors(t *testing.T) {
 		{"xml prefab without name", "a.xml", "<scene><prefab/></scene>", `a.xml:1:8: <prefab> needs a name attribute`},
 		{"xml part in prefab", "a.xml", `<scene><prefab name="a"><part path="x"/></prefab></scene>`, `a.xml:1:25: unknown element <part> in <prefab> (want <entity>)`},
 		{"xml mixin prefab", "a.xml", `<scene><mixin id="m" prefab="p"/></scene>`, `a.xml:1:22: "prefab" is not allowed in a mixin: a mixin gives one entity components; for an entity with children, define a prefab (under "prefabs", or <prefab name=...>) and write "prefab: NAME" on the entities`},
+		{"xml part without prefab", "a.xml", `<scene><entity><part path="q"/></entity></scene>`, `a.xml:1:28: <part> in an <entity> without a prefab attribute: only an instance of a prefab has parts`},
+		{"json unknown prefab", "a.json", "{\"prefabs\": {\"ship\": {}},\n \"entities\": [{\"prefab\": \"shp\"}]}", `a.json:2:26: unknown prefab "shp"; did you mean "ship"?`},
+		{"json prefab cycle", "a.json", "{\"prefabs\": {\n \"a\": {\"prefab\": \"b\"},\n \"b\": {\"prefab\": \"a\"}}}", `a.json:2:2: prefab "a": prefab cycle: a -> b -> a`},
 		{"xml unknown part", "a.xml", `<scene><prefab name="a"/><entity prefab="a"><part path="q"/></entity></scene>`, `a.xml:1:57: prefab "a" has no part "q"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -508,7 +508,11 @@ func checkPrefabNames(kids []*EntitySpec, errs *errorSink) {
 // checkParts checks the part bodies of an instance e.
 func checkParts(e *EntitySpec, errs *errorSink) {
 	if len(e.Parts) > 0 && e.Prefab == "" {
-		errs.add(e.Parts[0].PathPos, "%q without %q: only an instance of a prefab has parts", yamlParts, yamlPrefab)
+		if FormatOf(e.Parts[0].PathPos.File) == FormatXML {
+			errs.add(e.Parts[0].PathPos, "<%s> in an <%s> without a %s attribute: only an instance of a prefab has parts", xmlPart, xmlEntity, xmlPrefab)
+		} else {
+			errs.add(e.Parts[0].PathPos, "%q without %q: only an instance of a prefab has parts", yamlParts, yamlPrefab)
+		}
 	}
 	for _, p := range e.Parts {
 		b := p.Body
