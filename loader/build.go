@@ -248,6 +248,9 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 		}
 		return nil, errs
 	}
+	if plan.owner == nil {
+		plan.owner = s
+	}
 	return s, nil
 }
 
@@ -446,6 +449,9 @@ func (s *Scene) newEntity(n *Node, parent ecs.Entity, index int, errs *ErrorList
 	}
 	s.Entities[n] = e
 	s.Nodes[e] = n
+	if s.Plan.owner == nil {
+		n.ent = e
+	}
 	if n.ID != "" {
 		if err := reg.SetEntityID(e, n.ID); err != nil {
 			*errs = append(*errs, &Error{Pos: n.idPos(), Msg: err.Error()})

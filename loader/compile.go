@@ -37,6 +37,9 @@ type Plan struct {
 	Tags []string
 	// Count is the number of entities.
 	Count int
+
+	owner   *Scene // the Scene whose entities the nodes' ent fields hold
+	entDiff *Diff  // before an owner: the Diff that last set the nodes' ent fields
 }
 
 // DeclPlan is one declared component with its schema.
@@ -80,6 +83,10 @@ type Node struct {
 	// ext holds what only the entities of prefabs have (nil for the
 	// others); parts share their template's.
 	ext *nodeExt
+	// ent is the node's entity in the Scene that owns the plan
+	// (Plan.owner), which keeps it beside Scene.Entities: hot reload
+	// reads it without a map lookup (see Scene.entityOf).
+	ent ecs.Entity
 }
 
 // nodeExt is what a node of a prefab (an instance, a part, a template

@@ -98,7 +98,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	target := ents[entIdx%len(ents)]
 	schemas := map[string]*registry.Schema{}
 	for _, c := range reg.Components() {
-		if !c.Multiple && !components.IsWorld(c) { // world is computed, never written
+		if !c.Multiple && !components.IsWorld(c) && !reg.IsPrefabMarker(c) { // world is computed, the prefab marker is the prefab key: never written as components
 			schemas[c.Name] = c.Schema
 		}
 	}
@@ -328,6 +328,12 @@ func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string
 			t.Fatalf("%s: components %v, then %v:\n%s", x.Path, keys(xv), keys(yv), out)
 		}
 		for c, props := range xv {
+			if c == registry.PrefabComponent { // an instance's marker: the prefab it names
+				if got := yv[c]; fmt.Sprint(got) != fmt.Sprint(props) {
+					t.Fatalf("%s: instance of %v, then %v:\n%s", x.Path, props, got, out)
+				}
+				continue
+			}
 			sch := schemas[c]
 			if sch == nil {
 				if rc, ok := reg.Component(c); ok {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -168,6 +169,9 @@ func (s *Scene) Diff(plan *Plan) *Diff {
 	for _, dp := range plan.Decls {
 		df.sc.decls[dp.Decl.Name] = dp.Schema
 	}
+	if plan.owner == nil {
+		plan.entDiff, df.setEnt = d, true
+	}
 	df.children(plan.Roots, nil, s.Plan.Roots, nil, true, false)
 	if df.positional > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%d entities without an id were matched by their place in the tree (give them an id to keep them matched when they move)", df.positional))
@@ -192,6 +196,8 @@ type differ struct {
 	sc      *schemas
 	oldByID map[string]*Node // built on first need
 	stay    []*Node          // scratch: pairs of new and old stayers
+	shared  [64]sharedDiff   // diffNode's results for parts, see differ.diffNode
+	setEnt  bool             // set the new nodes' ent fields (to their matches' entities), for Apply
 
 	positional, deadEdits, deadAdds int
 }
@@ -221,6 +227,9 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 	oi := 0 // the next unnamed old to match by rank
 	for i, n := range nodes {
 		o := df.match(n, i, olds, &oi, matched)
+		if o == nil && df.setEnt {
+			n.ent = ecs.Entity{}
+		}
 		gone := dead
 		switch {
 		case o == nil && dead:
@@ -300,10 +309,13 @@ func matchKey(n *Node, i int, olds []*Node) *Node {
 // checked.
 func (df *differ) pair(n, o, oldParent *Node, matched bool) (gone, stays bool) {
 	d := df.d
-	e, ok := df.s.Entities[o]
+	e, ok := df.s.entityOf(o)
 	d.ents[n] = e
+	if df.setEnt {
+		n.ent = e
+	}
 	gone = !ok || !df.s.World.Alive(e)
-	if c := diffNode(o, n, df.sc); c != nil {
+	if c := df.diffNode(o, n); c != nil {
 		if gone {
 			df.deadEdits++
 		} else {
@@ -368,7 +380,7 @@ func (df *differ) reordered(olds, pairs []*Node) {
 		if keep {
 			continue
 		}
-		if e, ok := df.s.Entities[stayOld[i]]; ok && df.s.World.Alive(e) {
+		if e, ok := df.s.entityOf(stayOld[i]); ok && df.s.World.Alive(e) {
 			df.d.Moved = append(df.d.Moved, stay[i])
 		}
 	}
@@ -385,7 +397,7 @@ func (df *differ) destroyed() {
 	var walk func(ns []*Node, parentMatched bool)
 	walk = func(ns []*Node, parentMatched bool) {
 		for _, o := range ns {
-			e, ok := s.Entities[o]
+			e, ok := s.entityOf(o)
 			ok = ok && kept[e]
 			if !ok && parentMatched {
 				d.Destroyed = append(d.Destroyed, o)
@@ -497,9 +509,25 @@ func walkNodes(ns []*Node, fn func(*Node)) {
 // were parsed with the registry's current schema, new ones with the
 // new plan's declaration when the plan declares the component.
 type schemas struct {
-	reg   *registry.Registry
-	decls map[string]*registry.Schema // the new plan's declarations
-	cache []schemaPair                // the few component names seen
+	reg     *registry.Registry
+	decls   map[string]*registry.Schema // the new plan's declarations
+	cache   []schemaPair                // the few component names seen
+	patches [256]patchDiffSlot          // propDiff's results by patch, see propDiff
+}
+
+// patchKey identifies a pair of patches by their storage: the entities
+// of a prefab's instances (and the users of a mixin) share the patches
+// of the components they do not change.
+type patchKey struct {
+	o, n   *registry.PropValue
+	ol, nl int
+}
+
+// patchDiffSlot is one slot of the direct-mapped cache of propDiff.
+type patchDiffSlot struct {
+	k     patchKey
+	names []string
+	p     registry.Patch
 }
 
 type schemaPair struct {
@@ -539,7 +567,26 @@ func (sc *schemas) pair(name string) (old, new *registry.Schema) {
 // changes are compared by property name, after converting the old value
 // to the new type through its text form (as Registry.Redeclare migrates
 // the data).
+//
+// Its results are kept by the storage of the two patches (a cache of
+// recent pairs), so that the parts of many instances, which share their
+// prefab's patches, are compared once; the results are shared: nothing
+// may modify them.
 func (sc *schemas) propDiff(name string, old, new registry.Patch) ([]string, registry.Patch) {
+	if len(old) == 0 || len(new) == 0 {
+		return sc.propDiffOf(name, old, new)
+	}
+	k := patchKey{o: &old[0], n: &new[0], ol: len(old), nl: len(new)}
+	slot := &sc.patches[(uintptr(unsafe.Pointer(k.n))>>4)%uintptr(len(sc.patches))]
+	if slot.k != k {
+		names, p := sc.propDiffOf(name, old, new)
+		*slot = patchDiffSlot{k: k, names: names, p: p}
+	}
+	return slot.names, slot.p
+}
+
+// propDiffOf computes propDiff.
+func (sc *schemas) propDiffOf(name string, old, new registry.Patch) ([]string, registry.Patch) {
 	os, ns := sc.pair(name)
 	if ns == nil {
 		return nil, nil
@@ -694,6 +741,47 @@ func diffNode(o, n *Node, sc *schemas) *Change {
 	return c
 }
 
+// sharedKey is what diffNode reads of a pair of prefab nodes: their
+// components (the slices, which parts of instances share with their
+// template unless the instance changes them) and their prefab fields
+// (classes), shared the same way.
+type sharedKey struct {
+	oc, nc *registry.NamedPatch
+	ol, nl int
+	oe, ne *nodeExt
+}
+
+// sharedDiff is one slot of the differ's cache of diffNode results.
+type sharedDiff struct {
+	k sharedKey
+	c *Change
+}
+
+// diffNode is diffNode(o, n), computed once for the pairs of parts that
+// share their components and classes: a prefab edit changes the same
+// part of every instance the same way, so the Changes of those parts
+// share their maps (which nothing modifies after the diff). The cache is
+// direct-mapped by the new node's prefab fields: a prefab's parts are
+// few, and a miss only computes again.
+func (df *differ) diffNode(o, n *Node) *Change {
+	if o.ext == nil || n.ext == nil || n.ext.key == "" || len(o.Comps) == 0 || len(n.Comps) == 0 {
+		return diffNode(o, n, df.sc) // not a part: its own components
+	}
+	k := sharedKey{oc: &o.Comps[0], nc: &n.Comps[0], ol: len(o.Comps), nl: len(n.Comps), oe: o.ext, ne: n.ext}
+	slot := &df.shared[(uintptr(unsafe.Pointer(n.ext))>>6)%uintptr(len(df.shared))]
+	if slot.k != k {
+		c := diffNode(o, n, df.sc)
+		*slot = sharedDiff{k: k, c: c}
+		return c
+	}
+	if slot.c == nil {
+		return nil
+	}
+	cp := *slot.c
+	cp.Old, cp.New, cp.Entity = o, n, ecs.Entity{}
+	return &cp
+}
+
 // Reload validates doc against the scene's registry and applies the
 // difference to the running World. If anything is wrong, nothing is
 // changed and the error is an [ErrorList].
@@ -731,6 +819,9 @@ func (s *Scene) Apply(d *Diff) error {
 	ns.applyRearrange(d)
 	s.applyDestroy(d)
 	s.Plan, s.Entities, s.Nodes = d.new, ns.Entities, ns.Nodes
+	if d.new.owner == nil {
+		d.new.owner = s
+	}
 	roots := make([]ecs.Entity, 0, len(d.new.Roots))
 	for _, n := range d.new.Roots {
 		roots = append(roots, ns.Entities[n])
@@ -801,6 +892,17 @@ func (s *Scene) applySettings(d *Diff) error {
 	return nil
 }
 
+// entityOf returns s.Entities[o] for a node of s.Plan: from the node
+// itself when s owns the plan (the map lookup is most of the cost of
+// matching a node on reload).
+func (s *Scene) entityOf(o *Node) (ecs.Entity, bool) {
+	if s.Plan.owner == s && !o.ent.IsZero() {
+		return o.ent, true
+	}
+	e, ok := s.Entities[o]
+	return e, ok
+}
+
 // carryOver returns the scene as the rest of Apply builds it: the new
 // plan, with the matched entities carried over to the new nodes. The
 // entity -> node map is updated in place (cheaper than a new one).
@@ -813,8 +915,22 @@ func (s *Scene) carryOver(d *Diff) *Scene {
 			}
 		})
 	}
-	for n, e := range d.ents {
-		nodes[e] = n
+	own := d.new.owner == nil // s will own the plan: its nodes hold s's entities
+	if own && d.new.entDiff == d {
+		// The diff set the nodes' entities: walk them in order (they
+		// sit together in memory) rather than the map.
+		walkNodes(d.new.Roots, func(n *Node) {
+			if !n.ent.IsZero() {
+				nodes[n.ent] = n
+			}
+		})
+	} else {
+		for n, e := range d.ents {
+			nodes[e] = n
+			if own {
+				n.ent = e
+			}
+		}
 	}
 	return &Scene{Plan: d.new, Registry: s.Registry, World: s.World, Entities: d.ents, Nodes: nodes}
 }
@@ -848,9 +964,13 @@ func (s *Scene) change(c *Change, errs *ErrorList) {
 	if c.Classes {
 		_ = reg.SetClasses(e, c.New.Class())
 	}
-	newC := map[string]registry.Patch{}
-	for _, np := range c.New.Comps {
-		newC[np.Name] = np.Patch
+	newC := func(name string) registry.Patch {
+		for _, np := range c.New.Comps {
+			if np.Name == name {
+				return np.Patch
+			}
+		}
+		return nil
 	}
 	fail := func(err error) {
 		*errs = append(*errs, &Error{Pos: c.New.Src.Pos, Msg: err.Error()})
@@ -865,14 +985,14 @@ func (s *Scene) change(c *Change, errs *ErrorList) {
 		if reg.Has(e, name) {
 			mode = registry.Merge
 		}
-		if err := reg.SetPatch(e, name, newC[name], mode); err != nil {
+		if err := reg.SetPatch(e, name, newC(name), mode); err != nil {
 			fail(err)
 		}
 	}
 	for name, p := range c.set {
 		if !reg.Has(e, name) {
 			// Removed at run time: the edit brings it back.
-			if err := reg.SetPatch(e, name, newC[name], registry.Replace); err != nil {
+			if err := reg.SetPatch(e, name, newC(name), registry.Replace); err != nil {
 				fail(err)
 			}
 			continue

@@ -88,11 +88,7 @@ func (df *differ) sameTemplate(a, b *Node) bool {
 // template o to n changes on it.
 func (df *differ) followSpawned(name string, o, n *Node) {
 	reg := df.s.Registry
-	es, err := reg.QueryAll("[" + registry.PrefabComponent + "]")
-	if err != nil {
-		return
-	}
-	for _, e := range es {
+	for _, e := range reg.SpawnedInstances() {
 		if reg.PrefabOf(e) != name {
 			continue
 		}

@@ -259,3 +259,80 @@ func TestSpawnerPrefabLoadErrors(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestReloadPrefabPartOverride: an edit of a part's property in the
+// prefab reaches the instances that do not change that part, and not
+// the one that does (the diff compares each pair of parts once per
+// distinct pair of components, see differ.diffNode and propDiff).
+func TestReloadPrefabPartOverride(t *testing.T) {
+	src := strings.Replace(prefabV1, "    health: \"max: 99\"\n", "    health: \"max: 99\"\n    parts:\n      gun: {health: \"hp: 9\"}\n", 1)
+	env := newReloadEnv(t, src)
+	s9, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := env.mustReload(strings.Replace(src, `"hp: 1"`, `"hp: 2"`, 1))
+	for id, want := range map[string]string{"f1/gun": "hp: 2; max: 100", "f2/gun": "hp: 9; max: 100", "s9/gun": "hp: 2; max: 100"} {
+		if got := env.attr(env.entity(id), "health"); got != want {
+			t.Errorf("%s: health %q, want %q", id, got, want)
+		}
+	}
+	if got := env.attr(env.reg.World().Children(env.scene.Roots[2])[0], "health"); got != "hp: 2; max: 100" {
+		t.Errorf("2/0: health %q", got)
+	}
+	got := entries(d, env)
+	want := []string{"~ #f1/gun health.hp 1 → 2", "~ #s9/gun health.hp 1 → 2", "~ 2/0 health.hp 1 → 2",
+		"~ prefab ship (changed; 1 instances spawned at run time follow)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries\n%q\nwant\n%q", got, want)
+	}
+	_ = s9
+}
+
+// TestDiffOnePlanTwoScenes: a plan diffed against two scenes, and
+// applied to both, gives each its own entities (the nodes of a plan
+// hold the entities of one scene only; the others use the maps).
+func TestDiffOnePlanTwoScenes(t *testing.T) {
+	a, b := newReloadEnv(t, prefabV1), newReloadEnv(t, prefabV1)
+	edited := strings.Replace(prefabV1, "max: 20", "max: 30", 1) + "  - id: extra\n    prefab: ship\n"
+	doc, err := Read("scene.yaml", []byte(edited), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Compile(doc, a.reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	da, db := a.scene.Diff(plan), b.scene.Diff(plan)
+	if err := a.scene.Apply(da); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.scene.Apply(db); err != nil {
+		t.Fatal(err)
+	}
+	// And a second edit on each: the diff must find each scene's entities.
+	again := strings.Replace(edited, "max: 30", "max: 40", 1)
+	for _, env := range []*reloadEnv{a, b} {
+		check := func(when string) {
+			t.Helper()
+			w := env.reg.World()
+			for n, e := range env.scene.Entities {
+				if !w.Alive(e) || env.scene.Nodes[e] != n {
+					t.Fatalf("%s: node %s has entity %v, not the scene's", when, n.Path, e)
+				}
+				if got, ok := env.scene.entityOf(n); !ok || got != e {
+					t.Fatalf("%s: entityOf(%s) = %v, %v; want %v, true", when, n.Path, got, ok, e)
+				}
+			}
+			if len(env.scene.Entities) != w.Len() {
+				t.Fatalf("%s: %d nodes, %d entities", when, len(env.scene.Entities), w.Len())
+			}
+		}
+		check("after the shared plan")
+		env.mustReload(again)
+		check("after a second edit")
+		if got := env.attr(env.entity("extra"), "health"); got != "hp: 10; max: 40" {
+			t.Errorf("extra: health %q", got)
+		}
+	}
+}

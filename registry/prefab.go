@@ -1,7 +1,9 @@
 package registry
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -52,7 +54,7 @@ type prefabStore struct {
 	nPart int        // slots in use, so that forgetting is free without parts
 	comp  *Component // the prefab marker, once registered
 	refs  ecs.Map[PrefabRef]
-	over  map[ecs.Entity][]NamedPatch // what an instance made at run time writes over its prefab's root
+	made  map[ecs.Entity][]NamedPatch // instances made by InstantiatePrefab(Over): what each wrote over its prefab's root
 }
 
 // partSlot is the part key of the entity e; a slot whose e is not the
@@ -110,8 +112,8 @@ func (r *Registry) prefabMarker() (*Component, error) {
 	}
 	st.comp, st.refs = c, ecs.NewMap[PrefabRef](r.w, c.ID)
 	r.w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
-		if len(st.over) > 0 {
-			delete(st.over, e)
+		if len(st.made) > 0 {
+			delete(st.made, e)
 		}
 		if st.nPart > 0 {
 			if i := int(e.Index()); i < len(st.parts) && st.parts[i].e == e {
@@ -222,12 +224,10 @@ func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mix
 		}
 		return ecs.Entity{}, err
 	}
-	if len(over) > 0 {
-		if r.prefabs.over == nil {
-			r.prefabs.over = map[ecs.Entity][]NamedPatch{}
-		}
-		r.prefabs.over[e] = over
+	if r.prefabs.made == nil {
+		r.prefabs.made = map[ecs.Entity][]NamedPatch{}
 	}
+	r.prefabs.made[e] = over
 	return e, nil
 }
 
@@ -235,7 +235,21 @@ func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mix
 // over the prefab's root when it made e (mixins and own components
 // composed), or nil. The slice is the Registry's: do not modify it.
 func (r *Registry) PrefabOverrides(e ecs.Entity) []NamedPatch {
-	return r.prefabs.over[e]
+	return r.prefabs.made[e]
+}
+
+// SpawnedInstances returns the roots of the live instances that
+// [Registry.InstantiatePrefab] and [Registry.InstantiatePrefabOver]
+// made (not those a loader builds from a scene), sorted by entity
+// index. Hot reload walks them to make them follow an edit of their
+// prefab.
+func (r *Registry) SpawnedInstances() []ecs.Entity {
+	out := make([]ecs.Entity, 0, len(r.prefabs.made))
+	for e := range r.prefabs.made {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b ecs.Entity) int { return cmp.Compare(a.Index(), b.Index()) })
+	return out
 }
 
 // PrefabSize returns the number of entities an instance of the prefab
