@@ -115,8 +115,8 @@ func (n *Node) Prefab() string {
 }
 
 // Key returns, for a part of an instance (an entity of the prefab's
-// subtree), its name inside the prefab, or its index among its siblings
-// there when it has none; "" for other entities. Hot reload matches
+// subtree), its name inside the prefab, or its rank among the unnamed
+// children of its parent there when it has none; "" for other entities. Hot reload matches
 // parts by it.
 func (n *Node) Key() string {
 	if n.ext != nil {

@@ -94,8 +94,8 @@ type PrefabSpec struct {
 
 // PartSpec overrides one part of an instance's prefab subtree: the
 // child at Path (names inside the prefab joined by "/"; an unnamed
-// child is its 0-based index among its siblings in the prefab). Body
-// gives components, classes and mixins written over the part's, and
+// child is its 0-based rank among the unnamed children of its parent).
+// Body gives components, classes and mixins written over the part's, and
 // children added after the part's own; it has no id, prefab or parts.
 type PartSpec struct {
 	Path    string

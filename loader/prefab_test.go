@@ -361,3 +361,35 @@ func dumpOpt(t *testing.T, reg *registry.Registry, opt ExportOptions) string {
 	}
 	return b.String()
 }
+
+// TestPrefabSelectors: the selectors docs/selectors.md shows for
+// instances of prefabs select what it says.
+func TestPrefabSelectors(t *testing.T) {
+	reg, _ := loadShips(t, `
+prefabs:
+  gun: {class: gun}
+  ship:
+    children:
+      - {id: gun-left, prefab: gun}
+  big-ship: {prefab: ship}
+entities:
+  - {id: f1, prefab: ship}
+  - {id: f2, prefab: big-ship}
+  - {id: lone, prefab: gun}
+`)
+	for sel, want := range map[string]string{
+		"[prefab=ship]":                    "f1",
+		"[prefab]":                         "f1 f1/gun-left f2 f2/gun-left lone",
+		"[prefab^=ship]":                   "f1",
+		"[prefab=ship], [prefab=big-ship]": "f1 f2",
+		"[prefab=ship] > .gun":             "f1/gun-left",
+		"#f2 > .gun":                       "f2/gun-left",
+		"#f2 [prefab=gun]":                 "f2/gun-left",
+		"[prefab=gun]:not([prefab] > *)":   "lone",
+		`#f2\/gun-left`:                    "f2/gun-left",
+	} {
+		if got := strings.Join(query(t, reg, sel), " "); got != want {
+			t.Errorf("%s: %q, want %q", sel, got, want)
+		}
+	}
+}

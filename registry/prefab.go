@@ -31,7 +31,8 @@ type Prefab struct {
 // PrefabNode is one entity of a prefab.
 type PrefabNode struct {
 	// Key is the node's name inside the prefab (an unnamed child's
-	// 0-based index among its siblings, in decimal); "" for the root.
+	// 0-based rank among the unnamed children of its parent, in
+	// decimal); "" for the root.
 	// An instance's part keeps it ([Registry.PartKey]), and an instance
 	// with an id gives the part the id "<instance id>/<key>" (nested
 	// parts: "<parent's id>/<key>").
