@@ -356,7 +356,7 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 		if len(e.Class) == 0 {
 			n.ext.class = tmpl.Class()
 		}
-		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), n.Own), []registry.NamedPatch{markerPatch(e.Prefab)})
+		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), n.Own), c.marker(e.Prefab))
 	case len(base) == 0 && !repeats(n.Own):
 		n.Comps = n.Own
 	default:
@@ -555,12 +555,20 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 		c.unknown = append(c.unknown, comp)
 		return registry.NamedPatch{}, false
 	}
-	if rc, ok := c.src.reg.Component(comp.Name); ok && components.IsWorld(rc) {
-		c.errs.add(comp.Pos, "%q is computed from position, rotation and scale and cannot be written in a scene", comp.Name)
-		return registry.NamedPatch{}, false
+	name := comp.Name
+	if rc, ok := c.src.reg.Component(comp.Name); ok {
+		if components.IsWorld(rc) {
+			c.errs.add(comp.Pos, "%q is computed from position, rotation and scale and cannot be written in a scene", comp.Name)
+			return registry.NamedPatch{}, false
+		}
+		if rc.Name == name {
+			// The registry's string: a reload compares the names of two
+			// compiles, equal at once when they share their bytes.
+			name = rc.Name
+		}
 	}
 	patch, ok := c.parseValue(comp, s)
-	return registry.NamedPatch{Name: comp.Name, Patch: patch}, ok
+	return registry.NamedPatch{Name: name, Patch: patch}, ok
 }
 
 // parseValue parses a component (or system setting) value with schema s,

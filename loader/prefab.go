@@ -33,13 +33,25 @@ type PrefabPlan struct {
 type prefabEntry struct {
 	spec     *PrefabSpec
 	plan     *PrefabPlan
-	state    uint8 // 0: not compiled, 1: compiling, 2: compiled (plan nil if it failed)
-	reported bool  // a cycle through it was reported
+	marker   []registry.NamedPatch // the instances' marker, shared by all of them
+	state    uint8                 // 0: not compiled, 1: compiling, 2: compiled (plan nil if it failed)
+	reported bool                  // a cycle through it was reported
 }
 
 // markerPatch is the PrefabComponent marker of an instance of name.
 func markerPatch(name string) registry.NamedPatch {
 	return registry.NamedPatch{Name: registry.PrefabComponent, Patch: registry.Patch{{Index: 0, Value: registry.PrefabRef(name)}}}
+}
+
+// marker returns the PrefabComponent marker of the instances of the
+// prefab name, one slice for all of them (so that hot reload compares it
+// once per prefab, see schemas.propDiff).
+func (c *compiler) marker(name string) []registry.NamedPatch {
+	pe := c.prefabs[name]
+	if pe.marker == nil {
+		pe.marker = []registry.NamedPatch{markerPatch(name)}
+	}
+	return pe.marker
 }
 
 // compilePrefabs compiles every prefab of the document, in document

@@ -267,10 +267,10 @@ func TestSpawnerPrefabLoadErrors(t *testing.T) {
 func TestReloadPrefabPartOverride(t *testing.T) {
 	src := strings.Replace(prefabV1, "    health: \"max: 99\"\n", "    health: \"max: 99\"\n    parts:\n      gun: {health: \"hp: 9\"}\n", 1)
 	env := newReloadEnv(t, src)
-	s9, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9")
-	if err != nil {
+	if _, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9"); err != nil {
 		t.Fatal(err)
 	}
+	env.tick()
 	d := env.mustReload(strings.Replace(src, `"hp: 1"`, `"hp: 2"`, 1))
 	for id, want := range map[string]string{"f1/gun": "hp: 2; max: 100", "f2/gun": "hp: 9; max: 100", "s9/gun": "hp: 2; max: 100"} {
 		if got := env.attr(env.entity(id), "health"); got != want {
@@ -286,7 +286,6 @@ func TestReloadPrefabPartOverride(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("entries\n%q\nwant\n%q", got, want)
 	}
-	_ = s9
 }
 
 // TestDiffOnePlanTwoScenes: a plan diffed against two scenes, and
