@@ -103,11 +103,6 @@ func TestRunInspectHint(t *testing.T) {
 	if strings.Contains(r.stdout, "inspect it live") {
 		t.Errorf("-inspect run with the hint:\n%s", r.stdout)
 	}
-	for in, want := range map[string]string{"a.yaml": "a.yaml", "my scene.yaml": `'my scene.yaml'`, "it's.yaml": `'it'\''s.yaml'`} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
 }
 
 func TestRunEveryScene(t *testing.T) {
