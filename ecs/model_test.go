@@ -307,6 +307,7 @@ func (m *model) check() {
 	}
 	compHash, structHash := m.checkEntities()
 	m.checkStale()
+	m.checkChildIndexes()
 	structHash = m.checkOrder(structHash)
 	m.checkFilters()
 	m.checkTypedColumns()
@@ -361,6 +362,25 @@ func (m *model) checkEntities() (compHash []uint64, structHash uint64) {
 		}
 	}
 	return compHash, structHash
+}
+
+// checkChildIndexes checks ChildIndex against the model's lists of
+// siblings: about half of them at each step (picked by a hash of the step
+// and the parent), so that the others go on changing with their indexes
+// out of date, as the World keeps them lazily.
+func (m *model) checkChildIndexes() {
+	m.t.Helper()
+	parents := append([]Entity{{}}, m.alive...) // the zero Entity: the roots
+	for _, p := range parents {
+		if m.mix(uint64(m.step)^handleKey(p))&1 == 0 {
+			continue
+		}
+		for i, e := range *m.siblings(p) {
+			if got := m.w.ChildIndex(e); got != i {
+				m.fail("ChildIndex(%v) %d, model %d (children of %v)", e, got, i, p)
+			}
+		}
+	}
 }
 
 // checkStale checks that stale handles reach no data.
