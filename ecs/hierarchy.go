@@ -445,7 +445,9 @@ func (w *World) InsertChild(parent, child Entity, index int) error {
 // e is stale. It takes constant time, except the first call after a change
 // that shifted places among e's siblings (an insertion before the last, or
 // a removal but of the last), which numbers them all again: naming each
-// of many siblings takes time linear in their number.
+// of many siblings takes time linear in their number. As that numbering
+// writes to the World, ChildIndex must not run beside other calls on it,
+// reads included.
 func (w *World) ChildIndex(e Entity) int {
 	if w.rec(e) == nil {
 		return -1
