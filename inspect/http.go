@@ -68,6 +68,9 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			})
 		}
 	default:
+		if in.serveWeb(w, r) { // the page's files and endpoints (web.go)
+			return
+		}
 		writeError(w, http.StatusNotFound, fmt.Sprintf("inspect: no endpoint %s (see GET / for the list)", p))
 	}
 }
@@ -311,8 +314,13 @@ func (in *Inspector) wantSave(w http.ResponseWriter, r *http.Request) (save, ok 
 	}
 }
 
-// index answers GET / with the list of endpoints.
+// index answers GET / with the page to a browser, and the list of
+// endpoints to anything else.
 func (in *Inspector) index(w http.ResponseWriter, r *http.Request) {
+	if wantsPage(r) {
+		in.page(w, r)
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	fmt.Fprint(w, indexText)
@@ -332,6 +340,10 @@ POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks          
 GET    /api/stats                            tick statistics
 GET    /api/events                           Server-Sent Events: stats, reload, change
 GET    /api/transforms?components=position   packed float32 values for 3D views
+GET    /api/transforms/stream?...&fps=N      the same, frame after frame, on one response
+GET    /api/colors?selector=S                packed colours, in the order of /api/transforms
+GET    /api/tree                             every entity's reference, id, classes and depth
 
 [token]: Authorization: Bearer TOKEN, or ?token=TOKEN (printed when the run starts).
+A browser opening / gets the inspector's page.
 `

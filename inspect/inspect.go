@@ -29,6 +29,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -100,6 +101,9 @@ type Inspector struct {
 
 	stats statsRing
 	hub   hub
+	// transformStreams counts the open GET /api/transforms/stream
+	// responses (stream.go).
+	transformStreams atomic.Int32
 	// statsEvery is the interval of stats events on a stream.
 	statsEvery time.Duration
 

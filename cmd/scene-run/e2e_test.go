@@ -87,6 +87,22 @@ func TestRunDefaultScene(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	if !strings.HasSuffix(r.stdout, "\ninspect it live: scene-run run -inspect 127.0.0.1:8080\n") {
+		t.Errorf("the last line does not say how to inspect the scene:\n%s", r.stdout)
+	}
+}
+
+// TestRunInspectHint: a plain run's last line is the command that opens
+// the same scene in the inspector; runs with -watch or -inspect have none.
+func TestRunInspectHint(t *testing.T) {
+	r := runBin(t, "run", "-ticks", "5", "-query", "[enemy]", "scenes/asteroids.yaml").expect(t, 0)
+	if !strings.HasSuffix(r.stdout, "query     [enemy]: 3 matches\ninspect it live: scene-run run -inspect 127.0.0.1:8080 scenes/asteroids.yaml\n") {
+		t.Errorf("last lines:\n%s", r.stdout)
+	}
+	r = runBin(t, "run", "-ticks", "5", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml").expect(t, 0)
+	if strings.Contains(r.stdout, "inspect it live") {
+		t.Errorf("-inspect run with the hint:\n%s", r.stdout)
+	}
 }
 
 func TestRunEveryScene(t *testing.T) {

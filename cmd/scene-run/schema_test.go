@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -29,8 +29,8 @@ import (
 func schemaOutput(t *testing.T, args ...string) []byte {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if err := cmdSchema(args, &out, &errOut); err != nil {
-		t.Fatalf("schema %v: %v\n%s", args, err, errOut.String())
+	if code := run(context.Background(), append([]string{"schema"}, args...), &out, &errOut); code != exitOK {
+		t.Fatalf("schema %v: exit %d\n%s", args, code, errOut.String())
 	}
 	return out.Bytes()
 }
@@ -946,11 +946,10 @@ func TestSchemaXSDXmllint(t *testing.T) {
 }
 
 func TestSchemaUsage(t *testing.T) {
-	for _, args := range [][]string{{"-format", "yaml"}, {"extra"}} {
+	for _, args := range [][]string{{"-format", "yaml"}, {"extra"}, {"a.yaml", "b.yaml"}} {
 		var out, errOut bytes.Buffer
-		var ue *usageError
-		if err := cmdSchema(args, &out, &errOut); !errors.As(err, &ue) {
-			t.Errorf("schema %v: error %v, want a usage error", args, err)
+		if code := run(context.Background(), append([]string{"schema"}, args...), &out, &errOut); code != exitUsage || out.Len() != 0 {
+			t.Errorf("schema %v: exit %d, stdout %q, want a usage error (2)", args, code, out.String())
 		}
 	}
 }

@@ -1,0 +1,71 @@
+// main.js: builds the page's parts and wires them to the event stream.
+// Each part lives in its own module; they share state through the store.
+
+import { Store } from './store.js';
+import { Tree } from './tree.js';
+import { SelectorBox } from './selector-box.js';
+import { View } from './view.js';
+import { Stream } from './stream.js';
+import { Panel } from './panel.js';
+import { Plot } from './plots.js';
+import { ReloadLog } from './reload-log.js';
+import { RunControls } from './run-controls.js';
+import { connectEvents } from './events.js';
+
+const $ = (id) => document.getElementById(id);
+
+const store = new Store();
+const tree = new Tree({ list: $('tree-list'), filter: $('tree-filter'), count: $('tree-count') }, store);
+const selectorBox = new SelectorBox({ input: $('sel-input'), status: $('sel-status'), error: $('sel-error') }, store);
+const view = new View($('view'), store);
+const stream = new Stream(view, store, $('view-info'));
+const panel = new Panel($('panel'), store);
+const log = new ReloadLog($('log-list'), store);
+const run = new RunControls({
+  pause: $('pause'), play: $('play'), step: $('step'), steps: $('steps'),
+  numbers: $('numbers'), message: $('run-msg'),
+});
+const rate = new Plot($('plot-rate'), 'ticks/s', [{ label: '', color: '#5fb3ff' }], '', 0);
+const cost = new Plot($('plot-cost'), 'ms/tick', [
+  { label: 'p50', color: '#7ddc8c' }, { label: 'p99', color: '#ff8f6b' },
+], ' ms', 3);
+
+store.on('scene', () => tree.load().catch(report));
+$('frame').addEventListener('click', () => view.frameAll());
+
+connectEvents({
+  stats(s) {
+    run.stats(s);
+    stream.paused = s.paused;
+    const t = performance.now();
+    rate.push(t, [s.ticksPerSecond]);
+    cost.push(t, [s.msPerTick.p50, s.msPerTick.p99]);
+  },
+  reload(ev) {
+    log.reload(ev);
+    if (!ev.ok) return;
+    // A reload may declare components, recolour or move entities.
+    panel.loadSchemas().then(() => panel.refresh()).catch(report);
+    stream.resync();
+    store.sceneChanged();
+  },
+  change(ev) {
+    log.change(ev);
+    if (ev.run) { run.show(ev.run); stream.paused = ev.run.paused; return; }
+    stream.resync();
+    if (ev.op === 'create' || ev.op === 'destroy') store.sceneChanged();
+    if (ev.ref === store.selected) panel.refresh();
+  },
+  dropped() { store.sceneChanged(); },
+}, $('conn'));
+
+panel.loadSchemas().catch(report);
+stream.run();
+
+function report(err) {
+  $('run-msg').textContent = err.message;
+}
+
+// For debugging from the console and for the browser tests: the parts,
+// read-only use intended.
+window.inspector = { store, tree, selectorBox, view, stream, panel, log, run };

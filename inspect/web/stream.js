@@ -1,0 +1,171 @@
+// stream.js: keeps the view's boxes where the entities are. It reads
+// GET /api/transforms/stream: one response on which the server sends
+// packed float32 frames (4 bytes a number, no JSON per entity) up to FPS
+// times a second. The reader keeps only the newest frame; the view draws
+// it when it can, so a slow view skips frames instead of falling behind.
+//
+// The World's structural version in each frame's header says when
+// entities came or went: then the references (GET /api/query) and the
+// colours (GET /api/colors) are fetched again, and the store is told.
+// Columns no entity has (rotation in the cube scene) are left out of the
+// stream until the next structural change.
+
+import { get, getPacked } from './api.js';
+
+const SELECTOR = '[position]';
+const ALL = ['position', 'rotation', 'scale'];
+const FPS = 30; // frames a second asked of the server while running
+const PAUSED_FPS = 4; // while paused, only edits move anything
+
+export class Stream {
+  constructor(view, store, info) {
+    this.view = view;
+    this.store = store;
+    this.info = info; // element showing the rate and size
+    this.cols = ALL;
+    this.fps = FPS;
+    this.version = -1; // World version of the references in the view
+    this.syncing = null;
+    this.latest = null; // newest frame not yet applied
+    this.wake = null; // resolves the wait for a frame
+    this.bytes = 0; // of the last frame
+    this.lastUpdates = 0;
+    this.rate = 0;
+    this.controller = null;
+    setInterval(() => this.measure(), 1000);
+  }
+
+  /** Apply frames as they come, one per drawing of the view, for ever. */
+  async run() {
+    this.open();
+    for (;;) {
+      const frame = await this.next();
+      if (frame.version !== this.version) {
+        if (this.cols !== ALL) { this.cols = ALL; this.open(); } // look at every column again
+        this.resync();
+      } else if (this.cols === ALL) {
+        const cols = present(frame);
+        if (cols.length !== ALL.length) { this.cols = cols; this.open(); }
+      }
+      this.view.applyTransforms(frame);
+      await this.view.drawn();
+    }
+  }
+
+  /** Slow the stream down while the scene is paused. */
+  set paused(p) {
+    const fps = p ? PAUSED_FPS : FPS;
+    if (fps !== this.fps) { this.fps = fps; this.open(); }
+  }
+
+  /** (Re)open the stream with the current columns and rate. */
+  async open() {
+    if (this.controller) this.controller.abort();
+    const controller = new AbortController();
+    this.controller = controller;
+    const url = `api/transforms/stream?components=${this.cols.join(',')}&selector=${encodeURIComponent(SELECTOR)}&fps=${this.fps}`;
+    try {
+      const res = await fetch(url, { signal: controller.signal, cache: 'no-store' });
+      if (!res.ok) throw new Error(`${res.status} ${(await res.json()).error}`);
+      await this.read(res.body.getReader(), res.headers.get('X-Layout') || '');
+    } catch (err) {
+      if (controller.signal.aborted) return; // replaced by a newer stream
+      this.info.textContent = `view: ${err.message}`;
+    }
+    if (controller === this.controller) setTimeout(() => { if (controller === this.controller) this.open(); }, 1000);
+  }
+
+  /** Cut the byte stream into frames (uint32 length, then the frame). */
+  async read(reader, layout) {
+    let buf = new Uint8Array(1 << 20);
+    let len = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      if (len + value.length > buf.length) {
+        const bigger = new Uint8Array(Math.max(2 * buf.length, len + value.length));
+        bigger.set(buf.subarray(0, len));
+        buf = bigger;
+      }
+      buf.set(value, len);
+      len += value.length;
+      let at = 0;
+      let newest = null;
+      while (len - at >= 4) {
+        const size = new DataView(buf.buffer, at, 4).getUint32(0, true);
+        if (len - at - 4 < size) break;
+        newest = buf.slice(at + 4, at + 4 + size).buffer; // its own copy
+        at += 4 + size;
+      }
+      if (at > 0) { buf.copyWithin(0, at, len); len -= at; }
+      if (newest) this.push(newest, layout);
+    }
+  }
+
+  push(buffer, layout) {
+    const head = new DataView(buffer, 0, 16);
+    this.bytes = buffer.byteLength;
+    this.latest = {
+      buffer,
+      count: head.getUint32(0, true),
+      stride: head.getUint32(4, true),
+      // The version is a uint64; no scene comes near 2^53 changes.
+      version: Number(head.getBigUint64(8, true)),
+      layout,
+    };
+    if (this.wake) { this.wake(); this.wake = null; }
+  }
+
+  /** The newest frame, when there is one. */
+  async next() {
+    while (!this.latest) await new Promise((resolve) => { this.wake = resolve; });
+    const f = this.latest;
+    this.latest = null;
+    return f;
+  }
+
+  /** Fetch the references and colours again (after a structural change or an edit). */
+  resync() {
+    if (this.syncing) { this.again = true; return; }
+    this.syncing = this.sync().catch(() => {}).finally(() => {
+      this.syncing = null;
+      if (this.again) { this.again = false; this.resync(); }
+    });
+  }
+
+  async sync() {
+    const q = await get(`api/query?selector=${encodeURIComponent(SELECTOR)}`);
+    const c = await getPacked(`api/colors?selector=${encodeURIComponent(SELECTOR)}`);
+    this.view.setRefs(q.matches);
+    this.view.setColors(new Uint8Array(c.buffer, 16, 4 * c.count));
+    if (q.version !== this.version) {
+      this.version = q.version;
+      this.store.sceneChanged();
+    }
+  }
+
+  measure() {
+    const u = this.view.updates;
+    this.rate = u - this.lastUpdates;
+    this.lastUpdates = u;
+    const kb = this.bytes / 1024;
+    this.info.textContent = `${this.view.count.toLocaleString('en')} boxes · ${this.rate} updates/s · ${kb < 10 ? kb.toFixed(1) : Math.round(kb).toLocaleString('en')} KB/update`;
+    this.info.dataset.rate = String(this.rate);
+    this.info.dataset.bytes = String(this.bytes);
+  }
+}
+
+/** The columns some entity of a frame has (position always). */
+function present(frame) {
+  const f = new Float32Array(frame.buffer, 16, frame.count * frame.stride);
+  const cols = [];
+  let off = 0;
+  for (const part of frame.layout.split(',')) {
+    const [name, n] = part.split(':');
+    let any = name === 'position';
+    for (let i = 0; !any && i < frame.count; i++) any = !Number.isNaN(f[i * frame.stride + off]);
+    if (any) cols.push(name);
+    off += Number(n);
+  }
+  return cols;
+}
