@@ -141,3 +141,15 @@ func (in *Inspector) label(e ecs.Entity) string {
 	}
 	return loader.EntityPath(in.reg, e)
 }
+
+// labels returns the labels of many entities, the same as label gives
+// each, naming each parent once.
+func (in *Inspector) labels(es []ecs.Entity) []string {
+	out := in.paths(es)
+	for i, e := range es {
+		if id := in.reg.EntityID(e); id != "" {
+			out[i] = "#" + id
+		}
+	}
+	return out
+}
