@@ -19,6 +19,20 @@ type ExportOptions struct {
 // the values they produced). Loading the document into a fresh Registry
 // with the same registered components gives the same state.
 func Export(reg *registry.Registry, opt ExportOptions) *Document {
+	doc := exportHead(reg, opt)
+	if opt.Root.IsZero() {
+		for e := range reg.World().Roots() {
+			doc.Entities = append(doc.Entities, exportEntity(reg, e))
+		}
+	} else if reg.World().Alive(opt.Root) {
+		doc.Entities = append(doc.Entities, exportEntity(reg, opt.Root))
+	}
+	return doc
+}
+
+// exportHead returns what Export returns but the entities: the
+// declarations, and the system settings if opt has no Root.
+func exportHead(reg *registry.Registry, opt ExportOptions) *Document {
 	doc := &Document{}
 	for _, c := range reg.Components() {
 		if !c.Declared {
@@ -40,11 +54,6 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 				doc.Scene = append(doc.Scene, c)
 			}
 		}
-		for e := range reg.World().Roots() {
-			doc.Entities = append(doc.Entities, exportEntity(reg, e))
-		}
-	} else if reg.World().Alive(opt.Root) {
-		doc.Entities = append(doc.Entities, exportEntity(reg, opt.Root))
 	}
 	return doc
 }

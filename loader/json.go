@@ -81,32 +81,18 @@ type DumpEntity struct {
 	depth int // WriteJSON: depth below the dump's top-level entities, -1 for none
 }
 
-// EntityPath returns the path that names e in dumps and query output: its
-// id if it has one, else its parent's path (or nothing, for a root)
-// followed by its 0-based index among its siblings, joined by "/".
-func EntityPath(reg *registry.Registry, e ecs.Entity) string {
-	if id := reg.EntityID(e); id != "" {
-		return id
-	}
-	w := reg.World()
-	idx := strconv.Itoa(w.ChildIndex(e))
-	if p, ok := w.Parent(e); ok {
-		return EntityPath(reg, p) + "/" + idx
-	}
-	return idx
-}
-
 // DumpEntities returns the dump form of the given entities.
 func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
 	out := make([]*DumpEntity, 0, len(es))
 	w := reg.World()
+	names := NewNamer(reg)
 	for _, e := range es {
-		d := &DumpEntity{ID: reg.EntityID(e), Path: EntityPath(reg, e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1}
+		d := &DumpEntity{ID: reg.EntityID(e), Path: names.Path(e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1}
 		if d.Class == nil {
 			d.Class = []string{}
 		}
 		if p, ok := w.Parent(e); ok {
-			s := EntityPath(reg, p)
+			s := names.Path(p)
 			d.Parent = &s
 		}
 		for _, name := range reg.EntityComponents(e) {
@@ -237,7 +223,7 @@ func jsonVector(vs ...float64) json.RawMessage {
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
 // dump.
 func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt ExportOptions) error {
-	doc := Export(reg, ExportOptions{Root: opt.Root})
+	doc := exportHead(reg, ExportOptions{Root: opt.Root})
 	var b bytes.Buffer
 	b.WriteString("{")
 	if len(doc.Scene) > 0 {

@@ -61,8 +61,8 @@ func (c *cli) cmdQuery(ctx context.Context, args []string) error {
 		fmt.Fprintf(stdout, "%s\n", b)
 		return nil
 	}
-	for _, e := range es {
-		fmt.Fprintln(stdout, loader.EntityPath(rt.reg, e))
+	for _, p := range loader.EntityPaths(rt.reg, es) {
+		fmt.Fprintln(stdout, p)
 	}
 	return nil
 }

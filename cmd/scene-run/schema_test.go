@@ -776,8 +776,16 @@ func TestSchemaXSD(t *testing.T) {
 		t.Error("output differs between runs")
 	}
 	root := parseXSD(t, out)
+	checkXSDReferences(t, root)
+	attrs, anyAttr := xsdAttributes(root)
+	checkXSDAttributes(t, attrs, anyAttr)
+	checkXSDAdmitsCubes(t, attrs)
+}
 
-	// Every type and attribute group referred to is defined.
+// checkXSDReferences checks that every type and attribute group the XSD
+// refers to is defined, and that the scene's parts are.
+func checkXSDReferences(t *testing.T, root *xsdNode) {
+	t.Helper()
 	defined := map[string]bool{}
 	root.walk(func(n *xsdNode, parents []*xsdNode) {
 		if len(parents) == 1 && n.attr("name") != "" {
@@ -798,7 +806,13 @@ func TestSchemaXSD(t *testing.T) {
 		}
 	}
 
-	attrs, anyAttr := xsdAttributes(root)
+}
+
+// checkXSDAttributes checks the XSD's attributes, by element or type and
+// name (see xsdAttributes), against the registry: every component and
+// system, the entity's own attributes, include's src.
+func checkXSDAttributes(t *testing.T, attrs map[string]map[string]string, anyAttr map[string]bool) {
+	t.Helper()
 	rt, err := newRuntime(0)
 	if err != nil {
 		t.Fatal(err)
@@ -842,8 +856,13 @@ func TestSchemaXSD(t *testing.T) {
 		t.Error("<entity> and <mixin> must take any attribute (scene-declared components)")
 	}
 
-	// The attributes of scenes/cubes.xml are all declared, except those
-	// anyAttribute admits (none there: it uses built-ins only besides tags).
+}
+
+// checkXSDAdmitsCubes checks that the attributes of scenes/cubes.xml are
+// all declared, except those anyAttribute admits (none there: it uses
+// built-ins only besides tags).
+func checkXSDAdmitsCubes(t *testing.T, attrs map[string]map[string]string) {
+	t.Helper()
 	src, err := os.ReadFile("../../scenes/cubes.xml")
 	if err != nil {
 		t.Fatal(err)
