@@ -141,19 +141,18 @@ func (w *xsdWriter) componentAttrs(name string, c *registry.Component) {
 // WriteXSD writes an XML Schema of XML scenes for the components and
 // systems registered in reg, for editors to validate and complete scene
 // files with. With a doc, the components doc declares (its components
-// section) are described as registered ones are, and so are the name__ID
-// instances of multiple components that doc uses; a declaration that
-// does not compile is an error, as [Compile] reports it. The output is
-// deterministic.
+// section) are described as registered ones are, and so are the tags and
+// the name__ID instances of multiple components that doc uses; a
+// declaration that does not compile is an error, as [Compile] reports
+// it. The output is deterministic.
 //
 // Attribute strings of multi-property components and systems must name
-// their properties (an xs:pattern; values are not checked). <entity> and
-// <mixin> take only the components the schema knows: XML Schema 1.0
-// cannot make that depend on the scene's <components> section, so a
-// scene that declares components needs the schema made with its doc.
-// The one exception: with no doc, if a component is registered with
-// multiple instances, whose name__ID attributes an XML Schema cannot
-// name in advance, they take any attribute (xs:anyAttribute).
+// their properties (an xs:pattern; values are not checked), and so must
+// component.property attributes. Made with a doc, <entity> and <mixin>
+// take no attribute the schema does not know, so a misspelt component is
+// an error. Made without one they take any other attribute
+// (xs:anyAttribute), as XML Schema 1.0 cannot make that depend on the
+// scene's <components> section and the tags it uses.
 func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
 	comps, err := schemaComponents(reg, doc)
 	if err != nil {
