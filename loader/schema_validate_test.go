@@ -541,3 +541,56 @@ func lookupPath(root any, path string) map[string]any {
 	m, _ := cur.(map[string]any)
 	return m
 }
+
+// TestSchemaCustomComponents: what the built-ins do not have, against
+// the loader: oneOf enums, bounds and hyphen-case names in mappings and
+// attribute strings, name__ID instances, a single-property component of
+// a Go type, a registered tag.
+func TestSchemaCustomComponents(t *testing.T) {
+	type walker struct {
+		Mode  string `scene:"mode,oneOf=walk|run"`
+		MaxHp int    `scene:",min=0,max=10"`
+		Tags  []string
+	}
+	type speed float64
+	reg := newTestRegistry(t)
+	if _, err := registry.Register(reg, "walker", registry.Definition[walker]{Multiple: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Register(reg, "speed", registry.Definition[speed]{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Register(reg, "marker", registry.Definition[struct{}]{}); err != nil {
+		t.Fatal(err)
+	}
+	s := compileJSONSchema(t, reg, nil)
+	for _, tt := range []struct {
+		src string
+		ok  bool
+	}{
+		{"entities: [{walker: {mode: run, maxHp: 3, tags: 'a, b'}}]", true},
+		{"entities: [{walker: {max-hp: 10}}]", true},
+		{"entities: [{walker: 'mode: run; max-hp: 10; tags: a'}]", true},
+		{"entities: [{walker__left: {mode: walk}, walker__right: 'mode: run'}]", true},
+		{"entities: [{speed: 2.5, marker: }]", true},
+		{"entities: [{marker: ''}]", true},
+		{"entities: [{marker: {}}]", true},
+		{"entities: [{walker: {mode: fly}}]", false},
+		{"entities: [{walker__left: {mode: fly}}]", false},
+		{"entities: [{walker: {maxHp: 11}}]", false},
+		{"entities: [{walker: {max-hp: -1}}]", false},
+		{"entities: [{walker: 'mode: run; maxhp: 1'}]", false},
+		{"entities: [{walker__left: 'mod: run'}]", false},
+		{"entities: [{speed: fast}]", false},
+		{"entities: [{marker: x}]", false},
+		{"entities: [{marker: {a: 1}}]", false},
+	} {
+		if err := compileYAML(reg, "s.yaml", []byte(tt.src)); (err == nil) != tt.ok {
+			t.Fatalf("%s: loader says %v, want ok = %v (test case out of date?)", tt.src, err, tt.ok)
+		}
+		errs, _ := validateYAML(t, s, []byte(tt.src))
+		if got := len(errs) == 0; got != tt.ok {
+			t.Errorf("%s: valid = %v, want %v; errors: %v", tt.src, got, tt.ok, errs)
+		}
+	}
+}
