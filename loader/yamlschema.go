@@ -199,12 +199,13 @@ func schemaRef(name string) jsonObj {
 //
 // The schema checks attribute strings as far as a regular expression can:
 // the property names in "prop: value; prop: value", not the values. An
-// entity or mixin may carry only the components the schema knows, unless
-// the scene has a components section declaring a component the schema
-// does not know, or includes a file that doc does not (with a nil doc:
-// any components section or include); then any component name is
-// allowed, as a JSON Schema cannot compare an entity's keys with the
-// components section.
+// entity or mixin may carry the components the schema knows, and other
+// names only with no value (tags, as the loader makes them), so a
+// misspelt component is an error; unless the scene has a components
+// section declaring a component the schema does not know, or includes a
+// file that doc does not (with a nil doc: any declaration or include).
+// Then any name takes any value, as a JSON Schema cannot compare an
+// entity's keys with the components section.
 //
 // It declares draft 2020-12 but uses only keywords that draft-07 reads
 // the same way (no siblings next to $ref, items as a single schema), since
