@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"flag"
 	"net/http"
 	"os"
 	"os/exec"
@@ -210,4 +213,35 @@ func TestPlayEmbedded(t *testing.T) {
 func waitFor(t *testing.T, b *clitest.Buffer, re *regexp.Regexp) []string {
 	t.Helper()
 	return clitest.WaitFor(t, b, re, 20*time.Second)
+}
+
+var update = flag.Bool("update", false, "rewrite level.schema.json")
+
+// TestSchemaFile: level.schema.json, which level.yaml names in its
+// modeline for editors, is what "chase schema level.yaml" prints (go
+// test ./examples/chase -run SchemaFile -update rewrites it).
+func TestSchemaFile(t *testing.T) {
+	var want, errb bytes.Buffer
+	if code := program.Run(context.Background(), []string{"schema", "level.yaml"}, &want, &errb); code != 0 {
+		t.Fatalf("schema: exit %d\n%s", code, errb.String())
+	}
+	if *update {
+		if err := os.WriteFile("level.schema.json", want.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile("level.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Error("level.schema.json is stale: run go test ./examples/chase -run SchemaFile -update")
+	}
+	level, err := os.ReadFile("level.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(level, []byte("# yaml-language-server: $schema=level.schema.json\n")) {
+		t.Error("level.yaml does not name level.schema.json in a modeline")
+	}
 }

@@ -26,21 +26,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = registry.Register(reg, "health", registry.Definition[Health]{
-		// A Tick may read other entities: near #hazard, lose 1 hp a tick.
-		Tick: func(c *registry.Context, h *Health) {
-			hazard, ok, _ := c.Registry.Resolve("#hazard")
-			if !ok {
-				return
-			}
-			me, _ := b.Transforms.World(c.Entity)
-			it, _ := b.Transforms.World(hazard)
-			if math.Hypot(me.Position.X-it.Position.X, me.Position.Z-it.Position.Z) < 5 {
-				h.HP = max(h.HP-1, 0)
-			}
-		},
-	})
-	if err != nil {
+	if err := register(reg, b); err != nil {
 		log.Fatal(err)
 	}
 	if _, err := loader.LoadFile(reg, "level.yaml", loader.Options{}); err != nil {
@@ -60,4 +46,25 @@ func main() {
 		wt, _ := b.Transforms.World(e) // world position, rotation, scale
 		fmt.Printf("%s %s at %v\n", loader.EntityPath(reg, e), hp, wt.Position)
 	}
+}
+
+// register registers the program's own components; package scenerun
+// takes the same function to give the tools (validate, schema, ...)
+// these components.
+func register(reg *registry.Registry, b *components.Builtins) error {
+	_, err := registry.Register(reg, "health", registry.Definition[Health]{
+		// A Tick may read other entities: near #hazard, lose 1 hp a tick.
+		Tick: func(c *registry.Context, h *Health) {
+			hazard, ok, _ := c.Registry.Resolve("#hazard")
+			if !ok {
+				return
+			}
+			me, _ := b.Transforms.World(c.Entity)
+			it, _ := b.Transforms.World(hazard)
+			if math.Hypot(me.Position.X-it.Position.X, me.Position.Z-it.Position.Z) < 5 {
+				h.HP = max(h.HP-1, 0)
+			}
+		},
+	})
+	return err
 }

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // TestReadmeShowsThisProgram: the README's Go program is this file, from
@@ -42,4 +49,46 @@ func TestRun(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite level.schema.json")
+
+// TestSchemaFile: level.schema.json, which level.yaml names in its
+// modeline for editors, is the JSON Schema of this program's registry
+// (go test ./examples/readme -run SchemaFile -update rewrites it).
+func TestSchemaFile(t *testing.T) {
+	reg := registry.New(ecs.NewWorld())
+	b, err := components.Register(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := register(reg, b); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := loader.WriteJSONSchema(&want, reg, nil); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile("level.schema.json", want.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile("level.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Error("level.schema.json is stale: run go test ./examples/readme -run SchemaFile -update")
+	}
+	if !bytes.Contains(must(os.ReadFile("level.yaml")), []byte("# yaml-language-server: $schema=level.schema.json\n")) {
+		t.Error("level.yaml does not name level.schema.json in a modeline")
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
