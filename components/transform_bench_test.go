@@ -188,32 +188,7 @@ func benchPropagation(b *testing.B, shape string, all bool) {
 		}
 	})
 	if all && !flat {
-		// World linear parts (3x3, row-major) and positions, kept.
-		lin := make([][9]float64, benchN)
-		for i := range lin {
-			m := sc.wm[i]
-			lin[i] = [9]float64{m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]}
-		}
-		b.Run("hand-translate", func(b *testing.B) {
-			for b.Loop() {
-				for i := range sc.p {
-					sc.p[i].x += 0.001
-				}
-				for i, par := range sc.parent {
-					p := sc.p[i]
-					if par < 0 {
-						sc.wp[i] = p
-						continue
-					}
-					l, t := &lin[par], sc.wp[par]
-					sc.wp[i] = v3{
-						l[0]*p.x + l[1]*p.y + l[2]*p.z + t.x,
-						l[3]*p.x + l[4]*p.y + l[5]*p.z + t.y,
-						l[6]*p.x + l[7]*p.y + l[8]*p.z + t.z,
-					}
-				}
-			}
-		})
+		sc.benchHandTranslate(b)
 	}
 	if !all {
 		b.Run("hand-dirty", func(b *testing.B) {
@@ -228,8 +203,45 @@ func benchPropagation(b *testing.B, shape string, all bool) {
 			}
 		})
 	}
-	// The scene computes what the hand loop computes (checked at the
-	// end, not timed): give both the same positions.
+	sc.checkAgainstHand(b)
+}
+
+// benchHandTranslate times the hand loop for a tree where only positions
+// move: the world linear parts (3x3, row-major) are kept, only the
+// translations are recomputed.
+func (sc *benchScene) benchHandTranslate(b *testing.B) {
+	lin := make([][9]float64, benchN)
+	for i := range lin {
+		m := sc.wm[i]
+		lin[i] = [9]float64{m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]}
+	}
+	b.Run("hand-translate", func(b *testing.B) {
+		for b.Loop() {
+			for i := range sc.p {
+				sc.p[i].x += 0.001
+			}
+			for i, par := range sc.parent {
+				p := sc.p[i]
+				if par < 0 {
+					sc.wp[i] = p
+					continue
+				}
+				l, t := &lin[par], sc.wp[par]
+				sc.wp[i] = v3{
+					l[0]*p.x + l[1]*p.y + l[2]*p.z + t.x,
+					l[3]*p.x + l[4]*p.y + l[5]*p.z + t.y,
+					l[6]*p.x + l[7]*p.y + l[8]*p.z + t.z,
+				}
+			}
+		}
+	})
+}
+
+// checkAgainstHand checks that the scene computes what the hand loop
+// computes (at the end, not timed), giving both the same positions.
+func (sc *benchScene) checkAgainstHand(b *testing.B) {
+	pos := sc.b.Position
+	tr := sc.b.Transforms
 	for i, e := range sc.es {
 		*pos.Get(e) = registry.Vec3{X: sc.p[i].x, Y: sc.p[i].y, Z: sc.p[i].z}
 	}

@@ -26,55 +26,28 @@ func TestTransformsModel(t *testing.T) {
 	}
 }
 
+// transformModel is one random run of TestTransformsModel: the World,
+// its registry and built-ins, and the entities made so far (some dead).
+type transformModel struct {
+	t    *testing.T
+	w    *ecs.World
+	r    *registry.Registry
+	b    *components.Builtins
+	rng  *rand.Rand
+	es   []ecs.Entity
+	maps map[string]ecs.Map[registry.Vec3]
+	all  *ecs.Filter // the entities with a world transform
+}
+
+// transformComps are the local transform components.
+var transformComps = []string{"position", "rotation", "scale"}
+
 func runModel(t *testing.T, seed uint64) {
 	w, r, b := newReg(t)
-	rng := rand.New(rand.NewPCG(seed, 99))
-	var es []ecs.Entity
-	live := func() []ecs.Entity {
-		out := es[:0:0]
-		for _, e := range es {
-			if w.Alive(e) {
-				out = append(out, e)
-			}
-		}
-		es = out
-		return out
-	}
-	any := func() ecs.Entity {
-		l := live()
-		if len(l) == 0 {
-			return ecs.Entity{}
-		}
-		return l[rng.IntN(len(l))]
-	}
-	vec := func(lo, hi float64) registry.Vec3 {
-		return registry.Vec3{X: lo + rng.Float64()*(hi-lo), Y: lo + rng.Float64()*(hi-lo), Z: lo + rng.Float64()*(hi-lo)}
-	}
-	comps := []string{"position", "rotation", "scale"}
-	value := func(c string) registry.Vec3 {
-		switch c {
-		case "rotation":
-			return vec(-180, 180)
-		case "scale":
-			return vec(0.3, 2)
-		}
-		return vec(-5, 5)
-	}
-	maps := map[string]ecs.Map[registry.Vec3]{"position": b.Position, "rotation": b.Rotation, "scale": b.Scale}
-	create := func() {
-		e := w.NewEntity()
-		if p := any(); !p.IsZero() && rng.IntN(4) > 0 {
-			ok(t, w.SetParent(e, p))
-		}
-		for _, c := range comps {
-			if rng.IntN(3) > 0 {
-				ok(t, r.Set(e, c, value(c).String()))
-			}
-		}
-		es = append(es, e)
-	}
+	m := &transformModel{t: t, w: w, r: r, b: b, rng: rand.New(rand.NewPCG(seed, 99))}
+	m.maps = map[string]ecs.Map[registry.Vec3]{"position": b.Position, "rotation": b.Rotation, "scale": b.Scale}
 	for range 40 {
-		create()
+		m.create()
 	}
 	if seed%2 == 0 {
 		// A ground: bodies land on it (physics moves them, and their
@@ -83,91 +56,158 @@ func runModel(t *testing.T, seed uint64) {
 		ok(t, r.Set(g, "ground", "restitution: 0.5"))
 		ok(t, r.Set(g, "position", "0 -3 0"))
 	}
-	all := ecs.NewFilter(w, ecs.With(b.World.ID()))
+	m.all = ecs.NewFilter(w, ecs.With(b.World.ID()))
 	for step := range 300 {
-		op := rng.IntN(12)
-		e := any()
+		op := m.rng.IntN(12)
+		e := m.any()
 		if e.IsZero() {
-			create()
+			m.create()
 			continue
 		}
-		c := comps[rng.IntN(3)]
-		what := ""
-		switch op {
-		case 0, 1:
-			what = "set " + c
-			ok(t, r.Set(e, c, value(c).String()))
-		case 2:
-			what = "remove " + c
-			if r.Has(e, c) {
-				ok(t, r.Remove(e, c))
+		what := m.change(op, e)
+		checkModel(t, w, b, fmt.Sprintf("step %d (%s)", step, what))
+	}
+}
+
+// live returns the live entities of m.es, and drops the dead from it.
+func (m *transformModel) live() []ecs.Entity {
+	out := m.es[:0:0]
+	for _, e := range m.es {
+		if m.w.Alive(e) {
+			out = append(out, e)
+		}
+	}
+	m.es = out
+	return out
+}
+
+// any returns a live entity at random, the zero Entity if there is none.
+func (m *transformModel) any() ecs.Entity {
+	l := m.live()
+	if len(l) == 0 {
+		return ecs.Entity{}
+	}
+	return l[m.rng.IntN(len(l))]
+}
+
+// vec returns a random vector with coordinates in [lo, hi).
+func (m *transformModel) vec(lo, hi float64) registry.Vec3 {
+	rng := m.rng
+	return registry.Vec3{X: lo + rng.Float64()*(hi-lo), Y: lo + rng.Float64()*(hi-lo), Z: lo + rng.Float64()*(hi-lo)}
+}
+
+// value returns a random value of the transform component c.
+func (m *transformModel) value(c string) registry.Vec3 {
+	switch c {
+	case "rotation":
+		return m.vec(-180, 180)
+	case "scale":
+		return m.vec(0.3, 2)
+	}
+	return m.vec(-5, 5)
+}
+
+// create makes an entity, most often under a random parent, with random
+// transform components.
+func (m *transformModel) create() {
+	e := m.w.NewEntity()
+	if p := m.any(); !p.IsZero() && m.rng.IntN(4) > 0 {
+		ok(m.t, m.w.SetParent(e, p))
+	}
+	for _, c := range transformComps {
+		if m.rng.IntN(3) > 0 {
+			ok(m.t, m.r.Set(e, c, m.value(c).String()))
+		}
+	}
+	m.es = append(m.es, e)
+}
+
+// change makes the change numbered op (0 to 11) to e or the World, and
+// says what it was.
+func (m *transformModel) change(op int, e ecs.Entity) string {
+	t, w, r, rng := m.t, m.w, m.r, m.rng
+	c := transformComps[rng.IntN(3)]
+	what := ""
+	switch op {
+	case 0, 1:
+		what = "set " + c
+		ok(t, r.Set(e, c, m.value(c).String()))
+	case 2:
+		what = "remove " + c
+		if r.Has(e, c) {
+			ok(t, r.Remove(e, c))
+		}
+	case 3:
+		what = "remove world"
+		if r.Has(e, "world") && rng.IntN(3) == 0 {
+			ok(t, r.Remove(e, "world"))
+		}
+	case 4:
+		what = "reparent"
+		p := m.any()
+		if p == e || w.IsAncestor(e, p) || rng.IntN(5) == 0 {
+			p = ecs.Entity{}
+		}
+		ok(t, w.SetParent(e, p))
+	case 5:
+		what = "destroy"
+		if rng.IntN(3) == 0 {
+			ok(t, w.Destroy(e))
+		}
+	case 6:
+		what = "create"
+		m.create()
+	case 7:
+		what = "pointer + MarkChanged"
+		if mp := m.maps[c]; mp.Has(e) {
+			*mp.Get(e) = m.value(c)
+			ok(t, w.MarkChanged(e, mp.ID()))
+		}
+	case 8, 9:
+		posOnly := op == 9
+		what = fmt.Sprint("columns, positions only: ", posOnly)
+		m.writeColumns(posOnly)
+	case 10:
+		what = "tick"
+		ok(t, r.Tick(0.02))
+	case 11:
+		what = "velocity"
+		ok(t, r.Set(e, "velocity", m.vec(-3, 3).String()))
+		if rng.IntN(2) == 0 {
+			ok(t, r.Set(e, "gravity", ""))
+		}
+	}
+	return what
+}
+
+// writeColumns writes random values to some entities' transform columns
+// (positions only, if posOnly), reports them by filter, and updates.
+func (m *transformModel) writeColumns(posOnly bool) {
+	q := m.all.Query()
+	for q.NextTable() {
+		for _, cc := range transformComps {
+			if posOnly && cc != "position" {
+				continue
 			}
-		case 3:
-			what = "remove world"
-			if r.Has(e, "world") && rng.IntN(3) == 0 {
-				ok(t, r.Remove(e, "world"))
-			}
-		case 4:
-			what = "reparent"
-			p := any()
-			if p == e || w.IsAncestor(e, p) || rng.IntN(5) == 0 {
-				p = ecs.Entity{}
-			}
-			ok(t, w.SetParent(e, p))
-		case 5:
-			what = "destroy"
-			if rng.IntN(3) == 0 {
-				ok(t, w.Destroy(e))
-			}
-		case 6:
-			what = "create"
-			create()
-		case 7:
-			what = "pointer + MarkChanged"
-			if m := maps[c]; m.Has(e) {
-				*m.Get(e) = value(c)
-				ok(t, w.MarkChanged(e, m.ID()))
-			}
-		case 8, 9:
-			// Column writes to some entities, reported by filter.
-			posOnly := op == 9
-			what = fmt.Sprint("columns, positions only: ", posOnly)
-			q := all.Query()
-			for q.NextTable() {
-				for _, cc := range comps {
-					if posOnly && cc != "position" {
-						continue
-					}
-					if col := ecs.Column[registry.Vec3](&q, maps[cc].ID()); col != nil {
-						for i := range col {
-							if rng.IntN(4) == 0 {
-								col[i] = value(cc)
-							}
-						}
+			if col := ecs.Column[registry.Vec3](&q, m.maps[cc].ID()); col != nil {
+				for i := range col {
+					if m.rng.IntN(4) == 0 {
+						col[i] = m.value(cc)
 					}
 				}
 			}
-			if posOnly {
-				b.Transforms.MovedPositions(all)
-			} else {
-				b.Transforms.Moved(all)
-			}
-			if rng.IntN(2) == 0 {
-				b.Transforms.Update()
-			} else {
-				ok(t, r.Tick(0.01)) // the transform system updates
-			}
-		case 10:
-			what = "tick"
-			ok(t, r.Tick(0.02))
-		case 11:
-			what = "velocity"
-			ok(t, r.Set(e, "velocity", vec(-3, 3).String()))
-			if rng.IntN(2) == 0 {
-				ok(t, r.Set(e, "gravity", ""))
-			}
 		}
-		checkModel(t, w, b, fmt.Sprintf("step %d (%s)", step, what))
+	}
+	tr := m.b.Transforms
+	if posOnly {
+		tr.MovedPositions(m.all)
+	} else {
+		tr.Moved(m.all)
+	}
+	if m.rng.IntN(2) == 0 {
+		tr.Update()
+	} else {
+		ok(m.t, m.r.Tick(0.01)) // the transform system updates
 	}
 }
 

@@ -127,3 +127,59 @@ func BenchmarkWalkAll(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(w.Len()), "ns/entity")
 }
+
+// BenchmarkHierarchyChanges measures the hierarchy's upkeep: moving a
+// child to the end of another parent's children (SetParent) and to the
+// front (InsertChild at 0), among 1,000 parents with 10 children each;
+// and creating and destroying an entity in a World that has a hierarchy.
+func BenchmarkHierarchyChanges(b *testing.B) {
+	w := NewWorld()
+	w.EnableHierarchy()
+	parents := make([]Entity, 1000)
+	var kids []Entity
+	for i := range parents {
+		parents[i] = w.NewEntity()
+		for range 10 {
+			k := w.NewEntity()
+			_ = w.SetParent(k, parents[i])
+			kids = append(kids, k)
+		}
+	}
+	b.Run("SetParent", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			_ = w.SetParent(kids[i%len(kids)], parents[(i*7)%len(parents)])
+			i++
+		}
+	})
+	b.Run("InsertChild0", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			_ = w.InsertChild(parents[(i*7)%len(parents)], kids[i%len(kids)], 0)
+			i++
+		}
+	})
+	b.Run("CreateDestroy", func(b *testing.B) {
+		for b.Loop() {
+			_ = w.Destroy(w.NewEntity())
+		}
+	})
+}
+
+// BenchmarkChildIndex measures ChildIndex of each of 10,000 siblings.
+func BenchmarkChildIndex(b *testing.B) {
+	w := NewWorld()
+	top := w.NewEntity()
+	kids := make([]Entity, 10000)
+	for i := range kids {
+		kids[i] = w.NewEntity()
+		_ = w.SetParent(kids[i], top)
+	}
+	for b.Loop() {
+		for i, k := range kids {
+			if w.ChildIndex(k) != i {
+				b.Fatal("ChildIndex")
+			}
+		}
+	}
+}

@@ -6,11 +6,24 @@ import (
 	"slices"
 )
 
-// link holds an entity's place in the hierarchy. Fields are entity index
-// + 1, so that 0 means none.
+// link holds an entity's place in the hierarchy. The fields but index are
+// entity index + 1, so that 0 means none.
+//
+// index is the entity's place among its siblings, kept lazily: a list of
+// siblings (a parent's children, or the roots) is numbered if its first
+// entity's index is not unnumbered. Appending to a list, or taking its
+// last entity out, keeps it numbered; a change that shifts places marks
+// its first entity unnumbered, and ChildIndex numbers the list again. So
+// the upkeep is a store per change, and naming every one of many siblings
+// takes time linear in their number.
 type link struct {
 	parent, first, last, prev, next uint32
+	index                           uint32
 }
+
+// unnumbered marks the first entity of a list of siblings whose indexes
+// are out of date.
+const unnumbered = ^uint32(0)
 
 // hierarchy is allocated the first time a World uses parents; a World that
 // never does pays nothing for it. Entities without a parent are roots,
@@ -33,7 +46,9 @@ func (h *hierarchy) appendRoot(idx uint32) {
 	l := &h.links[idx]
 	*l = link{prev: h.rootLast}
 	if h.rootLast != 0 {
-		h.links[h.rootLast-1].next = idx + 1
+		last := &h.links[h.rootLast-1]
+		last.next = idx + 1
+		l.index = last.index + 1 // wraps if unnumbered: the list is anyway
 	} else {
 		h.rootFirst = idx + 1
 	}
@@ -58,6 +73,7 @@ func (h *hierarchy) detach(idx uint32) {
 	}
 	if l.next != 0 {
 		h.links[l.next-1].prev = l.prev
+		h.links[*first-1].index = unnumbered // the places after idx shift
 	} else {
 		*last = l.prev
 	}
@@ -75,9 +91,11 @@ func (h *hierarchy) insertBefore(idx, parent, before uint32) {
 	}
 	l.parent = parent
 	if before == 0 {
-		l.prev, l.next = *last, 0
+		l.prev, l.next, l.index = *last, 0, 0
 		if *last != 0 {
-			h.links[*last-1].next = idx + 1
+			p := &h.links[*last-1]
+			p.next = idx + 1
+			l.index = p.index + 1 // wraps if unnumbered: the list is anyway
 		} else {
 			*first = idx + 1
 		}
@@ -92,6 +110,7 @@ func (h *hierarchy) insertBefore(idx, parent, before uint32) {
 		*first = idx + 1
 	}
 	b.prev = idx + 1
+	h.links[*first-1].index = unnumbered // the places from idx on shift
 }
 
 // unlink removes a dying entity from the hierarchy; its children must be
@@ -125,7 +144,7 @@ func (w *World) hier() *hierarchy {
 // in exact creation order, because entities created before the hierarchy
 // exists become roots in index order, and indexes are reused after
 // destroys. A World that never needs hierarchy or document order should
-// not call it: the hierarchy costs 20 bytes per entity and slows create
+// not call it: the hierarchy costs 24 bytes per entity and slows create
 // and destroy a little.
 func (w *World) EnableHierarchy() { w.hier() }
 
@@ -423,15 +442,33 @@ func (w *World) InsertChild(parent, child Entity, index int) error {
 }
 
 // ChildIndex returns e's position among its siblings (0-based), or -1 if
-// e is stale.
+// e is stale. It takes constant time, except the first call after a change
+// that shifted places among e's siblings (an insertion before the last, or
+// a removal but of the last), which numbers them all again: naming each
+// of many siblings takes time linear in their number. As that numbering
+// writes to the World, ChildIndex must not run beside other calls on it,
+// reads included.
 func (w *World) ChildIndex(e Entity) int {
 	if w.rec(e) == nil {
 		return -1
 	}
 	h := w.hier()
-	n := 0
-	for c := h.links[e.index].prev; c != 0; c = h.links[c-1].prev {
-		n++
+	l := &h.links[e.index]
+	first := h.rootFirst
+	if l.parent != 0 {
+		first = h.links[l.parent-1].first
 	}
-	return n
+	if h.links[first-1].index == unnumbered {
+		h.number(first)
+	}
+	return int(l.index)
+}
+
+// number numbers the list of siblings that starts at first (a link value).
+func (h *hierarchy) number(first uint32) {
+	i := uint32(0)
+	for c := first; c != 0; c = h.links[c-1].next {
+		h.links[c-1].index = i
+		i++
+	}
 }

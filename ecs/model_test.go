@@ -295,6 +295,7 @@ func (m *model) mix(x uint64) uint64 {
 
 func handleKey(e Entity) uint64 { return uint64(e.index)<<32 | uint64(e.gen) }
 
+// check compares the whole World with the model.
 func (m *model) check() {
 	m.t.Helper()
 	w := m.w
@@ -304,8 +305,22 @@ func (m *model) check() {
 	if w.Len() != len(m.alive) {
 		m.fail("Len %d, model %d", w.Len(), len(m.alive))
 	}
-	compHash := make([]uint64, len(m.ids))
-	var structHash uint64
+	compHash, structHash := m.checkEntities()
+	m.checkStale()
+	m.checkChildIndexes()
+	structHash = m.checkOrder(structHash)
+	m.checkFilters()
+	m.checkTypedColumns()
+	m.checkCounters(compHash, structHash)
+}
+
+// checkEntities checks every live entity's components, values, parent
+// and children against the model. It returns hashes of the values, one
+// per component, and of the entities' handles and component sets.
+func (m *model) checkEntities() (compHash []uint64, structHash uint64) {
+	m.t.Helper()
+	w := m.w
+	compHash = make([]uint64, len(m.ids))
 	for _, e := range m.alive {
 		me := m.ents[e]
 		if !w.Alive(e) {
@@ -346,13 +361,46 @@ func (m *model) check() {
 			m.fail("%v children %v, model %v", e, got, me.kids)
 		}
 	}
-	// Stale handles, a sample of the most recent.
+	return compHash, structHash
+}
+
+// checkChildIndexes checks ChildIndex against the model's lists of
+// siblings: about half of them at each step (picked by a hash of the step
+// and the parent), so that the others go on changing with their indexes
+// out of date, as the World keeps them lazily.
+func (m *model) checkChildIndexes() {
+	m.t.Helper()
+	parents := append([]Entity{{}}, m.alive...) // the zero Entity: the roots
+	for _, p := range parents {
+		if m.mix(uint64(m.step)^handleKey(p))&1 == 0 {
+			continue
+		}
+		for i, e := range *m.siblings(p) {
+			if got := m.w.ChildIndex(e); got != i {
+				m.fail("ChildIndex(%v) %d, model %d (children of %v)", e, got, i, p)
+			}
+		}
+	}
+}
+
+// checkStale checks that stale handles reach no data.
+func (m *model) checkStale() {
+	m.t.Helper()
+	w := m.w
+	// A sample of the most recent.
 	for i := max(0, len(m.dead)-16); i < len(m.dead); i++ {
 		e := m.dead[i]
 		if w.Alive(e) || m.a.Get(e) != nil || m.b.Has(e) || w.Components(e) != nil {
 			m.fail("stale %v reaches data", e)
 		}
 	}
+}
+
+// checkOrder checks the World's document order and roots against the
+// model's, and returns structHash updated with the order and parents.
+func (m *model) checkOrder(structHash uint64) uint64 {
+	m.t.Helper()
+	w := m.w
 	order := m.docOrder()
 	got := collect(w.All())
 	if !slices.Equal(got, order) {
@@ -367,6 +415,12 @@ func (m *model) check() {
 			structHash ^= m.mix(handleKey(p) + 7)
 		}
 	}
+	return structHash
+}
+
+// checkFilters checks each filter's Count and query against the model.
+func (m *model) checkFilters() {
+	m.t.Helper()
 	for i, mf := range m.filters {
 		want := m.matching(mf)
 		if mf.f.Count() != len(want) {
@@ -376,7 +430,12 @@ func (m *model) check() {
 			m.fail("filter %d query %v, model %v", i, got, sortedEntities(want))
 		}
 	}
-	// Typed query by column agrees with the model's values.
+}
+
+// checkTypedColumns checks that a typed query by column agrees with the
+// model's values.
+func (m *model) checkTypedColumns() {
+	m.t.Helper()
 	tf := NewFilter2(m.a, m.b)
 	q := tf.Query()
 	n := 0
@@ -394,7 +453,14 @@ func (m *model) check() {
 	if n != len(m.matching(m.filters[2])) {
 		m.fail("typed query count %d", n)
 	}
-	// Changes and Version grow whenever what they cover changed.
+}
+
+// checkCounters checks that Changes and Version grew whenever what they
+// cover changed: the values hashed in compHash, the structure in
+// structHash.
+func (m *model) checkCounters(compHash []uint64, structHash uint64) {
+	m.t.Helper()
+	w := m.w
 	for i, id := range m.ids {
 		c := w.Changes(id)
 		if c < m.lastChanges[i] || (compHash[i] != m.lastCompHash[i] && c == m.lastChanges[i]) {

@@ -47,7 +47,7 @@ func expectLog(t *testing.T, got []string, want ...string) {
 func TestEventOrder(t *testing.T) {
 	f := newFixture(t)
 	w := f.w
-	P, V, E := f.pos.ID(), f.vel.ID(), f.enemy
+	P := f.pos.ID()
 	var rec recorder
 	// Record the pos value visible to observers, and whether the entity
 	// has the component at that moment.
@@ -64,6 +64,18 @@ func TestEventOrder(t *testing.T) {
 		}
 		return ""
 	})
+	e := eventOrderCreate(t, f, &rec)
+	eventOrderChange(t, f, &rec, e)
+	eventOrderHierarchy(t, f, &rec, e)
+	eventOrderBatches(t, f, &rec)
+}
+
+// eventOrderCreate checks the events of creating an entity with
+// NewEntity and with a builder, and returns the first.
+func eventOrderCreate(t *testing.T, f fixture, rec *recorder) Entity {
+	t.Helper()
+	w := f.w
+	P, V, E := f.pos.ID(), f.vel.ID(), f.enemy
 	e := w.NewEntity(E, V, P)
 	expectLog(t, rec.take(),
 		fmt.Sprintf("EntityCreated %v", e),
@@ -76,6 +88,15 @@ func TestEventOrder(t *testing.T) {
 		fmt.Sprintf("ComponentAdded %v %d pos=7", b, P),
 		fmt.Sprintf("ComponentAdded %v %d", b, V),
 		fmt.Sprintf("ComponentAdded %v %d", b, E))
+	return e
+}
+
+// eventOrderChange checks the events of setting, removing and adding
+// e's pos.
+func eventOrderChange(t *testing.T, f fixture, rec *recorder, e Entity) {
+	t.Helper()
+	w := f.w
+	P := f.pos.ID()
 	mustNil(t, f.pos.Set(e, pos{3, 0}))
 	mustNil(t, w.MarkChanged(e, P))
 	expectLog(t, rec.take(),
@@ -94,6 +115,14 @@ func TestEventOrder(t *testing.T) {
 		fmt.Sprintf("ComponentAdded %v %d pos=5", e, P),
 		fmt.Sprintf("ComponentRemoved %v %d pos=5", e, P),
 		fmt.Sprintf("ComponentAdded %v %d pos=0", e, P))
+}
+
+// eventOrderHierarchy checks the events of moving e in the hierarchy and
+// of destroying it with its parent.
+func eventOrderHierarchy(t *testing.T, f fixture, rec *recorder, e Entity) {
+	t.Helper()
+	w := f.w
+	P, V, E := f.pos.ID(), f.vel.ID(), f.enemy
 	// Hierarchy events.
 	p1, p2 := w.NewEntity(), w.NewEntity()
 	rec.take()
@@ -121,6 +150,13 @@ func TestEventOrder(t *testing.T) {
 		fmt.Sprintf("ComponentRemoved %v %d", e, E),
 		fmt.Sprintf("EntityDestroyed %v", e),
 		fmt.Sprintf("EntityDestroyed %v", p1))
+}
+
+// eventOrderBatches checks the events of the batch operations.
+func eventOrderBatches(t *testing.T, f fixture, rec *recorder) {
+	t.Helper()
+	w := f.w
+	P, E := f.pos.ID(), f.enemy
 	// Batches.
 	es := w.NewEntities(2, P)
 	expectLog(t, rec.take(),

@@ -534,10 +534,19 @@ func TestQueryCopiesAndDoubleClose(t *testing.T) {
 		t.Fatal("zero queries")
 	}
 
+	checkClosedCopies(t, w, filt, typed)
+	checkRandomCopies(t, w, filt)
+	checkLastCloseApplies(t, w, filt, typed)
+}
+
+// checkClosedCopies checks that a closed copy of a query stops, and that a
+// copy that ran to its end ended the original.
+func checkClosedCopies(t *testing.T, w *World, filt *Filter, typed *Filter1[pos]) {
+	t.Helper()
 	// A copy still inside a table stops at the next one once closed.
-	a = filt.Query()
+	a := filt.Query()
 	a.Next()
-	b = a
+	b := a
 	a.Close()
 	n := 0
 	for b.Next() {
@@ -567,7 +576,12 @@ func TestQueryCopiesAndDoubleClose(t *testing.T) {
 	}
 	a.Close()
 
-	// Random opens, copies and closes against a model of open iterations.
+}
+
+// checkRandomCopies opens, copies and closes queries of filt at random
+// against a model of open iterations.
+func checkRandomCopies(t *testing.T, w *World, filt *Filter) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	type live struct {
 		q  *Query
@@ -607,7 +621,12 @@ func TestQueryCopiesAndDoubleClose(t *testing.T) {
 	if w.Locked() {
 		t.Fatal("locked at the end")
 	}
-	// Deferred changes wait for the last iteration, however closed.
+}
+
+// checkLastCloseApplies checks that deferred changes wait for the last
+// iteration, however closed.
+func checkLastCloseApplies(t *testing.T, w *World, filt *Filter, typed *Filter1[pos]) {
+	t.Helper()
 	e := w.NewEntity()
 	q1, q2 := filt.Query(), typed.Query()
 	q1c := q1
@@ -635,92 +654,29 @@ func noBigAlloc(t *testing.T, what string, fn func()) {
 	}
 }
 
+// How an API reports an ID that is not registered: an error wrapping
+// ErrUnknownComponent, a panic with an ecs: message, or (documented) as
+// absence.
+const (
+	reportsError   = "error"
+	reportsPanic   = "panic"
+	reportsAbsence = "absent"
+)
+
+// unregisteredCall is an API called with an unregistered id, on a live
+// entity e with only pos, and how it must report the id.
+type unregisteredCall struct {
+	name string
+	want string // reportsError, reportsPanic or reportsAbsence
+	fn   func(f fixture, e Entity, id ID) error
+}
+
 // TestUnregisteredIDs runs every exported function that takes a component
 // ID with IDs that are not registered: each returns an error wrapping
 // ErrUnknownComponent, reports absence where documented, or panics with
 // an ecs: message; never a runtime error or a large allocation.
 func TestUnregisteredIDs(t *testing.T) {
-	const (
-		errs   = "error"  // returns an error wrapping ErrUnknownComponent
-		panics = "panic"  // panics with an ecs: message
-		absent = "absent" // reports absence (documented)
-	)
-	type call struct {
-		name string
-		want string
-		fn   func(f fixture, e Entity, id ID) error
-	}
-	pid := func(f fixture) ID { return f.pos.ID() }
-	calls := []call{
-		{"World.Changes", panics, func(f fixture, _ Entity, id ID) error { f.w.Changes(id); return nil }},
-		{"World.NewEntity", panics, func(f fixture, _ Entity, id ID) error { f.w.NewEntity(pid(f), id); return nil }},
-		{"World.NewEntities", panics, func(f fixture, _ Entity, id ID) error { f.w.NewEntities(2, id); return nil }},
-		{"World.Has", panics, func(f fixture, e Entity, id ID) error { f.w.Has(e, id); return nil }},
-		{"World.Has/stale", panics, func(f fixture, _ Entity, id ID) error { f.w.Has(Entity{}, id); return nil }},
-		{"World.GetPtr", errs, func(f fixture, e Entity, id ID) error { _, err := f.w.GetPtr(e, id); return err }},
-		{"World.Get", errs, func(f fixture, e Entity, id ID) error { _, err := f.w.Get(e, id); return err }},
-		{"World.Set", errs, func(f fixture, e Entity, id ID) error { return f.w.Set(e, id, 1) }},
-		{"World.SetPtr", errs, func(f fixture, e Entity, id ID) error { return f.w.SetPtr(e, id, nil) }},
-		{"World.MarkChanged", errs, func(f fixture, e Entity, id ID) error { return f.w.MarkChanged(e, id) }},
-		{"World.Add", errs, func(f fixture, e Entity, id ID) error { return f.w.Add(e, f.vel.ID(), id) }},
-		{"World.AddPtr", errs, func(f fixture, e Entity, id ID) error { return f.w.AddPtr(e, id, nil) }},
-		{"World.AddMany", errs, func(f fixture, e Entity, id ID) error { return f.w.AddMany(e, []ID{f.vel.ID(), id}, nil) }},
-		{"World.Remove", errs, func(f fixture, e Entity, id ID) error { return f.w.Remove(e, pid(f), id) }},
-		{"World.AddAll", panics, func(f fixture, _ Entity, id ID) error { f.w.AddAll(NewFilter(f.w), id); return nil }},
-		{"World.RemoveAll", panics, func(f fixture, _ Entity, id ID) error { f.w.RemoveAll(NewFilter(f.w), id); return nil }},
-		{"World.ObserveComponent", panics, func(f fixture, _ Entity, id ID) error {
-			f.w.ObserveComponent(ComponentAdded, id, func(*World, Event, Entity, ID) {})
-			return nil
-		}},
-		{"World.ComponentInfo", absent, func(f fixture, _ Entity, id ID) error {
-			if _, ok := f.w.ComponentInfo(id); ok {
-				return errors.New("found")
-			}
-			return nil
-		}},
-		{"World.ComponentName", absent, func(f fixture, _ Entity, id ID) error {
-			if f.w.ComponentName(id) != "" {
-				return errors.New("found")
-			}
-			return nil
-		}},
-		{"NewMap", panics, func(f fixture, _ Entity, id ID) error { NewMap[pos](f.w, id); return nil }},
-		{"NewFilter/With", panics, func(f fixture, _ Entity, id ID) error { NewFilter(f.w, With(pid(f), id)); return nil }},
-		{"NewFilter/Without", panics, func(f fixture, _ Entity, id ID) error { NewFilter(f.w, Without(id)); return nil }},
-		{"NewFilter/AnyOf", panics, func(f fixture, _ Entity, id ID) error { NewFilter(f.w, AnyOf(pid(f), id)); return nil }},
-		{"NewFilter1/Without", panics, func(f fixture, _ Entity, id ID) error { NewFilter1(f.pos, Without(id)); return nil }},
-		{"NewFilter2/AnyOf", panics, func(f fixture, _ Entity, id ID) error { NewFilter2(f.pos, f.vel, AnyOf(id)); return nil }},
-		{"NewFilterMasks/all", panics, func(f fixture, _ Entity, id ID) error {
-			NewFilterMasks(f.w, maskUnchecked(id), Mask{}, Mask{})
-			return nil
-		}},
-		{"NewFilterMasks/none", panics, func(f fixture, _ Entity, id ID) error {
-			NewFilterMasks(f.w, Mask{}, maskUnchecked(id), Mask{})
-			return nil
-		}},
-		{"NewFilterMasks/any", panics, func(f fixture, _ Entity, id ID) error {
-			NewFilterMasks(f.w, Mask{}, Mask{}, maskUnchecked(id))
-			return nil
-		}},
-		{"NewBuilder1/extra", panics, func(f fixture, _ Entity, id ID) error { NewBuilder1(f.pos, id); return nil }},
-		{"NewBuilder3/extra", panics, func(f fixture, _ Entity, id ID) error {
-			NewBuilder3(f.pos, f.vel, f.name, f.enemy, id)
-			return nil
-		}},
-		{"Query.Has", panics, func(f fixture, _ Entity, id ID) error {
-			return inQuery(f, func(q *Query) { q.Has(id) })
-		}},
-		{"Query.Ptr", panics, func(f fixture, _ Entity, id ID) error {
-			return inQuery(f, func(q *Query) { q.Ptr(id) })
-		}},
-		{"Query.ColumnPtr", panics, func(f fixture, _ Entity, id ID) error {
-			return inQuery(f, func(q *Query) { q.ColumnPtr(id) })
-		}},
-		{"Column", panics, func(f fixture, _ Entity, id ID) error {
-			return inQuery(f, func(q *Query) { Column[pos](q, id) })
-		}},
-	}
-	for _, c := range calls {
+	for _, c := range unregisteredCalls() {
 		for _, mk := range []func(f fixture) ID{
 			func(f fixture) ID { return ID(f.w.NumComponents()) }, // the next ID
 			func(fixture) ID { return 1000 },
@@ -728,38 +684,120 @@ func TestUnregisteredIDs(t *testing.T) {
 			func(fixture) ID { return 1 << 31 },
 			func(fixture) ID { return math.MaxUint32 },
 		} {
-			f := newFixture(t)
-			e := f.w.NewEntity(f.pos.ID())
-			id := mk(f)
-			what := fmt.Sprintf("%s(%d)", c.name, id)
-			var err error
-			noBigAlloc(t, what, func() {
-				switch c.want {
-				case panics:
-					mustPanicECS(t, what, "not registered", func() { err = c.fn(f, e, id) })
-				default:
-					if v := catch(func() { err = c.fn(f, e, id) }); v != nil {
-						t.Fatalf("%s: panicked: %v", what, v)
-					}
-				}
-			})
-			switch c.want {
-			case errs:
-				if !errors.Is(err, ErrUnknownComponent) || !strings.HasPrefix(err.Error(), "ecs: ") {
-					t.Fatalf("%s: error %v, want ErrUnknownComponent", what, err)
-				}
-			case absent:
-				if err != nil {
-					t.Fatalf("%s: %v", what, err)
-				}
-			}
-			if f.w.Locked() || f.w.Pending() != 0 || f.w.NumComponents() != 4 {
-				t.Fatalf("%s: World left locked or changed", what)
-			}
-			if !f.w.Alive(e) || !reflect.DeepEqual(f.w.Components(e), []ID{f.pos.ID()}) {
-				t.Fatalf("%s: entity changed", what)
+			checkUnregistered(t, c, mk)
+		}
+	}
+}
+
+// checkUnregistered calls c with the id mk gives, on a fresh fixture, and
+// checks that c reports it as it must, without a large allocation, and
+// leaves the World and the entity as they were.
+func checkUnregistered(t *testing.T, c unregisteredCall, mk func(fixture) ID) {
+	t.Helper()
+	f := newFixture(t)
+	e := f.w.NewEntity(f.pos.ID())
+	id := mk(f)
+	what := fmt.Sprintf("%s(%d)", c.name, id)
+	var err error
+	noBigAlloc(t, what, func() {
+		switch c.want {
+		case reportsPanic:
+			mustPanicECS(t, what, "not registered", func() { err = c.fn(f, e, id) })
+		default:
+			if v := catch(func() { err = c.fn(f, e, id) }); v != nil {
+				t.Fatalf("%s: panicked: %v", what, v)
 			}
 		}
+	})
+	switch c.want {
+	case reportsError:
+		if !errors.Is(err, ErrUnknownComponent) || !strings.HasPrefix(err.Error(), "ecs: ") {
+			t.Fatalf("%s: error %v, want ErrUnknownComponent", what, err)
+		}
+	case reportsAbsence:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	if f.w.Locked() || f.w.Pending() != 0 || f.w.NumComponents() != 4 {
+		t.Fatalf("%s: World left locked or changed", what)
+	}
+	if !f.w.Alive(e) || !reflect.DeepEqual(f.w.Components(e), []ID{f.pos.ID()}) {
+		t.Fatalf("%s: entity changed", what)
+	}
+}
+
+// unregisteredCalls lists the APIs that take a component ID.
+func unregisteredCalls() []unregisteredCall {
+	pid := func(f fixture) ID { return f.pos.ID() }
+	return []unregisteredCall{
+		{"World.Changes", reportsPanic, func(f fixture, _ Entity, id ID) error { f.w.Changes(id); return nil }},
+		{"World.NewEntity", reportsPanic, func(f fixture, _ Entity, id ID) error { f.w.NewEntity(pid(f), id); return nil }},
+		{"World.NewEntities", reportsPanic, func(f fixture, _ Entity, id ID) error { f.w.NewEntities(2, id); return nil }},
+		{"World.Has", reportsPanic, func(f fixture, e Entity, id ID) error { f.w.Has(e, id); return nil }},
+		{"World.Has/stale", reportsPanic, func(f fixture, _ Entity, id ID) error { f.w.Has(Entity{}, id); return nil }},
+		{"World.GetPtr", reportsError, func(f fixture, e Entity, id ID) error { _, err := f.w.GetPtr(e, id); return err }},
+		{"World.Get", reportsError, func(f fixture, e Entity, id ID) error { _, err := f.w.Get(e, id); return err }},
+		{"World.Set", reportsError, func(f fixture, e Entity, id ID) error { return f.w.Set(e, id, 1) }},
+		{"World.SetPtr", reportsError, func(f fixture, e Entity, id ID) error { return f.w.SetPtr(e, id, nil) }},
+		{"World.MarkChanged", reportsError, func(f fixture, e Entity, id ID) error { return f.w.MarkChanged(e, id) }},
+		{"World.Add", reportsError, func(f fixture, e Entity, id ID) error { return f.w.Add(e, f.vel.ID(), id) }},
+		{"World.AddPtr", reportsError, func(f fixture, e Entity, id ID) error { return f.w.AddPtr(e, id, nil) }},
+		{"World.AddMany", reportsError, func(f fixture, e Entity, id ID) error { return f.w.AddMany(e, []ID{f.vel.ID(), id}, nil) }},
+		{"World.Remove", reportsError, func(f fixture, e Entity, id ID) error { return f.w.Remove(e, pid(f), id) }},
+		{"World.AddAll", reportsPanic, func(f fixture, _ Entity, id ID) error { f.w.AddAll(NewFilter(f.w), id); return nil }},
+		{"World.RemoveAll", reportsPanic, func(f fixture, _ Entity, id ID) error { f.w.RemoveAll(NewFilter(f.w), id); return nil }},
+		{"World.ObserveComponent", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			f.w.ObserveComponent(ComponentAdded, id, func(*World, Event, Entity, ID) {})
+			return nil
+		}},
+		{"World.ComponentInfo", reportsAbsence, func(f fixture, _ Entity, id ID) error {
+			if _, ok := f.w.ComponentInfo(id); ok {
+				return errors.New("found")
+			}
+			return nil
+		}},
+		{"World.ComponentName", reportsAbsence, func(f fixture, _ Entity, id ID) error {
+			if f.w.ComponentName(id) != "" {
+				return errors.New("found")
+			}
+			return nil
+		}},
+		{"NewMap", reportsPanic, func(f fixture, _ Entity, id ID) error { NewMap[pos](f.w, id); return nil }},
+		{"NewFilter/With", reportsPanic, func(f fixture, _ Entity, id ID) error { NewFilter(f.w, With(pid(f), id)); return nil }},
+		{"NewFilter/Without", reportsPanic, func(f fixture, _ Entity, id ID) error { NewFilter(f.w, Without(id)); return nil }},
+		{"NewFilter/AnyOf", reportsPanic, func(f fixture, _ Entity, id ID) error { NewFilter(f.w, AnyOf(pid(f), id)); return nil }},
+		{"NewFilter1/Without", reportsPanic, func(f fixture, _ Entity, id ID) error { NewFilter1(f.pos, Without(id)); return nil }},
+		{"NewFilter2/AnyOf", reportsPanic, func(f fixture, _ Entity, id ID) error { NewFilter2(f.pos, f.vel, AnyOf(id)); return nil }},
+		{"NewFilterMasks/all", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			NewFilterMasks(f.w, maskUnchecked(id), Mask{}, Mask{})
+			return nil
+		}},
+		{"NewFilterMasks/none", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			NewFilterMasks(f.w, Mask{}, maskUnchecked(id), Mask{})
+			return nil
+		}},
+		{"NewFilterMasks/any", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			NewFilterMasks(f.w, Mask{}, Mask{}, maskUnchecked(id))
+			return nil
+		}},
+		{"NewBuilder1/extra", reportsPanic, func(f fixture, _ Entity, id ID) error { NewBuilder1(f.pos, id); return nil }},
+		{"NewBuilder3/extra", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			NewBuilder3(f.pos, f.vel, f.name, f.enemy, id)
+			return nil
+		}},
+		{"Query.Has", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			return inQuery(f, func(q *Query) { q.Has(id) })
+		}},
+		{"Query.Ptr", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			return inQuery(f, func(q *Query) { q.Ptr(id) })
+		}},
+		{"Query.ColumnPtr", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			return inQuery(f, func(q *Query) { q.ColumnPtr(id) })
+		}},
+		{"Column", reportsPanic, func(f fixture, _ Entity, id ID) error {
+			return inQuery(f, func(q *Query) { Column[pos](q, id) })
+		}},
 	}
 }
 
@@ -935,101 +973,113 @@ func TestCountsAndArguments(t *testing.T) {
 	})
 }
 
+// destroyForest returns a forest: 4 roots, each with 3 children, each
+// with 2 grandchildren, in the order made. The walks below destroy the
+// doomed entities of it (doomedIn) as they visit them.
+func destroyForest(t *testing.T) (*World, []Entity) {
+	t.Helper()
+	w := NewWorld()
+	w.EnableHierarchy()
+	var all []Entity
+	for r := 0; r < 4; r++ {
+		root := w.NewEntity()
+		all = append(all, root)
+		for c := 0; c < 3; c++ {
+			ch := w.NewEntity()
+			mustNil(t, w.SetParent(ch, root))
+			all = append(all, ch)
+			for g := 0; g < 2; g++ {
+				gc := w.NewEntity()
+				mustNil(t, w.SetParent(gc, ch))
+				all = append(all, gc)
+			}
+		}
+	}
+	return w, all
+}
+
+// doomedIn reports whether e's number in all is divisible by 3.
+func doomedIn(all []Entity, e Entity) bool { return slices.Index(all, e)%3 == 0 }
+
+// expectWalk returns the pre-order of the forest from the entities from,
+// skipping the subtrees of doomed entities (they are destroyed when
+// visited, with their subtrees).
+func expectWalk(w *World, all []Entity, from []Entity) []Entity {
+	var out []Entity
+	var walk func(es []Entity)
+	walk = func(es []Entity) {
+		for _, e := range es {
+			out = append(out, e)
+			if !doomedIn(all, e) {
+				walk(w.Children(e))
+			}
+		}
+	}
+	walk(from)
+	return out
+}
+
+// checkVisited fails the test if a walk visited got, not want.
+func checkVisited(t *testing.T, what string, got, want []Entity) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: visited %v, want %v", what, got, want)
+	}
+}
+
 // TestWalksWhileTheBodyDestroys: the common pattern of destroying entities
 // from inside a hierarchy walk visits every entity outside the destroyed
 // subtrees exactly once, in document order, never a runtime error.
 func TestWalksWhileTheBodyDestroys(t *testing.T) {
-	// A forest: 4 roots, each with 3 children, each with 2 grandchildren;
-	// the body destroys every entity whose number is divisible by 3.
-	build := func() (*World, []Entity) {
-		w := NewWorld()
-		w.EnableHierarchy()
-		var all []Entity
-		for r := 0; r < 4; r++ {
-			root := w.NewEntity()
-			all = append(all, root)
-			for c := 0; c < 3; c++ {
-				ch := w.NewEntity()
-				mustNil(t, w.SetParent(ch, root))
-				all = append(all, ch)
-				for g := 0; g < 2; g++ {
-					gc := w.NewEntity()
-					mustNil(t, w.SetParent(gc, ch))
-					all = append(all, gc)
-				}
-			}
-		}
-		return w, all
-	}
-	// want: the pre-order of the forest, skipping subtrees of doomed
-	// entities (they are destroyed when visited, with their subtrees).
-	doomed := func(all []Entity, e Entity) bool { return slices.Index(all, e)%3 == 0 }
-	expect := func(w *World, all []Entity, from []Entity) []Entity {
-		var out []Entity
-		var walk func(es []Entity)
-		walk = func(es []Entity) {
-			for _, e := range es {
-				out = append(out, e)
-				if !doomed(all, e) {
-					walk(w.Children(e))
-				}
-			}
-		}
-		walk(from)
-		return out
-	}
-	check := func(what string, got, want []Entity) {
-		t.Helper()
-		if !slices.Equal(got, want) {
-			t.Fatalf("%s: visited %v, want %v", what, got, want)
-		}
-	}
-	w, all := build()
-	want := expect(w, all, collect(w.Roots()))
+	w, all := destroyForest(t)
+	want := expectWalk(w, all, collect(w.Roots()))
 	var got []Entity
 	for e := range w.All() {
 		got = append(got, e)
-		if doomed(all, e) {
+		if doomedIn(all, e) {
 			mustNil(t, w.Destroy(e))
 		}
 	}
-	check("All", got, want)
+	checkVisited(t, "All", got, want)
 
-	w, all = build()
+	w, all = destroyForest(t)
 	top := all[1] // a child of the first root, not doomed
-	want = expect(w, all, w.Children(top))
+	want = expectWalk(w, all, w.Children(top))
 	got = nil
 	for e := range w.Descendants(top) {
 		got = append(got, e)
-		if doomed(all, e) {
+		if doomedIn(all, e) {
 			mustNil(t, w.Destroy(e))
 		}
 	}
-	check("Descendants", got, want)
+	checkVisited(t, "Descendants", got, want)
 
-	w, all = build()
+	w, all = destroyForest(t)
 	want = w.Children(all[0])
 	got = nil
 	for e := range w.ChildrenSeq(all[0]) {
 		got = append(got, e)
 		mustNil(t, w.Destroy(e))
 	}
-	check("ChildrenSeq", got, want)
+	checkVisited(t, "ChildrenSeq", got, want)
 
-	w, all = build()
+	w, all = destroyForest(t)
 	want = collect(w.Roots())
 	got = nil
 	for e := range w.Roots() {
 		got = append(got, e)
 		mustNil(t, w.Destroy(e))
 	}
-	check("Roots", got, want)
+	checkVisited(t, "Roots", got, want)
 	if w.Len() != 0 {
 		t.Fatal("left entities")
 	}
 
-	// Destroying the walk's own top ends the walk.
-	w, all = build()
+}
+
+// Destroying the walk's own top ends the walk.
+func TestWalkEndsWhenItsTopIsDestroyed(t *testing.T) {
+	w, all := destroyForest(t)
 	n := 0
 	for range w.Descendants(all[0]) {
 		n++
@@ -1039,11 +1089,14 @@ func TestWalksWhileTheBodyDestroys(t *testing.T) {
 		t.Fatalf("walk under a destroyed top went on for %d", n)
 	}
 
-	// Destroying the current entity and the one after it, and creating
-	// an entity in the freed slot: the walk goes on after both.
-	w, all = build()
+}
+
+// Destroying the current entity and the one after it, and creating an
+// entity in the freed slot: the walk goes on after both.
+func TestWalkGoesOnAfterDestroyingTheNext(t *testing.T) {
+	w, _ := destroyForest(t)
 	roots := collect(w.Roots())
-	got = nil
+	var got []Entity
 	var fresh Entity
 	for e := range w.Roots() {
 		got = append(got, e)
@@ -1053,22 +1106,25 @@ func TestWalksWhileTheBodyDestroys(t *testing.T) {
 			fresh = w.NewEntity() // reuses a freed slot, appended as the last root
 		}
 	}
-	check("Roots after destroying two", got, []Entity{roots[0], roots[2], roots[3], fresh})
+	checkVisited(t, "Roots after destroying two", got, []Entity{roots[0], roots[2], roots[3], fresh})
 
-	// Moving an ancestor of the current entity out of a Descendants walk:
-	// the walk goes on after that ancestor's old place.
-	w, all = build()
-	top = all[0] // first root
+}
+
+// Moving an ancestor of the current entity out of a Descendants walk: the
+// walk goes on after that ancestor's old place.
+func TestWalkAfterMovingAnAncestorOut(t *testing.T) {
+	w, all := destroyForest(t)
+	top := all[0] // first root
 	kids := w.Children(top)
-	got = nil
+	var got []Entity
 	for e := range w.Descendants(top) {
 		got = append(got, e)
 		if e == w.Children(kids[0])[0] { // first grandchild
 			mustNil(t, w.SetParent(kids[0], Entity{}))
 		}
 	}
-	want = append([]Entity{kids[0], w.Children(kids[0])[0]}, expectAll(w, kids[1:])...)
-	check("Descendants after moving an ancestor out", got, want)
+	want := append([]Entity{kids[0], w.Children(kids[0])[0]}, expectAll(w, kids[1:])...)
+	checkVisited(t, "Descendants after moving an ancestor out", got, want)
 	for _, e := range got {
 		if e != kids[0] && e != w.Children(kids[0])[0] && !w.IsAncestor(top, e) {
 			t.Fatalf("walk left its tree: %v", e)

@@ -638,8 +638,12 @@ func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref st
 		}
 		ev := changeEvent{Op: "destroy", Ref: in.path(e), Entity: in.label(e)}
 		ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: ev.Entity})
+		var sub []ecs.Entity
 		for d := range in.w.Descendants(e) {
-			ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: in.label(d)})
+			sub = append(sub, d)
+		}
+		for _, l := range in.labels(sub) {
+			ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: l})
 		}
 		if err := in.w.Destroy(e); err != nil {
 			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())

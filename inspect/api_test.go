@@ -804,8 +804,9 @@ func TestClose(t *testing.T) {
 	e.get("/api/scene").expect(t, http.StatusServiceUnavailable)
 }
 
-// TestPaths: naming many entities at once gives what loader.EntityPath
-// gives each, for unnamed roots, named and unnamed children, at depth.
+// TestPaths: naming (and labelling) many entities at once gives what
+// loader.EntityPath (and label) gives each, for unnamed roots, named and
+// unnamed children, at depth.
 func TestPaths(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("entities:\n")
@@ -835,10 +836,13 @@ func TestPaths(t *testing.T) {
 		es = append(es, e)
 	}
 	slices.Reverse(es) // any order
-	got := in.paths(es)
+	got, labels := in.paths(es), in.labels(es)
 	for i, e := range es {
 		if want := loader.EntityPath(reg, e); got[i] != want {
 			t.Errorf("%v: %q, want %q", e, got[i], want)
+		}
+		if want := in.label(e); labels[i] != want {
+			t.Errorf("%v: label %q, want %q", e, labels[i], want)
 		}
 	}
 	if len(es) != 95 || !slices.Contains(got, "4/5/1") || !slices.Contains(got, "c2/0") {

@@ -131,63 +131,8 @@ func parseHandle(s string) (idx, gen uint32, ok bool) {
 func (in *Inspector) path(e ecs.Entity) string { return loader.EntityPath(in.reg, e) }
 
 // paths returns the references of many entities, the same as path gives
-// each. loader.EntityPath counts an entity's earlier siblings, so naming
-// all 10,000 children of one parent that way takes time quadratic in
-// their number; paths numbers each parent's children once.
-func (in *Inspector) paths(es []ecs.Entity) []string {
-	if len(es) < 16 {
-		out := make([]string, len(es))
-		for i, e := range es {
-			out[i] = in.path(e)
-		}
-		return out
-	}
-	p := pather{in: in, index: map[ecs.Entity]int{}, done: map[ecs.Entity]bool{}, memo: map[ecs.Entity]string{}}
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = p.path(e)
-	}
-	return out
-}
-
-// pather names entities with memoised child indexes.
-type pather struct {
-	in    *Inspector
-	index map[ecs.Entity]int    // child index, for the children of numbered parents
-	done  map[ecs.Entity]bool   // parents (zero Entity: the roots) numbered
-	memo  map[ecs.Entity]string // paths of parents
-
-}
-
-func (p *pather) path(e ecs.Entity) string {
-	if id := p.in.reg.EntityID(e); id != "" {
-		return id
-	}
-	w := p.in.w
-	parent, hasParent := w.Parent(e)
-	if !p.done[parent] {
-		p.done[parent] = true
-		seq := w.Roots()
-		if hasParent {
-			seq = w.ChildrenSeq(parent)
-		}
-		i := 0
-		for c := range seq {
-			p.index[c] = i
-			i++
-		}
-	}
-	idx := strconv.Itoa(p.index[e])
-	if !hasParent {
-		return idx
-	}
-	pp, ok := p.memo[parent]
-	if !ok {
-		pp = p.path(parent)
-		p.memo[parent] = pp
-	}
-	return pp + "/" + idx
-}
+// each, naming each parent once (loader.EntityPaths).
+func (in *Inspector) paths(es []ecs.Entity) []string { return loader.EntityPaths(in.reg, es) }
 
 // label names e as events do: "#id", or its path.
 func (in *Inspector) label(e ecs.Entity) string {
@@ -195,4 +140,16 @@ func (in *Inspector) label(e ecs.Entity) string {
 		return "#" + id
 	}
 	return loader.EntityPath(in.reg, e)
+}
+
+// labels returns the labels of many entities, the same as label gives
+// each, naming each parent once.
+func (in *Inspector) labels(es []ecs.Entity) []string {
+	out := in.paths(es)
+	for i, e := range es {
+		if id := in.reg.EntityID(e); id != "" {
+			out[i] = "#" + id
+		}
+	}
+	return out
 }

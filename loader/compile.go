@@ -347,16 +347,16 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 		}
 	}
 	var tmpl *Node
-	if e.Prefab != "" {
+	if e.Prefab() != "" {
 		tmpl = c.instanceOf(e)
 	}
 	switch {
 	case tmpl != nil:
-		c.setExt(n, n.Key(), e.Prefab, e.Class)
+		c.setExt(n, n.Key(), e.Prefab(), e.Class)
 		if len(e.Class) == 0 {
 			n.ext.class = tmpl.Class()
 		}
-		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), n.Own), c.marker(e.Prefab))
+		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), n.Own), c.marker(e.Prefab()))
 	case len(base) == 0 && !repeats(n.Own):
 		n.Comps = n.Own
 	default:
@@ -396,12 +396,12 @@ func (c *compiler) place(n *Node, id string, parent *Node, index int) {
 			}
 			key = strconv.Itoa(rank)
 		}
-		c.setExt(n, key, n.Src.Prefab, n.Src.Class)
+		c.setExt(n, key, n.Src.Prefab(), n.Src.Class)
 		n.Path = parent.Path + "/" + key
 		return
 	}
 	if c.prefab != nil {
-		c.setExt(n, "", n.Src.Prefab, n.Src.Class)
+		c.setExt(n, "", n.Src.Prefab(), n.Src.Class)
 		n.Path = c.prefab.Name
 		return
 	}

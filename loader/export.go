@@ -23,6 +23,24 @@ type ExportOptions struct {
 // the values they produced). Loading the document into a fresh Registry
 // with the same registered components gives the same state.
 func Export(reg *registry.Registry, opt ExportOptions) *Document {
+	doc := exportHead(reg, opt)
+	x := &exporter{reg: reg, flat: opt.Flat}
+	if !opt.Flat {
+		doc.Prefabs = x.prefabSpecs()
+	}
+	if opt.Root.IsZero() {
+		for e := range reg.World().Roots() {
+			doc.Entities = append(doc.Entities, x.spec(x.entityX(e)))
+		}
+	} else if reg.World().Alive(opt.Root) {
+		doc.Entities = append(doc.Entities, x.spec(x.entityX(opt.Root)))
+	}
+	return doc
+}
+
+// exportHead returns what Export returns but the entities: the
+// declarations, and the system settings if opt has no Root.
+func exportHead(reg *registry.Registry, opt ExportOptions) *Document {
 	doc := &Document{}
 	for _, c := range reg.Components() {
 		if !c.Declared {
@@ -38,21 +56,12 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 		}
 		doc.Decls = append(doc.Decls, d)
 	}
-	x := &exporter{reg: reg, flat: opt.Flat}
-	if !opt.Flat {
-		doc.Prefabs = x.prefabSpecs()
-	}
 	if opt.Root.IsZero() {
 		for _, s := range reg.Systems() {
 			if c := exportValue(reg, s.Name, s.Schema, s.Values()); c.Kind != ValueEmpty {
 				doc.Scene = append(doc.Scene, c)
 			}
 		}
-		for e := range reg.World().Roots() {
-			doc.Entities = append(doc.Entities, x.spec(x.entityX(e)))
-		}
-	} else if reg.World().Alive(opt.Root) {
-		doc.Entities = append(doc.Entities, x.spec(x.entityX(opt.Root)))
 	}
 	return doc
 }

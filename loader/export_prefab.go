@@ -133,7 +133,7 @@ func (x *exporter) instanceSpec(n *xnode) *EntitySpec {
 	if t == nil {
 		return nil
 	}
-	out := &EntitySpec{ID: n.id, Prefab: n.prefab}
+	out := &EntitySpec{ID: n.id, Instance: &InstanceSpec{Prefab: n.prefab}}
 	if !x.overBody(out, n, t) {
 		return nil
 	}
@@ -190,13 +190,14 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 		if !x.overBody(p.Body, k, t.kids[j]) {
 			return false
 		}
-		n := len(inst.Parts)
-		inst.Parts = append(inst.Parts, p)
+		in := inst.instance()
+		n := len(in.Parts)
+		in.Parts = append(in.Parts, p)
 		if !x.partsOf(inst, k, t.kids[j], path+"/") {
 			return false
 		}
 		if len(p.Body.Class) == 0 && len(p.Body.Components) == 0 && len(p.Body.Children) == 0 {
-			inst.Parts = slices.Delete(inst.Parts, n, n+1) // nothing to say
+			in.Parts = slices.Delete(in.Parts, n, n+1) // nothing to say
 		}
 	}
 	return !slices.Contains(used, false)
@@ -319,8 +320,8 @@ func writeJSONBody(b *bytes.Buffer, e *EntitySpec) {
 	if e.ID != "" {
 		fields = append(fields, jsonString(jsonID)+":"+jsonString(e.ID))
 	}
-	if e.Prefab != "" {
-		fields = append(fields, jsonString(jsonPrefab)+":"+jsonString(e.Prefab))
+	if e.Prefab() != "" {
+		fields = append(fields, jsonString(jsonPrefab)+":"+jsonString(e.Prefab()))
 	}
 	if len(e.Class) > 0 {
 		cls, _ := json.Marshal(e.Class)
@@ -332,10 +333,10 @@ func writeJSONBody(b *bytes.Buffer, e *EntitySpec) {
 		body := strings.TrimSuffix(strings.TrimPrefix(cb.String(), `"`+jsonScene+`":`), ",")
 		fields = append(fields, jsonString(jsonEntityComponents)+":"+body)
 	}
-	if len(e.Parts) > 0 {
+	if len(e.Parts()) > 0 {
 		var pb bytes.Buffer
 		pb.WriteString(jsonString(jsonParts) + ":{")
-		for i, p := range e.Parts {
+		for i, p := range e.Parts() {
 			if i > 0 {
 				pb.WriteByte(',')
 			}

@@ -94,33 +94,19 @@ type DumpEntity struct {
 	depth int // WriteJSON: depth below the dump's top-level entities, -1 for none
 }
 
-// EntityPath returns the path that names e in dumps and query output: its
-// id if it has one, else its parent's path (or nothing, for a root)
-// followed by its 0-based index among its siblings, joined by "/".
-func EntityPath(reg *registry.Registry, e ecs.Entity) string {
-	if id := reg.EntityID(e); id != "" {
-		return id
-	}
-	w := reg.World()
-	idx := strconv.Itoa(w.ChildIndex(e))
-	if p, ok := w.Parent(e); ok {
-		return EntityPath(reg, p) + "/" + idx
-	}
-	return idx
-}
-
 // DumpEntities returns the dump form of the given entities.
 func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
 	out := make([]*DumpEntity, 0, len(es))
 	w := reg.World()
+	names := NewNamer(reg)
 	for _, e := range es {
-		d := &DumpEntity{ID: reg.EntityID(e), Path: EntityPath(reg, e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1,
+		d := &DumpEntity{ID: reg.EntityID(e), Path: names.Path(e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1,
 			Prefab: reg.PrefabOf(e), Part: reg.PartKey(e)}
 		if d.Class == nil {
 			d.Class = []string{}
 		}
 		if p, ok := w.Parent(e); ok {
-			s := EntityPath(reg, p)
+			s := names.Path(p)
 			d.Parent = &s
 		}
 		for _, name := range reg.EntityComponents(e) {
@@ -261,7 +247,7 @@ func jsonVector(vs ...float64) json.RawMessage {
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
 // dump.
 func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt ExportOptions) error {
-	doc := Export(reg, ExportOptions{Root: opt.Root, Flat: true})
+	doc := exportHead(reg, ExportOptions{Root: opt.Root})
 	var b bytes.Buffer
 	b.WriteString("{")
 	if len(doc.Scene) > 0 {
@@ -588,9 +574,10 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 		case jsonClass:
 			e.Class = y.names(v, jsonClass)
 		case jsonPrefab:
-			e.PrefabPos = y.pos(v)
+			in := e.instance()
+			in.PrefabPos = y.pos(v)
 			if s, ok := y.scalar(v, jsonPrefab); ok {
-				e.Prefab = s
+				in.Prefab = s
 			}
 		case jsonPart:
 			if s, ok := y.scalar(v, jsonPart); ok {
@@ -768,7 +755,7 @@ func (j *jsonReader) asPart(p *EntitySpec, de *jsonEntity) bool {
 	switch {
 	case ok:
 		at.path += "/" + de.part
-	case p.Prefab != "":
+	case p.Prefab() != "":
 		at = jsonPartOf{inst: p, path: de.part}
 	default:
 		return false
@@ -777,8 +764,12 @@ func (j *jsonReader) asPart(p *EntitySpec, de *jsonEntity) bool {
 		j.parts = map[*EntitySpec]jsonPartOf{}
 	}
 	j.parts[de.e] = at
-	de.e.Prefab, de.e.ID = "", "" // a nested instance's prefab, and the id the instance gives
-	at.inst.Parts = append(at.inst.Parts, &PartSpec{Path: at.path, PathPos: de.partPos, Body: de.e})
+	if de.e.Instance != nil {
+		de.e.Instance.Prefab = "" // a nested instance's prefab
+	}
+	de.e.ID = "" // the id the instance gives
+	in := at.inst.instance()
+	in.Parts = append(in.Parts, &PartSpec{Path: at.path, PathPos: de.partPos, Body: de.e})
 	return true
 }
 
@@ -819,7 +810,8 @@ func (j *jsonReader) bodyKey(e *EntitySpec, k, v *yamlsyntax.Node, depth int) {
 		} else if k.Value == jsonID {
 			e.ID, e.IDPos = s, y.pos(v)
 		} else {
-			e.Prefab, e.PrefabPos = s, y.pos(v)
+			in := e.instance()
+			in.Prefab, in.PrefabPos = s, y.pos(v)
 		}
 	case jsonClass:
 		e.Class = y.names(v, jsonClass)
@@ -836,7 +828,8 @@ func (j *jsonReader) bodyKey(e *EntitySpec, k, v *yamlsyntax.Node, depth int) {
 			if msg := partPathProblem(k.Value); msg != "" {
 				y.errs.add(y.pos(k), "%s", msg)
 			} else if b := j.body(v, depth+1); b != nil {
-				e.Parts = append(e.Parts, &PartSpec{Path: k.Value, PathPos: y.pos(k), Body: b})
+				in := e.instance()
+				in.Parts = append(in.Parts, &PartSpec{Path: k.Value, PathPos: y.pos(k), Body: b})
 			}
 		})
 	case jsonChildren:

@@ -69,16 +69,56 @@ type EntitySpec struct {
 	Children   []*EntitySpec    // child entities in source order
 	Pos        Pos              // position of the entity (first key, or the start tag)
 	File       string           // file the entity was written in (same as Pos.File)
-	// Prefab names the prefab the entity is an instance of ("" for
-	// none): it gets the prefab's components and whole subtree, its own
-	// components, classes and mixins written over them (see
-	// docs/scene-format.md, Prefabs). In a prefab's body, it makes the
-	// prefab a variant of another.
+	// Instance makes the entity an instance of a prefab (nil for none;
+	// see Prefab and Parts). It is a pointer so that the many entities
+	// that are not instances stay small.
+	Instance *InstanceSpec
+}
+
+// InstanceSpec is what makes an entity an instance of a prefab.
+type InstanceSpec struct {
+	// Prefab names the prefab the entity is an instance of: it gets the
+	// prefab's components and whole subtree, its own components, classes
+	// and mixins written over them (see docs/scene-format.md, Prefabs).
+	// In a prefab's body, it makes the prefab a variant of another.
 	Prefab    string
 	PrefabPos Pos // position of the prefab value
 	// Parts change parts of the prefab's subtree in this instance, each
 	// addressed by its path inside the prefab.
 	Parts []*PartSpec
+}
+
+// Prefab returns the prefab e is an instance of (Instance.Prefab), or "".
+func (e *EntitySpec) Prefab() string {
+	if e.Instance == nil {
+		return ""
+	}
+	return e.Instance.Prefab
+}
+
+// PrefabPos returns the position of e's prefab value (Instance.PrefabPos).
+func (e *EntitySpec) PrefabPos() Pos {
+	if e.Instance == nil {
+		return Pos{}
+	}
+	return e.Instance.PrefabPos
+}
+
+// Parts returns the changes e makes to parts of its prefab
+// (Instance.Parts).
+func (e *EntitySpec) Parts() []*PartSpec {
+	if e.Instance == nil {
+		return nil
+	}
+	return e.Instance.Parts
+}
+
+// instance returns e.Instance, made if e has none.
+func (e *EntitySpec) instance() *InstanceSpec {
+	if e.Instance == nil {
+		e.Instance = &InstanceSpec{}
+	}
+	return e.Instance
 }
 
 // PrefabSpec is a prefab as a scene file defines it: a name and the

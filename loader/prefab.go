@@ -132,15 +132,15 @@ func chainText(kind, plural string, cycle []string) string {
 // reports why there is none (unknown prefab; a cycle is reported by
 // template).
 func (c *compiler) instanceOf(e *EntitySpec) *Node {
-	if _, ok := c.prefabs[e.Prefab]; !ok {
+	if _, ok := c.prefabs[e.Prefab()]; !ok {
 		names := make([]string, 0, len(c.doc.Prefabs))
 		for _, p := range c.doc.Prefabs {
 			names = append(names, p.Name)
 		}
-		c.errs.add(e.PrefabPos, "unknown prefab %q%s", e.Prefab, suggest(e.Prefab, names))
+		c.errs.add(e.PrefabPos(), "unknown prefab %q%s", e.Prefab(), suggest(e.Prefab(), names))
 		return nil
 	}
-	pp := c.template(e.Prefab)
+	pp := c.template(e.Prefab())
 	if pp == nil {
 		return nil
 	}
@@ -152,22 +152,22 @@ func (c *compiler) instanceOf(e *EntitySpec) *Node {
 // applied, and reports overrides of parts the prefab does not have.
 func (c *compiler) instParts(n, tmpl *Node, e *EntitySpec) {
 	var over map[string]*PartSpec
-	if len(e.Parts) > 0 {
-		over = make(map[string]*PartSpec, len(e.Parts))
-		for _, p := range e.Parts {
+	if len(e.Parts()) > 0 {
+		over = make(map[string]*PartSpec, len(e.Parts()))
+		for _, p := range e.Parts() {
 			over[p.Path] = p
 		}
 	}
 	for _, t := range tmpl.Children {
 		n.Children = append(n.Children, c.part(t, n, over, t.Key()))
 	}
-	for _, p := range e.Parts {
+	for _, p := range e.Parts() {
 		if over[p.Path] == nil {
 			continue // applied
 		}
 		var paths []string
 		walkNodes(tmpl.Children, func(t *Node) { paths = append(paths, strings.TrimPrefix(t.Path, tmpl.Path+"/")) })
-		c.errs.add(p.PathPos, "prefab %q has no part %q%s", e.Prefab, p.Path, suggest(p.Path, paths))
+		c.errs.add(p.PathPos, "prefab %q has no part %q%s", e.Prefab(), p.Path, suggest(p.Path, paths))
 	}
 }
 

@@ -369,8 +369,8 @@ func checkUnique(doc *Document, errs *errorSink) {
 		for i := len(e.Children) - 1; i >= 0; i-- {
 			stack = append(stack, e.Children[i])
 		}
-		for i := len(e.Parts) - 1; i >= 0; i-- {
-			stack = append(stack, e.Parts[i].Body.Children...)
+		for i := len(e.Parts()) - 1; i >= 0; i-- {
+			stack = append(stack, e.Parts()[i].Body.Children...)
 		}
 	}
 }
@@ -507,22 +507,23 @@ func checkPrefabNames(kids []*EntitySpec, errs *errorSink) {
 
 // checkParts checks the part bodies of an instance e.
 func checkParts(e *EntitySpec, errs *errorSink) {
-	if len(e.Parts) > 0 && e.Prefab == "" {
-		if FormatOf(e.Parts[0].PathPos.File) == FormatXML {
-			errs.add(e.Parts[0].PathPos, "<%s> in an <%s> without a %s attribute: only an instance of a prefab has parts", xmlPart, xmlEntity, xmlPrefab)
+	parts := e.Parts()
+	if len(parts) > 0 && e.Prefab() == "" {
+		if FormatOf(parts[0].PathPos.File) == FormatXML {
+			errs.add(parts[0].PathPos, "<%s> in an <%s> without a %s attribute: only an instance of a prefab has parts", xmlPart, xmlEntity, xmlPrefab)
 		} else {
-			errs.add(e.Parts[0].PathPos, "%q without %q: only an instance of a prefab has parts", yamlParts, yamlPrefab)
+			errs.add(parts[0].PathPos, "%q without %q: only an instance of a prefab has parts", yamlParts, yamlPrefab)
 		}
 	}
-	for _, p := range e.Parts {
+	for _, p := range parts {
 		b := p.Body
 		switch {
 		case b.ID != "":
 			errs.add(b.IDPos, "part %q: a part has the id its instance gives it; it takes components, class, mixin and children", p.Path)
-		case b.Prefab != "":
-			errs.add(b.PrefabPos, "part %q: a part cannot change which prefab it instantiates; change the prefab, or add a child instead", p.Path)
-		case len(b.Parts) > 0:
-			errs.add(b.Parts[0].PathPos, "part %q: parts cannot nest; write the path instead (%s/%s)", p.Path, p.Path, b.Parts[0].Path)
+		case b.Prefab() != "":
+			errs.add(b.PrefabPos(), "part %q: a part cannot change which prefab it instantiates; change the prefab, or add a child instead", p.Path)
+		case len(b.Parts()) > 0:
+			errs.add(b.Parts()[0].PathPos, "part %q: parts cannot nest; write the path instead (%s/%s)", p.Path, p.Path, b.Parts()[0].Path)
 		}
 	}
 }
@@ -544,7 +545,7 @@ func walkSpecs(es []*EntitySpec, fn func(*EntitySpec)) {
 	for _, e := range es {
 		fn(e)
 		walkSpecs(e.Children, fn)
-		for _, p := range e.Parts {
+		for _, p := range e.Parts() {
 			walkSpecs(p.Body.Children, fn)
 		}
 	}

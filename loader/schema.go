@@ -134,3 +134,68 @@ func hyphenCase(name string) string {
 	}
 	return b.String()
 }
+
+// A patternDialect is the regular-expression syntax a schema's patterns
+// are written in: JSON Schema's (ECMA-262, which Go's regexp also reads)
+// or XML Schema's, which has no anchors (a pattern matches the whole
+// value), no "(?:" and no \f or \v.
+type patternDialect struct {
+	group  string // opens a group
+	space  string // one white-space character, as the registry trims it
+	anchor bool   // wrap the pattern in ^...$
+}
+
+var (
+	jsonDialect = patternDialect{group: "(?:", space: `[ \t\n\r\f\v]`, anchor: true}
+	// In XML, \f and \v cannot occur, and attribute-value normalisation
+	// has already turned literal tabs and newlines into spaces.
+	xsdDialect = patternDialect{group: "(", space: `[ \t\n\r]`}
+)
+
+// attrPattern returns a regular expression, in dialect d, that matches
+// exactly the attribute strings of the multi-property schema s as
+// registry.Schema.ParseAttr reads them, but for the values: chunks
+// separated by ';' (empty chunks allowed), each "name: value" with a name
+// of s in camelCase or hyphen-case and white space around the name, the
+// value being any text without ';' outside url(...). So every string
+// ParseAttr accepts matches, and a string naming a property s does not
+// have does not.
+func attrPattern(s *registry.Schema, d patternDialect) string {
+	names := make([]string, len(s.Props))
+	for i := range s.Props {
+		names[i] = spellings(s.Props[i].Name, d)
+	}
+	sp := d.space + "*"
+	value := d.group + `url\([^)]*\)|[^;]` + ")*"
+	chunk := sp + d.group + d.group + strings.Join(names, "|") + ")" + sp + ":" + value + ")?"
+	p := chunk + d.group + ";" + chunk + ")*"
+	if d.anchor {
+		p = "^" + p + "$"
+	}
+	return p
+}
+
+// spellings returns a pattern matching the ways a property name may be
+// written: each upper-case letter also as '-' and the letter in lower
+// case, as registry.Schema.Lookup reads hyphen-case ("maxHp", "max-hp").
+// Property names are ASCII letters, digits and '_', none special in
+// either dialect.
+func spellings(name string, d patternDialect) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; 'A' <= c && c <= 'Z' {
+			fmt.Fprintf(&b, "%s%c|-%c)", d.group, c, c+('a'-'A'))
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// attrPatternMessage is the message editors that read the non-standard
+// patternErrorMessage keyword show for an attribute string that does not
+// match attrPattern.
+func attrPatternMessage(s *registry.Schema) string {
+	return `Expected "property: value" pairs separated by ";", the properties being ` +
+		strings.Join(s.Names(), ", ") + " (camelCase or hyphen-case)."
+}

@@ -69,7 +69,7 @@ func TestSchemaDeclarations(t *testing.T) {
 		}
 		health, hasHealth := root.Defs["component.health"]
 		_, entityHas := root.Defs["entity"].Properties["health"]
-		xsdHas := strings.Contains(xsd.String(), `<xs:attribute name="health" type="xs:string">`)
+		xsdHas := strings.Contains(xsd.String(), `<xs:attribute name="health">`) && strings.Contains(xsd.String(), `<xs:attribute name="health.hp" type="xs:string">`)
 		mode := strings.Contains(xsd.String(), `<xs:attribute name="mode">`) && strings.Contains(xsd.String(), `<xs:enumeration value="run"/>`)
 		if d == nil {
 			if hasHealth || entityHas || xsdHas || mode {

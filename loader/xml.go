@@ -522,11 +522,12 @@ func (x *xmlReader) entityAttrs(e *EntitySpec, skip string, attrs []xmlAttr) {
 			e.MixinPos = a.vpos
 			e.Mixins = x.words(a.value)
 		case xmlPrefab:
-			e.PrefabPos = a.vpos
+			in := e.instance()
+			in.PrefabPos = a.vpos
 			if !validID(a.value) {
 				x.errs.add(a.vpos, "%s", idMsg("prefab name", a.value))
 			} else {
-				e.Prefab = a.value
+				in.Prefab = a.value
 			}
 		case xmlChildren:
 			x.errs.add(a.pos, "%s are written as nested <%s> elements, not as an attribute", xmlChildren, xmlEntity)
@@ -549,7 +550,8 @@ func (x *xmlReader) entityBody(e *EntitySpec, elem string, open, depth int) {
 			}
 		case t.Name == xmlPart && elem == xmlEntity:
 			if p := x.part(depth + 1); p != nil {
-				e.Parts = append(e.Parts, p)
+				in := e.instance()
+				in.Parts = append(in.Parts, p)
 			}
 		default:
 			want := "<" + xmlEntity + ">"
@@ -856,8 +858,8 @@ func writeXMLElement(b *bytes.Buffer, indent, elem, attr string, e *EntitySpec) 
 	if e.ID != "" {
 		fmt.Fprintf(b, " %s=%s", xmlID, xmlAttrValue(e.ID))
 	}
-	if e.Prefab != "" {
-		fmt.Fprintf(b, " %s=%s", xmlPrefab, xmlAttrValue(e.Prefab))
+	if e.Prefab() != "" {
+		fmt.Fprintf(b, " %s=%s", xmlPrefab, xmlAttrValue(e.Prefab()))
 	}
 	if len(e.Class) > 0 {
 		fmt.Fprintf(b, " %s=%s", xmlClass, xmlAttrValue(strings.Join(e.Class, " ")))
@@ -868,12 +870,12 @@ func writeXMLElement(b *bytes.Buffer, indent, elem, attr string, e *EntitySpec) 
 	for _, c := range e.Components {
 		writeXMLComponent(b, c)
 	}
-	if len(e.Children) == 0 && len(e.Parts) == 0 {
+	if len(e.Children) == 0 && len(e.Parts()) == 0 {
 		b.WriteString("/>\n")
 		return
 	}
 	b.WriteString(">\n")
-	for _, p := range e.Parts {
+	for _, p := range e.Parts() {
 		writeXMLElement(b, indent+"  ", xmlPart, " "+xmlPath+"="+xmlAttrValue(p.Path), p.Body)
 	}
 	for _, ch := range e.Children {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/scenecs/scenecs/registry"
@@ -68,6 +69,31 @@ func (w *xsdWriter) attr(name, doc string, enum []string) {
 	w.line(-1, `</xs:attribute>`)
 }
 
+// patternAttr writes an optional attribute documented by doc, whose
+// values must match the XML Schema pattern.
+func (w *xsdWriter) patternAttr(name, doc, pattern string) {
+	w.line(1, `<xs:attribute name="%s">`, xsdEsc(name))
+	w.doc(doc)
+	w.line(1, `<xs:simpleType>`)
+	w.line(1, `<xs:restriction base="xs:string">`)
+	w.line(0, `<xs:pattern value="%s"/>`, xsdEsc(pattern))
+	w.line(-1, `</xs:restriction>`)
+	w.line(-1, `</xs:simpleType>`)
+	w.line(-1, `</xs:attribute>`)
+}
+
+// valueAttr writes the optional attribute of a component or system with
+// schema s, documented by doc: a multi-property one's attribute strings
+// must name its properties (attrPattern), the values of a tag, boolean or
+// oneOf one are listed (attrEnum).
+func (w *xsdWriter) valueAttr(name, doc string, s *registry.Schema) {
+	if !s.IsTag() && !s.Single() {
+		w.patternAttr(name, doc, attrPattern(s, xsdDialect))
+		return
+	}
+	w.attr(name, doc, attrEnum(s))
+}
+
 // attrEnum returns the values a component's attribute may take, when they
 // are few: a single oneOf or boolean property, or a tag (the empty value).
 func attrEnum(s *registry.Schema) []string {
@@ -77,7 +103,13 @@ func attrEnum(s *registry.Schema) []string {
 	case !s.Single():
 		return nil
 	}
-	p := &s.Props[0]
+	return propEnum(&s.Props[0])
+}
+
+// propEnum returns the values a property may be given in an attribute,
+// when they are few: those of a oneOf or boolean property, or the empty
+// value (its default).
+func propEnum(p *registry.Property) []string {
 	switch {
 	case len(p.OneOf) > 0 && p.Type.GoType.Kind() == reflect.String:
 		return append([]string{""}, p.OneOf...)
@@ -87,12 +119,40 @@ func attrEnum(s *registry.Schema) []string {
 	return nil
 }
 
+// componentAttrs writes the attributes of a component c called name (c's
+// name, or an instance name__ID): its value and, for a multi-property
+// component, one name.prop attribute per property, in camelCase and in
+// hyphen-case.
+func (w *xsdWriter) componentAttrs(name string, c *registry.Component) {
+	w.valueAttr(name, componentDoc(c), c.Schema)
+	if c.Schema.IsTag() || c.Schema.Single() {
+		return
+	}
+	for i := range c.Schema.Props {
+		p := &c.Schema.Props[i]
+		doc := fmt.Sprintf("Property %s of %s: %s. Merged over the %s attribute.", p.Name, name, propSummary(p), name)
+		w.attr(name+"."+p.Name, doc, propEnum(p))
+		if h := hyphenCase(p.Name); h != p.Name {
+			w.attr(name+"."+h, doc, propEnum(p))
+		}
+	}
+}
+
 // WriteXSD writes an XML Schema of XML scenes for the components and
 // systems registered in reg, for editors to validate and complete scene
 // files with. With a doc, the components doc declares (its components
-// section) are described as registered ones are; a declaration that does
-// not compile is an error, as [Compile] reports it. The output is
-// deterministic.
+// section) are described as registered ones are, and so are the tags and
+// the name__ID instances of multiple components that doc uses; a
+// declaration that does not compile is an error, as [Compile] reports
+// it. The output is deterministic.
+//
+// Attribute strings of multi-property components and systems must name
+// their properties (an xs:pattern; values are not checked), and so must
+// component.property attributes. Made with a doc, <entity> and <mixin>
+// take no attribute the schema does not know, so a misspelt component is
+// an error. Made without one they take any other attribute
+// (xs:anyAttribute), as XML Schema 1.0 cannot make that depend on the
+// scene's <components> section and the tags it uses.
 func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
 	comps, err := schemaComponents(reg, doc)
 	if err != nil {
@@ -105,12 +165,24 @@ func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
 	x.doc("A scenecs scene in XML: a <scene> root whose attributes configure systems, holding <components>, <mixin>, <prefab>, <include> and <entity> elements in any order.")
 	x.scene(reg)
 	x.declarations(reg)
-	x.elements()
-	x.prefabElements()
+	open := doc == nil
+	x.elements(open)
+	x.prefabElements(open)
 	x.line(1, `<xs:attributeGroup name="%s">`, xmlComponents)
-	x.doc("The registered components. Components declared in a scene, and name__ID instances of multiple components, are allowed by anyAttribute.")
+	if open {
+		x.doc("The registered components. Made without a scene, the schema cannot know the components a scene declares, the tags it uses (names with an empty value) or the name__ID instances of multiple components: <entity> and <mixin> take any other attribute.")
+	} else {
+		x.doc("The components this schema knows: registered, declared by the scene, and the tags and name__ID instances the scene uses. <entity> and <mixin> take no others.")
+	}
 	for _, c := range comps {
-		x.attr(c.Name, componentDoc(c), attrEnum(c.Schema))
+		x.componentAttrs(c.Name, c)
+	}
+	for _, u := range sceneNames(doc, comps) {
+		if u.c == nil {
+			x.attr(u.name, fmt.Sprintf("Tag %s: a name the scene uses with an empty value, declared by that use.", u.name), []string{""})
+		} else {
+			x.componentAttrs(u.name, u.c)
+		}
 	}
 	x.line(-1, `</xs:attributeGroup>`)
 	x.line(-1, `</xs:schema>`)
@@ -130,7 +202,7 @@ func (x *xsdWriter) scene(reg *registry.Registry) {
 	}
 	x.line(-1, `</xs:choice>`)
 	for _, s := range sortedSystems(reg) {
-		x.attr(s.Name, systemDoc(s), nil)
+		x.valueAttr(s.Name, systemDoc(s), s.Schema)
 	}
 	x.line(-1, `</xs:complexType>`)
 	x.line(-1, `</xs:element>`)
@@ -192,8 +264,9 @@ func (x *xsdWriter) declarationAttrs(reg *registry.Registry) {
 	x.line(-1, `</xs:attributeGroup>`)
 }
 
-// elements declares <include>, <mixin> and <entity>.
-func (x *xsdWriter) elements() {
+// elements declares <include>, <mixin> and <entity>; if open, <mixin>
+// and <entity> take any attribute besides theirs.
+func (x *xsdWriter) elements(open bool) {
 	x.line(1, `<xs:complexType name="%s">`, xmlInclude)
 	x.doc("Includes another scene file (YAML or XML).")
 	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlSrc)
@@ -208,7 +281,7 @@ func (x *xsdWriter) elements() {
 	x.line(-1, `</xs:attribute>`)
 	x.attr(xmlMixin, "Mixins this mixin builds on, space-separated.", nil)
 	x.line(0, `<xs:attributeGroup ref="%s"/>`, xmlComponents)
-	x.line(0, `<xs:anyAttribute processContents="lax"/>`)
+	x.anyAttribute(open)
 	x.line(-1, `</xs:complexType>`)
 
 	x.line(1, `<xs:complexType name="%s">`, xmlEntity)
@@ -218,23 +291,24 @@ func (x *xsdWriter) elements() {
 	x.line(0, `<xs:element name="%s" type="%s"/>`, xmlPart, xmlPart)
 	x.line(-1, `</xs:choice>`)
 	x.attr(xmlID, "The entity's id (#id in selectors); no spaces.", nil)
-	x.entityAttrs()
+	x.entityAttrs(open)
 	x.line(-1, `</xs:complexType>`)
 }
 
 // entityAttrs declares the attributes an entity, a prefab and a part
 // share: class, mixin, prefab (refused on a part by the reader) and the
-// components.
-func (x *xsdWriter) entityAttrs() {
+// components; if open, any other attribute too.
+func (x *xsdWriter) entityAttrs(open bool) {
 	x.attr(xmlClass, "Classes (.class in selectors), space-separated.", nil)
 	x.attr(xmlMixin, "Mixins applied in order before the entity's own components, space-separated.", nil)
 	x.attr(xmlPrefab, "The prefab this entity is an instance of (on <prefab>: the prefab it is a variant of).", nil)
 	x.line(0, `<xs:attributeGroup ref="%s"/>`, xmlComponents)
-	x.line(0, `<xs:anyAttribute processContents="lax"/>`)
+	x.anyAttribute(open)
 }
 
-// prefabElements declares <prefab> and <part>.
-func (x *xsdWriter) prefabElements() {
+// prefabElements declares <prefab> and <part>; if open, they take any
+// attribute besides theirs.
+func (x *xsdWriter) prefabElements(open bool) {
 	x.line(1, `<xs:complexType name="%s">`, xmlPrefab)
 	x.doc("A prefab: an entity subtree named by name, instanced by prefab attributes. Its attributes are an entity's (no id); inside it, an id names a child.")
 	x.line(1, `<xs:sequence>`)
@@ -243,7 +317,7 @@ func (x *xsdWriter) prefabElements() {
 	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlName)
 	x.doc("The prefab's name, as prefab attributes name it.")
 	x.line(-1, `</xs:attribute>`)
-	x.entityAttrs()
+	x.entityAttrs(open)
 	x.line(-1, `</xs:complexType>`)
 
 	x.line(1, `<xs:complexType name="%s">`, xmlPart)
@@ -254,6 +328,69 @@ func (x *xsdWriter) prefabElements() {
 	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlPath)
 	x.doc("The part's path inside the prefab: names joined by /, an unnamed child by its rank among the unnamed.")
 	x.line(-1, `</xs:attribute>`)
-	x.entityAttrs()
+	x.entityAttrs(open)
 	x.line(-1, `</xs:complexType>`)
+}
+
+// anyAttribute declares, if open, that an element takes any attribute.
+func (x *xsdWriter) anyAttribute(open bool) {
+	if open {
+		x.line(0, `<xs:anyAttribute processContents="lax"/>`)
+	}
+}
+
+// A sceneName is a component name a scene uses that is not a component
+// of the schema: a name__ID instance of the multiple component c, or a
+// tag (c nil), a name used with an empty value.
+type sceneName struct {
+	name string
+	c    *registry.Component
+}
+
+// sceneNames returns the instances and tags doc's entities, mixins,
+// prefabs and parts use, by name. Other names that are not components are errors, left for
+// the schema to flag.
+func sceneNames(doc *Document, comps []*registry.Component) []sceneName {
+	if doc == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []sceneName
+	add := func(specs []*ComponentSpec) {
+		for _, cs := range specs {
+			if seen[cs.Name] {
+				continue
+			}
+			base, _, isInst := strings.Cut(cs.Name, "__")
+			i := slices.IndexFunc(comps, func(c *registry.Component) bool { return c.Name == base })
+			switch {
+			case isInst && i >= 0 && comps[i].Multiple:
+				out = append(out, sceneName{cs.Name, comps[i]})
+			case !isInst && i < 0 && cs.Kind == ValueEmpty:
+				out = append(out, sceneName{cs.Name, nil})
+			default:
+				continue
+			}
+			seen[cs.Name] = true
+		}
+	}
+	var walk func(es []*EntitySpec)
+	walk = func(es []*EntitySpec) {
+		for _, e := range es {
+			add(e.Components)
+			walk(e.Children)
+			for _, p := range e.Parts() {
+				walk([]*EntitySpec{p.Body})
+			}
+		}
+	}
+	for _, m := range doc.Mixins {
+		add(m.Components)
+	}
+	for _, p := range doc.Prefabs {
+		walk([]*EntitySpec{p.Body})
+	}
+	walk(doc.Entities)
+	slices.SortFunc(out, func(a, b sceneName) int { return strings.Compare(a.name, b.name) })
+	return out
 }

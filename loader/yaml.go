@@ -704,18 +704,20 @@ func (y *yamlReader) entity(n *yamlsyntax.Node, depth int) *EntitySpec {
 		case yamlChildren:
 			e.Children = y.entities(v, depth+1)
 		case yamlPrefab:
-			e.PrefabPos = y.pos(v)
+			in := e.instance()
+			in.PrefabPos = y.pos(v)
 			if s, ok := y.scalar(v, yamlPrefab); ok {
 				if !validID(s) {
-					y.errs.add(e.PrefabPos, "%s", idMsg("prefab name", s))
+					y.errs.add(in.PrefabPos, "%s", idMsg("prefab name", s))
 				} else {
-					e.Prefab = s
+					in.Prefab = s
 				}
 			}
 		case yamlParts:
 			y.each(v, yamlParts, func(k, v *yamlsyntax.Node) {
 				if p := y.part(k, v, depth); p != nil {
-					e.Parts = append(e.Parts, p)
+					in := e.instance()
+					in.Parts = append(in.Parts, p)
 				}
 			})
 		default:
@@ -986,8 +988,8 @@ func writeYAMLFields(b *bytes.Buffer, first, rest string, e *EntitySpec) {
 	if e.ID != "" {
 		line("%s: %s", yamlID, yamlString(e.ID))
 	}
-	if e.Prefab != "" {
-		line("%s: %s", yamlPrefab, yamlString(e.Prefab))
+	if e.Prefab() != "" {
+		line("%s: %s", yamlPrefab, yamlString(e.Prefab()))
 	}
 	if len(e.Class) > 0 {
 		line("%s: %s", yamlClass, yamlString(strings.Join(e.Class, " ")))
@@ -1009,9 +1011,9 @@ func writeYAMLFields(b *bytes.Buffer, first, rest string, e *EntitySpec) {
 			line("%s: %s", c.Name, yamlFlowMap(c.Map))
 		}
 	}
-	if len(e.Parts) > 0 {
+	if len(e.Parts()) > 0 {
 		line("%s:", yamlParts)
-		for _, p := range e.Parts {
+		for _, p := range e.Parts() {
 			writeYAMLFields(b, rest+"  "+yamlString(p.Path)+":\n"+rest+"    ", rest+"    ", p.Body)
 		}
 	}

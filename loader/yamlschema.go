@@ -38,6 +38,16 @@ func vecPattern(n int) string {
 	return `^\s*(?:` + numberRE + `(?:\s+` + numberRE + `){0,` + strconv.Itoa(n-1) + `})?\s*$`
 }
 
+// vecSize returns the number of axes of a vector property (vec2, vec3 or
+// vec4), or 0.
+func vecSize(p *registry.Property) int {
+	switch p.Type.Name {
+	case "vec2", "vec3", "vec4":
+		return int(p.Type.Name[3] - '0')
+	}
+	return 0
+}
+
 // scalarTypes are the YAML scalars a textual value may be written as: the
 // loader keeps the source text of `42` and `true` alike.
 var scalarTypes = []any{"string", "number", "boolean"}
@@ -53,9 +63,9 @@ func schemaProp(p *registry.Property) jsonObj {
 		s["type"] = "number"
 	case kind == reflect.Bool:
 		s["type"] = "boolean"
-	case name == "vec2" || name == "vec3" || name == "vec4":
+	case vecSize(p) > 0:
 		s["type"] = []any{"string", "number"}
-		s["pattern"] = vecPattern(int(name[3] - '0'))
+		s["pattern"] = vecPattern(vecSize(p))
 	case name == "duration":
 		s["type"] = []any{"string", "number"}
 		s["pattern"] = durationPattern
@@ -140,8 +150,18 @@ func schemaValue(s *registry.Schema, doc string) jsonObj {
 			"maxProperties": 0,
 		}
 	case s.Single():
-		v := schemaProp(&s.Props[0])
+		p := &s.Props[0]
+		v := schemaProp(p)
 		v["description"] = doc
+		if n := vecSize(p); n > 0 {
+			// position: {x: 1, y: 2, z: 3}, as JSON dumps write vectors.
+			v["type"] = append(v["type"].([]any), "object")
+			props := jsonObj{}
+			for i := range n {
+				props[axes[i:i+1]] = jsonObj{"description": "Axis " + axes[i:i+1] + ".", "type": []any{"number", "string"}, "pattern": `^\s*` + numberRE + `\s*$`}
+			}
+			v["properties"], v["additionalProperties"] = props, false
+		}
 		return withNull(v)
 	}
 	props := jsonObj{}
@@ -157,6 +177,8 @@ func schemaValue(s *registry.Schema, doc string) jsonObj {
 	return jsonObj{
 		"description":          doc,
 		"type":                 []any{"string", "null", "object"},
+		"pattern":              attrPattern(s, jsonDialect),
+		"patternErrorMessage":  attrPatternMessage(s),
 		"properties":           props,
 		"additionalProperties": false,
 	}
@@ -174,6 +196,16 @@ func schemaRef(name string) jsonObj {
 // doc, the components doc declares (its components section) are
 // described as registered ones are; a declaration that does not compile
 // is an error, as [Compile] reports it. The output is deterministic.
+//
+// The schema checks attribute strings as far as a regular expression can:
+// the property names in "prop: value; prop: value", not the values. An
+// entity or mixin may carry the components the schema knows, and other
+// names only with no value (tags, as the loader makes them), so a
+// misspelt component is an error; unless the scene has a components
+// section declaring a component the schema does not know, or includes a
+// file that doc does not (with a nil doc: any declaration or include).
+// Then any name takes any value, as a JSON Schema cannot compare an
+// entity's keys with the components section.
 //
 // It declares draft 2020-12 but uses only keywords that draft-07 reads
 // the same way (no siblings next to $ref, items as a single schema), since
@@ -200,6 +232,9 @@ func WriteJSONSchema(w io.Writer, reg *registry.Registry, doc *Document) error {
 		"type":                 []any{"object", "null"},
 		"properties":           topLevelSchema(sysProps),
 		"additionalProperties": false,
+		"if":                   openScene(doc),
+		"then":                 sceneItems(true),
+		"else":                 sceneItems(false),
 		"$defs":                defs,
 	}
 	enc := json.NewEncoder(w)
@@ -237,25 +272,54 @@ func namesSchema(desc string) jsonObj {
 	}
 }
 
-// entityDefs defines entities, mixins and the components the registry
-// does not know (declared in the scene, or unknown).
+// entityDefs defines the names the schema does not know (tag and
+// declaredComponent) and entities, mixins, prefabs and parts in two
+// variants, made by entitySchemas: "entity", "mixin", "prefab" and
+// "part" take the components the schema knows and other names only with
+// no value, as tags, so a misspelt component name with a value is an
+// error; "entity.open" (and the others') take any other name with any
+// value. The root chooses
+// between them with openScene.
 func entityDefs(defs, compProps, patterns jsonObj) {
 	defs["declaredComponent"] = jsonObj{
-		"description":          "A component declared in the scene's components section (or an unknown one): an attribute string, nothing, or a mapping of property to value.",
+		"description":          "A component the schema does not know, in a scene that declares components or includes files: an attribute string, nothing, or a mapping of property to value.",
 		"type":                 []any{"string", "number", "boolean", "null", "object"},
 		"additionalProperties": jsonObj{"type": []any{"string", "number", "boolean", "null"}},
 	}
+	defs["tag"] = jsonObj{
+		"description":  "A name the schema does not know, used with no value: a tag, declared by that use. Given a value, it is an unknown component.",
+		"enum":         []any{nil, "", jsonObj{}},
+		"errorMessage": "Unknown component (misspelt?): a name this schema does not know takes no value, as it makes a tag. Declare it in the components section to give it properties.",
+	}
+	for _, open := range []bool{false, true} {
+		defs[variant("entity", open)], defs[variant("mixin", open)], defs[variant("prefab", open)], defs[variant("part", open)] = entitySchemas(compProps, patterns, open)
+	}
+}
+
+// variant returns the name of the open variant of the definition name,
+// or name itself.
+func variant(name string, open bool) string {
+	if open {
+		return name + ".open"
+	}
+	return name
+}
+
+// entitySchemas returns the schemas of an entity, a mixin, a prefab's
+// body and an instance's part, whose components are compProps and
+// patterns and, if open, any other component name.
+func entitySchemas(compProps, patterns jsonObj, open bool) (entity, mixin, prefab, part jsonObj) {
 	entityProps := jsonObj{
 		yamlID:       jsonObj{"description": "The entity's id (#id in selectors); no spaces.", "type": "string", "pattern": `^\S+$`},
 		yamlClass:    namesSchema("Classes (.class in selectors): a space-separated string or a list."),
 		yamlMixin:    namesSchema("Mixins applied in order before the entity's own components: a space-separated string or a list."),
-		yamlChildren: jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": schemaRef("entity")},
+		yamlChildren: jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": schemaRef(variant("entity", open))},
 		yamlPrefab:   jsonObj{"description": "The prefab this entity is an instance of: it gets the prefab's components and subtree, its own written over them.", "type": "string", "pattern": `^\S+$`},
 		yamlParts: jsonObj{
 			"description":          "Changes to parts of the prefab's subtree, by path inside the prefab (gun-left, turret/barrel; an unnamed child by its rank among the unnamed): components, class, mixin and children.",
 			"type":                 []any{"object", "null"},
 			"propertyNames":        jsonObj{"pattern": `^[^\s/]+(/[^\s/]+)*$`},
-			"additionalProperties": schemaRef("part"),
+			"additionalProperties": schemaRef(variant("part", open)),
 		},
 	}
 	mixinProps := jsonObj{
@@ -281,40 +345,97 @@ func entityDefs(defs, compProps, patterns jsonObj) {
 		prefabProps[k] = v
 		partProps[k] = v
 	}
-	entity := jsonObj{
-		"description":          "An entity: id, class, mixin, children, and components by name.",
-		"type":                 "object",
-		"properties":           entityProps,
-		"propertyNames":        jsonObj{"pattern": componentNamePattern},
-		"additionalProperties": schemaRef("declaredComponent"),
+	which := "the components this schema knows, and tags (other names, with no value)"
+	if open {
+		which = "the components this schema knows, and any other name (for components the scene declares)"
 	}
-	mixin := jsonObj{
-		"description":          "A mixin: components by name, and optionally the mixins it builds on.",
-		"type":                 []any{"object", "null"},
-		"properties":           mixinProps,
-		"propertyNames":        jsonObj{"pattern": componentNamePattern},
-		"additionalProperties": schemaRef("declaredComponent"),
+	entity = jsonObj{
+		"description": "An entity: id, class, mixin, children, prefab and parts, and components by name: " + which + ".",
+		"type":        "object",
+		"properties":  entityProps,
 	}
-	prefab := jsonObj{
-		"description":          "A prefab's body: an entity without an id (its instances have theirs; inside it, an id names a child), and prefab for a variant.",
-		"type":                 []any{"object", "null"},
-		"properties":           prefabProps,
-		"propertyNames":        jsonObj{"pattern": componentNamePattern},
-		"additionalProperties": schemaRef("declaredComponent"),
+	mixin = jsonObj{
+		"description": "A mixin: the mixins it builds on, and components by name: " + which + ".",
+		"type":        []any{"object", "null"},
+		"properties":  mixinProps,
 	}
-	part := jsonObj{
-		"description":          "A part's changes: components, class, mixin and children; no id, prefab or parts.",
-		"type":                 []any{"object", "null"},
-		"properties":           partProps,
-		"propertyNames":        jsonObj{"pattern": componentNamePattern},
-		"additionalProperties": schemaRef("declaredComponent"),
+	prefab = jsonObj{
+		"description": "A prefab's body: an entity without an id (its instances have theirs; inside it, an id names a child), and prefab for a variant; components by name: " + which + ".",
+		"type":        []any{"object", "null"},
+		"properties":  prefabProps,
 	}
-	if len(patterns) > 0 {
-		for _, d := range []jsonObj{entity, mixin, prefab, part} {
-			d["patternProperties"] = patterns
+	part = jsonObj{
+		"description": "A part's changes: components, class, mixin and children; no id, prefab or parts; components by name: " + which + ".",
+		"type":        []any{"object", "null"},
+		"properties":  partProps,
+	}
+	other := schemaRef("tag")
+	if open {
+		other = schemaRef("declaredComponent")
+	}
+	for _, s := range []jsonObj{entity, mixin, prefab, part} {
+		if len(patterns) > 0 {
+			s["patternProperties"] = patterns
+		}
+		s["propertyNames"] = jsonObj{"pattern": componentNamePattern}
+		s["additionalProperties"] = other
+	}
+	return entity, mixin, prefab, part
+}
+
+// openScene is the condition under which a scene's entities and mixins
+// take component names the schema does not know: the scene declares a
+// component, or includes a file, that the schema was not made with (with
+// no doc, any declaration or include). A JSON Schema cannot compare an
+// entity's keys with the keys of the components section, so a scene that
+// brings components of its own is checked less strictly.
+func openScene(doc *Document) jsonObj {
+	var decls, includes []string
+	if doc != nil {
+		for _, d := range doc.Decls {
+			decls = append(decls, d.Name)
+		}
+		for _, inc := range doc.Includes {
+			includes = append(includes, inc.Path)
 		}
 	}
-	defs["entity"], defs["mixin"], defs["prefab"], defs["part"] = entity, mixin, prefab, part
+	declares := jsonObj{"type": "object", "minProperties": 1}
+	includeOne := jsonObj{"type": "string"}
+	var includeAny any = true
+	if len(decls) > 0 {
+		declares["not"] = jsonObj{"propertyNames": jsonObj{"enum": sortedAny(decls)}}
+	}
+	if len(includes) > 0 {
+		includeOne["not"] = jsonObj{"enum": sortedAny(includes)}
+		includeAny = jsonObj{"not": jsonObj{"enum": sortedAny(includes)}}
+	}
+	return jsonObj{
+		"type": "object",
+		"anyOf": []any{
+			jsonObj{"required": []any{yamlComponents}, "properties": jsonObj{yamlComponents: declares}},
+			jsonObj{"required": []any{yamlInclude}, "properties": jsonObj{yamlInclude: jsonObj{"anyOf": []any{
+				includeOne,
+				jsonObj{"type": "array", "contains": includeAny},
+			}}}},
+		},
+	}
+}
+
+// sceneItems gives the root's entities, mixins and prefabs the entity,
+// mixin and prefab definitions of one variant.
+func sceneItems(open bool) jsonObj {
+	return jsonObj{"properties": jsonObj{
+		yamlEntities: jsonObj{"items": schemaRef(variant("entity", open))},
+		yamlMixins:   jsonObj{"additionalProperties": schemaRef(variant("mixin", open))},
+		yamlPrefabs:  jsonObj{"additionalProperties": schemaRef(variant("prefab", open))},
+	}}
+}
+
+// sortedAny returns the distinct strings of ss, sorted, as JSON values.
+func sortedAny(ss []string) []any {
+	ss = slices.Clone(ss)
+	slices.Sort(ss)
+	return stringsAny(slices.Compact(ss))
 }
 
 // propDeclSchema is a property declaration, described by desc.
@@ -353,7 +474,8 @@ func declarationDefs(defs jsonObj, reg *registry.Registry) {
 }
 
 // topLevelSchema describes the keys of a scene's root mapping; sysProps
-// are the registered systems' settings.
+// are the registered systems' settings. The entities, mixins and prefabs
+// in them are given by sceneItems, as openScene chooses.
 func topLevelSchema(sysProps jsonObj) jsonObj {
 	return jsonObj{
 		yamlScene: jsonObj{
@@ -369,16 +491,14 @@ func topLevelSchema(sysProps jsonObj) jsonObj {
 			"additionalProperties": schemaRef("declaration"),
 		},
 		yamlMixins: jsonObj{
-			"description":          "Mixins: id to mixin.",
-			"type":                 []any{"object", "null"},
-			"propertyNames":        jsonObj{"pattern": `^\S+$`},
-			"additionalProperties": schemaRef("mixin"),
+			"description":   "Mixins: id to mixin.",
+			"type":          []any{"object", "null"},
+			"propertyNames": jsonObj{"pattern": `^\S+$`},
 		},
 		yamlPrefabs: jsonObj{
-			"description":          "Prefabs: name to the body of an entity subtree, instanced by prefab: NAME.",
-			"type":                 []any{"object", "null"},
-			"propertyNames":        jsonObj{"pattern": `^\S+$`},
-			"additionalProperties": schemaRef("prefab"),
+			"description":   "Prefabs: name to the body of an entity subtree, instanced by prefab: NAME.",
+			"type":          []any{"object", "null"},
+			"propertyNames": jsonObj{"pattern": `^\S+$`},
 		},
 		yamlInclude: jsonObj{
 			"description": "Scene files to include, relative to this one: a path or a list of paths.",
@@ -389,7 +509,6 @@ func topLevelSchema(sysProps jsonObj) jsonObj {
 		yamlEntities: jsonObj{
 			"description": "The scene's top-level entities.",
 			"type":        []any{"array", "null"},
-			"items":       schemaRef("entity"),
 		},
 	}
 }

@@ -1,128 +1,70 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-)
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
+	"github.com/scenecs/scenecs/internal/clitest"
 )
 
 // binary builds scene-run once for all end-to-end tests.
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "scene-run-e2e")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "scene-run")
-		if os.PathSeparator == '\\' {
-			binPath += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{err, string(out)}
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("building scene-run: %v", buildErr)
-	}
-	return binPath
-}
+func binary(t *testing.T) string { return clitest.Build(t, ".") }
 
-type buildError struct {
-	err error
-	out string
-}
+// result is what a run printed, and its exit code.
+type result = clitest.Result
 
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
-
-type result struct {
-	stdout, stderr string
-	code           int
-}
-
+// runBin runs scene-run from the repository's root, so scenes/... paths
+// work.
 func runBin(t *testing.T, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary(t), args...)
-	cmd.Dir = "../.." // the repository root, so scenes/... paths work
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running %v: %v", args, err)
-	}
-	return result{out.String(), errb.String(), code}
-}
-
-func (r result) expect(t *testing.T, code int) result {
-	t.Helper()
-	if r.code != code {
-		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
-	}
-	return r
+	return clitest.Run(t, binary(t), "../..", args...)
 }
 
 var exampleScenes = []string{"scenes/cubes.yaml", "scenes/cubes.xml", "scenes/asteroids.yaml", "scenes/authoring.yaml"}
 
 func TestRunDefaultScene(t *testing.T) {
-	r := runBin(t, "-ticks", "30").expect(t, 0)
+	r := runBin(t, "-ticks", "30").Expect(t, 0)
 	for _, want := range []string{"scene     cubes.yaml (embedded)", "entities  10003", "ticks     30", "ticks/s", "ms/tick   p50"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, r.Stdout)
 		}
 	}
-	if !strings.HasSuffix(r.stdout, "\ninspect it live: scene-run run -inspect 127.0.0.1:8080\n") {
-		t.Errorf("the last line does not say how to inspect the scene:\n%s", r.stdout)
+	if !strings.HasSuffix(r.Stdout, "\ninspect it live: scene-run run -inspect 127.0.0.1:8080\n") {
+		t.Errorf("the last line does not say how to inspect the scene:\n%s", r.Stdout)
 	}
 }
 
 // TestRunInspectHint: a plain run's last line is the command that opens
 // the same scene in the inspector; runs with -watch or -inspect have none.
 func TestRunInspectHint(t *testing.T) {
-	r := runBin(t, "run", "-ticks", "5", "-query", "[enemy]", "scenes/asteroids.yaml").expect(t, 0)
-	if !strings.HasSuffix(r.stdout, "query     [enemy]: 3 matches\ninspect it live: scene-run run -inspect 127.0.0.1:8080 scenes/asteroids.yaml\n") {
-		t.Errorf("last lines:\n%s", r.stdout)
+	r := runBin(t, "run", "-ticks", "5", "-query", "[enemy]", "scenes/asteroids.yaml").Expect(t, 0)
+	if !strings.HasSuffix(r.Stdout, "query     [enemy]: 3 matches\ninspect it live: scene-run run -inspect 127.0.0.1:8080 scenes/asteroids.yaml\n") {
+		t.Errorf("last lines:\n%s", r.Stdout)
 	}
-	r = runBin(t, "run", "-ticks", "5", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml").expect(t, 0)
-	if strings.Contains(r.stdout, "inspect it live") {
-		t.Errorf("-inspect run with the hint:\n%s", r.stdout)
-	}
-	for in, want := range map[string]string{"a.yaml": "a.yaml", "my scene.yaml": `'my scene.yaml'`, "it's.yaml": `'it'\''s.yaml'`} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
+	r = runBin(t, "run", "-ticks", "5", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml").Expect(t, 0)
+	if strings.Contains(r.Stdout, "inspect it live") {
+		t.Errorf("-inspect run with the hint:\n%s", r.Stdout)
 	}
 }
 
 func TestRunEveryScene(t *testing.T) {
 	for _, s := range exampleScenes {
-		r := runBin(t, "run", "-ticks", "10", "-query", "*", s).expect(t, 0)
-		if !strings.Contains(r.stdout, "ticks     10") || !strings.Contains(r.stdout, "query     *: ") {
-			t.Errorf("%s: summary:\n%s", s, r.stdout)
+		r := runBin(t, "run", "-ticks", "10", "-query", "*", s).Expect(t, 0)
+		if !strings.Contains(r.Stdout, "ticks     10") || !strings.Contains(r.Stdout, "query     *: ") {
+			t.Errorf("%s: summary:\n%s", s, r.Stdout)
 		}
 	}
 }
 
 func TestRunQueryCount(t *testing.T) {
-	r := runBin(t, "run", "-ticks", "5", "-query", "[cube]", "scenes/cubes.xml").expect(t, 0)
-	if !strings.Contains(r.stdout, "query     [cube]: 10000 matches") {
-		t.Fatalf("summary:\n%s", r.stdout)
+	r := runBin(t, "run", "-ticks", "5", "-query", "[cube]", "scenes/cubes.xml").Expect(t, 0)
+	if !strings.Contains(r.Stdout, "query     [cube]: 10000 matches") {
+		t.Fatalf("summary:\n%s", r.Stdout)
 	}
 }
 
@@ -146,15 +88,15 @@ func TestQuery(t *testing.T) {
 		{[]string{"scenes/cubes.yaml", "[acceleration]"}, ""},
 	}
 	for _, c := range cases {
-		r := runBin(t, append([]string{"query"}, c.args...)...).expect(t, 0)
-		if r.stdout != c.want {
-			t.Errorf("query %v = %q, want %q", c.args, r.stdout, c.want)
+		r := runBin(t, append([]string{"query"}, c.args...)...).Expect(t, 0)
+		if r.Stdout != c.want {
+			t.Errorf("query %v = %q, want %q", c.args, r.Stdout, c.want)
 		}
 	}
 }
 
 func TestQueryJSON(t *testing.T) {
-	r := runBin(t, "query", "-json", "scenes/authoring.yaml", "#elder").expect(t, 0)
+	r := runBin(t, "query", "-json", "scenes/authoring.yaml", "#elder").Expect(t, 0)
 	var out []struct {
 		ID         string                     `json:"id"`
 		Path       string                     `json:"path"`
@@ -162,8 +104,8 @@ func TestQueryJSON(t *testing.T) {
 		Class      []string                   `json:"class"`
 		Components map[string]json.RawMessage `json:"components"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-		t.Fatalf("%v\n%s", err, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
 	}
 	if len(out) != 1 || out[0].ID != "elder" || out[0].Parent != nil {
 		t.Fatalf("%+v", out)
@@ -182,13 +124,13 @@ func TestQueryJSON(t *testing.T) {
 }
 
 func TestQueryBadSelector(t *testing.T) {
-	r := runBin(t, "query", "scenes/authoring.yaml", "[health.hp<").expect(t, 2)
-	if r.stderr != "selector:1:12: expected value after '<', found end of input\n" {
-		t.Fatalf("stderr %q", r.stderr)
+	r := runBin(t, "query", "scenes/authoring.yaml", "[health.hp<").Expect(t, 2)
+	if r.Stderr != "selector:1:12: expected value after '<', found end of input\n" {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
-	r = runBin(t, "query", "scenes/authoring.yaml", "[enemy]:hover").expect(t, 2)
-	if !strings.HasPrefix(r.stderr, "selector:1:8: ") || !strings.Contains(r.stderr, "hover") {
-		t.Fatalf("stderr %q", r.stderr)
+	r = runBin(t, "query", "scenes/authoring.yaml", "[enemy]:hover").Expect(t, 2)
+	if !strings.HasPrefix(r.Stderr, "selector:1:8: ") || !strings.Contains(r.Stderr, "hover") {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
 }
 
@@ -196,14 +138,14 @@ func TestDumpRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range exampleScenes {
 		for _, f := range []string{"yaml", "xml", "json"} {
-			r := runBin(t, "dump", "-format", f, "-ticks", "3", s).expect(t, 0)
+			r := runBin(t, "dump", "-format", f, "-ticks", "3", s).Expect(t, 0)
 			file := filepath.Join(dir, strings.ReplaceAll(filepath.Base(s), ".", "_")+"."+f)
-			if err := os.WriteFile(file, []byte(r.stdout), 0o644); err != nil {
+			if err := os.WriteFile(file, []byte(r.Stdout), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			// The dump loads back to the same state.
-			want := runBin(t, "dump", "-format", "json", "-ticks", "3", s).expect(t, 0).stdout
-			got := runBin(t, "dump", "-format", "json", file).expect(t, 0).stdout
+			want := runBin(t, "dump", "-format", "json", "-ticks", "3", s).Expect(t, 0).Stdout
+			got := runBin(t, "dump", "-format", "json", file).Expect(t, 0).Stdout
 			if got != want {
 				t.Errorf("%s via %s does not round-trip", s, f)
 			}
@@ -212,40 +154,40 @@ func TestDumpRoundTrip(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	r := runBin(t, append([]string{"validate"}, exampleScenes...)...).expect(t, 0)
-	if r.stdout != "" || r.stderr != "" {
-		t.Fatalf("validate printed %q %q", r.stdout, r.stderr)
+	r := runBin(t, append([]string{"validate"}, exampleScenes...)...).Expect(t, 0)
+	if r.Stdout != "" || r.Stderr != "" {
+		t.Fatalf("validate printed %q %q", r.Stdout, r.Stderr)
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("components:\n  health: {hp: {type: int, default: 100}}\nentities:\n  - id: a\n    helth: \"hp: 5\"\n    position: 1 2 x\n  - id: a\n"), 0o644)
 	badXML := filepath.Join(dir, "bad.xml")
 	os.WriteFile(badXML, []byte("<scene>\n  <entity id=\"b\"\n          position=\"1 2 3 4\"/>\n</scene>\n"), 0o644)
-	r = runBin(t, "validate", bad, badXML).expect(t, 1)
+	r = runBin(t, "validate", bad, badXML).Expect(t, 1)
 	for _, w := range []string{
 		bad + `:5:5: unknown component "helth"; did you mean "health"?`,
 		bad + ":6:19: position: invalid value \"x\"",
 		bad + `:7:9: duplicate entity id "a"`,
 		badXML + `:3:27: position: invalid value "4"`,
 	} {
-		if !strings.Contains(r.stderr, w) {
-			t.Errorf("validate output lacks %q:\n%s", w, r.stderr)
+		if !strings.Contains(r.Stderr, w) {
+			t.Errorf("validate output lacks %q:\n%s", w, r.Stderr)
 		}
 	}
-	runBin(t, "validate").expect(t, 2)
-	runBin(t, "validate", filepath.Join(dir, "missing.yaml")).expect(t, 1)
+	runBin(t, "validate").Expect(t, 2)
+	runBin(t, "validate", filepath.Join(dir, "missing.yaml")).Expect(t, 1)
 }
 
 func TestUsageErrors(t *testing.T) {
-	runBin(t, "run", "-ticks", "-1").expect(t, 2)
-	runBin(t, "run", "-nosuchflag").expect(t, 2)
-	runBin(t, "dump", "-format", "toml", "scenes/cubes.yaml").expect(t, 2)
-	runBin(t, "query", "scenes/cubes.yaml").expect(t, 2)
-	runBin(t, "run", "scenes/cubes.txt").expect(t, 2)
+	runBin(t, "run", "-ticks", "-1").Expect(t, 2)
+	runBin(t, "run", "-nosuchflag").Expect(t, 2)
+	runBin(t, "dump", "-format", "toml", "scenes/cubes.yaml").Expect(t, 2)
+	runBin(t, "query", "scenes/cubes.yaml").Expect(t, 2)
+	runBin(t, "run", "scenes/cubes.txt").Expect(t, 2)
 	for _, c := range []string{"run", "query", "dump", "validate", "components", "schema"} {
-		r := runBin(t, c, "-h").expect(t, 0)
-		if !strings.Contains(r.stderr, "Usage: scene-run") {
-			t.Errorf("%s -h: %q", c, r.stderr)
+		r := runBin(t, c, "-h").Expect(t, 0)
+		if !strings.Contains(r.Stderr, "Usage: scene-run") {
+			t.Errorf("%s -h: %q", c, r.Stderr)
 		}
 	}
 }
@@ -254,16 +196,16 @@ func TestSceneErrorsExitOne(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("entities:\n  - position: [1\n"), 0o644)
-	r := runBin(t, "run", "-ticks", "1", bad).expect(t, 1)
-	if !strings.HasPrefix(r.stderr, bad+":") {
-		t.Fatalf("stderr %q", r.stderr)
+	r := runBin(t, "run", "-ticks", "1", bad).Expect(t, 1)
+	if !strings.HasPrefix(r.Stderr, bad+":") {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
 }
 
 func TestComponents(t *testing.T) {
-	r := runBin(t, "components").expect(t, 0)
+	r := runBin(t, "components").Expect(t, 0)
 	for _, want := range []string{"position", "velocity", "gravity", "spawner", "lifetime", "spin", "systems:", "physics"} {
-		if !strings.Contains(r.stdout, want) {
+		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("components output lacks %q", want)
 		}
 	}
@@ -326,22 +268,8 @@ func TestWatch(t *testing.T) {
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is written by a running process while a test reads it.
+type syncBuffer = clitest.Buffer
 
 // TestWatchDryRun prints what a save would change and leaves the scene as
 // it was.
@@ -392,12 +320,12 @@ func TestWatchDryRun(t *testing.T) {
 // gives the same scene.
 func TestRunSeed(t *testing.T) {
 	count := func(seed string) string {
-		r := runBin(t, "run", "-ticks", "1", "-seed", seed, "-query", "[position.x>0]", "scenes/cubes.yaml").expect(t, 0)
-		i := strings.Index(r.stdout, "query     ")
+		r := runBin(t, "run", "-ticks", "1", "-seed", seed, "-query", "[position.x>0]", "scenes/cubes.yaml").Expect(t, 0)
+		i := strings.Index(r.Stdout, "query     ")
 		if i < 0 {
-			t.Fatalf("no query line:\n%s", r.stdout)
+			t.Fatalf("no query line:\n%s", r.Stdout)
 		}
-		return r.stdout[i:]
+		return r.Stdout[i:]
 	}
 	a, b, c := count("0"), count("7"), count("7")
 	if b != c {

@@ -173,17 +173,17 @@ func TestRunInspectWatch(t *testing.T) {
 // TestRunInspectErrors: a malformed address is a usage error (exit 2), a
 // port in use a run error (exit 1).
 func TestRunInspectErrors(t *testing.T) {
-	r := runBin(t, "run", "-inspect", "nonsense", "scenes/asteroids.yaml").expect(t, 2)
-	if !strings.Contains(r.stderr, "-inspect") {
-		t.Errorf("stderr: %s", r.stderr)
+	r := runBin(t, "run", "-inspect", "nonsense", "scenes/asteroids.yaml").Expect(t, 2)
+	if !strings.Contains(r.Stderr, "-inspect") {
+		t.Errorf("stderr: %s", r.Stderr)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	r = runBin(t, "run", "-inspect", l.Addr().String(), "scenes/asteroids.yaml").expect(t, 1)
-	if !strings.Contains(r.stderr, "-inspect") || strings.Contains(r.stdout, "inspect:") {
+	r = runBin(t, "run", "-inspect", l.Addr().String(), "scenes/asteroids.yaml").Expect(t, 1)
+	if !strings.Contains(r.Stderr, "-inspect") || strings.Contains(r.Stdout, "inspect:") {
 		t.Errorf("port in use: %+v", r)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package scenerun
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 // All are usage errors.
 func TestSelectorError(t *testing.T) {
 	se := &selector.Error{Col: 4, Msg: "expected ']', found end of input"}
-	rt, err := newRuntime(0)
+	rt, err := (&cli{}).newRuntime(0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package scenerun
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-const dumpUsage = `Usage: scene-run dump [-format yaml|xml|json] [-ticks N] [-flat] SCENE
+const dumpUsage = `Usage: {prog} dump [-format yaml|xml|json] [-ticks N] [-flat] SCENE
 
 Loads SCENE, runs N ticks, and writes the World's state as a scene
 document that loads back to the same state. Instances of prefabs are
@@ -23,8 +23,9 @@ prefabs; -flat writes every entity whole, without prefabs.
 Flags:
 `
 
-func cmdDump(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("dump", dumpUsage, stderr)
+func (c *cli) cmdDump(ctx context.Context, args []string) error {
+	stdout := c.stdout
+	fs := c.newFlags("dump", dumpUsage)
 	format := fs.String("format", "yaml", "output format: yaml, xml or json")
 	flat := fs.Bool("flat", false, "write every entity whole, prefab instances too, without the prefabs")
 	var ticks int
@@ -42,7 +43,7 @@ func cmdDump(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return usagef("-format must be yaml, xml or json, not %q", *format)
 	}
-	rt, err := newRuntime(0)
+	rt, err := c.newRuntime(0)
 	if err != nil {
 		return err
 	}
@@ -70,15 +71,15 @@ func writeScene(w io.Writer, reg *registry.Registry, format string, opt loader.E
 	return loader.WriteYAML(w, loader.Export(reg, opt))
 }
 
-const validateUsage = `Usage: scene-run validate SCENE...
+const validateUsage = `Usage: {prog} validate SCENE...
 
 Checks each SCENE (and its includes) against the registered components.
 Prints nothing and exits 0 when all are fine; else prints every error as
 file:line:col: message and exits 1.
 `
 
-func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("validate", validateUsage, stderr)
+func (c *cli) cmdValidate(ctx context.Context, args []string) error {
+	fs := c.newFlags("validate", validateUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -91,13 +92,13 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			msgs = append(msgs, fmt.Sprintf("%s: %v", path, unwrapPathErr(err)))
 			continue
 		}
-		rt, err := newRuntime(0)
+		rt, err := c.newRuntime(0)
 		if err != nil {
 			return err
 		}
 		if _, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx}); err != nil {
 			if ctx.Err() != nil {
-				return interruptedError(path)
+				return c.interruptedError(path)
 			}
 			msgs = append(msgs, err.Error())
 		}

@@ -1,4 +1,4 @@
-package main
+package scenerun
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/scenecs/scenecs/loader"
 )
 
-const runUsage = `Usage: scene-run [run] [flags] [SCENE]
+const runUsage = `Usage: {prog} [run] [flags] [SCENE]
 
 Loads SCENE (YAML, XML or JSON by extension; without SCENE the embedded
 default scene, cubes.yaml) and runs it at a fixed time step, then prints a
@@ -43,9 +43,10 @@ type runFlags struct {
 	reloaded  func(*loader.Diff, error)
 }
 
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *cli) cmdRun(ctx context.Context, args []string) error {
+	stdout, stderr := c.stdout, c.stderr
 	var f runFlags
-	fs := newFlags("run", runUsage, stderr)
+	fs := c.newFlags("run", runUsage)
 	countVar(fs, &f.ticks, "ticks", 600, "run `n` ticks (with -watch or -inspect, or 0 with them: until interrupted)")
 	rateVar(fs, &f.hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000] (the fixed time step is 1/rate)")
 	fs.BoolVar(&f.realtime, "realtime", false, "pace ticks to wall-clock time (default: as fast as possible)")
@@ -83,7 +84,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !f.watch && (isSet(fs, "poll") || isSet(fs, "debounce")) {
 		return usagef("-poll and -debounce go with -watch")
 	}
-	rt, err := newRuntime(f.seed)
+	rt, err := c.newRuntime(f.seed)
 	if err != nil {
 		return err
 	}
@@ -106,16 +107,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var reloads <-chan func()
 	if f.watch {
 		f.realtime = true
-		w, err := startWatch(ctx, rt, scene, path, f, stdout, stderr)
+		w, err := startWatch(ctx, scene, path, f, stdout, stderr)
 		if err != nil {
 			return err
 		}
 		reloads = w
 	}
-	return runLoop(ctx, rt, f, path, reloads, stdout, stderr)
+	return c.runLoop(ctx, rt, f, path, reloads)
 }
 
-func runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads <-chan func(), stdout, stderr io.Writer) error {
+func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads <-chan func()) error {
+	stdout, stderr := c.stdout, c.stderr
 	dt := 1 / f.hz
 	step := time.Duration(float64(time.Second) / f.hz)
 	tty := isTerminal(stderr)
@@ -173,7 +175,7 @@ done:
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	elapsed := time.Since(start)
-	fmt.Fprintf(stdout, "scene     %s\n", sceneName(path))
+	fmt.Fprintf(stdout, "scene     %s\n", c.sceneName(path))
 	fmt.Fprintf(stdout, "entities  %d\n", rt.w.Len())
 	fmt.Fprintf(stdout, "ticks     %d\n", ticks)
 	var busy time.Duration
@@ -196,7 +198,7 @@ done:
 		fmt.Fprintf(stdout, "query     %s: %d %s\n", f.query, len(es), word)
 	}
 	if !f.watch && f.inspect == "" {
-		printInspectHint(stdout, path)
+		c.printInspectHint(stdout, path)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package scenerun
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, path st
 	in := inspect.New(rt.reg, opt)
 	url, err := in.Listen(ctx, f.inspect)
 	if err != nil {
-		return fmt.Errorf("scene-run: -inspect: %v", err)
+		return fmt.Errorf("%s: -inspect: %v", rt.c.Name, err)
 	}
 	f.inspector = in
 	f.reloaded = in.Reloaded

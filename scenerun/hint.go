@@ -1,10 +1,12 @@
-package main
+package scenerun
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 )
 
@@ -15,8 +17,8 @@ const inspectAddr = "127.0.0.1:8080"
 // command that opens the same scene in the inspector:
 //
 //	inspect it live: go run ./cmd/scene-run run -inspect 127.0.0.1:8080
-func printInspectHint(w io.Writer, path string) {
-	cmd := selfCommand() + " run -inspect " + inspectAddr
+func (c *cli) printInspectHint(w io.Writer, path string) {
+	cmd := c.selfCommand() + " run -inspect " + inspectAddr
 	if path != "" {
 		cmd += " " + shellQuote(path)
 	}
@@ -24,13 +26,22 @@ func printInspectHint(w io.Writer, path string) {
 }
 
 // selfCommand is how the user ran this program: "go run ./cmd/scene-run"
-// when it was built by go run (into the go-build temporary directory),
-// otherwise "scene-run".
-func selfCommand() string {
-	if strings.Contains(filepath.ToSlash(os.Args[0]), "/go-build") {
-		return "go run ./cmd/scene-run"
+// (the main package's directory in its module) when go run built it (as
+// go-build.../exe/NAME); otherwise the program's name.
+func (c *cli) selfCommand() string {
+	exe := filepath.ToSlash(os.Args[0])
+	if !strings.Contains(exe, "/go-build") || path.Base(path.Dir(exe)) != "exe" {
+		return c.Name
 	}
-	return "scene-run"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if dir, ok := strings.CutPrefix(bi.Path, bi.Main.Path+"/"); ok {
+			return "go run ./" + dir
+		}
+		if bi.Path == bi.Main.Path {
+			return "go run ."
+		}
+	}
+	return c.Name
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

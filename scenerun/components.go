@@ -1,4 +1,4 @@
-package main
+package scenerun
 
 import (
 	"fmt"
@@ -9,20 +9,21 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-const componentsUsage = `Usage: scene-run components
+const componentsUsage = `Usage: {prog} components
 
 Lists the registered components and systems with their schemas.
 `
 
-func cmdComponents(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("components", componentsUsage, stderr)
+func (c *cli) cmdComponents(args []string) error {
+	stdout := c.stdout
+	fs := c.newFlags("components", componentsUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return usagef("takes no arguments")
 	}
-	rt, err := newRuntime(0)
+	rt, err := c.newRuntime(0)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package scenerun
 
 import (
 	"context"
@@ -18,47 +18,41 @@ import (
 // watcher judged a save (read once), and a save that would destroy every
 // entity is applied only if the files hold the same bytes one debounce
 // later.
-func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path string, f runFlags, stdout, stderr io.Writer) (<-chan func(), error) {
-	rl := &loader.Reloader{Scene: scene, File: path, Options: loader.Options{Context: ctx}, Recheck: f.debounce}
-	w, err := watch.New(ctx, rl.Files(), watch.Options{Poll: f.poll, Debounce: f.debounce})
+func startWatch(ctx context.Context, scene *loader.Scene, path string, f runFlags, stdout, stderr io.Writer) (<-chan func(), error) {
+	sw, err := WatchScene(ctx, scene, path, watch.Options{Poll: f.poll, Debounce: f.debounce})
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(stderr, "watching %s\n", path)
 	out := make(chan func())
 	name := filepath.Base(path)
+	reg := scene.Registry
 	go func() {
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case err := <-w.Errors:
+			case err := <-sw.Errors:
 				fmt.Fprintf(stderr, "watch: %v\n", err)
-			case <-w.Changes:
+			case <-sw.Changes:
 				apply := func() {
 					if f.dryRun {
-						d, err := rl.CheckFrom(loader.Snapshot(w.Snapshot()))
-						w.SetFilesFrom(rl.Files(), watch.Snapshot(rl.Snapshot()))
+						d, err := sw.Check()
 						if err != nil {
 							fmt.Fprintf(stderr, "check %s failed:\n%v\n", name, err)
 							return
 						}
 						fmt.Fprintf(stdout, "would reload %s: %s\n", name, d.Summary())
-						printEntries(stdout, d, rl.Scene.Registry)
-						for _, warn := range d.Warnings {
-							fmt.Fprintf(stderr, "  warning: %s\n", warn)
-						}
+						printEntries(stdout, d, reg)
+						printWarnings(stderr, d)
 						return
 					}
 					t0 := time.Now()
-					d, err := rl.ReloadFrom(loader.Snapshot(w.Snapshot()))
+					d, err := sw.Reload()
 					took := time.Since(t0)
 					if f.reloaded != nil {
 						f.reloaded(d, err) // the inspector's reload event
 					}
-					// Watch the includes of this attempt too, failed or not,
-					// so fixing a newly added broken include reloads.
-					w.SetFilesFrom(rl.Files(), watch.Snapshot(rl.Snapshot()))
 					if err != nil {
 						fmt.Fprintf(stderr, "reload %s failed; the running scene is unchanged:\n%v\n", name, err)
 						return
@@ -70,11 +64,9 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 						fmt.Fprintf(stdout, "reload %s: no change (%.1f ms)\n", name, ms(took))
 					} else {
 						fmt.Fprintf(stdout, "reload %s: %s (%.1f ms)\n", name, d.Summary(), ms(took))
-						printEntries(stdout, d, rl.Scene.Registry)
+						printEntries(stdout, d, reg)
 					}
-					for _, warn := range d.Warnings {
-						fmt.Fprintf(stderr, "  warning: %s\n", warn)
-					}
+					printWarnings(stderr, d)
 				}
 				select {
 				case out <- apply:
@@ -85,6 +77,13 @@ func startWatch(ctx context.Context, rt *runtime, scene *loader.Scene, path stri
 		}
 	}()
 	return out, nil
+}
+
+// printWarnings prints a reload's warnings (entities matched by place).
+func printWarnings(w io.Writer, d *loader.Diff) {
+	for _, warn := range d.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
 }
 
 // maxEntryLines bounds the lines printed for one reload; a reload that

@@ -1,4 +1,4 @@
-package main
+package scenerun
 
 import (
 	"context"
@@ -10,17 +10,19 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
-	"github.com/scenecs/scenecs/scenes"
 )
 
 // runtime is one World with its registry and built-ins.
 type runtime struct {
+	c   *cli
 	w   *ecs.World
 	reg *registry.Registry
 	b   *components.Builtins
 }
 
-func newRuntime(seed int64) (*runtime, error) {
+// newRuntime makes a World and a registry with the built-ins and the
+// program's own components.
+func (c *cli) newRuntime(seed int64) (*runtime, error) {
 	w := ecs.NewWorld()
 	reg := registry.New(w)
 	reg.Seed = uint64(seed)
@@ -28,7 +30,12 @@ func newRuntime(seed int64) (*runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runtime{w: w, reg: reg, b: b}, nil
+	if c.Register != nil {
+		if err := c.Register(reg, b); err != nil {
+			return nil, fmt.Errorf("%s: registering components: %w", c.Name, err)
+		}
+	}
+	return &runtime{c: c, w: w, reg: reg, b: b}, nil
 }
 
 // load loads the scene file path, or the embedded default scene if path is
@@ -38,30 +45,28 @@ func (rt *runtime) load(ctx context.Context, path string) (*loader.Scene, error)
 	var err error
 	opt := loader.Options{Context: ctx}
 	if path == "" {
-		s, err = loader.Load(rt.reg, scenes.FS, scenes.Default, opt)
+		s, err = loader.Load(rt.reg, rt.c.Scenes, rt.c.DefaultScene, opt)
 	} else {
-		switch loader.FormatOf(path) {
-		case loader.FormatYAML, loader.FormatXML, loader.FormatJSON:
-		default:
-			return nil, usagef("%s: unknown scene format (want .yaml, .yml, .xml or .json)", path)
+		if err := checkSceneFormat(path); err != nil {
+			return nil, err
 		}
 		s, err = loader.LoadFile(rt.reg, filepath.Clean(path), opt)
 	}
 	if err != nil && ctx.Err() != nil {
-		return nil, interruptedError(sceneName(path))
+		return nil, rt.c.interruptedError(rt.c.sceneName(path))
 	}
 	return s, err
 }
 
 // interruptedError says that loading the scene was interrupted (exit 1).
-func interruptedError(scene string) error {
-	return fmt.Errorf("scene-run: loading %s interrupted", scene)
+func (c *cli) interruptedError(scene string) error {
+	return fmt.Errorf("%s: loading %s interrupted", c.Name, scene)
 }
 
 // sceneName is how messages name the scene.
-func sceneName(path string) string {
+func (c *cli) sceneName(path string) string {
 	if path == "" {
-		return scenes.Default + " (embedded)"
+		return c.DefaultScene + " (embedded)"
 	}
 	return path
 }
@@ -71,7 +76,7 @@ func tickN(ctx context.Context, rt *runtime, n int, hz float64) error {
 	dt := 1 / hz
 	for i := 0; i < n; i++ {
 		if ctx.Err() != nil {
-			return fmt.Errorf("scene-run: interrupted after %s", plural(i, "tick"))
+			return fmt.Errorf("%s: interrupted after %s", rt.c.Name, plural(i, "tick"))
 		}
 		if err := rt.reg.Tick(dt); err != nil {
 			return fmt.Errorf("tick %d: %w", i+1, err)
@@ -96,4 +101,13 @@ func plural(n int, s string) string {
 		return fmt.Sprintf("%d %s", n, s)
 	}
 	return fmt.Sprintf("%d %ss", n, s)
+}
+
+// checkSceneFormat refuses a scene path whose extension names no format.
+func checkSceneFormat(path string) error {
+	switch loader.FormatOf(path) {
+	case loader.FormatYAML, loader.FormatXML, loader.FormatJSON:
+		return nil
+	}
+	return usagef("%s: unknown scene format (want .yaml, .yml, .xml or .json)", path)
 }

@@ -1,17 +1,16 @@
-package main
+package scenerun
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/selector"
 )
 
-const queryUsage = `Usage: scene-run query [-json] [-ticks N] SCENE SELECTOR
+const queryUsage = `Usage: {prog} query [-json] [-ticks N] SCENE SELECTOR
 
 Loads SCENE, runs N ticks, and prints the entities SELECTOR matches in
 document order, one per line: the entity's id, or its path (ids or 0-based
@@ -21,8 +20,9 @@ array of the entities in the dump format. No match prints nothing.
 Flags:
 `
 
-func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("query", queryUsage, stderr)
+func (c *cli) cmdQuery(ctx context.Context, args []string) error {
+	stdout := c.stdout
+	fs := c.newFlags("query", queryUsage)
 	asJSON := fs.Bool("json", false, "print a JSON array of the matches in the dump format")
 	var ticks int
 	var hz float64
@@ -34,7 +34,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() != 2 {
 		return usagef("expected SCENE and SELECTOR, got %d arguments", fs.NArg())
 	}
-	rt, err := newRuntime(0)
+	rt, err := c.newRuntime(0)
 	if err != nil {
 		return err
 	}
@@ -61,8 +61,8 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "%s\n", b)
 		return nil
 	}
-	for _, e := range es {
-		fmt.Fprintln(stdout, loader.EntityPath(rt.reg, e))
+	for _, p := range loader.EntityPaths(rt.reg, es) {
+		fmt.Fprintln(stdout, p)
 	}
 	return nil
 }

@@ -1,0 +1,88 @@
+package scenerun
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/watch"
+)
+
+// SceneWatcher hot-reloads a running scene when its files are saved: the
+// scene file and every file it includes. It joins a file watcher
+// (package watch) to the scene's [loader.Reloader]; a game loop selects
+// on Changes beside its ticker and calls Reload between ticks, on the
+// goroutine that ticks the World:
+//
+//	sw, err := scenerun.WatchScene(ctx, scene, "level.yaml", watch.Options{})
+//	...
+//	for {
+//		select {
+//		case <-sw.Changes:
+//			d, err := sw.Reload() // err: the scene runs on unchanged
+//			...
+//		case err := <-sw.Errors:
+//			log.Print(err)
+//		case <-ticker.C:
+//			reg.Tick(dt)
+//		case <-ctx.Done():
+//			return
+//		}
+//	}
+//
+// Each reload applies exactly the bytes the watcher judged a save, and
+// the files an attempt includes are watched from then on, failed or not
+// (fixing a broken include reloads). A save that would destroy every
+// entity of the scene is applied only if the files hold the same bytes
+// one debounce later.
+type SceneWatcher struct {
+	// Changes receives, for each save, the files whose content changed
+	// (absolute paths). Nothing is applied until Reload is called.
+	Changes <-chan []string
+	// Errors receives the watcher's errors, such as a watched file that
+	// cannot be read (it is waited for). They are dropped when nobody
+	// reads them.
+	Errors <-chan error
+
+	rl *loader.Reloader
+	w  *watch.Watcher
+}
+
+// WatchScene starts watching the files of scene, loaded from file, until
+// ctx ends. ctx also interrupts a reload's reading. opt configures the
+// watcher (debounce, polling); its Debounce is also how long a reload
+// that would empty the scene waits for its second look.
+func WatchScene(ctx context.Context, scene *loader.Scene, file string, opt watch.Options) (*SceneWatcher, error) {
+	rl := &loader.Reloader{Scene: scene, File: filepath.Clean(file), Options: loader.Options{Context: ctx}, Recheck: opt.Debounce}
+	w, err := watch.New(ctx, rl.Files(), opt)
+	if err != nil {
+		return nil, err
+	}
+	return &SceneWatcher{Changes: w.Changes, Errors: w.Errors, rl: rl, w: w}, nil
+}
+
+// Reload applies the last save to the running scene and returns what
+// changed (see [loader.Reloader.ReloadFrom]). On an error nothing was
+// applied and the scene runs on as it was; the error lists every problem
+// as file:line:col.
+func (sw *SceneWatcher) Reload() (*loader.Diff, error) {
+	d, err := sw.rl.ReloadFrom(loader.Snapshot(sw.w.Snapshot()))
+	sw.follow()
+	return d, err
+}
+
+// Check returns what Reload would change, without changing anything (a
+// dry run).
+func (sw *SceneWatcher) Check() (*loader.Diff, error) {
+	d, err := sw.rl.CheckFrom(loader.Snapshot(sw.w.Snapshot()))
+	sw.follow()
+	return d, err
+}
+
+// follow watches the files the last attempt read or tried to include.
+func (sw *SceneWatcher) follow() {
+	sw.w.SetFilesFrom(sw.rl.Files(), watch.Snapshot(sw.rl.Snapshot()))
+}
+
+// Scene returns the running scene.
+func (sw *SceneWatcher) Scene() *loader.Scene { return sw.rl.Scene }

@@ -1,0 +1,204 @@
+// Package scenerun is the command set of scene-run as a library: run
+// (with -watch and -inspect), query, dump, validate, components and
+// schema, for a program's own registry. A game registers its components
+// and hands the command line to the same tools cmd/scene-run offers:
+//
+//	func main() {
+//		scenerun.Program{
+//			Name:     "mygame",
+//			Register: func(reg *registry.Registry, b *components.Builtins) error {
+//				_, err := registry.Register[Chase](reg, "chase", chaseDef)
+//				return err
+//			},
+//		}.Main()
+//	}
+//
+// after which "mygame validate level.yaml", "mygame run -watch -inspect
+// 127.0.0.1:8080 level.yaml" and "mygame schema level.yaml" know the
+// game's components. cmd/scene-run is Program{}.Main() with the
+// built-ins alone.
+//
+// The commands, their flags, output and exit codes (0 ok, 1 scene errors,
+// 2 usage errors) are those of scene-run, documented in its help
+// ("PROGRAM COMMAND -h") and in docs/. A game with a loop of its own
+// uses WatchScene for hot reload and the inspect package for the
+// inspector (examples/chase shows both).
+package scenerun
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/scenes"
+)
+
+// Exit codes of Program.Run.
+const (
+	ExitOK    = 0 // the command did its job
+	ExitScene = 1 // a scene (or a tick) failed: errors printed on stderr
+	ExitUsage = 2 // the command line was wrong: the problem printed on stderr
+)
+
+// Program is a program that offers the command set: its name, its own
+// components, and the scene run loads when given none. The zero Program
+// is scene-run itself.
+type Program struct {
+	// Name is the program's name in usage texts and messages
+	// ("scene-run" if empty).
+	Name string
+	// Register, if not nil, registers the program's own components and
+	// systems. Every command makes a fresh Registry (one per scene), with
+	// the built-ins of package components registered first (b: their
+	// storage and the transform state, for components that read or move
+	// entities), and then calls Register on it; an error it returns ends
+	// the command with exit code 1.
+	Register func(reg *registry.Registry, b *components.Builtins) error
+	// Scenes and DefaultScene name the scene "run" loads without a SCENE
+	// argument: the file DefaultScene in Scenes. If Scenes is nil, it is
+	// the embedded cubes.yaml of package scenes.
+	Scenes       fs.FS
+	DefaultScene string
+}
+
+// usageError marks an error that is the caller's mistake (exit 2).
+type usageError struct {
+	msg string
+	raw bool // print msg alone, without the command prefix
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// errFlagHelp reports that -h was given; the usage has been printed.
+var errFlagHelp = errors.New("help requested")
+
+// Main runs the command line os.Args[1:] and exits the process with its
+// exit code. Ctrl-C or a SIGTERM interrupts a load (of any command) and
+// stops a run early, with its summary.
+func (p Program) Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := p.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// topUsage is the program's help; {prog} stands for its name, here and
+// in every command's usage text.
+const topUsage = `{prog} runs, watches, queries, validates and dumps scenecs scenes.
+
+Usage:
+  {prog} [run] [flags] [SCENE]     run SCENE (default: the embedded {default})
+  {prog} query [-json] [-ticks N] SCENE SELECTOR
+  {prog} dump [-format yaml|xml|json] [-ticks N] SCENE
+  {prog} validate SCENE...
+  {prog} components
+  {prog} schema [-format json|xsd] [SCENE]
+
+Run "{prog} COMMAND -h" for a command's flags.
+Exit codes: 0 ok, 1 scene errors, 2 usage errors.
+`
+
+// cli is one invocation of the command set.
+type cli struct {
+	Program
+	stdout, stderr io.Writer
+}
+
+// Run runs one command line (args without the program's name) writing
+// to stdout and stderr, and returns the exit code: ExitOK, ExitScene or
+// ExitUsage. ctx ending interrupts a load and stops a run, as Ctrl-C
+// does under Main.
+func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c := &cli{Program: p, stdout: stdout, stderr: stderr}
+	if c.Name == "" {
+		c.Name = "scene-run"
+	}
+	if c.Scenes == nil {
+		c.Scenes, c.DefaultScene = scenes.FS, scenes.Default
+	}
+	cmd := "run"
+	if len(args) > 0 {
+		switch args[0] {
+		case "run", "query", "dump", "validate", "components", "schema":
+			cmd, args = args[0], args[1:]
+		case "help", "-h", "-help", "--help":
+			fmt.Fprint(stdout, c.usage(topUsage))
+			return ExitOK
+		}
+	}
+	var err error
+	switch cmd {
+	case "run":
+		err = c.cmdRun(ctx, args)
+	case "query":
+		err = c.cmdQuery(ctx, args)
+	case "dump":
+		err = c.cmdDump(ctx, args)
+	case "validate":
+		err = c.cmdValidate(ctx, args)
+	case "components":
+		err = c.cmdComponents(args)
+	case "schema":
+		err = c.cmdSchema(ctx, args)
+	}
+	var ue *usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errFlagHelp):
+		return ExitOK
+	case errors.As(err, &ue) && ue.raw:
+		fmt.Fprintln(stderr, ue.msg)
+		return ExitUsage
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "%s %s: %s\n", c.Name, cmd, ue.msg)
+		return ExitUsage
+	default:
+		msg := err.Error()
+		if !strings.HasSuffix(msg, "\n") {
+			msg += "\n"
+		}
+		fmt.Fprint(stderr, msg)
+		return ExitScene
+	}
+}
+
+// usage fills a usage text in with the program's name and default scene.
+func (c *cli) usage(text string) string {
+	return strings.NewReplacer("{prog}", c.Name, "{default}", c.DefaultScene).Replace(text)
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func (c *cli) newFlags(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(c.stderr, c.usage(usage))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, turning flag errors into usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errFlagHelp
+		}
+		return &usageError{msg: err.Error()}
+	}
+	return nil
+}
