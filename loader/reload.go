@@ -824,7 +824,8 @@ func (s *Scene) Apply(d *Diff) error {
 	}
 	roots := make([]ecs.Entity, 0, len(d.new.Roots))
 	for _, n := range d.new.Roots {
-		roots = append(roots, ns.Entities[n])
+		e, _ := s.entityOf(n)
+		roots = append(roots, e)
 	}
 	s.Roots = roots
 	if len(errs) > 0 {
