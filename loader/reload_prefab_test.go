@@ -335,3 +335,36 @@ func TestDiffOnePlanTwoScenes(t *testing.T) {
 		}
 	}
 }
+
+// TestReloadPrefabClassesAndComponents: a prefab edit that changes a
+// part's classes, removes a component from the root and adds one to a
+// part reaches every instance, spawned ones too, with the running World
+// ticking between the edits; a component the instance gives itself
+// stays when the prefab removes it.
+func TestReloadPrefabClassesAndComponents(t *testing.T) {
+	src := strings.Replace(prefabV1, "      - id: gun\n", "      - id: gun\n        class: gun\n", 1)
+	src = strings.Replace(src, "    health: \"max: 99\"\n", "    health: \"max: 99\"\n    velocity: 0 2 0\n", 1)
+	env := newReloadEnv(t, src)
+	if _, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9"); err != nil {
+		t.Fatal(err)
+	}
+	env.tick()
+	edited := strings.Replace(src, "        class: gun\n", "        class: gun heavy\n        visible: false\n", 1)
+	edited = strings.Replace(edited, "    velocity: 0 1 0\n", "", 1)
+	env.mustReload(edited)
+	env.tick()
+	for _, id := range []string{"f1/gun", "f2/gun", "s9/gun"} {
+		e := env.entity(id)
+		if got := strings.Join(env.reg.Classes(e), " "); got != "gun heavy" {
+			t.Errorf("%s: classes %q", id, got)
+		}
+		if got := env.attr(e, "visible"); got != "false" {
+			t.Errorf("%s: visible %q", id, got)
+		}
+	}
+	for id, want := range map[string]bool{"f1": false, "f2": true, "s9": false} {
+		if got := env.reg.Has(env.entity(id), "velocity"); got != want {
+			t.Errorf("%s has velocity: %v, want %v", id, got, want)
+		}
+	}
+}
