@@ -118,6 +118,11 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 	if node.ID != "" {
 		q.what = "#" + node.ID
 	}
+	if node.Key() != "" {
+		inst := instanceRoot(node)
+		return nil, fmt.Errorf("entity %s is the part %q of an instance of the prefab %q (%s): its values come from the prefab, and save-back does not write an instance's parts; write it under parts: in the instance, or edit the prefab: %w",
+			q.what, node.Key(), inst.Prefab(), EntityPath(reg, sc.Entities[inst]), ErrCannotEdit)
+	}
 	if q.comp, ok = reg.Component(name); !ok {
 		return nil, fmt.Errorf("unknown component %q", name)
 	}

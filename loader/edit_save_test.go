@@ -347,3 +347,28 @@ func TestSaveXMLThroughSymlink(t *testing.T) {
 	}
 	env.quiet()
 }
+
+// TestSavePrefabInstance: save-back writes an instance's own value at
+// the instance (over its prefab's), and refuses a part of an instance
+// (its values come from the prefab), writing nothing.
+func TestSavePrefabInstance(t *testing.T) {
+	src := "prefabs:\n  ship:\n    position: 0 0 0\n    children:\n      - id: gun\n        position: 1 0 0\nentities:\n  - id: f1\n    prefab: ship\n"
+	env := newSaveEnv(t, map[string]string{"main.yaml": src}, "main.yaml")
+	_, err := env.rl.PrepareSet(env.entity("f1/gun"), "position", "5 5 5")
+	if !errors.Is(err, ErrCannotEdit) || !strings.Contains(err.Error(), `entity #f1/gun is the part "gun" of an instance of the prefab "ship" (f1)`) {
+		t.Errorf("a part: %v", err)
+	}
+	if got := env.read("main.yaml"); got != src {
+		t.Errorf("the file changed:\n%s", got)
+	}
+	s, err := env.rl.PrepareSet(env.entity("f1"), "position", "5 5 5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := env.read("main.yaml"), src+"    position: 5 5 5\n"; got != want {
+		t.Errorf("file:\n%s\nwant\n%s", got, want)
+	}
+}
