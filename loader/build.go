@@ -340,11 +340,11 @@ func checkAgainst(plan *Plan, reg *registry.Registry) error {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = append(stack[:len(stack)-1], n.Children...)
-		if n.ID == "" {
+		if n.ID() == "" {
 			continue
 		}
-		if _, ok := reg.EntityByID(n.ID); ok {
-			errs = append(errs, &Error{Pos: n.idPos(), Msg: fmt.Sprintf("entity id %q is already used in the World", n.ID)})
+		if _, ok := reg.EntityByID(n.ID()); ok {
+			errs = append(errs, &Error{Pos: n.idPos(), Msg: fmt.Sprintf("entity id %q is already used in the World", n.ID())})
 		}
 	}
 	errs.Sort()
@@ -452,8 +452,8 @@ func (s *Scene) newEntity(n *Node, parent ecs.Entity, index int, errs *ErrorList
 	if s.Plan.owner == nil {
 		n.ent = e
 	}
-	if n.ID != "" {
-		if err := reg.SetEntityID(e, n.ID); err != nil {
+	if n.ID() != "" {
+		if err := reg.SetEntityID(e, n.ID()); err != nil {
 			*errs = append(*errs, &Error{Pos: n.idPos(), Msg: err.Error()})
 		}
 	}

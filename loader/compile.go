@@ -68,18 +68,14 @@ type Node struct {
 	Src      *EntitySpec
 	Parent   *Node
 	Children []*Node
-	// Own are the components written on the entity itself.
-	Own []registry.NamedPatch
-	// Comps are Own composed over the entity's mixins, per property. It
-	// may share storage with Own and with other nodes using the same
-	// mixins: treat it as read-only.
+	// Comps are the components written on the entity itself (Src's)
+	// composed over its mixins (and, for an instance, its prefab's), per
+	// property. It may share storage with other nodes using the same
+	// mixins or prefab: treat it as read-only.
 	Comps []registry.NamedPatch
 	// Path locates the node for messages and matching: ids or child
 	// indexes from the root joined by "/".
 	Path string
-	// ID is the entity's id: Src.ID, or for a part of an instance that
-	// has an id, "<parent's id>/<Key>"; "" for none.
-	ID string
 	// ext holds what only the entities of prefabs have (nil for the
 	// others); parts share their template's.
 	ext *nodeExt
@@ -104,6 +100,19 @@ func (n *Node) Class() []string {
 		return n.ext.class
 	}
 	return n.Src.Class
+}
+
+// ID returns the entity's id: Src.ID, or for a part of an instance that
+// has an id, "<parent's id>/<Key>" (its Path); "" for none. (It is
+// worked out rather than kept, so that nodes stay small.)
+func (n *Node) ID() string {
+	if n.ext == nil || n.ext.key == "" {
+		return n.Src.ID
+	}
+	if n.Parent != nil && n.Parent.ID() != "" {
+		return n.Path
+	}
+	return ""
 }
 
 // Prefab returns the prefab the entity is an instance of, or "".
@@ -331,12 +340,13 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 	if c.prefab == nil {
 		c.plan.Count++
 	}
+	var own []registry.NamedPatch // the components written on the entity itself
 	if len(e.Components) > 0 {
-		n.Own = cutSlab(&c.patches, len(e.Components))
+		own = cutSlab(&c.patches, len(e.Components))
 	}
 	for _, comp := range e.Components {
 		if np, ok := c.component(comp); ok {
-			n.Own = append(n.Own, np)
+			own = append(own, np)
 		}
 	}
 	var base []registry.NamedPatch
@@ -356,11 +366,11 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 		if len(e.Class) == 0 {
 			n.ext.class = tmpl.Class()
 		}
-		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), n.Own), c.marker(e.Prefab()))
-	case len(base) == 0 && !repeats(n.Own):
-		n.Comps = n.Own
+		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), own), c.marker(e.Prefab()))
+	case len(base) == 0 && !repeats(own):
+		n.Comps = own
 	default:
-		n.Comps = overlayInto(cutSlab(&c.patches, len(base)+len(n.Own)), base, n.Own)
+		n.Comps = overlayInto(cutSlab(&c.patches, len(base)+len(own)), base, own)
 	}
 	nk := len(e.Children)
 	if tmpl != nil {
@@ -405,7 +415,6 @@ func (c *compiler) place(n *Node, id string, parent *Node, index int) {
 		n.Path = c.prefab.Name
 		return
 	}
-	n.ID = id
 	seg := id
 	if seg == "" {
 		seg = strconv.Itoa(index)

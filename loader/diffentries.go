@@ -245,8 +245,8 @@ type entryLabels struct {
 
 // label names node n, whose entity (maybe zero or dead) is e.
 func (el entryLabels) label(n *Node, e ecs.Entity) string {
-	if n.ID != "" {
-		return "#" + n.ID
+	if n.ID() != "" {
+		return "#" + n.ID()
 	}
 	if el.reg != nil && !e.IsZero() && el.reg.World().Alive(e) {
 		return entityLabel(el.reg, e)

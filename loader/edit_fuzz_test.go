@@ -304,7 +304,7 @@ func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string
 		xv, yv := values(x.Comps), values(y.Comps)
 		if isTarget {
 			if remove {
-				if hasNamed(y.Own, name) {
+				if writesComponent(y, name) {
 					t.Fatalf("%s still written on %s:\n%s", name, x.Path, out)
 				}
 				// What remains comes from the entity's mixins.

@@ -115,8 +115,8 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 		return nil, fmt.Errorf("entity %s was made at run time (spawned, or created by the program or through the inspector): it has no place in a scene file: %w", q.what, ErrNoSource)
 	}
 	q.node = node
-	if node.ID != "" {
-		q.what = "#" + node.ID
+	if node.ID() != "" {
+		q.what = "#" + node.ID()
 	}
 	if node.Key() != "" {
 		inst := instanceRoot(node)
@@ -140,7 +140,7 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 // already says (a SaveEdit that does not change the file).
 func (r *Reloader) nothingToWrite(q *saveReq) (s *SaveEdit, done bool, err error) {
 	sc, ent, name := r.Scene, q.node.Src, q.name
-	inOwn, inComps := hasNamed(q.node.Own, name), hasNamed(q.node.Comps, name)
+	inOwn, inComps := writesComponent(q.node, name), hasNamed(q.node.Comps, name)
 	mixin := ""
 	if inComps && len(ent.Mixins) > 0 {
 		mixin = mixinGiving(sc.Plan, ent.Mixins, name)
@@ -252,7 +252,7 @@ func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *regist
 		return nil, fmt.Errorf("the entity is not in the edited files; nothing saved: %w", ErrCannotEdit)
 	}
 	if remove {
-		if hasNamed(n.Own, name) {
+		if writesComponent(n, name) {
 			return nil, fmt.Errorf("the component is still in the edited file; nothing saved: %w", ErrCannotEdit)
 		}
 	} else {
@@ -340,6 +340,17 @@ func (s *SaveEdit) Commit() (*Diff, error) {
 	}
 	s.r.last = s.snap
 	return s.diff, s.r.Scene.Apply(s.diff)
+}
+
+// writesComponent reports whether the entity of n writes the component
+// name itself (not through a mixin or its prefab).
+func writesComponent(n *Node, name string) bool {
+	for _, c := range n.Src.Components {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // hasNamed reports whether nps has a component called name.

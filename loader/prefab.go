@@ -179,9 +179,8 @@ func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string)
 	n.Src, n.Parent, n.ext, n.Comps = t.Src, parent, t.ext, t.Comps
 	if c.prefab == nil {
 		c.plan.Count++
-		if parent.ID != "" {
-			n.ID = parent.ID + "/" + t.Key()
-			n.Path = n.ID
+		if pid := parent.ID(); pid != "" {
+			n.Path = pid + "/" + t.Key() // its id, see Node.ID
 			c.parts = append(c.parts, n)
 		} else {
 			n.Path = parent.Path + "/" + strconv.Itoa(len(parent.Children))
@@ -224,7 +223,6 @@ func (c *compiler) override(n *Node, b *EntitySpec) {
 			own = append(own, np)
 		}
 	}
-	n.Own = own
 	var base []registry.NamedPatch
 	if len(b.Mixins) > 0 {
 		var err error
@@ -260,12 +258,13 @@ func (c *compiler) checkPartIDs() {
 	seen := map[string]*Node{}
 	for _, n := range c.parts {
 		inst := instanceRoot(n)
-		if e, ok := own[n.ID]; ok {
-			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives its part %q the id %q, which the entity at %s has too", inst.ID, inst.Prefab(), n.Key(), n.ID, e.IDPos)
-		} else if o, ok := seen[n.ID]; ok {
-			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives a part the id %q, which a part of %q has too", inst.ID, inst.Prefab(), n.ID, instanceRoot(o).ID)
+		id := n.ID()
+		if e, ok := own[id]; ok {
+			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives its part %q the id %q, which the entity at %s has too", inst.ID(), inst.Prefab(), n.Key(), id, e.IDPos)
+		} else if o, ok := seen[id]; ok {
+			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives a part the id %q, which a part of %q has too", inst.ID(), inst.Prefab(), id, instanceRoot(o).ID())
 		}
-		seen[n.ID] = n
+		seen[id] = n
 	}
 }
 

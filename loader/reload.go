@@ -148,8 +148,8 @@ func (d *Diff) String() string {
 }
 
 func nodeLabel(n *Node) string {
-	if n.ID != "" {
-		return "#" + n.ID
+	if n.ID() != "" {
+		return "#" + n.ID()
 	}
 	return n.Path + " (" + n.Src.Pos.String() + ")"
 }
@@ -207,8 +207,8 @@ func (df *differ) byID(id string) *Node {
 	if df.oldByID == nil {
 		df.oldByID = make(map[string]*Node, len(df.s.Entities))
 		walkNodes(df.s.Plan.Roots, func(n *Node) {
-			if n.ID != "" {
-				df.oldByID[n.ID] = n
+			if n.ID() != "" {
+				df.oldByID[n.ID()] = n
 			}
 		})
 	}
@@ -262,8 +262,8 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 // under a matched parent, the next unnamed one of olds from *oi on (nil
 // if none is left).
 func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *Node {
-	if id := n.ID; id != "" {
-		if i < len(olds) && olds[i].ID == id {
+	if id := n.ID(); id != "" {
+		if i < len(olds) && olds[i].ID() == id {
 			return olds[i] // the common case: same place
 		}
 		return df.byID(id)
@@ -274,7 +274,7 @@ func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *No
 	if n.Key() != "" {
 		return matchKey(n, i, olds)
 	}
-	for *oi < len(olds) && (olds[*oi].ID != "" || olds[*oi].Key() != "") {
+	for *oi < len(olds) && (olds[*oi].ID() != "" || olds[*oi].Key() != "") {
 		*oi++
 	}
 	if *oi == len(olds) {
@@ -290,11 +290,11 @@ func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *No
 // instance without one), the i-th of its siblings: the part of olds with
 // the same key (most often at the same place), or nil.
 func matchKey(n *Node, i int, olds []*Node) *Node {
-	if i < len(olds) && olds[i].Key() == n.Key() && olds[i].ID == "" {
+	if i < len(olds) && olds[i].Key() == n.Key() && olds[i].ID() == "" {
 		return olds[i]
 	}
 	for _, o := range olds {
-		if o.Key() == n.Key() && o.ID == "" {
+		if o.Key() == n.Key() && o.ID() == "" {
 			return o
 		}
 	}
