@@ -257,13 +257,21 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 	df.stay = df.stay[:len(df.stay)-2*st.n]
 }
 
-// match returns the old node of n, the i-th of its siblings: the node
-// with its id (most often at the same place), or, for an unnamed node
-// under a matched parent, the next unnamed one of olds from *oi on (nil
-// if none is left).
+// match returns the old node of n, the i-th of its siblings: for a part
+// of an instance, the part with its name inside the prefab under the
+// instance's match (a part's id, if it has one, is made of the
+// instance's and that name); else the node with its id (most often at
+// the same place), or, for an unnamed node under a matched parent, the
+// next unnamed one of olds from *oi on (nil if none is left).
 func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *Node {
-	if id := n.ID(); id != "" {
-		if i < len(olds) && olds[i].ID() == id {
+	if n.Key() != "" {
+		if !matched {
+			return nil
+		}
+		return matchKey(n, i, olds)
+	}
+	if id := n.Src.ID; id != "" { // not a part: its id is its own
+		if i < len(olds) && olds[i].Key() == "" && olds[i].Src.ID == id {
 			return olds[i] // the common case: same place
 		}
 		return df.byID(id)
@@ -271,10 +279,7 @@ func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *No
 	if !matched {
 		return nil
 	}
-	if n.Key() != "" {
-		return matchKey(n, i, olds)
-	}
-	for *oi < len(olds) && (olds[*oi].ID() != "" || olds[*oi].Key() != "") {
+	for *oi < len(olds) && (olds[*oi].Key() != "" || olds[*oi].Src.ID != "") {
 		*oi++
 	}
 	if *oi == len(olds) {
@@ -286,15 +291,15 @@ func (df *differ) match(n *Node, i int, olds []*Node, oi *int, matched bool) *No
 	return o
 }
 
-// matchKey returns the old node of n, a part without an id (of an
-// instance without one), the i-th of its siblings: the part of olds with
-// the same key (most often at the same place), or nil.
+// matchKey returns the old node of n, a part of an instance, the i-th of
+// its siblings: the part of olds with the same key (most often at the
+// same place), or nil.
 func matchKey(n *Node, i int, olds []*Node) *Node {
-	if i < len(olds) && olds[i].Key() == n.Key() && olds[i].ID() == "" {
+	if i < len(olds) && olds[i].Key() == n.Key() {
 		return olds[i]
 	}
 	for _, o := range olds {
-		if o.Key() == n.Key() && o.ID() == "" {
+		if o.Key() == n.Key() {
 			return o
 		}
 	}
