@@ -68,6 +68,10 @@ type Program struct {
 	// the embedded cubes.yaml of package scenes.
 	Scenes       fs.FS
 	DefaultScene string
+	// Help, if not empty, is printed in the program's help after the
+	// commands it offers: the lines of the commands the program adds
+	// itself (a "play" that runs its own game loop, say).
+	Help string
 }
 
 // usageError marks an error that is the caller's mistake (exit 2).
@@ -135,7 +139,7 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		case "run", "query", "dump", "validate", "components", "schema":
 			cmd, args = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
-			fmt.Fprint(stdout, c.usage(topUsage))
+			fmt.Fprint(stdout, c.help())
 			return ExitOK
 		}
 	}
@@ -174,6 +178,16 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprint(stderr, msg)
 		return ExitScene
 	}
+}
+
+// help is the program's help: the commands, the program's own, and how
+// to learn more.
+func (c *cli) help() string {
+	head, tail, _ := strings.Cut(c.usage(topUsage), "\n\nRun ")
+	if c.Help != "" {
+		head += "\n" + strings.TrimRight(c.Help, "\n")
+	}
+	return head + "\n\nRun " + tail
 }
 
 // usage fills a usage text in with the program's name and default scene.

@@ -92,6 +92,10 @@ func TestProgramNameAndErrors(t *testing.T) {
 	if code, out, _ := runProg(game, "help"); code != ExitOK || !strings.HasPrefix(out, "game runs, watches") || strings.Contains(out, "scene-run") {
 		t.Errorf("help: %d\n%s", code, out)
 	}
+	game.Help = "  game play            play the game\n"
+	if code, out, _ := runProg(game, "-h"); code != ExitOK || !strings.Contains(out, "  game schema [-format json|xsd] [SCENE]\n  game play            play the game\n\nRun \"game COMMAND -h\"") {
+		t.Errorf("help with the program's own commands: %d\n%s", code, out)
+	}
 	if code, _, errOut := runProg(game, "query", "x.yaml"); code != ExitUsage || errOut != "game query: expected SCENE and SELECTOR, got 1 arguments\n" {
 		t.Errorf("usage error: %d %q", code, errOut)
 	}

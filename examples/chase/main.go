@@ -43,6 +43,7 @@ var program = scenerun.Program{
 	Register:     register,
 	Scenes:       level,
 	DefaultScene: "level.yaml",
+	Help:         "  chase play [-hz N] [-ticks N] [-inspect ADDR] [LEVEL]\n                                  play LEVEL, reloading it on every save (chase alone plays the embedded level)",
 }
 
 func main() {
