@@ -208,10 +208,8 @@ type compiler struct {
 	prefabs     map[string]*prefabEntry
 	prefab      *PrefabSpec
 	prefabStack []string
-	// slashIDs are the scene's own ids that contain "/", which a part's
-	// id could repeat; parts the parts given ids.
-	slashIDs map[string]*EntitySpec
-	parts    []*Node
+	// parts are the parts given ids (checkPartIDs).
+	parts []*Node
 	// strType is the registry's string type: quoted values of its
 	// properties are kept exactly (see ComponentSpec.Exact).
 	strType *registry.Type
