@@ -320,7 +320,7 @@ func TestBrowserScreenshot(t *testing.T) {
 	p.waitJS(`document.querySelector('#panel .comp[data-name="spin"]')`)
 	p.typeInto(`#panel .comp[data-name="spin"] .prop[data-prop="speed"] input`, "90\n")
 	p.waitJS(`document.querySelector('#log-list li.edit')`)
-	p.waitJS(`inspector.view.count === 6`) // the bullets are gone
+	p.waitJS(`inspector.view.count === 8`) // the bullets and the chips are gone
 	p.click("#frame")
 	time.Sleep(4 * time.Second) // some points in the plots
 	buf, _ := p.screenshot("")
