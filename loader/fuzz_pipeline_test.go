@@ -19,6 +19,16 @@ func FuzzReadJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Add(genLoadScene("json", 12))
+	// A dump that keeps prefabs: instances as prefab plus differences.
+	reg := newTestRegistry(f)
+	if _, err := LoadBytes(reg, "p.yaml", []byte(prefabSeeds["yaml"][0]), Options{}); err != nil {
+		f.Fatal(err)
+	}
+	var dump bytes.Buffer
+	if err := WriteJSON(&dump, reg, ExportOptions{}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(dump.Bytes())
 	addHostileSeeds(f, "json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ReadJSON("f.json", data, fuzzLimits)
@@ -58,6 +68,11 @@ func FuzzLoad(f *testing.F) {
 	f.Add(false, []byte("components:\n  hp: {type: int, min: 0}\nentities:\n  - id: x\n    hp: -1\n  - id: x\n    helth: 3\n"))
 	f.Add(true, []byte(`<scene><entity id="a" position="1 2 3 4"/><entity id="a"/></scene>`))
 	f.Add(false, genFlowScene(5))
+	for _, ext := range []string{"yaml", "xml"} {
+		for _, src := range prefabSeeds[ext] {
+			f.Add(ext == "xml", []byte(src))
+		}
+	}
 	f.Add(false, []byte("components:\n  note: {text: {type: string}, n: {type: int}}\nentities:\n  - {note: {text: \" a; b \"}, label: \" \"}\n"))
 	f.Add(true, []byte(`<scene><components><component name="note"><property name="text" type="string"/></component></components><entity note.text=" a; b "/></scene>`))
 	f.Fuzz(func(t *testing.T, isXML bool, data []byte) {

@@ -20,7 +20,35 @@ func addSeeds(f *testing.F, ext string) {
 		}
 	}
 	f.Add(genScene(ext, 30))
+	addPrefabSeeds(f, ext)
 	addHostileSeeds(f, ext)
+}
+
+// prefabSeeds are scenes with prefabs, variants, nested prefabs and part
+// overrides, and prefab mistakes (unknown, cyclic, a part the prefab
+// lacks), per extension.
+var prefabSeeds = map[string][]string{
+	"yaml": {
+		"prefabs:\n  gun: {class: gun, children: [{id: muzzle, position: 0 1 0}]}\n  ship: {children: [{id: gun-left, prefab: gun}]}\n  big: {prefab: ship, scale: 2 2 2}\nentities:\n  - id: f1\n    prefab: big\n    parts:\n      gun-left/muzzle: {scale: 3 3 3}\n    children: [{id: pilot}]\n",
+		"prefabs:\n  a: {prefab: b}\n  b: {prefab: a}\nentities:\n  - prefab: a\n  - prefab: nope\n  - prefab: a\n    parts: {missing: {visible: false}}\n",
+	},
+	"xml": {
+		`<scene><prefab name="gun" class="gun"><entity id="muzzle" position="0 1 0"/></prefab><prefab name="ship"><entity id="gun-left" prefab="gun"/></prefab><prefab name="big" prefab="ship" scale="2 2 2"/><entity id="f1" prefab="big"><part path="gun-left/muzzle" scale="3 3 3"/><entity id="pilot"/></entity></scene>`,
+		`<scene><prefab name="a" prefab="b"/><prefab name="b" prefab="a"/><entity prefab="a"><part path="missing"/></entity><part path="x"/></scene>`,
+	},
+}
+
+// addPrefabSeeds adds the prefab seeds of ext, and the repository's
+// asteroids scene, which uses prefabs, for YAML.
+func addPrefabSeeds(f *testing.F, ext string) {
+	for _, s := range prefabSeeds[ext] {
+		f.Add([]byte(s))
+	}
+	if ext == "yaml" {
+		if data, err := os.ReadFile("../scenes/asteroids.yaml"); err == nil {
+			f.Add(data)
+		}
+	}
 }
 
 // addHostileSeeds adds the inputs of the hostile-input table for files
