@@ -181,9 +181,11 @@ func loaderTree(doc *Document) *oracleElem {
 	for _, inc := range doc.Includes {
 		root.kids = append(root.kids, &oracleElem{name: "include", attrs: canonAttrs("include", [][2]string{{"src", inc.Path}})})
 	}
-	var entity func(e *EntitySpec) *oracleElem
-	entity = func(e *EntitySpec) *oracleElem {
-		var attrs [][2]string
+	// element rebuilds an <entity>, <prefab> or <part> (head: its name
+	// or path attribute) from its body.
+	var element func(name string, head [][2]string, e *EntitySpec) *oracleElem
+	element = func(name string, head [][2]string, e *EntitySpec) *oracleElem {
+		attrs := head
 		if e.ID != "" {
 			attrs = append(attrs, [2]string{"id", e.ID})
 		}
@@ -193,11 +195,21 @@ func loaderTree(doc *Document) *oracleElem {
 		if e.Mixins != nil {
 			attrs = append(attrs, [2]string{"mixin", strings.Join(e.Mixins, " ")})
 		}
-		out := &oracleElem{name: "entity", attrs: canonAttrs("entity", append(attrs, componentAttrs(e.Components)...))}
+		if e.Prefab() != "" {
+			attrs = append(attrs, [2]string{"prefab", e.Prefab()})
+		}
+		out := &oracleElem{name: name, attrs: canonAttrs(name, append(attrs, componentAttrs(e.Components)...))}
+		for _, pt := range e.Parts() {
+			out.kids = append(out.kids, element("part", [][2]string{{"path", pt.Path}}, pt.Body))
+		}
 		for _, ch := range e.Children {
-			out.kids = append(out.kids, entity(ch))
+			out.kids = append(out.kids, element("entity", nil, ch))
 		}
 		return out
+	}
+	entity := func(e *EntitySpec) *oracleElem { return element("entity", nil, e) }
+	for _, pf := range doc.Prefabs {
+		root.kids = append(root.kids, element("prefab", [][2]string{{"name", pf.Name}}, pf.Body))
 	}
 	for _, e := range doc.Entities {
 		root.kids = append(root.kids, entity(e))
@@ -235,8 +247,21 @@ func propAttrs(single bool, props []*PropDecl) [][2]string {
 // them (components, mixins, includes, entities), keeping the order within
 // each kind: the loader keeps no order between kinds.
 func sortKids(root *oracleElem) {
-	rank := map[string]int{"components": 0, "mixin": 1, "include": 2, "entity": 3}
+	rank := map[string]int{"components": 0, "mixin": 1, "include": 2, "prefab": 3, "entity": 4}
 	slices.SortStableFunc(root.kids, func(a, b *oracleElem) int { return rank[a.name] - rank[b.name] })
+	// Nor between an instance's parts and its children: parts first.
+	var parts func(e *oracleElem)
+	parts = func(e *oracleElem) {
+		slices.SortStableFunc(e.kids, func(a, b *oracleElem) int { return partRank(a) - partRank(b) })
+		for _, k := range e.kids {
+			parts(k)
+		}
+	}
+	for _, k := range root.kids {
+		if k.name == "entity" || k.name == "prefab" {
+			parts(k)
+		}
+	}
 	// The loader merges several <components> elements into one list.
 	var merged *oracleElem
 	kids := root.kids[:0]
@@ -254,6 +279,14 @@ func sortKids(root *oracleElem) {
 	if merged != nil && len(merged.kids) == 0 {
 		root.kids = slices.DeleteFunc(root.kids, func(k *oracleElem) bool { return k == merged })
 	}
+}
+
+// partRank orders <part> before <entity> among an element's children.
+func partRank(e *oracleElem) int {
+	if e.name == "part" {
+		return 0
+	}
+	return 1
 }
 
 // compareXMLQuery reads data with the loader and, if the loader accepts
