@@ -27,35 +27,7 @@ func Scene(format string, n int) []byte {
 			fmt.Fprintf(&b, "  <mixin id=\"m%d\" geometry=\"primitive: box\" material=\"color: #%06x\"/>\n", i, i*4242)
 		}
 	}
-	for i := 0; i < n; {
-		kids := 0
-		if i%10 == 0 && n-i >= 3 {
-			kids = 2
-		}
-		if yaml {
-			fmt.Fprintf(&b, "  - id: e%d\n    class: enemy c%d\n    mixin: m%d\n    position: %d 1 -5\n    rotation: 0 %d 0\n    health: {hp: %d, max: 200}\n    enemy:\n",
-				i, i%7, i%20, i, i%360, i%100)
-			if kids > 0 {
-				b.WriteString("    children:\n")
-				for k := 1; k <= kids; k++ {
-					fmt.Fprintf(&b, "      - id: e%d\n        position: 0.5 %d 0\n        scale: 1 1 1\n        weapon: \"damage: 3\"\n        visible: true\n", i+k, k)
-				}
-			}
-		} else {
-			fmt.Fprintf(&b, "  <entity id=\"e%d\" class=\"enemy c%d\" mixin=\"m%d\" position=\"%d 1 -5\" rotation=\"0 %d 0\" health=\"hp: %d; max: 200\" enemy=\"\"",
-				i, i%7, i%20, i, i%360, i%100)
-			if kids == 0 {
-				b.WriteString("/>\n")
-			} else {
-				b.WriteString(">\n")
-				for k := 1; k <= kids; k++ {
-					fmt.Fprintf(&b, "    <entity id=\"e%d\" position=\"0.5 %d 0\" scale=\"1 1 1\" weapon=\"damage: 3\" visible=\"true\"/>\n", i+k, k)
-				}
-				b.WriteString("  </entity>\n")
-			}
-		}
-		i += 1 + kids
-	}
+	writeEntities(&b, n, yaml, [2]string{"enemy:", `enemy=""`}, "true")
 	if !yaml {
 		b.WriteString("</scene>\n")
 	}
@@ -95,35 +67,7 @@ func LoadScene(format string, n int) []byte {
 			fmt.Fprintf(&b, "  <mixin id=\"m%d\" mixin=\"base\" velocity=\"0 %d 0\" scale=\"1 %d 1\"/>\n", i, i, i+1)
 		}
 	}
-	for i := 0; i < n; {
-		kids := 0
-		if i%10 == 0 && n-i >= 3 {
-			kids = 2
-		}
-		if yaml {
-			fmt.Fprintf(&b, "  - id: e%d\n    class: enemy c%d\n    mixin: m%d\n    position: %d 1 -5\n    rotation: 0 %d 0\n    health: {hp: %d, max: 200}\n    acceleration: 0 0 1\n",
-				i, i%7, i%20, i, i%360, i%100)
-			if kids > 0 {
-				b.WriteString("    children:\n")
-				for k := 1; k <= kids; k++ {
-					fmt.Fprintf(&b, "      - id: e%d\n        position: 0.5 %d 0\n        scale: 1 1 1\n        weapon: \"damage: 3\"\n        visible: false\n", i+k, k)
-				}
-			}
-		} else {
-			fmt.Fprintf(&b, "  <entity id=\"e%d\" class=\"enemy c%d\" mixin=\"m%d\" position=\"%d 1 -5\" rotation=\"0 %d 0\" health=\"hp: %d; max: 200\" acceleration=\"0 0 1\"",
-				i, i%7, i%20, i, i%360, i%100)
-			if kids == 0 {
-				b.WriteString("/>\n")
-			} else {
-				b.WriteString(">\n")
-				for k := 1; k <= kids; k++ {
-					fmt.Fprintf(&b, "    <entity id=\"e%d\" position=\"0.5 %d 0\" scale=\"1 1 1\" weapon=\"damage: 3\" visible=\"false\"/>\n", i+k, k)
-				}
-				b.WriteString("  </entity>\n")
-			}
-		}
-		i += 1 + kids
-	}
+	writeEntities(&b, n, yaml, [2]string{"acceleration: 0 0 1", `acceleration="0 0 1"`}, "false")
 	if !yaml {
 		b.WriteString("</scene>\n")
 	}
@@ -194,4 +138,40 @@ func JSONDump(n int) []byte {
 	}
 	b.WriteString("\n]}\n")
 	return []byte(b.String())
+}
+
+// writeEntities writes the entities of Scene and LoadScene: n of them,
+// every tenth with two children (counted in n). last is the fourth
+// component of each top-level entity as a YAML line and as an XML
+// attribute; visible is the children's visible value.
+func writeEntities(b *strings.Builder, n int, yaml bool, last [2]string, visible string) {
+	for i := 0; i < n; {
+		kids := 0
+		if i%10 == 0 && n-i >= 3 {
+			kids = 2
+		}
+		if yaml {
+			fmt.Fprintf(b, "  - id: e%d\n    class: enemy c%d\n    mixin: m%d\n    position: %d 1 -5\n    rotation: 0 %d 0\n    health: {hp: %d, max: 200}\n    %s\n",
+				i, i%7, i%20, i, i%360, i%100, last[0])
+			if kids > 0 {
+				b.WriteString("    children:\n")
+				for k := 1; k <= kids; k++ {
+					fmt.Fprintf(b, "      - id: e%d\n        position: 0.5 %d 0\n        scale: 1 1 1\n        weapon: \"damage: 3\"\n        visible: %s\n", i+k, k, visible)
+				}
+			}
+		} else {
+			fmt.Fprintf(b, "  <entity id=\"e%d\" class=\"enemy c%d\" mixin=\"m%d\" position=\"%d 1 -5\" rotation=\"0 %d 0\" health=\"hp: %d; max: 200\" %s",
+				i, i%7, i%20, i, i%360, i%100, last[1])
+			if kids == 0 {
+				b.WriteString("/>\n")
+			} else {
+				b.WriteString(">\n")
+				for k := 1; k <= kids; k++ {
+					fmt.Fprintf(b, "    <entity id=\"e%d\" position=\"0.5 %d 0\" scale=\"1 1 1\" weapon=\"damage: 3\" visible=\"%s\"/>\n", i+k, k, visible)
+				}
+				b.WriteString("  </entity>\n")
+			}
+		}
+		i += 1 + kids
+	}
 }
