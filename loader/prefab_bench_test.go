@@ -142,15 +142,7 @@ func BenchmarkPrefabEdit(b *testing.B) {
 		b.Fatal(err)
 	}
 	compile := func(speed int) *Plan {
-		doc, err := Read("scene.yaml", genPrefabScene(prefabBenchInstances, speed), Limits{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		plan, err := Compile(doc, reg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return plan
+		return benchPlan(b, reg, genPrefabScene(prefabBenchInstances, speed))
 	}
 	// ms/edit is wall time; cpu-ms/edit (user+system) stays meaningful
 	// on a shared machine.

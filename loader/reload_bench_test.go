@@ -60,6 +60,21 @@ func newBenchRegistry(tb testing.TB) *registry.Registry {
 
 const benchEntities = 10_000
 
+// benchPlan reads and compiles the YAML scene src, as a reload does
+// before its diff.
+func benchPlan(b *testing.B, reg *registry.Registry, src []byte) *Plan {
+	b.Helper()
+	doc, err := Read("scene.yaml", src, Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan, err := Compile(doc, reg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return plan
+}
+
 // BenchmarkReload measures the stages of reloading a one-property edit in
 // a 10,000-entity scene: parse (read and compile the file), diff, and
 // diff plus apply.
@@ -70,15 +85,7 @@ func BenchmarkReload(b *testing.B) {
 		b.Fatal(err)
 	}
 	compile := func(edit int) *Plan {
-		doc, err := Read("scene.yaml", genReloadScene(benchEntities, edit), Limits{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		plan, err := Compile(doc, reg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return plan
+		return benchPlan(b, reg, genReloadScene(benchEntities, edit))
 	}
 	b.Run("parse", func(b *testing.B) {
 		data := genReloadScene(benchEntities, 1)
