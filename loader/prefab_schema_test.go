@@ -81,12 +81,7 @@ func TestSchemaPrefabs(t *testing.T) {
 			if doc, err := ReadYAML("s.yaml", src, Limits{}); err == nil {
 				schemas["with the Document"] = compileJSONSchema(t, reg, doc)
 			}
-			for what, s := range schemas {
-				errs, _ := validateYAML(t, s, src)
-				if got := len(errs) == 0; got != tt.ok {
-					t.Errorf("%s: valid = %v, want %v; errors: %v", what, got, tt.ok, errs)
-				}
-			}
+			checkValid(t, schemas, src, tt.ok)
 		})
 	}
 }

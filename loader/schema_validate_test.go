@@ -410,12 +410,7 @@ entities:
 					schemas["with the Document"] = compileSchemaBytes(t, "doc.schema.json", b.Bytes())
 				}
 			}
-			for what, s := range schemas {
-				errs, _ := validateYAML(t, s, src)
-				if got := len(errs) == 0; got != tt.ok {
-					t.Errorf("%s: valid = %v, want %v; errors: %v", what, got, tt.ok, errs)
-				}
-			}
+			checkValid(t, schemas, src, tt.ok)
 		})
 	}
 }
@@ -591,6 +586,18 @@ func TestSchemaCustomComponents(t *testing.T) {
 		errs, _ := validateYAML(t, s, []byte(tt.src))
 		if got := len(errs) == 0; got != tt.ok {
 			t.Errorf("%s: valid = %v, want %v; errors: %v", tt.src, got, tt.ok, errs)
+		}
+	}
+}
+
+// checkValid checks that the YAML scene src is valid against each of the
+// schemas (named by how they were made) exactly when ok.
+func checkValid(t *testing.T, schemas map[string]*jsonschema.Schema, src []byte, ok bool) {
+	t.Helper()
+	for what, s := range schemas {
+		errs, _ := validateYAML(t, s, src)
+		if got := len(errs) == 0; got != ok {
+			t.Errorf("%s: valid = %v, want %v; errors: %v", what, got, ok, errs)
 		}
 	}
 }
