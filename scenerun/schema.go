@@ -2,8 +2,6 @@ package scenerun
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 
 	"github.com/scenecs/scenecs/loader"
 )
@@ -48,17 +46,14 @@ func (c *cli) cmdSchema(ctx context.Context, args []string) error {
 		}
 		// The whole scene is checked, so that a schema is never made from
 		// declarations the loader would refuse.
-		if _, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx}); err != nil {
+		plan, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx})
+		if err != nil {
 			if ctx.Err() != nil {
 				return c.interruptedError(path)
 			}
 			return err
 		}
-		path = filepath.Clean(path)
-		doc, err = loader.ReadFile(os.DirFS(filepath.Dir(path)), filepath.Base(path), loader.Limits{})
-		if err != nil {
-			return err
-		}
+		doc = plan.Doc
 	}
 	if *format == "json" {
 		return loader.WriteJSONSchema(c.stdout, rt.reg, doc)
