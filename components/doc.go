@@ -1,15 +1,37 @@
 // Package components holds the built-in game components and systems of
 // scenecs, apart from the registry's machinery, the way A-Frame keeps its
-// components apart from its core: transform (position, rotation, scale,
-// relative to the parent, and world, their result in world space),
-// visible, color, motion (velocity, acceleration, gravity), spin,
-// lifetime, spawner, ground, the physics system that integrates motion at
-// a fixed step and lands bodies on grounds, and the transform system that
-// keeps world transforms up to date.
+// components apart from its core. They are written with the registry's
+// public API only, so they double as examples of components: hooks,
+// dependencies, a system that walks packed columns, deferred work bounded
+// by [registry.Limits].
 //
-// There is no global registry: call [Register] on every
-// [registry.Registry] that wants them. It returns [Builtins], typed access
-// to the components' data for Go code, and the transform state:
+// # Outline
+//
+//   - Registering: there is no global registry. [Register] registers the
+//     components and systems on one [registry.Registry] and returns
+//     [Builtins]: typed access to their data for Go code ([ecs.Map]
+//     values), the physics and transform systems, and the transform state.
+//   - Transform: position, rotation and scale are relative to the parent;
+//     world ([WorldTransform]) is their result in world space, read-only.
+//     [Transforms] keeps it up to date incrementally: [Transforms.World]
+//     and [Transforms.Matrix] ([Mat4]) read it. Writes through the World
+//     are seen at once; writes made through pointers or packed columns are
+//     reported with [ecs.World.MarkChanged] (one entity) or
+//     [Transforms.Moved] (a filter's entities) and applied by
+//     [Transforms.Update], which the transform system calls at the end of
+//     every tick.
+//   - Motion and physics: velocity, acceleration and gravity are vec3
+//     components ([registry.Vec3]); the physics system ([Physics]
+//     configures it) integrates them into position at a fixed step
+//     ([Integrate] is one step over a filter) and lands bodies on grounds
+//     ([Ground]), where they bounce, slide and come to rest ([RestSpeed],
+//     [StopSpeed]); bodies at rest get the sleeping tag
+//     ([Builtins.SleepingID]) and are skipped until something wakes them.
+//   - Others: visible and color ([registry.Color]); [Spin] turns an
+//     entity; [Lifetime] destroys it after a time; [Spawner] creates
+//     entities from a mixin or a prefab, at once or at a rate.
+//
+// docs/components.md lists every property. In Go code:
 //
 //	reg := registry.New(ecs.NewWorld())
 //	b, err := components.Register(reg)
@@ -18,8 +40,4 @@
 //	reg.World().MarkChanged(e, b.Position.ID()) // say so, for the world transform
 //	w, _ := b.Transforms.World(e)               // position, rotation, scale in world space
 //	m, _ := b.Transforms.Matrix(e)              // the world matrix
-//
-// They are written with the registry's public API only, so they double as
-// examples of components (hooks, dependencies, a system that walks packed
-// columns, deferred work bounded by [registry.Limits]).
 package components

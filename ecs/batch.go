@@ -58,8 +58,10 @@ func (w *World) batchCreated(t *table, start uint32, n int) Entity {
 }
 
 // NewEntities creates n entities with zero values of the components ids
-// and returns them. It panics if n is negative or more than the World has
-// room for, or if an ID is not registered.
+// and returns them: the batch form of [World.NewEntity]. It panics if n
+// is negative or more than the World has room for, or if an [ID] is not
+// registered. [Builder2.NewBatch] and its kin create entities with
+// values.
 func (w *World) NewEntities(n int, ids ...ID) []Entity {
 	for _, id := range ids {
 		w.checkID("NewEntities", id)
@@ -159,10 +161,11 @@ func (f *Filter) snapshot() []*table {
 	return append([]*table(nil), f.tables...)
 }
 
-// DestroyAll destroys every entity that matches f (with their subtrees)
-// and returns how many matched. Without observers or a hierarchy it frees
-// whole tables at a time. While a query iterates it is deferred and
-// returns 0. It panics if f is nil or a filter of another World.
+// DestroyAll destroys every entity that matches f (with their subtrees,
+// as [World.Destroy]) and returns how many matched. Without observers or a
+// hierarchy it frees whole tables at a time. While a query iterates it is
+// deferred and returns 0. It panics if f is nil or a [Filter] of another
+// World.
 func (w *World) DestroyAll(f *Filter) int {
 	w.checkFilter("DestroyAll", f)
 	if w.locks > 0 {
@@ -211,9 +214,9 @@ func (w *World) DestroyAll(f *Filter) int {
 
 // AddAll adds component id (zero-valued) to every entity that matches f
 // and lacks it, moving whole tables at a time. It returns how many
-// entities changed. While a query iterates it is deferred and returns 0.
-// It panics if f is nil or a filter of another World, or if id is not
-// registered.
+// entities changed. Observers see [ComponentAdded] for each. While a query
+// iterates it is deferred and returns 0. It panics if f is nil or a
+// [Filter] of another World, or if id is not registered.
 func (w *World) AddAll(f *Filter, id ID) int {
 	w.checkFilter("AddAll", f)
 	w.checkID("AddAll", id)
@@ -221,9 +224,11 @@ func (w *World) AddAll(f *Filter, id ID) int {
 }
 
 // RemoveAll removes component id from every entity that matches f and has
-// it, moving whole tables at a time. It returns how many entities changed.
-// While a query iterates it is deferred and returns 0. It panics if f is
-// nil or a filter of another World, or if id is not registered.
+// it, moving whole tables at a time (one entity at a time, as
+// [World.Remove], when observers are registered). It returns how many
+// entities changed. While a query iterates it is deferred and returns 0.
+// It panics if f is nil or a [Filter] of another World, or if id is not
+// registered.
 func (w *World) RemoveAll(f *Filter, id ID) int {
 	w.checkFilter("RemoveAll", f)
 	w.checkID("RemoveAll", id)

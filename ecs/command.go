@@ -24,12 +24,13 @@ type command struct {
 }
 
 // Locked reports whether the World is locked (a query iteration is open,
-// or an observer runs), so that structural changes are being deferred.
+// or an observer or a batch fill function runs), so that structural
+// changes are being deferred: see [World.Pending] and [World.Defer].
 func (w *World) Locked() bool { return w.locks > 0 }
 
-// Defer runs fn when the World is not locked: at once if it is not, else
-// when the last lock is released, in order with the other deferred
-// changes. fn must not be nil.
+// Defer runs fn when the World is not locked ([World.Locked]): at once if
+// it is not, else when the last lock is released, in order with the other
+// deferred changes. fn must not be nil.
 func (w *World) Defer(fn func(*World)) {
 	if fn == nil {
 		panic("ecs: Defer: nil function")
@@ -45,11 +46,12 @@ func (w *World) Defer(fn func(*World)) {
 // Flush applies the deferred structural changes now. It panics if a query
 // iteration is still open, because applying them then could move rows
 // under the iterating cursor: finish the iteration, or close a query you
-// broke out of (defer q.Close() right after starting it), first.
+// broke out of ([Query.Close]; "defer q.Close()" right after starting it),
+// first.
 //
 // Flush is only needed after a panic in an observer that was applying
-// deferred changes (see Locked); otherwise the changes are applied as
-// soon as the last lock is released.
+// deferred changes (see [World.Locked]); otherwise the changes are applied
+// as soon as the last lock is released.
 func (w *World) Flush() {
 	if w.locks > 0 {
 		panic("ecs: Flush called while a query iteration is open; " +
@@ -59,7 +61,7 @@ func (w *World) Flush() {
 }
 
 // Pending returns the number of deferred structural changes waiting for
-// the World to be unlocked.
+// the World to be unlocked ([World.Locked]).
 func (w *World) Pending() int { return len(w.cmds) }
 
 // settle applies deferred changes if nothing holds the World locked.

@@ -7,37 +7,42 @@ import (
 	"unsafe"
 )
 
-// ID identifies a component type within one World. IDs are dense, starting
-// at 0, in registration order.
+// ID identifies a component type within one [World]. IDs are dense,
+// starting at 0, in registration order ([Register], [World.RegisterType],
+// ...); [World.NumComponents] says how many there are and
+// [World.ComponentInfo] describes each.
 type ID uint32
 
-// Errors returned by World operations. They are wrapped with the entity or
-// component they concern; test with errors.Is.
+// Errors returned by [World] operations. They are wrapped with the entity
+// or component they concern; test with [errors.Is].
 var (
 	// ErrStale reports a handle that does not name a live entity of this
-	// World: destroyed, the zero Entity, or made by another World.
+	// [World]: destroyed, the zero [Entity], or made by another World.
 	ErrStale = errors.New("stale entity handle")
 	// ErrNoComponent reports an operation on a component the entity does
 	// not have.
 	ErrNoComponent = errors.New("entity does not have the component")
-	// ErrHasComponent reports Add of a component the entity already has.
+	// ErrHasComponent reports an add ([World.Add], [Map.Add], ...) of a
+	// component the entity already has.
 	ErrHasComponent = errors.New("entity already has the component")
-	// ErrUnknownComponent reports a component ID or name that is not
-	// registered in this World.
+	// ErrUnknownComponent reports a component [ID] or name that is not
+	// registered in this [World].
 	ErrUnknownComponent = errors.New("unknown component")
-	// ErrDuplicateName reports a registration under a name already taken.
+	// ErrDuplicateName reports a registration ([Register], ...) under a
+	// name already taken.
 	ErrDuplicateName = errors.New("component name already registered")
-	// ErrCycle reports a reparenting that would make an entity its own
-	// ancestor.
+	// ErrCycle reports a reparenting ([World.SetParent],
+	// [World.InsertChild]) that would make an entity its own ancestor.
 	ErrCycle = errors.New("entity would become its own ancestor")
 )
 
-// Info describes a registered component.
+// Info describes a registered component: see [World.ComponentInfo].
 type Info struct {
 	ID   ID
 	Name string
 	// Type is the Go type stored for the component. For components
-	// registered with RegisterBytes it is an array type of that size.
+	// registered with [World.RegisterBytes] it is an array type of that
+	// size.
 	Type reflect.Type
 	// Size is the per-entity size in bytes; 0 for tags.
 	Size uintptr
@@ -166,9 +171,10 @@ func (w *World) register(name string, ci compInfo) (ID, error) {
 }
 
 // Register registers the Go type T as a component named name and returns
-// the typed accessor for it. A Go type may back several components under
-// different names (position and velocity can both be a vector type); each
-// registration is a distinct component.
+// the typed accessor ([Map]) for it. A Go type may back several components
+// under different names (position and velocity can both be a vector
+// type); each registration is a distinct component. A name already taken
+// is an error wrapping [ErrDuplicateName].
 func Register[T any](w *World, name string) (Map[T], error) {
 	id, err := w.register(name, typedInfo[T]())
 	if err != nil {
@@ -177,7 +183,7 @@ func Register[T any](w *World, name string) (Map[T], error) {
 	return Map[T]{w: w, id: id}, nil
 }
 
-// MustRegister is like Register but panics on error. It suits program
+// MustRegister is like [Register] but panics on error. It suits program
 // setup, where a duplicate name is a programming mistake.
 func MustRegister[T any](w *World, name string) Map[T] {
 	m, err := Register[T](w, name)
@@ -188,15 +194,15 @@ func MustRegister[T any](w *World, name string) Map[T] {
 }
 
 // RegisterTag registers a zero-size component: a tag that takes no
-// per-entity storage.
+// per-entity storage ([Info.IsTag]).
 func (w *World) RegisterTag(name string) (ID, error) {
 	return w.register(name, typedInfo[struct{}]())
 }
 
 // RegisterType registers a component whose Go type is only known at run
-// time (for example a reflect.StructOf built from a schema). Its values are
-// stored packed like any other component's. The type may be at most
-// MaxRuntimeSize bytes.
+// time (for example a [reflect.StructOf] built from a schema). Its values
+// are stored packed like any other component's. The type may be at most
+// [MaxRuntimeSize] bytes.
 func (w *World) RegisterType(name string, t reflect.Type) (ID, error) {
 	if t == nil {
 		return 0, fmt.Errorf("ecs: register %q: nil type", name)
@@ -208,13 +214,15 @@ func (w *World) RegisterType(name string, t reflect.Type) (ID, error) {
 }
 
 // MaxRuntimeSize is the largest per-entity size, in bytes, of a component
-// registered with RegisterType or RegisterBytes, whose type comes from
-// data rather than from the program (Register has no limit).
+// registered with [World.RegisterType] or [World.RegisterBytes], whose
+// type comes from data rather than from the program ([Register] has no
+// limit).
 const MaxRuntimeSize = 1 << 20
 
 // RegisterBytes registers a component by size and alignment only: size
-// bytes per entity (at most MaxRuntimeSize), aligned to align (1, 2, 4 or
-// 8), holding no Go pointers. Size 0 registers a tag.
+// bytes per entity (at most [MaxRuntimeSize]), aligned to align (1, 2, 4
+// or 8), holding no Go pointers. Size 0 registers a tag
+// ([World.RegisterTag]).
 func (w *World) RegisterBytes(name string, size, align uintptr) (ID, error) {
 	if size == 0 {
 		return w.RegisterTag(name)
@@ -239,14 +247,15 @@ func (w *World) RegisterBytes(name string, size, align uintptr) (ID, error) {
 	return w.register(name, reflectInfo(reflect.ArrayOf(int(n), elem)))
 }
 
-// ComponentID returns the ID of the component registered under name.
+// ComponentID returns the [ID] of the component registered under name,
+// and false if there is none.
 func (w *World) ComponentID(name string) (ID, bool) {
 	id, ok := w.byName[name]
 	return id, ok
 }
 
-// ComponentInfo returns the description of a registered component, and
-// false if id is not registered.
+// ComponentInfo returns the description ([Info]) of a registered
+// component, and false if id is not registered.
 func (w *World) ComponentInfo(id ID) (Info, bool) {
 	if int(id) >= len(w.comps) {
 		return Info{}, false
@@ -259,14 +268,18 @@ func (w *World) ComponentInfo(id ID) (Info, bool) {
 func (w *World) NumComponents() int { return len(w.comps) }
 
 // Map is the typed accessor of one component: get, set, add and remove
-// values of type T on entities. It is a small value; copy it freely.
+// values of type T on entities ([Map.Get], [Map.Set], [Map.Add],
+// [Map.Remove]). [Register] returns one, and [NewMap] makes one for a
+// component registered otherwise. It is a small value; copy it freely.
+// Typed filters ([NewFilter1] to [NewFilter8]) and builders ([NewBuilder1]
+// to [NewBuilder8]) take Maps.
 type Map[T any] struct {
 	w  *World
 	id ID
 }
 
-// NewMap returns the typed accessor of the component id. It panics if id is
-// not registered or its type is not T.
+// NewMap returns the typed accessor ([Map]) of the component id. It panics
+// if id is not registered or its type ([Info.Type]) is not T.
 func NewMap[T any](w *World, id ID) Map[T] {
 	if int(id) >= len(w.comps) {
 		panic(fmt.Sprintf("ecs: NewMap: component %d is not registered", id))
@@ -277,16 +290,17 @@ func NewMap[T any](w *World, id ID) Map[T] {
 	return Map[T]{w: w, id: id}
 }
 
-// ID returns the component's ID.
+// ID returns the component's [ID].
 func (m Map[T]) ID() ID { return m.id }
 
-// World returns the World the accessor belongs to.
+// World returns the [World] the accessor belongs to.
 func (m Map[T]) World() *World { return m.w }
 
 // Get returns a pointer to e's value of the component, or nil if e is
 // stale or does not have it. The pointer is valid until the next
-// structural change of the World; writes through it are not observed
-// (use Set, or MarkChanged after writing, to notify observers).
+// structural change of the [World]; writes through it are not observed
+// (use [Map.Set], or [World.MarkChanged] after writing, to notify
+// observers and count the change).
 func (m Map[T]) Get(e Entity) *T {
 	w := m.w
 	if uint(e.index) >= uint(len(w.records)) {
@@ -306,7 +320,8 @@ func (m Map[T]) Get(e Entity) *T {
 func (m Map[T]) Has(e Entity) bool { return m.w.Has(e, m.id) }
 
 // Set sets e's value of the component, adding the component if e does not
-// have it yet (an add is deferred while a query iterates).
+// have it yet (an add is deferred while a query iterates). Observers see
+// [ComponentSet], or [ComponentAdded] for an add, as with [World.SetPtr].
 func (m Map[T]) Set(e Entity, v T) error {
 	w := m.w
 	if r := w.rec(e); r != nil && w.nobs == 0 {
@@ -324,8 +339,8 @@ func (m Map[T]) setSlow(e Entity, v T) error {
 	return m.w.SetPtr(e, m.id, unsafe.Pointer(&v))
 }
 
-// Add adds the component to e with value v; it is an error if e already has
-// it.
+// Add adds the component to e with value v; it is an error
+// ([ErrHasComponent]) if e already has it.
 func (m Map[T]) Add(e Entity, v T) error {
 	w := m.w
 	if r := w.rec(e); r != nil && w.locks == 0 && w.nobs == 0 && len(w.cmds) == 0 {
@@ -347,14 +362,14 @@ func (m Map[T]) addSlow(e Entity, v T) error {
 	return m.w.AddPtr(e, m.id, unsafe.Pointer(&v))
 }
 
-// Remove removes the component from e.
+// Remove removes the component from e, as [World.Remove] does.
 func (m Map[T]) Remove(e Entity) error { return m.w.Remove(e, m.id) }
 
 // zeroBase is where pointers to tag values point.
 var zeroBase struct{}
 
 // ComponentName returns the name of component id, or "" if it is not
-// registered.
+// registered. [World.ComponentID] maps a name back to its [ID].
 func (w *World) ComponentName(id ID) string {
 	if int(id) >= len(w.comps) {
 		return ""

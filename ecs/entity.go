@@ -5,15 +5,17 @@ import (
 	"sync/atomic"
 )
 
-// Entity is a handle to an entity of one World: an index into the World's
-// entity records, a generation, and the tag of the World that made it.
-// The zero Entity is never alive.
+// Entity is a handle to an entity of one [World]: an index into the
+// World's entity records ([Entity.Index]), a generation
+// ([Entity.Generation]), and the tag of the World that made it. The zero
+// Entity is never alive ([Entity.IsZero], [World.Alive]).
 //
 // The World tag is a 64-bit number unique to each World of the process,
 // never reused: a handle made by another World is always refused (as
-// stale), however many Worlds the process creates. The generation counts
-// reuses of the index; an index whose counter is exhausted (after 2³²-1
-// reuses) is retired, never reused, so a stale handle stays stale forever.
+// stale, [ErrStale]), however many Worlds the process creates. The
+// generation counts reuses of the index; an index whose counter is
+// exhausted (after 2³²-1 reuses) is retired, never reused, so a stale
+// handle stays stale forever.
 type Entity struct {
 	index uint32
 	gen   uint32
@@ -41,8 +43,8 @@ func nextWorldTag() uint64 {
 }
 
 // Index returns the entity's slot index. Indices are reused after an
-// entity is destroyed; only Index and Generation together identify an
-// entity within its World.
+// entity is destroyed; only Index and [Entity.Generation] together
+// identify an entity within its [World].
 func (e Entity) Index() uint32 { return e.index }
 
 // Generation returns the entity's generation counter.

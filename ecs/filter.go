@@ -7,9 +7,12 @@ import (
 )
 
 // Filter selects the entities whose components include all of one set,
-// none of another and, if given, at least one of a third. A Filter is
-// cached: it is matched once per table, keeps the list of matching tables
-// and extends it as new tables appear. Create filters once and reuse them.
+// none of another and, if given, at least one of a third ([With],
+// [Without], [AnyOf]). A Filter is cached: it is matched once per table,
+// keeps the list of matching tables and extends it as new tables appear.
+// Create filters once ([NewFilter], [NewFilterMasks]) and reuse them;
+// [Filter.Close] unregisters one. [Filter.Query] iterates over the
+// matching entities. The typed [Filter1] to [Filter8] wrap a Filter.
 type Filter struct {
 	w               *World
 	all, none, any_ Mask
@@ -17,9 +20,10 @@ type Filter struct {
 	registered      bool
 }
 
-// FilterOption adds a condition to a filter. The IDs an option names are
-// checked when the filter is made: NewFilter (and NewFilter1..8) panics if
-// one is not registered in the filter's World.
+// FilterOption adds a condition to a filter: [With], [Without] or [AnyOf].
+// The IDs an option names are checked when the filter is made: [NewFilter]
+// (and [NewFilter1] to [NewFilter8]) panics if one is not registered in
+// the filter's [World].
 type FilterOption func(*Filter)
 
 // With requires the components ids.
@@ -52,8 +56,8 @@ func AnyOf(ids ...ID) FilterOption {
 	}
 }
 
-// NewFilter returns a cached filter over w built from the options. It
-// panics if w is nil or an option names a component ID that is not
+// NewFilter returns a cached [Filter] over w built from the options. It
+// panics if w is nil or an option names a component [ID] that is not
 // registered in w.
 func NewFilter(w *World, opts ...FilterOption) *Filter {
 	if w == nil {
@@ -69,9 +73,10 @@ func NewFilter(w *World, opts ...FilterOption) *Filter {
 	return w.registerFilter(f)
 }
 
-// NewFilterMasks returns a cached filter from ready-made masks: all of all,
-// none of none, and at least one of any (unless any is empty). It panics
-// if w is nil or a mask holds an ID that is not registered in w.
+// NewFilterMasks returns a cached [Filter] from ready-made masks ([Mask]):
+// all of all, none of none, and at least one of any (unless any is empty).
+// It panics if w is nil or a mask holds an [ID] that is not registered in
+// w.
 func NewFilterMasks(w *World, all, none, any Mask) *Filter {
 	if w == nil {
 		panic("ecs: NewFilterMasks: nil World")
@@ -135,7 +140,8 @@ func (f *Filter) matches(m Mask) bool {
 	return f.any_.IsEmpty() || m.Intersects(f.any_)
 }
 
-// Matches reports whether the signature m satisfies the filter.
+// Matches reports whether the signature m (see [World.Mask]) satisfies
+// the filter.
 func (f *Filter) Matches(m Mask) bool { return f.matches(m) }
 
 // MatchesEntity reports whether e is alive and satisfies the filter.
@@ -153,23 +159,27 @@ func (f *Filter) Count() int {
 	return n
 }
 
-// NumTables returns the number of tables (distinct signatures) that match.
+// NumTables returns the number of tables (distinct signatures, [Mask])
+// that match, empty ones included.
 func (f *Filter) NumTables() int { return len(f.tables) }
 
-// Query starts an iteration over the matching entities. The World is
-// locked until Next or NextTable returns false or Close is called; see
-// Query for how to make sure it is unlocked on every way out.
+// Query starts an iteration over the matching entities. The [World] is
+// locked until [Query.Next] or [Query.NextTable] returns false or
+// [Query.Close] is called; see [Query] for how to make sure it is unlocked
+// on every way out.
 func (f *Filter) Query() Query {
 	return Query{w: f.w, tables: f.tables, ti: -1, row: -1, id: f.w.openIter()}
 }
 
-// Query is an iteration over the entities of a Filter, entity by entity
-// (Next) or table by table (NextTable). It must be used by one goroutine.
+// Query is an iteration over the entities of a [Filter], entity by entity
+// ([Query.Next]) or table by table ([Query.NextTable]). It must be used by
+// one goroutine. The typed [Query1] to [Query8] do the same for typed
+// filters.
 //
-// The World stays locked (structural changes deferred) until the
-// iteration ends: when Next or NextTable returns false, or at Close. A
-// loop that may break out early, or in which a panic may be recovered,
-// should close the query on every way out:
+// The [World] stays locked (structural changes deferred, see
+// [World.Locked]) until the iteration ends: when Next or NextTable returns
+// false, or at [Query.Close]. A loop that may break out early, or in which
+// a panic may be recovered, should close the query on every way out:
 //
 //	q := f.Query()
 //	defer q.Close()
@@ -214,7 +224,8 @@ func (q *Query) nextTable() bool {
 }
 
 // NextTable advances to the next non-empty table and reports whether there
-// is one. Use Len, Column and EntityAt to walk it.
+// is one. Use [Query.Len], [Column] (or [Query.ColumnPtr]) and
+// [Query.EntityAt] to walk it.
 func (q *Query) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -227,13 +238,13 @@ func (q *Query) NextTable() bool {
 // Len returns the number of entities in the current table.
 func (q *Query) Len() int { return q.n }
 
-// Entity returns the current entity.
+// Entity returns the current entity (after [Query.Next]).
 func (q *Query) Entity() Entity {
 	idx := q.t.entities[q.row]
 	return q.w.handle(idx)
 }
 
-// IndexAt returns the index (Entity.Index) of the entity in row i of the
+// IndexAt returns the index ([Entity.Index]) of the entity in row i of the
 // current table, without looking up its generation.
 func (q *Query) IndexAt(i int) uint32 { return q.t.entities[i] }
 
@@ -243,7 +254,7 @@ func (q *Query) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Mask returns the signature of the current table.
+// Mask returns the signature ([Mask]) of the current table.
 func (q *Query) Mask() Mask { return q.t.mask }
 
 // Has reports whether the current table has component id. It panics if
@@ -257,7 +268,8 @@ func (q *Query) Has(id ID) bool {
 }
 
 // Ptr returns a pointer to the current entity's value of component id, or
-// nil if its table lacks id. It panics if id is not registered.
+// nil if its table lacks id. It panics if id is not registered. It is the
+// untyped form of a typed query's Get ([Query1.Get]).
 func (q *Query) Ptr(id ID) unsafe.Pointer {
 	if !q.t.has(id) {
 		q.w.checkID("Query.Ptr", id)
@@ -273,7 +285,7 @@ func (q *Query) Ptr(id ID) unsafe.Pointer {
 // ColumnPtr returns the base pointer and element size of component id's
 // packed column in the current table (nil, 0 if there is none, or if id
 // is a tag). Row i's value is at base + i*size. It panics if id is not
-// registered.
+// registered. [Column] is the typed form.
 func (q *Query) ColumnPtr(id ID) (base unsafe.Pointer, size uintptr) {
 	c := q.t.col(id)
 	if c == nil {
@@ -283,9 +295,9 @@ func (q *Query) ColumnPtr(id ID) (base unsafe.Pointer, size uintptr) {
 	return c.base, c.size
 }
 
-// Close ends the iteration and unlocks the World; deferred changes are
+// Close ends the iteration and unlocks the [World]; deferred changes are
 // applied if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so `defer q.Close()` is
+// ended already (through this Query or a copy), so "defer q.Close()" is
 // always safe. Close on the zero Query does nothing.
 func (q *Query) Close() {
 	if q.id == 0 {
@@ -299,10 +311,11 @@ func (q *Query) Close() {
 }
 
 // Column returns the packed values of component id in the current table
-// of q as a slice of T, or nil if the table lacks id. T must be the
-// component's Go type (Info.Type; for RegisterBytes components an array
-// type, or use ColumnPtr). It panics if id is not registered or T is not
-// its type.
+// of q (see [Query.NextTable]) as a slice of T, or nil if the table lacks
+// id. T must be the component's Go type ([Info.Type]; for
+// [World.RegisterBytes] components an array type, or use
+// [Query.ColumnPtr]). It panics if id is not registered or T is not its
+// type.
 func Column[T any](q *Query, id ID) []T {
 	c := q.t.col(id)
 	if c == nil {

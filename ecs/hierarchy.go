@@ -140,8 +140,8 @@ func (w *World) hier() *hierarchy {
 
 // EnableHierarchy makes the World track parents, children and document
 // order from now on. Every World does so from its first use of a
-// hierarchy function; calling it right after NewWorld also keeps the roots
-// in exact creation order, because entities created before the hierarchy
+// hierarchy function; calling it right after [NewWorld] also keeps the
+// roots ([World.Roots]) in exact creation order, because entities created before the hierarchy
 // exists become roots in index order, and indexes are reused after
 // destroys. A World that never needs hierarchy or document order should
 // not call it: the hierarchy costs 24 bytes per entity and slows create
@@ -165,7 +165,8 @@ func (w *World) entityAt(v uint32) Entity {
 	return w.handle(v - 1)
 }
 
-// Parent returns e's parent, or ok=false if e is a root or stale.
+// Parent returns e's parent, or ok=false if e is a root or stale. See
+// [World.SetParent].
 func (w *World) Parent(e Entity) (Entity, bool) {
 	return w.linked(e, func(l *link) uint32 { return l.parent })
 }
@@ -181,7 +182,7 @@ func (w *World) LastChild(e Entity) (Entity, bool) {
 }
 
 // NextSibling returns the entity after e among its parent's children (or
-// among the roots), or ok=false if e is the last.
+// among the roots, [World.Roots]), or ok=false if e is the last.
 func (w *World) NextSibling(e Entity) (Entity, bool) {
 	return w.linked(e, func(l *link) uint32 { return l.next })
 }
@@ -192,7 +193,8 @@ func (w *World) PrevSibling(e Entity) (Entity, bool) {
 	return w.linked(e, func(l *link) uint32 { return l.prev })
 }
 
-// Children returns e's children in order.
+// Children returns e's children in order. [World.ChildrenSeq] iterates
+// over them without allocating.
 func (w *World) Children(e Entity) []Entity {
 	var out []Entity
 	for c := range w.ChildrenSeq(e) {
@@ -202,8 +204,8 @@ func (w *World) Children(e Entity) []Entity {
 }
 
 // ChildrenSeq iterates over e's children in order without allocating.
-// The loop body may change the hierarchy (see All); the walk stays among
-// e's children.
+// The loop body may change the hierarchy (see [World.All]); the walk stays
+// among e's children.
 func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
@@ -214,10 +216,11 @@ func (w *World) ChildrenSeq(e Entity) iter.Seq[Entity] {
 }
 
 // Roots iterates over the entities without a parent, in document order:
-// creation order, as moved by SetParent and InsertChild. Entities that
-// existed before the hierarchy was first used come first, in index order;
-// call EnableHierarchy right after NewWorld for exact creation order. The
-// loop body may change the hierarchy (see All).
+// creation order, as moved by [World.SetParent] and [World.InsertChild].
+// Entities that existed before the hierarchy was first used come first,
+// in index order; call [World.EnableHierarchy] right after [NewWorld] for
+// exact creation order. The loop body may change the hierarchy (see
+// [World.All]).
 func (w *World) Roots() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		h := w.hier()
@@ -226,9 +229,10 @@ func (w *World) Roots() iter.Seq[Entity] {
 }
 
 // All iterates over every live entity in document order: a pre-order walk
-// of the hierarchy, roots in order (see Roots).
+// of the hierarchy, roots in order (see [World.Roots]).
 //
-// The walks (All, Descendants, Roots, ChildrenSeq) do not lock the World,
+// The walks (All, [World.Descendants], [World.Roots],
+// [World.ChildrenSeq]) do not lock the World ([World.Locked]),
 // and the loop body may change the hierarchy. The walk reads the links as
 // it goes, so it sees entities added ahead of it. If the body destroys or
 // moves the entity the walk is at (or, for All and Descendants, one of
@@ -244,7 +248,7 @@ func (w *World) All() iter.Seq[Entity] {
 }
 
 // Descendants iterates over e's descendants in document order. The loop
-// body may change the hierarchy (see All); the walk stays below e.
+// body may change the hierarchy (see [World.All]); the walk stays below e.
 func (w *World) Descendants(e Entity) iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		if w.rec(e) == nil || w.h == nil {
@@ -365,7 +369,8 @@ func (h *hierarchy) after(c, t uint32) uint32 {
 	return h.links[c-1].next
 }
 
-// IsAncestor reports whether a is a proper ancestor of e.
+// IsAncestor reports whether a is a proper ancestor of e (its parent, the
+// parent's parent, ...; see [World.Parent]).
 func (w *World) IsAncestor(a, e Entity) bool {
 	if w.rec(a) == nil || w.rec(e) == nil || w.h == nil {
 		return false
@@ -380,17 +385,20 @@ func (w *World) IsAncestor(a, e Entity) bool {
 
 // SetParent makes child the last child of parent. A zero parent makes
 // child a root again (appended at the end of the roots). Making an entity
-// its own ancestor is an error (ErrCycle). While the World is locked (a
-// query iterates, or an observer runs) the reparenting is checked at once
-// but applied with the other deferred changes, in order; it is skipped
-// then if it has become invalid.
+// its own ancestor is an error ([ErrCycle]). While the World is locked
+// ([World.Locked]: a query iterates, or an observer runs) the reparenting
+// is checked at once but applied with the other deferred changes, in
+// order; it is skipped then if it has become invalid. Observers see
+// [ChildDetached] and [ChildAttached], as [Event] tells.
+// [World.InsertChild] puts child at a given place.
 func (w *World) SetParent(child, parent Entity) error {
 	return w.InsertChild(parent, child, -1)
 }
 
 // InsertChild makes child the index-th child of parent (0 is the first;
 // -1 or an index past the end appends). A zero parent means the roots.
-// An index below -1 is an error.
+// An index below -1 is an error. Otherwise it is [World.SetParent] with a
+// place.
 func (w *World) InsertChild(parent, child Entity, index int) error {
 	if index < -1 {
 		return fmt.Errorf("ecs: InsertChild %v: index %d (want -1 to append, or 0 and up)", child, index)

@@ -6,20 +6,23 @@ import (
 	"unsafe"
 )
 
-// Mask is a set of component IDs: a bitset that grows with the highest ID
-// it holds, up to MaxComponents. The zero Mask is empty. Masks are values;
-// the methods that change a Mask return the changed copy.
+// Mask is a set of component IDs ([ID]): a bitset that grows with the
+// highest ID it holds, up to [MaxComponents]. The zero Mask is empty.
+// Masks are values; the methods that change a Mask ([Mask.With],
+// [Mask.Without]) return the changed copy. A table's signature is a Mask
+// ([World.Mask], [Query.Mask]); [NewFilterMasks] makes a [Filter] from
+// Masks.
 type Mask struct {
 	w []uint64
 }
 
-// MaxComponents is how many components one World can register; IDs run
-// below it. It bounds a Mask (at most 8 KiB), so that a stray ID such as
-// 1<<31 is refused instead of allocating hundreds of megabytes.
+// MaxComponents is how many components one [World] can register; IDs
+// ([ID]) run below it. It bounds a [Mask] (at most 8 KiB), so that a stray
+// ID such as 1<<31 is refused instead of allocating hundreds of megabytes.
 const MaxComponents = 1 << 16
 
-// MaskOf returns the Mask holding ids. It panics if an ID is not below
-// MaxComponents.
+// MaskOf returns the [Mask] holding ids. It panics if an [ID] is not below
+// [MaxComponents].
 func MaskOf(ids ...ID) Mask {
 	var m Mask
 	for _, id := range ids {
@@ -35,7 +38,7 @@ func (m Mask) Has(id ID) bool {
 }
 
 // With returns a copy of m with id added. It panics if id is not below
-// MaxComponents.
+// [MaxComponents].
 func (m Mask) With(id ID) Mask {
 	if id >= MaxComponents {
 		panic(fmt.Sprintf("ecs: Mask.With: component ID %d is out of range (IDs are below MaxComponents = %d)", id, MaxComponents))
@@ -65,7 +68,7 @@ func (m Mask) Without(id ID) Mask {
 	return Mask{w}
 }
 
-// IsEmpty reports whether m holds no ID.
+// IsEmpty reports whether m holds no [ID].
 func (m Mask) IsEmpty() bool {
 	for _, x := range m.w {
 		if x != 0 {
@@ -84,7 +87,7 @@ func (m Mask) Len() int {
 	return n
 }
 
-// ContainsAll reports whether every ID of o is in m.
+// ContainsAll reports whether every [ID] of o is in m.
 func (m Mask) ContainsAll(o Mask) bool {
 	for i, x := range o.w {
 		if x == 0 {
@@ -97,7 +100,7 @@ func (m Mask) ContainsAll(o Mask) bool {
 	return true
 }
 
-// Intersects reports whether m and o share an ID.
+// Intersects reports whether m and o share an [ID].
 func (m Mask) Intersects(o Mask) bool {
 	n := min(len(m.w), len(o.w))
 	for i := 0; i < n; i++ {

@@ -2,28 +2,34 @@ package ecs
 
 import "fmt"
 
-// Event is a kind of change that observers are told about.
+// Event is a kind of change that observers ([Observer], registered with
+// [World.Observe] and [World.ObserveComponent]) are told about.
 //
 // The order, for one operation:
-//   - NewEntity and the builders: EntityCreated, then ComponentAdded for
-//     each initial component in increasing ID order, after the values are
-//     written.
-//   - Add, AddPtr, Set of an absent component: ComponentAdded after the
-//     value is written.
-//   - Set of a present component, MarkChanged: ComponentSet after the
-//     write.
-//   - Remove: ComponentRemoved before the removal, the value still
-//     readable.
-//   - Destroy: for each entity of the subtree, children first:
+//   - [World.NewEntity] and the builders ([Builder1] to [Builder8]):
+//     [EntityCreated], then [ComponentAdded] for each initial component in
+//     increasing [ID] order, after the values are written.
+//   - [World.Add], [World.AddPtr], [World.Set] of an absent component:
+//     ComponentAdded after the value is written.
+//   - Set of a present component, [World.MarkChanged]: [ComponentSet] after
+//     the write.
+//   - [World.Remove]: [ComponentRemoved] before the removal, the value
+//     still readable.
+//   - [World.Destroy]: for each entity of the subtree, children first:
 //     ComponentRemoved for each component in increasing ID order, then
-//     EntityDestroyed, all before that entity is freed. A child is freed
+//     [EntityDestroyed], all before that entity is freed. A child is freed
 //     before its parent's events: the parent's observers no longer see it
 //     among the children.
-//   - SetParent, InsertChild: ChildDetached (entity still under its old
-//     parent) and ChildAttached (under the new one), with the child as the
-//     entity; a new root gets no ChildAttached.
+//   - [World.SetParent], [World.InsertChild]: [ChildDetached] (entity
+//     still under its old parent) and [ChildAttached] (under the new one),
+//     with the child as the entity; a new root gets no ChildAttached.
 //
-// Observers run with the World locked: structural changes they make are
+// The typed forms ([Map.Set], [Map.Add], [Map.Remove]) and the batch forms
+// ([World.NewEntities], [World.AddMany], [World.AddAll], [World.RemoveAll],
+// [World.DestroyAll]) tell the same events as the operations they stand
+// for.
+//
+// Observers run with the [World] locked: structural changes they make are
 // deferred and applied, in order, right after the operation that
 // triggered them completes.
 type Event uint8
@@ -50,11 +56,13 @@ func (ev Event) String() string {
 	return "Event(?)"
 }
 
-// Observer is called for an event on entity e. id is the component for
-// component events and 0 otherwise.
+// Observer is called for an [Event] on entity e. id is the component for
+// component events ([ComponentAdded], [ComponentSet], [ComponentRemoved])
+// and 0 otherwise. Register one with [World.Observe] or
+// [World.ObserveComponent].
 type Observer func(w *World, ev Event, e Entity, id ID)
 
-// ObserverID identifies a registered observer, for Unobserve.
+// ObserverID identifies a registered observer, for [World.Unobserve].
 type ObserverID uint64
 
 type observerEntry struct {
@@ -71,9 +79,10 @@ type observers struct {
 
 // Observe registers fn for every occurrence of ev. Observers of one event
 // run in registration order; for component events, the observers of every
-// component run before those registered for the specific component.
+// component run before those registered for the specific component
+// ([World.ObserveComponent]). [World.Unobserve] removes fn again.
 //
-// It panics if ev is not one of the Events or fn is nil.
+// It panics if ev is not one of the events ([Event]) or fn is nil.
 func (w *World) Observe(ev Event, fn Observer) ObserverID {
 	if ev >= numEvents {
 		panic(fmt.Sprintf("ecs: Observe: unknown event %d", ev))
@@ -87,8 +96,8 @@ func (w *World) Observe(ev Event, fn Observer) ObserverID {
 	return w.nextObs
 }
 
-// ObserveComponent registers fn for ev (ComponentAdded, ComponentSet or
-// ComponentRemoved) on component id only. It panics if id is not
+// ObserveComponent registers fn for ev ([ComponentAdded], [ComponentSet]
+// or [ComponentRemoved]) on component id only. It panics if id is not
 // registered, ev is another event or fn is nil.
 func (w *World) ObserveComponent(ev Event, id ID, fn Observer) ObserverID {
 	w.checkID("ObserveComponent", id)
@@ -104,7 +113,8 @@ func (w *World) ObserveComponent(ev Event, id ID, fn Observer) ObserverID {
 	return w.nextObs
 }
 
-// Unobserve removes an observer. It reports whether one was removed.
+// Unobserve removes an observer ([World.Observe],
+// [World.ObserveComponent]). It reports whether one was removed.
 func (w *World) Unobserve(oid ObserverID) bool {
 	del := func(list []observerEntry) ([]observerEntry, bool) {
 		for i, o := range list {

@@ -5,16 +5,20 @@ package ecs
 import "unsafe"
 
 // Filter1 is a cached filter with typed access to 1 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter1] makes one; [Filter1.Query]
+// iterates over its entities as a [Query1], and [Filter1.Each]
+// calls a function for each. [Filter1.Filter] is the untyped [Filter]
+// underneath.
 type Filter1[A any] struct {
 	f   *Filter
 	ids [1]ID
 }
 
 // NewFilter1 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter1[A any](m0 Map[A], opts ...FilterOption) *Filter1[A] {
 	w := sameWorld("NewFilter1", m0.w)
 	f := &Filter{w: w}
@@ -28,20 +32,24 @@ func NewFilter1[A any](m0 Map[A], opts ...FilterOption) *Filter1[A] {
 	return &Filter1[A]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter1[A]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter1[A]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query1.Next] or [Query1.NextTable] returns false or
+// [Query1.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter1[A]) Query() Query1[A] {
 	return Query1[A]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter1[A]) Each(fn func(Entity, *A)) {
 	q := f.Query()
 	defer q.Close()
@@ -51,10 +59,11 @@ func (f *Filter1[A]) Each(fn func(Entity, *A)) {
 	}
 }
 
-// Query1 iterates over the entities of a Filter1: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query1 iterates over the entities of a [Filter1]: entity by
+// entity with [Query1.Next] and [Query1.Get], or table by table
+// with [Query1.NextTable] and [Query1.Columns]. The [World] stays
+// locked until the iteration ends or [Query1.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query1[A any] struct {
 	w      *World
 	tables []*table
@@ -95,7 +104,8 @@ func (q *Query1[A]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query1[A]) Get() *A {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0]))
@@ -107,7 +117,9 @@ func (q *Query1[A]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query1.Columns],
+// [Query1.Len] and [Query1.EntityAt] to walk it.
 func (q *Query1[A]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -121,7 +133,8 @@ func (q *Query1[A]) NextTable() bool {
 func (q *Query1[A]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query1.Len] long, row i of each belonging to
+// [Query1.EntityAt](i).
 func (q *Query1[A]) Columns() []A {
 	return unsafe.Slice((*A)(q.p[0]), q.n)
 }
@@ -132,10 +145,11 @@ func (q *Query1[A]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query1 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query1[A]) Close() {
 	if q.id == 0 {
 		return
@@ -148,7 +162,9 @@ func (q *Query1[A]) Close() {
 }
 
 // Builder1 creates entities with 1 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder1]) straight into their table:
+// one with [Builder1.New], many with [Builder1.NewBatch] and
+// [Builder1.NewBatchFn].
 type Builder1[A any] struct {
 	w   *World
 	ids [1]ID
@@ -156,9 +172,9 @@ type Builder1[A any] struct {
 }
 
 // NewBuilder1 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder1[A any](m0 Map[A], extra ...ID) *Builder1[A] {
 	w := sameWorld("NewBuilder1", m0.w)
 	ids := [1]ID{m0.id}
@@ -170,7 +186,10 @@ func NewBuilder1[A any](m0 Map[A], extra ...ID) *Builder1[A] {
 	return &Builder1[A]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder1[A]) New(v0 A) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -216,8 +235,9 @@ func (b *Builder1[A]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder1.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder1[A]) NewBatch(n int, v0 A) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A) {
 		*p0 = v0
@@ -226,7 +246,7 @@ func (b *Builder1[A]) NewBatch(n int, v0 A) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
@@ -290,16 +310,20 @@ func (b *Builder1[A]) NewBatchFn(n int, fn func(Entity, *A)) {
 }
 
 // Filter2 is a cached filter with typed access to 2 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter2] makes one; [Filter2.Query]
+// iterates over its entities as a [Query2], and [Filter2.Each]
+// calls a function for each. [Filter2.Filter] is the untyped [Filter]
+// underneath.
 type Filter2[A, B any] struct {
 	f   *Filter
 	ids [2]ID
 }
 
 // NewFilter2 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter2[A, B any](m0 Map[A], m1 Map[B], opts ...FilterOption) *Filter2[A, B] {
 	w := sameWorld("NewFilter2", m0.w, m1.w)
 	f := &Filter{w: w}
@@ -313,20 +337,24 @@ func NewFilter2[A, B any](m0 Map[A], m1 Map[B], opts ...FilterOption) *Filter2[A
 	return &Filter2[A, B]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter2[A, B]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter2[A, B]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query2.Next] or [Query2.NextTable] returns false or
+// [Query2.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter2[A, B]) Query() Query2[A, B] {
 	return Query2[A, B]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter2[A, B]) Each(fn func(Entity, *A, *B)) {
 	q := f.Query()
 	defer q.Close()
@@ -336,10 +364,11 @@ func (f *Filter2[A, B]) Each(fn func(Entity, *A, *B)) {
 	}
 }
 
-// Query2 iterates over the entities of a Filter2: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query2 iterates over the entities of a [Filter2]: entity by
+// entity with [Query2.Next] and [Query2.Get], or table by table
+// with [Query2.NextTable] and [Query2.Columns]. The [World] stays
+// locked until the iteration ends or [Query2.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query2[A, B any] struct {
 	w      *World
 	tables []*table
@@ -380,7 +409,8 @@ func (q *Query2[A, B]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query2[A, B]) Get() (*A, *B) {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1]))
@@ -392,7 +422,9 @@ func (q *Query2[A, B]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query2.Columns],
+// [Query2.Len] and [Query2.EntityAt] to walk it.
 func (q *Query2[A, B]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -406,7 +438,8 @@ func (q *Query2[A, B]) NextTable() bool {
 func (q *Query2[A, B]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query2.Len] long, row i of each belonging to
+// [Query2.EntityAt](i).
 func (q *Query2[A, B]) Columns() ([]A, []B) {
 	return unsafe.Slice((*A)(q.p[0]), q.n), unsafe.Slice((*B)(q.p[1]), q.n)
 }
@@ -417,10 +450,11 @@ func (q *Query2[A, B]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query2 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query2[A, B]) Close() {
 	if q.id == 0 {
 		return
@@ -433,7 +467,9 @@ func (q *Query2[A, B]) Close() {
 }
 
 // Builder2 creates entities with 2 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder2]) straight into their table:
+// one with [Builder2.New], many with [Builder2.NewBatch] and
+// [Builder2.NewBatchFn].
 type Builder2[A, B any] struct {
 	w   *World
 	ids [2]ID
@@ -441,9 +477,9 @@ type Builder2[A, B any] struct {
 }
 
 // NewBuilder2 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder2[A, B any](m0 Map[A], m1 Map[B], extra ...ID) *Builder2[A, B] {
 	w := sameWorld("NewBuilder2", m0.w, m1.w)
 	ids := [2]ID{m0.id, m1.id}
@@ -455,7 +491,10 @@ func NewBuilder2[A, B any](m0 Map[A], m1 Map[B], extra ...ID) *Builder2[A, B] {
 	return &Builder2[A, B]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder2[A, B]) New(v0 A, v1 B) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -504,8 +543,9 @@ func (b *Builder2[A, B]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder2.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder2[A, B]) NewBatch(n int, v0 A, v1 B) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B) {
 		*p0 = v0
@@ -515,7 +555,7 @@ func (b *Builder2[A, B]) NewBatch(n int, v0 A, v1 B) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
@@ -581,16 +621,20 @@ func (b *Builder2[A, B]) NewBatchFn(n int, fn func(Entity, *A, *B)) {
 }
 
 // Filter3 is a cached filter with typed access to 3 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter3] makes one; [Filter3.Query]
+// iterates over its entities as a [Query3], and [Filter3.Each]
+// calls a function for each. [Filter3.Filter] is the untyped [Filter]
+// underneath.
 type Filter3[A, B, C any] struct {
 	f   *Filter
 	ids [3]ID
 }
 
 // NewFilter3 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter3[A, B, C any](m0 Map[A], m1 Map[B], m2 Map[C], opts ...FilterOption) *Filter3[A, B, C] {
 	w := sameWorld("NewFilter3", m0.w, m1.w, m2.w)
 	f := &Filter{w: w}
@@ -604,20 +648,24 @@ func NewFilter3[A, B, C any](m0 Map[A], m1 Map[B], m2 Map[C], opts ...FilterOpti
 	return &Filter3[A, B, C]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter3[A, B, C]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter3[A, B, C]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query3.Next] or [Query3.NextTable] returns false or
+// [Query3.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter3[A, B, C]) Query() Query3[A, B, C] {
 	return Query3[A, B, C]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter3[A, B, C]) Each(fn func(Entity, *A, *B, *C)) {
 	q := f.Query()
 	defer q.Close()
@@ -627,10 +675,11 @@ func (f *Filter3[A, B, C]) Each(fn func(Entity, *A, *B, *C)) {
 	}
 }
 
-// Query3 iterates over the entities of a Filter3: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query3 iterates over the entities of a [Filter3]: entity by
+// entity with [Query3.Next] and [Query3.Get], or table by table
+// with [Query3.NextTable] and [Query3.Columns]. The [World] stays
+// locked until the iteration ends or [Query3.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query3[A, B, C any] struct {
 	w      *World
 	tables []*table
@@ -671,7 +720,8 @@ func (q *Query3[A, B, C]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query3[A, B, C]) Get() (*A, *B, *C) {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2]))
@@ -683,7 +733,9 @@ func (q *Query3[A, B, C]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query3.Columns],
+// [Query3.Len] and [Query3.EntityAt] to walk it.
 func (q *Query3[A, B, C]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -697,7 +749,8 @@ func (q *Query3[A, B, C]) NextTable() bool {
 func (q *Query3[A, B, C]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query3.Len] long, row i of each belonging to
+// [Query3.EntityAt](i).
 func (q *Query3[A, B, C]) Columns() ([]A, []B, []C) {
 	return unsafe.Slice((*A)(q.p[0]), q.n), unsafe.Slice((*B)(q.p[1]), q.n), unsafe.Slice((*C)(q.p[2]), q.n)
 }
@@ -708,10 +761,11 @@ func (q *Query3[A, B, C]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query3 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query3[A, B, C]) Close() {
 	if q.id == 0 {
 		return
@@ -724,7 +778,9 @@ func (q *Query3[A, B, C]) Close() {
 }
 
 // Builder3 creates entities with 3 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder3]) straight into their table:
+// one with [Builder3.New], many with [Builder3.NewBatch] and
+// [Builder3.NewBatchFn].
 type Builder3[A, B, C any] struct {
 	w   *World
 	ids [3]ID
@@ -732,9 +788,9 @@ type Builder3[A, B, C any] struct {
 }
 
 // NewBuilder3 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder3[A, B, C any](m0 Map[A], m1 Map[B], m2 Map[C], extra ...ID) *Builder3[A, B, C] {
 	w := sameWorld("NewBuilder3", m0.w, m1.w, m2.w)
 	ids := [3]ID{m0.id, m1.id, m2.id}
@@ -746,7 +802,10 @@ func NewBuilder3[A, B, C any](m0 Map[A], m1 Map[B], m2 Map[C], extra ...ID) *Bui
 	return &Builder3[A, B, C]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder3[A, B, C]) New(v0 A, v1 B, v2 C) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -798,8 +857,9 @@ func (b *Builder3[A, B, C]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder3.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder3[A, B, C]) NewBatch(n int, v0 A, v1 B, v2 C) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C) {
 		*p0 = v0
@@ -810,7 +870,7 @@ func (b *Builder3[A, B, C]) NewBatch(n int, v0 A, v1 B, v2 C) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
@@ -878,16 +938,20 @@ func (b *Builder3[A, B, C]) NewBatchFn(n int, fn func(Entity, *A, *B, *C)) {
 }
 
 // Filter4 is a cached filter with typed access to 4 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter4] makes one; [Filter4.Query]
+// iterates over its entities as a [Query4], and [Filter4.Each]
+// calls a function for each. [Filter4.Filter] is the untyped [Filter]
+// underneath.
 type Filter4[A, B, C, D any] struct {
 	f   *Filter
 	ids [4]ID
 }
 
 // NewFilter4 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter4[A, B, C, D any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], opts ...FilterOption) *Filter4[A, B, C, D] {
 	w := sameWorld("NewFilter4", m0.w, m1.w, m2.w, m3.w)
 	f := &Filter{w: w}
@@ -901,20 +965,24 @@ func NewFilter4[A, B, C, D any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], opts
 	return &Filter4[A, B, C, D]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter4[A, B, C, D]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter4[A, B, C, D]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query4.Next] or [Query4.NextTable] returns false or
+// [Query4.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter4[A, B, C, D]) Query() Query4[A, B, C, D] {
 	return Query4[A, B, C, D]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter4[A, B, C, D]) Each(fn func(Entity, *A, *B, *C, *D)) {
 	q := f.Query()
 	defer q.Close()
@@ -924,10 +992,11 @@ func (f *Filter4[A, B, C, D]) Each(fn func(Entity, *A, *B, *C, *D)) {
 	}
 }
 
-// Query4 iterates over the entities of a Filter4: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query4 iterates over the entities of a [Filter4]: entity by
+// entity with [Query4.Next] and [Query4.Get], or table by table
+// with [Query4.NextTable] and [Query4.Columns]. The [World] stays
+// locked until the iteration ends or [Query4.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query4[A, B, C, D any] struct {
 	w      *World
 	tables []*table
@@ -968,7 +1037,8 @@ func (q *Query4[A, B, C, D]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query4[A, B, C, D]) Get() (*A, *B, *C, *D) {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3]))
@@ -980,7 +1050,9 @@ func (q *Query4[A, B, C, D]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query4.Columns],
+// [Query4.Len] and [Query4.EntityAt] to walk it.
 func (q *Query4[A, B, C, D]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -994,7 +1066,8 @@ func (q *Query4[A, B, C, D]) NextTable() bool {
 func (q *Query4[A, B, C, D]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query4.Len] long, row i of each belonging to
+// [Query4.EntityAt](i).
 func (q *Query4[A, B, C, D]) Columns() ([]A, []B, []C, []D) {
 	return unsafe.Slice((*A)(q.p[0]), q.n), unsafe.Slice((*B)(q.p[1]), q.n), unsafe.Slice((*C)(q.p[2]), q.n), unsafe.Slice((*D)(q.p[3]), q.n)
 }
@@ -1005,10 +1078,11 @@ func (q *Query4[A, B, C, D]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query4 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query4[A, B, C, D]) Close() {
 	if q.id == 0 {
 		return
@@ -1021,7 +1095,9 @@ func (q *Query4[A, B, C, D]) Close() {
 }
 
 // Builder4 creates entities with 4 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder4]) straight into their table:
+// one with [Builder4.New], many with [Builder4.NewBatch] and
+// [Builder4.NewBatchFn].
 type Builder4[A, B, C, D any] struct {
 	w   *World
 	ids [4]ID
@@ -1029,9 +1105,9 @@ type Builder4[A, B, C, D any] struct {
 }
 
 // NewBuilder4 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder4[A, B, C, D any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], extra ...ID) *Builder4[A, B, C, D] {
 	w := sameWorld("NewBuilder4", m0.w, m1.w, m2.w, m3.w)
 	ids := [4]ID{m0.id, m1.id, m2.id, m3.id}
@@ -1043,7 +1119,10 @@ func NewBuilder4[A, B, C, D any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], ext
 	return &Builder4[A, B, C, D]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder4[A, B, C, D]) New(v0 A, v1 B, v2 C, v3 D) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -1098,8 +1177,9 @@ func (b *Builder4[A, B, C, D]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder4.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder4[A, B, C, D]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D) {
 		*p0 = v0
@@ -1111,7 +1191,7 @@ func (b *Builder4[A, B, C, D]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
@@ -1181,16 +1261,20 @@ func (b *Builder4[A, B, C, D]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, *D)
 }
 
 // Filter5 is a cached filter with typed access to 5 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter5] makes one; [Filter5.Query]
+// iterates over its entities as a [Query5], and [Filter5.Each]
+// calls a function for each. [Filter5.Filter] is the untyped [Filter]
+// underneath.
 type Filter5[A, B, C, D, E any] struct {
 	f   *Filter
 	ids [5]ID
 }
 
 // NewFilter5 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter5[A, B, C, D, E any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], opts ...FilterOption) *Filter5[A, B, C, D, E] {
 	w := sameWorld("NewFilter5", m0.w, m1.w, m2.w, m3.w, m4.w)
 	f := &Filter{w: w}
@@ -1204,20 +1288,24 @@ func NewFilter5[A, B, C, D, E any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m
 	return &Filter5[A, B, C, D, E]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter5[A, B, C, D, E]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter5[A, B, C, D, E]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query5.Next] or [Query5.NextTable] returns false or
+// [Query5.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter5[A, B, C, D, E]) Query() Query5[A, B, C, D, E] {
 	return Query5[A, B, C, D, E]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter5[A, B, C, D, E]) Each(fn func(Entity, *A, *B, *C, *D, *E)) {
 	q := f.Query()
 	defer q.Close()
@@ -1227,10 +1315,11 @@ func (f *Filter5[A, B, C, D, E]) Each(fn func(Entity, *A, *B, *C, *D, *E)) {
 	}
 }
 
-// Query5 iterates over the entities of a Filter5: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query5 iterates over the entities of a [Filter5]: entity by
+// entity with [Query5.Next] and [Query5.Get], or table by table
+// with [Query5.NextTable] and [Query5.Columns]. The [World] stays
+// locked until the iteration ends or [Query5.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query5[A, B, C, D, E any] struct {
 	w      *World
 	tables []*table
@@ -1271,7 +1360,8 @@ func (q *Query5[A, B, C, D, E]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4]))
@@ -1283,7 +1373,9 @@ func (q *Query5[A, B, C, D, E]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query5.Columns],
+// [Query5.Len] and [Query5.EntityAt] to walk it.
 func (q *Query5[A, B, C, D, E]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -1297,7 +1389,8 @@ func (q *Query5[A, B, C, D, E]) NextTable() bool {
 func (q *Query5[A, B, C, D, E]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query5.Len] long, row i of each belonging to
+// [Query5.EntityAt](i).
 func (q *Query5[A, B, C, D, E]) Columns() ([]A, []B, []C, []D, []E) {
 	return unsafe.Slice((*A)(q.p[0]), q.n), unsafe.Slice((*B)(q.p[1]), q.n), unsafe.Slice((*C)(q.p[2]), q.n), unsafe.Slice((*D)(q.p[3]), q.n), unsafe.Slice((*E)(q.p[4]), q.n)
 }
@@ -1308,10 +1401,11 @@ func (q *Query5[A, B, C, D, E]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query5 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query5[A, B, C, D, E]) Close() {
 	if q.id == 0 {
 		return
@@ -1324,7 +1418,9 @@ func (q *Query5[A, B, C, D, E]) Close() {
 }
 
 // Builder5 creates entities with 5 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder5]) straight into their table:
+// one with [Builder5.New], many with [Builder5.NewBatch] and
+// [Builder5.NewBatchFn].
 type Builder5[A, B, C, D, E any] struct {
 	w   *World
 	ids [5]ID
@@ -1332,9 +1428,9 @@ type Builder5[A, B, C, D, E any] struct {
 }
 
 // NewBuilder5 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder5[A, B, C, D, E any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], extra ...ID) *Builder5[A, B, C, D, E] {
 	w := sameWorld("NewBuilder5", m0.w, m1.w, m2.w, m3.w, m4.w)
 	ids := [5]ID{m0.id, m1.id, m2.id, m3.id, m4.id}
@@ -1346,7 +1442,10 @@ func NewBuilder5[A, B, C, D, E any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], 
 	return &Builder5[A, B, C, D, E]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder5[A, B, C, D, E]) New(v0 A, v1 B, v2 C, v3 D, v4 E) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -1404,8 +1503,9 @@ func (b *Builder5[A, B, C, D, E]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder5.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder5[A, B, C, D, E]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E) {
 		*p0 = v0
@@ -1418,7 +1518,7 @@ func (b *Builder5[A, B, C, D, E]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E) 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
@@ -1490,16 +1590,20 @@ func (b *Builder5[A, B, C, D, E]) NewBatchFn(n int, fn func(Entity, *A, *B, *C, 
 }
 
 // Filter6 is a cached filter with typed access to 6 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter6] makes one; [Filter6.Query]
+// iterates over its entities as a [Query6], and [Filter6.Each]
+// calls a function for each. [Filter6.Filter] is the untyped [Filter]
+// underneath.
 type Filter6[A, B, C, D, E, F any] struct {
 	f   *Filter
 	ids [6]ID
 }
 
 // NewFilter6 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter6[A, B, C, D, E, F any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], opts ...FilterOption) *Filter6[A, B, C, D, E, F] {
 	w := sameWorld("NewFilter6", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w)
 	f := &Filter{w: w}
@@ -1513,20 +1617,24 @@ func NewFilter6[A, B, C, D, E, F any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D]
 	return &Filter6[A, B, C, D, E, F]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter6[A, B, C, D, E, F]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter6[A, B, C, D, E, F]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query6.Next] or [Query6.NextTable] returns false or
+// [Query6.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter6[A, B, C, D, E, F]) Query() Query6[A, B, C, D, E, F] {
 	return Query6[A, B, C, D, E, F]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter6[A, B, C, D, E, F]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F)) {
 	q := f.Query()
 	defer q.Close()
@@ -1536,10 +1644,11 @@ func (f *Filter6[A, B, C, D, E, F]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F)
 	}
 }
 
-// Query6 iterates over the entities of a Filter6: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query6 iterates over the entities of a [Filter6]: entity by
+// entity with [Query6.Next] and [Query6.Get], or table by table
+// with [Query6.NextTable] and [Query6.Columns]. The [World] stays
+// locked until the iteration ends or [Query6.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query6[A, B, C, D, E, F any] struct {
 	w      *World
 	tables []*table
@@ -1580,7 +1689,8 @@ func (q *Query6[A, B, C, D, E, F]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4])), (*F)(unsafe.Add(q.p[5], r*q.s[5]))
@@ -1592,7 +1702,9 @@ func (q *Query6[A, B, C, D, E, F]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query6.Columns],
+// [Query6.Len] and [Query6.EntityAt] to walk it.
 func (q *Query6[A, B, C, D, E, F]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -1606,7 +1718,8 @@ func (q *Query6[A, B, C, D, E, F]) NextTable() bool {
 func (q *Query6[A, B, C, D, E, F]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query6.Len] long, row i of each belonging to
+// [Query6.EntityAt](i).
 func (q *Query6[A, B, C, D, E, F]) Columns() ([]A, []B, []C, []D, []E, []F) {
 	return unsafe.Slice((*A)(q.p[0]), q.n), unsafe.Slice((*B)(q.p[1]), q.n), unsafe.Slice((*C)(q.p[2]), q.n), unsafe.Slice((*D)(q.p[3]), q.n), unsafe.Slice((*E)(q.p[4]), q.n), unsafe.Slice((*F)(q.p[5]), q.n)
 }
@@ -1617,10 +1730,11 @@ func (q *Query6[A, B, C, D, E, F]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query6 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query6[A, B, C, D, E, F]) Close() {
 	if q.id == 0 {
 		return
@@ -1633,7 +1747,9 @@ func (q *Query6[A, B, C, D, E, F]) Close() {
 }
 
 // Builder6 creates entities with 6 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder6]) straight into their table:
+// one with [Builder6.New], many with [Builder6.NewBatch] and
+// [Builder6.NewBatchFn].
 type Builder6[A, B, C, D, E, F any] struct {
 	w   *World
 	ids [6]ID
@@ -1641,9 +1757,9 @@ type Builder6[A, B, C, D, E, F any] struct {
 }
 
 // NewBuilder6 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder6[A, B, C, D, E, F any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], extra ...ID) *Builder6[A, B, C, D, E, F] {
 	w := sameWorld("NewBuilder6", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w)
 	ids := [6]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id}
@@ -1655,7 +1771,10 @@ func NewBuilder6[A, B, C, D, E, F any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D
 	return &Builder6[A, B, C, D, E, F]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder6[A, B, C, D, E, F]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -1716,8 +1835,9 @@ func (b *Builder6[A, B, C, D, E, F]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder6.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder6[A, B, C, D, E, F]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E, v5 F) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E, p5 *F) {
 		*p0 = v0
@@ -1731,7 +1851,7 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
@@ -1805,16 +1925,20 @@ func (b *Builder6[A, B, C, D, E, F]) NewBatchFn(n int, fn func(Entity, *A, *B, *
 }
 
 // Filter7 is a cached filter with typed access to 7 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter7] makes one; [Filter7.Query]
+// iterates over its entities as a [Query7], and [Filter7.Each]
+// calls a function for each. [Filter7.Filter] is the untyped [Filter]
+// underneath.
 type Filter7[A, B, C, D, E, F, G any] struct {
 	f   *Filter
 	ids [7]ID
 }
 
 // NewFilter7 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter7[A, B, C, D, E, F, G any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], opts ...FilterOption) *Filter7[A, B, C, D, E, F, G] {
 	w := sameWorld("NewFilter7", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w)
 	f := &Filter{w: w}
@@ -1828,20 +1952,24 @@ func NewFilter7[A, B, C, D, E, F, G any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map
 	return &Filter7[A, B, C, D, E, F, G]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter7[A, B, C, D, E, F, G]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter7[A, B, C, D, E, F, G]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query7.Next] or [Query7.NextTable] returns false or
+// [Query7.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter7[A, B, C, D, E, F, G]) Query() Query7[A, B, C, D, E, F, G] {
 	return Query7[A, B, C, D, E, F, G]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter7[A, B, C, D, E, F, G]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F, *G)) {
 	q := f.Query()
 	defer q.Close()
@@ -1851,10 +1979,11 @@ func (f *Filter7[A, B, C, D, E, F, G]) Each(fn func(Entity, *A, *B, *C, *D, *E, 
 	}
 }
 
-// Query7 iterates over the entities of a Filter7: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query7 iterates over the entities of a [Filter7]: entity by
+// entity with [Query7.Next] and [Query7.Get], or table by table
+// with [Query7.NextTable] and [Query7.Columns]. The [World] stays
+// locked until the iteration ends or [Query7.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query7[A, B, C, D, E, F, G any] struct {
 	w      *World
 	tables []*table
@@ -1895,7 +2024,8 @@ func (q *Query7[A, B, C, D, E, F, G]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4])), (*F)(unsafe.Add(q.p[5], r*q.s[5])), (*G)(unsafe.Add(q.p[6], r*q.s[6]))
@@ -1907,7 +2037,9 @@ func (q *Query7[A, B, C, D, E, F, G]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query7.Columns],
+// [Query7.Len] and [Query7.EntityAt] to walk it.
 func (q *Query7[A, B, C, D, E, F, G]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -1921,7 +2053,8 @@ func (q *Query7[A, B, C, D, E, F, G]) NextTable() bool {
 func (q *Query7[A, B, C, D, E, F, G]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query7.Len] long, row i of each belonging to
+// [Query7.EntityAt](i).
 func (q *Query7[A, B, C, D, E, F, G]) Columns() ([]A, []B, []C, []D, []E, []F, []G) {
 	return unsafe.Slice((*A)(q.p[0]), q.n), unsafe.Slice((*B)(q.p[1]), q.n), unsafe.Slice((*C)(q.p[2]), q.n), unsafe.Slice((*D)(q.p[3]), q.n), unsafe.Slice((*E)(q.p[4]), q.n), unsafe.Slice((*F)(q.p[5]), q.n), unsafe.Slice((*G)(q.p[6]), q.n)
 }
@@ -1932,10 +2065,11 @@ func (q *Query7[A, B, C, D, E, F, G]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query7 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query7[A, B, C, D, E, F, G]) Close() {
 	if q.id == 0 {
 		return
@@ -1948,7 +2082,9 @@ func (q *Query7[A, B, C, D, E, F, G]) Close() {
 }
 
 // Builder7 creates entities with 7 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder7]) straight into their table:
+// one with [Builder7.New], many with [Builder7.NewBatch] and
+// [Builder7.NewBatchFn].
 type Builder7[A, B, C, D, E, F, G any] struct {
 	w   *World
 	ids [7]ID
@@ -1956,9 +2092,9 @@ type Builder7[A, B, C, D, E, F, G any] struct {
 }
 
 // NewBuilder7 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder7[A, B, C, D, E, F, G any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], extra ...ID) *Builder7[A, B, C, D, E, F, G] {
 	w := sameWorld("NewBuilder7", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w)
 	ids := [7]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id, m6.id}
@@ -1970,7 +2106,10 @@ func NewBuilder7[A, B, C, D, E, F, G any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Ma
 	return &Builder7[A, B, C, D, E, F, G]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder7[A, B, C, D, E, F, G]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -2034,8 +2173,9 @@ func (b *Builder7[A, B, C, D, E, F, G]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder7.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder7[A, B, C, D, E, F, G]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E, p5 *F, p6 *G) {
 		*p0 = v0
@@ -2050,7 +2190,7 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
@@ -2126,16 +2266,20 @@ func (b *Builder7[A, B, C, D, E, F, G]) NewBatchFn(n int, fn func(Entity, *A, *B
 }
 
 // Filter8 is a cached filter with typed access to 8 component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter8] makes one; [Filter8.Query]
+// iterates over its entities as a [Query8], and [Filter8.Each]
+// calls a function for each. [Filter8.Filter] is the untyped [Filter]
+// underneath.
 type Filter8[A, B, C, D, E, F, G, H any] struct {
 	f   *Filter
 	ids [8]ID
 }
 
 // NewFilter8 returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter8[A, B, C, D, E, F, G, H any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], m7 Map[H], opts ...FilterOption) *Filter8[A, B, C, D, E, F, G, H] {
 	w := sameWorld("NewFilter8", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w, m7.w)
 	f := &Filter{w: w}
@@ -2149,20 +2293,24 @@ func NewFilter8[A, B, C, D, E, F, G, H any](m0 Map[A], m1 Map[B], m2 Map[C], m3 
 	return &Filter8[A, B, C, D, E, F, G, H]{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter8[A, B, C, D, E, F, G, H]) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter8[A, B, C, D, E, F, G, H]) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query8.Next] or [Query8.NextTable] returns false or
+// [Query8.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter8[A, B, C, D, E, F, G, H]) Query() Query8[A, B, C, D, E, F, G, H] {
 	return Query8[A, B, C, D, E, F, G, H]{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter8[A, B, C, D, E, F, G, H]) Each(fn func(Entity, *A, *B, *C, *D, *E, *F, *G, *H)) {
 	q := f.Query()
 	defer q.Close()
@@ -2172,10 +2320,11 @@ func (f *Filter8[A, B, C, D, E, F, G, H]) Each(fn func(Entity, *A, *B, *C, *D, *
 	}
 }
 
-// Query8 iterates over the entities of a Filter8: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query8 iterates over the entities of a [Filter8]: entity by
+// entity with [Query8.Next] and [Query8.Get], or table by table
+// with [Query8.NextTable] and [Query8.Columns]. The [World] stays
+// locked until the iteration ends or [Query8.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query8[A, B, C, D, E, F, G, H any] struct {
 	w      *World
 	tables []*table
@@ -2216,7 +2365,8 @@ func (q *Query8[A, B, C, D, E, F, G, H]) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
 	r := uintptr(q.row)
 	return (*A)(unsafe.Add(q.p[0], r*q.s[0])), (*B)(unsafe.Add(q.p[1], r*q.s[1])), (*C)(unsafe.Add(q.p[2], r*q.s[2])), (*D)(unsafe.Add(q.p[3], r*q.s[3])), (*E)(unsafe.Add(q.p[4], r*q.s[4])), (*F)(unsafe.Add(q.p[5], r*q.s[5])), (*G)(unsafe.Add(q.p[6], r*q.s[6])), (*H)(unsafe.Add(q.p[7], r*q.s[7]))
@@ -2228,7 +2378,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query8.Columns],
+// [Query8.Len] and [Query8.EntityAt] to walk it.
 func (q *Query8[A, B, C, D, E, F, G, H]) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -2242,7 +2394,8 @@ func (q *Query8[A, B, C, D, E, F, G, H]) NextTable() bool {
 func (q *Query8[A, B, C, D, E, F, G, H]) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query8.Len] long, row i of each belonging to
+// [Query8.EntityAt](i).
 func (q *Query8[A, B, C, D, E, F, G, H]) Columns() ([]A, []B, []C, []D, []E, []F, []G, []H) {
 	return unsafe.Slice((*A)(q.p[0]), q.n), unsafe.Slice((*B)(q.p[1]), q.n), unsafe.Slice((*C)(q.p[2]), q.n), unsafe.Slice((*D)(q.p[3]), q.n), unsafe.Slice((*E)(q.p[4]), q.n), unsafe.Slice((*F)(q.p[5]), q.n), unsafe.Slice((*G)(q.p[6]), q.n), unsafe.Slice((*H)(q.p[7]), q.n)
 }
@@ -2253,10 +2406,11 @@ func (q *Query8[A, B, C, D, E, F, G, H]) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query8 does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query8[A, B, C, D, E, F, G, H]) Close() {
 	if q.id == 0 {
 		return
@@ -2269,7 +2423,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Close() {
 }
 
 // Builder8 creates entities with 8 component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder8]) straight into their table:
+// one with [Builder8.New], many with [Builder8.NewBatch] and
+// [Builder8.NewBatchFn].
 type Builder8[A, B, C, D, E, F, G, H any] struct {
 	w   *World
 	ids [8]ID
@@ -2277,9 +2433,9 @@ type Builder8[A, B, C, D, E, F, G, H any] struct {
 }
 
 // NewBuilder8 returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder8[A, B, C, D, E, F, G, H any](m0 Map[A], m1 Map[B], m2 Map[C], m3 Map[D], m4 Map[E], m5 Map[F], m6 Map[G], m7 Map[H], extra ...ID) *Builder8[A, B, C, D, E, F, G, H] {
 	w := sameWorld("NewBuilder8", m0.w, m1.w, m2.w, m3.w, m4.w, m5.w, m6.w, m7.w)
 	ids := [8]ID{m0.id, m1.id, m2.id, m3.id, m4.id, m5.id, m6.id, m7.id}
@@ -2291,7 +2447,10 @@ func NewBuilder8[A, B, C, D, E, F, G, H any](m0 Map[A], m1 Map[B], m2 Map[C], m3
 	return &Builder8[A, B, C, D, E, F, G, H]{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder8[A, B, C, D, E, F, G, H]) New(v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G, v7 H) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -2358,8 +2517,9 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder8.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatch(n int, v0 A, v1 B, v2 C, v3 D, v4 E, v5 F, v6 G, v7 H) {
 	b.NewBatchFn(n, func(_ Entity, p0 *A, p1 *B, p2 *C, p3 *D, p4 *E, p5 *F, p6 *G, p7 *H) {
 		*p0 = v0
@@ -2375,7 +2535,7 @@ func (b *Builder8[A, B, C, D, E, F, G, H]) NewBatch(n int, v0 A, v1 B, v2 C, v3 
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.

@@ -7,14 +7,15 @@ import (
 	"unsafe"
 )
 
-// World holds entities, their components, queries and observers. The zero
-// World is not usable; call NewWorld.
+// World holds entities ([Entity]), their components ([Map], [ID]),
+// filters ([Filter]) and observers ([Observer]). The zero World is not
+// usable; call [NewWorld].
 //
 // Methods that return an error report a handle that is stale, zero or of
-// another World with ErrStale, and a component ID that is not registered
-// in this World with ErrUnknownComponent. Methods without an error result
-// panic with an "ecs:" message on an unregistered ID, as each one's
-// documentation says.
+// another World with [ErrStale], and a component [ID] that is not
+// registered in this World with [ErrUnknownComponent]. Methods without an
+// error result panic with an "ecs:" message on an unregistered ID, as each
+// one's documentation says.
 type World struct {
 	tag     uint64
 	records []record
@@ -48,7 +49,7 @@ type World struct {
 	h *hierarchy
 }
 
-// NewWorld returns an empty World.
+// NewWorld returns an empty [World].
 func NewWorld() *World {
 	w := &World{
 		tag:        nextWorldTag(),
@@ -64,14 +65,15 @@ func (w *World) Len() int { return w.alive }
 
 // Version returns a counter that grows with every structural change
 // (entity created or destroyed, component added or removed, reparenting).
+// [World.Changes] counts the changes of one component.
 func (w *World) Version() uint64 { return w.version }
 
 // Changes returns a counter that grows every time component id is added,
-// removed or set through the World (Set, SetPtr, Map.Set, MarkChanged).
-// Comparing it with an earlier reading tells whether any value of that
-// component may have changed. Writes through pointers returned by Get are
-// not seen unless followed by MarkChanged. It panics if id is not
-// registered.
+// removed or set through the World ([World.Set], [World.SetPtr], [Map.Set],
+// [World.MarkChanged]). Comparing it with an earlier reading tells whether
+// any value of that component may have changed. Writes through pointers
+// (from [Map.Get], [World.GetPtr] or a query) are not seen unless followed
+// by [World.MarkChanged]. It panics if id is not registered.
 func (w *World) Changes(id ID) uint64 {
 	w.checkID("Changes", id)
 	return w.changes[id]
@@ -203,8 +205,9 @@ func (w *World) release(idx uint32) {
 }
 
 // NewEntity creates an entity with zero values of the components ids. While
-// a query iterates, the entity is created at once but its components are
-// added when the iteration ends. It panics if an ID is not registered.
+// a query iterates ([World.Locked]), the entity is created at once but its
+// components are added when the iteration ends. It panics if an [ID] is not
+// registered. [Builder1] to [Builder8] create entities with values.
 func (w *World) NewEntity(ids ...ID) Entity {
 	for _, id := range ids {
 		w.checkID("NewEntity", id)
@@ -272,10 +275,12 @@ func (w *World) emitCreated(e Entity, t *table) {
 	done = true
 }
 
-// Destroy destroys e and its whole subtree of children (children first).
-// Observers see ComponentRemoved for each component, then EntityDestroyed,
-// while the data is still readable. While a query iterates, the destroy is
-// deferred and e stays alive until the iteration ends.
+// Destroy destroys e and its whole subtree of children (children first;
+// see [World.SetParent]). Observers see [ComponentRemoved] for each
+// component, then [EntityDestroyed], while the data is still readable.
+// While a query iterates, the destroy is deferred and e stays alive until
+// the iteration ends. [World.DestroyAll] destroys every entity a [Filter]
+// matches.
 func (w *World) Destroy(e Entity) error {
 	if w.rec(e) == nil {
 		return staleErr("Destroy", e)
@@ -362,8 +367,8 @@ func (w *World) Has(e Entity, id ID) bool {
 	return false
 }
 
-// Components returns the IDs of e's components in increasing order, or nil
-// if e is stale.
+// Components returns the IDs ([ID]) of e's components in increasing order,
+// or nil if e is stale.
 func (w *World) Components(e Entity) []ID {
 	r := w.rec(e)
 	if r == nil {
@@ -372,7 +377,8 @@ func (w *World) Components(e Entity) []ID {
 	return append([]ID(nil), w.tables[r.table].ids...)
 }
 
-// Mask returns the set of e's components (its signature).
+// Mask returns the set of e's components (its signature), the empty
+// [Mask] if e is stale.
 func (w *World) Mask(e Entity) Mask {
 	r := w.rec(e)
 	if r == nil {
@@ -382,8 +388,9 @@ func (w *World) Mask(e Entity) Mask {
 }
 
 // GetPtr returns a pointer to e's value of component id. For a tag it
-// returns a non-nil pointer to zero bytes. The error wraps ErrStale,
-// ErrNoComponent or ErrUnknownComponent.
+// returns a non-nil pointer to zero bytes. The error wraps [ErrStale],
+// [ErrNoComponent] or [ErrUnknownComponent]. [Map.Get] is the typed,
+// faster form.
 func (w *World) GetPtr(e Entity, id ID) (unsafe.Pointer, error) {
 	r := w.rec(e)
 	if r == nil {
@@ -404,8 +411,8 @@ func (w *World) noComp(op string, e Entity, id ID) error {
 }
 
 // Get returns a copy of e's value of component id as an interface value.
-// It is the convenient, slower form of GetPtr for code that only knows a
-// component by ID.
+// It is the convenient, slower form of [World.GetPtr] for code that only
+// knows a component by [ID].
 func (w *World) Get(e Entity, id ID) (any, error) {
 	p, err := w.GetPtr(e, id)
 	if err != nil {
@@ -415,7 +422,8 @@ func (w *World) Get(e Entity, id ID) (any, error) {
 }
 
 // Set sets e's value of component id from v, whose dynamic type must be
-// the component's type. Like SetPtr it adds the component if absent.
+// the component's type ([Info.Type]). Like [World.SetPtr] it adds the
+// component if absent. [Map.Set] is the typed, faster form.
 func (w *World) Set(e Entity, id ID, v any) error {
 	if int(id) >= len(w.comps) {
 		return w.noComp("Set", e, id)
@@ -433,7 +441,8 @@ func (w *World) Set(e Entity, id ID, v any) error {
 // SetPtr copies the value at src into e's component id, adding the
 // component if e does not have it (an add is deferred while a query
 // iterates). src must point to a value of the component's type; for a tag
-// it may be nil. Observers see ComponentSet, or ComponentAdded for an add.
+// it may be nil. Observers see [ComponentSet], or [ComponentAdded] for an
+// add.
 func (w *World) SetPtr(e Entity, id ID, src unsafe.Pointer) error {
 	r := w.rec(e)
 	if r == nil {
@@ -458,7 +467,8 @@ func (w *World) SetPtr(e Entity, id ID, src unsafe.Pointer) error {
 }
 
 // MarkChanged records that e's component id was changed through a pointer
-// and notifies ComponentSet observers.
+// (from [Map.Get], [World.GetPtr] or a query): it counts the change (see
+// [World.Changes]) and notifies [ComponentSet] observers.
 func (w *World) MarkChanged(e Entity, id ID) error {
 	r := w.rec(e)
 	if r == nil {
@@ -475,8 +485,10 @@ func (w *World) MarkChanged(e Entity, id ID) error {
 	return nil
 }
 
-// Add adds components ids to e with zero values. It is an error if e
-// already has one of them; then none is added.
+// Add adds components ids to e with zero values. It is an error
+// ([ErrHasComponent]) if e already has one of them; then none is added.
+// Each is added in turn, as [World.AddPtr] adds one; [World.AddMany] adds
+// several in one move.
 func (w *World) Add(e Entity, ids ...ID) error {
 	r := w.rec(e)
 	if r == nil {
@@ -507,7 +519,8 @@ func (w *World) Add(e Entity, ids ...ID) error {
 }
 
 // AddPtr adds component id to e with the value at src (nil means the zero
-// value). It is an error if e already has it.
+// value). It is an error ([ErrHasComponent]) if e already has it.
+// [Map.Add] is the typed form.
 func (w *World) AddPtr(e Entity, id ID, src unsafe.Pointer) error {
 	r := w.rec(e)
 	if r == nil {
@@ -571,9 +584,9 @@ func (w *World) move(e Entity, r *record, from, to *table) {
 	r.table, r.row = to.id, row
 }
 
-// Remove removes components ids from e. It is an error if e lacks one of
-// them; then none is removed. Observers see ComponentRemoved before each
-// removal, with the value still readable.
+// Remove removes components ids from e. It is an error ([ErrNoComponent])
+// if e lacks one of them; then none is removed. Observers see
+// [ComponentRemoved] before each removal, with the value still readable.
 func (w *World) Remove(e Entity, ids ...ID) error {
 	r := w.rec(e)
 	if r == nil {
@@ -617,10 +630,10 @@ func (w *World) removeNow(e Entity, id ID) {
 
 // AddMany adds the components ids to e in one move, with the values at
 // srcs (srcs may be nil, or hold nil for a zero value). It is an error if
-// e already has one of them or one is listed twice; then none is added.
-// Observers see ComponentAdded for each, in the order of ids, after every
-// value is written. While a query iterates, the adds are deferred one by
-// one, like AddPtr.
+// e already has one of them ([ErrHasComponent]) or one is listed twice;
+// then none is added. Observers see [ComponentAdded] for each, in the
+// order of ids, after every value is written. While a query iterates, the
+// adds are deferred one by one, like [World.AddPtr].
 func (w *World) AddMany(e Entity, ids []ID, srcs []unsafe.Pointer) error {
 	r := w.rec(e)
 	if r == nil {

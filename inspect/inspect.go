@@ -1,21 +1,3 @@
-// Package inspect serves a running scene over HTTP: its live state as
-// JSON, selector queries, component schemas, changes to entities and
-// components through the same attribute parser and hooks as scene files,
-// pause, play and step, and a stream of events (tick statistics, hot
-// reloads with their per-property diffs, changes made through the API).
-//
-// An Inspector is an http.Handler. A program mounts it on its own server
-// (under a prefix with http.StripPrefix) or starts it on its own with
-// Listen. The World is not safe for concurrent use, so HTTP goroutines
-// never touch it: each request becomes a work item on a bounded queue,
-// and the program's simulation goroutine serves the queue between ticks
-// by calling Drain (or Tick, which drains and then ticks). Drain spends at
-// most Options.Budget per call serving requests (always at least one), so
-// a flood of requests cannot stall the simulation.
-//
-// Requests that change anything need the run's token; requests whose Host
-// or Origin is not the server's own are refused. See docs/inspector.md for
-// the whole contract.
 package inspect
 
 import (

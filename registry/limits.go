@@ -124,7 +124,7 @@ func (r *Registry) ReportError(err error) {
 }
 
 // TakeErrors returns the errors reported with [Registry.ReportError] since
-// the last call (the failures of spawners, as [*SpawnError]s, among them),
+// the last call (the failures of spawners, each a [*SpawnError], among them),
 // joined with errors.Join, and forgets them; nil if there were none. Tick
 // returns them too. The loader calls it after building a scene. At most
 // 100 are kept between calls; the rest are counted in a last error.

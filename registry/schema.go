@@ -635,7 +635,7 @@ func schemaErrorf(format string, args ...any) error {
 // spec with an empty Name a single-property schema. The schema's
 // StructType is made with reflect.StructOf, one field per property, so
 // such components can be stored like Go ones. Its errors are
-// [*SchemaError]s.
+// of type [*SchemaError].
 func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 	if types == nil {
 		return nil, &SchemaError{Err: errors.New("nil Types")}

@@ -1,28 +1,3 @@
-// Package scenerun is the command set of scene-run as a library: run
-// (with -watch and -inspect), query, dump, validate, components and
-// schema, for a program's own registry. A game registers its components
-// and hands the command line to the same tools cmd/scene-run offers:
-//
-//	func main() {
-//		scenerun.Program{
-//			Name:     "mygame",
-//			Register: func(reg *registry.Registry, b *components.Builtins) error {
-//				_, err := registry.Register[Chase](reg, "chase", chaseDef)
-//				return err
-//			},
-//		}.Main()
-//	}
-//
-// after which "mygame validate level.yaml", "mygame run -watch -inspect
-// 127.0.0.1:8080 level.yaml" and "mygame schema level.yaml" know the
-// game's components. cmd/scene-run is Program{}.Main() with the
-// built-ins alone.
-//
-// The commands, their flags, output and exit codes (0 ok, 1 scene errors,
-// 2 usage errors) are those of scene-run, documented in its help
-// ("PROGRAM COMMAND -h") and in docs/. A game with a loop of its own
-// uses WatchScene for hot reload and the inspect package for the
-// inspector (examples/chase shows both).
 package scenerun
 
 import (

@@ -4,19 +4,40 @@
 // hierarchy plays the part of the DOM tree, its id and classes work like
 // HTML's, and its components play the part of attributes.
 //
-// [Parse] turns source text into a syntax tree ([SelectorList]); every
-// node records its column, so errors ([*Error]) point into the selector.
-// [Compile] turns it into a [Selector] against a [Source], which answers
-// for component names, property values, ids and classes;
-// *registry.Registry is one, and the selector package does not depend on
-// the registry. A Selector is a live query: keep it and call
-// [Selector.QueryAll], [Selector.QueryFirst], [Selector.Matches] or
-// [Selector.Count] every frame. Component presence and absence are
-// matched once per storage table through a cached [ecs.Filter]; value
-// tests, pseudo-classes and combinators run only on the entities that
-// survive.
+// # Outline
 //
-// Summary of the language:
+//   - Syntax: [Parse] turns source text into a syntax tree, a
+//     [SelectorList] of [Complex] selectors, each a chain of [Compound]
+//     selectors joined by a [Combinator]; a compound holds [Simple]
+//     selectors: [ID], [Class], [Attr] (with an [Op] and a [Flag]) and
+//     [Pseudo] (with an [Nth] for :nth-child). [ParseWithOptions] bounds
+//     the length and nesting ([Options]; [DefaultMaxLength],
+//     [DefaultMaxDepth]), and [MustParse] suits selectors that are
+//     constants. [SelectorList.String] prints the canonical form, which
+//     parses back to an equal tree.
+//   - Errors: every node records its column ([Node], [Pos]), so an error
+//     is an [*Error] that points into the selector; when the [Source]
+//     refused a name, [Error.Err] is the Source's own error.
+//   - Sources: a [Source] is what the compiler needs to know of an
+//     [ecs.World]: component names to ecs IDs ([Source.ComponentIDs],
+//     [ecs.ID]), readers of property values ([Source.PropertyReader],
+//     [PropertyReader], [Kind]), entity ids and classes. The registry
+//     package's Registry is one; this package does not depend on the
+//     registry.
+//   - Compiling: [Compile] (or [CompileList] for a parsed list, and
+//     [MustCompile]) turns a selector into a [Selector] bound to its
+//     Source's World. Component presence and absence become tests matched
+//     once per storage table through a cached [ecs.Filter]; value tests,
+//     pseudo-classes and combinators run only on the entities that survive.
+//     [Selector.Explain] shows the plan.
+//   - Querying: a Selector is a live query: keep it and call
+//     [Selector.QueryAll] (document order), [Selector.QueryUnordered]
+//     (storage order, no sort), [Selector.QueryFirst], [Selector.QueryFrom]
+//     (below a scope entity), [Selector.Matches] or [Selector.Count] every
+//     frame. Every call runs in time linear in entities × compounds.
+//     [Selector.Close] releases its filters.
+//
+// # The language
 //
 //	simple:      *  #id  .class  [comp]  [comp.prop]  [comp OP value]  [comp.prop OP value i]
 //	operators:   =  ~=  |=  ^=  $=  *=  !=  <  <=  >  >=

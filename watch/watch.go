@@ -1,17 +1,3 @@
-// Package watch reports saves of a set of files, the way editors make
-// them: a burst of writes is one save, a save that renames a temporary
-// file over the target is seen, a directory that vanishes and comes back
-// is watched again, and a file that cannot be read for a while (a named
-// pipe put in its place, permissions) is waited for without blocking.
-// It works on file system events (fsnotify), or by polling on file
-// systems that deliver none.
-//
-// Hot reload is its user: scene-run watches a scene's files with a
-// [Watcher] and hands each save's bytes, [Watcher.Snapshot], to the
-// loader's Reloader. The package knows nothing of scenes, and the loader
-// does not import it, so that reading a scene does not pull in fsnotify;
-// a [Snapshot] converts to the loader's Snapshot (both are
-// map[string][]byte).
 package watch
 
 import (

@@ -1,5 +1,7 @@
 // Package lint holds checks over the whole repository's source that the
 // compiler and go vet do not make, run as tests so that `go test ./...`
-// keeps them true: today, that no hand-written function is over
-// [MaxFuncLines] lines.
+// keeps them true: that no hand-written function is over [MaxFuncLines]
+// lines ([LongFuncs]), and that doc comments link the names they mention
+// ([DocLinkGaps]): every doc comment of ecs, and the package docs of the
+// packages whose outline links their concepts.
 package lint

@@ -33,16 +33,20 @@ type arity struct {
 
 const tmpl = `
 // Filter{{.N}} is a cached filter with typed access to {{.N}} component(s).
-// It matches entities that have all of them plus the options' conditions.
+// It matches entities that have all of them plus the options' conditions
+// ([FilterOption]). [NewFilter{{.N}}] makes one; [Filter{{.N}}.Query]
+// iterates over its entities as a [Query{{.N}}], and [Filter{{.N}}.Each]
+// calls a function for each. [Filter{{.N}}.Filter] is the untyped [Filter]
+// underneath.
 type Filter{{.N}}{{.TP}} struct {
 	f   *Filter
 	ids [{{.N}}]ID
 }
 
 // NewFilter{{.N}} returns a cached filter over the entities that have the
-// given components and satisfy opts. It panics if a Map is the zero Map
-// or the Maps belong to different Worlds, and as NewFilter does for the
-// options' IDs.
+// given components ([Map]) and satisfy opts. It panics if a Map is the zero
+// Map or the Maps belong to different Worlds, and as [NewFilter] does for
+// the options' IDs.
 func NewFilter{{.N}}{{.TP}}({{.Params}}, opts ...FilterOption) *Filter{{.N}}{{.TA}} {
 	w := sameWorld("NewFilter{{.N}}", {{range $i, $t := .Types}}{{if $i}}, {{end}}m{{$i}}.w{{end}})
 	f := &Filter{w: w}
@@ -56,20 +60,24 @@ func NewFilter{{.N}}{{.TP}}({{.Params}}, opts ...FilterOption) *Filter{{.N}}{{.T
 	return &Filter{{.N}}{{.TA}}{f: w.registerFilter(f), ids: ids}
 }
 
-// Filter returns the untyped filter underneath.
+// Filter returns the untyped [Filter] underneath, for its other methods
+// ([Filter.Matches], [Filter.NumTables], ...) and the batch operations
+// ([World.AddAll], [World.RemoveAll], [World.DestroyAll]).
 func (f *Filter{{.N}}{{.TA}}) Filter() *Filter { return f.f }
 
 // Count returns the number of matching entities.
 func (f *Filter{{.N}}{{.TA}}) Count() int { return f.f.Count() }
 
-// Query starts an iteration. The World is locked until Next or NextTable
-// returns false or Close is called; see Query for "defer q.Close()".
+// Query starts an iteration. The [World] is locked until
+// [Query{{.N}}.Next] or [Query{{.N}}.NextTable] returns false or
+// [Query{{.N}}.Close] is called; see [Query] for "defer q.Close()".
 func (f *Filter{{.N}}{{.TA}}) Query() Query{{.N}}{{.TA}} {
 	return Query{{.N}}{{.TA}}{w: f.f.w, tables: f.f.tables, ids: f.ids, ti: -1, row: -1, id: f.f.w.openIter()}
 }
 
-// Each calls fn for every matching entity, with the World locked. The
-// lock is released when Each returns, also if fn panics.
+// Each calls fn for every matching entity, with the [World] locked
+// (structural changes fn makes are deferred until Each returns). The lock
+// is released when Each returns, also if fn panics.
 func (f *Filter{{.N}}{{.TA}}) Each(fn func(Entity, {{.Ptrs}})) {
 	q := f.Query()
 	defer q.Close()
@@ -79,10 +87,11 @@ func (f *Filter{{.N}}{{.TA}}) Each(fn func(Entity, {{.Ptrs}})) {
 	}
 }
 
-// Query{{.N}} iterates over the entities of a Filter{{.N}}: entity by entity
-// with Next and Get, or table by table with NextTable and Columns. The
-// World stays locked until the iteration ends or Close is called; Close,
-// copies and "defer q.Close()" behave as for Query.
+// Query{{.N}} iterates over the entities of a [Filter{{.N}}]: entity by
+// entity with [Query{{.N}}.Next] and [Query{{.N}}.Get], or table by table
+// with [Query{{.N}}.NextTable] and [Query{{.N}}.Columns]. The [World] stays
+// locked until the iteration ends or [Query{{.N}}.Close] is called; Close,
+// copies and "defer q.Close()" behave as for [Query].
 type Query{{.N}}{{.TP}} struct {
 	w      *World
 	tables []*table
@@ -123,7 +132,8 @@ func (q *Query{{.N}}{{.TA}}) nextTable() bool {
 }
 
 // Get returns pointers to the current entity's components. They are valid
-// until the next structural change.
+// until the next structural change. Writes through them are not observed
+// (see [World.MarkChanged]).
 func (q *Query{{.N}}{{.TA}}) Get() ({{.Ptrs}}) {
 	r := uintptr(q.row)
 	return {{range $i, $t := .Types}}{{if $i}}, {{end}}(*{{$t}})(unsafe.Add(q.p[{{$i}}], r*q.s[{{$i}}])){{end}}
@@ -135,7 +145,9 @@ func (q *Query{{.N}}{{.TA}}) Entity() Entity {
 	return q.w.handle(idx)
 }
 
-// NextTable advances to the next non-empty table of matching entities.
+// NextTable advances to the next non-empty table of matching entities and
+// reports whether there is one. Use [Query{{.N}}.Columns],
+// [Query{{.N}}.Len] and [Query{{.N}}.EntityAt] to walk it.
 func (q *Query{{.N}}{{.TA}}) NextTable() bool {
 	q.row = q.n - 1
 	ok := q.nextTable()
@@ -149,7 +161,8 @@ func (q *Query{{.N}}{{.TA}}) NextTable() bool {
 func (q *Query{{.N}}{{.TA}}) Len() int { return q.n }
 
 // Columns returns the packed values of the current table, one slice per
-// component, each Len() long, row i of each belonging to EntityAt(i).
+// component, each [Query{{.N}}.Len] long, row i of each belonging to
+// [Query{{.N}}.EntityAt](i).
 func (q *Query{{.N}}{{.TA}}) Columns() ({{.Slices}}) {
 	return {{range $i, $t := .Types}}{{if $i}}, {{end}}unsafe.Slice((*{{$t}})(q.p[{{$i}}]), q.n){{end}}
 }
@@ -160,10 +173,11 @@ func (q *Query{{.N}}{{.TA}}) EntityAt(i int) Entity {
 	return q.w.handle(idx)
 }
 
-// Close ends the iteration and unlocks the World, applying the deferred
+// Close ends the iteration and unlocks the [World], applying the deferred
 // changes if no other lock is held. It does nothing if the iteration has
-// ended already (through this Query or a copy), so "defer q.Close()" is
-// always safe. Close on the zero Query does nothing.
+// ended already (through this query or a copy), so "defer q.Close()" is
+// always safe. Close on the zero Query{{.N}} does nothing. It is
+// [Query.Close] for typed queries.
 func (q *Query{{.N}}{{.TA}}) Close() {
 	if q.id == 0 {
 		return
@@ -176,7 +190,9 @@ func (q *Query{{.N}}{{.TA}}) Close() {
 }
 
 // Builder{{.N}} creates entities with {{.N}} component(s) (plus any tags
-// given to its constructor) straight into their table.
+// given to its constructor, [NewBuilder{{.N}}]) straight into their table:
+// one with [Builder{{.N}}.New], many with [Builder{{.N}}.NewBatch] and
+// [Builder{{.N}}.NewBatchFn].
 type Builder{{.N}}{{.TP}} struct {
 	w   *World
 	ids [{{.N}}]ID
@@ -184,9 +200,9 @@ type Builder{{.N}}{{.TP}} struct {
 }
 
 // NewBuilder{{.N}} returns a builder of entities with the given components
-// and, optionally, tags or other components (zero-valued). It panics if a
-// Map is the zero Map, the Maps belong to different Worlds, or an extra ID
-// is not registered in their World.
+// ([Map]) and, optionally, tags or other components (zero-valued) by [ID].
+// It panics if a Map is the zero Map, the Maps belong to different Worlds,
+// or an extra ID is not registered in their [World].
 func NewBuilder{{.N}}{{.TP}}({{.Params}}, extra ...ID) *Builder{{.N}}{{.TA}} {
 	w := sameWorld("NewBuilder{{.N}}", {{range $i, $t := .Types}}{{if $i}}, {{end}}m{{$i}}.w{{end}})
 	ids := [{{.N}}]ID{ {{range $i, $t := .Types}}m{{$i}}.id, {{end}} }
@@ -198,7 +214,10 @@ func NewBuilder{{.N}}{{.TP}}({{.Params}}, extra ...ID) *Builder{{.N}}{{.TA}} {
 	return &Builder{{.N}}{{.TA}}{w: w, ids: ids, t: w.tableFor(mask)}
 }
 
-// New creates one entity with the given values.
+// New creates one entity with the given values. Observers see it as
+// [Event] tells for [World.NewEntity]; while the World is locked
+// ([World.Locked]), the entity is created at once and its components are
+// added when the lock is released.
 func (b *Builder{{.N}}{{.TA}}) New({{.Vals}}) Entity {
 	w := b.w
 	if w.locks > 0 || w.nobs > 0 || len(w.cmds) > 0 {
@@ -244,8 +263,9 @@ func (b *Builder{{.N}}{{.TA}}) has(id ID) bool {
 	return false
 }
 
-// NewBatch creates n entities that all get the given values. It panics if
-// n is negative or more than the World has room for.
+// NewBatch creates n entities that all get the given values, as
+// [Builder{{.N}}.NewBatchFn] does. It panics if n is negative or more than
+// the [World] has room for.
 func (b *Builder{{.N}}{{.TA}}) NewBatch(n int, {{.Vals}}) {
 	b.NewBatchFn(n, func(_ Entity, {{range $i, $t := .Types}}{{if $i}}, {{end}}p{{$i}} *{{$t}}{{end}}) {
 		{{range $i, $t := .Types}}*p{{$i}} = v{{$i}}
@@ -254,7 +274,7 @@ func (b *Builder{{.N}}{{.TA}}) NewBatch(n int, {{.Vals}}) {
 }
 
 // NewBatchFn creates n entities and calls fn (if not nil) to fill in each
-// one's values, before observers hear of them. The World is locked while
+// one's values, before observers hear of them. The [World] is locked while
 // fn runs: structural changes fn makes are deferred until the batch is
 // complete. It panics if n is negative or more than the World has room
 // for.
