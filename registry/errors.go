@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // A ValueError is the error a property type's Parse function returns for
@@ -87,9 +89,7 @@ func (e *AttrError) Error() string {
 		b.WriteString("unknown property ")
 		b.WriteString(strconv.Quote(e.Property))
 		if e.Suggest != "" {
-			b.WriteString(" (did you mean ")
-			b.WriteString(strconv.Quote(e.Suggest))
-			b.WriteString("?)")
+			b.WriteString(didyoumean.Phrase(e.Suggest))
 		} else if e.Expected != "" {
 			b.WriteString(": expected ")
 			b.WriteString(e.Expected)

@@ -165,7 +165,7 @@ func TestValidate(t *testing.T) {
 	os.WriteFile(badXML, []byte("<scene>\n  <entity id=\"b\"\n          position=\"1 2 3 4\"/>\n</scene>\n"), 0o644)
 	r = runBin(t, "validate", bad, badXML).Expect(t, 1)
 	for _, w := range []string{
-		bad + `:5:5: unknown component "helth"; did you mean "health"?`,
+		bad + `:5:5: unknown component "helth" (did you mean "health"?)`,
 		bad + ":6:19: position: invalid value \"x\"",
 		bad + `:7:9: duplicate entity id "a"`,
 		badXML + `:3:27: position: invalid value "4"`,
