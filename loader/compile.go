@@ -631,7 +631,7 @@ func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry
 		}
 	}
 	if err != nil {
-		c.errs.add(errPos(comp, err), "%v", err)
+		addAttrErrors(c.errs, comp, err)
 		return nil, false
 	}
 	return patch, true
