@@ -2,6 +2,8 @@ package scenerun
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,13 +15,14 @@ import (
 
 // watchRun runs `run -watch` on file in the background until the test
 // ends; it returns the run's outputs once it watches.
-func watchRun(t *testing.T, file string) (stdout, stderr *clitest.Buffer) {
+func watchRun(t *testing.T, file string, flags ...string) (stdout, stderr *clitest.Buffer) {
 	t.Helper()
 	stdout, stderr = &clitest.Buffer{}, &clitest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	go func() {
-		done <- Program{}.Run(ctx, []string{"run", "-watch", "-debounce", "10ms", file}, stdout, stderr)
+		args := append(append([]string{"run", "-watch", "-debounce", "10ms"}, flags...), file)
+		done <- Program{}.Run(ctx, args, stdout, stderr)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -112,4 +115,28 @@ func TestWatchUnreadableFile(t *testing.T) {
 	if n := len(regexp.MustCompile(`watch: `).FindAllString(stderr.String(), -1)); n != 1 {
 		t.Errorf("%d watch: prefixes, want one line with one:\n%s", n, stderr)
 	}
+}
+
+// TestWatchEmptySaveInspector: with -inspect, the held-back empty save is
+// in the inspector's reload log too, as a failed reload with the message.
+func TestWatchEmptySaveInspector(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "level.yaml")
+	write(t, file, "entities:\n  - id: a\n")
+	stdout, _ := watchRun(t, file, "-inspect", "127.0.0.1:0")
+	m := clitest.WaitFor(t, stdout, regexp.MustCompile(`inspect: (http://[^/]+)/\?token=(\w+)`), 10*time.Second)
+	req, err := http.NewRequest("GET", m[1]+"/api/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+m[2])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := &clitest.Buffer{}
+	go io.Copy(events, resp.Body)
+	clitest.WaitFor(t, events, regexp.MustCompile(`event: stats`), 10*time.Second) // the stream is open
+	write(t, file, "")
+	clitest.WaitFor(t, events, regexp.MustCompile(`event: reload\ndata: \{"ok":false,"errors":\["reload level.yaml held back: level.yaml is empty \(0 bytes\)`), 10*time.Second)
 }
