@@ -131,7 +131,7 @@ func emptySaveError(scene *loader.Scene, path, empty string) error {
 	}
 	return fmt.Errorf("reload %s held back: %s; the running scene is unchanged.\n"+
 		"  Save %s with its content again (undo the save in your editor) to reload,\n"+
-		"  or, to remove every entity it holds, save it as %s.", name, what, file, emptyScene(empty))
+		"  or save it as %s to remove every entity it holds", name, what, file, emptyScene(empty))
 }
 
 // emptyScene is a scene without entities in the format of file.

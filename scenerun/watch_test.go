@@ -66,7 +66,7 @@ func TestWatchEmptySave(t *testing.T) {
 			write(t, file, "")
 			want := "reload " + c.name + " held back: " + c.name + " is empty (0 bytes), and a reload would destroy all 2 entities of the scene; the running scene is unchanged.\n" +
 				"  Save " + c.name + " with its content again (undo the save in your editor) to reload,\n" +
-				"  or, to remove every entity it holds, save it as " + c.none + ".\n"
+				"  or save it as " + c.none + " to remove every entity it holds\n"
 			clitest.WaitFor(t, stderr, regexp.MustCompile(regexp.QuoteMeta(want)), 10*time.Second)
 			write(t, file, c.edit)
 			clitest.WaitFor(t, stdout, regexp.MustCompile(regexp.QuoteMeta("reload "+c.name+": +1 -1 ~0 (")), 10*time.Second)
@@ -88,7 +88,7 @@ func TestWatchEmptySave(t *testing.T) {
 		rel := filepath.Join("parts", "rocks.yaml")
 		want := "reload level.yaml held back: its include " + rel + " is empty (0 bytes); the running scene is unchanged.\n" +
 			"  Save " + rel + " with its content again (undo the save in your editor) to reload,\n" +
-			"  or, to remove every entity it holds, save it as entities: [].\n"
+			"  or save it as entities: [] to remove every entity it holds\n"
 		clitest.WaitFor(t, stderr, regexp.MustCompile(regexp.QuoteMeta(want)), 10*time.Second)
 	})
 }
