@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,15 +55,17 @@ func write(t *testing.T, path, text string) {
 func TestWatchEmptySave(t *testing.T) {
 	for _, c := range []struct {
 		name, scene, edit, none string
+		flags                   []string
 	}{
-		{"level.yaml", "entities:\n  - id: a\n  - id: b\n", "entities:\n  - id: a\n  - id: c\n", "entities: []"},
-		{"level.xml", "<scene>\n  <entity id=\"a\"/>\n  <entity id=\"b\"/>\n</scene>\n", "<scene>\n  <entity id=\"a\"/>\n  <entity id=\"c\"/>\n</scene>\n", "<scene/>"},
-		{"level.json", `{"entities": [{"id": "a"}, {"id": "b"}]}`, `{"entities": [{"id": "a"}, {"id": "c"}]}`, `{"entities": []}`},
+		{"level.yaml", "entities:\n  - id: a\n  - id: b\n", "entities:\n  - id: a\n  - id: c\n", "entities: []", nil},
+		{"level.yaml", "entities:\n  - id: a\n  - id: b\n", "entities:\n  - id: a\n  - id: c\n", "entities: []", []string{"-poll", "20ms"}},
+		{"level.xml", "<scene>\n  <entity id=\"a\"/>\n  <entity id=\"b\"/>\n</scene>\n", "<scene>\n  <entity id=\"a\"/>\n  <entity id=\"c\"/>\n</scene>\n", "<scene/>", nil},
+		{"level.json", `{"entities": [{"id": "a"}, {"id": "b"}]}`, `{"entities": [{"id": "a"}, {"id": "c"}]}`, `{"entities": []}`, nil},
 	} {
-		t.Run(c.name, func(t *testing.T) {
+		t.Run(strings.Join(append([]string{c.name}, c.flags...), " "), func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), c.name)
 			write(t, file, c.scene)
-			stdout, stderr := watchRun(t, file)
+			stdout, stderr := watchRun(t, file, c.flags...)
 			write(t, file, "")
 			want := "reload " + c.name + " held back: " + c.name + " is empty (0 bytes), and a reload would destroy all 2 entities of the scene; the running scene is unchanged.\n" +
 				"  Save " + c.name + " with its content again (undo the save in your editor) to reload,\n" +
