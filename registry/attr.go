@@ -120,16 +120,14 @@ func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
 		}
 		colon := strings.IndexByte(chunk, ':')
 		if colon < 0 {
-			if errs.add(&AttrError{Kind: InvalidSyntax, Component: component, Text: chunk[cs:ce], Offset: start + cs, Pair: -1,
-				Expected: pairsExpected}) {
+			if errs.syntax(component, chunk[cs:ce], start+cs, pairsExpected) {
 				break
 			}
 			continue
 		}
 		ks, ke := trimBounds(chunk[:colon])
 		if ks == ke {
-			if errs.add(&AttrError{Kind: InvalidSyntax, Component: component, Text: chunk[cs:ce], Offset: start + cs, Pair: -1,
-				Expected: `a property name before ":"`}) {
+			if errs.syntax(component, chunk[cs:ce], start+cs, `a property name before ":"`) {
 				break
 			}
 			continue
@@ -137,7 +135,7 @@ func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
 		key := chunk[ks:ke]
 		idx, ok := s.Lookup(key)
 		if !ok {
-			if errs.add(s.unknownProperty(component, key, start+ks, -1)) {
+			if errs.unknown(s, component, key, start+ks) {
 				break
 			}
 			continue
@@ -146,7 +144,7 @@ func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
 		value := chunk[colon+1+vs : colon+1+ve]
 		v, err := s.Props[idx].Parse(value)
 		if err != nil {
-			if errs.add(newValueAttrError(component, s.Props[idx].Name, err, value, start+colon+1+vs)) {
+			if errs.value(component, s.Props[idx].Name, err, value, start+colon+1+vs) {
 				break
 			}
 			continue
@@ -292,4 +290,30 @@ func nameOr(name, alt string) string {
 		return alt
 	}
 	return name
+}
+
+// syntax, unknown and value add a problem of one of AppendAttr's chunks
+// to e and report whether e is full. They are kept out of AppendAttr's
+// loop (go:noinline) so that the loop, which now goes on after a
+// problem, compiles as tight as when it stopped at the first (measured:
+// inlined, the problems' code made a text without problems parse 10-20%
+// slower).
+//
+//go:noinline
+func (e *AttrErrors) syntax(component, text string, offset int, expected string) bool {
+	return e.add(&AttrError{Kind: InvalidSyntax, Component: component, Text: text, Offset: offset, Pair: -1, Expected: expected})
+}
+
+// unknown adds an unknown property key (see syntax).
+//
+//go:noinline
+func (e *AttrErrors) unknown(s *Schema, component, key string, offset int) bool {
+	return e.add(s.unknownProperty(component, key, offset, -1))
+}
+
+// value adds a value its property refuses (see syntax).
+//
+//go:noinline
+func (e *AttrErrors) value(component, property string, err error, value string, offset int) bool {
+	return e.add(newValueAttrError(component, property, err, value, offset))
 }
