@@ -1,7 +1,6 @@
 package components
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -234,11 +233,7 @@ func checkSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s S
 	size := 1
 	if s.Prefab != "" {
 		if _, ok := reg.Prefab(s.Prefab); !ok {
-			msg := fmt.Sprintf("spawner: unknown prefab %q", s.Prefab)
-			if near := didyoumean.Nearest(s.Prefab, reg.PrefabNames()); near != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", near)
-			}
-			return errors.New(msg)
+			return fmt.Errorf("spawner: unknown prefab %q%s", s.Prefab, didyoumean.Hint(s.Prefab, reg.PrefabNames()))
 		}
 		size = reg.PrefabSize(s.Prefab)
 	}

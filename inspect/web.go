@@ -18,7 +18,7 @@ import (
 // by the same handler as the API. GET / answers the page to a browser
 // (a request that accepts text/html) and the list of endpoints to
 // anything else (curl); the page's scripts, styles and the vendored
-// three.js are served under their own paths (/app.js, /vendor/...).
+// three.js are served under their own paths (/app.js, /third_party/...).
 
 //go:embed web
 var webFiles embed.FS

@@ -33,12 +33,12 @@ func TestPage(t *testing.T) {
 		t.Fatalf("endpoint list: %s\n%s", ct, r.body)
 	}
 	for path, ct := range map[string]string{
-		"/main.js":                       "text/javascript; charset=utf-8",
-		"/style.css":                     "text/css; charset=utf-8",
-		"/vendor/three/three.module.js":  "text/javascript; charset=utf-8",
-		"/vendor/three/three.core.js":    "text/javascript; charset=utf-8",
-		"/vendor/three/OrbitControls.js": "text/javascript; charset=utf-8",
-		"/vendor/README.md":              "text/plain; charset=utf-8",
+		"/main.js":                            "text/javascript; charset=utf-8",
+		"/style.css":                          "text/css; charset=utf-8",
+		"/third_party/three/three.module.js":  "text/javascript; charset=utf-8",
+		"/third_party/three/three.core.js":    "text/javascript; charset=utf-8",
+		"/third_party/three/OrbitControls.js": "text/javascript; charset=utf-8",
+		"/third_party/README.md":              "text/plain; charset=utf-8",
 	} {
 		r := e.get(path).expect(t, http.StatusOK)
 		want, _ := fs.ReadFile(webFS, path[1:])
@@ -53,7 +53,7 @@ func TestPage(t *testing.T) {
 			t.Errorf("%s with If-None-Match: %d, %d bytes", path, r.status, len(r.body))
 		}
 	}
-	for _, path := range []string{"/nope.js", "/index.html", "/vendor/update.sh", "/vendor/three/LICENSE", "/../inspect.go", "/api/nope"} {
+	for _, path := range []string{"/nope.js", "/index.html", "/third_party/update.sh", "/third_party/three/LICENSE", "/../inspect.go", "/api/nope"} {
 		if r := e.get(path); r.status != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", path, r.status)
 		}
@@ -71,9 +71,9 @@ func TestPage(t *testing.T) {
 // import map, is embedded; the page's own files reach no other server.
 func TestPageFiles(t *testing.T) {
 	importRe := regexp.MustCompile(`(?m)^import .* from '([^']+)';|import\('([^']+)'\)`)
-	mapped := map[string]string{"three": "vendor/three/three.module.js", "three/addons/OrbitControls.js": "vendor/three/OrbitControls.js"}
+	mapped := map[string]string{"three": "third_party/three/three.module.js", "three/addons/OrbitControls.js": "third_party/three/OrbitControls.js"}
 	page, _ := fs.ReadFile(webFS, "index.html")
-	for _, m := range regexp.MustCompile(`"(\./vendor/[^"]+)"`).FindAllStringSubmatch(string(page), -1) {
+	for _, m := range regexp.MustCompile(`"(\./third_party/[^"]+)"`).FindAllStringSubmatch(string(page), -1) {
 		p := strings.TrimPrefix(m[1], "./")
 		if strings.HasSuffix(p, "/") {
 			continue

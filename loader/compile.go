@@ -631,7 +631,7 @@ func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry
 		}
 	}
 	if err != nil {
-		c.errs.add(errPos(comp, err), "%v", err)
+		addAttrErrors(c.errs, comp, err)
 		return nil, false
 	}
 	return patch, true
@@ -695,10 +695,7 @@ func offsetPos(p Pos, text string, off int) Pos {
 }
 
 func suggest(name string, known []string) string {
-	if s := didyoumean.Nearest(name, known); s != "" {
-		return fmt.Sprintf("; did you mean %q?", s)
-	}
-	return ""
+	return didyoumean.Hint(name, known)
 }
 
 // declaredSchema returns the schema declaration d gives its component in

@@ -20,9 +20,9 @@ func TestCompileErrors(t *testing.T) {
 		name, file, src, want string
 	}{
 		{"unknown component yaml", "a.yaml", decls + "entities:\n  - helth: \"hp: 5\"\n",
-			`a.yaml:5:5: unknown component "helth"; did you mean "health"?`},
+			`a.yaml:5:5: unknown component "helth" (did you mean "health"?)`},
 		{"unknown component xml", "a.xml", "<scene>\n  <entity id=\"x\" positon=\"1 2 3\"/>\n</scene>",
-			`a.xml:2:18: unknown component "positon"; did you mean "position"?`},
+			`a.xml:2:18: unknown component "positon" (did you mean "position"?)`},
 		{"world is computed", "a.yaml", "entities:\n  - position: 1 2 3\n    world: \"position: 1 2 3\"\n",
 			`a.yaml:3:5: "world" is computed from position, rotation and scale and cannot be written in a scene`},
 		{"world is computed xml", "a.xml", "<scene>\n  <entity world=\"position: 1 2 3\"/>\n</scene>",
@@ -30,7 +30,7 @@ func TestCompileErrors(t *testing.T) {
 		{"unknown component no suggestion", "a.yaml", "entities:\n  - zzzzzzzz: 1\n",
 			`a.yaml:2:5: unknown component "zzzzzzzz"`},
 		{"unknown system", "a.yaml", "scene:\n  phyiscs: \"step: 1\"\n",
-			`a.yaml:2:3: unknown system "phyiscs"; did you mean "physics"?`},
+			`a.yaml:2:3: unknown system "phyiscs" (did you mean "physics"?)`},
 		{"bad value yaml quoted", "a.yaml", "entities:\n  - spin: \"speed: 5; axis: 1 x 0\"\n",
 			`a.yaml:2:30: spin: property "axis": invalid value "x": expected a number for y of a vec3 (axes are separated by spaces)`},
 		{"bad value yaml plain", "a.yaml", "entities:\n  - position: 1 2 x\n",
@@ -52,7 +52,7 @@ func TestCompileErrors(t *testing.T) {
 		{"single-property mapping with other keys", "a.yaml", "entities:\n  - position: {x: 1, z: 3}\n",
 			`a.yaml:2:22: position: a single-property value written as a mapping takes the axes x, y, z, w in order; found "z"`},
 		{"unknown mixin", "a.yaml", "mixins:\n  cube: {scale: 1 1 1}\nentities:\n  - mixin: cub\n",
-			`a.yaml:4:12: unknown mixin "cub"; did you mean "cube"?`},
+			`a.yaml:4:12: unknown mixin "cub" (did you mean "cube"?)`},
 		{"unknown mixin in a mixin", "a.xml", "<scene>\n  <mixin id=\"big\" mixin=\"cube\"/>\n</scene>",
 			`a.xml:2:26: mixin "big": unknown mixin "cube"`},
 		{"mixin cycle", "a.yaml", "mixins:\n  a: {mixin: b, scale: 1 1 1}\n  b: {mixin: c}\n  c: {mixin: a}\n",
@@ -117,7 +117,7 @@ func TestAllProblemsAtOnce(t *testing.T) {
 		"    mixin: cub\n" + // 11
 		"    position: 1 2 3 4\n" // 12
 	want := "a.yaml:5:14: mixin \"a\": mixin cycle: a -> a\n" +
-		"a.yaml:8:5: unknown component \"helth\"; did you mean \"health\"?\n" +
+		"a.yaml:8:5: unknown component \"helth\" (did you mean \"health\"?)\n" +
 		"a.yaml:9:18: health: property \"hp\": invalid value \"-1\": expected an integer between 0 and 1000\n" +
 		"a.yaml:10:9: duplicate entity id \"x\" (first at a.yaml:7:9)\n" +
 		"a.yaml:11:12: unknown mixin \"cub\"\n" +

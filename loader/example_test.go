@@ -80,7 +80,7 @@ func Example_errors() {
 	fmt.Println(strings.ReplaceAll(err.Error(), "\t", " "))
 	fmt.Println("entities:", reg.World().Len())
 	// Output:
-	// level.yaml:3:5: unknown component "positon"; did you mean "position"?
+	// level.yaml:3:5: unknown component "positon" (did you mean "position"?)
 	// level.yaml:4:17: velocity: invalid value "two": expected a number for y of a vec3 (axes are separated by spaces)
 	// entities: 0
 }

@@ -75,6 +75,9 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add(false, []byte("components:\n  note: {text: {type: string}, n: {type: int}}\nentities:\n  - {note: {text: \" a; b \"}, label: \" \"}\n"))
 	f.Add(true, []byte(`<scene><components><component name="note"><property name="text" type="string"/></component></components><entity note.text=" a; b "/></scene>`))
+	// Several bad properties in one value: each is reported.
+	f.Add(false, []byte("entities:\n  - spin: \"speed: x; axis: 1 y 0; spd: 2; fast\"\n  - spin: {speed: y, axs: 1}\nmixins:\n  m: {spin: \"speed: ; axis: 9 9 9 9\"}\n"))
+	f.Add(true, []byte(`<scene><entity spin="speed: x&#59; axis: 1 y 0; :3"/><mixin id="m" spin="speed: ; url(a"/></scene>`))
 	f.Fuzz(func(t *testing.T, isXML bool, data []byte) {
 		name := "f.yaml"
 		if isXML {

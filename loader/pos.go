@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/loader/internal/textpos"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // Pos is a position in a scene source file. Line and Col are 1-based; Col
@@ -135,6 +136,21 @@ func (s *errorSink) add(p Pos, format string, args ...any) {
 		return
 	}
 	s.list = append(s.list, &Error{Pos: p, Msg: msg})
+}
+
+// addAttrErrors reports every problem of a component value at its own
+// place: each [registry.AttrError] the parse found (a value with
+// `speed: -3; laps: 1.5` has two) at the offending text inside the value,
+// any other error at the value.
+func addAttrErrors(s *errorSink, comp *ComponentSpec, err error) {
+	list := registry.AttrErrorList(err)
+	if len(list) == 0 {
+		s.add(errPos(comp, err), "%v", err)
+		return
+	}
+	for _, ae := range list {
+		s.add(errPos(comp, ae), "%v", ae)
+	}
 }
 
 // lineIndex converts any byte offset of a source to a position (see

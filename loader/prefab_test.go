@@ -192,12 +192,12 @@ func TestPrefabXMLMatchesYAML(t *testing.T) {
 // suggestions, all at once.
 func TestPrefabErrors(t *testing.T) {
 	for _, tc := range []struct{ name, file, src, want string }{
-		{"unknown prefab", "a.yaml", "prefabs:\n  ship: {}\nentities:\n  - prefab: shp\n", `a.yaml:4:13: unknown prefab "shp"; did you mean "ship"?`},
+		{"unknown prefab", "a.yaml", "prefabs:\n  ship: {}\nentities:\n  - prefab: shp\n", `a.yaml:4:13: unknown prefab "shp" (did you mean "ship"?)`},
 		{"cycle", "a.yaml", "prefabs:\n  a: {prefab: b}\n  b: {children: [{prefab: c}]}\n  c: {prefab: a}\nentities:\n  - prefab: a\n",
 			`a.yaml:2:3: prefab "a": prefab cycle: a -> b -> c -> a`},
 		{"self", "a.yaml", "prefabs:\n  a: {children: [{prefab: a}]}\n", `a.yaml:2:3: prefab "a": prefab cycle: a -> a`},
 		{"missing part", "a.yaml", "prefabs:\n  ship: {children: [{id: gun-left}, {id: gun-right}]}\nentities:\n  - prefab: ship\n    parts:\n      gun-lft: {visible: false}\n",
-			`a.yaml:6:7: prefab "ship" has no part "gun-lft"; did you mean "gun-left"?`},
+			`a.yaml:6:7: prefab "ship" has no part "gun-lft" (did you mean "gun-left"?)`},
 		{"parts without prefab", "a.yaml", "entities:\n  - parts: {a: {}}\n", `a.yaml:2:13: "parts" without "prefab": only an instance of a prefab has parts`},
 		{"prefab id", "a.yaml", "prefabs:\n  ship: {id: s}\n", `a.yaml:2:14: prefab "ship": a prefab has no id (its instances have theirs; inside a prefab, an id names a child)`},
 		{"part id", "a.yaml", "prefabs:\n  ship: {children: [{id: g}]}\nentities:\n  - prefab: ship\n    parts: {g: {id: x}}\n",
@@ -213,7 +213,7 @@ func TestPrefabErrors(t *testing.T) {
 		{"xml part in prefab", "a.xml", `<scene><prefab name="a"><part path="x"/></prefab></scene>`, `a.xml:1:25: unknown element <part> in <prefab> (want <entity>)`},
 		{"xml mixin prefab", "a.xml", `<scene><mixin id="m" prefab="p"/></scene>`, `a.xml:1:22: "prefab" is not allowed in a mixin: a mixin gives one entity components; for an entity with children, define a prefab (under "prefabs", or <prefab name=...>) and write "prefab: NAME" on the entities`},
 		{"xml part without prefab", "a.xml", `<scene><entity><part path="q"/></entity></scene>`, `a.xml:1:28: <part> in an <entity> without a prefab attribute: only an instance of a prefab has parts`},
-		{"json unknown prefab", "a.json", "{\"prefabs\": {\"ship\": {}},\n \"entities\": [{\"prefab\": \"shp\"}]}", `a.json:2:26: unknown prefab "shp"; did you mean "ship"?`},
+		{"json unknown prefab", "a.json", "{\"prefabs\": {\"ship\": {}},\n \"entities\": [{\"prefab\": \"shp\"}]}", `a.json:2:26: unknown prefab "shp" (did you mean "ship"?)`},
 		{"json prefab cycle", "a.json", "{\"prefabs\": {\n \"a\": {\"prefab\": \"b\"},\n \"b\": {\"prefab\": \"a\"}}}", `a.json:2:2: prefab "a": prefab cycle: a -> b -> a`},
 		{"xml unknown part", "a.xml", `<scene><prefab name="a"/><entity prefab="a"><part path="q"/></entity></scene>`, `a.xml:1:57: prefab "a" has no part "q"`},
 	} {
@@ -271,7 +271,7 @@ func TestInstantiatePrefab(t *testing.T) {
 	if got := strings.Join(query(t, reg, "#f9 [prefab=barrel]"), " "); got != "f9/gun-left/muzzle f9/gun-right/muzzle" {
 		t.Errorf("muzzles %q", got)
 	}
-	if _, err := reg.InstantiatePrefab(ecs.Entity{}, "shp", ""); err == nil || !strings.Contains(err.Error(), `did you mean "ship"`) {
+	if _, err := reg.InstantiatePrefab(ecs.Entity{}, "shp", ""); err == nil || !strings.Contains(err.Error(), ` (did you mean "ship"?)`) {
 		t.Errorf("unknown prefab: %v", err)
 	}
 	if _, err := reg.InstantiatePrefab(ecs.Entity{}, "ship", "f9"); err == nil {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // A ValueError is the error a property type's Parse function returns for
@@ -87,9 +89,7 @@ func (e *AttrError) Error() string {
 		b.WriteString("unknown property ")
 		b.WriteString(strconv.Quote(e.Property))
 		if e.Suggest != "" {
-			b.WriteString(" (did you mean ")
-			b.WriteString(strconv.Quote(e.Suggest))
-			b.WriteString("?)")
+			b.WriteString(didyoumean.Phrase(e.Suggest))
 		} else if e.Expected != "" {
 			b.WriteString(": expected ")
 			b.WriteString(e.Expected)
@@ -113,6 +113,71 @@ func (e *AttrError) Error() string {
 
 // Unwrap returns the property type's parse error, if any.
 func (e *AttrError) Unwrap() error { return e.Err }
+
+// MaxAttrErrors bounds the problems one attribute string or mapping
+// reports: parsing stops at the first MaxAttrErrors, so that a hostile
+// text of many bad chunks costs no more than a few.
+const MaxAttrErrors = 100
+
+// AttrErrors is the error of an attribute string or mapping with several
+// problems: one [*AttrError] each, in the order of the text (at least
+// two; one problem is reported as the *AttrError alone). errors.As
+// finds the first, for callers that report one.
+type AttrErrors []*AttrError
+
+// Error returns the messages of the problems, one a line.
+func (e AttrErrors) Error() string {
+	var b strings.Builder
+	for i, ae := range e {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(ae.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (e AttrErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, ae := range e {
+		out[i] = ae
+	}
+	return out
+}
+
+// add appends a problem and reports whether the list is full
+// (MaxAttrErrors): the parse stops there.
+func (e *AttrErrors) add(ae *AttrError) (full bool) {
+	*e = append(*e, ae)
+	return len(*e) >= MaxAttrErrors
+}
+
+// err returns nil for no problem, the *AttrError for one, e for more.
+func (e AttrErrors) err() error {
+	switch len(e) {
+	case 0:
+		return nil
+	case 1:
+		return e[0]
+	}
+	return e
+}
+
+// AttrErrorList returns every problem err reports about an attribute
+// string or mapping, in text order: the list of an [AttrErrors], or the
+// one [*AttrError], found in err's chain; nil if err holds neither.
+func AttrErrorList(err error) []*AttrError {
+	var list AttrErrors
+	if errors.As(err, &list) {
+		return list
+	}
+	var ae *AttrError
+	if errors.As(err, &ae) {
+		return []*AttrError{ae}
+	}
+	return nil
+}
 
 // newValueAttrError turns a type's parse error for the value text starting
 // at base into an AttrError.

@@ -112,7 +112,7 @@ func Example_lifecycle() {
 	// update hp 90 -> 0
 	// died: false
 	// remove health
-	// unknown component "helth"; did you mean "health"?
+	// unknown component "helth" (did you mean "health"?)
 	// registry: component "health" is not multiple: instance name "health__2" is not allowed
 }
 

@@ -2,7 +2,10 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -104,19 +107,60 @@ func FuzzParseDuration(f *testing.F) {
 	fuzzType(f, "duration", time.Second, "1.5s", "300ms", "250", "0.5", "-2h", "1e300", "9223372036854ms", "")
 }
 
-// checkAttrError checks that err is an *AttrError whose Text is found at
-// Offset in text.
+// checkAttrError checks that err is an *AttrError, or an AttrErrors of
+// two to MaxAttrErrors of them in text order, each with its Text found at
+// its Offset in text; errors.As finds the first.
 func checkAttrError(t *testing.T, text string, err error) {
 	t.Helper()
-	var ae *AttrError
-	if !errors.As(err, &ae) {
-		t.Fatalf("error %T %v, want *AttrError", err, err)
+	list := AttrErrorList(err)
+	var many AttrErrors
+	if len(list) == 0 || len(list) > MaxAttrErrors || errors.As(err, &many) != (len(list) > 1) {
+		t.Fatalf("error %T %v, want *AttrError or AttrErrors", err, err)
 	}
-	if ae.Offset < 0 || ae.Offset+len(ae.Text) > len(text) || text[ae.Offset:ae.Offset+len(ae.Text)] != ae.Text {
-		t.Fatalf("%q: error text %q not at offset %d (%v)", text, ae.Text, ae.Offset, err)
+	var first *AttrError
+	if !errors.As(err, &first) || first != list[0] {
+		t.Fatalf("%q: errors.As does not find the first problem", text)
 	}
-	if ae.Error() == "" {
-		t.Fatal("empty error message")
+	for i, ae := range list {
+		if ae.Offset < 0 || ae.Offset+len(ae.Text) > len(text) || text[ae.Offset:ae.Offset+len(ae.Text)] != ae.Text {
+			t.Fatalf("%q: error text %q not at offset %d (%v)", text, ae.Text, ae.Offset, ae)
+		}
+		if i > 0 && ae.Offset <= list[i-1].Offset {
+			t.Fatalf("%q: problems out of text order: %v", text, err)
+		}
+		if ae.Error() == "" {
+			t.Fatal("empty error message")
+		}
+	}
+}
+
+// checkEachChunk checks, for a multi-property schema and a text without
+// url( (where ';' always separates chunks), that the problems of the
+// whole text are those of its chunks parsed one by one, at their offsets
+// in the text: no problem is lost or made up by parsing on after one.
+func checkEachChunk(t *testing.T, s *Schema, text string, err error) {
+	t.Helper()
+	if s.IsTag() || s.Single() || strings.Contains(text, "url(") {
+		return
+	}
+	var want []string
+	off := 0
+	for _, chunk := range strings.Split(text, ";") {
+		_, cerr := s.ParseAttr("c", chunk)
+		for _, ae := range AttrErrorList(cerr) {
+			want = append(want, fmt.Sprintf("%d %d %q %q", off+ae.Offset, ae.Kind, ae.Text, ae.Expected))
+		}
+		off += len(chunk) + 1
+	}
+	var got []string
+	for _, ae := range AttrErrorList(err) {
+		got = append(got, fmt.Sprintf("%d %d %q %q", ae.Offset, ae.Kind, ae.Text, ae.Expected))
+	}
+	if len(want) > MaxAttrErrors {
+		want = want[:MaxAttrErrors]
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%q: problems\n %q\nchunk by chunk\n %q", text, got, want)
 	}
 }
 
@@ -172,6 +216,9 @@ var fuzzAttrSeeds = []string{
 	"", ";;", "color: red; opacity: 0.5", "src: url(data:a;b); side: back", "max-hp: 3; maxHp: 4",
 	"repeat: 1", "layers: a,,b", "opacity:", "red", ": 5", "src: url(a;b", "colour: red", "src: a:b:c",
 	"target: #p > .q; threshold: 1e-7", "visible: true;;visible: false",
+	// Several problems in one text: each is reported.
+	"opacity: 2; max-hp: 1.5", "colour: red; opacity: 0.5; blue; : 3; repeat: 1 x", "side: up; src: url(a;b); side: down",
+	"opacity: 0.5; src: url(a; side: back", "x;x;x;x;x;x;x;x;x;x;x;x", "opacity: -1;;; opacity: 2",
 }
 
 func FuzzParseAttr(f *testing.F) {
@@ -184,6 +231,7 @@ func FuzzParseAttr(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, s := range schemas {
 			p, err := s.ParseAttr("c", text)
+			checkEachChunk(t, s, text, err)
 			if err != nil {
 				checkAttrError(t, text, err)
 				continue
@@ -197,14 +245,24 @@ func FuzzParseMap(f *testing.F) {
 	f.Add("opacity", "0.5", "max-hp", "3")
 	f.Add("src", "a;b", "src", "")
 	f.Add("colour", "red", "", "")
+	f.Add("opacity", "2", "max-hp", "1.5")
 	s := testSchema(f, testMaterial{})
 	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
 		kv := [][2]string{{k1, v1}, {k2, v2}}
 		p, err := s.ParseMap("c", kv)
 		if err != nil {
-			var ae *AttrError
-			if !errors.As(err, &ae) || ae.Pair < 0 || ae.Pair > 1 {
-				t.Fatalf("ParseMap(%q) error %v", kv, err)
+			// One problem per bad pair, in pair order.
+			for i, ae := range AttrErrorList(err) {
+				if ae.Pair < i || ae.Pair > 1 {
+					t.Fatalf("ParseMap(%q) error %v", kv, err)
+				}
+			}
+			for pair := range kv {
+				_, perr := s.ParseMap("c", kv[pair:pair+1])
+				bad := slices.ContainsFunc(AttrErrorList(err), func(ae *AttrError) bool { return ae.Pair == pair })
+				if (perr != nil) != bad {
+					t.Fatalf("ParseMap(%q): pair %d alone gives %v, together %v", kv, pair, perr, err)
+				}
 			}
 			return
 		}

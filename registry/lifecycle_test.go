@@ -683,7 +683,7 @@ func TestMultiple(t *testing.T) {
 		{"sound__", `registry: invalid instance name "sound__": expected sound__ID`},
 		{"sound__a__b", `registry: invalid instance name "sound__a__b": expected sound__ID`},
 		{"sound__a.b", `registry: invalid instance name "sound__a.b": only letters, digits, '-' and '_' may follow __`},
-		{"sond__1", `unknown component "sond__1"; did you mean "sound"?`},
+		{"sond__1", `unknown component "sond__1" (did you mean "sound"?)`},
 	}
 	for _, tt := range errs {
 		err := r.Set(e, tt.name, "")
@@ -1013,7 +1013,7 @@ func TestUseErrors(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"unknown", func() error { return r.Set(e, "unti", "") }, `unknown component "unti"; did you mean "unit"?`},
+		{"unknown", func() error { return r.Set(e, "unti", "") }, `unknown component "unti" (did you mean "unit"?)`},
 		{"unknown far", func() error { return r.Set(e, "zzzzzzzz", "") }, `unknown component "zzzzzzzz"`},
 		{"stale", func() error { return r.Set(dead, "unit", "") },
 			fmt.Sprintf("registry: set unit on %v: stale entity handle", dead)},

@@ -99,9 +99,7 @@ func (e *MixinError) Error() string {
 			fmt.Fprintf(&b, "mixin %q: ", e.From)
 		}
 		fmt.Fprintf(&b, "unknown mixin %q", e.Unknown)
-		if e.Suggest != "" {
-			fmt.Fprintf(&b, " (did you mean %q?)", e.Suggest)
-		}
+		b.WriteString(didyoumean.Phrase(e.Suggest))
 		return b.String()
 	}
 	ids := append(slices.Clip(e.Cycle), e.Cycle[0])

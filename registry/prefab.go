@@ -318,10 +318,7 @@ func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, 
 }
 
 func nearestPrefab(r *Registry, name string) string {
-	if s := didyoumean.Nearest(name, r.PrefabNames()); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
+	return didyoumean.Hint(name, r.PrefabNames())
 }
 
 // InstantiatePart creates the prefab node n (a part of an instance)

@@ -553,12 +553,9 @@ type UnknownComponentError struct {
 	Suggestion string
 }
 
-// Error returns `unknown component "helth"; did you mean "health"?`.
+// Error returns `unknown component "helth" (did you mean "health"?)`.
 func (e *UnknownComponentError) Error() string {
-	if e.Suggestion != "" {
-		return fmt.Sprintf("unknown component %q; did you mean %q?", e.Name, e.Suggestion)
-	}
-	return fmt.Sprintf("unknown component %q", e.Name)
+	return fmt.Sprintf("unknown component %q%s", e.Name, didyoumean.Phrase(e.Suggestion))
 }
 
 func (r *Registry) unknown(name string) error {

@@ -502,10 +502,7 @@ func fieldFits(field, gt reflect.Type) bool {
 }
 
 func didYouMean(name string, candidates []string) string {
-	if s := didyoumean.Nearest(name, candidates); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
+	return didyoumean.Hint(name, candidates)
 }
 
 // tagSpec is a parsed `scene` struct tag.

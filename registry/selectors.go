@@ -369,11 +369,7 @@ func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, e
 
 // noProperty is the error for a property c does not have.
 func (r *Registry) noProperty(c *Component, prop string) error {
-	msg := fmt.Sprintf("component %q has no property %q", c.Name, prop)
-	if sug := didyoumean.Nearest(prop, c.Schema.Names()); sug != "" {
-		msg += fmt.Sprintf("; did you mean %q?", sug)
-	}
-	return errors.New(msg)
+	return fmt.Errorf("component %q has no property %q%s", c.Name, prop, didyoumean.Hint(prop, c.Schema.Names()))
 }
 
 // axisReader reads the axis x, y, z or w of the vector property p, or the

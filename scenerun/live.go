@@ -40,8 +40,8 @@ type SceneWatcher struct {
 	// (absolute paths). Nothing is applied until Reload is called.
 	Changes <-chan []string
 	// Errors receives the watcher's errors, such as a watched file that
-	// cannot be read (it is waited for). They are dropped when nobody
-	// reads them.
+	// cannot be read, or that was saved empty (watch.ErrEmpty: not a
+	// save; it is waited for). They are dropped when nobody reads them.
 	Errors <-chan error
 
 	rl *loader.Reloader

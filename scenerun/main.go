@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"syscall"
 
@@ -68,8 +70,14 @@ var errFlagHelp = errors.New("help requested")
 // exit code. Ctrl-C or a SIGTERM interrupts a load (of any command) and
 // stops a run early, with its summary.
 func (p Program) Main() {
+	inv := invocation{arg0: os.Args[0]}
+	if pc, file, _, ok := goruntime.Caller(1); ok {
+		if f := goruntime.FuncForPC(pc); f != nil && strings.HasPrefix(f.Name(), "main.") {
+			inv.mainDir = filepath.Dir(file) // the caller's file is in the main package
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := p.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := p.run(ctx, inv, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -94,6 +102,7 @@ Exit codes: 0 ok, 1 scene errors, 2 usage errors.
 type cli struct {
 	Program
 	stdout, stderr io.Writer
+	invoked        invocation // how the user ran the program (Main), or zero (Run)
 }
 
 // Run runs one command line (args without the program's name) writing
@@ -101,7 +110,12 @@ type cli struct {
 // ExitUsage. ctx ending interrupts a load and stops a run, as Ctrl-C
 // does under Main.
 func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	c := &cli{Program: p, stdout: stdout, stderr: stderr}
+	return p.run(ctx, invocation{}, args, stdout, stderr)
+}
+
+// run is Run, knowing how the program was invoked when Main calls it.
+func (p Program) run(ctx context.Context, inv invocation, args []string, stdout, stderr io.Writer) int {
+	c := &cli{Program: p, stdout: stdout, stderr: stderr, invoked: inv}
 	if c.Name == "" {
 		c.Name = "scene-run"
 	}

@@ -2,9 +2,11 @@ package scenerun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
@@ -33,7 +35,30 @@ func startWatch(ctx context.Context, scene *loader.Scene, path string, f runFlag
 			case <-ctx.Done():
 				return
 			case err := <-sw.Errors:
-				fmt.Fprintf(stderr, "watch: %v\n", err)
+				var fe *watch.FileError
+				if !errors.As(err, &fe) {
+					fmt.Fprintf(stderr, "watch: %v\n", err)
+					continue
+				}
+				if !errors.Is(err, watch.ErrEmpty) {
+					fmt.Fprintf(stderr, "%v\n", err) // "watch: PATH: ..." already
+					continue
+				}
+				// Reported between ticks, like a failed reload: it
+				// counts the running scene's entities, and goes to the
+				// inspector's reload log too.
+				report := func() {
+					err := emptySaveError(scene, path, fe.Path)
+					fmt.Fprintf(stderr, "%v\n", err)
+					if f.reloaded != nil {
+						f.reloaded(nil, err)
+					}
+				}
+				select {
+				case out <- report:
+				case <-ctx.Done():
+					return
+				}
 			case <-sw.Changes:
 				apply := func() {
 					if f.dryRun {
@@ -77,6 +102,54 @@ func startWatch(ctx context.Context, scene *loader.Scene, path string, f runFlag
 		}
 	}()
 	return out, nil
+}
+
+// emptySaveError says that the file empty, the scene file path or one it
+// includes, was saved empty and is not reloaded, and what to do: save
+// the content again, or, to remove every entity on purpose, save a scene
+// without entities (which reloads, after the second look).
+func emptySaveError(scene *loader.Scene, path, empty string) error {
+	name := filepath.Base(path)
+	file := name
+	what := name + " is empty (0 bytes)"
+	n := 0 // the scene's entities a reload of an empty file destroys
+	for _, e := range scene.Entities {
+		if scene.World.Alive(e) {
+			n++
+		}
+	}
+	if !sameFile(path, empty) {
+		file = empty
+		if rel, err := filepath.Rel(filepath.Dir(path), empty); err == nil {
+			file = rel
+		}
+		what = fmt.Sprintf("its include %s is empty (0 bytes)", file)
+	} else if n == 1 {
+		what += ", and a reload would destroy the scene's only entity"
+	} else if n > 1 {
+		what += fmt.Sprintf(", and a reload would destroy all %d entities of the scene", n)
+	}
+	return fmt.Errorf("reload %s held back: %s; the running scene is unchanged.\n"+
+		"  Save %s with its content again (undo the save in your editor) to reload,\n"+
+		"  or save it as %s to remove every entity it holds", name, what, file, emptyScene(empty))
+}
+
+// emptyScene is a scene without entities in the format of file.
+func emptyScene(file string) string {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".xml":
+		return "<scene/>"
+	case ".json":
+		return `{"entities": []}`
+	}
+	return "entities: []"
+}
+
+// sameFile reports whether a and b name the same file.
+func sameFile(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }
 
 // printWarnings prints a reload's warnings (entities matched by place).

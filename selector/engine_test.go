@@ -403,8 +403,8 @@ func TestLive(t *testing.T) {
 func TestCompileErrors(t *testing.T) {
 	_, r := newRegistry(t)
 	tests := []struct{ sel, err string }{
-		{"[helth]", `selector:1:1: unknown component "helth"; did you mean "health"?`},
-		{".a > [helth__2]", `selector:1:6: unknown component "helth"; did you mean "health"?`},
+		{"[helth]", `selector:1:1: unknown component "helth" (did you mean "health"?)`},
+		{".a > [helth__2]", `selector:1:6: unknown component "helth" (did you mean "health"?)`},
 		{"[health__2]", `selector:1:1: component "health" is not multiple: instance name "health__2" is not allowed`},
 		{".a [health.hp~=3]", `selector:1:4: operator ~= does not apply to health.hp (a int); use = != < <= > >=`},
 		{"[health.hp^=3]", `selector:1:1: operator ^= does not apply to health.hp (a int); use = != < <= > >=`},
@@ -413,11 +413,11 @@ func TestCompileErrors(t *testing.T) {
 		{"[health.hp=1 i]", `selector:1:1: flag i does not apply to health.hp (a int): it compares as a number`},
 		{"[health=5]", `selector:1:1: component "health" has several properties (hp, max): compare one, as in [health.hp=...]`},
 		{"[enemy=1]", `selector:1:1: component "enemy" is a tag: it has no value to compare`},
-		{"[health.hpp]", `selector:1:1: component "health" has no property "hpp"; did you mean "hp"?`},
+		{"[health.hpp]", `selector:1:1: component "health" has no property "hpp" (did you mean "hp"?)`},
 		{"[position.q>1]", `selector:1:1: component "position" (a vec3) has no property "q"`},
 		{"[health.hp.x>1]", `selector:1:1: property "hp" of component "health" (a int) has no axis "x"`},
 		{"[world.position.q>1]", `selector:1:1: property "position" of component "world" (a vec3) has no axis "q"`},
-		{"[world.positon.y>1]", `selector:1:1: component "world" has no property "positon"; did you mean "position"?`},
+		{"[world.positon.y>1]", `selector:1:1: component "world" has no property "positon" (did you mean "position"?)`},
 		{"[position>1]", `selector:1:1: operator > needs a numeric property; position is a vec3`},
 		{"[alive=yes]", `selector:1:1: alive is a boolean: compare it with true or false, not "yes"`},
 		{"[alive<1]", `selector:1:1: operator < does not apply to alive (a boolean); use = or !=`},

@@ -49,7 +49,7 @@ func ExampleCompile() {
 	// Output:
 	// [orc1 orc2]
 	// [orc0 orc1 orc2]
-	// selector:1:1: unknown component "helth"; did you mean "health"?
+	// selector:1:1: unknown component "helth" (did you mean "health"?)
 }
 
 // QueryFrom runs a selector relative to an entity: `:scope` is that

@@ -25,7 +25,7 @@ type Source interface {
 	// storage yet (an instance never used) gives no IDs and no error:
 	// it matches nothing until the instance appears. An unknown name is
 	// an error whose text the compiler reports at the attribute's column,
-	// such as `unknown component "helth"; did you mean "health"?`.
+	// such as `unknown component "helth" (did you mean "health"?)`.
 	//
 	// Selectors call ComponentIDs again whenever the World's number of
 	// components grows, so that instances registered later are seen.

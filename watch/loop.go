@@ -179,7 +179,9 @@ func (l *loop) event(ev fsnotify.Event) bool {
 }
 
 // retry watches directories that came back while unwatched, looking at
-// their files, and looks again at the files that could not be read.
+// their files, looks again at the files that could not be read, and
+// reports the files judged empty that are still empty MaxDelay later (an
+// editor writes its save long before; this one was saved empty).
 func (l *loop) retry() {
 	if l.w.ensure() {
 		l.markAll()
@@ -189,13 +191,26 @@ func (l *loop) retry() {
 			l.mark(f)
 		}
 	}
+	for _, f := range l.w.emptyDue(l.w.opt.MaxDelay) {
+		if _, pending := l.pending[f]; pending {
+			continue // written meanwhile: judged when due
+		}
+		if data, empty := l.w.look(f); empty {
+			l.w.reportEmpty(f)
+		} else if data != nil {
+			l.mark(f) // content came without an event: judge it
+		}
+	}
 }
 
 // poll reads every file and marks those whose content differs from what
 // the last poll saw and from the last judged.
 func (l *loop) poll() {
 	for f := range l.w.fileSet() {
-		data := l.w.look(f)
+		data, empty := l.w.look(f)
+		if empty && !l.w.isEmpty(f) {
+			l.mark(f) // judged when due, and reported if it stays empty
+		}
 		if data == nil {
 			continue
 		}

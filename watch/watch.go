@@ -55,6 +55,10 @@ type Snapshot map[string][]byte
 // per file, ignores Chmod-only events, saves that do not change the
 // content and empty files (an editor that truncates before writing shows
 // one for a moment), and survives files being deleted and re-created.
+// A file with content that is saved empty (0 bytes), and stays empty for
+// MaxDelay after it was judged, is not an editor caught mid-save: it is
+// reported once on Errors, as a [FileError] wrapping [ErrEmpty], and
+// still not counted as a save.
 // When the event queue overflows, every file is checked.
 //
 // A file is read without blocking, bounded by [Options.MaxBytes], and
@@ -76,8 +80,8 @@ type Watcher struct {
 	// changed (absolute paths).
 	Changes <-chan []string
 	// Errors receives errors of the underlying watcher and a [FileError]
-	// for each file that cannot be read (dropped when nobody reads
-	// them).
+	// for each file that cannot be read or was saved empty (dropped when
+	// nobody reads them).
 	Errors <-chan error
 
 	opt     Options
@@ -88,6 +92,7 @@ type Watcher struct {
 	files map[string]bool   // absolute paths
 	seen  map[string][]byte // content last judged, of files in files
 	bad   map[string]bool   // files that exist but could not be read
+	empty map[string]*emptyFile
 	done  chan struct{}
 
 	wmu     sync.Mutex        // guards fw's watch list and watched
@@ -103,6 +108,18 @@ const retryInterval = 250 * time.Millisecond
 // [Options.MaxBytes].
 var ErrTooLarge = errors.New("file too large")
 
+// ErrEmpty is wrapped by the [FileError] of a file saved empty: judged
+// empty (0 bytes), and still empty MaxDelay later. Its content is not a
+// save; the watcher waits for one with content.
+var ErrEmpty = errors.New("the file is empty (0 bytes)")
+
+// emptyFile is a watched file judged empty: since when, and whether that
+// was reported.
+type emptyFile struct {
+	since    time.Time
+	reported bool
+}
+
 // ErrNotRegular is wrapped by the [FileError] of a path that is not a
 // regular file (a named pipe, a device, a socket or a directory). It is
 // the loader's ErrNotRegular too.
@@ -110,17 +127,23 @@ var ErrNotRegular = regfile.ErrNotRegular
 
 // A FileError reports a watched file that exists but cannot be read: it
 // is not a regular file ([ErrNotRegular]), it is too large
-// ([ErrTooLarge]), or reading it failed (fs.ErrPermission, ...). It is
-// sent on [Watcher.Errors] when the file becomes so; the file is then
-// waited for.
+// ([ErrTooLarge]), or reading it failed (fs.ErrPermission, ...); or one
+// that was saved empty ([ErrEmpty]). It is sent on [Watcher.Errors] when
+// the file becomes so; the file is then waited for.
 type FileError struct {
 	Path string // absolute
 	Err  error  // why, without the path
 }
 
-// Error returns "watch: PATH: WHY (waiting until it can be read)".
+// Error returns "watch: PATH: WHY (waiting until it can be read)", or for
+// an empty file "watch: PATH: the file is empty (0 bytes) (waiting for a
+// save with content)".
 func (e *FileError) Error() string {
-	return fmt.Sprintf("watch: %s: %v (waiting until it can be read)", e.Path, e.Err)
+	wait := "waiting until it can be read"
+	if errors.Is(e.Err, ErrEmpty) {
+		wait = "waiting for a save with content"
+	}
+	return fmt.Sprintf("watch: %s: %v (%s)", e.Path, e.Err, wait)
 }
 
 // Unwrap returns e.Err.
@@ -149,6 +172,7 @@ func New(ctx context.Context, files []string, opt Options) (*Watcher, error) {
 		files:   map[string]bool{},
 		seen:    map[string][]byte{},
 		bad:     map[string]bool{},
+		empty:   map[string]*emptyFile{},
 		done:    make(chan struct{}),
 	}
 	w.Changes, w.Errors = w.changes, w.errs
@@ -270,6 +294,7 @@ func (w *Watcher) SetFilesFrom(files []string, base Snapshot) {
 		if !nf[f] {
 			delete(w.seen, f)
 			delete(w.bad, f)
+			delete(w.empty, f)
 		}
 	}
 	var fresh []string
@@ -286,7 +311,7 @@ func (w *Watcher) SetFilesFrom(files []string, base Snapshot) {
 	w.files = nf
 	w.mu.Unlock()
 	for _, f := range fresh {
-		if data := w.look(f); data != nil {
+		if data, _ := w.look(f); data != nil {
 			w.mu.Lock()
 			if _, ok := w.seen[f]; !ok && w.files[f] {
 				w.seen[f] = data
@@ -350,17 +375,23 @@ func (w *Watcher) lastJudged(f string) ([]byte, bool) {
 }
 
 // look reads the file; it returns nil if the file is missing, empty or
-// cannot be read. A file that exists but cannot be read is remembered,
-// to be looked at again, and reported on Errors when it becomes so.
-func (w *Watcher) look(path string) []byte {
+// cannot be read, and empty true if it is empty. A file that exists but
+// cannot be read is remembered, to be looked at again, and reported on
+// Errors when it becomes so. A file that is not empty is no longer
+// remembered as judged empty.
+func (w *Watcher) look(path string) (data []byte, empty bool) {
 	data, err := w.opt.read(path, w.opt.MaxBytes)
 	unreadable := err != nil && !errors.Is(err, fs.ErrNotExist)
+	empty = err == nil && len(data) == 0
 	w.mu.Lock()
 	was := w.bad[path]
 	if unreadable {
 		w.bad[path] = true
 	} else {
 		delete(w.bad, path)
+	}
+	if !empty {
+		delete(w.empty, path)
 	}
 	w.mu.Unlock()
 	if unreadable && !was {
@@ -369,10 +400,61 @@ func (w *Watcher) look(path string) []byte {
 		default:
 		}
 	}
-	if err != nil || len(data) == 0 {
-		return nil
+	if err != nil || empty {
+		return nil, empty
 	}
-	return data
+	return data, false
+}
+
+// judgedEmpty records that the file was judged empty, if it had content
+// before (a file empty from the start was not saved so), the first time
+// only: the report waits from then.
+func (w *Watcher) judgedEmpty(path string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.empty[path]; !ok && w.files[path] && len(w.seen[path]) > 0 {
+		w.empty[path] = &emptyFile{since: time.Now()}
+	}
+}
+
+// emptyDue returns the files judged empty at least d ago and not
+// reported yet.
+func (w *Watcher) emptyDue(d time.Duration) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for f, e := range w.empty {
+		if !e.reported && time.Since(e.since) >= d {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isEmpty reports whether the file was judged empty and has not been
+// read with content since.
+func (w *Watcher) isEmpty(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.empty[path]
+	return ok
+}
+
+// reportEmpty reports the file, still empty, on Errors, once.
+func (w *Watcher) reportEmpty(path string) {
+	w.mu.Lock()
+	e := w.empty[path]
+	send := e != nil && !e.reported
+	if send {
+		e.reported = true
+	}
+	w.mu.Unlock()
+	if send {
+		select {
+		case w.errs <- &FileError{Path: path, Err: ErrEmpty}:
+		default:
+		}
+	}
 }
 
 // unwrapPath drops the operating system's path from err: a FileError
@@ -387,9 +469,13 @@ func unwrapPath(err error) error {
 
 // changed reports whether the file's content differs from the last
 // judged, recording the new content. A missing, empty or unreadable file
-// is not a change (the rest of the save is waited for).
+// is not a change (the rest of the save is waited for); an empty one is
+// recorded as judged empty.
 func (w *Watcher) changed(path string) bool {
-	data := w.look(path)
+	data, empty := w.look(path)
+	if empty {
+		w.judgedEmpty(path)
+	}
 	if data == nil {
 		return false
 	}

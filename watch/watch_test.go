@@ -494,3 +494,64 @@ func TestWatchFileTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchEmptySave: a file saved empty (0 bytes) is not a save, and once
+// it has stayed empty past MaxDelay it is reported, once, as a FileError
+// wrapping ErrEmpty; the next save with content is a save, and the next
+// empty one is reported again. In both modes, events and polling, and for
+// a file emptied in place or replaced by an empty one.
+func TestWatchEmptySave(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		opt  Options
+	}{
+		{"events", Options{Debounce: 10 * time.Millisecond}},
+		{"poll", Options{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			env := newWatchEnv(t, mode.opt, twoFiles())
+			env.write("scene.yaml", "")
+			env.waitError("scene.yaml", ErrEmpty, "scene.yaml: the file is empty (0 bytes) (waiting for a save with content)")
+			env.write("scene.yaml", scene2)
+			env.expect("scene.yaml")
+			// Replaced by an empty file, as a rename save does.
+			tmp := env.path(".scene.yaml.tmp")
+			env.write(".scene.yaml.tmp", "")
+			if err := os.Rename(tmp, env.path("scene.yaml")); err != nil {
+				t.Fatal(err)
+			}
+			env.waitError("scene.yaml", ErrEmpty, "the file is empty")
+			// Reported once: nothing more while it stays empty.
+			time.Sleep(3 * retryInterval)
+			env.expectNothingThen("other.yaml")
+			// Back to the content judged last: no change to report.
+			env.write("scene.yaml", scene2)
+			env.expectNothingThen("other.yaml")
+		})
+	}
+}
+
+// TestWatchEmptyNotReported: an empty file is not reported when it was
+// empty from the start (nothing saved it so), nor when an editor
+// truncates it and writes the save within MaxDelay.
+func TestWatchEmptyNotReported(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		opt  Options
+	}{
+		{"events", Options{Debounce: 10 * time.Millisecond, MaxDelay: time.Second}},
+		{"poll", Options{Poll: 20 * time.Millisecond, Debounce: 10 * time.Millisecond, MaxDelay: time.Second}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			files := twoFiles()
+			files["blank.yaml"] = ""
+			env := newWatchEnv(t, mode.opt, files)
+			env.write("scene.yaml", "")
+			time.Sleep(300 * time.Millisecond) // judged empty, not yet MaxDelay
+			env.write("scene.yaml", scene2)
+			env.expect("scene.yaml")
+			time.Sleep(time.Second + 2*retryInterval)
+			env.expectNothingThen("other.yaml")
+		})
+	}
+}

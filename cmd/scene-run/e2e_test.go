@@ -34,7 +34,8 @@ func TestRunDefaultScene(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, r.Stdout)
 		}
 	}
-	if !strings.HasSuffix(r.Stdout, "\ninspect it live: scene-run run -inspect 127.0.0.1:8080\n") {
+	// Run by its path, scene-run names itself by that path.
+	if !strings.HasSuffix(r.Stdout, "\ninspect it live: "+binary(t)+" run -inspect 127.0.0.1:8080\n") {
 		t.Errorf("the last line does not say how to inspect the scene:\n%s", r.Stdout)
 	}
 }
@@ -43,7 +44,7 @@ func TestRunDefaultScene(t *testing.T) {
 // the same scene in the inspector; runs with -watch or -inspect have none.
 func TestRunInspectHint(t *testing.T) {
 	r := runBin(t, "run", "-ticks", "5", "-query", "[enemy]", "scenes/asteroids.yaml").Expect(t, 0)
-	if !strings.HasSuffix(r.Stdout, "query     [enemy]: 3 matches\ninspect it live: scene-run run -inspect 127.0.0.1:8080 scenes/asteroids.yaml\n") {
+	if !strings.HasSuffix(r.Stdout, "query     [enemy]: 3 matches\ninspect it live: "+binary(t)+" run -inspect 127.0.0.1:8080 scenes/asteroids.yaml\n") {
 		t.Errorf("last lines:\n%s", r.Stdout)
 	}
 	r = runBin(t, "run", "-ticks", "5", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml").Expect(t, 0)
@@ -165,7 +166,7 @@ func TestValidate(t *testing.T) {
 	os.WriteFile(badXML, []byte("<scene>\n  <entity id=\"b\"\n          position=\"1 2 3 4\"/>\n</scene>\n"), 0o644)
 	r = runBin(t, "validate", bad, badXML).Expect(t, 1)
 	for _, w := range []string{
-		bad + `:5:5: unknown component "helth"; did you mean "health"?`,
+		bad + `:5:5: unknown component "helth" (did you mean "health"?)`,
 		bad + ":6:19: position: invalid value \"x\"",
 		bad + `:7:9: duplicate entity id "a"`,
 		badXML + `:3:27: position: invalid value "4"`,

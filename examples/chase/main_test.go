@@ -51,7 +51,7 @@ func TestValidate(t *testing.T) {
 	}
 	line := 1 + strings.Count(text[:strings.Index(text, "chsae")], "\n")
 	r = chase(t, "validate", bad).Expect(t, 1)
-	want := regexp.MustCompile(regexp.QuoteMeta(bad) + `:` + strconv.Itoa(line) + `:5: .*unknown component "chsae".*did you mean "chase"`)
+	want := regexp.MustCompile(regexp.QuoteMeta(bad) + `:` + strconv.Itoa(line) + `:5: .*unknown component "chsae" \(did you mean "chase"\?\)`)
 	if !want.MatchString(r.Stderr) {
 		t.Errorf("validate of a misspelt component:\n%s\nwant a match of %s", r.Stderr, want)
 	}

@@ -1,7 +1,28 @@
 // Package didyoumean finds the nearest of a list of names to a misspelt
-// one, for the "did you mean" hints of error messages. It is the one
-// implementation the registry and the loader share.
+// one, for the "did you mean" hints of error messages, and words the
+// hint. It is the one implementation the registry, the loader and the
+// built-in components share, so every message suggests the same way:
+//
+//	unknown component "helth" (did you mean "health"?)
 package didyoumean
+
+import "strconv"
+
+// Hint returns the hint for name among candidates, ` (did you mean
+// "x"?)` with a leading space, ready to append to a message; or "" when
+// no candidate is close (see [Nearest]).
+func Hint(name string, candidates []string) string {
+	return Phrase(Nearest(name, candidates))
+}
+
+// Phrase words a suggestion found earlier (an error type's Suggest
+// field): ` (did you mean "x"?)` with a leading space, or "" for "".
+func Phrase(suggestion string) string {
+	if suggestion == "" {
+		return ""
+	}
+	return " (did you mean " + strconv.Quote(suggestion) + "?)"
+}
 
 // Nearest returns the candidate closest to name, or "" when none is close.
 // Names are compared ignoring case, '-' and '_' (so "max-hp" and "MaxHP"

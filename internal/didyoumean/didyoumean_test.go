@@ -61,3 +61,31 @@ func ExampleNearest() {
 	// maxHp
 	// ""
 }
+
+// TestHint: the one wording of a suggestion, appended to a message, and
+// nothing when no name is close.
+func TestHint(t *testing.T) {
+	props := []string{"color", "opacity"}
+	for _, c := range []struct{ name, want string }{
+		{"colour", ` (did you mean "color"?)`},
+		{"OPACTY", ` (did you mean "opacity"?)`},
+		{"texture", ""},
+		{"", ""},
+	} {
+		if got := Hint(c.name, props); got != c.want {
+			t.Errorf("Hint(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	if got := Phrase(`say "hi"`); got != ` (did you mean "say \"hi\""?)` {
+		t.Errorf("Phrase quotes badly: %s", got)
+	}
+	if got := Phrase(""); got != "" {
+		t.Errorf(`Phrase("") = %q`, got)
+	}
+}
+
+func ExampleHint() {
+	fmt.Println("unknown property \"colour\"" + Hint("colour", []string{"color", "opacity"}))
+	// Output:
+	// unknown property "colour" (did you mean "color"?)
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # update.sh re-vendors three.js from the npm registry into this folder:
-#   inspect/web/vendor/update.sh            # the version in README.md
-#   inspect/web/vendor/update.sh 0.188.0    # another version
+#   inspect/web/third_party/update.sh            # the version in README.md
+#   inspect/web/third_party/update.sh 0.188.0    # another version
 # It needs npm (Node) and tar; nothing else. Check the page afterwards
 # (go test ./cmd/scene-run -run TestBrowser) and commit the files with
 # the README's version line.

@@ -1,0 +1,45 @@
+package scenerun
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// lap is a program's component with two properties that can go wrong.
+type lap struct {
+	Speed float64 `scene:"speed,min=0"`
+	Laps  int     `scene:"laps,default=3"`
+}
+
+// TestValidateEveryBadProperty: validate reports each bad property of a
+// component value on a line of its own, at the property's place inside
+// the value, for a program's components and the built-ins, in YAML and
+// XML alike.
+func TestValidateEveryBadProperty(t *testing.T) {
+	game := Program{Name: "game", Register: func(reg *registry.Registry, b *components.Builtins) error {
+		if b == nil {
+			return errors.New("no built-ins")
+		}
+		_, err := registry.Register(reg, "lap", registry.Definition[lap]{})
+		return err
+	}}
+	yaml := sceneFile(t, "s.yaml", "entities:\n  - lap: \"speed: -3; laps: 1.5\"\n    spin: {speed: x, axis: 1 y 0}\n")
+	xml := sceneFile(t, "s.xml", "<scene>\n  <entity lap=\"laps: 2.5; speed: -1\"/>\n</scene>\n")
+	code, out, errOut := runProg(game, "validate", yaml, xml)
+	want := yaml + `:2:18: lap: property "speed": invalid value "-3": expected a number >= 0` + "\n" +
+		yaml + `:2:28: lap: property "laps": invalid value "1.5": expected an integer` + "\n" +
+		yaml + `:3:19: spin: property "speed": invalid value "x": expected a number` + "\n" +
+		yaml + `:3:30: spin: property "axis": invalid value "y": expected a number for y of a vec3 (axes are separated by spaces)` + "\n" +
+		xml + `:2:22: lap: property "laps": invalid value "2.5": expected an integer` + "\n" +
+		xml + `:2:34: lap: property "speed": invalid value "-1": expected a number >= 0` + "\n"
+	if code != ExitScene || out != "" || errOut != want {
+		t.Errorf("validate: exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
+	}
+	if n := strings.Count(errOut, "\n"); n != 6 {
+		t.Errorf("%d lines, want one per bad property (6)", n)
+	}
+}
