@@ -127,7 +127,12 @@ type componentInfo struct {
 	// Multiple: an entity may hold several instances, name__id.
 	Multiple bool `json:"multiple"`
 	// Declared: declared by a scene (data only, no Go type or hooks).
-	Declared     bool       `json:"declared"`
+	Declared bool `json:"declared"`
+	// ReadOnly: only its owner writes it (registry.Component.ReadOnly);
+	// the API refuses to set, remove or add it (409). Owner says what
+	// writes it.
+	ReadOnly     bool       `json:"readOnly"`
+	Owner        string     `json:"owner,omitempty"`
 	Dependencies []string   `json:"dependencies,omitempty"`
 	Properties   []propInfo `json:"properties"`
 }
@@ -169,7 +174,8 @@ func (in *Inspector) getComponents(w http.ResponseWriter, r *http.Request) {
 		for _, c := range in.reg.Components() {
 			out.Components = append(out.Components, componentInfo{
 				Name: c.Name, Single: c.Schema.Single(), Tag: c.Schema.IsTag(), Multiple: c.Multiple,
-				Declared: c.Declared, Dependencies: c.Dependencies, Properties: propInfos(c.Schema),
+				Declared: c.Declared, ReadOnly: c.ReadOnly(), Owner: c.Owner(),
+				Dependencies: c.Dependencies, Properties: propInfos(c.Schema),
 			})
 		}
 		sort.Slice(out.Components, func(i, j int) bool { return out.Components[i].Name < out.Components[j].Name })
@@ -290,9 +296,10 @@ func attrErrorReply(err error) reply {
 	return reply{status: http.StatusBadRequest, body: body}
 }
 
-// component finds the component name (or instance name__id) for a change:
-// 404 if no such component is registered or declared.
-func (in *Inspector) component(name string) (*registry.Component, *reply) {
+// component finds the component name (or instance name__id) for a change
+// op ("set", "remove"): 404 if no such component is registered or
+// declared, 409 if it is read-only.
+func (in *Inspector) component(op, name string) (*registry.Component, *reply) {
 	c, ok := in.reg.Component(name)
 	if !ok {
 		var msg string
@@ -304,7 +311,7 @@ func (in *Inspector) component(name string) (*registry.Component, *reply) {
 		rep := errReply(http.StatusNotFound, msg)
 		return nil, &rep
 	}
-	if rep := readOnly(c); rep != nil {
+	if rep := in.writable(op, name); rep != nil {
 		return nil, rep
 	}
 	return c, nil
@@ -335,7 +342,7 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 		if err != nil {
 			return refError(err)
 		}
-		c, bad := in.component(name)
+		c, bad := in.component("set", name)
 		if bad != nil {
 			return *bad
 		}
@@ -355,7 +362,7 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 			old, _ = in.reg.Values(e, name)
 		}
 		if err := in.reg.SetPatch(e, name, p, registry.Merge); err != nil {
-			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []loader.DiffEntry{}}
 		if nv, err := in.reg.Values(e, name); err == nil {
@@ -411,7 +418,7 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		if err != nil {
 			return refError(err)
 		}
-		if _, bad := in.component(name); bad != nil {
+		if _, bad := in.component("remove", name); bad != nil {
 			return *bad
 		}
 		if !in.reg.Has(e, name) {
@@ -427,7 +434,7 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		old, _ := in.reg.Attr(e, name)
 		ev := changeEvent{Op: "remove", Ref: in.path(e), Entity: in.label(e), Component: name}
 		if err := in.reg.Remove(e, name); err != nil {
-			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev.Entries = []loader.DiffEntry{{Kind: loader.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
 		return in.changed(ev, sv)
@@ -578,14 +585,17 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return errReply(http.StatusBadRequest, "inspect: components: "+err.Error())
 			}
-			if rep := readOnly(c); rep != nil {
-				return *rep
-			}
 			p, err := c.Schema.ParseAttr(kv[0], kv[1])
 			if err != nil {
 				return attrErrorReply(err)
 			}
 			own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
+		}
+		comps := in.reg.Compose(mixins, own)
+		for _, np := range comps { // own components and the mixins'
+			if rep := in.writable("add", np.Name); rep != nil {
+				return *rep
+			}
 		}
 		e := in.w.NewEntity()
 		if !parent.IsZero() {
@@ -606,9 +616,9 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 				return errReply(http.StatusBadRequest, "inspect: "+err.Error())
 			}
 		}
-		if err := in.reg.SetMany(e, in.reg.Compose(mixins, own)); err != nil {
+		if err := in.reg.SetMany(e, comps); err != nil {
 			_ = in.w.Destroy(e)
-			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
 			Entries: []loader.DiffEntry{{Kind: loader.EntityCreated, Entity: in.label(e)}}}
