@@ -679,15 +679,14 @@ func (in *Inspector) runChanged(op string) reply {
 	return okReply(st)
 }
 
+// setPaused pauses or plays; either cancels the steps still to run.
 func (in *Inspector) setPaused(p bool) {
-	in.paused = p
-	if !p {
-		in.steps = 0
-	}
+	in.paused, in.steps = p, 0
 	in.stats.setPaused(p)
 }
 
-// postPause: POST /api/pause stops ticking (Tick and ShouldTick).
+// postPause: POST /api/pause stops ticking (Tick and ShouldTick) and
+// cancels the steps a step request left to run.
 func (in *Inspector) postPause(w http.ResponseWriter, r *http.Request) {
 	in.do(w, r, func() reply { in.setPaused(true); return in.runChanged("pause") })
 }
@@ -712,8 +711,9 @@ func (in *Inspector) postStep(w http.ResponseWriter, r *http.Request) {
 		n = v
 	}
 	in.do(w, r, func() reply {
+		steps := in.steps // a step adds to the steps still to run
 		in.setPaused(true)
-		in.steps = min(in.steps+n, maxSteps)
+		in.steps = min(steps+n, maxSteps)
 		return in.runChanged("step")
 	})
 }

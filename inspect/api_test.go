@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -441,6 +442,72 @@ func TestPauseStep(t *testing.T) {
 	}
 	if ticks() < t2+10 {
 		t.Fatal("ticks do not resume after play")
+	}
+}
+
+// TestPauseCancelsSteps: pause and play cancel the steps a step request
+// left to run, whatever their number; steps asked for in a row add up.
+// (ShouldTick counted on the test's goroutine, which serves as the
+// simulation goroutine: no timing.)
+func TestPauseCancelsSteps(t *testing.T) {
+	in := New(newRegistry(t, nil), Options{Hosts: []string{"example.com"}})
+	do := func(method, target string) {
+		t.Helper()
+		done := make(chan int, 1)
+		go func() {
+			rec := httptestRecorder()
+			req := httptestRequest(method, target)
+			req.Header.Set("Authorization", "Bearer "+in.Token())
+			in.ServeHTTP(rec, req)
+			done <- rec.Code
+		}()
+		for {
+			in.Drain()
+			select {
+			case code := <-done:
+				if code != http.StatusOK {
+					t.Fatalf("%s %s: %d", method, target, code)
+				}
+				return
+			default:
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}
+	ticks := func(max int) int {
+		n := 0
+		for n < max && in.ShouldTick() {
+			n++
+		}
+		return n
+	}
+	for _, tt := range []struct {
+		name string
+		reqs []string
+		want int // ticks then allowed, of at most 1000
+	}{
+		{"step then pause", []string{"step?n=1000000", "pause"}, 0},
+		{"step, ticks, pause", []string{"step?n=1000000", "-500", "pause"}, 0},
+		{"steps add up", []string{"pause", "step?n=5", "step?n=7"}, 12},
+		{"steps up to the bound", []string{"step?n=1000000", "step?n=1000000", "-1000", "pause", "step?n=2"}, 2},
+		{"play cancels", []string{"step?n=1000000", "play", "pause"}, 0},
+		{"play runs", []string{"step?n=3", "play"}, 1000},
+		{"pause after play", []string{"step?n=3", "play", "-10", "pause", "step"}, 1},
+	} {
+		for _, r := range tt.reqs {
+			if k, ok := strings.CutPrefix(r, "-"); ok {
+				n, _ := strconv.Atoi(k)
+				if got := ticks(n); got != n {
+					t.Fatalf("%s: %d ticks of %d", tt.name, got, n)
+				}
+				continue
+			}
+			do("POST", "/api/"+r)
+		}
+		if got := ticks(1000); got != tt.want {
+			t.Errorf("%s: %d ticks, want %d", tt.name, got, tt.want)
+		}
+		do("POST", "/api/pause")
 	}
 }
 
