@@ -131,7 +131,7 @@ func TestReadOnlyComponents(t *testing.T) {
 	before := e.dump()
 	count := func(sel string) int {
 		var q queryResult
-		e.get("/api/query?selector=" + url.QueryEscape(sel)).json(t, &q)
+		e.get("/api/query?selector="+url.QueryEscape(sel)).json(t, &q)
 		return q.Count
 	}
 	rocks := count("[prefab=rock]")
