@@ -570,6 +570,9 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 			}
 			parent = p
 		}
+		if rep := in.withinLimits(parent); rep != nil {
+			return *rep
+		}
 		if req.ID != "" {
 			if _, used := in.reg.EntityByID(req.ID); used {
 				return errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID))
@@ -629,6 +632,33 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 		}
 		return rep
 	})
+}
+
+// withinLimits answers 409 when a new entity under parent (a root if
+// zero) would nest deeper than a scene file may (Options.Limits.MaxDepth;
+// a root has depth 1), or make the scene's dump hold more entities than
+// one may (MaxEntities): the dump would not load back. Nil if it fits.
+func (in *Inspector) withinLimits(parent ecs.Entity) *reply {
+	lim := in.opt.Limits
+	depth := 1
+	for p, ok := parent, !parent.IsZero(); ok; p, ok = in.w.Parent(p) {
+		depth++
+	}
+	if depth > lim.MaxDepth {
+		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: parent: the new entity would be nested %d deep, deeper than a scene file may nest entities (%d, loader.Limits.MaxDepth): its dump would not load back", depth, lim.MaxDepth))
+		return &rep
+	}
+	// A dump holds the World's entities and the prefabs' bodies, which
+	// a read counts alike.
+	n := in.w.Len() + 1
+	for _, name := range in.reg.PrefabNames() {
+		n += in.reg.PrefabSize(name)
+	}
+	if n > lim.MaxEntities {
+		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: the scene would hold %d entities (prefab bodies included), more than a scene file may (%d, loader.Limits.MaxEntities): its dump would not load back", n, lim.MaxEntities))
+		return &rep
+	}
+	return nil
 }
 
 // deleteEntity: DELETE /api/entities/REF destroys the entity and its

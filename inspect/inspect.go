@@ -64,6 +64,12 @@ type Options struct {
 	// Drain), as the program's own reloads are. Without it ?save=1 is
 	// answered 501.
 	Reloader *loader.Reloader
+	// Limits are the limits scene files are read with (zero fields take
+	// loader.DefaultLimits; default: Reloader.Options.Limits). POST
+	// /api/entities refuses to nest entities deeper than MaxDepth or to
+	// make the World hold more than MaxEntities, so that whatever the API
+	// builds dumps to a file that loads back.
+	Limits loader.Limits
 	// Hosts are extra Host header values accepted besides the server's
 	// own address and the loopback names with its port: "name:port" for
 	// exactly that, or "name" for any port. Needed when a program
@@ -126,6 +132,16 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	}
 	if opt.Scene == nil && opt.Reloader != nil {
 		opt.Scene = opt.Reloader.Scene
+	}
+	if opt.Limits == (loader.Limits{}) && opt.Reloader != nil {
+		opt.Limits = opt.Reloader.Options.Limits
+	}
+	def := loader.DefaultLimits()
+	if opt.Limits.MaxDepth <= 0 {
+		opt.Limits.MaxDepth = def.MaxDepth
+	}
+	if opt.Limits.MaxEntities <= 0 {
+		opt.Limits.MaxEntities = def.MaxEntities
 	}
 	tok := opt.Token
 	if tok == "" {
