@@ -18,7 +18,12 @@ import (
 // Every request is checked first: its Host must be the server's own and
 // its Origin, if any, too (403); requests that change anything need the
 // token (401).
+//
+// A request answered before its body was read (a refusal) is answered at
+// once with Connection: close, and its connection closed
+// Timeouts.UnreadBody later (see bodyGuard).
 func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = guardBody(w, r, in.timeouts.UnreadBody)
 	if !in.hostOK(r, r.Host, r.TLS != nil) {
 		writeError(w, http.StatusForbidden, fmt.Sprintf("inspect: host %q is not this server's own (use its address, localhost or 127.0.0.1 with its port, or add the name to Options.Hosts)", r.Host))
 		return

@@ -29,7 +29,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -70,6 +69,10 @@ type Options struct {
 	// make the World hold more than MaxEntities, so that whatever the API
 	// builds dumps to a file that loads back.
 	Limits loader.Limits
+	// Timeouts bound how long a client may hold a connection (see
+	// Timeouts); zero fields take DefaultTimeouts. Listen's server uses
+	// them, and so do the streams' per-write deadlines.
+	Timeouts Timeouts
 	// Hosts are extra Host header values accepted besides the server's
 	// own address and the loopback names with its port: "name:port" for
 	// exactly that, or "name" for any port. Needed when a program
@@ -105,11 +108,11 @@ type Inspector struct {
 	mu          sync.Mutex
 	listenHosts []string // "name:port" of Listen addresses given by name
 
-	stats statsRing
-	hub   hub
-	// transformStreams counts the open GET /api/transforms/stream
-	// responses (stream.go).
-	transformStreams atomic.Int32
+	stats    statsRing
+	hub      hub
+	timeouts Timeouts // Options.Timeouts with defaults
+	// The slots of the open event and transform streams (slots.go).
+	eventSlots, transformSlots streamSlots
 	// statsEvery is the interval of stats events on a stream.
 	statsEvery time.Duration
 
@@ -157,7 +160,10 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 		wake:       make(chan struct{}, 1),
 		closed:     make(chan struct{}),
 		statsEvery: 250 * time.Millisecond,
+		timeouts:   opt.Timeouts.withDefaults(),
 	}
+	in.eventSlots = streamSlots{kind: "event streams", max: maxStreams}
+	in.transformSlots = streamSlots{kind: "transform streams", max: maxTransformStreams}
 	in.stats.init(reg.World().Len())
 	return in
 }
@@ -355,7 +361,7 @@ func (in *Inspector) Close() {
 
 // Listen serves the Inspector on addr (host:port; empty: 127.0.0.1:0, a
 // free loopback port) until ctx ends, then closes the Inspector and shuts
-// the server down. It returns the URL to open, with the token:
+// the server down. The server is NewServer's, with Options.Timeouts. It returns the URL to open, with the token:
 // http://HOST:PORT/?token=TOKEN. A host left out or unspecified (":8080",
 // "0.0.0.0:8080") listens on every interface and is shown as 127.0.0.1.
 func (in *Inspector) Listen(ctx context.Context, addr string) (string, error) {
@@ -379,7 +385,7 @@ func (in *Inspector) Listen(ctx context.Context, addr string) (string, error) {
 		in.listenHosts = append(in.listenHosts, strings.ToLower(net.JoinHostPort(host, port)))
 		in.mu.Unlock()
 	}
-	srv := &http.Server{Handler: in, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := NewServer(in, in.timeouts)
 	go func() { _ = srv.Serve(l) }()
 	go func() {
 		<-ctx.Done()
