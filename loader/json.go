@@ -96,38 +96,61 @@ type DumpEntity struct {
 
 // DumpEntities returns the dump form of the given entities.
 func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
-	out := make([]*DumpEntity, 0, len(es))
-	w := reg.World()
-	names := NewNamer(reg)
-	for _, e := range es {
-		d := &DumpEntity{ID: reg.EntityID(e), Path: names.Path(e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1,
-			Prefab: reg.PrefabOf(e), Part: reg.PartKey(e)}
-		if d.Class == nil {
-			d.Class = []string{}
+	c := NewDumpCapture(reg, es)
+	c.Capture(time.Time{})
+	return c.Entities()
+}
+
+// dumpEntity returns e's dump form without its component values.
+func dumpEntity(reg *registry.Registry, names *Namer, e ecs.Entity) *DumpEntity {
+	d := &DumpEntity{ID: reg.EntityID(e), Path: names.Path(e), Class: reg.Classes(e), depth: -1,
+		Prefab: reg.PrefabOf(e), Part: reg.PartKey(e)}
+	if d.Class == nil {
+		d.Class = []string{}
+	}
+	if p, ok := reg.World().Parent(e); ok {
+		s := names.Path(p)
+		d.Parent = &s
+	}
+	return d
+}
+
+// capturedComponent is one component value of an entity, copied for a
+// dump: its values are formatted later, without the Registry.
+type capturedComponent struct {
+	name   string
+	schema *registry.Schema
+	vs     []any
+	world  bool // the world transform, written apart
+}
+
+// captureComponents copies e's component values (the prefab marker left
+// out: dumps write it as "prefab").
+func captureComponents(reg *registry.Registry, e ecs.Entity) []capturedComponent {
+	names := reg.EntityComponents(e)
+	out := make([]capturedComponent, 0, len(names))
+	for _, name := range names {
+		c, _ := reg.Component(name)
+		vs, err := reg.Values(e, name)
+		if err != nil || reg.IsPrefabMarker(c) {
+			continue
 		}
-		if p, ok := w.Parent(e); ok {
-			s := names.Path(p)
-			d.Parent = &s
-		}
-		for _, name := range reg.EntityComponents(e) {
-			c, _ := reg.Component(name)
-			vs, err := reg.Values(e, name)
-			if err != nil {
-				continue
-			}
-			if reg.IsPrefabMarker(c) {
-				continue // written as "prefab"
-			}
-			if components.IsWorld(c) {
-				d.World = componentJSON(c.Schema, vs)
-				continue
-			}
-			d.Components[name] = componentJSON(c.Schema, vs)
-			d.order = append(d.order, name)
-		}
-		out = append(out, d)
+		out = append(out, capturedComponent{name: name, schema: c.Schema, vs: vs, world: components.IsWorld(c)})
 	}
 	return out
+}
+
+// fill formats the captured component values into d.
+func (d *DumpEntity) fill(cs []capturedComponent) {
+	d.Components, d.order, d.World = make(map[string]json.RawMessage, len(cs)), nil, nil
+	for _, c := range cs {
+		if c.world {
+			d.World = componentJSON(c.schema, c.vs)
+			continue
+		}
+		d.Components[c.name] = componentJSON(c.schema, c.vs)
+		d.order = append(d.order, c.name)
+	}
 }
 
 // MarshalJSON writes the entity with its components in component order.
@@ -247,23 +270,16 @@ func jsonVector(vs ...float64) json.RawMessage {
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
 // dump.
 func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt ExportOptions) error {
-	doc := exportHead(reg, ExportOptions{Root: opt.Root})
-	var b bytes.Buffer
-	b.WriteString("{")
-	if len(doc.Scene) > 0 {
-		writeJSONSettings(&b, doc.Scene)
-	}
-	if len(doc.Decls) > 0 {
-		writeJSONDecls(&b, doc.Decls)
-	}
-	x := &exporter{reg: reg, flat: opt.Flat}
-	if !opt.Flat {
-		writeJSONPrefabs(&b, x.prefabSpecs())
-	}
-	writeJSONEntities(&b, reg, dumpedEntities(reg, opt.Root), x)
-	_, err := out.Write(b.Bytes())
+	c := NewJSONCapture(reg, opt)
+	c.Capture(time.Time{})
+	_, err := c.WriteTo(writerFunc(out.Write))
 	return err
 }
+
+// writerFunc is an io.Writer made of a Write method.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 // dumpedEntities returns the entities a dump holds, in document order:
 // all of the World's, or root's subtree if root is not zero.
@@ -333,39 +349,6 @@ func writeJSONDecls(b *bytes.Buffer, decls []*Decl) {
 		}
 	}
 	b.WriteString("},")
-}
-
-// writeJSONEntities writes the "entities" section, one entity per line.
-// Each entity's depth below the dump's top-level ones tells the reader
-// its parent unambiguously: paths are not unique, as an id may look like
-// the path of an entity without one.
-func writeJSONEntities(b *bytes.Buffer, reg *registry.Registry, es []ecs.Entity, x *exporter) {
-	w := reg.World()
-	b.WriteString(`"` + jsonEntities + `":[`)
-	depth := make(map[ecs.Entity]int, len(es))
-	plain := x.plainJSON(es)
-	for i, d := range DumpEntities(reg, es) {
-		if noPrefab, noPart := plain(es[i]); noPrefab || noPart {
-			if noPrefab {
-				d.Prefab = ""
-			}
-			d.Part = ""
-		}
-		d.depth = 0
-		if p, ok := w.Parent(es[i]); ok && i > 0 {
-			if pd, ok := depth[p]; ok {
-				d.depth = pd + 1
-			}
-		}
-		depth[es[i]] = d.depth
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n  ")
-		j, _ := d.MarshalJSON()
-		b.Write(j)
-	}
-	b.WriteString("\n]}\n")
 }
 
 // propDeclJSON writes a property declaration as a JSON object.
