@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -23,24 +25,44 @@ import (
 // goroutine, then queues a function for the simulation goroutine (do):
 // only that function touches the Registry and the World.
 
-// getScene: GET /api/scene[?root=REF].
+// getScene: GET /api/scene[?root=REF]. The dump is captured in steps
+// (loader.JSONCapture), within each Drain's budget, and formatted off the
+// simulation goroutine; X-Scene-Ticks says the tick (or first-last ticks)
+// the capture saw.
 func (in *Inspector) getScene(w http.ResponseWriter, r *http.Request) {
 	root := r.URL.Query().Get("root")
-	in.do(w, r, func() reply {
-		var opt loader.ExportOptions
-		if root != "" {
-			e, err := in.resolve(root)
-			if err != nil {
-				return refError(err)
+	var c *loader.JSONCapture
+	var hdr map[string]string
+	var first uint64
+	in.doSteps(w, r, func(until time.Time) (reply, bool) {
+		if c == nil {
+			var opt loader.ExportOptions
+			if root != "" {
+				e, err := in.resolve(root)
+				if err != nil {
+					return refError(err), true
+				}
+				opt.Root = e
 			}
-			opt.Root = e
+			c, hdr, first = loader.NewJSONCapture(in.reg, opt), in.versionHeader(), in.stats.ticksNow()
 		}
-		var b bytes.Buffer
-		if err := loader.WriteJSON(&b, in.reg, opt); err != nil {
-			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())
+		if !c.Capture(until) {
+			return reply{}, false
 		}
-		return reply{status: http.StatusOK, raw: b.Bytes(), header: in.versionHeader()}
+		hdr["X-Scene-Ticks"] = ticksRange(first, in.stats.ticksNow())
+		return reply{status: http.StatusOK, header: hdr, encode: func(w io.Writer) error {
+			_, err := c.WriteTo(w)
+			return err
+		}}, true
 	})
+}
+
+// ticksRange prints the ticks a capture saw: "T", or "FIRST-LAST".
+func ticksRange(first, last uint64) string {
+	if first == last {
+		return strconv.FormatUint(first, 10)
+	}
+	return strconv.FormatUint(first, 10) + "-" + strconv.FormatUint(last, 10)
 }
 
 func (in *Inspector) versionHeader() map[string]string {
@@ -70,16 +92,31 @@ func (in *Inspector) getQuery(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	in.do(w, r, func() reply {
-		es, err := in.query(sel)
-		if err != nil {
-			return selectorReply(err)
+	var out *queryResult
+	var c *loader.DumpCapture // full=1: the matches' dump, in steps
+	in.doSteps(w, r, func(until time.Time) (reply, bool) {
+		if out == nil {
+			es, err := in.query(sel)
+			if err != nil {
+				return selectorReply(err), true
+			}
+			out = &queryResult{Selector: sel, Count: len(es), Matches: in.paths(es), Version: in.w.Version()}
+			if !full {
+				return okReply(out), true
+			}
+			c = loader.NewDumpCapture(in.reg, es)
 		}
-		out := queryResult{Selector: sel, Count: len(es), Matches: in.paths(es), Version: in.w.Version()}
-		if full {
-			out.Entities = loader.DumpEntities(in.reg, es)
+		if !c.Capture(until) {
+			return reply{}, false
 		}
-		return okReply(out)
+		return reply{status: http.StatusOK, encode: func(w io.Writer) error {
+			out.Entities = c.Entities()
+			b, err := json.Marshal(out)
+			if err == nil {
+				_, err = w.Write(append(b, '\n'))
+			}
+			return err
+		}}, true
 	})
 }
 

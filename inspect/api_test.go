@@ -755,8 +755,8 @@ func TestSecurity(t *testing.T) {
 func TestQueueFull(t *testing.T) {
 	e := newEnv(t, Options{MaxQueue: 2}) // nothing drains
 	results := make(chan int, 2)
-	for range 2 {
-		go func() { results <- e.status("/api/scene") }()
+	for _, root := range []string{"ship", "field"} { // different reads: not shared
+		go func() { results <- e.status("/api/scene?root=" + root) }()
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for len(e.in.queue) < 2 && time.Now().Before(deadline) {
@@ -774,16 +774,69 @@ func TestQueueFull(t *testing.T) {
 	}
 }
 
+// TestSharedReads: identical reads that wait at once take one place in
+// the queue and get one answer, made once after all of them arrived;
+// another read is not joined; a read whose first client went away is
+// still answered to the others.
+func TestSharedReads(t *testing.T) {
+	e := newEnv(t, Options{}) // nothing drains until start
+	ctx, cancel := contextWithCancel()
+	gone := make(chan struct{})
+	go func() { // the first, which goes away
+		req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/scene?root=field", nil)
+		if res, err := e.srv.Client().Do(req); err == nil {
+			res.Body.Close()
+		}
+		close(gone)
+	}()
+	for len(e.in.queue) < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	const n = 20
+	got := make(chan resp, n+1)
+	for range n {
+		go func() { got <- e.get("/api/scene?root=field") }()
+	}
+	go func() { got <- e.get("/api/scene?root=ship") }()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.in.waiting() < n+2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if q := len(e.in.queue); q != 2 || e.in.waiting() != n+2 {
+		t.Fatalf("%d requests queued for %d waiting, want 2 for %d", q, e.in.waiting(), n+2)
+	}
+	cancel()
+	<-gone
+	e.start()
+	var first string
+	ships := 0
+	for range n + 1 {
+		r := (<-got).expect(t, http.StatusOK)
+		switch {
+		case strings.Contains(string(r.body), `"path":"ship"`):
+			ships++
+		case first == "":
+			first = string(r.body)
+		case string(r.body) != first:
+			t.Error("joined reads got different answers")
+		}
+	}
+	if ships != 1 || !strings.Contains(first, `"path":"field"`) {
+		t.Errorf("%d answers for ship; field's: %.200s", ships, first)
+	}
+}
+
 // TestFlood: while 1,000 requests wait, ticks go on: each Drain serves
 // what its budget allows and leaves the rest for later ticks.
 func TestFlood(t *testing.T) {
 	e := newEnv(t, Options{MaxQueue: 2000, Budget: time.Nanosecond, Hosts: []string{"example.com"}})
 	const n = 1000
 	done := make(chan int, n)
-	for range n {
+	for i := range n {
 		go func() {
 			rec := httptestRecorder()
-			e.in.ServeHTTP(rec, httptestRequest("GET", "/api/query?full=1&selector=*"))
+			// Each its own read (identical ones would share a place).
+			e.in.ServeHTTP(rec, httptestRequest("GET", fmt.Sprintf("/api/query?full=1&selector=*&n=%d", i)))
 			done <- rec.Code
 		}()
 	}

@@ -10,8 +10,10 @@
 // never touch it: each request becomes a work item on a bounded queue,
 // and the program's simulation goroutine serves the queue between ticks
 // by calling Drain (or Tick, which drains and then ticks). Drain spends at
-// most Options.Budget per call serving requests (always at least one), so
-// a flood of requests cannot stall the simulation.
+// most Options.Budget per call and Options.Share of wall time serving
+// requests, and large answers are made in slices across calls and
+// formatted off the simulation goroutine, so a flood of requests slows
+// the answers, not the simulation.
 //
 // Requests that change anything need the run's token; requests whose Host
 // or Origin is not the server's own are refused. See docs/inspector.md for
@@ -25,7 +27,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -42,9 +43,18 @@ type Options struct {
 	// (Authorization: Bearer TOKEN, or ?token=TOKEN). Empty: a random
 	// 128-bit hex token, made once per Inspector.
 	Token string
-	// Budget is how long one Drain may spend serving requests (at least
-	// one request is served per Drain whatever it costs). Default 2 ms.
+	// Budget is how long one Drain may spend serving requests, and how
+	// much of its allowance (see Share) it may save up. Default 2 ms.
 	Budget time.Duration
+	// Share is the part of wall time Drain may spend serving requests,
+	// averaged: its allowance grows by Share of the time that passes (up
+	// to Budget), and what it serves is taken from it (a request that
+	// costs more than what is left is still finished, and repaid by the
+	// Drains after). So a flood of requests costs the simulation at most
+	// Share of its time, however long each takes. DrainUntil, for a loop
+	// with time to spare until its next tick, is not bound by it.
+	// Default 0.05.
+	Share float64
 	// MaxBody bounds the size of a request body in bytes; larger bodies
 	// are refused with 413. Default 1 MiB.
 	MaxBody int64
@@ -83,6 +93,7 @@ type Options struct {
 // Defaults of Options.
 const (
 	DefaultBudget   = 2 * time.Millisecond
+	DefaultShare    = 0.05
 	DefaultMaxBody  = 1 << 20
 	DefaultMaxQueue = 1024
 )
@@ -116,9 +127,19 @@ type Inspector struct {
 	// statsEvery is the interval of stats events on a stream.
 	statsEvery time.Duration
 
+	// encoders bounds the large answers (dumps) being formatted at once,
+	// off the simulation goroutine, so that they leave a core to it.
+	encoders chan struct{}
+	// shared are the reads waiting in the queue, not yet begun, by key
+	// (work.key): an identical read joins one instead of queueing.
+	shareMu sync.Mutex
+	shared  map[string]*work
+
 	// The simulation goroutine's own state.
 	paused bool
 	steps  int
+	allow  allowance // Drain's (Options.Share)
+	cur    *work     // a request served in steps, begun and not done
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -126,6 +147,9 @@ type Inspector struct {
 func New(reg *registry.Registry, opt Options) *Inspector {
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
+	}
+	if opt.Share <= 0 || opt.Share > 1 {
+		opt.Share = DefaultShare
 	}
 	if opt.MaxBody <= 0 {
 		opt.MaxBody = DefaultMaxBody
@@ -161,6 +185,8 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 		closed:     make(chan struct{}),
 		statsEvery: 250 * time.Millisecond,
 		timeouts:   opt.Timeouts.withDefaults(),
+		encoders:   make(chan struct{}, 1),
+		shared:     map[string]*work{},
 	}
 	in.eventSlots = streamSlots{kind: "event streams", max: maxStreams}
 	in.transformSlots = streamSlots{kind: "transform streams", max: maxTransformStreams}
@@ -170,78 +196,6 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 
 // Token returns the token requests that change anything must carry.
 func (in *Inspector) Token() string { return in.token }
-
-// work is one request waiting for the simulation goroutine.
-type work struct {
-	ctx  context.Context
-	name string // "PUT /api/...", for messages
-	fn   func() reply
-	done chan reply // buffered: the server never blocks on it
-}
-
-// reply is what a work item answers: a status and a JSON value, or bytes
-// already encoded.
-type reply struct {
-	status int
-	body   any
-	raw    []byte
-	ctype  string
-	header map[string]string
-}
-
-// Drain serves waiting requests on the calling goroutine, which must be
-// the one that runs the simulation, between ticks: at least one if any is
-// waiting, then more until Options.Budget is spent or none is left.
-// Requests whose client has gone are skipped. It returns the number of
-// requests served.
-func (in *Inspector) Drain() int {
-	n := 0
-	var start time.Time
-	for {
-		var it *work
-		select {
-		case it = <-in.queue:
-		default:
-			in.drained(n)
-			return n
-		}
-		if it.ctx.Err() != nil {
-			continue
-		}
-		if n == 0 {
-			start = time.Now()
-		}
-		it.done <- in.serve(it)
-		n++
-		if time.Since(start) >= in.opt.Budget {
-			in.drained(n)
-			return n
-		}
-	}
-}
-
-// drained updates what the statistics know of the World after n requests
-// were served.
-func (in *Inspector) drained(n int) {
-	if n > 0 {
-		in.stats.setWorld(in.w.Len(), in.reg.Time())
-	}
-}
-
-// serve runs one work item, turning a panic (in a hook, say) into a 500
-// answer: the simulation goes on.
-func (in *Inspector) serve(it *work) (r reply) {
-	defer func() {
-		if p := recover(); p != nil {
-			msg := fmt.Sprintf("inspect: %s: panic: %v", it.name, p)
-			if in.w.Locked() {
-				msg += " (the World was left locked: structural changes are deferred until the program recovers it)"
-			}
-			r = errReply(http.StatusInternalServerError, msg)
-		}
-	}()
-	return it.fn()
-}
 
 // ShouldTick reports whether the program should tick now: true unless the
 // inspector is paused; while paused, true once per step asked for with
