@@ -158,9 +158,9 @@ func (c *JSONCapture) WriteTo(out io.Writer) (int64, error) {
 	if !c.d.Done() {
 		return 0, errors.New("loader: the capture is not done")
 	}
-	var b bytes.Buffer
-	b.Write(c.head)
-	b.WriteString(`"` + jsonEntities + `":[`)
+	b := make([]byte, 0, len(c.head)+512*len(c.d.ents))
+	b = append(b, c.head...)
+	b = append(b, `"`+jsonEntities+`":[`...)
 	first, skip := true, -1 // skip: depth of a left-out entity whose subtree is skipped
 	for i, de := range c.d.ents {
 		if skip >= 0 && de.depth > skip {
@@ -171,15 +171,39 @@ func (c *JSONCapture) WriteTo(out io.Writer) (int64, error) {
 			skip = de.depth
 			continue
 		}
-		de.fill(c.d.vals[i])
 		if !first {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
-		b.WriteString("\n  ")
-		j, _ := de.MarshalJSON()
-		b.Write(j)
+		b = append(b, "\n  "...)
+		b = appendCaptured(b, de, c.d.vals[i])
 	}
-	b.WriteString("\n]}\n")
-	return b.WriteTo(out)
+	b = append(b, "\n]}\n"...)
+	n, err := out.Write(b)
+	return int64(n), err
+}
+
+// appendCaptured appends the entity d with its captured component values,
+// as d.MarshalJSON would once filled with them.
+func appendCaptured(b []byte, d *DumpEntity, cs []capturedComponent) []byte {
+	b = d.appendHead(b)
+	var world *capturedComponent
+	n := 0
+	for i := range cs {
+		if cs[i].world {
+			world = &cs[i]
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = appendJSONString(b, cs[i].name)
+		b = append(b, ':')
+		b = appendComponentJSON(b, cs[i].schema, cs[i].vs)
+	}
+	if world == nil {
+		return d.appendTail(b, nil)
+	}
+	return d.appendTail(b, appendComponentJSON(nil, world.schema, world.vs))
 }

@@ -131,3 +131,20 @@ func TestJSONCaptureAcrossChanges(t *testing.T) {
 		t.Errorf("%d entities, %d moved; want 350 and 25", len(dump.Entities), moved)
 	}
 }
+
+// TestAppendJSONString: strings are written exactly as encoding/json
+// writes them (the dump's format before it was written by hand):
+// escapes, HTML characters, control characters, invalid UTF-8, U+2028.
+func TestAppendJSONString(t *testing.T) {
+	cases := []string{"", "plain", "ship/0", `q"uote`, `back\slash`, "<a>&b", "tab\there", "nl\n", "\x00\x1f\x7f",
+		"héllo", "日本", "\u2028\u2029", "bad\xffutf8", "emoji 🚀", strings.Repeat("x", 300)}
+	for i := range 256 {
+		cases = append(cases, string(rune(i)), "a"+string([]byte{byte(i)})+"b")
+	}
+	for _, s := range cases {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString([]byte("pre"), s); string(got) != "pre"+string(want) {
+			t.Errorf("%q: %s, want %s", s, got[3:], want)
+		}
+	}
+}
