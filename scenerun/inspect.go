@@ -67,6 +67,7 @@ func waitUntil(ctx context.Context, t time.Time, reloads <-chan func(), in *insp
 	var wake <-chan struct{}
 	if in != nil {
 		wake = in.Wake()
+		in.DrainUntil(t) // what waits, or a dump begun, in the time to spare
 	}
 	timer := time.NewTimer(time.Until(t))
 	defer timer.Stop()
