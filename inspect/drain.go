@@ -136,6 +136,9 @@ func (a *allowance) refill(now time.Time, share float64, budget time.Duration) {
 // is spent, a large one (a dump) a slice at a time. Requests whose client
 // has gone are skipped. It returns the number of requests answered.
 func (in *Inspector) Drain() int {
+	if in.cur == nil && len(in.queue) == 0 {
+		return 0 // nothing to do: not even a look at the clock
+	}
 	now := time.Now()
 	in.allow.refill(now, in.opt.Share, in.opt.Budget)
 	if in.allow.left <= 0 {
@@ -149,14 +152,16 @@ func (in *Inspector) Drain() int {
 // DrainUntil serves waiting requests on the simulation goroutine until
 // deadline: for a loop that has time to spare before its next tick (it
 // would sleep until then), which it may spend on requests, not bound by
-// Options.Share. A request started before the deadline is finished, or
-// its slice (a dump's); so the deadline may be passed by as much. It
-// returns the number of requests answered.
+// Options.Share. It starts work only until Options.Budget before the
+// deadline: a request that cannot be split (a selector query) is
+// finished once begun, and that margin is for it. It returns the number
+// of requests answered.
 func (in *Inspector) DrainUntil(deadline time.Time) int {
-	if !time.Now().Before(deadline) {
+	until := deadline.Add(-in.opt.Budget)
+	if !time.Now().Before(until) {
 		return 0
 	}
-	return in.serveUntil(deadline)
+	return in.serveUntil(until)
 }
 
 // serveUntil serves requests until until (at least one slice of work if

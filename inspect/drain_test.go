@@ -52,8 +52,8 @@ func TestDrainShare(t *testing.T) {
 	if took := time.Since(t0); n < 5 || took > 100*time.Millisecond+cost+50*time.Millisecond {
 		t.Errorf("DrainUntil 100 ms: %d requests of %v in %v", n, cost, took)
 	}
-	if in.DrainUntil(time.Now().Add(-time.Second)) != 0 {
-		t.Error("DrainUntil a past deadline served")
+	if in.DrainUntil(time.Now().Add(-time.Second)) != 0 || in.DrainUntil(time.Now().Add(time.Millisecond)) != 0 {
+		t.Error("DrainUntil served past its deadline, or within Budget of it")
 	}
 }
 

@@ -301,7 +301,7 @@ func errorLines(err error) []string {
 // Stats returns the current tick statistics. Safe from any goroutine.
 func (in *Inspector) Stats() Stats {
 	s := in.stats.snapshot(time.Now())
-	s.Queue = len(in.queue)
+	s.Queue = in.waiting()
 	s.Clients = in.hub.count()
 	return s
 }
