@@ -47,10 +47,15 @@ type waiter struct {
 // any of its clients is still there.
 func (in *Inspector) begin(it *work) bool {
 	in.shareMu.Lock()
-	defer in.shareMu.Unlock()
 	if it.key != "" && in.shared[it.key] == it {
 		delete(in.shared, it.key)
 	}
+	in.shareMu.Unlock()
+	return it.wanted()
+}
+
+// wanted reports whether any client of it (once begun) is still there.
+func (it *work) wanted() bool {
 	if it.ctx.Err() == nil {
 		return true
 	}
@@ -179,7 +184,8 @@ func (in *Inspector) serveUntil(until time.Time) int {
 		if it == nil {
 			break
 		}
-		if in.cur == nil && !in.begin(it) {
+		if in.cur == nil && !in.begin(it) || in.cur != nil && !it.wanted() {
+			in.cur = nil
 			continue // its clients have gone
 		}
 		in.cur = nil

@@ -115,3 +115,22 @@ func TestSceneInSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsOfGoneClients: a request served in steps stops being served
+// once its client has gone, and the next request is served.
+func TestStepsOfGoneClients(t *testing.T) {
+	in := New(newRegistry(t, nil), Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	steps := 0
+	in.queue <- &work{ctx: ctx, name: "dump", step: func(time.Time) (reply, bool) { steps++; return reply{}, false }, done: make(chan reply, 1)}
+	next := sleepWork(in, 1, 0)
+	in.DrainUntil(time.Now().Add(time.Second))
+	if steps != 1 || in.cur == nil {
+		t.Fatalf("%d steps, in progress: %v", steps, in.cur != nil)
+	}
+	cancel()
+	in.DrainUntil(time.Now().Add(time.Second))
+	if steps != 1 || in.cur != nil || len(next) != 1 {
+		t.Errorf("after its client went: %d steps, in progress %v, next served %v", steps, in.cur != nil, len(next) == 1)
+	}
+}
