@@ -84,7 +84,12 @@ func registerValue[T any](reg *registry.Registry, name string, def T, deps ...st
 // depend on world, so that an entity gets its world transform with the
 // first of them, in the same storage move.
 func registerTransform(reg *registry.Registry, b *Builtins) (err error) {
-	c, err := registry.Register(reg, WorldName, registry.Definition[WorldTransform]{})
+	// Read-only: the transform system writes it through b.World (the
+	// ecs Map), below the Registry's checks.
+	c, err := registry.Register(reg, WorldName, registry.Definition[WorldTransform]{
+		ReadOnly: true,
+		Owner:    "computed by the transform system from position, rotation and scale: set those instead",
+	})
 	if err != nil {
 		return err
 	}

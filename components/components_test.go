@@ -1,6 +1,7 @@
 package components
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -50,8 +51,20 @@ func TestBuiltinSchemas(t *testing.T) {
 		if got := strings.Join(props, " "); got != tt.props {
 			t.Errorf("%s: properties %q, want %q", tt.name, got, tt.props)
 		}
+		// Only world is read-only: the Registry refuses to write it, its
+		// owner writes it below the checks.
+		if c.ReadOnly() != (tt.name == WorldName) {
+			t.Errorf("%s: ReadOnly %v", tt.name, c.ReadOnly())
+		}
 		e := w.NewEntity()
-		must(t, r.Set(e, tt.name, ""))
+		if c.ReadOnly() {
+			if err := r.Set(e, tt.name, ""); !errors.Is(err, registry.ErrReadOnly) || !strings.Contains(err.Error(), "transform system") {
+				t.Errorf("%s: Set: %v, want a read-only error naming its owner", tt.name, err)
+			}
+			must(t, r.Privileged().SetPatch(e, tt.name, nil, registry.Merge))
+		} else {
+			must(t, r.Set(e, tt.name, ""))
+		}
 		if got, _ := r.Attr(e, tt.name); got != tt.attr {
 			t.Errorf("%s: defaults %q, want %q", tt.name, got, tt.attr)
 		}

@@ -12,9 +12,12 @@ import (
 // entity's position, rotation (degrees) and scale in world space, kept by
 // the transform system (see [Transforms]) for every entity with position,
 // rotation or scale. Selectors test it (`[world.position.y<0]`), dumps in
-// JSON write it, the inspection API serves it; scene files and the
-// inspection API cannot set it, and a value written to it by Go code is
-// replaced by the next update.
+// JSON write it, the inspection API serves it. It is registered
+// read-only ([registry.ErrReadOnly]): scene files, the inspection API and
+// the Registry's public writes cannot set or remove it; the transform
+// system writes it through the World (an ecs.Map). A value written to it
+// by Go code below the Registry (the World, [registry.Registry.Privileged])
+// is replaced by the next update.
 //
 // For an entity with no ancestor that has a transform, it holds its own
 // position, rotation and scale as they are. For the others the values
@@ -31,9 +34,11 @@ type WorldTransform struct {
 // WorldName is the name of the read-only world transform component.
 const WorldName = "world"
 
-// IsWorld reports whether c is the read-only `world` component that
-// [Register] registers: computed from position, rotation and scale, never
-// written by exports (JSON dumps write it apart, as "world").
+// IsWorld reports whether c is the `world` component that [Register]
+// registers: computed from position, rotation and scale, never written by
+// exports (JSON dumps write it apart, as "world"). Whether a component
+// may be written is the Registry's to say ([registry.Component.ReadOnly]),
+// not this name's.
 func IsWorld(c *registry.Component) bool {
 	return c != nil && c.Name == WorldName && c.Schema.StructType() == reflect.TypeFor[WorldTransform]()
 }

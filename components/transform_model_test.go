@@ -1,6 +1,7 @@
 package components_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -140,7 +141,12 @@ func (m *transformModel) change(op int, e ecs.Entity) string {
 	case 3:
 		what = "remove world"
 		if r.Has(e, "world") && rng.IntN(3) == 0 {
-			ok(t, r.Remove(e, "world"))
+			// Read-only: the public path refuses; Go code below the
+			// checks can still do it, and the system copes.
+			if err := r.Remove(e, "world"); !errors.Is(err, registry.ErrReadOnly) {
+				t.Fatalf("Remove(world): %v, want ErrReadOnly", err)
+			}
+			ok(t, r.Privileged().Remove(e, "world"))
 		}
 	case 4:
 		what = "reparent"

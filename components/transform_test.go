@@ -1,6 +1,7 @@
 package components_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -306,7 +307,10 @@ func TestReparentKeepsLocal(t *testing.T) {
 	if got := worldPos(b, es["c"]); got != (registry.Vec3{X: 105, Y: 6, Z: 6}) {
 		t.Errorf("c at %v under a group at 100 0 0", got)
 	}
-	ok(t, r.Remove(g, "world"))
+	if err := r.Remove(g, "world"); !errors.Is(err, registry.ErrReadOnly) {
+		t.Fatalf("Remove(world): %v, want ErrReadOnly", err)
+	}
+	ok(t, r.Privileged().Remove(g, "world"))
 	if got := worldPos(b, es["c"]); got != (registry.Vec3{X: 5, Y: 6, Z: 6}) {
 		t.Errorf("c at %v under a group without world", got)
 	}
@@ -324,8 +328,12 @@ func TestReparentKeepsLocal(t *testing.T) {
 	if w.Alive(es["c"]) || !w.Alive(es["a"]) || worldPos(b, es["d"]) != (registry.Vec3{X: 3}) {
 		t.Error("destroying e")
 	}
-	// A value written into world is replaced at once.
-	ok(t, r.Set(es["d"], "world", "position: 9 9 9"))
+	// World is read-only; a value written into it below the checks is
+	// replaced at once.
+	if err := r.Set(es["d"], "world", "position: 9 9 9"); !errors.Is(err, registry.ErrReadOnly) {
+		t.Fatalf("Set(world): %v, want ErrReadOnly", err)
+	}
+	ok(t, r.Privileged().SetPatch(es["d"], "world", registry.Patch{{Index: 0, Value: registry.Vec3{X: 9, Y: 9, Z: 9}}}, registry.Merge))
 	if got := worldPos(b, es["d"]); got != (registry.Vec3{X: 3}) {
 		t.Errorf("world written: %v", got)
 	}

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -23,24 +25,44 @@ import (
 // goroutine, then queues a function for the simulation goroutine (do):
 // only that function touches the Registry and the World.
 
-// getScene: GET /api/scene[?root=REF].
+// getScene: GET /api/scene[?root=REF]. The dump is captured in steps
+// (loader.JSONCapture), within each Drain's budget, and formatted off the
+// simulation goroutine; X-Scene-Ticks says the tick (or first-last ticks)
+// the capture saw.
 func (in *Inspector) getScene(w http.ResponseWriter, r *http.Request) {
 	root := r.URL.Query().Get("root")
-	in.do(w, r, func() reply {
-		var opt loader.ExportOptions
-		if root != "" {
-			e, err := in.resolve(root)
-			if err != nil {
-				return refError(err)
+	var c *loader.JSONCapture
+	var hdr map[string]string
+	var first uint64
+	in.doSteps(w, r, func(until time.Time) (reply, bool) {
+		if c == nil {
+			var opt loader.ExportOptions
+			if root != "" {
+				e, err := in.resolve(root)
+				if err != nil {
+					return refError(err), true
+				}
+				opt.Root = e
 			}
-			opt.Root = e
+			c, hdr, first = loader.NewJSONCapture(in.reg, opt), in.versionHeader(), in.stats.ticksNow()
 		}
-		var b bytes.Buffer
-		if err := loader.WriteJSON(&b, in.reg, opt); err != nil {
-			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())
+		if !c.Capture(until) {
+			return reply{}, false
 		}
-		return reply{status: http.StatusOK, raw: b.Bytes(), header: in.versionHeader()}
+		hdr["X-Scene-Ticks"] = ticksRange(first, in.stats.ticksNow())
+		return reply{status: http.StatusOK, header: hdr, encode: func(w io.Writer) error {
+			_, err := c.WriteTo(w)
+			return err
+		}}, true
 	})
+}
+
+// ticksRange prints the ticks a capture saw: "T", or "FIRST-LAST".
+func ticksRange(first, last uint64) string {
+	if first == last {
+		return strconv.FormatUint(first, 10)
+	}
+	return strconv.FormatUint(first, 10) + "-" + strconv.FormatUint(last, 10)
 }
 
 func (in *Inspector) versionHeader() map[string]string {
@@ -70,16 +92,31 @@ func (in *Inspector) getQuery(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	in.do(w, r, func() reply {
-		es, err := in.query(sel)
-		if err != nil {
-			return selectorReply(err)
+	var out *queryResult
+	var c *loader.DumpCapture // full=1: the matches' dump, in steps
+	in.doSteps(w, r, func(until time.Time) (reply, bool) {
+		if out == nil {
+			es, err := in.query(sel)
+			if err != nil {
+				return selectorReply(err), true
+			}
+			out = &queryResult{Selector: sel, Count: len(es), Matches: in.paths(es), Version: in.w.Version()}
+			if !full {
+				return okReply(out), true
+			}
+			c = loader.NewDumpCapture(in.reg, es)
 		}
-		out := queryResult{Selector: sel, Count: len(es), Matches: in.paths(es), Version: in.w.Version()}
-		if full {
-			out.Entities = loader.DumpEntities(in.reg, es)
+		if !c.Capture(until) {
+			return reply{}, false
 		}
-		return okReply(out)
+		return reply{status: http.StatusOK, encode: func(w io.Writer) error {
+			out.Entities = c.Entities()
+			b, err := json.Marshal(out)
+			if err == nil {
+				_, err = w.Write(append(b, '\n'))
+			}
+			return err
+		}}, true
 	})
 }
 
@@ -127,7 +164,12 @@ type componentInfo struct {
 	// Multiple: an entity may hold several instances, name__id.
 	Multiple bool `json:"multiple"`
 	// Declared: declared by a scene (data only, no Go type or hooks).
-	Declared     bool       `json:"declared"`
+	Declared bool `json:"declared"`
+	// ReadOnly: only its owner writes it (registry.Component.ReadOnly);
+	// the API refuses to set, remove or add it (409). Owner says what
+	// writes it.
+	ReadOnly     bool       `json:"readOnly"`
+	Owner        string     `json:"owner,omitempty"`
 	Dependencies []string   `json:"dependencies,omitempty"`
 	Properties   []propInfo `json:"properties"`
 }
@@ -169,7 +211,8 @@ func (in *Inspector) getComponents(w http.ResponseWriter, r *http.Request) {
 		for _, c := range in.reg.Components() {
 			out.Components = append(out.Components, componentInfo{
 				Name: c.Name, Single: c.Schema.Single(), Tag: c.Schema.IsTag(), Multiple: c.Multiple,
-				Declared: c.Declared, Dependencies: c.Dependencies, Properties: propInfos(c.Schema),
+				Declared: c.Declared, ReadOnly: c.ReadOnly(), Owner: c.Owner(),
+				Dependencies: c.Dependencies, Properties: propInfos(c.Schema),
 			})
 		}
 		sort.Slice(out.Components, func(i, j int) bool { return out.Components[i].Name < out.Components[j].Name })
@@ -290,9 +333,10 @@ func attrErrorReply(err error) reply {
 	return reply{status: http.StatusBadRequest, body: body}
 }
 
-// component finds the component name (or instance name__id) for a change:
-// 404 if no such component is registered or declared.
-func (in *Inspector) component(name string) (*registry.Component, *reply) {
+// component finds the component name (or instance name__id) for a change
+// op ("set", "remove"): 404 if no such component is registered or
+// declared, 409 if it is read-only.
+func (in *Inspector) component(op, name string) (*registry.Component, *reply) {
 	c, ok := in.reg.Component(name)
 	if !ok {
 		var msg string
@@ -304,7 +348,7 @@ func (in *Inspector) component(name string) (*registry.Component, *reply) {
 		rep := errReply(http.StatusNotFound, msg)
 		return nil, &rep
 	}
-	if rep := readOnly(c); rep != nil {
+	if rep := in.writable(op, name); rep != nil {
 		return nil, rep
 	}
 	return c, nil
@@ -335,7 +379,7 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 		if err != nil {
 			return refError(err)
 		}
-		c, bad := in.component(name)
+		c, bad := in.component("set", name)
 		if bad != nil {
 			return *bad
 		}
@@ -355,7 +399,7 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 			old, _ = in.reg.Values(e, name)
 		}
 		if err := in.reg.SetPatch(e, name, p, registry.Merge); err != nil {
-			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []loader.DiffEntry{}}
 		if nv, err := in.reg.Values(e, name); err == nil {
@@ -411,7 +455,7 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		if err != nil {
 			return refError(err)
 		}
-		if _, bad := in.component(name); bad != nil {
+		if _, bad := in.component("remove", name); bad != nil {
 			return *bad
 		}
 		if !in.reg.Has(e, name) {
@@ -427,7 +471,7 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		old, _ := in.reg.Attr(e, name)
 		ev := changeEvent{Op: "remove", Ref: in.path(e), Entity: in.label(e), Component: name}
 		if err := in.reg.Remove(e, name); err != nil {
-			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev.Entries = []loader.DiffEntry{{Kind: loader.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
 		return in.changed(ev, sv)
@@ -563,6 +607,9 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 			}
 			parent = p
 		}
+		if rep := in.withinLimits(parent); rep != nil {
+			return *rep
+		}
 		if req.ID != "" {
 			if _, used := in.reg.EntityByID(req.ID); used {
 				return errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID))
@@ -578,14 +625,17 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return errReply(http.StatusBadRequest, "inspect: components: "+err.Error())
 			}
-			if rep := readOnly(c); rep != nil {
-				return *rep
-			}
 			p, err := c.Schema.ParseAttr(kv[0], kv[1])
 			if err != nil {
 				return attrErrorReply(err)
 			}
 			own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
+		}
+		comps := in.reg.Compose(mixins, own)
+		for _, np := range comps { // own components and the mixins'
+			if rep := in.writable("add", np.Name); rep != nil {
+				return *rep
+			}
 		}
 		e := in.w.NewEntity()
 		if !parent.IsZero() {
@@ -606,9 +656,9 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 				return errReply(http.StatusBadRequest, "inspect: "+err.Error())
 			}
 		}
-		if err := in.reg.SetMany(e, in.reg.Compose(mixins, own)); err != nil {
+		if err := in.reg.SetMany(e, comps); err != nil {
 			_ = in.w.Destroy(e)
-			return errReply(http.StatusBadRequest, "inspect: "+err.Error())
+			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
 			Entries: []loader.DiffEntry{{Kind: loader.EntityCreated, Entity: in.label(e)}}}
@@ -619,6 +669,33 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 		}
 		return rep
 	})
+}
+
+// withinLimits answers 409 when a new entity under parent (a root if
+// zero) would nest deeper than a scene file may (Options.Limits.MaxDepth;
+// a root has depth 1), or make the scene's dump hold more entities than
+// one may (MaxEntities): the dump would not load back. Nil if it fits.
+func (in *Inspector) withinLimits(parent ecs.Entity) *reply {
+	lim := in.opt.Limits
+	depth := 1
+	for p, ok := parent, !parent.IsZero(); ok; p, ok = in.w.Parent(p) {
+		depth++
+	}
+	if depth > lim.MaxDepth {
+		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: parent: the new entity would be nested %d deep, deeper than a scene file may nest entities (%d, loader.Limits.MaxDepth): its dump would not load back", depth, lim.MaxDepth))
+		return &rep
+	}
+	// A dump holds the World's entities and the prefabs' bodies, which
+	// a read counts alike.
+	n := in.w.Len() + 1
+	for _, name := range in.reg.PrefabNames() {
+		n += in.reg.PrefabSize(name)
+	}
+	if n > lim.MaxEntities {
+		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: the scene would hold %d entities (prefab bodies included), more than a scene file may (%d, loader.Limits.MaxEntities): its dump would not load back", n, lim.MaxEntities))
+		return &rep
+	}
+	return nil
 }
 
 // deleteEntity: DELETE /api/entities/REF destroys the entity and its
@@ -669,15 +746,14 @@ func (in *Inspector) runChanged(op string) reply {
 	return okReply(st)
 }
 
+// setPaused pauses or plays; either cancels the steps still to run.
 func (in *Inspector) setPaused(p bool) {
-	in.paused = p
-	if !p {
-		in.steps = 0
-	}
+	in.paused, in.steps = p, 0
 	in.stats.setPaused(p)
 }
 
-// postPause: POST /api/pause stops ticking (Tick and ShouldTick).
+// postPause: POST /api/pause stops ticking (Tick and ShouldTick) and
+// cancels the steps a step request left to run.
 func (in *Inspector) postPause(w http.ResponseWriter, r *http.Request) {
 	in.do(w, r, func() reply { in.setPaused(true); return in.runChanged("pause") })
 }
@@ -702,8 +778,9 @@ func (in *Inspector) postStep(w http.ResponseWriter, r *http.Request) {
 		n = v
 	}
 	in.do(w, r, func() reply {
+		steps := in.steps // a step adds to the steps still to run
 		in.setPaused(true)
-		in.steps = min(in.steps+n, maxSteps)
+		in.steps = min(steps+n, maxSteps)
 		return in.runChanged("step")
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -444,6 +445,72 @@ func TestPauseStep(t *testing.T) {
 	}
 }
 
+// TestPauseCancelsSteps: pause and play cancel the steps a step request
+// left to run, whatever their number; steps asked for in a row add up.
+// (ShouldTick counted on the test's goroutine, which serves as the
+// simulation goroutine: no timing.)
+func TestPauseCancelsSteps(t *testing.T) {
+	in := New(newRegistry(t, nil), Options{Hosts: []string{"example.com"}})
+	do := func(method, target string) {
+		t.Helper()
+		done := make(chan int, 1)
+		go func() {
+			rec := httptestRecorder()
+			req := httptestRequest(method, target)
+			req.Header.Set("Authorization", "Bearer "+in.Token())
+			in.ServeHTTP(rec, req)
+			done <- rec.Code
+		}()
+		for {
+			in.Drain()
+			select {
+			case code := <-done:
+				if code != http.StatusOK {
+					t.Fatalf("%s %s: %d", method, target, code)
+				}
+				return
+			default:
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}
+	ticks := func(max int) int {
+		n := 0
+		for n < max && in.ShouldTick() {
+			n++
+		}
+		return n
+	}
+	for _, tt := range []struct {
+		name string
+		reqs []string
+		want int // ticks then allowed, of at most 1000
+	}{
+		{"step then pause", []string{"step?n=1000000", "pause"}, 0},
+		{"step, ticks, pause", []string{"step?n=1000000", "-500", "pause"}, 0},
+		{"steps add up", []string{"pause", "step?n=5", "step?n=7"}, 12},
+		{"steps up to the bound", []string{"step?n=1000000", "step?n=1000000", "-1000", "pause", "step?n=2"}, 2},
+		{"play cancels", []string{"step?n=1000000", "play", "pause"}, 0},
+		{"play runs", []string{"step?n=3", "play"}, 1000},
+		{"pause after play", []string{"step?n=3", "play", "-10", "pause", "step"}, 1},
+	} {
+		for _, r := range tt.reqs {
+			if k, ok := strings.CutPrefix(r, "-"); ok {
+				n, _ := strconv.Atoi(k)
+				if got := ticks(n); got != n {
+					t.Fatalf("%s: %d ticks of %d", tt.name, got, n)
+				}
+				continue
+			}
+			do("POST", "/api/"+r)
+		}
+		if got := ticks(1000); got != tt.want {
+			t.Errorf("%s: %d ticks, want %d", tt.name, got, tt.want)
+		}
+		do("POST", "/api/pause")
+	}
+}
+
 // TestStats: the rate and percentiles come from the ticks observed.
 func TestStats(t *testing.T) {
 	e := newEnv(t, Options{}).start()
@@ -688,8 +755,8 @@ func TestSecurity(t *testing.T) {
 func TestQueueFull(t *testing.T) {
 	e := newEnv(t, Options{MaxQueue: 2}) // nothing drains
 	results := make(chan int, 2)
-	for range 2 {
-		go func() { results <- e.status("/api/scene") }()
+	for _, root := range []string{"ship", "field"} { // different reads: not shared
+		go func() { results <- e.status("/api/scene?root=" + root) }()
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for len(e.in.queue) < 2 && time.Now().Before(deadline) {
@@ -707,16 +774,69 @@ func TestQueueFull(t *testing.T) {
 	}
 }
 
+// TestSharedReads: identical reads that wait at once take one place in
+// the queue and get one answer, made once after all of them arrived;
+// another read is not joined; a read whose first client went away is
+// still answered to the others.
+func TestSharedReads(t *testing.T) {
+	e := newEnv(t, Options{}) // nothing drains until start
+	ctx, cancel := contextWithCancel()
+	gone := make(chan struct{})
+	go func() { // the first, which goes away
+		req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/scene?root=field", nil)
+		if res, err := e.srv.Client().Do(req); err == nil {
+			res.Body.Close()
+		}
+		close(gone)
+	}()
+	for len(e.in.queue) < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	const n = 20
+	got := make(chan resp, n+1)
+	for range n {
+		go func() { got <- e.get("/api/scene?root=field") }()
+	}
+	go func() { got <- e.get("/api/scene?root=ship") }()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.in.waiting() < n+2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if q := len(e.in.queue); q != 2 || e.in.waiting() != n+2 {
+		t.Fatalf("%d requests queued for %d waiting, want 2 for %d", q, e.in.waiting(), n+2)
+	}
+	cancel()
+	<-gone
+	e.start()
+	var first string
+	ships := 0
+	for range n + 1 {
+		r := (<-got).expect(t, http.StatusOK)
+		switch {
+		case strings.Contains(string(r.body), `"path":"ship"`):
+			ships++
+		case first == "":
+			first = string(r.body)
+		case string(r.body) != first:
+			t.Error("joined reads got different answers")
+		}
+	}
+	if ships != 1 || !strings.Contains(first, `"path":"field"`) {
+		t.Errorf("%d answers for ship; field's: %.200s", ships, first)
+	}
+}
+
 // TestFlood: while 1,000 requests wait, ticks go on: each Drain serves
 // what its budget allows and leaves the rest for later ticks.
 func TestFlood(t *testing.T) {
 	e := newEnv(t, Options{MaxQueue: 2000, Budget: time.Nanosecond, Hosts: []string{"example.com"}})
 	const n = 1000
 	done := make(chan int, n)
-	for range n {
+	for i := range n {
 		go func() {
 			rec := httptestRecorder()
-			e.in.ServeHTTP(rec, httptestRequest("GET", "/api/query?full=1&selector=*"))
+			// Each its own read (identical ones would share a place).
+			e.in.ServeHTTP(rec, httptestRequest("GET", fmt.Sprintf("/api/query?full=1&selector=*&n=%d", i)))
 			done <- rec.Code
 		}()
 	}

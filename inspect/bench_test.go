@@ -15,7 +15,7 @@ import (
 	"github.com/scenecs/scenecs/scenes"
 )
 
-func loadCubes(b *testing.B) *registry.Registry {
+func loadCubes(b testing.TB) *registry.Registry {
 	b.Helper()
 	reg := registry.New(ecs.NewWorld())
 	if _, err := components.Register(reg); err != nil {

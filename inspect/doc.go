@@ -18,9 +18,12 @@
 //     on a bounded queue ([Options.MaxQueue]), and the goroutine that runs
 //     the simulation serves the queue between ticks by calling
 //     [Inspector.Drain], or [Inspector.Tick], which drains and then ticks
-//     the Registry. Drain spends at most [Options.Budget] per call serving
-//     requests (always at least one), so a flood of requests cannot stall
-//     the simulation; [Inspector.Wake] tells a loop that sleeps between
+//     the Registry. Drain spends at most [Options.Budget] per call and
+//     [Options.Share] of wall time serving requests, and large answers are
+//     made in slices across calls and formatted off the simulation
+//     goroutine, so a flood of requests slows the answers, not the
+//     simulation; [Inspector.DrainUntil] serves a loop's spare time before
+//     its next tick, and [Inspector.Wake] tells a loop that sleeps between
 //     ticks that a request is waiting.
 //   - Pause, play and step: a program that ticks the Registry itself asks
 //     [Inspector.ShouldTick] whether to tick and reports each tick's

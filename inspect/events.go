@@ -29,13 +29,10 @@ type subscriber struct {
 	dropped atomic.Int64
 }
 
-// subscribe adds a stream; nil if there are too many.
+// subscribe adds a stream (its slot is already taken: see slots.go).
 func (h *hub) subscribe() *subscriber {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.subs) >= maxStreams {
-		return nil
-	}
 	if h.subs == nil {
 		h.subs = map[*subscriber]struct{}{}
 	}
@@ -78,61 +75,85 @@ func (h *hub) publish(event string, v any) {
 	}
 }
 
-// events serves GET /api/events.
+// events serves GET /api/events. It holds one of the maxStreams slots
+// (slots.go); each write has a deadline of Timeouts.StreamWrite.
 func (in *Inspector) events(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		writeError(w, http.StatusInternalServerError, "inspect: this server cannot stream responses")
+	rc := http.NewResponseController(w)
+	sl, why := in.eventSlots.acquire(time.Now(), func() { _ = rc.SetWriteDeadline(time.Now()) })
+	if sl == nil {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, why)
 		return
 	}
+	defer in.eventSlots.release(sl)
 	s := in.hub.subscribe()
-	if s == nil {
-		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("inspect: too many event streams (at most %d)", maxStreams))
-		return
-	}
 	defer in.hub.unsubscribe(s)
+	streamDeadlines(rc)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	// send writes what write writes, then flushes, within the deadline.
+	send := func(write func() error) error {
+		now := time.Now()
+		sl.writingSince(now)
+		defer sl.writingSince(time.Time{})
+		_ = rc.SetWriteDeadline(now.Add(in.timeouts.StreamWrite))
+		if err := write(); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
 	writeStats := func() error {
 		b, _ := json.Marshal(in.Stats())
 		_, err := fmt.Fprintf(w, "event: stats\ndata: %s\n\n", b)
 		return err
 	}
-	if _, err := fmt.Fprint(w, "retry: 1000\n\n"); err != nil || writeStats() != nil {
+	if send(func() error {
+		w.WriteHeader(http.StatusOK)
+		if _, err := fmt.Fprint(w, "retry: 1000\n\n"); err != nil {
+			return err
+		}
+		return writeStats()
+	}) != nil {
 		return
 	}
-	fl.Flush()
 	t := time.NewTicker(in.statsEvery)
 	defer t.Stop()
 	for {
-		var err error
+		var write func() error
 		select {
 		case <-r.Context().Done():
 			return
 		case <-in.closed:
 			return
+		case <-sl.lost:
+			return // its slot went to a newer stream
 		case <-t.C:
-			err = writeStats()
+			write = writeStats
 		case msg := <-s.ch:
-			_, err = w.Write(msg)
-			for more := true; more && err == nil; {
-				select {
-				case msg = <-s.ch:
-					_, err = w.Write(msg)
-				default:
-					more = false
-				}
-			}
+			write = func() error { return writeEvents(w, s, msg) }
 		}
-		if n := s.dropped.Swap(0); n > 0 && err == nil {
-			_, err = fmt.Fprintf(w, "event: dropped\ndata: {\"dropped\":%d,\"note\":\"this client read too slowly; %d events were dropped: fetch /api/scene to catch up\"}\n\n", n, n)
-		}
-		if err != nil {
+		if send(write) != nil {
 			return
 		}
-		fl.Flush()
 	}
+}
+
+// writeEvents writes msg and the other events waiting for s, then a
+// "dropped" event if some were dropped.
+func writeEvents(w http.ResponseWriter, s *subscriber, msg []byte) error {
+	_, err := w.Write(msg)
+	for more := true; more && err == nil; {
+		select {
+		case msg = <-s.ch:
+			_, err = w.Write(msg)
+		default:
+			more = false
+		}
+	}
+	if n := s.dropped.Swap(0); n > 0 && err == nil {
+		_, err = fmt.Fprintf(w, "event: dropped\ndata: {\"dropped\":%d,\"note\":\"this client read too slowly; %d events were dropped: fetch /api/scene to catch up\"}\n\n", n, n)
+	}
+	return err
 }

@@ -300,22 +300,3 @@ func TestSlowClient(t *testing.T) {
 		t.Error("stream not unsubscribed")
 	}
 }
-
-// TestTooManyStreams: beyond maxStreams streams, 503.
-func TestTooManyStreams(t *testing.T) {
-	reg := newRegistry(t, nil)
-	in := New(reg, Options{Hosts: []string{"example.com"}})
-	for range maxStreams {
-		if in.hub.subscribe() == nil {
-			t.Fatal("refused below the limit")
-		}
-	}
-	if in.hub.subscribe() != nil {
-		t.Fatal("accepted beyond the limit")
-	}
-	rec := httptestRecorder()
-	in.ServeHTTP(rec, httptestRequest("GET", "/api/events"))
-	if rec.Code != http.StatusServiceUnavailable {
-		t.Fatalf("%d", rec.Code)
-	}
-}

@@ -12,13 +12,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ServeHTTP answers one request: see docs/inspector.md for the endpoints.
 // Every request is checked first: its Host must be the server's own and
 // its Origin, if any, too (403); requests that change anything need the
 // token (401).
+//
+// A request answered before its body was read (a refusal) is answered at
+// once with Connection: close, and its connection closed
+// Timeouts.UnreadBody later (see bodyGuard).
 func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = guardBody(w, r, in.timeouts.UnreadBody)
 	if !in.hostOK(r, r.Host, r.TLS != nil) {
 		writeError(w, http.StatusForbidden, fmt.Sprintf("inspect: host %q is not this server's own (use its address, localhost or 127.0.0.1 with its port, or add the name to Options.Hosts)", r.Host))
 		return
@@ -200,26 +206,63 @@ func splitEntityPath(u *url.URL) (ref, comp string, ok bool) {
 // queue is answered 503 at once; a client that goes away stops waiting
 // (its request is skipped if not served yet).
 func (in *Inspector) do(w http.ResponseWriter, r *http.Request, fn func() reply) {
+	in.queueWork(w, r, &work{fn: fn})
+}
+
+// doSteps is do for a request served in steps (see work.step).
+func (in *Inspector) doSteps(w http.ResponseWriter, r *http.Request, step func(until time.Time) (reply, bool)) {
+	in.queueWork(w, r, &work{step: step})
+}
+
+// queueWork queues it and writes its reply. A read (GET) joins an
+// identical read (same path and query) that waits in the queue, not yet
+// begun, if there is one: both get the one answer, made once, after both
+// arrived (see work.key).
+func (in *Inspector) queueWork(w http.ResponseWriter, r *http.Request, it *work) {
 	select {
 	case <-in.closed:
 		writeError(w, http.StatusServiceUnavailable, "inspect: the simulation has stopped")
 		return
 	default:
 	}
-	it := &work{ctx: r.Context(), name: r.Method + " " + r.URL.Path, fn: fn, done: make(chan reply, 1)}
-	select {
-	case in.queue <- it:
-	default:
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("inspect: too many requests waiting for the simulation (%d); try again", cap(in.queue)))
-		return
+	it.ctx, it.name, it.done = r.Context(), r.Method+" "+r.URL.Path, make(chan reply, 1)
+	done := it.done
+	if r.Method == http.MethodGet {
+		it.key = r.URL.Path + "?" + r.URL.RawQuery
+	}
+	in.shareMu.Lock()
+	if x := in.shared[it.key]; it.key != "" && x != nil {
+		done = make(chan reply, 1)
+		x.more = append(x.more, waiter{r.Context(), done})
+		in.shareMu.Unlock()
+	} else {
+		select {
+		case in.queue <- it:
+			if it.key != "" {
+				in.shared[it.key] = it
+			}
+			in.shareMu.Unlock()
+		default:
+			in.shareMu.Unlock()
+			w.Header().Set("Retry-After", "1")
+			writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("inspect: too many requests waiting for the simulation (%d); try again", cap(in.queue)))
+			return
+		}
+		select {
+		case in.wake <- struct{}{}:
+		default:
+		}
 	}
 	select {
-	case in.wake <- struct{}{}:
-	default:
-	}
-	select {
-	case rep := <-it.done:
+	case rep := <-done:
+		if rep.enc != nil {
+			b, err := in.encoded(rep.enc)
+			if err != nil {
+				rep = errReply(http.StatusInternalServerError, "inspect: "+err.Error())
+			} else {
+				rep.raw = b
+			}
+		}
 		rep.write(w)
 	case <-r.Context().Done():
 	case <-in.closed:

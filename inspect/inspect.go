@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -25,9 +23,18 @@ type Options struct {
 	// (Authorization: Bearer TOKEN, or ?token=TOKEN). Empty: a random
 	// 128-bit hex token, made once per Inspector.
 	Token string
-	// Budget is how long one Drain may spend serving requests (at least
-	// one request is served per Drain whatever it costs). Default 2 ms.
+	// Budget is how long one Drain may spend serving requests, and how
+	// much of its allowance (see Share) it may save up. Default 2 ms.
 	Budget time.Duration
+	// Share is the part of wall time Drain may spend serving requests,
+	// averaged: its allowance grows by Share of the time that passes (up
+	// to Budget), and what it serves is taken from it (a request that
+	// costs more than what is left is still finished, and repaid by the
+	// Drains after). So a flood of requests costs the simulation at most
+	// Share of its time, however long each takes. DrainUntil, for a loop
+	// with time to spare until its next tick, is not bound by it.
+	// Default 0.05.
+	Share float64
 	// MaxBody bounds the size of a request body in bytes; larger bodies
 	// are refused with 413. Default 1 MiB.
 	MaxBody int64
@@ -46,6 +53,16 @@ type Options struct {
 	// Drain), as the program's own reloads are. Without it ?save=1 is
 	// answered 501.
 	Reloader *loader.Reloader
+	// Limits are the limits scene files are read with (zero fields take
+	// loader.DefaultLimits; default: Reloader.Options.Limits). POST
+	// /api/entities refuses to nest entities deeper than MaxDepth or to
+	// make the World hold more than MaxEntities, so that whatever the API
+	// builds dumps to a file that loads back.
+	Limits loader.Limits
+	// Timeouts bound how long a client may hold a connection (see
+	// Timeouts); zero fields take DefaultTimeouts. Listen's server uses
+	// them, and so do the streams' per-write deadlines.
+	Timeouts Timeouts
 	// Hosts are extra Host header values accepted besides the server's
 	// own address and the loopback names with its port: "name:port" for
 	// exactly that, or "name" for any port. Needed when a program
@@ -56,6 +73,7 @@ type Options struct {
 // Defaults of Options.
 const (
 	DefaultBudget   = 2 * time.Millisecond
+	DefaultShare    = 0.05
 	DefaultMaxBody  = 1 << 20
 	DefaultMaxQueue = 1024
 )
@@ -81,17 +99,27 @@ type Inspector struct {
 	mu          sync.Mutex
 	listenHosts []string // "name:port" of Listen addresses given by name
 
-	stats statsRing
-	hub   hub
-	// transformStreams counts the open GET /api/transforms/stream
-	// responses (stream.go).
-	transformStreams atomic.Int32
+	stats    statsRing
+	hub      hub
+	timeouts Timeouts // Options.Timeouts with defaults
+	// The slots of the open event and transform streams (slots.go).
+	eventSlots, transformSlots streamSlots
 	// statsEvery is the interval of stats events on a stream.
 	statsEvery time.Duration
+
+	// encoders bounds the large answers (dumps) being formatted at once,
+	// off the simulation goroutine, so that they leave a core to it.
+	encoders chan struct{}
+	// shared are the reads waiting in the queue, not yet begun, by key
+	// (work.key): an identical read joins one instead of queueing.
+	shareMu sync.Mutex
+	shared  map[string]*work
 
 	// The simulation goroutine's own state.
 	paused bool
 	steps  int
+	allow  allowance // Drain's (Options.Share)
+	cur    *work     // a request served in steps, begun and not done
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -99,6 +127,9 @@ type Inspector struct {
 func New(reg *registry.Registry, opt Options) *Inspector {
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
+	}
+	if opt.Share <= 0 || opt.Share > 1 {
+		opt.Share = DefaultShare
 	}
 	if opt.MaxBody <= 0 {
 		opt.MaxBody = DefaultMaxBody
@@ -108,6 +139,16 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	}
 	if opt.Scene == nil && opt.Reloader != nil {
 		opt.Scene = opt.Reloader.Scene
+	}
+	if opt.Limits == (loader.Limits{}) && opt.Reloader != nil {
+		opt.Limits = opt.Reloader.Options.Limits
+	}
+	def := loader.DefaultLimits()
+	if opt.Limits.MaxDepth <= 0 {
+		opt.Limits.MaxDepth = def.MaxDepth
+	}
+	if opt.Limits.MaxEntities <= 0 {
+		opt.Limits.MaxEntities = def.MaxEntities
 	}
 	tok := opt.Token
 	if tok == "" {
@@ -123,85 +164,18 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 		wake:       make(chan struct{}, 1),
 		closed:     make(chan struct{}),
 		statsEvery: 250 * time.Millisecond,
+		timeouts:   opt.Timeouts.withDefaults(),
+		encoders:   make(chan struct{}, 1),
+		shared:     map[string]*work{},
 	}
+	in.eventSlots = streamSlots{kind: "event streams", max: maxStreams}
+	in.transformSlots = streamSlots{kind: "transform streams", max: maxTransformStreams}
 	in.stats.init(reg.World().Len())
 	return in
 }
 
 // Token returns the token requests that change anything must carry.
 func (in *Inspector) Token() string { return in.token }
-
-// work is one request waiting for the simulation goroutine.
-type work struct {
-	ctx  context.Context
-	name string // "PUT /api/...", for messages
-	fn   func() reply
-	done chan reply // buffered: the server never blocks on it
-}
-
-// reply is what a work item answers: a status and a JSON value, or bytes
-// already encoded.
-type reply struct {
-	status int
-	body   any
-	raw    []byte
-	ctype  string
-	header map[string]string
-}
-
-// Drain serves waiting requests on the calling goroutine, which must be
-// the one that runs the simulation, between ticks: at least one if any is
-// waiting, then more until Options.Budget is spent or none is left.
-// Requests whose client has gone are skipped. It returns the number of
-// requests served.
-func (in *Inspector) Drain() int {
-	n := 0
-	var start time.Time
-	for {
-		var it *work
-		select {
-		case it = <-in.queue:
-		default:
-			in.drained(n)
-			return n
-		}
-		if it.ctx.Err() != nil {
-			continue
-		}
-		if n == 0 {
-			start = time.Now()
-		}
-		it.done <- in.serve(it)
-		n++
-		if time.Since(start) >= in.opt.Budget {
-			in.drained(n)
-			return n
-		}
-	}
-}
-
-// drained updates what the statistics know of the World after n requests
-// were served.
-func (in *Inspector) drained(n int) {
-	if n > 0 {
-		in.stats.setWorld(in.w.Len(), in.reg.Time())
-	}
-}
-
-// serve runs one work item, turning a panic (in a hook, say) into a 500
-// answer: the simulation goes on.
-func (in *Inspector) serve(it *work) (r reply) {
-	defer func() {
-		if p := recover(); p != nil {
-			msg := fmt.Sprintf("inspect: %s: panic: %v", it.name, p)
-			if in.w.Locked() {
-				msg += " (the World was left locked: structural changes are deferred until the program recovers it)"
-			}
-			r = errReply(http.StatusInternalServerError, msg)
-		}
-	}()
-	return it.fn()
-}
 
 // ShouldTick reports whether the program should tick now: true unless the
 // inspector is paused; while paused, true once per step asked for with
@@ -307,7 +281,7 @@ func errorLines(err error) []string {
 // Stats returns the current tick statistics. Safe from any goroutine.
 func (in *Inspector) Stats() Stats {
 	s := in.stats.snapshot(time.Now())
-	s.Queue = len(in.queue)
+	s.Queue = in.waiting()
 	s.Clients = in.hub.count()
 	return s
 }
@@ -321,7 +295,7 @@ func (in *Inspector) Close() {
 
 // Listen serves the Inspector on addr (host:port; empty: 127.0.0.1:0, a
 // free loopback port) until ctx ends, then closes the Inspector and shuts
-// the server down. It returns the URL to open, with the token:
+// the server down. The server is NewServer's, with Options.Timeouts. It returns the URL to open, with the token:
 // http://HOST:PORT/?token=TOKEN. A host left out or unspecified (":8080",
 // "0.0.0.0:8080") listens on every interface and is shown as 127.0.0.1.
 func (in *Inspector) Listen(ctx context.Context, addr string) (string, error) {
@@ -345,7 +319,7 @@ func (in *Inspector) Listen(ctx context.Context, addr string) (string, error) {
 		in.listenHosts = append(in.listenHosts, strings.ToLower(net.JoinHostPort(host, port)))
 		in.mu.Unlock()
 	}
-	srv := &http.Server{Handler: in, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := NewServer(in, in.timeouts)
 	go func() { _ = srv.Serve(l) }()
 	go func() {
 		<-ctx.Done()

@@ -29,7 +29,8 @@ import (
 // and more. Each frame is one work item on the simulation goroutine, like
 // one GET /api/transforms.
 
-// maxTransformStreams bounds the transform streams open at once.
+// maxTransformStreams bounds the transform streams open at once (see
+// slots.go for how slots are taken back).
 const maxTransformStreams = 16
 
 // Bounds of the fps parameter.
@@ -50,17 +51,14 @@ func (in *Inspector) getTransformStream(w http.ResponseWriter, r *http.Request) 
 		}
 		fps = v
 	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		writeError(w, http.StatusInternalServerError, "inspect: this server cannot stream responses")
+	rc := http.NewResponseController(w)
+	sl, why := in.transformSlots.acquire(time.Now(), func() { _ = rc.SetWriteDeadline(time.Now()) })
+	if sl == nil {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, why)
 		return
 	}
-	if in.transformStreams.Add(1) > maxTransformStreams {
-		in.transformStreams.Add(-1)
-		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("inspect: too many transform streams (at most %d)", maxTransformStreams))
-		return
-	}
-	defer in.transformStreams.Add(-1)
+	defer in.transformSlots.release(sl)
 
 	// Each frame is the answer of GET /api/transforms with the same
 	// parameters, made by its own handler.
@@ -77,6 +75,7 @@ func (in *Inspector) getTransformStream(w http.ResponseWriter, r *http.Request) 
 		first.copyTo(w)
 		return
 	}
+	streamDeadlines(rc)
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Cache-Control", "no-store")
@@ -88,17 +87,26 @@ func (in *Inspector) getTransformStream(w http.ResponseWriter, r *http.Request) 
 	var size [4]byte
 	for rec := first; ; {
 		binary.LittleEndian.PutUint32(size[:], uint32(rec.body.Len()))
-		if _, err := w.Write(size[:]); err != nil {
+		now := time.Now()
+		sl.writingSince(now)
+		_ = rc.SetWriteDeadline(now.Add(in.timeouts.StreamWrite))
+		_, err := w.Write(size[:])
+		if err == nil {
+			_, err = w.Write(rec.body.Bytes())
+		}
+		if err == nil {
+			err = rc.Flush()
+		}
+		sl.writingSince(time.Time{})
+		if err != nil {
 			return
 		}
-		if _, err := w.Write(rec.body.Bytes()); err != nil {
-			return
-		}
-		fl.Flush()
 		select {
 		case <-r.Context().Done():
 			return
 		case <-in.closed:
+			return
+		case <-sl.lost:
 			return
 		case <-t.C:
 		}

@@ -2,11 +2,16 @@ package inspect
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // TestWorldInAPI: the entity endpoint shows the world transform apart
@@ -53,16 +58,125 @@ func TestWorldInAPI(t *testing.T) {
 	if i := slices.Index(q.Matches, "ship/1"); i < 0 || f(9*i) != 11 || f(9*i+1) != 0.5 || f(9*i+6) != 1 {
 		t.Errorf("ship/1 in /api/transforms: %v", []float32{f(9 * i), f(9*i + 1), f(9*i + 6)})
 	}
-	// Read-only.
-	for _, req := range [][3]string{
-		{"PUT", "/api/entities/ship/components/world", "position: 1 2 3"},
-		{"DELETE", "/api/entities/ship/components/world", ""},
-		{"POST", "/api/entities", `{"components": {"world": "position: 1 2 3"}}`},
-	} {
-		r := e.call(req[0], req[1], req[2]).expect(t, http.StatusBadRequest)
-		var body errorBody
-		if err := json.Unmarshal(r.body, &body); err != nil || body.Error != "inspect: world is computed from position, rotation and scale (read-only): set those instead" {
-			t.Errorf("%s %s: %s", req[0], req[1], r.body)
+	// Read-only: see TestReadOnlyComponents.
+	e.call("PUT", "/api/entities/ship/components/world", "position: 1 2 3").expect(t, http.StatusConflict)
+}
+
+// readOnlyScene has prefab instances (rock-1, a spawned one is made by
+// the test) and plain entities.
+const readOnlyScene = `prefabs:
+  rock:
+    enemy:
+    children:
+      - class: chip
+        position: 1 0 0
+  boulder:
+    children:
+      - class: slab
+      - class: slab
+entities:
+  - id: rock-1
+    prefab: rock
+    position: 0 1 0
+  - id: plain
+    position: 0 0 0
+`
+
+// TestReadOnlyComponents: read-only components (world, the prefab
+// marker, and a program's own) are flagged in GET /api/components, and
+// every write the API offers refuses them with 409 and the registry's
+// reason, changing nothing: setting or removing one on an entity that
+// has it, adding one to an entity that lacks it (a fake [prefab=rock]),
+// relabelling an instance, creating an entity with one among its own
+// components or through a mixin.
+func TestReadOnlyComponents(t *testing.T) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+		_, err := registry.Register(reg, "score", registry.Definition[health]{ReadOnly: true, Owner: "kept by the scoring system", Multiple: true})
+		if err != nil {
+			return nil, err
 		}
+		reg.DefineMixin(&registry.Mixin{ID: "fake-rock", Components: []registry.NamedPatch{
+			{Name: registry.PrefabComponent, Patch: registry.Patch{{Index: 0, Value: registry.PrefabRef("rock")}}}}})
+		reg.DefineMixin(&registry.Mixin{ID: "cheat", Components: []registry.NamedPatch{{Name: "score"}}})
+		return loader.LoadBytes(reg, "scene.yaml", []byte(readOnlyScene), loader.Options{})
+	}).start()
+	e.call("POST", "/api/pause", "").expect(t, http.StatusOK)
+	var spawned ecs.Entity
+	e.sim(func() {
+		x, err := e.reg.InstantiatePrefab(ecs.Entity{}, "rock", "spawned")
+		if err != nil {
+			t.Error(err)
+		}
+		spawned = x
+		if err := e.reg.Privileged().SetPatch(x, "score", nil, registry.Merge); err != nil {
+			t.Error(err)
+		}
+	})
+	var comps struct {
+		Components []componentInfo `json:"components"`
+	}
+	e.get("/api/components").json(t, &comps)
+	ro := map[string]bool{}
+	for _, c := range comps.Components {
+		if c.ReadOnly {
+			ro[c.Name] = true
+			if c.Owner == "" {
+				t.Errorf("%s: read-only without an owner", c.Name)
+			}
+		}
+	}
+	if !ro["world"] || !ro["prefab"] || !ro["score"] || len(ro) != 3 {
+		t.Errorf("read-only components %v, want world, prefab, score", ro)
+	}
+	before := e.dump()
+	count := func(sel string) int {
+		var q queryResult
+		e.get("/api/query?selector="+url.QueryEscape(sel)).json(t, &q)
+		return q.Count
+	}
+	rocks := count("[prefab=rock]")
+	for _, req := range [][3]string{
+		{"PUT", "/api/entities/plain/components/world", "position: 1 2 3"},
+		{"DELETE", "/api/entities/plain/components/world", ""},
+		{"PUT", "/api/entities/plain/components/prefab", "rock"},
+		{"PUT", "/api/entities/rock-1/components/prefab", "boulder"},
+		{"PUT", "/api/entities/spawned/components/prefab", "boulder"},
+		{"DELETE", "/api/entities/rock-1/components/prefab", ""},
+		{"DELETE", "/api/entities/spawned/components/prefab", ""},
+		{"PUT", "/api/entities/plain/components/score", "hp: 1"},
+		{"PUT", "/api/entities/spawned/components/score", "hp: 1"},
+		{"DELETE", "/api/entities/spawned/components/score", ""},
+		{"PUT", "/api/entities/plain/components/score__x", "hp: 1"},
+		{"POST", "/api/entities", `{"components": {"world": "position: 1 2 3"}}`},
+		{"POST", "/api/entities", `{"id": "fake", "components": {"position": "0 0 0", "prefab": "rock"}}`},
+		{"POST", "/api/entities", `{"id": "fake", "mixin": "fake-rock"}`},
+		{"POST", "/api/entities", `{"id": "fake", "parent": "rock-1", "mixin": "cheat", "components": {"enemy": ""}}`},
+	} {
+		r := e.call(req[0], req[1], req[2]).expect(t, http.StatusConflict)
+		msg := r.errMsg(t)
+		if !strings.Contains(msg, "read-only") || strings.Count(msg, "registry:") > 0 {
+			t.Errorf("%s %s: %q does not say why", req[0], req[1], msg)
+		}
+	}
+	if after := e.dump(); after != before {
+		t.Errorf("refused writes changed the scene:\n%s\nwant\n%s", after, before)
+	}
+	if n := count("[prefab=rock]"); n != rocks || rocks != 2 {
+		t.Errorf("[prefab=rock] matches %d, want %d (and 2)", n, rocks)
+	}
+	e.sim(func() {
+		if got := e.reg.PrefabOf(spawned); got != "rock" {
+			t.Errorf("spawned instance relabelled %q", got)
+		}
+	})
+	// The components the owners write still work: moving an entity moves
+	// its world transform; instances still get their markers.
+	e.call("PUT", "/api/entities/plain/components/position", "5 0 0").expect(t, http.StatusOK)
+	var plain struct {
+		World struct{ Position struct{ X float64 } } `json:"world"`
+	}
+	e.get("/api/entities/plain").json(t, &plain)
+	if plain.World.Position.X != 5 {
+		t.Errorf("world after a move: %+v", plain.World)
 	}
 }

@@ -463,7 +463,9 @@ func (s *Scene) newEntity(n *Node, parent ecs.Entity, index int, errs *ErrorList
 	if n.Key() != "" {
 		reg.SetPartKey(e, n.Key())
 	}
-	if err := reg.SetMany(e, n.Comps); err != nil {
+	// Privileged: an instance's components hold its read-only prefab
+	// marker, which the scene compiles to (a scene cannot write one).
+	if err := reg.Privileged().SetMany(e, n.Comps); err != nil {
 		*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})
 	}
 	return e

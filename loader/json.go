@@ -96,65 +96,66 @@ type DumpEntity struct {
 
 // DumpEntities returns the dump form of the given entities.
 func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
-	out := make([]*DumpEntity, 0, len(es))
-	w := reg.World()
-	names := NewNamer(reg)
-	for _, e := range es {
-		d := &DumpEntity{ID: reg.EntityID(e), Path: names.Path(e), Class: reg.Classes(e), Components: map[string]json.RawMessage{}, depth: -1,
-			Prefab: reg.PrefabOf(e), Part: reg.PartKey(e)}
-		if d.Class == nil {
-			d.Class = []string{}
+	c := NewDumpCapture(reg, es)
+	c.Capture(time.Time{})
+	return c.Entities()
+}
+
+// dumpEntity returns e's dump form without its component values.
+func dumpEntity(reg *registry.Registry, names *Namer, e ecs.Entity) *DumpEntity {
+	d := &DumpEntity{ID: reg.EntityID(e), Path: names.Path(e), Class: reg.Classes(e), depth: -1,
+		Prefab: reg.PrefabOf(e), Part: reg.PartKey(e)}
+	if d.Class == nil {
+		d.Class = []string{}
+	}
+	if p, ok := reg.World().Parent(e); ok {
+		s := names.Path(p)
+		d.Parent = &s
+	}
+	return d
+}
+
+// capturedComponent is one component value of an entity, copied for a
+// dump: its values are formatted later, without the Registry.
+type capturedComponent struct {
+	name   string
+	schema *registry.Schema
+	vs     []any
+	world  bool // the world transform, written apart
+}
+
+// captureComponents copies e's component values (the prefab marker left
+// out: dumps write it as "prefab").
+func captureComponents(reg *registry.Registry, e ecs.Entity) []capturedComponent {
+	names := reg.EntityComponents(e)
+	out := make([]capturedComponent, 0, len(names))
+	for _, name := range names {
+		c, _ := reg.Component(name)
+		vs, err := reg.Values(e, name)
+		if err != nil || reg.IsPrefabMarker(c) {
+			continue
 		}
-		if p, ok := w.Parent(e); ok {
-			s := names.Path(p)
-			d.Parent = &s
-		}
-		for _, name := range reg.EntityComponents(e) {
-			c, _ := reg.Component(name)
-			vs, err := reg.Values(e, name)
-			if err != nil {
-				continue
-			}
-			if reg.IsPrefabMarker(c) {
-				continue // written as "prefab"
-			}
-			if components.IsWorld(c) {
-				d.World = componentJSON(c.Schema, vs)
-				continue
-			}
-			d.Components[name] = componentJSON(c.Schema, vs)
-			d.order = append(d.order, name)
-		}
-		out = append(out, d)
+		out = append(out, capturedComponent{name: name, schema: c.Schema, vs: vs, world: components.IsWorld(c)})
 	}
 	return out
 }
 
+// fill formats the captured component values into d.
+func (d *DumpEntity) fill(cs []capturedComponent) {
+	d.Components, d.order, d.World = make(map[string]json.RawMessage, len(cs)), nil, nil
+	for _, c := range cs {
+		if c.world {
+			d.World = componentJSON(c.schema, c.vs)
+			continue
+		}
+		d.Components[c.name] = componentJSON(c.schema, c.vs)
+		d.order = append(d.order, c.name)
+	}
+}
+
 // MarshalJSON writes the entity with its components in component order.
 func (d *DumpEntity) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	if d.ID != "" {
-		fmt.Fprintf(&b, `"%s":%s,`, jsonID, jsonString(d.ID))
-	}
-	fmt.Fprintf(&b, `"%s":%s,"%s":`, jsonPath, jsonString(d.Path), jsonParent)
-	if d.Parent == nil {
-		b.WriteString("null")
-	} else {
-		b.WriteString(jsonString(*d.Parent))
-	}
-	if d.depth >= 0 {
-		fmt.Fprintf(&b, `,"%s":%d`, jsonDepth, d.depth)
-	}
-	cls, _ := json.Marshal(d.Class)
-	fmt.Fprintf(&b, `,"%s":%s`, jsonClass, cls)
-	if d.Prefab != "" {
-		fmt.Fprintf(&b, `,"%s":%s`, jsonPrefab, jsonString(d.Prefab))
-	}
-	if d.Part != "" {
-		fmt.Fprintf(&b, `,"%s":%s`, jsonPart, jsonString(d.Part))
-	}
-	fmt.Fprintf(&b, `,"%s":{`, jsonEntityComponents)
+	b := d.appendHead(nil)
 	order := d.order
 	if order == nil {
 		for k := range d.Components {
@@ -163,83 +164,158 @@ func (d *DumpEntity) MarshalJSON() ([]byte, error) {
 	}
 	for i, name := range order {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		fmt.Fprintf(&b, "%s:%s", jsonString(name), d.Components[name])
+		b = appendJSONString(b, name)
+		b = append(b, ':')
+		b = append(b, d.Components[name]...)
 	}
-	b.WriteByte('}')
-	if d.World != nil {
-		fmt.Fprintf(&b, ",%s:%s", jsonString(jsonWorld), d.World)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return d.appendTail(b, d.World), nil
 }
 
-func jsonString(s string) string {
-	q, _ := json.Marshal(s)
-	return string(q)
+// appendHead appends the entity's object up to its components' opening
+// brace: id, path, parent, depth, class, prefab, part.
+func (d *DumpEntity) appendHead(b []byte) []byte {
+	b = append(b, '{')
+	if d.ID != "" {
+		b = append(b, `"`+jsonID+`":`...)
+		b = append(appendJSONString(b, d.ID), ',')
+	}
+	b = append(b, `"`+jsonPath+`":`...)
+	b = appendJSONString(b, d.Path)
+	b = append(b, `,"`+jsonParent+`":`...)
+	if d.Parent == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, *d.Parent)
+	}
+	if d.depth >= 0 {
+		b = append(b, `,"`+jsonDepth+`":`...)
+		b = strconv.AppendInt(b, int64(d.depth), 10)
+	}
+	b = append(b, `,"`+jsonClass+`":`...)
+	if d.Class == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, c := range d.Class {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, c)
+		}
+		b = append(b, ']')
+	}
+	if d.Prefab != "" {
+		b = append(b, `,"`+jsonPrefab+`":`...)
+		b = appendJSONString(b, d.Prefab)
+	}
+	if d.Part != "" {
+		b = append(b, `,"`+jsonPart+`":`...)
+		b = appendJSONString(b, d.Part)
+	}
+	return append(b, `,"`+jsonEntityComponents+`":{`...)
+}
+
+// appendTail closes the components and the entity, with its world
+// transform if it has one.
+func (d *DumpEntity) appendTail(b, world []byte) []byte {
+	b = append(b, '}')
+	if world != nil {
+		b = append(b, `,"`+jsonWorld+`":`...)
+		b = append(b, world...)
+	}
+	return append(b, '}')
+}
+
+func jsonString(s string) string { return string(appendJSONString(nil, s)) }
+
+// appendJSONString appends s as encoding/json writes it: quoted, with
+// the same escapes (HTML characters included).
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func componentJSON(s *registry.Schema, vs []any) json.RawMessage {
+	return appendComponentJSON(nil, s, vs)
+}
+
+// appendComponentJSON appends a component's value: an object of its
+// properties, a single property's bare value, {} for a tag.
+func appendComponentJSON(b []byte, s *registry.Schema, vs []any) []byte {
 	if s.IsTag() {
-		return json.RawMessage("{}")
+		return append(b, "{}"...)
 	}
 	if s.Single() {
-		return valueJSON(&s.Props[0], vs[0])
+		return appendValueJSON(b, &s.Props[0], vs[0])
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b = append(b, '{')
 	for i := range s.Props {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		fmt.Fprintf(&b, "%s:%s", jsonString(s.Props[i].Name), valueJSON(&s.Props[i], vs[i]))
+		b = appendJSONString(b, s.Props[i].Name)
+		b = append(b, ':')
+		b = appendValueJSON(b, &s.Props[i], vs[i])
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(b, '}')
 }
 
-func jsonNumber(f float64) string {
+func jsonNumber(f float64) string { return string(appendJSONNumber(nil, f)) }
+
+// appendJSONNumber appends f, or for an infinity or NaN its name as a
+// string (JSON has no number for them).
+func appendJSONNumber(b []byte, f float64) []byte {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return jsonString(strconv.FormatFloat(f, 'g', -1, 64))
+		return appendJSONString(b, strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
 }
 
-func valueJSON(p *registry.Property, v any) json.RawMessage {
+// appendValueJSON appends one property's value.
+func appendValueJSON(b []byte, p *registry.Property, v any) []byte {
 	switch x := v.(type) {
 	case float64:
-		return json.RawMessage(jsonNumber(x))
+		return appendJSONNumber(b, x)
 	case int:
-		return json.RawMessage(strconv.Itoa(x))
+		return strconv.AppendInt(b, int64(x), 10)
 	case bool:
-		return json.RawMessage(strconv.FormatBool(x))
+		return strconv.AppendBool(b, x)
 	case string:
-		return json.RawMessage(jsonString(x))
+		return appendJSONString(b, x)
 	case registry.Vec2:
-		return jsonVector(x.X, x.Y)
+		return appendJSONVector(b, x.X, x.Y)
 	case registry.Vec3:
-		return jsonVector(x.X, x.Y, x.Z)
+		return appendJSONVector(b, x.X, x.Y, x.Z)
 	case registry.Vec4:
-		return jsonVector(x.X, x.Y, x.Z, x.W)
+		return appendJSONVector(b, x.X, x.Y, x.Z, x.W)
 	case []string:
-		b, _ := json.Marshal(x)
-		return b
+		m, _ := json.Marshal(x)
+		return append(b, m...)
 	case time.Duration:
-		return json.RawMessage(jsonString(x.String()))
+		return appendJSONString(b, x.String())
 	}
-	return json.RawMessage(jsonString(p.Type.Print(v)))
+	return appendJSONString(b, p.Type.Print(v))
 }
 
-// jsonVector writes a vector as an object of its axes, {"x":1,"y":2}.
-func jsonVector(vs ...float64) json.RawMessage {
-	b := []byte{'{'}
+// appendJSONVector appends a vector as an object of its axes,
+// {"x":1,"y":2}.
+func appendJSONVector(b []byte, vs ...float64) []byte {
+	b = append(b, '{')
 	for i, v := range vs {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"', axes[i], '"', ':')
-		b = append(b, jsonNumber(v)...)
+		b = appendJSONNumber(b, v)
 	}
 	return append(b, '}')
 }
@@ -247,23 +323,16 @@ func jsonVector(vs ...float64) json.RawMessage {
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
 // dump.
 func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt ExportOptions) error {
-	doc := exportHead(reg, ExportOptions{Root: opt.Root})
-	var b bytes.Buffer
-	b.WriteString("{")
-	if len(doc.Scene) > 0 {
-		writeJSONSettings(&b, doc.Scene)
-	}
-	if len(doc.Decls) > 0 {
-		writeJSONDecls(&b, doc.Decls)
-	}
-	x := &exporter{reg: reg, flat: opt.Flat}
-	if !opt.Flat {
-		writeJSONPrefabs(&b, x.prefabSpecs())
-	}
-	writeJSONEntities(&b, reg, dumpedEntities(reg, opt.Root), x)
-	_, err := out.Write(b.Bytes())
+	c := NewJSONCapture(reg, opt)
+	c.Capture(time.Time{})
+	_, err := c.WriteTo(writerFunc(out.Write))
 	return err
 }
+
+// writerFunc is an io.Writer made of a Write method.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 // dumpedEntities returns the entities a dump holds, in document order:
 // all of the World's, or root's subtree if root is not zero.
@@ -333,39 +402,6 @@ func writeJSONDecls(b *bytes.Buffer, decls []*Decl) {
 		}
 	}
 	b.WriteString("},")
-}
-
-// writeJSONEntities writes the "entities" section, one entity per line.
-// Each entity's depth below the dump's top-level ones tells the reader
-// its parent unambiguously: paths are not unique, as an id may look like
-// the path of an entity without one.
-func writeJSONEntities(b *bytes.Buffer, reg *registry.Registry, es []ecs.Entity, x *exporter) {
-	w := reg.World()
-	b.WriteString(`"` + jsonEntities + `":[`)
-	depth := make(map[ecs.Entity]int, len(es))
-	plain := x.plainJSON(es)
-	for i, d := range DumpEntities(reg, es) {
-		if noPrefab, noPart := plain(es[i]); noPrefab || noPart {
-			if noPrefab {
-				d.Prefab = ""
-			}
-			d.Part = ""
-		}
-		d.depth = 0
-		if p, ok := w.Parent(es[i]); ok && i > 0 {
-			if pd, ok := depth[p]; ok {
-				d.depth = pd + 1
-			}
-		}
-		depth[es[i]] = d.depth
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n  ")
-		j, _ := d.MarshalJSON()
-		b.Write(j)
-	}
-	b.WriteString("\n]}\n")
 }
 
 // propDeclJSON writes a property declaration as a JSON object.

@@ -966,7 +966,10 @@ func (s *Scene) applyChanges(d *Diff, errs *ErrorList) {
 // change applies the changes of one entity: classes, components removed
 // and added, and the properties the edit set.
 func (s *Scene) change(c *Change, errs *ErrorList) {
-	reg, e := s.Registry, c.Entity
+	// Privileged, as the build: the scene gives instances their read-only
+	// prefab markers (and the diff never holds another read-only
+	// component: a scene cannot write one).
+	reg, own, e := s.Registry, s.Registry.Privileged(), c.Entity
 	if c.Classes {
 		_ = reg.SetClasses(e, c.New.Class())
 	}
@@ -991,19 +994,19 @@ func (s *Scene) change(c *Change, errs *ErrorList) {
 		if reg.Has(e, name) {
 			mode = registry.Merge
 		}
-		if err := reg.SetPatch(e, name, newC(name), mode); err != nil {
+		if err := own.SetPatch(e, name, newC(name), mode); err != nil {
 			fail(err)
 		}
 	}
 	for name, p := range c.set {
 		if !reg.Has(e, name) {
 			// Removed at run time: the edit brings it back.
-			if err := reg.SetPatch(e, name, newC(name), registry.Replace); err != nil {
+			if err := own.SetPatch(e, name, newC(name), registry.Replace); err != nil {
 				fail(err)
 			}
 			continue
 		}
-		if err := reg.SetPatch(e, name, p, registry.Merge); err != nil {
+		if err := own.SetPatch(e, name, p, registry.Merge); err != nil {
 			fail(err)
 		}
 	}
@@ -1014,12 +1017,12 @@ func (s *Scene) change(c *Change, errs *ErrorList) {
 // it: then it stays, with what the file gave for it reset (as a fresh
 // load would add it with its defaults).
 func (s *Scene) removeComponent(c *Change, name string, fail func(error)) {
-	reg, e := s.Registry, c.Entity
+	reg, own, e := s.Registry, s.Registry.Privileged(), c.Entity
 	if !reg.Has(e, name) {
 		return
 	}
 	if dependent(reg, name, c.New.Comps) == "" {
-		if err := reg.Remove(e, name); err != nil {
+		if err := own.Remove(e, name); err != nil {
 			fail(err)
 		}
 		return
@@ -1031,7 +1034,7 @@ func (s *Scene) removeComponent(c *Change, name string, fail func(error)) {
 		}
 	}
 	if comp, ok := reg.Component(name); ok {
-		if err := reg.SetPatch(e, name, changedPatch(comp.Schema, old, nil), registry.Merge); err != nil {
+		if err := own.SetPatch(e, name, changedPatch(comp.Schema, old, nil), registry.Merge); err != nil {
 			fail(err)
 		}
 	}

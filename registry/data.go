@@ -177,9 +177,20 @@ func (r *Registry) Set(e ecs.Entity, name, attr string) error {
 // the rest: SetPatch checks what it can (the name, the patch, the entity,
 // the dependencies) and returns nil, and the write happens, in order with
 // the other deferred changes, when the pass ends.
+//
+// A read-only component is refused with a *ReadOnlyError (see
+// [ErrReadOnly]).
 func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode) error {
+	return r.setPatch(e, name, patch, mode, false)
+}
+
+// setPatch is SetPatch; priv writes read-only components too.
+func (r *Registry) setPatch(e ecs.Entity, name string, patch Patch, mode SetMode, priv bool) error {
 	c, id, err := r.Lookup(name)
 	if err != nil {
+		return err
+	}
+	if err := c.refuse("set", name, priv); err != nil {
 		return err
 	}
 	if !r.w.Alive(e) {
@@ -211,7 +222,7 @@ func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 		patch = slices.Clone(patch)
 		r.w.Defer(func(*ecs.World) {
 			if r.w.Alive(e) {
-				_ = r.SetPatch(e, name, patch, mode)
+				_ = r.setPatch(e, name, patch, mode, priv)
 			}
 		})
 		return nil
@@ -325,9 +336,18 @@ func (r *Registry) ResetProperty(e ecs.Entity, name, prop string) error {
 }
 
 // Remove detaches the component name from e; its remove hook runs first.
+// A read-only component is refused with a *ReadOnlyError.
 func (r *Registry) Remove(e ecs.Entity, name string) error {
-	_, id, err := r.Lookup(name)
+	return r.remove(e, name, false)
+}
+
+// remove is Remove; priv removes read-only components too.
+func (r *Registry) remove(e ecs.Entity, name string, priv bool) error {
+	c, id, err := r.Lookup(name)
 	if err != nil {
+		return err
+	}
+	if err := c.refuse("remove", name, priv); err != nil {
 		return err
 	}
 	return r.w.Remove(e, id)

@@ -230,7 +230,8 @@ func (r *Registry) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 // appear, except that a dependency given among them is added before the
 // component that depends on it, with its given data (as A-Frame
 // initialises a dependency with its markup data whatever the attribute
-// order).
+// order). A read-only component among them is refused (*ReadOnlyError)
+// before anything is made.
 func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
 	ms, err := r.ExpandMixins(mixinIDs)
 	if err != nil {
@@ -238,7 +239,7 @@ func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []Named
 	}
 	comps := r.Compose(ms, own)
 	for _, np := range comps {
-		if _, _, err := r.Lookup(np.Name); err != nil {
+		if err := r.CheckWritable("add", np.Name); err != nil {
 			return ecs.Entity{}, err
 		}
 	}
@@ -274,8 +275,14 @@ func indexOfName(comps []NamedPatch, name string) int {
 // component seeing its final data at init. Components e already has are
 // set with SetPatch(Replace). On an unknown name or a bad patch nothing
 // is changed. While the World is locked, it falls back to one SetPatch
-// per component.
+// per component. A read-only component among comps is refused with a
+// *ReadOnlyError, and nothing is changed.
 func (r *Registry) SetMany(e ecs.Entity, comps []NamedPatch) error {
+	return r.setMany(e, comps, false)
+}
+
+// setMany is SetMany; priv writes read-only components too.
+func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 	if !r.w.Alive(e) {
 		return fmt.Errorf("registry: set on %v: %w", e, ecs.ErrStale)
 	}
@@ -284,6 +291,9 @@ func (r *Registry) SetMany(e ecs.Entity, comps []NamedPatch) error {
 	for _, np := range comps {
 		c, id, err := r.Lookup(np.Name)
 		if err != nil {
+			return err
+		}
+		if err := c.refuse("set", np.Name, priv); err != nil {
 			return err
 		}
 		for _, pv := range np.Patch {
@@ -296,7 +306,7 @@ func (r *Registry) SetMany(e ecs.Entity, comps []NamedPatch) error {
 	items = depsFirst(items)
 	if r.w.Locked() {
 		for _, it := range items {
-			if err := r.SetPatch(e, it.name, it.patch, Replace); err != nil {
+			if err := r.setPatch(e, it.name, it.patch, Replace, priv); err != nil {
 				return err
 			}
 		}
@@ -327,7 +337,7 @@ func (r *Registry) SetMany(e ecs.Entity, comps []NamedPatch) error {
 		}
 	}
 	for _, it := range present {
-		if err := r.SetPatch(e, it.name, it.patch, Replace); err != nil {
+		if err := r.setPatch(e, it.name, it.patch, Replace, priv); err != nil {
 			return err
 		}
 	}

@@ -14,8 +14,11 @@ import (
 // root of every instance of a prefab: its one property (a string) is the
 // prefab's name, so `[prefab=ship]` selects the instances of ship and
 // `[prefab]` every instance. It is registered with the first prefab
-// defined. Scenes cannot write it: `prefab` is the reserved key that
-// makes an entity an instance.
+// defined, read-only (see [ErrReadOnly]): prefab instantiation writes it
+// (and the loader, for the instances a scene writes, through
+// [Registry.Privileged]); scenes cannot write it (`prefab` is the
+// reserved key that makes an entity an instance), nor can the
+// Registry's public writes or the inspection API.
 const PrefabComponent = "prefab"
 
 // Prefab is a named entity subtree, instanced whole by
@@ -71,9 +74,19 @@ type PrefabRef string
 // DefinePrefab defines (or replaces) a prefab. It registers the
 // [PrefabComponent] marker the first time, and fails if a component of
 // that name was registered otherwise.
+//
+// A read-only component in the prefab's nodes is refused
+// (*ReadOnlyError), except the marker of a nested instance naming the
+// prefab its node instantiates (PrefabNode.Prefab), as the loader writes
+// it.
 func (r *Registry) DefinePrefab(p *Prefab) error {
 	if _, err := r.prefabMarker(); err != nil {
 		return err
+	}
+	if p.Root != nil {
+		if err := r.checkPrefabNode(p.Name, p.Root, true); err != nil {
+			return err
+		}
 	}
 	r.prefabs.defs[p.Name] = p
 	return nil
@@ -107,7 +120,10 @@ func (r *Registry) prefabMarker() (*Component, error) {
 	if c, ok := r.comps[PrefabComponent]; ok {
 		return nil, fmt.Errorf("registry: component %q is registered by the program; prefabs need the name for their marker", c.Name)
 	}
-	c, err := Register(r, PrefabComponent, Definition[PrefabRef]{})
+	c, err := Register(r, PrefabComponent, Definition[PrefabRef]{
+		ReadOnly: true,
+		Owner:    "the marker of prefab instances, set when a prefab is instantiated: instantiate the prefab instead",
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +209,9 @@ func (r *Registry) InstantiatePrefab(parent ecs.Entity, name, id string) (ecs.En
 // in a scene (the spawner's prefab property uses it). The Registry keeps
 // what they give until the root is destroyed ([Registry.PrefabOverrides]),
 // so that hot reload leaves those properties to the instance when the
-// prefab changes, as it does for an instance a scene writes.
+// prefab changes, as it does for an instance a scene writes. A read-only
+// component among them (the marker itself, say) is refused
+// (*ReadOnlyError) before anything is made.
 func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
 	p, ok := r.prefabs.defs[name]
 	if !ok {
@@ -212,7 +230,7 @@ func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mix
 		}
 		over = r.Compose(ms, own)
 		for _, np := range over {
-			if _, _, err := r.Lookup(np.Name); err != nil {
+			if err := r.CheckWritable("add", np.Name); err != nil {
 				return ecs.Entity{}, err
 			}
 		}
@@ -300,7 +318,9 @@ func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, 
 	if marker.Name != "" {
 		comps = append(comps[:len(comps):len(comps)], marker)
 	}
-	if err := r.SetMany(e, comps); err != nil {
+	// The Registry's own rights: the marker is read-only, and the
+	// node's components were checked by DefinePrefab, over by the caller.
+	if err := r.setMany(e, comps, true); err != nil {
 		return e, err
 	}
 	for _, ch := range n.Children {

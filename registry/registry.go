@@ -181,6 +181,8 @@ type Component struct {
 	// no hooks.
 	Declared bool
 
+	readOnly  bool   // Definition.ReadOnly (see readonly.go)
+	owner     string // Definition.Owner
 	reg       *Registry
 	seq       int // registration index, for the tick order
 	instances map[string]ecs.ID
@@ -216,6 +218,15 @@ type Definition[T any] struct {
 	// Before and After order the tick of this component before or after
 	// the named components'.
 	Before, After []string
+	// ReadOnly makes the component writable only by the code that owns
+	// it: the Registry's public writes refuse it with a *ReadOnlyError,
+	// and its owner writes through the World or [Registry.Privileged]
+	// (see [ErrReadOnly]).
+	ReadOnly bool
+	// Owner says what writes a read-only component, for the messages of
+	// refused writes: "computed by the transform system from position,
+	// rotation and scale: set those instead".
+	Owner string
 
 	// Init runs when the component is attached, before the first Update.
 	Init func(c *Context, v *T)
@@ -261,6 +272,7 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 		Name: name, Schema: s, Multiple: d.Multiple,
 		Dependencies: slices.Clone(d.Dependencies),
 		Before:       slices.Clone(d.Before), After: slices.Clone(d.After),
+		readOnly: d.ReadOnly, owner: d.Owner,
 	}
 	c.newStore = func(n string) (ecs.ID, error) {
 		m, err := ecs.Register[T](r.w, n)

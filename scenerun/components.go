@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -39,8 +38,8 @@ func (c *cli) cmdComponents(args []string) error {
 		if c.HasTick() {
 			notes = append(notes, "ticks")
 		}
-		if components.IsWorld(c) {
-			notes = append(notes, "read-only: the world transform, computed")
+		if c.ReadOnly() {
+			notes = append(notes, "read-only: "+c.Owner())
 		}
 		note := ""
 		if len(notes) > 0 {

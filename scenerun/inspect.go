@@ -61,11 +61,13 @@ func observeTick(in *inspect.Inspector, d time.Duration) {
 
 // waitUntil waits until t, applying a reload if one comes (it then returns
 // at once, with reloaded true) and serving the inspector's requests as
-// they arrive. ok is false if ctx ended.
+// they arrive, in the time left until t (beforeTick serves them within
+// the inspector's share otherwise). ok is false if ctx ended.
 func waitUntil(ctx context.Context, t time.Time, reloads <-chan func(), in *inspect.Inspector) (reloaded, ok bool) {
 	var wake <-chan struct{}
 	if in != nil {
 		wake = in.Wake()
+		in.DrainUntil(t) // what waits, or a dump begun, in the time to spare
 	}
 	timer := time.NewTimer(time.Until(t))
 	defer timer.Stop()
@@ -77,7 +79,7 @@ func waitUntil(ctx context.Context, t time.Time, reloads <-chan func(), in *insp
 			apply()
 			return true, true
 		case <-wake:
-			in.Drain()
+			in.DrainUntil(t) // the time to spare until the next tick
 		case <-timer.C:
 			return false, true
 		}

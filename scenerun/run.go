@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/scenecs/scenecs/inspect"
@@ -121,7 +120,7 @@ func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string,
 	dt := 1 / f.hz
 	step := time.Duration(float64(time.Second) / f.hz)
 	tty := isTerminal(stderr)
-	var times []time.Duration
+	var times tickStats // bounded, however many ticks
 	start := time.Now()
 	next := start
 	lastStatus := start
@@ -145,15 +144,16 @@ func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string,
 		}
 		t0 := time.Now()
 		tickErr := rt.reg.Tick(dt)
-		times = append(times, time.Since(t0))
-		observeTick(f.inspector, times[len(times)-1])
+		took := time.Since(t0)
+		times.add(took)
+		observeTick(f.inspector, took)
 		ticks++
 		if tickErr != nil {
 			reportTickError(stderr, seen, ticks, tickErr)
 		}
 		if tty && time.Since(lastStatus) > 100*time.Millisecond {
 			lastStatus = time.Now()
-			fmt.Fprintf(stderr, "\rtick %d  entities %d  %.3f ms/tick   ", ticks, rt.w.Len(), ms(times[len(times)-1]))
+			fmt.Fprintf(stderr, "\rtick %d  entities %d  %.3f ms/tick   ", ticks, rt.w.Len(), ms(took))
 		}
 		if f.realtime {
 			next = next.Add(step)
@@ -178,13 +178,9 @@ done:
 	fmt.Fprintf(stdout, "scene     %s\n", c.sceneName(path))
 	fmt.Fprintf(stdout, "entities  %d\n", rt.w.Len())
 	fmt.Fprintf(stdout, "ticks     %d\n", ticks)
-	var busy time.Duration
-	for _, t := range times {
-		busy += t
-	}
 	if ticks > 0 {
-		fmt.Fprintf(stdout, "ticks/s   %.0f (busy time), %.0f (wall time)\n", float64(ticks)/busy.Seconds(), float64(ticks)/elapsed.Seconds())
-		fmt.Fprintf(stdout, "ms/tick   p50 %.3f  p99 %.3f\n", ms(pct(times, 50)), ms(pct(times, 99)))
+		fmt.Fprintf(stdout, "ticks/s   %.0f (busy time), %.0f (wall time)\n", float64(ticks)/times.busy.Seconds(), float64(ticks)/elapsed.Seconds())
+		fmt.Fprintf(stdout, "ms/tick   p50 %.3f  p99 %.3f\n", ms(times.percentile(50)), ms(times.percentile(99)))
 	}
 	if f.query != "" {
 		es, err := rt.reg.QueryAll(f.query)
@@ -204,16 +200,6 @@ done:
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func pct(ts []time.Duration, p int) time.Duration {
-	s := slices.Clone(ts)
-	slices.Sort(s)
-	i := (len(s)*p + 99) / 100
-	if i > 0 {
-		i--
-	}
-	return s[i]
-}
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
