@@ -129,7 +129,7 @@ func TestTree(t *testing.T) {
 	// Each handle names its entity, as /api/entities gives it.
 	for _, n := range tr.Entities {
 		var info entityInfo
-		e.get("/api/entities/" + n.Ref).expect(t, http.StatusOK).json(t, &info)
+		e.get("/api/entities/"+n.Ref).expect(t, http.StatusOK).json(t, &info)
 		if n.Handle == "" || n.Handle != info.Handle {
 			t.Errorf("%s: tree handle %q, entity handle %q", n.Ref, n.Handle, info.Handle)
 		}
