@@ -169,7 +169,7 @@ export class Panel {
     adder.offer(new Set(e.components.map((c) => c.name)));
   }
 
-/** The "Save to file" button and its message. */
+  /** The "Save to file" button and its message. */
   saveBar() {
     const bar = document.createElement('div');
     bar.className = 'savebar';
