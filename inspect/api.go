@@ -128,7 +128,6 @@ type componentInfo struct {
 	Multiple bool `json:"multiple"`
 	// Declared: declared by a scene (data only, no Go type or hooks).
 	Declared     bool       `json:"declared"`
-	ReadOnly     bool       `json:"readOnly,omitempty"` // TEMPORARY: until branch inspect21
 	Dependencies []string   `json:"dependencies,omitempty"`
 	Properties   []propInfo `json:"properties"`
 }
@@ -171,7 +170,6 @@ func (in *Inspector) getComponents(w http.ResponseWriter, r *http.Request) {
 			out.Components = append(out.Components, componentInfo{
 				Name: c.Name, Single: c.Schema.Single(), Tag: c.Schema.IsTag(), Multiple: c.Multiple,
 				Declared: c.Declared, Dependencies: c.Dependencies, Properties: propInfos(c.Schema),
-				ReadOnly: c.Name == "world" || c.Name == "prefab",
 			})
 		}
 		sort.Slice(out.Components, func(i, j int) bool { return out.Components[i].Name < out.Components[j].Name })
