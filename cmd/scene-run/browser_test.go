@@ -836,13 +836,12 @@ func TestBrowserEdit(t *testing.T) {
 	}
 
 	p.typeInto(speed+" input", "5\n")
-	deadline := time.Now().Add(5 * time.Second)
-	for p.spinSpeed() != 5 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the edit did not reach the World: speed %v", p.spinSpeed())
+	p.eventually("the edit reaching the World", func() error {
+		if got := p.spinSpeed(); got != 5 {
+			return fmt.Errorf("speed %v", got)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 
 	p.typeInto(speed+" input", "abc\n")
 	p.waitJS(`document.querySelector('` + speed + ` .err').textContent !== ''`)
@@ -977,17 +976,17 @@ func TestBrowserRunControls(t *testing.T) {
 	}
 	waitStats := func(what string, ok func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for stats(); !ok(); stats() {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: stats %+v", what, st)
+		p.eventually(what, func() error {
+			if stats(); !ok() {
+				return fmt.Errorf("stats %+v", st)
 			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return nil
+		})
 	}
 	p.click("#pause")
 	waitStats("pause", func() bool { return st.Paused })
 	paused := st.Ticks
+	// Nothing to wait for: a window in which ticks must not go on.
 	time.Sleep(300 * time.Millisecond)
 	if stats(); st.Ticks != paused {
 		t.Fatalf("ticks went on while paused: %d → %d", paused, st.Ticks)
@@ -996,7 +995,7 @@ func TestBrowserRunControls(t *testing.T) {
 	p.typeInto("#steps", "3")
 	p.click("#step")
 	waitStats("step 3", func() bool { return st.Ticks == paused+3 })
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond) // a window in which no fourth tick may come
 	if stats(); st.Ticks != paused+3 || !st.Paused {
 		t.Fatalf("after step 3 from %d: %+v", paused, st)
 	}
