@@ -21,6 +21,10 @@ type treeNode struct {
 	Depth int `json:"depth"`
 	// Children is the number of children.
 	Children int `json:"children,omitempty"`
+	// Handle is the entity's handle ("e12v0"), which names the same
+	// entity while it lives even when its path shifts: the page keys its
+	// rows by it.
+	Handle string `json:"handle"`
 }
 
 // treeResult is the answer of GET /api/tree.
@@ -44,7 +48,7 @@ func (in *Inspector) getTree(w http.ResponseWriter, r *http.Request) {
 		out := treeResult{Version: in.w.Version(), Count: len(es), Entities: make([]treeNode, len(es))}
 		for i, e := range es {
 			n := &out.Entities[i]
-			n.Ref, n.ID, n.Class = refs[i], in.reg.EntityID(e), in.reg.Classes(e)
+			n.Ref, n.ID, n.Class, n.Handle = refs[i], in.reg.EntityID(e), in.reg.Classes(e), e.String()
 			// Document order puts a parent before its children, so its
 			// depth is known when a child asks.
 			if p, ok := in.w.Parent(e); ok {

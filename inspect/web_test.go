@@ -126,6 +126,14 @@ func TestTree(t *testing.T) {
 			t.Errorf("entity %d: %+v, want %+v", i, g, w)
 		}
 	}
+	// Each handle names its entity, as /api/entities gives it.
+	for _, n := range tr.Entities {
+		var info entityInfo
+		e.get("/api/entities/"+n.Ref).expect(t, http.StatusOK).json(t, &info)
+		if n.Handle == "" || n.Handle != info.Handle {
+			t.Errorf("%s: tree handle %q, entity handle %q", n.Ref, n.Handle, info.Handle)
+		}
+	}
 	var q queryResult
 	e.get("/api/query?selector=*").expect(t, http.StatusOK).json(t, &q)
 	if tr.Version != q.Version {

@@ -195,10 +195,14 @@ func (p *page) eval(expr string, out any) {
 	}
 }
 
-// waitJS waits until a JavaScript expression is true (at most 15 s).
+// waitFor is how long a browser test waits for a condition: generous, for
+// a shared and busy machine; a condition met ends the wait at once.
+const waitFor = 30 * time.Second
+
+// waitJS waits until a JavaScript expression is true (at most waitFor).
 func (p *page) waitJS(expr string) {
 	p.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(waitFor)
 	for {
 		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!(`+expr+`)`))
@@ -227,22 +231,47 @@ func (p *page) typeInto(sel, text string) {
 	)
 }
 
-// click clicks the element matched by the CSS selector sel. The tree
-// redraws its rows when the scene changes, so a row found may be gone
-// before the click: then it tries again.
-func (p *page) click(sel string) {
+// eventually calls check until it returns nil, failing the test with its
+// last error after waitFor.
+func (p *page) eventually(what string, check func() error) {
 	p.t.Helper()
-	var err error
-	for try := 0; try < 5; try++ {
-		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
-		err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
-		cancel()
+	deadline := time.Now().Add(waitFor)
+	for {
+		err := check()
 		if err == nil {
 			return
 		}
-		time.Sleep(100 * time.Millisecond)
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: %v\nscene-run stderr:\n%s", what, err, p.errb.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	p.t.Fatalf("clicking %s: %v\nscene-run stderr:\n%s", sel, err, p.errb.String())
+}
+
+// click clicks the element matched by the CSS selector sel, once: the
+// page keeps its rows and boxes in place while the scene changes, so the
+// element found is the one clicked. (A row may still move under the
+// pointer when rows above it come or go: tests click rows that hold
+// still, or pause the scene first.)
+func (p *page) click(sel string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, waitFor)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		p.t.Fatalf("clicking %s: %v\nscene-run stderr:\n%s", sel, err, p.errb.String())
+	}
+}
+
+// pause pauses the scene and waits until the tree shows the paused World
+// (the API's version, no load under way), so that its rows hold still.
+func (p *page) pause() {
+	p.t.Helper()
+	if code, _ := p.post("POST", "/api/pause", ""); code != http.StatusOK {
+		p.t.Fatalf("pause: %d", code)
+	}
+	var tr struct{ Version uint64 }
+	p.api("/api/tree", &tr)
+	p.waitJS(fmt.Sprintf(`inspector.tree.version === %d && !inspector.tree.loading`, tr.Version))
 }
 
 // api GETs a JSON answer of the scene-run's inspection API.
@@ -307,26 +336,38 @@ func TestBrowserScreenshot(t *testing.T) {
 	}
 	file := copyScene(t, "asteroids.yaml")
 	p := openPage(t, "run", "-watch", "-inspect", "127.0.0.1:0", file)
+	p.watching()
 	p.typeInto("#sel-input", "[enemy]")
-	p.waitJS(`document.querySelector('#sel-status').textContent === '3 matches'`)
-	time.Sleep(time.Second)
+	p.waitJS(`inspector.store.selector === '[enemy]' && document.querySelector('#sel-status').textContent === '3 matches'`)
 	src, _ := os.ReadFile(file)
 	edited := strings.NewReplacer("position: 0 15 0", "position: -1 14 0", `spin: "speed: 10"`, `spin: "speed: 30"`).Replace(string(src))
 	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p.waitJS(`document.querySelector('#log-list li.reload')`)
+	// The bullets and the chips are gone: the rows hold still.
+	p.waitJS(`inspector.view.count === 8 && document.querySelector('#tree-count').textContent === '8 entities'`)
 	p.click(`#tree-list .row[data-ref="rock-2"]`)
 	p.waitJS(`document.querySelector('#panel .comp[data-name="spin"]')`)
 	p.typeInto(`#panel .comp[data-name="spin"] .prop[data-prop="speed"] input`, "90\n")
 	p.waitJS(`document.querySelector('#log-list li.edit')`)
-	p.waitJS(`inspector.view.count === 8`) // the bullets and the chips are gone
 	p.click("#frame")
-	time.Sleep(4 * time.Second) // some points in the plots
+	p.waitJS(`inspector.plots.rate.series[0].points.length >= 6`) // some points in the plots
 	buf, _ := p.screenshot("")
 	if err := os.WriteFile("../../docs/inspector.png", buf, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// watching waits until scene-run says it watches the scene file.
+func (p *page) watching() {
+	p.t.Helper()
+	p.eventually("the watcher", func() error {
+		if !strings.Contains(p.errb.String(), "watching ") {
+			return fmt.Errorf("scene-run has not said it is watching")
+		}
+		return nil
+	})
 }
 
 // copyScene copies a scene of scenes/ into a temporary directory, with
@@ -380,17 +421,12 @@ func (p *page) treeRefs(sel string) []string {
 // waitTree waits until the tree's rows are want.
 func (p *page) waitTree(want []string) {
 	p.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got := p.treeRefs("")
-		if slices.Equal(got, want) {
-			return
+	p.eventually("the tree", func() error {
+		if got := p.treeRefs(""); !slices.Equal(got, want) {
+			return fmt.Errorf("rows %q, want %q", got, want)
 		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("tree rows %q, want %q", got, want)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // viewMatches returns the references of the entities the view draws in
@@ -414,9 +450,7 @@ func TestBrowserTree(t *testing.T) {
 		p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
 		// Bullets expire: pause, so that the tree and the query see the
 		// same scene.
-		if code, _ := p.post("POST", "/api/pause", ""); code != http.StatusOK {
-			t.Fatalf("pause: %d", code)
-		}
+		p.pause()
 		var q struct{ Matches []string }
 		p.api("/api/query?selector=*", &q)
 		p.waitTree(q.Matches)
@@ -461,6 +495,249 @@ func TestBrowserTree(t *testing.T) {
 	})
 }
 
+// churnScene is cubes.yaml with 8 cubes living 0.2 to 0.6 s each, which
+// the spawner replaces all the time: the tree's rows of the cubes come and
+// go many times a second.
+func churnScene(t *testing.T) string {
+	t.Helper()
+	return copyScene(t, "cubes.yaml", "count: 10000", "count: 8", "rate: 500", "rate: 30",
+		"max: 10000", "max: 8", "lifetime: 30 60", "lifetime: 0.2 0.6")
+}
+
+// rowWatch is JavaScript (%q: the key of a row to follow) that marks the
+// rows of the tree in the DOM when it starts (first) and counts, from a
+// MutationObserver, what becomes of rows: born and gone; made again for
+// an entity whose row was in the DOM (remade) or given another entity
+// (rekeyed), which must not happen; the paths the followed row showed.
+const rowWatch = `((follow) => {
+	const spacer = document.querySelector('#tree-list .spacer');
+	const w = window.rowWatch = {born: 0, gone: 0, remade: [], rekeyed: 0, paths: []};
+	for (const r of spacer.children) { r.tag = r.dataset.key; r.first = true; }
+	w.paths.push(spacer.querySelector('.row[data-key="' + follow + '"]').dataset.ref);
+	new MutationObserver((ms) => {
+		for (const m of ms) {
+			if (m.type === 'attributes') {
+				if (m.attributeName === 'data-key') w.rekeyed++;
+				else if (m.target.dataset.key === follow && !w.paths.includes(m.target.dataset.ref)) w.paths.push(m.target.dataset.ref);
+				continue;
+			}
+			if (m.target !== spacer) continue; // a row's own spans
+			for (const n of m.addedNodes) if (!n.tag) { n.tag = n.dataset.key; w.born++; }
+			for (const n of m.removedNodes) {
+				if (n.isConnected) continue; // moved, not removed
+				if (spacer.querySelector('.row[data-key="' + n.dataset.key + '"]')) w.remade.push(n.dataset.key); else w.gone++;
+			}
+		}
+	}).observe(spacer, {childList: true, subtree: true, attributes: true, attributeFilter: ['data-key', 'data-ref']});
+	return true;
+})(%q)`
+
+// rowState is what TestBrowserTreeInPlace checks of the tree once the
+// scene has changed under it.
+type rowState struct {
+	Remade            []string
+	Rekeyed           int
+	Paths             []string
+	CameraKept, Hover bool
+	KeeperKept        bool
+	KeeperRef         string
+	Selected, Key     string
+	SelectedRows      []string
+	Focused           bool
+	Born, Gone        int
+}
+
+// TestBrowserTreeInPlace: while the scene spawns and expires entities,
+// the tree keeps each entity's row element (no row is made again, none
+// is given another entity), the hover and the focus stay, the selection
+// follows its entity when the entity's path shifts, and a click on a
+// twisty works.
+func TestBrowserTreeInPlace(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", churnScene(t))
+	// Four entities, then the keeper, under the camera: rows above the
+	// churning cubes, so they hold still until the test removes the
+	// four, which shifts the keeper's path from camera/4 to camera/0.
+	var handle string
+	for i := range 5 {
+		body := `{"parent": "camera"}`
+		if i == 4 {
+			body = `{"parent": "camera", "class": "keeper"}`
+		}
+		code, ans := p.post("POST", "/api/entities", body)
+		if code != http.StatusCreated {
+			t.Fatalf("creating %s: %d %v", body, code, ans)
+		}
+		handle, _ = ans["handle"].(string)
+	}
+	keeper := fmt.Sprintf(`#tree-list .row[data-key=%q]`, handle)
+	p.waitJS(`document.querySelector('` + keeper + `')?.dataset.ref === 'camera/4'`)
+	var fits bool
+	p.eval(`(l => l.querySelector('.spacer').offsetHeight + 3 * 22 <= l.clientHeight)(document.querySelector('#tree-list'))`, &fits)
+	if !fits {
+		t.Fatal("the tree's rows do not all fit in sight: rows scrolled out would leave the DOM, as they should")
+	}
+	p.click(keeper)
+	p.waitJS(fmt.Sprintf(`inspector.store.key === %q && document.querySelector('#panel .meta')?.textContent.includes('.keeper')`, handle))
+	var at []float64
+	p.eval(`(b => [b.x + b.width / 2, b.y + b.height / 2])(document.querySelector('#tree-list .row[data-ref="camera"]').getBoundingClientRect())`, &at)
+	p.do(chromedp.MouseEvent(chromedp.MouseMoved, at[0], at[1]))
+	p.waitJS(`document.querySelector('#tree-list .row[data-ref="camera"]').matches(':hover')`)
+	p.eval(fmt.Sprintf(rowWatch, handle), new(bool))
+
+	for range 4 {
+		if code, ans := p.post("DELETE", "/api/entities/camera/0", ""); code != http.StatusOK {
+			t.Fatalf("removing camera/0: %d %v", code, ans)
+		}
+	}
+	// Let the spawner replace the cubes many times over, and the tree
+	// take the keeper's new path.
+	p.waitJS(fmt.Sprintf(`inspector.tree.byKey.get(%q)?.ref === 'camera/0' && rowWatch.born >= 30 && rowWatch.gone + rowWatch.remade.length >= 30`, handle))
+	var st rowState
+	p.eval(`(() => {
+		const w = rowWatch, s = inspector.store;
+		const camera = document.querySelector('#tree-list .row[data-ref="camera"]');
+		const keeper = document.querySelector('`+keeper+`');
+		return {remade: w.remade, rekeyed: w.rekeyed, paths: w.paths, born: w.born, gone: w.gone,
+			cameraKept: !!camera.first, hover: camera.matches(':hover'),
+			keeperKept: !!keeper.first, keeperRef: keeper.dataset.ref,
+			selected: s.selected, key: s.key,
+			selectedRows: [...document.querySelectorAll('#tree-list .row.selected')].map(r => r.dataset.ref),
+			focused: document.activeElement === document.querySelector('#tree-list')};
+	})()`, &st)
+	t.Logf("rows born %d, gone %d; the keeper's paths %q", st.Born, st.Gone, st.Paths)
+	if len(st.Remade) > 0 || st.Rekeyed > 0 {
+		t.Errorf("rows made again for entities that had one: %q; rows given another entity: %d", st.Remade, st.Rekeyed)
+	}
+	if !st.CameraKept || !st.Hover || !st.KeeperKept || !st.Focused {
+		t.Errorf("camera's row kept %v, hovered %v; keeper's row kept %v; tree focused %v", st.CameraKept, st.Hover, st.KeeperKept, st.Focused)
+	}
+	if st.KeeperRef != "camera/0" || st.Selected != "camera/0" || st.Key != handle || !slices.Equal(st.SelectedRows, []string{"camera/0"}) {
+		t.Errorf("the selection did not follow the keeper to camera/0: row %q, selected %q (%q), rows marked %q", st.KeeperRef, st.Selected, st.Key, st.SelectedRows)
+	}
+	p.waitJS(`document.querySelector('#panel h2')?.textContent === 'camera/0'`)
+	foldInPlace(p)
+}
+
+// foldInPlace clicks the twisty of the spawner's row, which folds its
+// churning children away, then again, which unfolds them, the row
+// staying the same element throughout.
+func foldInPlace(p *page) {
+	p.t.Helper()
+	twisty := `#tree-list .row[data-ref="cubes"] .twisty`
+	kept := `document.querySelector('#tree-list .row[data-ref="cubes"]').first`
+	p.click(twisty)
+	p.waitJS(kept + ` && document.querySelector('` + twisty + `').textContent === '▸' && !document.querySelector('#tree-list .row[data-ref^="cubes/"]')`)
+	p.click(twisty)
+	p.waitJS(kept + ` && document.querySelector('` + twisty + `').textContent === '▾' && document.querySelector('#tree-list .row[data-ref^="cubes/"]')`)
+	var remade []string
+	p.eval(`rowWatch.remade`, &remade)
+	if len(remade) > 0 {
+		p.t.Errorf("rows made again while folding: %q", remade)
+	}
+}
+
+// TestBrowserPanelInPlace: components added to and removed from the
+// selected entity (here through the API) change the panel in place: the
+// field being typed in keeps its element, its focus and its text, and the
+// name picked in "add component" stays picked.
+func TestBrowserPanelInPlace(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	p.pause()
+	p.click(`#tree-list .row[data-ref="wreck"]`)
+	speed := `#panel .comp[data-name="spin"] .prop[data-prop="speed"] input`
+	adder := `#panel form.adder select`
+	p.waitJS(`document.querySelector('` + speed + `') && document.querySelector('` + adder + ` option[value="lifetime"]')`)
+	p.do(chromedp.SetValue(chromedp.CSS(adder), "lifetime"))
+	p.typeInto(speed, "7") // no Enter: being typed
+	p.eval(`(() => { document.querySelector('`+speed+`').tag = 'speed'; document.querySelector('`+adder+`').tag = 'adder';
+		document.querySelector('#panel .comp[data-name="spin"]').tag = 'spin'; return true })()`, new(bool))
+	check := func(when string) {
+		t.Helper()
+		var st struct {
+			Spin, Speed, Focused, Adder bool
+			Text, Picked                string
+			Offered                     []string
+		}
+		p.eval(`(() => { const s = document.querySelector('`+speed+`'), a = document.querySelector('`+adder+`');
+			return {spin: document.querySelector('#panel .comp[data-name="spin"]').tag === 'spin', speed: s.tag === 'speed',
+				focused: document.activeElement === s, text: s.value, adder: a.tag === 'adder', picked: a.value,
+				offered: [...a.options].map(o => o.value)} })()`, &st)
+		if !st.Spin || !st.Speed || !st.Focused || st.Text != "7" || !st.Adder || st.Picked != "lifetime" {
+			t.Errorf("%s: spin's box kept %v; speed's field kept %v, focused %v, text %q; adder kept %v, picked %q",
+				when, st.Spin, st.Speed, st.Focused, st.Text, st.Adder, st.Picked)
+		}
+		if slices.Contains(st.Offered, "alive") == strings.Contains(when, "added") {
+			t.Errorf("%s: offered %q", when, st.Offered)
+		}
+	}
+	if code, ans := p.post("PUT", "/api/entities/wreck/components/alive", ""); code != http.StatusOK {
+		t.Fatalf("adding alive: %d %v", code, ans)
+	}
+	p.waitJS(`document.querySelector('#panel .comp[data-name="alive"]')`)
+	check("alive added")
+	if code, ans := p.post("DELETE", "/api/entities/wreck/components/alive", ""); code != http.StatusOK {
+		t.Fatalf("removing alive: %d %v", code, ans)
+	}
+	p.waitJS(`!document.querySelector('#panel .comp[data-name="alive"]') && document.querySelector('` + adder + ` option[value="alive"]')`)
+	check("alive removed")
+}
+
+// TestBrowserAddComponent: "add component" offers exactly the components
+// the entity lacks that are not read-only (GET /api/components marks
+// them readOnly): never world or prefab, which the API refuses to set.
+func TestBrowserAddComponent(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	p.pause()
+	// field is a plain entity: no prefab, so only the read-only mark
+	// keeps prefab out of the list.
+	p.click(`#tree-list .row[data-ref="field"]`)
+	adder := `#panel form.adder select`
+	p.waitJS(`document.querySelector('#panel h2')?.textContent === '#field' && document.querySelector('` + adder + `')`)
+	var comps struct {
+		Components []struct {
+			Name     string
+			ReadOnly bool
+		}
+	}
+	p.api("/api/components", &comps)
+	var e struct{ Components []struct{ Name string } }
+	p.api("/api/entities/field", &e)
+	has := map[string]bool{}
+	for _, c := range e.Components {
+		has[c.Name] = true
+	}
+	readOnly := map[string]bool{}
+	var want []string
+	for _, c := range comps.Components {
+		if c.ReadOnly {
+			readOnly[c.Name] = true
+		} else if !has[c.Name] {
+			want = append(want, c.Name)
+		}
+	}
+	slices.Sort(want)
+	for _, name := range []string{"world", "prefab"} {
+		if !readOnly[name] || has[name] {
+			t.Errorf("GET /api/components marks %s read-only: %v; field has it: %v", name, readOnly[name], has[name])
+		}
+	}
+	var offered []string
+	p.eval(`[...document.querySelectorAll('`+adder+` option')].map(o => o.value).filter(v => v)`, &offered)
+	if !slices.Equal(offered, want) {
+		t.Errorf("offered %q\nwant    %q", offered, want)
+	}
+	for _, name := range []string{"lifetime", "velocity", "alive"} {
+		if !slices.Contains(offered, name) {
+			t.Errorf("%s is not offered: %q", name, offered)
+		}
+	}
+	for _, name := range []string{"world", "prefab", "position"} {
+		if slices.Contains(offered, name) {
+			t.Errorf("%s is offered: %q", name, offered)
+		}
+	}
+}
+
 // TestBrowserSelector: typing a selector highlights in the tree and the
 // view exactly what scene-run query prints, with the count; a selector
 // that does not compile shows its error and column.
@@ -473,13 +750,21 @@ func TestBrowserSelector(t *testing.T) {
 			p := openPage(t, "run", "-inspect", "127.0.0.1:0", c.scene)
 			want := cliQuery(t, c.scene, c.sel)
 			p.typeInto("#sel-input", c.sel)
-			p.waitJS(fmt.Sprintf(`document.querySelector('#sel-status').textContent === %q`, c.count))
+			// The matches of the whole selector, not of a prefix typed
+			// so far (the box runs what it holds after each pause).
+			p.waitJS(fmt.Sprintf(`inspector.store.selector === %q && document.querySelector('#sel-status').textContent === %q`, c.sel, c.count))
+			// The tree marks them as it takes them.
 			if got := p.treeRefs(".match"); !slices.Equal(got, want) {
 				t.Errorf("tree highlights %q; scene-run query prints %q", got, want)
 			}
-			if got := p.viewMatches(); !slices.Equal(got, want) {
-				t.Errorf("view highlights %q; scene-run query prints %q", got, want)
-			}
+			// The view recolours its boxes once it has their references,
+			// which come on their own request.
+			p.eventually("the view's highlights", func() error {
+				if got := p.viewMatches(); !slices.Equal(got, want) {
+					return fmt.Errorf("view highlights %q; scene-run query prints %q", got, want)
+				}
+				return nil
+			})
 
 			bad := c.bad
 			var apiErr struct {
@@ -496,13 +781,20 @@ func TestBrowserSelector(t *testing.T) {
 				t.Fatalf("the API takes %q: %d %+v", bad, res.StatusCode, apiErr)
 			}
 			p.typeInto("#sel-input", bad)
-			p.waitJS(`!document.querySelector('#sel-error').hidden`)
-			var shown string
-			p.eval(`document.querySelector('#sel-error').textContent`, &shown)
+			// A prefix typed so far may show its own error first: wait
+			// for the whole selector's.
 			wantShown := bad + "\n" + strings.Repeat(" ", apiErr.Col-1) + "^\n" + apiErr.Error
-			if shown != wantShown {
-				t.Errorf("error shown:\n%s\nwant:\n%s", shown, wantShown)
-			}
+			p.eventually("the selector's error", func() error {
+				var shown struct {
+					Hidden bool
+					Text   string
+				}
+				p.eval(`(e => ({hidden: e.hidden, text: e.textContent}))(document.querySelector('#sel-error'))`, &shown)
+				if shown.Hidden || shown.Text != wantShown {
+					return fmt.Errorf("error shown (hidden %v):\n%s\nwant:\n%s", shown.Hidden, shown.Text, wantShown)
+				}
+				return nil
+			})
 			if got := p.treeRefs(".match"); len(got) != 0 {
 				t.Errorf("a bad selector still highlights %q", got)
 			}
@@ -535,6 +827,7 @@ func (p *page) spinSpeed() float64 {
 func TestBrowserEdit(t *testing.T) {
 	file := copyScene(t, "asteroids.yaml")
 	p := openPage(t, "run", "-inspect", "127.0.0.1:0", file)
+	p.pause() // bullets and chips expire: the wreck's row would move
 	p.click(`#tree-list .row[data-ref="wreck"]`)
 	speed := `#panel .comp[data-name="spin"] .prop[data-prop="speed"]`
 	p.waitJS(`document.querySelector('` + speed + ` input')`)
@@ -543,13 +836,12 @@ func TestBrowserEdit(t *testing.T) {
 	}
 
 	p.typeInto(speed+" input", "5\n")
-	deadline := time.Now().Add(5 * time.Second)
-	for p.spinSpeed() != 5 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the edit did not reach the World: speed %v", p.spinSpeed())
+	p.eventually("the edit reaching the World", func() error {
+		if got := p.spinSpeed(); got != 5 {
+			return fmt.Errorf("speed %v", got)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 
 	p.typeInto(speed+" input", "abc\n")
 	p.waitJS(`document.querySelector('` + speed + ` .err').textContent !== ''`)
@@ -593,7 +885,7 @@ func TestBrowserEdit(t *testing.T) {
 func TestBrowserWatch(t *testing.T) {
 	file := copyScene(t, "asteroids.yaml")
 	p := openPage(t, "run", "-watch", "-inspect", "127.0.0.1:0", file)
-	time.Sleep(200 * time.Millisecond) // the watcher is up once the page is; leave it a moment
+	p.watching()
 	src, _ := os.ReadFile(file)
 	moved := strings.Replace(string(src), "position: 0 15 0", "position: 4 15 0", 1)
 	if err := os.WriteFile(file, []byte(moved), 0o644); err != nil {
@@ -601,12 +893,17 @@ func TestBrowserWatch(t *testing.T) {
 	}
 	p.waitJS(`[...document.querySelectorAll('#log-list li.reload .line')].some(l => l.textContent === '~ #wreck position 0 15 0 → 4 15 0')`)
 	p.waitJS(`(p => p && p[0] === 4 && p[1] === 15)(inspector.view.positionOf('wreck'))`)
-	// With nothing selected, the reload leaves the panel as it was.
-	time.Sleep(300 * time.Millisecond)
-	var panel string
-	p.eval(`document.querySelector('#panel').textContent`, &panel)
-	if panel != "Select an entity in the tree or the view." {
-		t.Errorf("panel after a reload with nothing selected: %q", panel)
+	// With nothing selected, the reload leaves the panel as it was: once
+	// the page has taken the reload's schemas (and so refreshed the
+	// panel), the panel has asked for no entity and still says so.
+	p.waitJS(`inspector.panel.schemaLoads >= 2`)
+	var panel struct {
+		Text  string
+		Asked int
+	}
+	p.eval(`({text: document.querySelector('#panel').textContent, asked: inspector.panel.asked})`, &panel)
+	if panel.Text != "Select an entity in the tree or the view." || panel.Asked != 0 {
+		t.Errorf("panel after a reload with nothing selected: %q, %d entity requests", panel.Text, panel.Asked)
 	}
 
 	broken := strings.Replace(moved, "position: 4 15 0", "position: 4 15 zero", 1)
@@ -679,17 +976,17 @@ func TestBrowserRunControls(t *testing.T) {
 	}
 	waitStats := func(what string, ok func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for stats(); !ok(); stats() {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: stats %+v", what, st)
+		p.eventually(what, func() error {
+			if stats(); !ok() {
+				return fmt.Errorf("stats %+v", st)
 			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return nil
+		})
 	}
 	p.click("#pause")
 	waitStats("pause", func() bool { return st.Paused })
 	paused := st.Ticks
+	// Nothing to wait for: a window in which ticks must not go on.
 	time.Sleep(300 * time.Millisecond)
 	if stats(); st.Ticks != paused {
 		t.Fatalf("ticks went on while paused: %d → %d", paused, st.Ticks)
@@ -698,7 +995,7 @@ func TestBrowserRunControls(t *testing.T) {
 	p.typeInto("#steps", "3")
 	p.click("#step")
 	waitStats("step 3", func() bool { return st.Ticks == paused+3 })
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond) // a window in which no fourth tick may come
 	if stats(); st.Ticks != paused+3 || !st.Paused {
 		t.Fatalf("after step 3 from %d: %+v", paused, st)
 	}
@@ -710,9 +1007,7 @@ func TestBrowserRunControls(t *testing.T) {
 // and shows its components; selecting in the tree outlines it in the view.
 func TestBrowserPick(t *testing.T) {
 	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
-	if code, _ := p.post("POST", "/api/pause", ""); code != http.StatusOK {
-		t.Fatalf("pause: %d", code)
-	}
+	p.pause()
 	p.waitJS(`inspector.view.positionOf('rock-2')`)
 	var pt []float64
 	p.eval(`inspector.view.screenPoint('rock-2')`, &pt)

@@ -68,4 +68,4 @@ function report(err) {
 
 // For debugging from the console and for the browser tests: the parts,
 // read-only use intended.
-window.inspector = { store, tree, selectorBox, view, stream, panel, log, run };
+window.inspector = { store, tree, selectorBox, view, stream, panel, log, run, plots: { rate, cost } };

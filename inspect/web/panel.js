@@ -9,6 +9,8 @@
 
 import { get, put, del, entityURL, componentURL, ApiError } from './api.js';
 import { makeEditor } from './editors.js';
+import { entityKey } from './store.js';
+import { place, put as assign } from './keyed.js';
 
 const REFRESH = 500; // ms between refreshes of the live values
 
@@ -16,13 +18,18 @@ export class Panel {
   constructor(el, store) {
     this.el = el;
     this.store = store;
-    this.schemas = new Map(); // component name -> {properties, single, tag}
-    this.ref = null;
+    this.schemas = new Map(); // component name -> {properties, single, tag, readOnly}
+    this.ref = null; // the entity shown, by reference (id or path)
+    this.key = null; // and by key (entityKey): what the panel asks the API for
     this.entity = null;
-    this.editors = new Map(); // "comp\tprop" -> editor
-    this.pending = new Map(); // "ref\tcomp\tprop" -> {ref, comp, body, label}
-    this.seq = 0;
-    store.on('select', ({ ref }) => this.show(ref));
+    this.parts = null; // the entity's header, component list and adder (build)
+    this.boxes = new Map(); // component name -> {el, sig, editors: Map prop -> editor}
+    this.pending = new Map(); // "key\tcomp\tprop" -> {target, comp, body, label}
+    this.seq = 0; // a new entity shown: answers for the one before are dropped
+    this.asked = 0; // entity requests made (refreshes included)
+    this.applied = 0; // the newest request whose answer is shown
+    this.schemaLoads = 0; // GET /api/components answers taken
+    store.on('select', ({ ref, key, same }) => (same ? this.moved(ref) : this.show(ref, key)));
     setInterval(() => { if (this.ref && !document.hidden) this.refresh(); }, REFRESH);
     this.show(null);
   }
@@ -31,85 +38,135 @@ export class Panel {
   async loadSchemas() {
     const r = await get('api/components');
     this.schemas = new Map(r.components.map((c) => [c.name, c]));
+    this.schemaLoads++;
   }
 
   schema(name) {
     return this.schemas.get(name.split('__')[0]);
   }
 
-  async show(ref) {
+  /** The reference the API is asked with: the key once known. */
+  target() {
+    return this.key || this.ref;
+  }
+
+  /** GET the entity shown; null when a newer answer was shown already. */
+  async fetch() {
+    const n = ++this.asked;
+    const e = await get(entityURL(this.target()));
+    if (n < this.applied) return null;
+    this.applied = n;
+    return e;
+  }
+
+  /** Show the entity at ref (key: its key, when known). */
+  async show(ref, key) {
     this.ref = ref;
+    this.key = key || null;
     this.entity = null;
+    this.parts = null;
+    this.boxes = new Map();
+    this.seq++;
     if (!ref) {
       this.el.replaceChildren(note('Select an entity in the tree or the view.'));
       return;
     }
-    const seq = ++this.seq;
-    try {
-      const e = await get(entityURL(ref));
-      if (seq === this.seq) this.build(e);
-    } catch (err) {
-      if (seq === this.seq) this.el.replaceChildren(note(err.message, 'error'));
-    }
+    await this.refresh();
   }
 
-  /** Update the values shown, leaving alone a field being edited or in error. */
+  /** The entity shown is now at ref (its path shifted). */
+  moved(ref) {
+    this.ref = ref;
+    this.refresh();
+  }
+
+  /**
+   * Fetch the entity again and show it: built at the first answer, then
+   * updated in place, leaving alone a field being edited or in error.
+   */
   async refresh() {
     if (!this.ref) return;
     const seq = this.seq;
     let e;
     try {
-      e = await get(entityURL(this.ref));
+      e = await this.fetch();
     } catch (err) {
-      if (seq === this.seq && err instanceof ApiError && err.status === 404) {
-        this.el.replaceChildren(note(`${this.ref} is gone: ${err.message}`, 'error'));
-        this.ref = null;
-      }
+      if (seq !== this.seq) return;
+      if (err instanceof ApiError && err.status === 404) this.gone(err.message);
+      else if (!this.parts) this.el.replaceChildren(note(err.message, 'error'));
       return;
     }
-    if (seq !== this.seq) return;
-    const names = (c) => c.components.map((x) => x.name).join(' ');
-    if (!this.entity || names(e) !== names(this.entity) || e.ref !== this.entity.ref) {
+    if (seq !== this.seq || !e || !this.ref) return;
+    if (this.key && entityKey(e) !== this.key) {
+      this.gone(`${this.key} names another entity now`);
+    } else if (this.parts) {
+      this.update(e);
+    } else {
+      this.key = entityKey(e);
+      this.store.identify(this.ref, this.key);
       this.build(e);
-      return;
-    }
-    this.entity = e;
-    for (const c of e.components) {
-      for (const [prop, text] of propTexts(this.schema(c.name), c)) {
-        const ed = this.editors.get(`${c.name}\t${prop}`);
-        if (ed && !ed.busy()) ed.set(text);
-      }
     }
   }
 
+  /** The entity shown is gone: say so, and stop refreshing. */
+  gone(why) {
+    this.el.replaceChildren(note(`${this.ref} is gone: ${why}`, 'error'));
+    this.ref = null;
+    this.parts = null;
+  }
+
+  /** Make the header, the component list and the adder of a newly shown entity. */
   build(e) {
-    this.entity = e;
-    this.editors.clear();
     const head = document.createElement('header');
     head.className = 'entity';
     const title = document.createElement('h2');
-    title.textContent = e.id ? `#${e.id}` : e.ref;
     const meta = document.createElement('div');
     meta.className = 'meta';
+    const source = document.createElement('div');
+    source.className = 'source';
+    head.append(title, meta, source, this.saveBar());
+    const list = document.createElement('div');
+    list.className = 'components';
+    this.parts = { title, meta, source, list, adder: this.adder() };
+    this.update(e);
+    this.el.replaceChildren(head, list);
+  }
+
+  /**
+   * Show e: the header's text, then the components, keyed by name: the
+   * box of a component that stays is kept (its editors only take the
+   * new values), a new one gets a box, a gone one loses its own.
+   */
+  update(e) {
+    this.entity = e;
+    const { title, meta, source, list, adder } = this.parts;
+    assign(title, 'textContent', e.id ? `#${e.id}` : e.ref);
     const bits = [e.handle];
     if (e.class && e.class.length) bits.push(e.class.map((c) => `.${c}`).join(' '));
     if (e.parent) bits.push(`in ${e.parent}`);
     if (e.children.length) bits.push(`${e.children.length} ${e.children.length === 1 ? 'child' : 'children'}`);
-    meta.textContent = bits.join(' · ');
-    head.append(title, meta);
-    if (e.source) {
-      const src = document.createElement('div');
-      src.className = 'source';
-      src.textContent = e.source;
-      head.append(src);
-    }
-    head.append(this.saveBar());
+    assign(meta, 'textContent', bits.join(' · '));
+    assign(source, 'textContent', e.source || '');
+    assign(source, 'hidden', !e.source);
 
-    const list = document.createElement('div');
-    list.className = 'components';
-    for (const c of e.components) list.append(this.component(c));
-    list.append(this.adder(e));
-    this.el.replaceChildren(head, list);
+    const boxes = new Map();
+    for (const c of e.components) {
+      const s = this.schema(c.name);
+      const sig = JSON.stringify(s || null);
+      let b = this.boxes.get(c.name);
+      if (b && b.sig === sig) {
+        for (const [prop, text] of propTexts(s, c)) {
+          const ed = b.editors.get(prop);
+          if (ed && !ed.busy()) ed.set(text);
+        }
+      } else {
+        b = this.component(c, s, sig); // new, or its schema changed (a reload)
+      }
+      boxes.set(c.name, b);
+    }
+    this.boxes = boxes;
+    place(list, [...[...boxes.values()].map((b) => b.el), adder.form]);
+    adder.offer(new Set(e.components.map((c) => c.name)));
   }
 
   /** The "Save to file" button and its message. */
@@ -131,7 +188,7 @@ export class Panel {
       msg.textContent = 'saving…';
       for (const [key, p] of this.pending) {
         try {
-          await put(`${componentURL(p.ref, p.comp)}?save=1`, p.body);
+          await put(`${componentURL(p.target, p.comp)}?save=1`, p.body);
           this.pending.delete(key);
         } catch (err) {
           msg.className = 'save-msg error';
@@ -149,8 +206,8 @@ export class Panel {
     return bar;
   }
 
-  component(c) {
-    const s = this.schema(c.name);
+  /** A component's box (c: its value, s: its schema, sig: the schema as text). */
+  component(c, s, sig) {
     const box = document.createElement('section');
     box.className = 'comp';
     box.dataset.name = c.name;
@@ -163,13 +220,14 @@ export class Panel {
     rm.textContent = '×';
     rm.title = `remove ${c.name}`;
     rm.addEventListener('click', async () => {
-      try { await del(componentURL(this.ref, c.name)); } catch (err) { showError(box, err.message); }
+      try { await del(componentURL(this.target(), c.name)); } catch (err) { showError(box, err.message); }
     });
     h.append(name, rm);
     box.append(h);
+    const editors = new Map();
     if (!s || s.tag || !s.properties.length) {
       box.classList.add('tag');
-      return box;
+      return { el: box, sig, editors };
     }
     const texts = new Map(propTexts(s, c));
     for (const p of s.properties) {
@@ -182,23 +240,24 @@ export class Panel {
       const err = document.createElement('div');
       err.className = 'err';
       const ed = makeEditor(p, texts.get(p.name) ?? '', (text) => this.commit(c.name, s, p, text, ed, err));
-      this.editors.set(`${c.name}\t${p.name}`, ed);
+      editors.set(p.name, ed);
       row.append(label, ed.el, err);
       box.append(row);
     }
-    return box;
+    return { el: box, sig, editors };
   }
 
   /** Apply an edit to the live entity; show the parser's message if refused. */
   async commit(comp, schema, prop, text, ed, err) {
     const body = schema.single ? text : `${prop.name}: ${text}`;
     const ref = this.ref;
+    const target = this.target();
     try {
-      await put(componentURL(ref, comp), body);
+      await put(componentURL(target, comp), body);
       ed.error(null);
       err.textContent = '';
       const label = schema.single ? `${ref} ${comp}: ${text}` : `${ref} ${comp}.${prop.name}: ${text}`;
-      this.pending.set(`${ref}\t${comp}\t${prop.name}`, { ref, comp, body, label });
+      this.pending.set(`${target}\t${comp}\t${prop.name}`, { target, comp, body, label });
       this.updateSave();
     } catch (e) {
       ed.error(e.message);
@@ -206,14 +265,18 @@ export class Panel {
     }
   }
 
-  /** A row to add a component: a name from the schemas and its value. */
-  adder(e) {
+  /**
+   * The row that adds a component: a name and its value. offer(have)
+   * lists the components the entity lacks, but not the read-only ones
+   * (world, prefab: the API refuses to set them), keeping the option
+   * elements and the name picked.
+   */
+  adder() {
     const form = document.createElement('form');
     form.className = 'adder';
     const sel = document.createElement('select');
-    sel.append(new Option('add component…', ''));
-    const have = new Set(e.components.map((c) => c.name));
-    for (const name of [...this.schemas.keys()].sort()) if (!have.has(name)) sel.append(new Option(name, name));
+    const none = new Option('add component…', '');
+    sel.append(none);
     const value = document.createElement('input');
     value.type = 'text';
     value.placeholder = 'value, e.g. 1 2 3 or hp: 5';
@@ -227,14 +290,21 @@ export class Panel {
       ev.preventDefault();
       if (!sel.value) return;
       try {
-        await put(componentURL(this.ref, sel.value), value.value);
+        await put(componentURL(this.target(), sel.value), value.value);
         err.textContent = '';
         this.refresh();
       } catch (x) {
         err.textContent = x.message;
       }
     });
-    return form;
+    const offer = (have) => {
+      const names = [...this.schemas.values()].filter((c) => !c.readOnly && !have.has(c.name)).map((c) => c.name).sort();
+      const old = new Map([...sel.options].map((o) => [o.value, o]));
+      const picked = sel.value;
+      place(sel, [none, ...names.map((n) => old.get(n) || new Option(n, n))]);
+      assign(sel, 'value', names.includes(picked) ? picked : '');
+    };
+    return { form, offer };
   }
 }
 

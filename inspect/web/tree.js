@@ -3,8 +3,16 @@
 // A scene may hold 10,000 entities, so the list is virtual: only the rows
 // in sight are in the DOM, each ROW pixels high, over a spacer as tall as
 // the whole list. Parents with many children start collapsed.
+//
+// Rows are kept per entity (keyed by entityKey, not by path: a path
+// shifts when an earlier sibling goes): while the scene spawns and
+// expires entities, a row that stays in sight stays the same DOM node,
+// updated in place, so a click, the hover or the focus on it is not lost.
+// Folding and the selection follow the entity too.
 
 import { get } from './api.js';
+import { entityKey } from './store.js';
+import { place, put } from './keyed.js';
 
 const ROW = 22; // px, as .row in style.css
 const COLLAPSE_OVER = 50; // children: a parent with more starts collapsed
@@ -15,12 +23,16 @@ export class Tree {
     this.filterInput = filter;
     this.countEl = count;
     this.store = store;
-    this.nodes = []; // {ref, id, class, depth, children}, document order
+    this.nodes = []; // {ref, id, handle, class, depth, children}, document order
     this.index = new Map(); // ref -> position in nodes
-    this.collapsed = new Set(); // refs
-    this.seen = new Set(); // refs whose collapsed state was decided
+    this.byKey = new Map(); // entityKey -> node
+    this.collapsed = new Set(); // keys
+    this.seen = new Set(); // keys whose collapsed state was decided
     this.rows = []; // the nodes shown, after collapsing and filtering
+    this.rowEls = new Map(); // key -> its row element, for the rows in the DOM
     this.version = -1;
+    this.loading = null; // the load under way
+    this.again = false; // load again once it is done
 
     this.spacer = document.createElement('div');
     this.spacer.className = 'spacer';
@@ -31,23 +43,51 @@ export class Tree {
     this.filterInput.addEventListener('input', () => this.layout());
     new ResizeObserver(() => this.paint()).observe(this.list);
 
-    store.on('select', ({ ref }) => { if (ref) this.reveal(ref); this.paint(); });
+    store.on('select', ({ ref, same }) => { if (ref && !same) this.reveal(ref); this.paint(); });
     store.on('matches', () => this.paint());
   }
 
-  /** Fetch the tree again. */
-  async load() {
-    const t = await get('api/tree');
+  /**
+   * Fetch the tree again. Calls while a fetch is under way make one more
+   * fetch after it, not one each: the cube scene changes faster than
+   * 10,000 entities can be fetched.
+   */
+  load() {
+    if (this.loading) {
+      this.again = true;
+      return this.loading;
+    }
+    this.loading = (async () => {
+      try {
+        do {
+          this.again = false;
+          this.take(await get('api/tree'));
+        } while (this.again);
+      } finally {
+        this.loading = null;
+      }
+    })();
+    return this.loading;
+  }
+
+  /** Take a GET /api/tree answer. */
+  take(t) {
     this.version = t.version;
     this.nodes = t.entities;
     this.index = new Map(this.nodes.map((n, i) => [n.ref, i]));
+    this.byKey = new Map(this.nodes.map((n) => [entityKey(n), n]));
+    const seen = new Set();
     for (const n of this.nodes) {
-      if (!this.seen.has(n.ref)) {
-        this.seen.add(n.ref);
-        if (n.children > COLLAPSE_OVER) this.collapsed.add(n.ref);
-      }
+      const k = entityKey(n);
+      seen.add(k);
+      if (!this.seen.has(k) && n.children > COLLAPSE_OVER) this.collapsed.add(k);
     }
+    this.seen = seen; // entities gone are forgotten
+    for (const k of this.collapsed) if (!seen.has(k)) this.collapsed.delete(k);
     this.layout();
+    // The selected entity may have a new path: the selection follows it.
+    const sel = this.store.key && this.byKey.get(this.store.key);
+    if (sel) this.store.follow(sel.ref);
   }
 
   /** Recompute the rows shown, then paint. */
@@ -61,7 +101,7 @@ export class Tree {
       let hideBelow = Infinity; // depth of a collapsed ancestor
       for (const n of this.nodes) {
         if (n.depth > hideBelow) continue;
-        hideBelow = this.collapsed.has(n.ref) ? n.depth : Infinity;
+        hideBelow = this.collapsed.has(entityKey(n)) ? n.depth : Infinity;
         rows.push(n);
       }
     }
@@ -69,84 +109,92 @@ export class Tree {
     this.flat = !!q;
     const total = this.nodes.length;
     const n = (x) => x.toLocaleString('en');
-    this.countEl.textContent = q ? `${n(rows.length)} of ${n(total)}` : `${n(total)} ${total === 1 ? 'entity' : 'entities'}`;
-    this.spacer.style.height = `${rows.length * ROW}px`;
+    put(this.countEl, 'textContent', q ? `${n(rows.length)} of ${n(total)}` : `${n(total)} ${total === 1 ? 'entity' : 'entities'}`);
+    put(this.spacer.style, 'height', `${rows.length * ROW}px`);
     this.paint();
   }
 
-  /** Draw the rows in sight. */
+  /** Bring the rows in sight up to date, keeping each entity's row element. */
   paint() {
     const top = this.list.scrollTop;
     const first = Math.max(0, Math.floor(top / ROW) - 5);
     const last = Math.min(this.rows.length, Math.ceil((top + this.list.clientHeight) / ROW) + 5);
-    const frag = document.createDocumentFragment();
-    for (let i = first; i < last; i++) frag.append(this.row(this.rows[i], i));
-    this.spacer.replaceChildren(frag);
+    const shown = new Map();
+    for (let i = first; i < last; i++) {
+      const n = this.rows[i];
+      const k = entityKey(n);
+      if (shown.has(k)) continue;
+      const el = this.rowEls.get(k) || newRow(k);
+      this.fill(el, n, i);
+      shown.set(k, el);
+    }
+    this.rowEls = shown;
+    place(this.spacer, [...shown.values()]);
   }
 
-  row(n, i) {
-    const el = document.createElement('div');
-    el.className = 'row';
-    el.dataset.ref = n.ref;
-    el.setAttribute('role', 'treeitem');
-    el.style.top = `${i * ROW}px`;
-    el.style.paddingLeft = `${6 + (this.flat ? 0 : n.depth * 14)}px`;
-    if (n.ref === this.store.selected) el.classList.add('selected');
-    const m = this.store.matches;
-    if (m && m.has(n.ref)) el.classList.add('match');
+  /** Whether n is the selected entity. */
+  isSelected(n) {
+    const s = this.store;
+    return s.key ? entityKey(n) === s.key : n.ref === s.selected;
+  }
 
-    const tw = document.createElement('span');
-    tw.className = 'twisty';
-    if (n.children && !this.flat) {
-      tw.textContent = this.collapsed.has(n.ref) ? '▸' : '▾';
-      tw.title = `${n.children} ${n.children === 1 ? 'child' : 'children'}`;
+  /** Make a row show node n at position i, writing only what changed. */
+  fill(el, n, i) {
+    const folds = n.children > 0 && !this.flat;
+    const folded = folds && this.collapsed.has(entityKey(n));
+    put(el.dataset, 'ref', n.ref);
+    put(el.style, 'top', `${i * ROW}px`);
+    put(el.style, 'paddingLeft', `${6 + (this.flat ? 0 : n.depth * 14)}px`);
+    el.classList.toggle('selected', this.isSelected(n));
+    const m = this.store.matches;
+    el.classList.toggle('match', !!(m && m.has(n.ref)));
+
+    const [tw, name] = el.children;
+    put(tw, 'textContent', folds ? (folded ? '▸' : '▾') : '');
+    put(tw, 'title', folds ? `${n.children} ${n.children === 1 ? 'child' : 'children'}` : '');
+    put(name, 'className', n.id ? 'id' : 'path');
+    put(name, 'textContent', n.id ? `#${n.id}` : n.ref);
+    // Then the classes, and the number of children of a folded parent.
+    const extra = (n.class || []).map((c) => ['cls', `.${c}`]);
+    if (folded) extra.push(['more', n.children.toLocaleString('en')]);
+    let s = name.nextElementSibling;
+    for (const [cls, t] of extra) {
+      if (!s) s = el.appendChild(document.createElement('span'));
+      put(s, 'className', cls);
+      put(s, 'textContent', t);
+      s = s.nextElementSibling;
     }
-    const name = document.createElement('span');
-    if (n.id) {
-      name.className = 'id';
-      name.textContent = `#${n.id}`;
-    } else {
-      name.className = 'path';
-      name.textContent = n.ref;
+    while (s) {
+      const next = s.nextElementSibling;
+      s.remove();
+      s = next;
     }
-    el.append(tw, name);
-    for (const c of n.class || []) {
-      const s = document.createElement('span');
-      s.className = 'cls';
-      s.textContent = `.${c}`;
-      el.append(s);
-    }
-    if (n.children && this.collapsed.has(n.ref) && !this.flat) {
-      const s = document.createElement('span');
-      s.className = 'more';
-      s.textContent = n.children.toLocaleString('en');
-      el.append(s);
-    }
-    return el;
   }
 
   clicked(ev) {
     const row = ev.target.closest('.row');
-    if (!row) return;
-    const ref = row.dataset.ref;
+    const n = row && this.byKey.get(row.dataset.key);
+    if (!n) return;
+    const k = row.dataset.key;
     if (ev.target.classList.contains('twisty')) {
-      if (this.collapsed.has(ref)) this.collapsed.delete(ref); else this.collapsed.add(ref);
+      if (this.collapsed.has(k)) this.collapsed.delete(k); else this.collapsed.add(k);
       this.layout();
       return;
     }
     this.list.focus();
-    this.store.select(ref);
+    this.store.select(n.ref, k);
   }
 
   /** Up and down move the selection; left and right fold. */
   key(ev) {
-    const at = this.rows.findIndex((n) => n.ref === this.store.selected);
+    const at = this.rows.findIndex((n) => this.isSelected(n));
     const n = this.rows[at];
+    const go = (m) => this.store.select(m.ref, entityKey(m));
     switch (ev.key) {
-      case 'ArrowDown': if (at + 1 < this.rows.length) this.store.select(this.rows[at + 1].ref); break;
-      case 'ArrowUp': if (at > 0) this.store.select(this.rows[at - 1].ref); break;
-      case 'ArrowLeft': if (n && n.children) { this.collapsed.add(n.ref); this.layout(); } break;
-      case 'ArrowRight': if (n && n.children) { this.collapsed.delete(n.ref); this.layout(); } break;
+      case 'ArrowDown': if (at + 1 < this.rows.length) go(this.rows[at + 1]); break;
+      case 'ArrowUp': if (at > 0) go(this.rows[at - 1]); break;
+      case 'ArrowLeft': if (n && n.children) { this.collapsed.add(entityKey(n)); this.layout(); } break;
+      case 'ArrowRight': if (n && n.children) { this.collapsed.delete(entityKey(n)); this.layout(); } break;
       default: return;
     }
     ev.preventDefault();
@@ -162,7 +210,7 @@ export class Tree {
     for (let i = at - 1; i >= 0 && depth > 0; i--) {
       if (this.nodes[i].depth < depth) {
         depth = this.nodes[i].depth;
-        opened = this.collapsed.delete(this.nodes[i].ref) || opened;
+        opened = this.collapsed.delete(entityKey(this.nodes[i])) || opened;
       }
     }
     if (opened) this.layout();
@@ -173,6 +221,18 @@ export class Tree {
       this.list.scrollTop = y - this.list.clientHeight / 2;
     }
   }
+}
+
+/** A row element for the entity of key k: the twisty and the name, filled by Tree.fill. */
+function newRow(k) {
+  const el = document.createElement('div');
+  el.className = 'row';
+  el.dataset.key = k;
+  el.setAttribute('role', 'treeitem');
+  const tw = document.createElement('span');
+  tw.className = 'twisty';
+  el.append(tw, document.createElement('span'));
+  return el;
 }
 
 /** The text the filter looks in: reference, id and classes. */
