@@ -517,6 +517,9 @@ func (j *jsonReader) Item(n *yamlsyntax.Node) {
 		y.stop = true
 		return
 	}
+	if y.errs.poll() {
+		return // interrupted: the caller says so
+	}
 	de := j.entity(n)
 	if de.path == "" {
 		de.path = de.e.ID
@@ -789,6 +792,9 @@ func (j *jsonReader) body(n *yamlsyntax.Node, depth int) *EntitySpec {
 		y.errs.add(y.pos(n), "too many entities (limit %d)", y.lim.MaxEntities)
 		y.stop = true
 		return nil
+	}
+	if y.errs.poll() {
+		return nil // interrupted
 	}
 	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -119,6 +120,34 @@ type errorSink struct {
 	list ErrorList
 	max  int
 	full bool // max reached: stop reading
+
+	ctx     context.Context // nil: never interrupted
+	polls   int             // polls since the last look at ctx
+	stopped bool            // ctx was done: reading stopped (full is set too)
+}
+
+// pollEvery is how many entities a reader reads between two looks at
+// its context.
+const pollEvery = 1024
+
+// poll is called by the readers for every entity: every pollEvery calls
+// it looks at the context, and once that is done it stops the read
+// (full) and reports true.
+func (s *errorSink) poll() bool {
+	if s.stopped {
+		s.full = true
+		return true
+	}
+	if s.ctx == nil {
+		return false
+	}
+	if s.polls++; s.polls >= pollEvery {
+		s.polls = 0
+		if s.ctx.Err() != nil {
+			s.stopped, s.full = true, true
+		}
+	}
+	return s.stopped
 }
 
 func (s *errorSink) add(p Pos, format string, args ...any) {

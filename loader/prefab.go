@@ -13,9 +13,17 @@ import (
 // Prefabs). A prefab's body compiles once, into a template: a tree of
 // Nodes (not in the Plan's roots) whose components are composed (base
 // prefab, mixins, own, per property) and whose children have Keys, their
-// names inside the prefab. An instance copies the template's tree into
-// the Plan, sharing the composed components of every part the instance
-// does not change, so that an instance costs no parsing.
+// names inside the prefab. Templates share their subtrees: a nested
+// instance (or a variant) in a prefab's body is a node of its own whose
+// children are the nested prefab's template nodes themselves, except
+// along the paths of the parts it changes, which are copied. So a
+// template costs what its prefab's text says, however many entities an
+// instance of it has (a prefab of ten instances of a prefab of ten
+// instances ... is a chain of small nodes), and every template node
+// knows the size and depth of its subtree (shape, see expand.go) before
+// anything is expanded. An instance in the scene copies the template's
+// tree into the Plan, sharing the composed components of every part the
+// instance does not change, so that an instance costs no parsing.
 
 // PrefabPlan is one prefab compiled.
 type PrefabPlan struct {
@@ -70,8 +78,8 @@ func (c *compiler) compilePrefabs() {
 }
 
 // template returns the compiled template of the prefab name, compiling
-// it on first use; nil if it is unknown, in a cycle or broken (reported
-// elsewhere).
+// it on first use; nil if it is unknown, in a cycle, broken (reported
+// elsewhere) or beyond the limits (reported here, at its name).
 func (c *compiler) template(name string) *PrefabPlan {
 	pe := c.prefabs[name]
 	if pe == nil {
@@ -85,17 +93,17 @@ func (c *compiler) template(name string) *PrefabPlan {
 		return nil
 	}
 	pe.state = 1
-	saved := c.prefab
-	c.prefab = pe.spec
+	saved, savedDepth := c.prefab, c.depth
+	c.prefab, c.depth = pe.spec, 0
 	c.prefabStack = append(c.prefabStack, name)
 	root := c.node(pe.spec.Body, nil, 0)
 	c.prefabStack = c.prefabStack[:len(c.prefabStack)-1]
-	c.prefab = saved
+	c.prefab, c.depth = saved, savedDepth
 	pe.state = 2
-	if pe.reported {
-		return nil // in a cycle: its instances get nothing from it
+	if pe.reported || c.stop || !c.prefabFits(pe.spec, c.shapes[root]) {
+		return nil // its instances get nothing from it
 	}
-	pe.plan = &PrefabPlan{Src: pe.spec, Root: root, Prefab: &registry.Prefab{Name: name, Root: registryNode(root)}}
+	pe.plan = &PrefabPlan{Src: pe.spec, Root: root, Prefab: &registry.Prefab{Name: name, Root: c.registryNode(root)}}
 	c.plan.Prefabs[name] = pe.plan
 	return pe.plan
 }
@@ -147,37 +155,46 @@ func (c *compiler) instanceOf(e *EntitySpec) *Node {
 	return pp.Root
 }
 
-// instParts adds to n, an instance of the template tmpl written as e,
-// the copies of tmpl's children (its parts), with e's part overrides
-// applied, and reports overrides of parts the prefab does not have.
-func (c *compiler) instParts(n, tmpl *Node, e *EntitySpec) {
-	var over map[string]*PartSpec
-	if len(e.Parts()) > 0 {
-		over = make(map[string]*PartSpec, len(e.Parts()))
-		for _, p := range e.Parts() {
-			over[p.Path] = p
-		}
-	}
+// instParts adds to n, an instance of the template tmpl, the copies of
+// tmpl's children (its parts), with the instance's changes ov applied
+// (nil: none).
+func (c *compiler) instParts(n, tmpl *Node, ov *overrides) {
 	for _, t := range tmpl.Children {
-		n.Children = append(n.Children, c.part(t, n, over, t.Key()))
-	}
-	for _, p := range e.Parts() {
-		if over[p.Path] == nil {
-			continue // applied
+		if c.stop {
+			return
 		}
-		var paths []string
-		walkNodes(tmpl.Children, func(t *Node) { paths = append(paths, strings.TrimPrefix(t.Path, tmpl.Path+"/")) })
-		c.errs.add(p.PathPos, "prefab %q has no part %q%s", e.Prefab(), p.Path, suggest(p.Path, paths))
+		sub, path := ov, ""
+		if ov != nil {
+			path = t.Key()
+		}
+		if ch := c.part(t, n, sub, path); ch != nil {
+			n.Children = append(n.Children, ch)
+		}
 	}
 }
 
-// part copies the template node t as a child of parent, at the path
-// inside the prefab path, with the override over[path] applied (and
-// deleted from over), and its subtree.
-func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string) *Node {
+// part copies the template node t as a child of parent, t being at
+// path inside the prefab, with the change ov.at[path] applied, and its
+// subtree; nil if the instance removes it. ov is nil (and path "")
+// where the instance changes nothing at or below t. In a prefab's body
+// such a node is not copied at all: the template shares it.
+func (c *compiler) part(t, parent *Node, ov *overrides, path string) *Node {
+	var p *PartSpec
+	if ov != nil {
+		if p = ov.at[path]; p != nil && p.Removed {
+			return nil
+		}
+		if p == nil && !ov.under[path] {
+			ov = nil
+		}
+	}
+	scene := c.prefab == nil
+	if !scene && ov == nil {
+		return t
+	}
 	n := c.newNode()
 	n.Src, n.Parent, n.ext, n.Comps = t.Src, parent, t.ext, t.Comps
-	if c.prefab == nil {
+	if scene {
 		c.plan.Count++
 		if pid := parent.ID(); pid != "" {
 			n.Path = pid + "/" + t.Key() // its id, see Node.ID
@@ -185,12 +202,17 @@ func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string)
 		} else {
 			n.Path = parent.Path + "/" + strconv.Itoa(len(parent.Children))
 		}
+		c.addName(n)
+		c.depth++
+		c.inParts++
+		defer func() { c.depth--; c.inParts-- }()
 	} else {
-		n.Path = parent.Path + "/" + t.Key()
+		n.Path = t.Key()
 	}
-	p := over[path]
+	if c.stop {
+		return n
+	}
 	if p != nil {
-		delete(over, path)
 		c.override(n, p.Body)
 	}
 	nk := len(t.Children)
@@ -201,14 +223,29 @@ func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string)
 		n.Children = cutSlab(&c.kids, nk)
 	}
 	for _, tc := range t.Children {
-		n.Children = append(n.Children, c.part(tc, n, over, path+"/"+tc.Key()))
+		if c.stop {
+			break
+		}
+		sub, sp := ov, ""
+		if ov != nil {
+			sp = path + "/" + tc.Key()
+		}
+		if ch := c.part(tc, n, sub, sp); ch != nil {
+			n.Children = append(n.Children, ch)
+		}
 	}
 	if p != nil {
 		for _, ch := range p.Body.Children {
+			if c.stop {
+				break
+			}
 			if cn := c.node(ch, n, len(n.Children)); cn != nil {
 				n.Children = append(n.Children, cn)
 			}
 		}
+	}
+	if !scene {
+		c.shapes[n] = c.shapeOf(n)
 	}
 	return n
 }
@@ -277,17 +314,39 @@ func instanceRoot(n *Node) *Node {
 	return n
 }
 
-// registryNode converts a template to the registry's form. The root's
-// marker (a variant's base) is left out: InstantiatePrefab sets the
-// prefab's own.
+// registryNode converts a template to the registry's form, once per
+// node: the registry's prefabs share subtrees as the templates do. The
+// root's marker (a variant's base) is left out: InstantiatePrefab sets
+// the prefab's own.
+func (c *compiler) registryNode(n *Node) *registry.PrefabNode {
+	if c.regNodes == nil {
+		c.regNodes = map[*Node]*registry.PrefabNode{}
+	}
+	return registryNodeIn(n, c.regNodes)
+}
+
+// registryNode converts a template node (and its subtree) to the
+// registry's form.
 func registryNode(n *Node) *registry.PrefabNode {
+	return registryNodeIn(n, map[*Node]*registry.PrefabNode{})
+}
+
+// registryNodeIn is registryNode with the conversions made so far.
+func registryNodeIn(n *Node, done map[*Node]*registry.PrefabNode) *registry.PrefabNode {
+	if rn, ok := done[n]; ok {
+		return rn
+	}
 	rn := &registry.PrefabNode{Key: n.Key(), Prefab: n.Prefab(), Class: n.Class(), Components: n.Comps}
 	if n.Parent == nil && n.Prefab() != "" {
 		rn.Components = slices.DeleteFunc(slices.Clone(n.Comps), func(np registry.NamedPatch) bool { return np.Name == registry.PrefabComponent })
 	}
-	for _, ch := range n.Children {
-		rn.Children = append(rn.Children, registryNode(ch))
+	if len(n.Children) > 0 {
+		rn.Children = make([]*registry.PrefabNode, len(n.Children))
+		for i, ch := range n.Children {
+			rn.Children[i] = registryNodeIn(ch, done)
+		}
 	}
+	done[n] = rn
 	return rn
 }
 

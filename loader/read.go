@@ -94,10 +94,23 @@ func FormatOf(file string) Format {
 // extension of file (.yaml, .yml, .xml or .json). Includes are recorded in Document.Includes
 // but not resolved; use [ReadFile] for that.
 func Read(file string, data []byte, lim Limits) (*Document, error) {
+	return readContext(context.Background(), file, data, lim)
+}
+
+// readContext is Read, interrupted when ctx is done (every few
+// thousand entities the readers look at it).
+func readContext(ctx context.Context, file string, data []byte, lim Limits) (*Document, error) {
+	if err := interrupted(ctx); err != nil {
+		return nil, err
+	}
 	lim = lim.withDefaults()
-	errs := &errorSink{max: lim.MaxErrors}
+	errs := &errorSink{max: lim.MaxErrors, ctx: ctx}
 	doc := readOne(file, data, lim, errs)
+	if errs.stopped {
+		return nil, interrupted(ctx)
+	}
 	if doc != nil {
+		doc.lim = lim
 		checkUnique(doc, errs)
 	}
 	return finish(doc, errs)
@@ -142,11 +155,17 @@ func finish(doc *Document, errs *errorSink) (*Document, error) {
 // On error ReadFile returns an [ErrorList] with every problem found in every
 // file, sorted by position, and possibly a partial Document.
 func ReadFile(fsys fs.FS, name string, lim Limits) (*Document, error) {
+	return readFileContext(context.Background(), fsys, name, lim)
+}
+
+// readFileContext is ReadFile, interrupted when ctx is done: it is
+// looked at before each file and every few thousand entities read.
+func readFileContext(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	l := &includer{
-		fsys:   guardFS(context.Background(), fsys, lim.MaxBytes), // bounded, regular files only
+		fsys:   guardFS(ctx, fsys, lim.MaxBytes), // bounded, regular files only
 		lim:    lim,
-		errs:   &errorSink{max: lim.MaxErrors},
+		errs:   &errorSink{max: lim.MaxErrors, ctx: ctx},
 		loaded: map[string]bool{},
 	}
 	if !fs.ValidPath(name) {
@@ -154,8 +173,12 @@ func ReadFile(fsys fs.FS, name string, lim Limits) (*Document, error) {
 		return finish(nil, l.errs)
 	}
 	doc := l.load(name, Pos{File: name})
+	if l.errs.stopped {
+		return nil, interrupted(ctx)
+	}
 	if doc != nil {
 		doc.Files = l.files
+		doc.lim = lim
 		checkUnique(doc, l.errs)
 	}
 	return finish(doc, l.errs)

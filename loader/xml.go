@@ -486,6 +486,10 @@ func (x *xmlReader) newEntity(open, depth int, elem string) *EntitySpec {
 		x.fail(open, "too many entities (limit %d)", x.lim.MaxEntities)
 		return nil
 	}
+	if x.errs.poll() {
+		x.stop = true // interrupted: the caller says so
+		return nil
+	}
 	if depth > x.lim.MaxDepth {
 		x.errs.add(x.pos(open), "entities nested too deeply (limit %d)", x.lim.MaxDepth)
 		x.skip(elem)

@@ -668,6 +668,9 @@ func (y *yamlReader) entityItem(it *yamlsyntax.Node, depth int) *EntitySpec {
 		y.stop = true
 		return nil
 	}
+	if y.errs.poll() {
+		return nil // interrupted
+	}
 	return y.entity(it, depth)
 }
 
