@@ -252,11 +252,13 @@ type compiler struct {
 	made      int
 	nameBytes int64
 	inParts   int // parts being expanded around the node being compiled
-	// shapes are the sizes of the templates' nodes; keys index the
+	// shapes are the sizes of the templates' nodes; tries the changes
+	// of instances to their parts, resolved once; keys index the
 	// children of wide template nodes by key; regNodes are the
 	// templates' nodes converted for the registry (templates share
 	// subtrees, and so do their conversions).
 	shapes   map[*Node]shape
+	tries    map[*EntitySpec]*partTrie
 	keys     map[*Node]map[string]*Node
 	regNodes map[*Node]*registry.PrefabNode
 	// strType is the registry's string type: quoted values of its

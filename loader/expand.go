@@ -116,33 +116,43 @@ func (c *compiler) addName(n *Node) {
 	c.stop = true
 }
 
-// overrides are an instance's changes to the parts of its prefab,
-// resolved against the template.
-type overrides struct {
-	at      map[string]*PartSpec // the change at each path
-	under   map[string]bool      // paths with changes below them
-	removed []*Node              // the template nodes of the parts removed
-	rmUnder map[string]bool      // paths with removed parts below them
+// partTrie is an instance's changes to the parts of its prefab,
+// resolved against the template, by path segment: the root is the
+// instance's root, each node the part at a path with a change at or
+// below it.
+type partTrie struct {
+	node    *Node                // the template node at the path
+	part    *PartSpec            // the change at the path (nil: none)
+	kids    map[string]*partTrie // the changes below, by key
+	removes bool                 // a part at or below the path is removed
+}
+
+// below returns the trie of the part whose key is key, or nil.
+func (tr *partTrie) below(key string) *partTrie {
+	if tr == nil || tr.kids == nil {
+		return nil
+	}
+	return tr.kids[key]
 }
 
 // expandInstance adds to n, the node of the instance e of the template
-// tmpl, its parts: the changes e makes resolved (and the paths it names
-// that the prefab lacks reported), then, in the scene, the instance's
-// size and depth checked against the limits before anything is copied.
+// tmpl, its parts: in the scene, once the instance's size and depth are
+// checked against the limits.
 func (c *compiler) expandInstance(n, tmpl *Node, e *EntitySpec) {
-	ov := c.resolveParts(e, tmpl)
-	if c.prefab == nil && !c.admit(e, tmpl, ov) {
+	tr := c.resolveParts(e, tmpl)
+	if c.prefab == nil && !c.admit(e, tmpl, tr) {
 		return
 	}
-	c.instParts(n, tmpl, ov)
+	c.instParts(n, tmpl, tr)
 }
 
 // admit reports whether the instance e of tmpl, whose root was just
 // counted at depth c.depth, fits what is left of the limits, and
 // reports at its prefab value why not (and stops the compilation).
-func (c *compiler) admit(e *EntitySpec, tmpl *Node, ov *overrides) bool {
-	sh := c.instShape(tmpl, ov)
-	total := int64(c.plan.Count) - 1 + sh.size
+func (c *compiler) admit(e *EntitySpec, tmpl *Node, tr *partTrie) bool {
+	sh := c.instShape(tmpl, tr)
+	c.addedShape(&sh, tr, 1)
+	total := addSize(int64(c.plan.Count)-1, sh.size)
 	deepest := c.depth - 1 + sh.depth
 	switch {
 	case total > int64(c.lim.MaxEntities):
@@ -158,35 +168,88 @@ func (c *compiler) admit(e *EntitySpec, tmpl *Node, ov *overrides) bool {
 	return false
 }
 
-// instShape is the shape of an instance of tmpl with the parts ov
-// removes taken off (children that changes add are counted as they are
-// compiled).
-func (c *compiler) instShape(tmpl *Node, ov *overrides) shape {
-	sh := c.shapes[tmpl]
-	if ov == nil || len(ov.removed) == 0 {
-		return sh
-	}
-	if sh.size < maxSize {
-		for _, t := range ov.removed {
-			sh.size -= c.shapes[t].size
+// specShape works out the shape of the entity e of a prefab's body (or
+// a child a part's change adds) from the text and the templates it
+// instances, compiling those, but building nothing of e.
+func (c *compiler) specShape(e *EntitySpec) shape {
+	sh := shape{size: 1, depth: 1}
+	if pe := c.prefabs[e.Prefab()]; pe != nil {
+		if pp := c.template(e.Prefab()); pp != nil {
+			tr := c.resolveParts(e, pp.Root)
+			sh = c.instShape(pp.Root, tr)
+			c.addedShape(&sh, tr, 1)
+		} else if pe.refused && c.prefab != nil {
+			// It passes a limit, and so does the prefab using it:
+			// reported once, at the first.
+			c.prefabs[c.prefab.Name].refused = true
 		}
 	}
-	sh.depth = c.depthWithout(tmpl, ov, "")
+	for _, ch := range e.Children {
+		cs := c.specShape(ch)
+		sh.size = addSize(sh.size, cs.size)
+		sh.depth = max(sh.depth, cs.depth+1)
+	}
 	return sh
 }
 
-// depthWithout is the depth of the template node t, at path, without
-// the parts ov removes: it descends only towards them.
-func (c *compiler) depthWithout(t *Node, ov *overrides, path string) int {
+// addedShape adds to sh what the children that the changes of tr add
+// make, tr's part being at depth d of the instance.
+func (c *compiler) addedShape(sh *shape, tr *partTrie, d int) {
+	if tr == nil {
+		return
+	}
+	if p := tr.part; p != nil && !p.Removed {
+		for _, ch := range p.Body.Children {
+			cs := c.specShape(ch)
+			sh.size = addSize(sh.size, cs.size)
+			sh.depth = max(sh.depth, d+cs.depth)
+		}
+	}
+	for _, k := range tr.kids {
+		c.addedShape(sh, k, d+1)
+	}
+}
+
+// instShape is the shape of an instance of tmpl with the parts tr
+// removes taken off (not counting the children changes add).
+func (c *compiler) instShape(tmpl *Node, tr *partTrie) shape {
+	sh := c.shapes[tmpl]
+	if tr == nil || !tr.removes {
+		return sh
+	}
+	if sh.size < maxSize {
+		sh.size -= c.removedSize(tr)
+	}
+	sh.depth = c.depthWithout(tmpl, tr)
+	return sh
+}
+
+// removedSize is the number of entities of the parts tr removes.
+func (c *compiler) removedSize(tr *partTrie) int64 {
+	if tr.part != nil && tr.part.Removed {
+		return c.shapes[tr.node].size
+	}
+	var n int64
+	for _, k := range tr.kids {
+		if k.removes {
+			n += c.removedSize(k)
+		}
+	}
+	return n
+}
+
+// depthWithout is the depth of the template node t without the parts
+// tr (t's trie) removes: it descends only towards them.
+func (c *compiler) depthWithout(t *Node, tr *partTrie) int {
 	d := 1
 	for _, ch := range t.Children {
-		p := joinPath(path, ch.Key())
-		if r := ov.at[p]; r != nil && r.Removed {
+		k := tr.below(ch.Key())
+		if k != nil && k.part != nil && k.part.Removed {
 			continue
 		}
 		cd := c.shapes[ch].depth
-		if ov.rmUnder[p] {
-			cd = c.depthWithout(ch, ov, p)
+		if k != nil && k.removes {
+			cd = c.depthWithout(ch, k)
 		}
 		d = max(d, cd+1)
 	}
@@ -201,74 +264,96 @@ func joinPath(path, key string) string {
 	return path + "/" + key
 }
 
-// resolveParts finds the template node of every part the instance e of
-// tmpl changes or removes, reporting the paths the prefab does not have
-// and the changes inside a part the instance removes; nil if e changes
-// no part.
-func (c *compiler) resolveParts(e *EntitySpec, tmpl *Node) *overrides {
+// resolveParts returns the trie of the changes the instance e of tmpl
+// makes to its parts (nil if none), made once per instance: it reports
+// the paths the prefab does not have, and changes inside a part the
+// instance removes (which are left out). A path given twice takes the
+// last change.
+func (c *compiler) resolveParts(e *EntitySpec, tmpl *Node) *partTrie {
 	parts := e.Parts()
 	if len(parts) == 0 {
 		return nil
 	}
-	ov := &overrides{at: make(map[string]*PartSpec, len(parts)), under: map[string]bool{}}
-	nodes := make(map[string]*Node, len(parts))
+	if tr, ok := c.tries[e]; ok {
+		return tr
+	}
+	root := &partTrie{node: tmpl}
+	at := make(map[*PartSpec]*partTrie, len(parts))
 	for _, p := range parts {
-		t, ok := c.partNode(tmpl, p.Path)
-		if !ok {
+		if tr := c.insertPart(root, p.Path); tr != nil {
+			tr.part, at[p] = p, tr
+		} else {
 			c.errs.add(p.PathPos, "prefab %q has no part %q%s", e.Prefab(), p.Path, suggest(p.Path, c.partPaths(tmpl, p.Path)))
-			continue
-		}
-		ov.at[p.Path], nodes[p.Path] = p, t
-		for i := range len(p.Path) {
-			if p.Path[i] == '/' {
-				ov.under[p.Path[:i]] = true
-			}
 		}
 	}
 	for _, p := range parts {
-		if ov.at[p.Path] != p {
-			continue // not found, or given again later
-		}
-		if r := removedAbove(ov, p.Path); r != "" {
-			c.errs.add(p.PathPos, "part %q is inside the part %q, which this instance removes", p.Path, r)
+		tr := at[p]
+		if tr == nil || tr.part != p {
 			continue
 		}
-		if p.Removed {
-			ov.removed = append(ov.removed, nodes[p.Path])
-			if ov.rmUnder == nil {
-				ov.rmUnder = map[string]bool{}
-			}
-			for i := range len(p.Path) {
-				if p.Path[i] == '/' {
-					ov.rmUnder[p.Path[:i]] = true
-				}
-			}
+		if r := removedAbove(root, p.Path); r != "" {
+			c.errs.add(p.PathPos, "part %q is inside the part %q, which this instance removes", p.Path, r)
+			tr.part = nil
 		}
 	}
-	return ov
+	for _, p := range parts {
+		if tr := at[p]; tr != nil && tr.part == p && p.Removed {
+			markRemoves(root, p.Path)
+		}
+	}
+	if c.tries == nil {
+		c.tries = map[*EntitySpec]*partTrie{}
+	}
+	c.tries[e] = root
+	return root
 }
 
-// removedAbove returns the path of a part above path that ov removes, or
-// "".
-func removedAbove(ov *overrides, path string) string {
-	for i := range len(path) {
-		if path[i] == '/' {
-			if r := ov.at[path[:i]]; r != nil && r.Removed {
-				return path[:i]
-			}
+// insertPart returns the trie node of the part at path below root,
+// made if need be; nil if the template has no such part.
+func (c *compiler) insertPart(root *partTrie, path string) *partTrie {
+	tr := root
+	for seg := range strings.SplitSeq(path, "/") {
+		if k := tr.below(seg); k != nil {
+			tr = k
+			continue
 		}
+		ch := c.child(tr.node, seg)
+		if ch == nil {
+			return nil
+		}
+		if tr.kids == nil {
+			tr.kids = map[string]*partTrie{}
+		}
+		k := &partTrie{node: ch}
+		tr.kids[seg] = k
+		tr = k
+	}
+	return tr
+}
+
+// removedAbove returns the path of a part above path (in root's trie)
+// that is removed, or "".
+func removedAbove(root *partTrie, path string) string {
+	tr, off := root, 0
+	for seg := range strings.SplitSeq(path, "/") {
+		if tr.part != nil && tr.part.Removed && tr != root {
+			return path[:off-1]
+		}
+		tr = tr.below(seg)
+		off += len(seg) + 1
 	}
 	return ""
 }
 
-// partNode returns the template node at path below t.
-func (c *compiler) partNode(t *Node, path string) (*Node, bool) {
+// markRemoves marks the trie nodes from root to the part at path as
+// having a removed part at or below them.
+func markRemoves(root *partTrie, path string) {
+	tr := root
+	tr.removes = true
 	for seg := range strings.SplitSeq(path, "/") {
-		if t = c.child(t, seg); t == nil {
-			return nil, false
-		}
+		tr = tr.below(seg)
+		tr.removes = true
 	}
-	return t, true
 }
 
 // wideNode is the number of children from which a template node's
@@ -318,7 +403,7 @@ func (c *compiler) partPaths(tmpl *Node, path string) []string {
 		at, prefix = ch, joinPath(prefix, seg)
 	}
 	if at != tmpl {
-		for _, ch := range at.Children {
+		for _, ch := range at.Children[:min(len(at.Children), maxSuggest)] {
 			out = append(out, joinPath(prefix, ch.Key()))
 		}
 	}
@@ -330,7 +415,7 @@ func (c *compiler) partPaths(tmpl *Node, path string) []string {
 	for len(queue) > 0 && len(out) < maxSuggest {
 		it := queue[0]
 		queue = queue[1:]
-		for _, ch := range it.n.Children {
+		for _, ch := range it.n.Children[:min(len(it.n.Children), maxSuggest-len(out))] {
 			p := joinPath(it.path, ch.Key())
 			out = append(out, p)
 			queue = append(queue, item{ch, p})

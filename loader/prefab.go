@@ -43,7 +43,9 @@ type prefabEntry struct {
 	plan     *PrefabPlan
 	marker   []registry.NamedPatch // the instances' marker, shared by all of them
 	state    uint8                 // 0: not compiled, 1: compiling, 2: compiled (plan nil if it failed)
+	visit    uint8                 // orderPrefabs: 0 not seen, 1 on the walk's stack, 2 done
 	reported bool                  // a cycle through it was reported
+	refused  bool                  // it, or a prefab it uses, passes a limit (reported once, at the first)
 }
 
 // markerPatch is the PrefabComponent marker of an instance of name.
@@ -62,9 +64,10 @@ func (c *compiler) marker(name string) []registry.NamedPatch {
 	return pe.marker
 }
 
-// compilePrefabs compiles every prefab of the document, in document
-// order (so that a cycle is reported at the first of its prefabs the
-// document defines).
+// compilePrefabs compiles every prefab of the document, each after the
+// prefabs it uses (see orderPrefabs), so that compiling one never
+// compiles another: a chain of a million nested prefabs costs no deeper
+// a stack than one.
 func (c *compiler) compilePrefabs() {
 	c.prefabs = make(map[string]*prefabEntry, len(c.doc.Prefabs))
 	for _, p := range c.doc.Prefabs {
@@ -72,9 +75,74 @@ func (c *compiler) compilePrefabs() {
 			c.prefabs[p.Name] = &prefabEntry{spec: p}
 		}
 	}
-	for _, p := range c.doc.Prefabs {
-		c.template(p.Name)
+	for _, name := range c.orderPrefabs() {
+		c.template(name)
 	}
+}
+
+// orderPrefabs returns the document's prefabs, each after the prefabs
+// its body uses (a variant's base, nested instances, instances that
+// parts' changes add), and reports every cycle once: it walks the uses
+// depth first from each prefab in document order, with a stack of its
+// own, so that a cycle is reported at the first of its prefabs the
+// document defines.
+func (c *compiler) orderPrefabs() []string {
+	type frame struct {
+		name string
+		uses []string
+	}
+	order := make([]string, 0, len(c.prefabs))
+	var stack []frame
+	push := func(name string) {
+		pe := c.prefabs[name]
+		pe.visit = 1
+		c.prefabStack = append(c.prefabStack, name)
+		stack = append(stack, frame{name, prefabUses(pe.spec.Body, nil)})
+	}
+	for _, p := range c.doc.Prefabs {
+		if c.prefabs[p.Name].visit != 0 {
+			continue
+		}
+		push(p.Name)
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if len(f.uses) == 0 {
+				c.prefabs[f.name].visit = 2
+				order = append(order, f.name)
+				stack = stack[:len(stack)-1]
+				c.prefabStack = c.prefabStack[:len(c.prefabStack)-1]
+				continue
+			}
+			use := f.uses[0]
+			f.uses = f.uses[1:]
+			switch pe := c.prefabs[use]; {
+			case pe == nil: // unknown: reported at the use
+			case pe.visit == 0:
+				push(use)
+			case pe.visit == 1:
+				c.reportPrefabCycle(use)
+			}
+		}
+	}
+	return order
+}
+
+// prefabUses appends to out the prefabs the entity e of a prefab's
+// body uses, in the order compiling it meets them: its own, those of
+// the children its parts' changes add, those of its children.
+func prefabUses(e *EntitySpec, out []string) []string {
+	if e.Prefab() != "" {
+		out = append(out, e.Prefab())
+	}
+	for _, p := range e.Parts() {
+		for _, ch := range p.Body.Children {
+			out = prefabUses(ch, out)
+		}
+	}
+	for _, ch := range e.Children {
+		out = prefabUses(ch, out)
+	}
+	return out
 }
 
 // template returns the compiled template of the prefab name, compiling
@@ -85,22 +153,29 @@ func (c *compiler) template(name string) *PrefabPlan {
 	if pe == nil {
 		return nil
 	}
-	switch pe.state {
-	case 2:
+	switch {
+	case pe.state == 2:
 		return pe.plan
-	case 1:
-		c.reportPrefabCycle(name)
-		return nil
+	case pe.state == 1 || pe.reported && c.prefab != nil:
+		return nil // in a cycle (reported by orderPrefabs)
 	}
 	pe.state = 1
 	saved, savedDepth := c.prefab, c.depth
 	c.prefab, c.depth = pe.spec, 0
 	c.prefabStack = append(c.prefabStack, name)
-	root := c.node(pe.spec.Body, nil, 0)
+	// What an instance would cost first, from the text and the
+	// templates it uses; the template is built only if that fits.
+	var root *Node
+	sh := c.specShape(pe.spec.Body) // sets pe.refused if it uses a refused prefab
+	if !pe.refused && !pe.reported && !c.stop {
+		if pe.refused = !c.prefabFits(pe.spec, sh); !pe.refused {
+			root = c.node(pe.spec.Body, nil, 0)
+		}
+	}
 	c.prefabStack = c.prefabStack[:len(c.prefabStack)-1]
 	c.prefab, c.depth = saved, savedDepth
 	pe.state = 2
-	if pe.reported || c.stop || !c.prefabFits(pe.spec, c.shapes[root]) {
+	if root == nil || pe.reported || c.stop {
 		return nil // its instances get nothing from it
 	}
 	pe.plan = &PrefabPlan{Src: pe.spec, Root: root, Prefab: &registry.Prefab{Name: name, Root: c.registryNode(root)}}
@@ -156,40 +231,32 @@ func (c *compiler) instanceOf(e *EntitySpec) *Node {
 }
 
 // instParts adds to n, an instance of the template tmpl, the copies of
-// tmpl's children (its parts), with the instance's changes ov applied
+// tmpl's children (its parts), with the instance's changes tr applied
 // (nil: none).
-func (c *compiler) instParts(n, tmpl *Node, ov *overrides) {
+func (c *compiler) instParts(n, tmpl *Node, tr *partTrie) {
 	for _, t := range tmpl.Children {
 		if c.stop {
 			return
 		}
-		sub, path := ov, ""
-		if ov != nil {
-			path = t.Key()
-		}
-		if ch := c.part(t, n, sub, path); ch != nil {
+		if ch := c.part(t, n, tr.below(t.Key())); ch != nil {
 			n.Children = append(n.Children, ch)
 		}
 	}
 }
 
-// part copies the template node t as a child of parent, t being at
-// path inside the prefab, with the change ov.at[path] applied, and its
-// subtree; nil if the instance removes it. ov is nil (and path "")
-// where the instance changes nothing at or below t. In a prefab's body
-// such a node is not copied at all: the template shares it.
-func (c *compiler) part(t, parent *Node, ov *overrides, path string) *Node {
+// part copies the template node t as a child of parent, with the
+// changes tr makes at and below it (nil: none), and its subtree; nil if
+// the instance removes it. In a prefab's body a node without changes
+// is not copied at all: the template shares it.
+func (c *compiler) part(t, parent *Node, tr *partTrie) *Node {
 	var p *PartSpec
-	if ov != nil {
-		if p = ov.at[path]; p != nil && p.Removed {
+	if tr != nil {
+		if p = tr.part; p != nil && p.Removed {
 			return nil
-		}
-		if p == nil && !ov.under[path] {
-			ov = nil
 		}
 	}
 	scene := c.prefab == nil
-	if !scene && ov == nil {
+	if !scene && tr == nil {
 		return t
 	}
 	n := c.newNode()
@@ -226,11 +293,7 @@ func (c *compiler) part(t, parent *Node, ov *overrides, path string) *Node {
 		if c.stop {
 			break
 		}
-		sub, sp := ov, ""
-		if ov != nil {
-			sp = path + "/" + tc.Key()
-		}
-		if ch := c.part(tc, n, sub, sp); ch != nil {
+		if ch := c.part(tc, n, tr.below(tc.Key())); ch != nil {
 			n.Children = append(n.Children, ch)
 		}
 	}
