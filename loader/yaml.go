@@ -44,8 +44,9 @@ const (
 	yamlClass    = "class"
 	yamlMixin    = "mixin" // also of a mixin
 	yamlChildren = "children"
-	yamlPrefab   = "prefab" // the prefab an entity instantiates (or a prefab's base)
-	yamlParts    = "parts"  // an instance's changes to parts of its prefab, by path
+	yamlPrefab   = "prefab"  // the prefab an entity instantiates (or a prefab's base)
+	yamlParts    = "parts"   // an instance's changes to parts of its prefab, by path
+	yamlRemoved  = "removed" // the value of a part the instance does not have (also in JSON)
 
 	yamlType    = "type" // the keys of a property declaration
 	yamlDefault = "default"
@@ -760,9 +761,26 @@ func (y *yamlReader) part(k, v *yamlsyntax.Node, depth int) *PartSpec {
 		p.Body = &EntitySpec{Pos: y.pos(v), File: y.file}
 		return p
 	}
+	if v.Kind == yamlsyntax.Scalar {
+		return y.removedPart(p, v)
+	}
 	if p.Body = y.entityItem(v, depth+1); p.Body == nil {
 		return nil
 	}
+	return p
+}
+
+// removedPart makes p, whose value is the scalar v, a part the instance
+// does not have if v says "removed", or reports what it says instead.
+func (y *yamlReader) removedPart(p *PartSpec, v *yamlsyntax.Node) *PartSpec {
+	if !y.plain(v) {
+		return nil
+	}
+	if v.Value != yamlRemoved {
+		y.errs.add(y.pos(v), "part %q: want its changes (components, class, mixin, children) or %q for a part the instance does not have, not %q", p.Path, yamlRemoved, v.Value)
+		return nil
+	}
+	p.Removed, p.Body = true, &EntitySpec{Pos: y.pos(v), File: y.file}
 	return p
 }
 
@@ -1017,6 +1035,10 @@ func writeYAMLFields(b *bytes.Buffer, first, rest string, e *EntitySpec) {
 	if len(e.Parts()) > 0 {
 		line("%s:", yamlParts)
 		for _, p := range e.Parts() {
+			if p.Removed {
+				b.WriteString(rest + "  " + yamlString(p.Path) + ": " + yamlRemoved + "\n")
+				continue
+			}
 			writeYAMLFields(b, rest+"  "+yamlString(p.Path)+":\n"+rest+"    ", rest+"    ", p.Body)
 		}
 	}
