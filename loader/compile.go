@@ -337,6 +337,9 @@ func (c *compiler) compile() *Plan {
 	}
 	c.checkMixins()
 	c.compilePrefabs()
+	if len(c.doc.Prefabs) > 0 && !c.stop {
+		c.checkScene() // the instances' cost, before any is expanded
+	}
 	// Entities.
 	for i, e := range c.doc.Entities {
 		if n := c.node(e, nil, i); n != nil {

@@ -22,9 +22,9 @@ import (
 //     the place it is written at fits MaxDepth; else it is refused at
 //     its `prefab` value, and nothing more is expanded;
 //   - the names expansion makes (the ids "f2/gun-left/muzzle" and
-//     paths of parts) count against Limits.MaxBytes, so that long names
-//     repeated by nesting cannot take more memory than a scene's text
-//     may.
+//     paths of parts) count against Limits.MaxNameBytes as they are
+//     made, so that long names repeated by nesting cannot take more
+//     memory than that.
 //
 // Compilation looks at its context every compileCheckEvery nodes it
 // makes, and stops when it is done.
@@ -91,20 +91,20 @@ func (c *compiler) checkEntity(e *EntitySpec) {
 	switch {
 	case c.stop:
 	case c.plan.Count > c.lim.MaxEntities:
-		c.errs.add(e.Pos, "too many entities with the prefabs' instances expanded (limit %d)", c.lim.MaxEntities)
+		c.errs.add(e.Pos, "with its prefabs' instances the scene would have more than the %d entities it may have (Limits.MaxEntities)", c.lim.MaxEntities)
 		c.stop = true
 	case c.depth > c.lim.MaxDepth:
-		c.errs.add(e.Pos, "entities nested too deeply with the prefabs' instances expanded (limit %d)", c.lim.MaxDepth)
+		c.errs.add(e.Pos, "entities nested %d deep, more than the %d allowed (Limits.MaxDepth)", c.depth, c.lim.MaxDepth)
 		c.stop = true
 	}
 }
 
 // addName counts the bytes of the path (the id, for a part of an
 // instance with an id) made for n, a node expanded from a prefab, and
-// stops the compilation once the names made pass Limits.MaxBytes.
+// stops the compilation once the names made pass Limits.MaxNameBytes.
 func (c *compiler) addName(n *Node) {
 	c.nameBytes += int64(len(n.Path))
-	if c.nameBytes <= c.lim.MaxBytes || c.stop {
+	if c.nameBytes <= c.lim.MaxNameBytes || c.stop {
 		return
 	}
 	name := n.Path
@@ -112,7 +112,7 @@ func (c *compiler) addName(n *Node) {
 		name = name[:30] + "..." + name[len(name)-27:]
 	}
 	inst := instanceRoot(n)
-	c.errs.add(inst.Src.Pos, "the ids and paths of the parts of prefabs' instances (such as %q, %d bytes) would take more than %d bytes (Limits.MaxBytes)", name, len(n.Path), c.lim.MaxBytes)
+	c.errs.add(inst.Src.Pos, "the ids and paths of the parts of prefabs' instances (such as %q, %d bytes) would take more than %d bytes (Limits.MaxNameBytes)", name, len(n.Path), c.lim.MaxNameBytes)
 	c.stop = true
 }
 
@@ -136,36 +136,55 @@ func (tr *partTrie) below(key string) *partTrie {
 }
 
 // expandInstance adds to n, the node of the instance e of the template
-// tmpl, its parts: in the scene, once the instance's size and depth are
-// checked against the limits.
+// tmpl, its parts (checkScene has checked the limits).
 func (c *compiler) expandInstance(n, tmpl *Node, e *EntitySpec) {
-	tr := c.resolveParts(e, tmpl)
-	if c.prefab == nil && !c.admit(e, tmpl, tr) {
-		return
-	}
-	c.instParts(n, tmpl, tr)
+	c.instParts(n, tmpl, c.resolveParts(e, tmpl))
 }
 
-// admit reports whether the instance e of tmpl, whose root was just
-// counted at depth c.depth, fits what is left of the limits, and
-// reports at its prefab value why not (and stops the compilation).
-func (c *compiler) admit(e *EntitySpec, tmpl *Node, tr *partTrie) bool {
-	sh := c.instShape(tmpl, tr)
-	c.addedShape(&sh, tr, 1)
-	total := addSize(int64(c.plan.Count)-1, sh.size)
-	deepest := c.depth - 1 + sh.depth
-	switch {
-	case total > int64(c.lim.MaxEntities):
-		c.errs.add(e.PrefabPos(), "instance of prefab %q: its %s entities would bring the scene to %s, more than the %d it may have (Limits.MaxEntities)",
-			e.Prefab(), sizeText(sh.size), sizeText(total), c.lim.MaxEntities)
-	case deepest > c.lim.MaxDepth:
-		c.errs.add(e.PrefabPos(), "instance of prefab %q at depth %d: its entities would nest %d deep, more than the %d allowed (Limits.MaxDepth)",
-			e.Prefab(), c.depth, deepest, c.lim.MaxDepth)
-	default:
+// checkScene works out, before anything of the scene is compiled, the
+// entities and depth its prefabs' instances would make, in document
+// order, and reports the first instance (or entity) that would pass
+// Limits.MaxEntities or Limits.MaxDepth, with the counts; then nothing
+// is compiled. It reports whether the scene fits.
+func (c *compiler) checkScene() bool {
+	var count int64
+	var walk func(es []*EntitySpec, depth int) bool
+	walk = func(es []*EntitySpec, depth int) bool {
+		for _, e := range es {
+			sh := shape{size: 1, depth: 1}
+			pe := c.prefabs[e.Prefab()]
+			if pe != nil && pe.plan != nil {
+				tr := c.resolveParts(e, pe.plan.Root)
+				sh = c.instShape(pe.plan.Root, tr)
+				c.addedShape(&sh, tr, 1)
+			}
+			count = addSize(count, sh.size)
+			deepest := depth - 1 + sh.depth
+			switch {
+			case count > int64(c.lim.MaxEntities) && pe != nil:
+				c.errs.add(e.PrefabPos(), "instance of prefab %q: its %s entities would bring the scene to %s, more than the %d it may have (Limits.MaxEntities)",
+					e.Prefab(), sizeText(sh.size), sizeText(count), c.lim.MaxEntities)
+			case count > int64(c.lim.MaxEntities):
+				c.errs.add(e.Pos, "with its prefabs' instances the scene would have more than the %d entities it may have (Limits.MaxEntities)", c.lim.MaxEntities)
+			case deepest > c.lim.MaxDepth && pe != nil:
+				c.errs.add(e.PrefabPos(), "instance of prefab %q at depth %d: its entities would nest %d deep, more than the %d allowed (Limits.MaxDepth)",
+					e.Prefab(), depth, deepest, c.lim.MaxDepth)
+			case deepest > c.lim.MaxDepth:
+				c.errs.add(e.Pos, "entities nested %d deep, more than the %d allowed (Limits.MaxDepth)", deepest, c.lim.MaxDepth)
+			default:
+				if walk(e.Children, depth+1) {
+					continue
+				}
+			}
+			return false
+		}
 		return true
 	}
-	c.stop = true
-	return false
+	if !walk(c.doc.Entities, 1) {
+		c.stop = true
+		return false
+	}
+	return true
 }
 
 // specShape works out the shape of the entity e of a prefab's body (or

@@ -17,28 +17,36 @@ type Limits struct {
 	// together (root plus includes).
 	MaxBytes int64
 	// MaxDepth bounds how deeply entities nest (a top-level entity has
-	// depth 1) and, with a small allowance, the nesting of XML elements.
+	// depth 1), through prefabs too, and, with a small allowance, the
+	// nesting of XML elements.
 	MaxDepth int
-	// MaxEntities bounds the number of entities in the scene, children and
-	// includes counted.
+	// MaxEntities bounds the number of entities in the scene, children,
+	// includes and the entities of prefabs' instances counted, and the
+	// entities of one instance of any prefab, used or not.
 	MaxEntities int
 	// MaxIncludes bounds the number of files included, transitively.
 	MaxIncludes int
 	// MaxErrors bounds the number of errors reported; reading stops after.
 	MaxErrors int
+	// MaxNameBytes bounds the bytes of the names (ids and paths) that
+	// expanding prefabs gives the parts of instances ("f2/gun-left/muzzle"):
+	// nesting repeats long names without costing text.
+	MaxNameBytes int64
 
 	usedEntities int // entities already read by earlier files of a scene
 }
 
 // DefaultLimits returns the limits used for zero fields: 64 MiB, entity
-// depth 256, 1,000,000 entities, 1,000 includes and 1,000 errors.
+// depth 256, 1,000,000 entities, 1,000 includes, 1,000 errors and 64 MiB
+// of names.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxBytes:    64 << 20,
-		MaxDepth:    256,
-		MaxEntities: 1_000_000,
-		MaxIncludes: 1000,
-		MaxErrors:   1000,
+		MaxBytes:     64 << 20,
+		MaxDepth:     256,
+		MaxEntities:  1_000_000,
+		MaxIncludes:  1000,
+		MaxErrors:    1000,
+		MaxNameBytes: 64 << 20,
 	}
 }
 
@@ -58,6 +66,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxErrors <= 0 {
 		l.MaxErrors = d.MaxErrors
+	}
+	if l.MaxNameBytes <= 0 {
+		l.MaxNameBytes = d.MaxNameBytes
 	}
 	return l
 }
