@@ -453,10 +453,11 @@ type jsonAncestor struct {
 	path string
 }
 
-func readJSON(file string, data []byte, lim Limits, errs *errorSink) *Document {
+func readJSON(file string, data []byte, lim Limits, errs *errorSink) (doc *Document) {
+	defer errs.recoverStopped(&doc)
 	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
 		src: &source{file: file, data: data, format: FormatJSON}}
-	doc := &Document{File: file, Files: []string{file}}
+	doc = &Document{File: file, Files: []string{file}}
 	j := &jsonReader{y: y, doc: doc, seen: map[string]Pos{}}
 	mark := len(errs.list)
 	root, serr := jsonsyntax.Parse(data, j)
@@ -536,7 +537,7 @@ func (j *jsonReader) Item(n *yamlsyntax.Node) {
 		return
 	}
 	if y.errs.poll() {
-		return // interrupted: the caller says so
+		y.errs.abortIfStopped() // interrupted: the caller says so
 	}
 	de := j.entity(n)
 	if de.path == "" {

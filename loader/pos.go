@@ -130,6 +130,31 @@ type errorSink struct {
 // its context.
 const pollEvery = 1024
 
+// stopReading is what a parser's callback panics with to stop a read
+// whose context is done: the parsers of package yamlsyntax and
+// jsonsyntax read to the end of the input otherwise, and their callers
+// recover it (recoverStopped).
+type stopReading struct{}
+
+// abortIfStopped unwinds the parser calling back into a reader once the
+// read is interrupted (see stopReading).
+func (s *errorSink) abortIfStopped() {
+	if s.stopped {
+		panic(stopReading{})
+	}
+}
+
+// recoverStopped, deferred by a reader, recovers the unwinding of
+// abortIfStopped, leaving *doc nil; other panics go on.
+func (s *errorSink) recoverStopped(doc **Document) {
+	if r := recover(); r != nil {
+		if _, ok := r.(stopReading); !ok {
+			panic(r)
+		}
+		*doc = nil
+	}
+}
+
 // poll is called by the readers for every entity: every pollEvery calls
 // it looks at the context, and once that is done it stops the read
 // (full) and reports true.

@@ -130,10 +130,11 @@ func newYAMLReader(file string, data []byte, lim Limits, errs *errorSink) *yamlR
 		src: &source{file: file, data: data, format: FormatYAML}}
 }
 
-func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
+func readYAML(file string, data []byte, lim Limits, errs *errorSink) (doc *Document) {
+	defer errs.recoverStopped(&doc)
 	mark := len(errs.list)
 	y := newYAMLReader(file, data, lim, errs)
-	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
+	doc = &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
 	top := &yamlTop{y: y, doc: doc, seen: map[string]Pos{}}
 	root, res := yamlsyntax.Parse(data, top)
 	switch res.State {
@@ -200,6 +201,7 @@ func (t *yamlTop) Item(it *yamlsyntax.Node) {
 	if e := t.y.entityItem(it, 1); e != nil {
 		t.doc.Entities = append(t.doc.Entities, e)
 	}
+	t.y.errs.abortIfStopped()
 }
 
 // readTree converts a whole syntax tree (nil for an empty file).
