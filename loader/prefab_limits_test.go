@@ -283,3 +283,34 @@ func TestPrefabLimitsFromOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefabLongChains: compiling a prefab never recurses into another
+// (they compile after the prefabs they use), so chains and cycles of
+// tens of thousands of prefabs neither overflow the stack nor take more
+// than linear time.
+func TestPrefabLongChains(t *testing.T) {
+	const n = 50_000
+	var cycle, variants strings.Builder
+	cycle.WriteString("prefabs:\n")
+	variants.WriteString("prefabs:\n")
+	for i := range n {
+		fmt.Fprintf(&cycle, "  p%d: {children: [{prefab: p%d}]}\n", i, (i+1)%n)
+		if i < n-1 {
+			fmt.Fprintf(&variants, "  v%d: {prefab: v%d, position: %d 0 0}\n", i, i+1, i)
+		}
+	}
+	cycle.WriteString("entities:\n  - prefab: p0\n")
+	fmt.Fprintf(&variants, "  v%d: {children: [{id: x}]}\nentities:\n  - {id: a, prefab: v0, parts: {x: removed}}\n", n-1)
+	_, err := LoadBytes(newTestRegistry(t), "a.yaml", []byte(cycle.String()), Options{})
+	if want := `a.yaml:2:3: prefab "p0": prefab cycle of 50000 prefabs: p0 -> p1 -> p2 -> ... -> p49998 -> p49999 -> p0`; err == nil || err.Error() != want {
+		t.Errorf("cycle: got %v, want %s", err, want)
+	}
+	reg := newTestRegistry(t)
+	if _, err := LoadBytes(reg, "a.yaml", []byte(variants.String()), Options{}); err != nil {
+		t.Fatalf("chain of variants: %v", err)
+	}
+	a, _ := reg.EntityByID("a")
+	if got, _ := reg.Attr(a, "position"); got != "0 0 0" || len(reg.World().Children(a)) != 0 {
+		t.Errorf("the instance of the chain has position %q and %d parts, want 0 0 0 and none", got, len(reg.World().Children(a)))
+	}
+}
