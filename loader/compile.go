@@ -75,7 +75,9 @@ type Node struct {
 	// mixins or prefab: treat it as read-only.
 	Comps []registry.NamedPatch
 	// Path locates the node for messages and matching: ids or child
-	// indexes from the root joined by "/".
+	// indexes from the root joined by "/". (A node of a prefab's
+	// template, which may be shared by several places, has its Key
+	// there, and the prefab's name at its root.)
 	Path string
 	// ext holds what only the entities of prefabs have (nil for the
 	// others); parts share their template's.

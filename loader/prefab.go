@@ -29,8 +29,12 @@ import (
 type PrefabPlan struct {
 	Src *PrefabSpec
 	// Root is the template: the prefab's body compiled, with its whole
-	// subtree (variants and nested prefabs expanded). Its nodes have no
-	// ids and no entities; their Keys are names inside the prefab.
+	// subtree (variants and nested prefabs included). Its nodes have no
+	// ids and no entities; their Keys are names inside the prefab. It is
+	// a graph, not a tree: a nested prefab's nodes are shared by every
+	// template that uses them unchanged (their Parent is the one of
+	// their own template), so walk it from the root, and treat it as
+	// read-only.
 	Root *Node
 	// Prefab is the template as the registry keeps it, for
 	// Registry.InstantiatePrefab.
