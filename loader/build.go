@@ -33,10 +33,11 @@ type Options struct {
 	// Limits bound what the readers accept; zero fields take defaults.
 	Limits Limits
 	// Context, if not nil, interrupts a long load or reload when it is
-	// done (Ctrl-C): it is checked before each file is read, before and
-	// after compiling, and every few hundred entities while building. An
-	// interrupted load leaves no entity behind and returns an error that
-	// matches the context's error (context.Canceled) with errors.Is.
+	// done (Ctrl-C): it is checked before each file is read, every
+	// 1,024 entities read, every 4,096 entities compiled (prefabs'
+	// instances expanded) and every 256 entities built. An interrupted
+	// load leaves no entity behind and returns an error that matches the
+	// context's error (context.Canceled) with errors.Is.
 	Context context.Context
 }
 
@@ -66,14 +67,14 @@ func interrupted(ctx context.Context) error {
 func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene, error) {
 	ctx := opt.ctx()
 	lim := opt.Limits.withDefaults()
-	doc, err := ReadFile(guardFS(ctx, fsys, lim.MaxBytes), name, opt.Limits)
+	doc, err := readFileContext(ctx, guardFS(ctx, fsys, lim.MaxBytes), name, opt.Limits)
 	if err := interrupted(ctx); err != nil {
 		return nil, err
 	}
 	if err != nil {
-		return nil, alsoCompile(doc, reg, err)
+		return nil, alsoCompile(ctx, doc, reg, err)
 	}
-	plan, err := Compile(doc, reg)
+	plan, err := CompileContext(ctx, doc, reg)
 	if err != nil {
 		return nil, err
 	}
@@ -112,14 +113,14 @@ func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot)
 		dir = "."
 	}
 	sfs := newSceneFS(ctx, dir, base, lim.MaxBytes, given)
-	doc, err := ReadFile(sfs, base, opt.Limits)
+	doc, err := readFileContext(ctx, sfs, base, opt.Limits)
 	if err := interrupted(ctx); err != nil {
 		return nil, sfs, err
 	}
 	if err != nil {
-		return nil, sfs, withDir(alsoCompile(doc, reg, err), dir)
+		return nil, sfs, withDir(alsoCompile(ctx, doc, reg, err), dir)
 	}
-	plan, err := Compile(doc, reg)
+	plan, err := CompileContext(ctx, doc, reg)
 	if err != nil {
 		return nil, sfs, withDir(err, dir)
 	}
@@ -132,12 +133,12 @@ func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot)
 // alsoCompile adds the compile errors of a document that was read with
 // errors (duplicate ids, say) but is whole enough to check, so that every
 // problem is reported at once.
-func alsoCompile(doc *Document, reg *registry.Registry, readErr error) error {
+func alsoCompile(ctx context.Context, doc *Document, reg *registry.Registry, readErr error) error {
 	list, ok := readErr.(ErrorList)
 	if !ok || doc == nil {
 		return readErr
 	}
-	_, err := Compile(doc, reg)
+	_, err := CompileContext(ctx, doc, reg)
 	more, ok := err.(ErrorList)
 	if !ok {
 		return readErr
@@ -172,18 +173,22 @@ func withDir(err error, dir string) error {
 // LoadBytes loads a scene from memory; name gives its format (by
 // extension) and the file name in messages. Includes are not allowed.
 func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*Scene, error) {
-	doc, err := Read(path.Base(name), data, opt.Limits)
+	ctx := opt.ctx()
+	doc, err := readContext(ctx, path.Base(name), data, opt.Limits)
+	if err := interrupted(ctx); err != nil {
+		return nil, err
+	}
 	if err != nil {
-		return nil, alsoCompile(doc, reg, err)
+		return nil, alsoCompile(ctx, doc, reg, err)
 	}
 	if len(doc.Includes) > 0 {
 		return nil, ErrorList{{Pos: doc.Includes[0].Pos, Msg: "include is not available for a scene read from memory"}}
 	}
-	plan, err := Compile(doc, reg)
+	plan, err := CompileContext(ctx, doc, reg)
 	if err != nil {
 		return nil, err
 	}
-	return BuildContext(opt.ctx(), plan, reg)
+	return BuildContext(ctx, plan, reg)
 }
 
 // Build creates the plan's declared components, mixins, system settings

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -74,7 +75,9 @@ type Node struct {
 	// mixins or prefab: treat it as read-only.
 	Comps []registry.NamedPatch
 	// Path locates the node for messages and matching: ids or child
-	// indexes from the root joined by "/".
+	// indexes from the root joined by "/". (A node of a prefab's
+	// template, which may be shared by several places, has its Key
+	// there, and the prefab's name at its root.)
 	Path string
 	// ext holds what only the entities of prefabs have (nil for the
 	// others); parts share their template's.
@@ -175,9 +178,36 @@ func (s *schemaSource) known() []string {
 
 // Compile validates doc against reg and returns its [Plan]. It reports every
 // problem as an [ErrorList]; it changes neither reg nor any World.
+//
+// The [Limits] doc was read with (defaults for a Document made in
+// memory) bound what its prefabs expand to: each prefab's size and
+// depth are worked out from the document before anything is expanded,
+// and a prefab, or an instance, that would pass MaxEntities or MaxDepth
+// is refused at its place, with the count it would make (see
+// docs/scene-format.md, Limits and hostile input).
 func Compile(doc *Document, reg *registry.Registry) (*Plan, error) {
-	c := &compiler{doc: doc, reg: reg, errs: &errorSink{max: 1000}}
+	return CompileContext(context.Background(), doc, reg)
+}
+
+// compileCheckEvery is how many entities Compile makes (instances
+// expanded) between two looks at its context.
+const compileCheckEvery = 4096
+
+// CompileContext is [Compile], interrupted when ctx is done: it looks
+// at ctx every few thousand entities it makes, and returns an error
+// matching ctx.Err() with errors.Is.
+func CompileContext(ctx context.Context, doc *Document, reg *registry.Registry) (*Plan, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := interrupted(ctx); err != nil {
+		return nil, err
+	}
+	c := &compiler{doc: doc, reg: reg, errs: &errorSink{max: 1000}, ctx: ctx, lim: doc.lim.withDefaults()}
 	p := c.compile()
+	if c.cancelled {
+		return nil, interrupted(ctx)
+	}
 	if len(c.errs.list) > 0 {
 		c.errs.list.Sort()
 		return nil, c.errs.list
@@ -210,6 +240,29 @@ type compiler struct {
 	prefabStack []string
 	// parts are the parts given ids (checkPartIDs).
 	parts []*Node
+	// What bounds the compilation (see expand.go): the document's
+	// limits, the context, and the state of the walk: stop says to
+	// make nothing more (interrupted, or a limit passed), depth is the
+	// depth of the scene's entity being compiled (1 for a root), made
+	// counts nodes between looks at ctx, nameBytes the bytes of the
+	// names (paths, ids) made for the entities of instances.
+	lim       Limits
+	ctx       context.Context
+	stop      bool
+	cancelled bool
+	depth     int
+	made      int
+	nameBytes int64
+	inParts   int // parts being expanded around the node being compiled
+	// shapes are the sizes of the templates' nodes; tries the changes
+	// of instances to their parts, resolved once; keys index the
+	// children of wide template nodes by key; regNodes are the
+	// templates' nodes converted for the registry (templates share
+	// subtrees, and so do their conversions).
+	shapes   map[*Node]shape
+	tries    map[*EntitySpec]*partTrie
+	keys     map[*Node]map[string]*Node
+	regNodes map[*Node]*registry.PrefabNode
 	// strType is the registry's string type: quoted values of its
 	// properties are kept exactly (see ComponentSpec.Exact).
 	strType *registry.Type
@@ -220,8 +273,16 @@ type compiler struct {
 	kids    []*Node
 }
 
-// newNode returns a zeroed Node cut from a slab.
+// newNode returns a zeroed Node cut from a slab. Every
+// compileCheckEvery nodes it looks at the context, and stops the
+// compilation once that is done.
 func (c *compiler) newNode() *Node {
+	if c.made++; c.made >= compileCheckEvery {
+		c.made = 0
+		if c.ctx.Err() != nil {
+			c.stop, c.cancelled = true, true
+		}
+	}
 	if len(c.nodes) == 0 {
 		c.nodes = make([]Node, 256)
 	}
@@ -239,6 +300,7 @@ type composedMixins struct {
 func (c *compiler) compile() *Plan {
 	p := &Plan{Doc: c.doc, Mixins: map[string]*MixinPlan{}, Prefabs: map[string]*PrefabPlan{}}
 	c.plan = p
+	c.shapes = map[*Node]shape{}
 	c.composed = map[string]composedMixins{}
 	c.src = schemaSource{reg: c.reg, decls: map[string]*registry.Schema{}, tags: map[string]bool{}}
 	c.failed = map[string]bool{}
@@ -277,6 +339,9 @@ func (c *compiler) compile() *Plan {
 	}
 	c.checkMixins()
 	c.compilePrefabs()
+	if len(c.doc.Prefabs) > 0 && !c.stop {
+		c.checkScene() // the instances' cost, before any is expanded
+	}
 	// Entities.
 	for i, e := range c.doc.Entities {
 		if n := c.node(e, nil, i); n != nil {
@@ -330,13 +395,21 @@ func (c *compiler) checkMixins() {
 
 // node compiles the entity e, the index-th child of parent (nil: a
 // root), with its subtree. In a prefab's body (c.prefab set) the node
-// gets no id but a Key; elsewhere its id is e's.
+// gets no id but a Key, and its shape is recorded; elsewhere its id is
+// e's, and it counts against the limits.
 func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 	n := c.newNode()
 	n.Src, n.Parent = e, parent
 	c.place(n, e.ID, parent, index)
-	if c.prefab == nil {
+	scene := c.prefab == nil
+	if scene {
 		c.plan.Count++
+		c.depth++
+		defer func() { c.depth-- }()
+		c.checkEntity(e)
+	}
+	if c.stop {
+		return n
 	}
 	var own []registry.NamedPatch // the components written on the entity itself
 	if len(e.Components) > 0 {
@@ -378,12 +451,18 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 		n.Children = cutSlab(&c.kids, nk)
 	}
 	if tmpl != nil {
-		c.instParts(n, tmpl, e)
+		c.expandInstance(n, tmpl, e)
 	}
 	for _, ch := range e.Children {
+		if c.stop {
+			break
+		}
 		if cn := c.node(ch, n, len(n.Children)); cn != nil {
 			n.Children = append(n.Children, cn)
 		}
+	}
+	if !scene {
+		c.shapes[n] = c.shapeOf(n)
 	}
 	return n
 }
@@ -392,20 +471,23 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 // written with the id id.
 func (c *compiler) place(n *Node, id string, parent *Node, index int) {
 	if c.prefab != nil && parent != nil {
-		// Inside a prefab an id is a name: the key of a part.
+		// Inside a prefab an id is a name: the key of a part. An
+		// unnamed child is named by its rank among the unnamed: one
+		// more than the last unnamed sibling's (ranks grow along the
+		// children, also when an instance removes one of its parts).
 		key := id
 		if id == "" {
-			// An unnamed child is its rank among the unnamed children.
-			rank := 0
-			for _, sib := range parent.Children {
-				if isIndex(sib.Key()) {
-					rank++
+			key = "0"
+			for i := len(parent.Children) - 1; i >= 0; i-- {
+				if k := parent.Children[i].Key(); isIndex(k) {
+					r, _ := strconv.Atoi(k)
+					key = strconv.Itoa(r + 1)
+					break
 				}
 			}
-			key = strconv.Itoa(rank)
 		}
 		c.setExt(n, key, n.Src.Prefab(), n.Src.Class)
-		n.Path = parent.Path + "/" + key
+		n.Path = key // template nodes are shared: no path of their own (see part)
 		return
 	}
 	if c.prefab != nil {
@@ -419,6 +501,9 @@ func (c *compiler) place(n *Node, id string, parent *Node, index int) {
 	}
 	if parent != nil && id == "" {
 		n.Path = parent.Path + "/" + seg
+		if c.inParts > 0 {
+			c.addName(n)
+		}
 	} else {
 		n.Path = seg
 	}

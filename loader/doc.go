@@ -14,7 +14,9 @@
 //     only, within [Limits].
 //   - [Compile] checks a Document against a registry: every component and
 //     system is known, every value parses, mixins and declarations make
-//     sense. Its result, a [Plan], cannot fail to build.
+//     sense, and what its prefabs' instances would make fits the Limits
+//     it was read with (worked out before anything is expanded). Its
+//     result, a [Plan], cannot fail to build.
 //   - [Build] declares the scene's components, defines its mixins,
 //     configures systems and creates the entities, returning a [Scene]
 //     that maps the Plan's nodes to entities.

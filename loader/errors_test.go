@@ -55,7 +55,7 @@ func TestErrors(t *testing.T) {
 		{"xml duplicate attribute", "a.xml", "<scene>\n  <entity\n    position=\"1\"\n    position=\"2\"/>\n</scene>", Limits{}, `a.xml:4:5: duplicate attribute "position" (first at a.xml:3:5)`},
 		{"xml namespace", "a.xml", "<scene xmlns:x=\"u\">\n<entity x:y=\"1\"/></scene>", Limits{}, "a.xml:1:8: namespaces are not supported (attribute xmlns:x)\na.xml:2:9: namespaces are not supported (attribute x:y)"},
 		{"xml text", "a.xml", "<scene>\n  <entity>hi</entity>\n</scene>", Limits{}, "a.xml:2:11: unexpected text in <entity>"},
-		{"xml unknown element", "a.xml", "<scene>\n  <entty/>\n  <entity><mixin id=\"m\"/></entity>\n</scene>", Limits{}, "a.xml:2:3: unknown element <entty> in <scene> (want <entity>, <mixin>, <prefab>, <include> or <components>)\na.xml:3:11: unknown element <mixin> in <entity> (want <entity> or <part>)"},
+		{"xml unknown element", "a.xml", "<scene>\n  <entty/>\n  <entity><mixin id=\"m\"/></entity>\n</scene>", Limits{}, "a.xml:2:3: unknown element <entty> in <scene> (want <entity>, <mixin>, <prefab>, <include> or <components>)\na.xml:3:11: unknown element <mixin> in <entity> (want <entity>, <part> or <removed>)"},
 		{"xml children attribute", "a.xml", "<scene><entity children=\"\"/></scene>", Limits{}, "a.xml:1:16: children are written as nested <entity> elements, not as an attribute"},
 		{"xml bad component name", "a.xml", "<scene><entity _x=\"1\"/></scene>", Limits{}, "a.xml:1:16: " + nameMsg("component", "_x")},
 		{"xml bad id", "a.xml", "<scene><entity id=\" \"/></scene>", Limits{}, `a.xml:1:20: invalid entity id " " (no spaces allowed)`},

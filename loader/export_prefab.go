@@ -16,9 +16,10 @@ import (
 // unset) writes the registry's prefabs, and each instance as `prefab:`
 // plus what differs from the prefab: its own values and classes where
 // they differ, parts (by their path inside the prefab) where theirs
-// differ, and its own children. An instance whose structure the format
-// cannot say (a part destroyed or a component of the prefab removed at
-// run time, or its classes emptied) is written whole, without `prefab:`.
+// differ, the parts it lost (destroyed at run time) as removed, and its
+// own children. An instance whose structure the format cannot say (a
+// component of the prefab removed at run time, or its classes emptied)
+// is written whole, without `prefab:`.
 
 // xnode is an entity or a prefab's node, as an export compares them.
 type xnode struct {
@@ -40,6 +41,20 @@ type exporter struct {
 	reg   *registry.Registry
 	flat  bool
 	tmpls map[string]*xnode // prefab templates, by name, built on first use
+	// pnodes are the prefabs' nodes converted: prefabs share subtrees
+	// (see prefab.go), and so do their xnodes.
+	pnodes map[*registry.PrefabNode]*xnode
+	// bodies says prefabs' bodies are being written: children there
+	// are named by their keys (templateSpec), not by ids.
+	bodies bool
+}
+
+// child writes k, a child of an instance that is not one of its parts.
+func (x *exporter) child(k *xnode) *EntitySpec {
+	if x.bodies {
+		return x.templateSpec(k)
+	}
+	return x.spec(k)
 }
 
 // entityX returns the xnode of e and its subtree.
@@ -80,9 +95,17 @@ func (x *exporter) template(name string) *xnode {
 	return t
 }
 
-// prefabX returns the xnode of a prefab's node and its subtree.
+// prefabX returns the xnode of a prefab's node and its subtree, one per
+// node.
 func (x *exporter) prefabX(pn *registry.PrefabNode) *xnode {
+	if n, ok := x.pnodes[pn]; ok {
+		return n
+	}
 	n := &xnode{key: pn.Key, prefab: pn.Prefab, class: pn.Class}
+	if x.pnodes == nil {
+		x.pnodes = map[*registry.PrefabNode]*xnode{}
+	}
+	x.pnodes[pn] = n
 	for _, np := range pn.Components {
 		c, _, ok := x.reg.LookupExisting(np.Name)
 		if !ok {
@@ -170,9 +193,13 @@ func (x *exporter) overBody(out *EntitySpec, n, t *xnode) bool {
 }
 
 // partsOf writes the parts of the instance n (or of its part at path
-// prefix) that differ from the template node t, into inst's parts, and
-// n's other children into inst's (or the part's) children.
+// prefix) that differ from the template node t, into inst's parts, the
+// parts n lacks as removed, and n's other children into inst's (or the
+// part's) children.
 func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
+	if n == t {
+		return true // a prefab's node shared by another: nothing differs
+	}
 	used := make([]bool, len(t.kids))
 	body := inst
 	for _, k := range n.kids {
@@ -181,10 +208,13 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 			j = slices.IndexFunc(t.kids, func(tk *xnode) bool { return tk.key == k.key })
 		}
 		if j < 0 || used[j] || k.prefab != t.kids[j].prefab {
-			body.Children = append(body.Children, x.spec(k))
+			body.Children = append(body.Children, x.child(k))
 			continue
 		}
 		used[j] = true
+		if k == t.kids[j] {
+			continue // shared: nothing differs
+		}
 		path := prefix + k.key
 		p := &PartSpec{Path: path, Body: &EntitySpec{}}
 		if !x.overBody(p.Body, k, t.kids[j]) {
@@ -200,7 +230,13 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 			in.Parts = slices.Delete(in.Parts, n, n+1) // nothing to say
 		}
 	}
-	return !slices.Contains(used, false)
+	for j, u := range used {
+		if !u {
+			in := inst.instance()
+			in.Parts = append(in.Parts, &PartSpec{Path: prefix + t.kids[j].key, Body: &EntitySpec{}, Removed: true})
+		}
+	}
+	return true
 }
 
 // exportOver is exportValue over base values instead of the defaults:
@@ -222,6 +258,8 @@ func exportOver(reg *registry.Registry, name string, s *registry.Schema, vs, bas
 // body (a variant as prefab: plus differences), children named by their
 // keys.
 func (x *exporter) prefabSpecs() []*PrefabSpec {
+	x.bodies = true
+	defer func() { x.bodies = false }()
 	var out []*PrefabSpec
 	for _, name := range x.reg.PrefabNames() {
 		t := x.template(name)
@@ -253,46 +291,78 @@ func (x *exporter) templateSpec(t *xnode) *EntitySpec {
 	return out
 }
 
-// plainJSON tells which of the dumped entities es a JSON dump writes
-// without "prefab" and without "part": all if flat; else, as spec does,
-// an instance that cannot be said as one (see instanceSpec) is written
-// whole: no "prefab" on it, no "part" below it, down to the nested
-// instances that can be said.
-func (x *exporter) plainJSON(es []ecs.Entity) func(ecs.Entity) (prefab, part bool) {
-	if x.flat {
-		return func(ecs.Entity) (bool, bool) { return true, true }
+// jsonInstances is what a JSON dump writes of instances (see
+// exporter.instancesJSON).
+type jsonInstances struct {
+	noPrefab, noPart map[ecs.Entity]bool
+	removed          map[ecs.Entity][]string
+}
+
+// of returns whether the dump writes e without "prefab" and without
+// "part", and the parts it writes e lacks.
+func (ji *jsonInstances) of(e ecs.Entity) (noPrefab, noPart bool, removed []string) {
+	return ji.noPrefab[e], ji.noPart[e], ji.removed[e]
+}
+
+// instancesJSON tells, for the dumped entities es, which a JSON dump
+// writes without "prefab" and without "part": all if flat; else, as
+// spec does, an instance that cannot be said as one (see instanceSpec)
+// is written whole: no "prefab" on it, no "part" below it, down to the
+// nested instances that can be said. It also gives the parts that each
+// instance the dump writes lacks (its "parts": {"path": "removed"}).
+func (x *exporter) instancesJSON(es []ecs.Entity) *jsonInstances {
+	ji := &jsonInstances{}
+	all := func(m *map[ecs.Entity]bool) map[ecs.Entity]bool {
+		if *m == nil {
+			*m = map[ecs.Entity]bool{}
+		}
+		return *m
 	}
-	var noPrefab, noPart map[ecs.Entity]bool
+	if x.flat {
+		ji.noPrefab, ji.noPart = all(&ji.noPrefab), all(&ji.noPart)
+		for _, e := range es {
+			ji.noPrefab[e], ji.noPart[e] = true, true
+		}
+		return ji
+	}
+	said := func(e ecs.Entity) bool {
+		spec := x.instanceSpec(x.entityX(e))
+		if spec == nil {
+			return false
+		}
+		for _, p := range spec.Parts() {
+			if p.Removed {
+				if ji.removed == nil {
+					ji.removed = map[ecs.Entity][]string{}
+				}
+				ji.removed[e] = append(ji.removed[e], p.Path)
+			}
+		}
+		return true
+	}
 	var walk func(e ecs.Entity)
 	walk = func(e ecs.Entity) {
-		if x.reg.PrefabOf(e) != "" && x.instanceSpec(x.entityX(e)) != nil {
-			noPart[e] = true
-			return
-		}
-		noPart[e] = true
+		all(&ji.noPart)[e] = true
 		if x.reg.PrefabOf(e) != "" {
-			noPrefab[e] = true
+			if said(e) {
+				return
+			}
+			all(&ji.noPrefab)[e] = true
 		}
 		for c := range x.reg.World().ChildrenSeq(e) {
 			walk(c)
 		}
 	}
 	for _, e := range es {
-		if noPart[e] || x.reg.PrefabOf(e) == "" || x.reg.PartKey(e) != "" {
+		if ji.noPart[e] || x.reg.PrefabOf(e) == "" || x.reg.PartKey(e) != "" || said(e) {
 			continue
 		}
-		if x.instanceSpec(x.entityX(e)) != nil {
-			continue
-		}
-		if noPrefab == nil {
-			noPrefab, noPart = map[ecs.Entity]bool{}, map[ecs.Entity]bool{}
-		}
-		noPrefab[e] = true
+		all(&ji.noPrefab)[e] = true
 		for c := range x.reg.World().ChildrenSeq(e) {
 			walk(c)
 		}
 	}
-	return func(e ecs.Entity) (bool, bool) { return noPrefab[e], noPart[e] }
+	return ji
 }
 
 // writeJSONPrefabs writes the "prefabs" section: each prefab's body as
@@ -341,6 +411,10 @@ func writeJSONBody(b *bytes.Buffer, e *EntitySpec) {
 				pb.WriteByte(',')
 			}
 			pb.WriteString(jsonString(p.Path) + ":")
+			if p.Removed {
+				pb.WriteString(jsonString(yamlRemoved))
+				continue
+			}
 			writeJSONBody(&pb, p.Body)
 		}
 		pb.WriteByte('}')

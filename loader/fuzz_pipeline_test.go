@@ -29,6 +29,22 @@ func FuzzReadJSON(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(dump.Bytes())
+	// A dump of instances that lost parts at run time: "parts":
+	// {"path": "removed"} on the instance, in the prefabs' bodies too.
+	reg = newTestRegistry(f)
+	if _, err := LoadBytes(reg, "p.yaml", []byte(removedSceneText), Options{}); err != nil {
+		f.Fatal(err)
+	}
+	for _, id := range []string{"f1/gun-left", "f2/gun-right/muzzle", "v1/extra"} {
+		e, _ := reg.EntityByID(id)
+		_ = reg.World().Destroy(e)
+	}
+	dump.Reset()
+	if err := WriteJSON(&dump, reg, ExportOptions{}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(dump.Bytes())
+	f.Add([]byte(`{"prefabs":{"s":{"children":[{"id":"g"},{"prefab":"s2","parts":{"x":"removed","y":{}}}]},"s2":{"children":[{"id":"x"},{"id":"y"}]}},"entities":[{"id":"i","prefab":"s","parts":{"g":"removed","1/x":"gone","z":{}}},{"id":"i/1","parent":"i","depth":1,"prefab":"s2","part":"1","parts":{"y":"removed"}}]}`))
 	addHostileSeeds(f, "json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ReadJSON("f.json", data, fuzzLimits)

@@ -70,7 +70,7 @@ var (
 	// jsonTopKeys are the keys of a dump's top-level object.
 	jsonTopKeys = []string{jsonScene, jsonComponents, jsonPrefabs, jsonEntities}
 	// jsonEntityKeys are the keys of an entity of a dump.
-	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonPrefab, jsonPart, jsonEntityComponents, jsonWorld}
+	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonPrefab, jsonPart, jsonParts, jsonEntityComponents, jsonWorld}
 	// jsonBodyKeys are the keys of a prefab's body (or a part's).
 	jsonBodyKeys = []string{jsonID, jsonPrefab, jsonClass, jsonMixin, jsonEntityComponents, jsonParts, jsonChildren}
 )
@@ -83,8 +83,12 @@ type DumpEntity struct {
 	Class  []string `json:"class"`
 	// Prefab is the prefab the entity is an instance of; Part its name
 	// inside the prefab of the instance it is a part of.
-	Prefab     string                     `json:"prefab,omitempty"`
-	Part       string                     `json:"part,omitempty"`
+	Prefab string `json:"prefab,omitempty"`
+	Part   string `json:"part,omitempty"`
+	// Removed are the paths of the parts of its prefab an instance
+	// does not have (destroyed at run time), written "parts":
+	// {"path": "removed"}.
+	Removed    []string                   `json:"-"`
 	Components map[string]json.RawMessage `json:"components"`
 	// World is the entity's world transform (position, rotation and
 	// scale in world space, as the world component holds them), nil if
@@ -174,7 +178,7 @@ func (d *DumpEntity) MarshalJSON() ([]byte, error) {
 }
 
 // appendHead appends the entity's object up to its components' opening
-// brace: id, path, parent, depth, class, prefab, part.
+// brace: id, path, parent, depth, class, prefab, part, removed parts.
 func (d *DumpEntity) appendHead(b []byte) []byte {
 	b = append(b, '{')
 	if d.ID != "" {
@@ -213,6 +217,17 @@ func (d *DumpEntity) appendHead(b []byte) []byte {
 	if d.Part != "" {
 		b = append(b, `,"`+jsonPart+`":`...)
 		b = appendJSONString(b, d.Part)
+	}
+	if len(d.Removed) > 0 {
+		b = append(b, `,"`+jsonParts+`":{`...)
+		for i, p := range d.Removed {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, p)
+			b = append(b, `:"`+yamlRemoved+`"`...)
+		}
+		b = append(b, '}')
 	}
 	return append(b, `,"`+jsonEntityComponents+`":{`...)
 }
@@ -471,10 +486,11 @@ type jsonAncestor struct {
 	path string
 }
 
-func readJSON(file string, data []byte, lim Limits, errs *errorSink) *Document {
+func readJSON(file string, data []byte, lim Limits, errs *errorSink) (doc *Document) {
+	defer errs.recoverStopped(&doc)
 	y := &yamlReader{file: file, data: data, lim: lim, errs: errs, n: lim.usedEntities,
 		src: &source{file: file, data: data, format: FormatJSON}}
-	doc := &Document{File: file, Files: []string{file}}
+	doc = &Document{File: file, Files: []string{file}}
 	j := &jsonReader{y: y, doc: doc, seen: map[string]Pos{}}
 	mark := len(errs.list)
 	root, serr := jsonsyntax.Parse(data, j)
@@ -553,6 +569,9 @@ func (j *jsonReader) Item(n *yamlsyntax.Node) {
 		y.stop = true
 		return
 	}
+	if y.errs.poll() {
+		y.errs.abortIfStopped() // interrupted: the caller says so
+	}
 	de := j.entity(n)
 	if de.path == "" {
 		de.path = de.e.ID
@@ -625,6 +644,8 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 					e.Components = append(e.Components, c)
 				}
 			})
+		case jsonParts:
+			j.removedParts(e, v)
 		case jsonWorld:
 			// The world transform the dump writes for information: it
 			// is computed from the components, not read.
@@ -633,6 +654,24 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 		}
 	})
 	return de
+}
+
+// removedParts reads the "parts" of an entity of a dump: the parts of
+// its prefab the instance does not have, each "path": "removed" (its
+// other parts, changed or not, are entities of the dump).
+func (j *jsonReader) removedParts(e *EntitySpec, v *yamlsyntax.Node) {
+	y := j.y
+	y.each(v, jsonParts, func(k, v *yamlsyntax.Node) {
+		p := &PartSpec{Path: k.Value, PathPos: y.pos(k)}
+		switch {
+		case partPathProblem(k.Value) != "":
+			y.errs.add(y.pos(k), "%s", partPathProblem(k.Value))
+		case v.Kind != yamlsyntax.Scalar:
+			y.errs.add(y.pos(v), "part %q: an entity of a dump lists in %q only the parts it does not have (%q); a part's changes are written on its own entity, with %q", k.Value, jsonParts, yamlRemoved, jsonPart)
+		case y.removedPart(p, v) != nil:
+			e.instance().Parts = append(e.instance().Parts, p)
+		}
+	})
 }
 
 // place puts an entity in the tree. It finds the parent by depth when
@@ -800,12 +839,18 @@ func (j *jsonReader) asPart(p *EntitySpec, de *jsonEntity) bool {
 		j.parts = map[*EntitySpec]jsonPartOf{}
 	}
 	j.parts[de.e] = at
-	if de.e.Instance != nil {
-		de.e.Instance.Prefab = "" // a nested instance's prefab
-	}
 	de.e.ID = "" // the id the instance gives
 	in := at.inst.instance()
 	in.Parts = append(in.Parts, &PartSpec{Path: at.path, PathPos: de.partPos, Body: de.e})
+	if de.e.Instance != nil {
+		// A nested instance's prefab says nothing new; the parts it
+		// does not have are the instance's, below this part.
+		for _, p := range de.e.Instance.Parts {
+			p.Path = at.path + "/" + p.Path
+			in.Parts = append(in.Parts, p)
+		}
+		de.e.Instance = nil
+	}
 	return true
 }
 
@@ -825,6 +870,9 @@ func (j *jsonReader) body(n *yamlsyntax.Node, depth int) *EntitySpec {
 		y.errs.add(y.pos(n), "too many entities (limit %d)", y.lim.MaxEntities)
 		y.stop = true
 		return nil
+	}
+	if y.errs.poll() {
+		return nil // interrupted
 	}
 	e := y.newEntity()
 	e.Pos, e.File = y.pos(n), y.file
@@ -861,11 +909,18 @@ func (j *jsonReader) bodyKey(e *EntitySpec, k, v *yamlsyntax.Node, depth int) {
 		})
 	case jsonParts:
 		y.each(v, jsonParts, func(k, v *yamlsyntax.Node) {
-			if msg := partPathProblem(k.Value); msg != "" {
-				y.errs.add(y.pos(k), "%s", msg)
-			} else if b := j.body(v, depth+1); b != nil {
-				in := e.instance()
-				in.Parts = append(in.Parts, &PartSpec{Path: k.Value, PathPos: y.pos(k), Body: b})
+			p := &PartSpec{Path: k.Value, PathPos: y.pos(k)}
+			switch {
+			case partPathProblem(k.Value) != "":
+				y.errs.add(y.pos(k), "%s", partPathProblem(k.Value))
+			case v.Kind == yamlsyntax.Scalar:
+				if y.removedPart(p, v) != nil {
+					e.instance().Parts = append(e.instance().Parts, p)
+				}
+			default:
+				if p.Body = j.body(v, depth+1); p.Body != nil {
+					e.instance().Parts = append(e.instance().Parts, p)
+				}
 			}
 		})
 	case jsonChildren:

@@ -126,13 +126,17 @@ func NewJSONCapture(reg *registry.Registry, opt ExportOptions) *JSONCapture {
 	// look like the path of an entity without one.
 	w := reg.World()
 	depth := make(map[ecs.Entity]int, len(es))
-	plain := x.plainJSON(es)
+	inst := x.instancesJSON(es)
 	for i, de := range d.ents {
-		if noPrefab, noPart := plain(es[i]); noPrefab || noPart {
-			if noPrefab {
-				de.Prefab = ""
-			}
+		noPrefab, noPart, removed := inst.of(es[i])
+		if noPrefab {
+			de.Prefab = ""
+		}
+		if noPart {
 			de.Part = ""
+		}
+		if de.Prefab != "" && de.Part == "" {
+			de.Removed = removed
 		}
 		de.depth = 0
 		if p, ok := w.Parent(es[i]); ok && i > 0 {

@@ -53,7 +53,8 @@ type Document struct {
 	Entities []*EntitySpec    // top-level entities in source order
 	Pos      Pos              // position of the root mapping or <scene> element
 
-	nEntities int // entities in the tree, including children
+	nEntities int    // entities in the tree, including children
+	lim       Limits // the limits it was read with, which bound its compilation too (zero: defaults)
 }
 
 // EntitySpec is an entity as a scene file specifies it: its id, classes,
@@ -137,10 +138,14 @@ type PrefabSpec struct {
 // child is its 0-based rank among the unnamed children of its parent).
 // Body gives components, classes and mixins written over the part's, and
 // children added after the part's own; it has no id, prefab or parts.
+// A part that is Removed is not created, nor anything under it (its
+// Body is empty): `path: removed` in YAML and JSON, <removed
+// path="..."/> in XML.
 type PartSpec struct {
 	Path    string
 	PathPos Pos
 	Body    *EntitySpec
+	Removed bool
 }
 
 // ComponentSpec is a component (or, in Document.Scene, a system setting)

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -120,6 +121,59 @@ type errorSink struct {
 	list ErrorList
 	max  int
 	full bool // max reached: stop reading
+
+	ctx     context.Context // nil: never interrupted
+	polls   int             // polls since the last look at ctx
+	stopped bool            // ctx was done: reading stopped (full is set too)
+}
+
+// pollEvery is how many entities a reader reads between two looks at
+// its context.
+const pollEvery = 1024
+
+// stopReading is what a parser's callback panics with to stop a read
+// whose context is done: the parsers of package yamlsyntax and
+// jsonsyntax read to the end of the input otherwise, and their callers
+// recover it (recoverStopped).
+type stopReading struct{}
+
+// abortIfStopped unwinds the parser calling back into a reader once the
+// read is interrupted (see stopReading).
+func (s *errorSink) abortIfStopped() {
+	if s.stopped {
+		panic(stopReading{})
+	}
+}
+
+// recoverStopped, deferred by a reader, recovers the unwinding of
+// abortIfStopped, leaving *doc nil; other panics go on.
+func (s *errorSink) recoverStopped(doc **Document) {
+	if r := recover(); r != nil {
+		if _, ok := r.(stopReading); !ok {
+			panic(r)
+		}
+		*doc = nil
+	}
+}
+
+// poll is called by the readers for every entity: every pollEvery calls
+// it looks at the context, and once that is done it stops the read
+// (full) and reports true.
+func (s *errorSink) poll() bool {
+	if s.stopped {
+		s.full = true
+		return true
+	}
+	if s.ctx == nil {
+		return false
+	}
+	if s.polls++; s.polls >= pollEvery {
+		s.polls = 0
+		if s.ctx.Err() != nil {
+			s.stopped, s.full = true, true
+		}
+	}
+	return s.stopped
 }
 
 func (s *errorSink) add(p Pos, format string, args ...any) {

@@ -13,16 +13,28 @@ import (
 // Prefabs). A prefab's body compiles once, into a template: a tree of
 // Nodes (not in the Plan's roots) whose components are composed (base
 // prefab, mixins, own, per property) and whose children have Keys, their
-// names inside the prefab. An instance copies the template's tree into
-// the Plan, sharing the composed components of every part the instance
-// does not change, so that an instance costs no parsing.
+// names inside the prefab. Templates share their subtrees: a nested
+// instance (or a variant) in a prefab's body is a node of its own whose
+// children are the nested prefab's template nodes themselves, except
+// along the paths of the parts it changes, which are copied. So a
+// template costs what its prefab's text says, however many entities an
+// instance of it has (a prefab of ten instances of a prefab of ten
+// instances ... is a chain of small nodes), and every template node
+// knows the size and depth of its subtree (shape, see expand.go) before
+// anything is expanded. An instance in the scene copies the template's
+// tree into the Plan, sharing the composed components of every part the
+// instance does not change, so that an instance costs no parsing.
 
 // PrefabPlan is one prefab compiled.
 type PrefabPlan struct {
 	Src *PrefabSpec
 	// Root is the template: the prefab's body compiled, with its whole
-	// subtree (variants and nested prefabs expanded). Its nodes have no
-	// ids and no entities; their Keys are names inside the prefab.
+	// subtree (variants and nested prefabs included). Its nodes have no
+	// ids and no entities; their Keys are names inside the prefab. It is
+	// a graph, not a tree: a nested prefab's nodes are shared by every
+	// template that uses them unchanged (their Parent is the one of
+	// their own template), so walk it from the root, and treat it as
+	// read-only.
 	Root *Node
 	// Prefab is the template as the registry keeps it, for
 	// Registry.InstantiatePrefab.
@@ -35,7 +47,9 @@ type prefabEntry struct {
 	plan     *PrefabPlan
 	marker   []registry.NamedPatch // the instances' marker, shared by all of them
 	state    uint8                 // 0: not compiled, 1: compiling, 2: compiled (plan nil if it failed)
+	visit    uint8                 // orderPrefabs: 0 not seen, 1 on the walk's stack, 2 done
 	reported bool                  // a cycle through it was reported
+	refused  bool                  // it, or a prefab it uses, passes a limit (reported once, at the first)
 }
 
 // markerPatch is the PrefabComponent marker of an instance of name.
@@ -54,9 +68,10 @@ func (c *compiler) marker(name string) []registry.NamedPatch {
 	return pe.marker
 }
 
-// compilePrefabs compiles every prefab of the document, in document
-// order (so that a cycle is reported at the first of its prefabs the
-// document defines).
+// compilePrefabs compiles every prefab of the document, each after the
+// prefabs it uses (see orderPrefabs), so that compiling one never
+// compiles another: a chain of a million nested prefabs costs no deeper
+// a stack than one.
 func (c *compiler) compilePrefabs() {
 	c.prefabs = make(map[string]*prefabEntry, len(c.doc.Prefabs))
 	for _, p := range c.doc.Prefabs {
@@ -64,38 +79,110 @@ func (c *compiler) compilePrefabs() {
 			c.prefabs[p.Name] = &prefabEntry{spec: p}
 		}
 	}
-	for _, p := range c.doc.Prefabs {
-		c.template(p.Name)
+	for _, name := range c.orderPrefabs() {
+		c.template(name)
 	}
 }
 
+// orderPrefabs returns the document's prefabs, each after the prefabs
+// its body uses (a variant's base, nested instances, instances that
+// parts' changes add), and reports every cycle once: it walks the uses
+// depth first from each prefab in document order, with a stack of its
+// own, so that a cycle is reported at the first of its prefabs the
+// document defines.
+func (c *compiler) orderPrefabs() []string {
+	type frame struct {
+		name string
+		uses []string
+	}
+	order := make([]string, 0, len(c.prefabs))
+	var stack []frame
+	push := func(name string) {
+		pe := c.prefabs[name]
+		pe.visit = 1
+		c.prefabStack = append(c.prefabStack, name)
+		stack = append(stack, frame{name, prefabUses(pe.spec.Body, nil)})
+	}
+	for _, p := range c.doc.Prefabs {
+		if c.prefabs[p.Name].visit != 0 {
+			continue
+		}
+		push(p.Name)
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if len(f.uses) == 0 {
+				c.prefabs[f.name].visit = 2
+				order = append(order, f.name)
+				stack = stack[:len(stack)-1]
+				c.prefabStack = c.prefabStack[:len(c.prefabStack)-1]
+				continue
+			}
+			use := f.uses[0]
+			f.uses = f.uses[1:]
+			switch pe := c.prefabs[use]; {
+			case pe == nil: // unknown: reported at the use
+			case pe.visit == 0:
+				push(use)
+			case pe.visit == 1:
+				c.reportPrefabCycle(use)
+			}
+		}
+	}
+	return order
+}
+
+// prefabUses appends to out the prefabs the entity e of a prefab's
+// body uses, in the order compiling it meets them: its own, those of
+// the children its parts' changes add, those of its children.
+func prefabUses(e *EntitySpec, out []string) []string {
+	if e.Prefab() != "" {
+		out = append(out, e.Prefab())
+	}
+	for _, p := range e.Parts() {
+		for _, ch := range p.Body.Children {
+			out = prefabUses(ch, out)
+		}
+	}
+	for _, ch := range e.Children {
+		out = prefabUses(ch, out)
+	}
+	return out
+}
+
 // template returns the compiled template of the prefab name, compiling
-// it on first use; nil if it is unknown, in a cycle or broken (reported
-// elsewhere).
+// it on first use; nil if it is unknown, in a cycle, broken (reported
+// elsewhere) or beyond the limits (reported here, at its name).
 func (c *compiler) template(name string) *PrefabPlan {
 	pe := c.prefabs[name]
 	if pe == nil {
 		return nil
 	}
-	switch pe.state {
-	case 2:
+	switch {
+	case pe.state == 2:
 		return pe.plan
-	case 1:
-		c.reportPrefabCycle(name)
-		return nil
+	case pe.state == 1 || pe.reported && c.prefab != nil:
+		return nil // in a cycle (reported by orderPrefabs)
 	}
 	pe.state = 1
-	saved := c.prefab
-	c.prefab = pe.spec
+	saved, savedDepth := c.prefab, c.depth
+	c.prefab, c.depth = pe.spec, 0
 	c.prefabStack = append(c.prefabStack, name)
-	root := c.node(pe.spec.Body, nil, 0)
-	c.prefabStack = c.prefabStack[:len(c.prefabStack)-1]
-	c.prefab = saved
-	pe.state = 2
-	if pe.reported {
-		return nil // in a cycle: its instances get nothing from it
+	// What an instance would cost first, from the text and the
+	// templates it uses; the template is built only if that fits.
+	var root *Node
+	sh := c.specShape(pe.spec.Body) // sets pe.refused if it uses a refused prefab
+	if !pe.refused && !pe.reported && !c.stop {
+		if pe.refused = !c.prefabFits(pe.spec, sh); !pe.refused {
+			root = c.node(pe.spec.Body, nil, 0)
+		}
 	}
-	pe.plan = &PrefabPlan{Src: pe.spec, Root: root, Prefab: &registry.Prefab{Name: name, Root: registryNode(root)}}
+	c.prefabStack = c.prefabStack[:len(c.prefabStack)-1]
+	c.prefab, c.depth = saved, savedDepth
+	pe.state = 2
+	if root == nil || pe.reported || c.stop {
+		return nil // its instances get nothing from it
+	}
+	pe.plan = &PrefabPlan{Src: pe.spec, Root: root, Prefab: &registry.Prefab{Name: name, Root: c.registryNode(root)}}
 	c.plan.Prefabs[name] = pe.plan
 	return pe.plan
 }
@@ -147,37 +234,38 @@ func (c *compiler) instanceOf(e *EntitySpec) *Node {
 	return pp.Root
 }
 
-// instParts adds to n, an instance of the template tmpl written as e,
-// the copies of tmpl's children (its parts), with e's part overrides
-// applied, and reports overrides of parts the prefab does not have.
-func (c *compiler) instParts(n, tmpl *Node, e *EntitySpec) {
-	var over map[string]*PartSpec
-	if len(e.Parts()) > 0 {
-		over = make(map[string]*PartSpec, len(e.Parts()))
-		for _, p := range e.Parts() {
-			over[p.Path] = p
-		}
-	}
+// instParts adds to n, an instance of the template tmpl, the copies of
+// tmpl's children (its parts), with the instance's changes tr applied
+// (nil: none).
+func (c *compiler) instParts(n, tmpl *Node, tr *partTrie) {
 	for _, t := range tmpl.Children {
-		n.Children = append(n.Children, c.part(t, n, over, t.Key()))
-	}
-	for _, p := range e.Parts() {
-		if over[p.Path] == nil {
-			continue // applied
+		if c.stop {
+			return
 		}
-		var paths []string
-		walkNodes(tmpl.Children, func(t *Node) { paths = append(paths, strings.TrimPrefix(t.Path, tmpl.Path+"/")) })
-		c.errs.add(p.PathPos, "prefab %q has no part %q%s", e.Prefab(), p.Path, suggest(p.Path, paths))
+		if ch := c.part(t, n, tr.below(t.Key())); ch != nil {
+			n.Children = append(n.Children, ch)
+		}
 	}
 }
 
-// part copies the template node t as a child of parent, at the path
-// inside the prefab path, with the override over[path] applied (and
-// deleted from over), and its subtree.
-func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string) *Node {
+// part copies the template node t as a child of parent, with the
+// changes tr makes at and below it (nil: none), and its subtree; nil if
+// the instance removes it. In a prefab's body a node without changes
+// is not copied at all: the template shares it.
+func (c *compiler) part(t, parent *Node, tr *partTrie) *Node {
+	var p *PartSpec
+	if tr != nil {
+		if p = tr.part; p != nil && p.Removed {
+			return nil
+		}
+	}
+	scene := c.prefab == nil
+	if !scene && tr == nil {
+		return t
+	}
 	n := c.newNode()
 	n.Src, n.Parent, n.ext, n.Comps = t.Src, parent, t.ext, t.Comps
-	if c.prefab == nil {
+	if scene {
 		c.plan.Count++
 		if pid := parent.ID(); pid != "" {
 			n.Path = pid + "/" + t.Key() // its id, see Node.ID
@@ -185,12 +273,17 @@ func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string)
 		} else {
 			n.Path = parent.Path + "/" + strconv.Itoa(len(parent.Children))
 		}
+		c.addName(n)
+		c.depth++
+		c.inParts++
+		defer func() { c.depth--; c.inParts-- }()
 	} else {
-		n.Path = parent.Path + "/" + t.Key()
+		n.Path = t.Key()
 	}
-	p := over[path]
+	if c.stop {
+		return n
+	}
 	if p != nil {
-		delete(over, path)
 		c.override(n, p.Body)
 	}
 	nk := len(t.Children)
@@ -201,14 +294,25 @@ func (c *compiler) part(t, parent *Node, over map[string]*PartSpec, path string)
 		n.Children = cutSlab(&c.kids, nk)
 	}
 	for _, tc := range t.Children {
-		n.Children = append(n.Children, c.part(tc, n, over, path+"/"+tc.Key()))
+		if c.stop {
+			break
+		}
+		if ch := c.part(tc, n, tr.below(tc.Key())); ch != nil {
+			n.Children = append(n.Children, ch)
+		}
 	}
 	if p != nil {
 		for _, ch := range p.Body.Children {
+			if c.stop {
+				break
+			}
 			if cn := c.node(ch, n, len(n.Children)); cn != nil {
 				n.Children = append(n.Children, cn)
 			}
 		}
+	}
+	if !scene {
+		c.shapes[n] = c.shapeOf(n)
 	}
 	return n
 }
@@ -277,17 +381,39 @@ func instanceRoot(n *Node) *Node {
 	return n
 }
 
-// registryNode converts a template to the registry's form. The root's
-// marker (a variant's base) is left out: InstantiatePrefab sets the
-// prefab's own.
+// registryNode converts a template to the registry's form, once per
+// node: the registry's prefabs share subtrees as the templates do. The
+// root's marker (a variant's base) is left out: InstantiatePrefab sets
+// the prefab's own.
+func (c *compiler) registryNode(n *Node) *registry.PrefabNode {
+	if c.regNodes == nil {
+		c.regNodes = map[*Node]*registry.PrefabNode{}
+	}
+	return registryNodeIn(n, c.regNodes)
+}
+
+// registryNode converts a template node (and its subtree) to the
+// registry's form.
 func registryNode(n *Node) *registry.PrefabNode {
+	return registryNodeIn(n, map[*Node]*registry.PrefabNode{})
+}
+
+// registryNodeIn is registryNode with the conversions made so far.
+func registryNodeIn(n *Node, done map[*Node]*registry.PrefabNode) *registry.PrefabNode {
+	if rn, ok := done[n]; ok {
+		return rn
+	}
 	rn := &registry.PrefabNode{Key: n.Key(), Prefab: n.Prefab(), Class: n.Class(), Components: n.Comps}
 	if n.Parent == nil && n.Prefab() != "" {
 		rn.Components = slices.DeleteFunc(slices.Clone(n.Comps), func(np registry.NamedPatch) bool { return np.Name == registry.PrefabComponent })
 	}
-	for _, ch := range n.Children {
-		rn.Children = append(rn.Children, registryNode(ch))
+	if len(n.Children) > 0 {
+		rn.Children = make([]*registry.PrefabNode, len(n.Children))
+		for i, ch := range n.Children {
+			rn.Children[i] = registryNodeIn(ch, done)
+		}
 	}
+	done[n] = rn
 	return rn
 }
 

@@ -17,28 +17,36 @@ type Limits struct {
 	// together (root plus includes).
 	MaxBytes int64
 	// MaxDepth bounds how deeply entities nest (a top-level entity has
-	// depth 1) and, with a small allowance, the nesting of XML elements.
+	// depth 1), through prefabs too, and, with a small allowance, the
+	// nesting of XML elements.
 	MaxDepth int
-	// MaxEntities bounds the number of entities in the scene, children and
-	// includes counted.
+	// MaxEntities bounds the number of entities in the scene, children,
+	// includes and the entities of prefabs' instances counted, and the
+	// entities of one instance of any prefab, used or not.
 	MaxEntities int
 	// MaxIncludes bounds the number of files included, transitively.
 	MaxIncludes int
 	// MaxErrors bounds the number of errors reported; reading stops after.
 	MaxErrors int
+	// MaxNameBytes bounds the bytes of the names (ids and paths) that
+	// expanding prefabs gives the parts of instances ("f2/gun-left/muzzle"):
+	// nesting repeats long names without costing text.
+	MaxNameBytes int64
 
 	usedEntities int // entities already read by earlier files of a scene
 }
 
 // DefaultLimits returns the limits used for zero fields: 64 MiB, entity
-// depth 256, 1,000,000 entities, 1,000 includes and 1,000 errors.
+// depth 256, 1,000,000 entities, 1,000 includes, 1,000 errors and 64 MiB
+// of names.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxBytes:    64 << 20,
-		MaxDepth:    256,
-		MaxEntities: 1_000_000,
-		MaxIncludes: 1000,
-		MaxErrors:   1000,
+		MaxBytes:     64 << 20,
+		MaxDepth:     256,
+		MaxEntities:  1_000_000,
+		MaxIncludes:  1000,
+		MaxErrors:    1000,
+		MaxNameBytes: 64 << 20,
 	}
 }
 
@@ -58,6 +66,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxErrors <= 0 {
 		l.MaxErrors = d.MaxErrors
+	}
+	if l.MaxNameBytes <= 0 {
+		l.MaxNameBytes = d.MaxNameBytes
 	}
 	return l
 }
@@ -94,10 +105,23 @@ func FormatOf(file string) Format {
 // extension of file (.yaml, .yml, .xml or .json). Includes are recorded in Document.Includes
 // but not resolved; use [ReadFile] for that.
 func Read(file string, data []byte, lim Limits) (*Document, error) {
+	return readContext(context.Background(), file, data, lim)
+}
+
+// readContext is Read, interrupted when ctx is done (every few
+// thousand entities the readers look at it).
+func readContext(ctx context.Context, file string, data []byte, lim Limits) (*Document, error) {
+	if err := interrupted(ctx); err != nil {
+		return nil, err
+	}
 	lim = lim.withDefaults()
-	errs := &errorSink{max: lim.MaxErrors}
+	errs := &errorSink{max: lim.MaxErrors, ctx: ctx}
 	doc := readOne(file, data, lim, errs)
+	if errs.stopped {
+		return nil, interrupted(ctx)
+	}
 	if doc != nil {
+		doc.lim = lim
 		checkUnique(doc, errs)
 	}
 	return finish(doc, errs)
@@ -142,11 +166,17 @@ func finish(doc *Document, errs *errorSink) (*Document, error) {
 // On error ReadFile returns an [ErrorList] with every problem found in every
 // file, sorted by position, and possibly a partial Document.
 func ReadFile(fsys fs.FS, name string, lim Limits) (*Document, error) {
+	return readFileContext(context.Background(), fsys, name, lim)
+}
+
+// readFileContext is ReadFile, interrupted when ctx is done: it is
+// looked at before each file and every few thousand entities read.
+func readFileContext(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	l := &includer{
-		fsys:   guardFS(context.Background(), fsys, lim.MaxBytes), // bounded, regular files only
+		fsys:   guardFS(ctx, fsys, lim.MaxBytes), // bounded, regular files only
 		lim:    lim,
-		errs:   &errorSink{max: lim.MaxErrors},
+		errs:   &errorSink{max: lim.MaxErrors, ctx: ctx},
 		loaded: map[string]bool{},
 	}
 	if !fs.ValidPath(name) {
@@ -154,8 +184,12 @@ func ReadFile(fsys fs.FS, name string, lim Limits) (*Document, error) {
 		return finish(nil, l.errs)
 	}
 	doc := l.load(name, Pos{File: name})
+	if l.errs.stopped {
+		return nil, interrupted(ctx)
+	}
 	if doc != nil {
 		doc.Files = l.files
+		doc.lim = lim
 		checkUnique(doc, l.errs)
 	}
 	return finish(doc, l.errs)

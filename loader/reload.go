@@ -198,6 +198,8 @@ type differ struct {
 	stay    []*Node          // scratch: pairs of new and old stayers
 	shared  [64]sharedDiff   // diffNode's results for parts, see differ.diffNode
 	setEnt  bool             // set the new nodes' ent fields (to their matches' entities), for Apply
+	// sameNodes are the pairs of template nodes sameTemplate compared.
+	sameNodes map[[2]*Node]bool
 
 	positional, deadEdits, deadAdds int
 }

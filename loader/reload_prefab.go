@@ -70,17 +70,22 @@ func (df *differ) prefabs() {
 }
 
 // sameTemplate reports whether two templates give the same keys,
-// classes and components everywhere.
+// classes and components everywhere. Templates share subtrees (a
+// nested prefab's nodes), so each pair of nodes is compared once.
 func (df *differ) sameTemplate(a, b *Node) bool {
-	if a.Key() != b.Key() || len(a.Children) != len(b.Children) || diffNode(a, b, df.sc) != nil {
-		return false
+	if df.sameNodes == nil {
+		df.sameNodes = map[[2]*Node]bool{}
 	}
-	for i := range a.Children {
-		if !df.sameTemplate(a.Children[i], b.Children[i]) {
-			return false
-		}
+	k := [2]*Node{a, b}
+	if same, ok := df.sameNodes[k]; ok {
+		return same
 	}
-	return true
+	same := a.Key() == b.Key() && len(a.Children) == len(b.Children) && diffNode(a, b, df.sc) == nil
+	for i := 0; same && i < len(a.Children); i++ {
+		same = df.sameTemplate(a.Children[i], b.Children[i])
+	}
+	df.sameNodes[k] = same
+	return same
 }
 
 // followSpawned records, for every live instance of the prefab name that

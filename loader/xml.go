@@ -71,9 +71,10 @@ const (
 	xmlMixin      = "mixin"     // an element, and an attribute of <entity> and <mixin>
 	xmlInclude    = "include"
 	xmlEntity     = "entity"
-	xmlPrefab     = "prefab" // an element (a prefab's body), and an attribute of <entity> and <prefab>
-	xmlPart       = "part"   // an instance's change to a part of its prefab, in <entity>
-	xmlPath       = "path"   // of <part>
+	xmlPrefab     = "prefab"  // an element (a prefab's body), and an attribute of <entity> and <prefab>
+	xmlPart       = "part"    // an instance's change to a part of its prefab, in <entity>
+	xmlRemoved    = "removed" // a part of its prefab an instance does not have, in <entity>
+	xmlPath       = "path"    // of <part> and <removed>
 
 	xmlID       = "id" // the reserved attributes of <entity> and <mixin>
 	xmlClass    = "class"
@@ -486,6 +487,10 @@ func (x *xmlReader) newEntity(open, depth int, elem string) *EntitySpec {
 		x.fail(open, "too many entities (limit %d)", x.lim.MaxEntities)
 		return nil
 	}
+	if x.errs.poll() {
+		x.stop = true // interrupted: the caller says so
+		return nil
+	}
 	if depth > x.lim.MaxDepth {
 		x.errs.add(x.pos(open), "entities nested too deeply (limit %d)", x.lim.MaxDepth)
 		x.skip(elem)
@@ -553,10 +558,15 @@ func (x *xmlReader) entityBody(e *EntitySpec, elem string, open, depth int) {
 				in := e.instance()
 				in.Parts = append(in.Parts, p)
 			}
+		case t.Name == xmlRemoved && elem == xmlEntity:
+			if p := x.removed(); p != nil {
+				in := e.instance()
+				in.Parts = append(in.Parts, p)
+			}
 		default:
 			want := "<" + xmlEntity + ">"
 			if elem == xmlEntity {
-				want = orList([]string{want, "<" + xmlPart + ">"})
+				want = orList([]string{want, "<" + xmlPart + ">", "<" + xmlRemoved + ">"})
 			}
 			x.errs.add(x.pos(x.start), "unknown element <%s> in <%s> (want %s)", t.Name, elem, want)
 			x.skip(t.Name)
@@ -618,6 +628,24 @@ func (x *xmlReader) part(depth int) *PartSpec {
 		return nil
 	}
 	return &PartSpec{Path: path, PathPos: pos, Body: e}
+}
+
+// removed reads a <removed path="..."/> element of an instance: a part
+// of its prefab it does not have.
+func (x *xmlReader) removed() *PartSpec {
+	open := x.start
+	attrs := x.attributes()
+	path, pos, ok := x.named(attrs, xmlPath, xmlRemoved, open, partPathProblem)
+	for _, a := range attrs {
+		if a.name != xmlPath {
+			x.errs.add(a.pos, "unknown attribute %q on <%s> (want %s): a removed part takes nothing but its path", a.name, xmlRemoved, xmlPath)
+		}
+	}
+	x.body(xmlRemoved, open)
+	if !ok {
+		return nil
+	}
+	return &PartSpec{Path: path, PathPos: pos, Body: &EntitySpec{Pos: x.pos(open), File: x.file}, Removed: true}
 }
 
 func (x *xmlReader) mixin() *MixinSpec {
@@ -876,6 +904,10 @@ func writeXMLElement(b *bytes.Buffer, indent, elem, attr string, e *EntitySpec) 
 	}
 	b.WriteString(">\n")
 	for _, p := range e.Parts() {
+		if p.Removed {
+			b.WriteString(indent + "  <" + xmlRemoved + " " + xmlPath + "=" + xmlAttrValue(p.Path) + "/>\n")
+			continue
+		}
 		writeXMLElement(b, indent+"  ", xmlPart, " "+xmlPath+"="+xmlAttrValue(p.Path), p.Body)
 	}
 	for _, ch := range e.Children {

@@ -200,6 +200,10 @@ func loaderTree(doc *Document) *oracleElem {
 		}
 		out := &oracleElem{name: name, attrs: canonAttrs(name, append(attrs, componentAttrs(e.Components)...))}
 		for _, pt := range e.Parts() {
+			if pt.Removed {
+				out.kids = append(out.kids, &oracleElem{name: "removed", attrs: canonAttrs("removed", [][2]string{{"path", pt.Path}})})
+				continue
+			}
 			out.kids = append(out.kids, element("part", [][2]string{{"path", pt.Path}}, pt.Body))
 		}
 		for _, ch := range e.Children {
@@ -281,9 +285,10 @@ func sortKids(root *oracleElem) {
 	}
 }
 
-// partRank orders <part> before <entity> among an element's children.
+// partRank orders <part> and <removed> before <entity> among an
+// element's children.
 func partRank(e *oracleElem) int {
-	if e.name == "part" {
+	if e.name == "part" || e.name == "removed" {
 		return 0
 	}
 	return 1
@@ -332,6 +337,7 @@ var oracleSeeds = []string{"<scene/>", "<scene a=\"&lt;&#65;\r\n\"><!-- c --><?p
 	"<scene><components><component name=\"a\" type=\"string\" oneOf=\"x, y z\" min=\"1e0\"/><component name=\"b\"><property name=\"p\" type=\"int\"/></component></components><components/><mixin id=\"m\" mixin=\"\"/><include src=\"x.xml\"/></scene>",
 	"\ufeff<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<scene\n  a = 'x\"y' />\n",
 	"<scene><entity class=\"\" mixin=\" \" label=\"&amp;&#x9;é\r\"/></scene>",
+	"<scene><prefab name=\"p\"><entity id=\"a\"/><entity/></prefab><entity prefab=\"p\"><removed path=\"a\"/><entity/><part path=\"0\" visible=\"false\"/><removed path='0' ></removed></entity></scene>",
 }
 
 // xmlScenes returns the XML scenes of the repository (scenes/ and

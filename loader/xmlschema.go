@@ -285,10 +285,11 @@ func (x *xsdWriter) elements(open bool) {
 	x.line(-1, `</xs:complexType>`)
 
 	x.line(1, `<xs:complexType name="%s">`, xmlEntity)
-	x.doc("An entity: its attributes other than id, class, mixin and prefab are components; children are nested <entity> elements; an instance of a prefab may change parts of it with <part> elements.")
+	x.doc("An entity: its attributes other than id, class, mixin and prefab are components; children are nested <entity> elements; an instance of a prefab may change parts of it with <part> elements, and say with <removed> elements which it does not have.")
 	x.line(1, `<xs:choice minOccurs="0" maxOccurs="unbounded">`)
 	x.line(0, `<xs:element name="%s" type="%s"/>`, xmlEntity, xmlEntity)
 	x.line(0, `<xs:element name="%s" type="%s"/>`, xmlPart, xmlPart)
+	x.line(0, `<xs:element name="%s" type="%s"/>`, xmlRemoved, xmlRemoved)
 	x.line(-1, `</xs:choice>`)
 	x.attr(xmlID, "The entity's id (#id in selectors); no spaces.", nil)
 	x.entityAttrs(open)
@@ -306,8 +307,8 @@ func (x *xsdWriter) entityAttrs(open bool) {
 	x.anyAttribute(open)
 }
 
-// prefabElements declares <prefab> and <part>; if open, they take any
-// attribute besides theirs.
+// prefabElements declares <prefab>, <part> and <removed>; if open, the
+// first two take any attribute besides theirs.
 func (x *xsdWriter) prefabElements(open bool) {
 	x.line(1, `<xs:complexType name="%s">`, xmlPrefab)
 	x.doc("A prefab: an entity subtree named by name, instanced by prefab attributes. Its attributes are an entity's (no id); inside it, an id names a child.")
@@ -329,6 +330,13 @@ func (x *xsdWriter) prefabElements(open bool) {
 	x.doc("The part's path inside the prefab: names joined by /, an unnamed child by its rank among the unnamed.")
 	x.line(-1, `</xs:attribute>`)
 	x.entityAttrs(open)
+	x.line(-1, `</xs:complexType>`)
+
+	x.line(1, `<xs:complexType name="%s">`, xmlRemoved)
+	x.doc("A part of the instance's prefab that the instance does not have (nor anything below it).")
+	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlPath)
+	x.doc("The part's path inside the prefab, as for <part>.")
+	x.line(-1, `</xs:attribute>`)
 	x.line(-1, `</xs:complexType>`)
 }
 

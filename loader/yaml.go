@@ -44,8 +44,9 @@ const (
 	yamlClass    = "class"
 	yamlMixin    = "mixin" // also of a mixin
 	yamlChildren = "children"
-	yamlPrefab   = "prefab" // the prefab an entity instantiates (or a prefab's base)
-	yamlParts    = "parts"  // an instance's changes to parts of its prefab, by path
+	yamlPrefab   = "prefab"  // the prefab an entity instantiates (or a prefab's base)
+	yamlParts    = "parts"   // an instance's changes to parts of its prefab, by path
+	yamlRemoved  = "removed" // the value of a part the instance does not have (also in JSON)
 
 	yamlType    = "type" // the keys of a property declaration
 	yamlDefault = "default"
@@ -129,10 +130,11 @@ func newYAMLReader(file string, data []byte, lim Limits, errs *errorSink) *yamlR
 		src: &source{file: file, data: data, format: FormatYAML}}
 }
 
-func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
+func readYAML(file string, data []byte, lim Limits, errs *errorSink) (doc *Document) {
+	defer errs.recoverStopped(&doc)
 	mark := len(errs.list)
 	y := newYAMLReader(file, data, lim, errs)
-	doc := &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
+	doc = &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
 	top := &yamlTop{y: y, doc: doc, seen: map[string]Pos{}}
 	root, res := yamlsyntax.Parse(data, top)
 	switch res.State {
@@ -199,6 +201,7 @@ func (t *yamlTop) Item(it *yamlsyntax.Node) {
 	if e := t.y.entityItem(it, 1); e != nil {
 		t.doc.Entities = append(t.doc.Entities, e)
 	}
+	t.y.errs.abortIfStopped()
 }
 
 // readTree converts a whole syntax tree (nil for an empty file).
@@ -668,6 +671,9 @@ func (y *yamlReader) entityItem(it *yamlsyntax.Node, depth int) *EntitySpec {
 		y.stop = true
 		return nil
 	}
+	if y.errs.poll() {
+		return nil // interrupted
+	}
 	return y.entity(it, depth)
 }
 
@@ -757,9 +763,26 @@ func (y *yamlReader) part(k, v *yamlsyntax.Node, depth int) *PartSpec {
 		p.Body = &EntitySpec{Pos: y.pos(v), File: y.file}
 		return p
 	}
+	if v.Kind == yamlsyntax.Scalar {
+		return y.removedPart(p, v)
+	}
 	if p.Body = y.entityItem(v, depth+1); p.Body == nil {
 		return nil
 	}
+	return p
+}
+
+// removedPart makes p, whose value is the scalar v, a part the instance
+// does not have if v says "removed", or reports what it says instead.
+func (y *yamlReader) removedPart(p *PartSpec, v *yamlsyntax.Node) *PartSpec {
+	if !y.plain(v) {
+		return nil
+	}
+	if v.Value != yamlRemoved {
+		y.errs.add(y.pos(v), "part %q: want its changes (components, class, mixin, children) or %q for a part the instance does not have, not %q", p.Path, yamlRemoved, v.Value)
+		return nil
+	}
+	p.Removed, p.Body = true, &EntitySpec{Pos: y.pos(v), File: y.file}
 	return p
 }
 
@@ -1014,6 +1037,10 @@ func writeYAMLFields(b *bytes.Buffer, first, rest string, e *EntitySpec) {
 	if len(e.Parts()) > 0 {
 		line("%s:", yamlParts)
 		for _, p := range e.Parts() {
+			if p.Removed {
+				b.WriteString(rest + "  " + yamlString(p.Path) + ": " + yamlRemoved + "\n")
+				continue
+			}
 			writeYAMLFields(b, rest+"  "+yamlString(p.Path)+":\n"+rest+"    ", rest+"    ", p.Body)
 		}
 	}

@@ -316,10 +316,13 @@ func entitySchemas(compProps, patterns jsonObj, open bool) (entity, mixin, prefa
 		yamlChildren: jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": schemaRef(variant("entity", open))},
 		yamlPrefab:   jsonObj{"description": "The prefab this entity is an instance of: it gets the prefab's components and subtree, its own written over them.", "type": "string", "pattern": `^\S+$`},
 		yamlParts: jsonObj{
-			"description":          "Changes to parts of the prefab's subtree, by path inside the prefab (gun-left, turret/barrel; an unnamed child by its rank among the unnamed): components, class, mixin and children.",
-			"type":                 []any{"object", "null"},
-			"propertyNames":        jsonObj{"pattern": `^[^\s/]+(/[^\s/]+)*$`},
-			"additionalProperties": schemaRef(variant("part", open)),
+			"description":   "Changes to parts of the prefab's subtree, by path inside the prefab (gun-left, turret/barrel; an unnamed child by its rank among the unnamed): components, class, mixin and children, or removed for a part the instance does not have.",
+			"type":          []any{"object", "null"},
+			"propertyNames": jsonObj{"pattern": `^[^\s/]+(/[^\s/]+)*$`},
+			"additionalProperties": jsonObj{"anyOf": []any{
+				schemaRef(variant("part", open)),
+				jsonObj{"enum": []any{yamlRemoved}, "description": "The instance does not have this part (nor anything below it)."},
+			}},
 		},
 	}
 	mixinProps := jsonObj{

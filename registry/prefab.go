@@ -84,7 +84,7 @@ func (r *Registry) DefinePrefab(p *Prefab) error {
 		return err
 	}
 	if p.Root != nil {
-		if err := r.checkPrefabNode(p.Name, p.Root, true); err != nil {
+		if err := r.checkPrefabNode(p.Name, p.Root, true, map[*PrefabNode]bool{}); err != nil {
 			return err
 		}
 	}

@@ -119,7 +119,14 @@ func (p Privileged) Remove(e ecs.Entity, name string) error {
 // only as the marker of a nested instance, naming the prefab the node
 // says it instantiates (the loader's form); instantiation writes it with
 // the Registry's own rights.
-func (r *Registry) checkPrefabNode(prefab string, n *PrefabNode, root bool) error {
+func (r *Registry) checkPrefabNode(prefab string, n *PrefabNode, root bool, seen map[*PrefabNode]bool) error {
+	// Templates share the nodes of the prefabs they nest: each node is
+	// looked at once, so the check costs the prefab's text, not the
+	// number of entities an instance would have.
+	if seen[n] {
+		return nil
+	}
+	seen[n] = true
 	for _, np := range n.Components {
 		c, _, err := r.Lookup(np.Name)
 		if err != nil {
@@ -138,7 +145,7 @@ func (r *Registry) checkPrefabNode(prefab string, n *PrefabNode, root bool) erro
 		return &prefabNodeError{fmt.Sprintf("registry: prefab %q: %s: ", prefab, where), c.refuse("add", np.Name, false).(*ReadOnlyError)}
 	}
 	for _, ch := range n.Children {
-		if err := r.checkPrefabNode(prefab, ch, false); err != nil {
+		if err := r.checkPrefabNode(prefab, ch, false, seen); err != nil {
 			return err
 		}
 	}

@@ -17,8 +17,9 @@ const dumpUsage = `Usage: {prog} dump [-format yaml|xml|json] [-ticks N] [-flat]
 
 Loads SCENE, runs N ticks, and writes the World's state as a scene
 document that loads back to the same state. Instances of prefabs are
-written as "prefab: NAME" plus what differs from the prefab, with the
-prefabs; -flat writes every entity whole, without prefabs.
+written as "prefab: NAME" plus what differs from the prefab (a part
+destroyed at run time as "removed"), with the prefabs; -flat writes
+every entity whole, without prefabs.
 
 Flags:
 `

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,5 +230,24 @@ func TestWatchScene(t *testing.T) {
 	}
 	if got := attr("villain", "mood"); got != "level: 0" {
 		t.Errorf("villain after a broken save: %s", got)
+	}
+	// A save whose prefabs would expand past the limits (10^8 entities
+	// from 1.5 KB) is refused like a broken one, at once.
+	var bomb strings.Builder
+	bomb.WriteString("prefabs:\n")
+	for i := range 8 {
+		fmt.Fprintf(&bomb, "  p%d: {children: [%s]}\n", i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("{prefab: p%d}, ", i+1), 10), ", "))
+	}
+	bomb.WriteString("  p8: {}\n" + moodScene + "  - prefab: p0\n")
+	save(bomb.String())
+	start := time.Now()
+	if _, err := sw.Reload(); err == nil || !strings.Contains(err.Error(), "s.yaml:") || !strings.Contains(err.Error(), "(Limits.MaxEntities)") {
+		t.Errorf("prefab bomb: %v", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the prefab bomb was refused in %v", took)
+	}
+	if got := attr("villain", "mood"); got != "level: 0" {
+		t.Errorf("villain after a refused save: %s", got)
 	}
 }

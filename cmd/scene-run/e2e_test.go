@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -252,6 +253,14 @@ func TestWatch(t *testing.T) {
 	os.WriteFile(file, []byte(broken), 0o644)
 	waitFor(&errb, "asteroids.yaml:")
 	waitFor(&errb, "the running scene is unchanged")
+	// A save whose prefabs would make 10^8 entities is refused at once,
+	// and the process keeps running the scene.
+	bomb := "prefabs:\n"
+	for i := range 8 {
+		bomb += fmt.Sprintf("  p%d: {children: [%s]}\n", i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("{prefab: p%d}, ", i+1), 10), ", "))
+	}
+	os.WriteFile(file, []byte(bomb+"  p8: {}\nentities:\n  - prefab: p0\n"), 0o644)
+	waitFor(&errb, "(Limits.MaxEntities)")
 	added := edit + "  - id: newcomer\n    enemy:\n"
 	os.WriteFile(file, []byte(added), 0o644)
 	waitFor(&out, "reload asteroids.yaml: +1 -0 ~")
