@@ -22,11 +22,25 @@ const (
 // Node is a node of a light syntax tree, built by [Parse], by
 // [ParseReference] from a yaml.v3 tree, or by another reader of a format
 // whose values are YAML's (JSON is YAML's subset).
+//
+// Off and End are the bytes [Off, End) of the input the node is written
+// in, as Parse found them: a scalar as written (quotes included; a plain
+// one over several lines from its first character to its last; a block
+// scalar from its indicator to the end of its last line of content), a
+// flow collection from its opening bracket to just after its closing
+// one, a block collection from its first key or "-" to the end of its
+// last value. A null written as nothing is the empty span where its
+// value would be (just after the ':' of its key, or the "-" of its
+// item). Spans nest as the tree does and siblings follow each other, so
+// that an editor finds a value's bytes from the parser instead of
+// reading the text again. Nodes from ParseReference have no span (0, 0):
+// yaml.v3 gives none.
 type Node struct {
 	Kind      Kind
 	Null      bool    // a null scalar (~, null, nothing)
 	Exact     bool    // a quoted scalar (in JSON: a string, not a number, boolean or null)
 	Line, Col int32   // 1-based; the column in characters
+	Off, End  int32   // the bytes the node is written in (see above)
 	Value     string  // scalar text, or alias name
 	Content   []*Node // mapping: keys and values alternating; sequence: items
 	Extra     *Extra  // rare properties, nil but from ParseReference
