@@ -1,6 +1,9 @@
 package yamlsyntax
 
-import "math"
+import (
+	"bytes"
+	"math"
+)
 
 // Decoding a scalar again, with where each byte of its text was written.
 
@@ -71,11 +74,14 @@ func DecodeScalar(data []byte, off, end, parent int) (d Decoded, ok bool) {
 	if off == end {
 		return Decoded{At: []int32{int32(off)}}, true
 	}
-	p := &parser{d: data, s: string(data), line: 1, i: off}
+	// The parser reads from the start of the scalar's line (indentation
+	// is counted from line starts), and takes the text of plain and
+	// quoted scalars from a copy of the span's bytes only.
+	base := bytes.LastIndexByte(data[:off], '\n') + 1
+	data, off, end = data[base:], off-base, end-base
+	p := &parser{d: data, s: string(data[:end]), line: 1, i: off}
 	p.cols.SetText(data, false)
 	p.rec.on = true
-	for p.lineStart = off; p.lineStart > 0 && data[p.lineStart-1] != '\n'; p.lineStart-- {
-	}
 	var n *Node
 	switch data[off] {
 	case '"', '\'':
@@ -109,9 +115,9 @@ func DecodeScalar(data []byte, off, end, parent int) (d Decoded, ok bool) {
 		last = end - 1
 	}
 	for i := range at {
-		at[i] = min(at[i], int32(last)) // the line breaks a block scalar keeps after its end
+		at[i] = int32(base) + min(at[i], int32(last)) // the line breaks a block scalar keeps after its end
 	}
-	return Decoded{Text: n.Value, At: append(at, int32(last))}, true
+	return Decoded{Text: n.Value, At: append(at, int32(base+last))}, true
 }
 
 // lineEndIn returns the end of the text of the line that starts at off,

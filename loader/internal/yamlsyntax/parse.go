@@ -245,7 +245,11 @@ func (p *parser) leave() { p.depth-- }
 // docMarker reports whether a document marker ("---" or "...") starts at
 // offset i, which is at the start of a line.
 func (p *parser) docMarker(i int) bool {
-	return i+3 <= len(p.d) && (p.s[i:i+3] == "---" || p.s[i:i+3] == "...") && p.blankAt(i+3)
+	if i+3 > len(p.d) {
+		return false
+	}
+	c := p.d[i]
+	return (c == '-' || c == '.') && p.d[i+1] == c && p.d[i+2] == c && p.blankAt(i+3)
 }
 
 // skip moves from the start of a line to the next content, over blank
