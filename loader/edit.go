@@ -105,7 +105,10 @@ func editComponent(src []byte, ent *EntitySpec, name string, sch *registry.Schem
 		if len(comps) == 1 {
 			c = comps[0]
 		}
-		ops, err = newYAMLEditor(ent.File, src).setComponent(ent, name, c, sch, props)
+		var y *yamlEditor
+		if y, err = newYAMLEditor(ent.File, src); err == nil {
+			ops, err = y.setComponent(ent, name, c, sch, props)
+		}
 	case FormatXML:
 		ops, err = newXMLEditor(ent.File, src).setComponent(ent, name, comps, sch, props)
 	default:
@@ -161,13 +164,12 @@ func editRemove(src []byte, ent *EntitySpec, name string) ([]byte, error) {
 	var ops []rawOp
 	switch FormatOf(ent.File) {
 	case FormatYAML:
-		y := newYAMLEditor(ent.File, src)
-		for _, c := range comps {
-			o, err := y.removeComponent(ent, c)
-			if err != nil {
-				return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
-			}
-			ops = append(ops, o...)
+		y, err := newYAMLEditor(ent.File, src)
+		if err == nil {
+			ops, err = y.removeComponent(ent, name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
 		}
 	case FormatXML:
 		var err error

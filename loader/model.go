@@ -164,7 +164,8 @@ type ComponentSpec struct {
 	Text  string // the attribute string if Kind == ValueText
 	Map   []*KV  // property values in source order if Kind == ValueMap
 
-	src *source // the file it was read from, to place errors in values
+	src      *source // the file it was read from, to place errors in values
+	key, val span    // where the key (attribute name) and the value are written in it
 }
 
 // KV is one property of a component value written as a mapping.
@@ -172,7 +173,19 @@ type KV struct {
 	Key, Value    string
 	Pos, ValuePos Pos  // positions of the key and of the value
 	Exact         bool // the value is exact (see ComponentSpec.Exact)
+
+	key, val span // where the key and the value are written
 }
+
+// span is where a key or a value is written in its file: the bytes
+// [off, end), as the parser found them (a YAML value with its quotes; an
+// XML value between its quotes). The zero span is none: a Document
+// built in memory, or a YAML file read by yaml.v3, which gives no spans.
+type span struct{ off, end int32 }
+
+// ok reports whether the span is known (a value's end is past the key
+// before it, so never 0).
+func (s span) ok() bool { return s.end > 0 }
 
 // MixinSpec is a mixin as a scene file specifies it: a named bundle of
 // components, applied to entities that list it in `mixin`. A mixin may

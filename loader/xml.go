@@ -116,6 +116,7 @@ func ReadXML(file string, data []byte, lim Limits) (*Document, error) {
 type xmlAttr struct {
 	name, value string
 	pos, vpos   Pos
+	key, val    span // the name, and the value between its quotes
 }
 
 type xmlReader struct {
@@ -309,7 +310,8 @@ func (x *xmlReader) attributes() []xmlAttr {
 	}
 	for k := range raw {
 		a := &raw[k]
-		at := xmlAttr{name: a.Name, value: a.Value, pos: x.pos(a.NameOff), vpos: x.pos(a.ValOff)}
+		at := xmlAttr{name: a.Name, value: a.Value, pos: x.pos(a.NameOff), vpos: x.pos(a.ValOff),
+			key: span{int32(a.NameOff), int32(a.NameOff + len(a.Name))}, val: span{int32(a.ValOff), int32(a.ValEnd)}}
 		if xmltok.Prefixed(a.Name) || a.Name == xmlNS {
 			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.Name)
 			continue
@@ -361,6 +363,7 @@ func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 	}
 	c := x.newComponent()
 	c.Name, c.Pos, c.ValuePos, c.src, c.Exact = name, a.pos, a.vpos, x.src, true
+	c.key, c.val = a.key, a.val
 	if dotted {
 		ppos := a.pos
 		ppos.Line, ppos.Col = textpos.Advance(ppos.Line, ppos.Col, a.name[:len(name)+1])
@@ -369,7 +372,8 @@ func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 			return nil
 		}
 		c.Kind = ValueMap
-		c.Map = []*KV{{Key: prop, Value: a.value, Pos: ppos, ValuePos: a.vpos, Exact: true}}
+		c.Map = []*KV{{Key: prop, Value: a.value, Pos: ppos, ValuePos: a.vpos, Exact: true,
+			key: span{a.key.off + int32(len(name)+1), a.key.end}, val: a.val}}
 		return c
 	}
 	if a.value != "" {

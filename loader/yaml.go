@@ -352,6 +352,9 @@ func (y *yamlReader) pos(n *yamlsyntax.Node) Pos {
 	return Pos{File: y.file, Line: int(n.Line), Col: int(n.Col)}
 }
 
+// nodeSpan returns the span of n (none for a node yaml.v3 read).
+func nodeSpan(n *yamlsyntax.Node) span { return span{n.Off, n.End} }
+
 func kindName(n *yamlsyntax.Node) string {
 	switch n.Kind {
 	case yamlsyntax.Mapping:
@@ -565,6 +568,7 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpe
 	}
 	c := y.newComponent()
 	c.Name, c.Pos, c.ValuePos, c.src = k.Value, y.pos(k), y.pos(v), y.src
+	c.key, c.val = nodeSpan(k), nodeSpan(v)
 	switch v.Kind {
 	case yamlsyntax.Scalar:
 		c.Exact = !isNull(v)
@@ -587,7 +591,8 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpe
 			if isNull(pv) {
 				val = ""
 			}
-			kvs = append(kvs, KV{Key: pk.Value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv)})
+			kvs = append(kvs, KV{Key: pk.Value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv),
+				key: nodeSpan(pk), val: nodeSpan(pv)})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:
