@@ -99,7 +99,7 @@ type slot struct {
 // rewrite chooses.
 func (s *slot) edit(src []byte, ops []textOp) []rawOp {
 	full := applyText(s.text, ops)
-	if s.style != styleNull && s.canHold(full) {
+	if s.style != styleNull && s.canSplice(ops, full) {
 		out := make([]rawOp, 0, len(ops))
 		for _, op := range ops {
 			out = append(out, rawOp{int(s.at[op.a]), int(s.at[op.b]), s.escape(op.repl)})
@@ -150,25 +150,33 @@ func (s *slot) rewrite(src []byte, text string) rawOp {
 	return rawOp{s.start, s.end, yamlScalar(text, s.flow, s.style)}
 }
 
-// canHold reports whether the slot's style can write text.
-func (s *slot) canHold(text string) bool {
-	switch s.style {
-	case stylePlain:
-		return yamlPlainOK(text, s.flow)
-	case styleSingle:
-		return yamlSingleOK(text)
-	case styleLiteral, styleFolded:
-		// What a block scalar writes as it is; whether the lines still
-		// read as the text, readsBack tells.
-		return yamlSingleOK(strings.ReplaceAll(text, "\n", ""))
-	case styleDouble, styleXML:
-		return true
+// canSplice reports whether the slot's style can write the new pieces
+// of text ops make, in place, to give full. Whether the value then reads
+// as full, readsBack tells with the parser; what it cannot tell for a
+// plain scalar (whether a piece would end it early, with a comment or a
+// key), this does.
+func (s *slot) canSplice(ops []textOp, full string) bool {
+	for _, op := range ops {
+		switch s.style {
+		case stylePlain:
+			if op.repl != "" && !yamlPlainOK(op.repl, s.flow) {
+				return false
+			}
+		case styleSingle, styleLiteral, styleFolded:
+			if !yamlSingleOK(op.repl) {
+				return false
+			}
+		}
 	}
-	return false
+	if s.style == stylePlain {
+		// The lines of the whole, folded lines and all.
+		return yamlPlainOK(strings.ReplaceAll(full, "\n", " "), s.flow)
+	}
+	return true
 }
 
-// escape writes a piece of text in the slot's style (canHold said the
-// style can write the whole).
+// escape writes a piece of text in the slot's style (canSplice said
+// the style can write it).
 func (s *slot) escape(text string) string {
 	switch s.style {
 	case styleDouble:

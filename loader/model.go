@@ -1,5 +1,7 @@
 package loader
 
+import "math"
+
 // The scene model: what the readers produce and Compile consumes. The
 // readers check syntax and structure only: which keys and elements
 // exist, that names are well formed, that ids are unique, and that
@@ -182,6 +184,14 @@ type KV struct {
 // XML value between its quotes). The zero span is none: a Document
 // built in memory, or a YAML file read by yaml.v3, which gives no spans.
 type span struct{ off, end int32 }
+
+// mkSpan returns the span [off, end), or none past 32-bit offsets.
+func mkSpan(off, end int) span {
+	if end > math.MaxInt32 {
+		return span{}
+	}
+	return span{int32(off), int32(end)}
+}
 
 // ok reports whether the span is known (a value's end is past the key
 // before it, so never 0).

@@ -311,7 +311,7 @@ func (x *xmlReader) attributes() []xmlAttr {
 	for k := range raw {
 		a := &raw[k]
 		at := xmlAttr{name: a.Name, value: a.Value, pos: x.pos(a.NameOff), vpos: x.pos(a.ValOff),
-			key: span{int32(a.NameOff), int32(a.NameOff + len(a.Name))}, val: span{int32(a.ValOff), int32(a.ValEnd)}}
+			key: mkSpan(a.NameOff, a.NameOff+len(a.Name)), val: mkSpan(a.ValOff, a.ValEnd)}
 		if xmltok.Prefixed(a.Name) || a.Name == xmlNS {
 			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.Name)
 			continue
@@ -373,7 +373,7 @@ func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 		}
 		c.Kind = ValueMap
 		c.Map = []*KV{{Key: prop, Value: a.value, Pos: ppos, ValuePos: a.vpos, Exact: true,
-			key: span{a.key.off + int32(len(name)+1), a.key.end}, val: a.val}}
+			key: mkSpan(int(a.key.off)+len(name)+1, int(a.key.end)), val: a.val}}
 		return c
 	}
 	if a.value != "" {
