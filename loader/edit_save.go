@@ -7,6 +7,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/regfile"
@@ -165,9 +167,9 @@ func (r *Reloader) nothingToWrite(q *saveReq) (s *SaveEdit, done bool, err error
 // edit makes the requested edit of entity ent in its file's bytes src.
 func (q *saveReq) edit(ent *EntitySpec, src []byte) ([]byte, error) {
 	if q.remove {
-		return editRemove(src, ent, q.name)
+		return EditRemove(src, ent, q.name)
 	}
-	return editComponent(src, ent, q.name, q.comp.Schema, q.props)
+	return editComponentChecked(src, ent, q.name, q.comp.Schema, q.props)
 }
 
 // quickEdit makes the edit the quick way, or returns nil: when the
@@ -189,7 +191,7 @@ func (r *Reloader) quickEdit(q *saveReq) *SaveEdit {
 	if err != nil {
 		return nil
 	}
-	s, err := r.checkEdit(q.e, q.name, q.remove, q.comp.Schema, q.props, ent, path, src, out, nil)
+	s, err := r.checkEdit(q, ent, path, src, out, nil)
 	if err != nil {
 		return nil
 	}
@@ -223,7 +225,7 @@ func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.checkEdit(q.e, q.name, q.remove, q.comp.Schema, q.props, ent, path, src, out, sfs.read)
+	s, err := r.checkEdit(q, ent, path, src, out, sfs.read)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the edit of %s on entity %s: %w", ent.Pos, q.name, q.what, err)
 	}
@@ -232,8 +234,11 @@ func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 
 // checkEdit compiles the scene with out as the bytes of the file at path
 // (the other files from base, or read) and checks that the diff to the
-// running scene changes component name of e, as asked, and nothing else.
-func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *registry.Schema, props []propEdit, ent *EntitySpec, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
+// running scene changes component q.name of q.e, as asked, and nothing
+// else: the entity composes every other component and property as
+// before (see sameEntity), and no other entity, mixin, prefab,
+// declaration or setting changes.
+func (r *Reloader) checkEdit(q *saveReq, ent *EntitySpec, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
 	snap := maps.Clone(base)
 	if snap == nil {
 		snap = Snapshot{}
@@ -244,33 +249,18 @@ func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *regist
 		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
 	}
 	d := r.Scene.Diff(plan)
-	if err := onlyThis(d, e, name, remove); err != nil {
+	if err := onlyThis(d, q.e, q.name, q.remove); err != nil {
 		return nil, fmt.Errorf("it would change more than that (%v); nothing saved: %w", err, ErrCannotEdit)
 	}
-	n := matchedNode(d, e)
+	n := matchedNode(d, q.e)
 	if n == nil {
 		return nil, fmt.Errorf("the entity is not in the edited files; nothing saved: %w", ErrCannotEdit)
 	}
-	if remove {
-		if writesComponent(n, name) {
-			return nil, fmt.Errorf("the component is still in the edited file; nothing saved: %w", ErrCannotEdit)
-		}
-	} else {
-		if !hasNamed(n.Comps, name) {
-			return nil, fmt.Errorf("the component is missing from the edited file; nothing saved: %w", ErrCannotEdit)
-		}
-		got := map[int]any{}
-		for _, np := range n.Comps {
-			if np.Name == name {
-				for _, pv := range np.Patch {
-					got[pv.Index] = pv.Value
-				}
-			}
-		}
-		want := withProps(maps.Clone(got), sch, props)
-		if err := sameValues(sch, want, got); err != nil {
-			return nil, fmt.Errorf("%v in the edited file; nothing saved: %w", err, ErrCannotEdit)
-		}
+	if q.remove && writesComponent(n, q.name) {
+		return nil, fmt.Errorf("the component is still in the edited file; nothing saved: %w", ErrCannotEdit)
+	}
+	if err := q.sameEntity(r.Scene.Registry, n); err != nil {
+		return nil, fmt.Errorf("the edited file would not give the entity what was asked (%v); nothing saved: %w", err, ErrCannotEdit)
 	}
 	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
 }
@@ -449,4 +439,76 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	return os.Rename(tmp, real)
+}
+
+// sameEntity checks that n, the entity after the edit, composes what
+// q.node did but for the change asked: every component the file gives it
+// (its own, its mixins', its prefab's) with every property as before,
+// but component q.name removed, or with q.props set over what it was
+// (or over the defaults, if it had none).
+func (q *saveReq) sameEntity(reg *registry.Registry, n *Node) error {
+	old := q.node
+	if old.ID() != n.ID() || !slices.Equal(old.Class(), n.Class()) || old.Prefab() != n.Prefab() {
+		return errors.New("its id, classes or prefab changed")
+	}
+	want, got := composed(old.Comps), composed(n.Comps)
+	if q.remove {
+		delete(want, q.name)
+	} else {
+		if want[q.name] == nil {
+			want[q.name] = map[int]any{}
+		}
+		withProps(want[q.name], q.comp.Schema, q.props)
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			return fmt.Errorf("it would get %s", name)
+		}
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			return fmt.Errorf("it would lose %s", name)
+		}
+		sch := schemaOf(reg, name)
+		if sch == nil {
+			if fmt.Sprint(w) != fmt.Sprint(g) {
+				return fmt.Errorf("%s would change", name)
+			}
+			continue
+		}
+		if err := sameValues(sch, w, g); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// composed returns the values of components nps by name and property.
+func composed(nps []registry.NamedPatch) map[string]map[int]any {
+	out := make(map[string]map[int]any, len(nps))
+	for _, np := range nps {
+		m := out[np.Name]
+		if m == nil {
+			m = map[int]any{}
+			out[np.Name] = m
+		}
+		for _, pv := range np.Patch {
+			m[pv.Index] = pv.Value
+		}
+	}
+	return out
+}
+
+// schemaOf returns the schema of component name (or of the component an
+// instance name "base__id" is of), or nil.
+func schemaOf(reg *registry.Registry, name string) *registry.Schema {
+	if c, ok := reg.Component(name); ok {
+		return c.Schema
+	}
+	base, _, _ := strings.Cut(name, "__")
+	if c, ok := reg.Component(base); ok {
+		return c.Schema
+	}
+	return nil
 }
