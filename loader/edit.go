@@ -30,6 +30,10 @@ var (
 	// ErrFromMixin: the component comes from a mixin, and a file cannot
 	// say "this entity, without it".
 	ErrFromMixin = errors.New("the component comes from a mixin")
+	// ErrFromPrefab: the component comes from the entity's prefab (or a
+	// variant's base), or is the prefab marker itself, and a file cannot
+	// say "this instance, without it".
+	ErrFromPrefab = errors.New("the component comes from a prefab")
 	// ErrFileChanged: the scene's files no longer hold what the running
 	// scene was loaded or reloaded from.
 	ErrFileChanged = errors.New("the scene's files changed since they were loaded")

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/regfile"
 	"github.com/scenecs/scenecs/registry"
@@ -128,6 +129,13 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 	if q.comp, ok = reg.Component(name); !ok {
 		return nil, fmt.Errorf("unknown component %q", name)
 	}
+	switch {
+	case reg.IsPrefabMarker(q.comp):
+		return nil, fmt.Errorf("%s: %s is the marker of entity %s's prefab, which a scene file writes as the entity's %s: key (the key that makes it an instance, with the prefab's components and children); save-back does not change what an entity is an instance of: edit the file: %w",
+			node.Src.Pos, name, q.what, yamlPrefab, ErrFromPrefab)
+	case components.IsWorld(q.comp):
+		return nil, fmt.Errorf("%s is computed from position, rotation and scale, and a scene file does not write it: %w", name, ErrNoSource)
+	}
 	if !remove {
 		var err error
 		if q.props, err = attrProps(q.comp.Schema, name, attr); err != nil {
@@ -148,20 +156,100 @@ func (r *Reloader) nothingToWrite(q *saveReq) (s *SaveEdit, done bool, err error
 		mixin = mixinGiving(sc.Plan, ent.Mixins, name)
 	}
 	unchanged := &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}
-	switch {
-	case q.remove && mixin != "":
-		return nil, true, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, q.what, name, mixin, ErrFromMixin)
-	case q.remove && !inOwn:
-		if dep := dependent(sc.Registry, name, q.node.Comps); dep != "" {
-			return nil, true, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, q.what, name, dep, dep, ErrNoSource)
+	if !q.remove {
+		if len(q.props) == 0 && inComps {
+			// There, and nothing to set: nothing to write.
+			return unchanged, true, nil
 		}
+		return nil, false, nil
+	}
+	// A removal the file can write only if nothing but the entity's own
+	// key gives the component.
+	prefab := ""
+	if inComps && q.node.Prefab() != "" {
+		prefab = prefabGiving(sc.Plan, q.node.Prefab(), name)
+	}
+	switch dep := dependentOn(sc.Registry, name, q.node.Comps); {
+	case mixin != "":
+		return nil, true, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, q.what, name, mixin, ErrFromMixin)
+	case prefab != "":
+		return nil, true, fmt.Errorf("%s: entity %s is an instance of prefab %q and gets %s from %s, and a scene file cannot take a prefab's component away from one instance (remove it from the prefab, or write the values this instance should have): %w", ent.Pos, q.what, q.node.Prefab(), name, prefab, ErrFromPrefab)
+	case dep != "":
+		return nil, true, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, q.what, name, dep, dep, ErrNoSource)
+	case !inOwn && inComps:
+		return nil, true, fmt.Errorf("%s: entity %s gets %s from the scene file other than by its own key, and the file cannot say \"without\": %w", ent.Pos, q.what, name, ErrNoSource)
+	case !inOwn:
 		// Added at run time: the file already says "without".
-		return unchanged, true, nil
-	case !q.remove && len(q.props) == 0 && inComps:
-		// There, and nothing to set: nothing to write.
 		return unchanged, true, nil
 	}
 	return nil, false, nil
+}
+
+// prefabGiving returns what gives the component name to the instances
+// of prefab: `prefab "ship"` (its body, or a mixin of it) or the base
+// of a variant (`prefab "ship", the base of variant "big-ship"`); "" if
+// the prefab does not give it.
+func prefabGiving(plan *Plan, prefab, name string) string {
+	pp := plan.Prefabs[prefab]
+	if pp == nil || pp.Root == nil || !hasNamed(pp.Root.Comps, name) {
+		return ""
+	}
+	what := fmt.Sprintf("prefab %q", prefab)
+	for seen := map[string]bool{}; pp != nil && pp.Src != nil && pp.Src.Body != nil && !seen[pp.Src.Name]; {
+		seen[pp.Src.Name] = true
+		body := pp.Src.Body
+		if hasComponent(body.Components, name) || len(body.Mixins) > 0 && mixinGiving(plan, body.Mixins, name) != "" {
+			if pp.Src.Name != prefab {
+				what = fmt.Sprintf("prefab %q, the base of variant %q", pp.Src.Name, prefab)
+			}
+			return what
+		}
+		pp = plan.Prefabs[body.Prefab()]
+	}
+	return what
+}
+
+// hasComponent reports whether cs has a component called name.
+func hasComponent(cs []*ComponentSpec, name string) bool {
+	for _, c := range cs {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// dependentOn returns a component of nps, other than name itself, that
+// needs name: it lists name among its dependencies, or a dependency of
+// it does, however deep (acceleration needs velocity, which needs
+// position). "" if none does.
+func dependentOn(reg *registry.Registry, name string, nps []registry.NamedPatch) string {
+	for _, np := range nps {
+		if np.Name == name {
+			continue
+		}
+		seen := map[string]bool{}
+		stack := []string{np.Name}
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			base, _, _ := strings.Cut(c, "__")
+			rc, ok := reg.Component(base)
+			if !ok {
+				continue
+			}
+			for _, d := range rc.Dependencies {
+				if d == name {
+					return np.Name
+				}
+				if !seen[d] {
+					seen[d] = true
+					stack = append(stack, d)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // edit makes the requested edit of entity ent in its file's bytes src.

@@ -372,3 +372,95 @@ func TestSavePrefabInstance(t *testing.T) {
 		t.Errorf("file:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// removalScene has components an entity gets in every way but its own
+// key: from a prefab, a variant's base, a prefab's mixin, as a
+// dependency (directly, or through another dependency, or of a
+// component the prefab gives), and the prefab marker.
+const removalScene = `mixins:
+  armoured: {label: "font: iron"}
+prefabs:
+  ship:
+    mixin: armoured
+    health: "hp: 100"
+    velocity: 1 0 0
+  big:
+    prefab: ship
+    scale: 2 2 2
+entities:
+  - id: f1
+    prefab: ship
+  - id: f2
+    prefab: big
+    health: "hp: 5"
+  - id: mover
+    position: 1 1 1
+    velocity: 1 0 0
+  - id: rider
+    acceleration: 0 1 0
+  - id: plain
+    position: 2 2 2
+`
+
+// TestSaveRemovalsRefused: a removal the file cannot write is refused
+// with the reason (and the sentinel the inspector answers 409 for),
+// before anything is written; never a "saved" that wrote nothing. The
+// removals the file can write are written, and one of a component added
+// at run time writes nothing, truthfully.
+func TestSaveRemovalsRefused(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": removalScene}, "main.yaml")
+	for _, c := range []struct {
+		id, name string
+		want     error
+		msg      string
+	}{
+		{"f1", "health", ErrFromPrefab, `gets health from prefab "ship"`},
+		{"f1", "label", ErrFromPrefab, `gets label from prefab "ship"`},
+		{"f1", "velocity", ErrFromPrefab, `from prefab "ship"`},
+		{"f2", "scale", ErrFromPrefab, `gets scale from prefab "big"`},
+		{"f2", "velocity", ErrFromPrefab, `prefab "ship", the base of variant "big"`},
+		{"f2", "health", ErrFromPrefab, `prefab "ship", the base of variant "big"`}, // its own too: the prefab's stays
+		{"f1", "prefab", ErrFromPrefab, "marker"},
+		{"f1", "position", ErrNoSource, "dependency of velocity"},
+		{"mover", "position", ErrNoSource, "dependency of velocity"},
+		{"rider", "position", ErrNoSource, "dependency of acceleration"},
+		{"rider", "velocity", ErrNoSource, "dependency of acceleration"},
+		{"plain", "world", ErrNoSource, "computed"},
+	} {
+		_, err := env.rl.PrepareRemove(env.entity(c.id), c.name)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("remove %s from %s: %v; want %v saying %q", c.name, c.id, err, c.want, c.msg)
+		}
+	}
+	if _, err := env.rl.PrepareSet(env.entity("f1"), "prefab", "big"); !errors.Is(err, ErrFromPrefab) {
+		t.Errorf("set the marker: %v", err)
+	}
+	if got := env.read("main.yaml"); got != removalScene {
+		t.Fatalf("a refused removal wrote the file:\n%s", got)
+	}
+	// What the file can say is saved: mover's velocity (its own, and
+	// nothing needs it), and a component added at run time (nothing to
+	// write: the file already says "without").
+	mover := env.entity("mover")
+	s, err := env.rl.PrepareRemove(mover, "velocity")
+	if err != nil || !s.Changed() {
+		t.Fatalf("remove mover's velocity: %v", err)
+	}
+	if err := env.reg.Remove(mover, "velocity"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := env.read("main.yaml"), strings.Replace(removalScene, "    position: 1 1 1\n    velocity: 1 0 0\n", "    position: 1 1 1\n", 1); got != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
+	}
+	plain := env.entity("plain")
+	if err := env.reg.SetPatch(plain, "spin", nil, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := env.rl.PrepareRemove(plain, "spin"); err != nil || s.Changed() {
+		t.Fatalf("remove a component added at run time: %v", err)
+	}
+	env.quiet()
+}
