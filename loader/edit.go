@@ -38,9 +38,12 @@ var (
 	// scene was loaded or reloaded from.
 	ErrFileChanged = errors.New("the scene's files changed since they were loaded")
 	// ErrCannotEdit: the file writes the value in a way the editor does
-	// not edit (a YAML block scalar, a JSON dump), or the edit did not
-	// read back as intended; nothing is written.
+	// not edit (a JSON dump, YAML that the parser leaves to yaml.v3), or
+	// the edit did not read back as intended; nothing is written.
 	ErrCannotEdit = errors.New("cannot edit the file there")
+	// ErrNotUndone: a save failed, and the change it was saving could
+	// not be undone in the World (see SaveEdit.Commit).
+	ErrNotUndone = errors.New("the change could not be undone in the running scene")
 )
 
 // EditComponent returns src, the bytes of the scene file (YAML or XML)

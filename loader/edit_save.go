@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -47,10 +47,11 @@ type SaveEdit struct {
 	// says what was asked (nothing is written then).
 	Before, After []byte
 
-	r    *Reloader
-	diff *Diff
-	snap Snapshot
-	done bool
+	r     *Reloader
+	diff  *Diff
+	snap  Snapshot
+	world *worldState // the component as the World held it at Prepare, for undo
+	done  bool
 }
 
 // Changed reports whether the edit changes the file.
@@ -60,24 +61,31 @@ func (s *SaveEdit) Changed() bool { return !bytes.Equal(s.Before, s.After) }
 // string, as Registry.SetPatch takes after parsing it) on component name
 // of entity e into the scene file e comes from (see EditComponent for
 // where and how). Call it on the goroutine that runs the simulation,
-// before or after making the same change in the World, and Commit right
-// after the change, with no tick or reload between.
+// before making the same change in the World (it records the component
+// as the World holds it, for Commit to put back if the file cannot be
+// written), and Commit right after the change, with no tick or reload
+// between.
 //
 // Errors: an entity the scene did not make from a file (spawned, or made
-// by the program or the inspector) wraps ErrNoSource; files that no
-// longer say what the running scene was loaded from (edited and not yet
-// reloaded) wrap ErrFileChanged; a place the editor cannot edit wraps
-// ErrCannotEdit.
+// by the program or the inspector), or a component a file does not write
+// (the world transform), wraps ErrNoSource; the prefab marker wraps
+// ErrFromPrefab; files that no longer say what the running scene was
+// loaded from (edited and not yet reloaded) wrap ErrFileChanged; a
+// read-only file wraps ErrReadOnly; a place the editor cannot edit, or
+// an edit that would change anything else, wraps ErrCannotEdit.
 func (r *Reloader) PrepareSet(e ecs.Entity, name, attr string) (*SaveEdit, error) {
 	return r.prepare(e, name, attr, false)
 }
 
 // PrepareRemove prepares removing component name of entity e from the
-// scene file e comes from (see EditRemove). A component e gets from a
-// mixin cannot be removed there (the error wraps ErrFromMixin), nor one
-// it gets as a dependency of a component the file gives it (ErrNoSource);
-// for one added at run time there is nothing to write (the SaveEdit does
-// not change the file). Otherwise as PrepareSet.
+// scene file e comes from (see EditRemove). Only a component the entity
+// gets from its own key alone can be removed there: one it (also) gets
+// from a mixin is refused with ErrFromMixin, from its prefab or a
+// variant's base (or the prefab marker itself) with ErrFromPrefab, and
+// one that a component it has needs, however deep the dependency, with
+// ErrNoSource: the file cannot say "this entity, without it". For one
+// added at run time there is nothing to write (the SaveEdit does not
+// change the file). Otherwise as PrepareSet.
 func (r *Reloader) PrepareRemove(e ecs.Entity, name string) (*SaveEdit, error) {
 	return r.prepare(e, name, "", true)
 }
@@ -350,7 +358,13 @@ func (r *Reloader) checkEdit(q *saveReq, ent *EntitySpec, path string, src, out 
 	if err := q.sameEntity(r.Scene.Registry, n); err != nil {
 		return nil, fmt.Errorf("the edited file would not give the entity what was asked (%v); nothing saved: %w", err, ErrCannotEdit)
 	}
-	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
+	if !bytes.Equal(src, out) {
+		if _, _, err := checkWritable(path); err != nil {
+			return nil, err
+		}
+	}
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read,
+		world: r.recordWorld(q.e, q.name)}, nil
 }
 
 // matchedNode returns the node of d's new plan matched to entity e.
@@ -390,11 +404,17 @@ func scenePath(file, name string) string {
 // Commit writes the edited file, if the edit changes it, and applies the
 // edit to the running scene: its Plan then matches the file, and the
 // World, which already holds the change, is not touched (no hook runs).
-// The file is written to a temporary file in its directory, then renamed
-// over it (keeping its permissions; a symbolic link is followed, not
-// replaced). If the file changed since PrepareSet or PrepareRemove read
-// it, nothing is written and the error wraps ErrFileChanged. It returns
-// the diff applied. A SaveEdit commits once.
+// The file is written as replaceFile says: never over an editor's save,
+// never over a read-only file, a symbolic link followed, not replaced.
+// It returns the diff applied. A SaveEdit commits once.
+//
+// If the file cannot be written (it changed since PrepareSet or
+// PrepareRemove read it: ErrFileChanged; it is read-only: ErrReadOnly;
+// or the system failed), nothing is written and the change made in the
+// World since the edit was prepared is undone: the component is put back
+// as it was then (its hooks run for that, as for any change), so that the
+// World, the Plan and the file agree again. Should that fail too, the
+// error also wraps ErrNotUndone.
 func (s *SaveEdit) Commit() (*Diff, error) {
 	if s.done {
 		return nil, errors.New("loader: SaveEdit committed twice")
@@ -404,20 +424,58 @@ func (s *SaveEdit) Commit() (*Diff, error) {
 		return &Diff{}, nil // nothing to write or apply
 	}
 	if s.Changed() {
-		lim := s.r.Options.Limits.withDefaults()
-		cur, _, err := regfile.Read(s.File, lim.MaxBytes, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", s.File, err)
-		}
-		if !bytes.Equal(cur, s.Before) {
-			return nil, fmt.Errorf("%s: %w while saving; nothing saved", s.File, ErrFileChanged)
-		}
-		if err := writeFileAtomic(s.File, s.After); err != nil {
+		if err := replaceFile(s.File, s.Before, s.After, s.r.Options.Limits.withDefaults().MaxBytes); err != nil {
+			if uerr := s.undo(); uerr != nil {
+				err = fmt.Errorf("%w; and %w: %v", err, ErrNotUndone, uerr)
+			}
 			return nil, err
 		}
 	}
 	s.r.last = s.snap
 	return s.diff, s.r.Scene.Apply(s.diff)
+}
+
+// worldState is a component of an entity as the World held it when a
+// save was prepared, to undo the change if the save fails.
+type worldState struct {
+	e    ecs.Entity
+	name string
+	had  bool
+	vals []any
+}
+
+// recordWorld records component name of e as the World holds it now.
+func (r *Reloader) recordWorld(e ecs.Entity, name string) *worldState {
+	reg := r.Scene.Registry
+	w := &worldState{e: e, name: name, had: reg.Has(e, name)}
+	if w.had {
+		if vals, err := reg.Values(e, name); err == nil {
+			w.vals = slices.Clone(vals)
+		}
+	}
+	return w
+}
+
+// undo puts the component recorded at Prepare back as it was.
+func (s *SaveEdit) undo() error {
+	w, reg := s.world, s.r.Scene.Registry
+	if w == nil || !reg.World().Alive(w.e) {
+		return nil
+	}
+	if !w.had {
+		if reg.Has(w.e, w.name) {
+			return reg.Remove(w.e, w.name)
+		}
+		return nil
+	}
+	if now, err := reg.Values(w.e, w.name); err == nil && reflect.DeepEqual(now, w.vals) {
+		return nil // as it was
+	}
+	p := make(registry.Patch, len(w.vals))
+	for i, v := range w.vals {
+		p[i] = registry.PropValue{Index: i, Value: v}
+	}
+	return reg.SetPatch(w.e, w.name, p, registry.Merge)
 }
 
 // writesComponent reports whether the entity of n writes the component
@@ -489,44 +547,6 @@ func onlyThis(d *Diff, e ecs.Entity, name string, remove bool) error {
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic replaces the file at path (following symbolic links)
-// with data: written to a temporary file in the same directory, synced,
-// given the file's permissions, and renamed over it, so that a reader
-// sees the old bytes or the new, never a part.
-func writeFileAtomic(path string, data []byte) (err error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".save-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp, fi.Mode().Perm()); err != nil {
-		return err
-	}
-	return os.Rename(tmp, real)
 }
 
 // sameEntity checks that n, the entity after the edit, composes what

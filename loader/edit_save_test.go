@@ -464,3 +464,116 @@ func TestSaveRemovalsRefused(t *testing.T) {
 	}
 	env.quiet()
 }
+
+// TestSaveReadOnly: a read-only file is refused when the save is
+// prepared, and when it became read-only since, at commit, with the
+// change undone in the World. A writable file keeps its mode, and a
+// symbolic link stays a link to the file written.
+func TestSaveReadOnly(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	main := filepath.Join(env.dir, "main.yaml")
+	hero := env.entity("hero")
+	if err := os.Chmod(main, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.rl.PrepareSet(hero, "health", "hp: 1"); !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "0444") {
+		t.Fatalf("prepare on a read-only file: %v", err)
+	}
+	if err := os.Chmod(main, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	s, err := env.rl.PrepareSet(hero, "health", "hp: 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := env.reg.Attr(hero, "health")
+	if err := env.reg.SetPatch(hero, "health", registry.Patch{{Index: 0, Value: 1}}, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(main, 0o440); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("commit on a file made read-only: %v", err)
+	}
+	if after, _ := env.reg.Attr(hero, "health"); after != before {
+		t.Fatalf("health after the failed save: %q, was %q", after, before)
+	}
+	if got := env.read("main.yaml"); got != saveMain {
+		t.Fatalf("the read-only file was written:\n%s", got)
+	}
+	// Writable again, through a link: the mode stays, the link too.
+	if err := os.Chmod(main, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	inc := filepath.Join(env.dir, "parts", "enemies.yaml")
+	target := filepath.Join(env.dir, "parts", "real-enemies.yaml")
+	if err := os.Rename(inc, target); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real-enemies.yaml", inc); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if _, _, err := env.set(hero, "health", "hp: 2"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(main); err != nil || fi.Mode().Perm() != 0o604 {
+		t.Fatalf("mode after a save: %v %v", fi.Mode(), err)
+	}
+	if _, _, err := env.set(env.entity("goblin"), "health", "hp: 3"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(inc); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "hp: 3") {
+		t.Fatalf("the file behind the link:\n%s", b)
+	}
+}
+
+// TestSaveWithoutExchange: where the system cannot swap two files in one
+// step, a save renames over the file after checking, right before, that
+// it is still the file it compared; a file changed in between is refused
+// and the change undone.
+func TestSaveWithoutExchange(t *testing.T) {
+	old := exchange
+	defer func() { exchange = old }()
+	exchange = func(a, b string) error { return errNoExchange }
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	hero := env.entity("hero")
+	if _, _, err := env.set(hero, "health", "hp: 5"); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(saveMain, `"hp: 100; max: 100"`, `"hp: 5; max: 100"`, 1)
+	if got := env.read("main.yaml"); got != want {
+		t.Fatalf("file:\n%s", got)
+	}
+	// Replaced by an editor between the check and the rename: the stat
+	// check sees another file.
+	s, err := env.rl.PrepareSet(hero, "health", "hp: 6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exchange = func(a, b string) error {
+		edited := []byte("# an editor's save\n" + want)
+		if err := os.WriteFile(b+".ed", edited, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(b+".ed", b); err != nil {
+			return err
+		}
+		return errNoExchange
+	}
+	if err := env.reg.SetPatch(hero, "health", registry.Patch{{Index: 0, Value: 6}}, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("commit over an editor's save: %v", err)
+	}
+	if got := env.read("main.yaml"); got != "# an editor's save\n"+want {
+		t.Fatalf("the editor's save was lost:\n%s", got)
+	}
+	if attr, _ := env.reg.Attr(hero, "health"); !strings.HasPrefix(attr, "hp: 5;") {
+		t.Fatalf("health after the failed save: %q", attr)
+	}
+}
