@@ -81,13 +81,37 @@ func TestEditAfterEscapes(t *testing.T) {
 			cases = xmlEscapeCases
 		}
 		for _, c := range cases {
-			t.Run(fmt.Sprintf("xml=%v/%s", xml, c.name), func(t *testing.T) {
-				file, src := escapeFile(xml, c.value)
-				checkEscapeEdit(t, file, src)
-				checkEscapeErrorPos(t, file, src)
-			})
+			for _, v := range fileVariants {
+				t.Run(fmt.Sprintf("xml=%v/%s/%s", xml, c.name, v.name), func(t *testing.T) {
+					file, src := escapeFile(xml, c.value)
+					if src = v.conv(src); v.bom {
+						src = "\ufeff" + src
+					}
+					checkEscapeEdit(t, file, src)
+					checkEscapeErrorPos(t, file, src)
+				})
+			}
 		}
 	}
+}
+
+// escapeCorpus returns a scene with an entity per escape case, for the
+// corpus of the edit fuzz test.
+func escapeCorpus(xml bool) string {
+	var b strings.Builder
+	if xml {
+		b.WriteString("<scene>\n")
+		for i, c := range xmlEscapeCases {
+			fmt.Fprintf(&b, "  <entity id=\"e%d\" %s position=\"1 2 3\"/>\n", i, c.value)
+		}
+		b.WriteString("</scene>\n")
+		return b.String()
+	}
+	b.WriteString("entities:\n")
+	for i, c := range yamlEscapeCases {
+		fmt.Fprintf(&b, "  - id: e%d\n    label: %s\n    position: 1 2 3\n", i, c.value)
+	}
+	return b.String()
 }
 
 // checkEscapeEdit sets font to mono on entity e of src and checks that
