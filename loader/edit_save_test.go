@@ -577,3 +577,32 @@ func TestSaveWithoutExchange(t *testing.T) {
 		t.Fatalf("health after the failed save: %q", attr)
 	}
 }
+
+// TestSaveFileGone: a file deleted between the save's preparation and
+// its commit (an editor that saves by deleting and creating) is not
+// created again by the save; the change is undone.
+func TestSaveFileGone(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	hero := env.entity("hero")
+	before, _ := env.reg.Attr(hero, "health")
+	s, err := env.rl.PrepareSet(hero, "health", "hp: 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.reg.SetPatch(hero, "health", registry.Patch{{Index: 0, Value: 1}}, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(env.dir, "main.yaml")
+	if err := os.Remove(main); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); !errors.Is(err, ErrFileChanged) || !strings.Contains(err.Error(), "gone") {
+		t.Fatalf("commit into a deleted file: %v", err)
+	}
+	if _, err := os.Stat(main); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the save created the file again: %v", err)
+	}
+	if after, _ := env.reg.Attr(hero, "health"); after != before {
+		t.Fatalf("health after the failed save: %q, was %q", after, before)
+	}
+}

@@ -78,6 +78,9 @@ func checkWritable(path string) (string, fs.FileInfo, error) {
 // save-back must not replace; in both cases the file holds what it held.
 func replaceFile(path string, before, after []byte, max int64) error {
 	real, fi, err := checkWritable(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w while saving (it is gone: an editor may be saving it); nothing saved", path, ErrFileChanged)
+	}
 	if err != nil {
 		return err
 	}
@@ -102,6 +105,8 @@ func replaceFile(path string, before, after []byte, max int64) error {
 	switch err := exchange(tmp, real); {
 	case errors.Is(err, errNoExchange):
 		return renameChecked(path, real, tmp, fi)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w while saving (it is gone: an editor may be saving it); nothing saved", path, ErrFileChanged)
 	case err != nil:
 		return err
 	}
@@ -184,10 +189,7 @@ func settle(path, real, tmp string, before, after []byte, max int64) error {
 // and the rename can be lost.
 func renameChecked(path, real, tmp string, fi fs.FileInfo) error {
 	now, err := os.Stat(real)
-	if err != nil {
-		return err
-	}
-	if !os.SameFile(fi, now) || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+	if err != nil || !os.SameFile(fi, now) || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
 		return fmt.Errorf("%s: %w while saving (an editor saved it); nothing saved", path, ErrFileChanged)
 	}
 	return os.Rename(tmp, real)
