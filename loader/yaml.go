@@ -122,6 +122,8 @@ type yamlReader struct {
 	kvs   []KV
 	kvps  []*KV
 	src   *source
+
+	extras yamlsyntax.Extras // anchors and tags, from yaml.v3 (nil from the fast parser)
 }
 
 func newYAMLReader(file string, data []byte, lim Limits, errs *errorSink) *yamlReader {
@@ -154,7 +156,7 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 	errs.list, errs.full = errs.list[:mark], false
 	y = newYAMLReader(file, data, lim, errs)
 	doc = &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
-	root, err := yamlsyntax.ParseReference(data)
+	root, extras, err := yamlsyntax.ParseReference(data)
 	if err != nil {
 		var de *yamlsyntax.MultiDocError
 		if errors.As(err, &de) {
@@ -164,6 +166,7 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) *Document {
 		}
 		return nil
 	}
+	y.extras = extras
 	y.readTree(doc, root)
 	doc.nEntities = y.n - lim.usedEntities
 	return doc
@@ -379,7 +382,7 @@ func (y *yamlReader) plain(n *yamlsyntax.Node) bool {
 		y.errs.add(y.pos(n), "YAML aliases (*%s) are not supported; use mixins", n.Value)
 		return false
 	}
-	x := n.Extra
+	x := y.extras[n]
 	if x == nil {
 		return true
 	}

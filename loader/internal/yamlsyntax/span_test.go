@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unsafe"
 )
 
 // spanSeeds are inputs whose scalars are written every way YAML writes
@@ -198,4 +199,12 @@ func findScalar(n *Node, off int32) *Node {
 		}
 	}
 	return nil
+}
+
+// TestNodeSize: a node stays 64 bytes, spans included (a reader builds
+// one per key and value).
+func TestNodeSize(t *testing.T) {
+	if s := unsafe.Sizeof(Node{}); s != 64 {
+		t.Fatalf("a Node is %d bytes", s)
+	}
 }
