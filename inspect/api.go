@@ -428,16 +428,12 @@ func (in *Inspector) changed(ev changeEvent, sv *loader.SaveEdit) reply {
 	if ev.Op == "create" {
 		status = http.StatusCreated
 	}
-	var saveErr error
 	if sv != nil {
-		if _, saveErr = sv.Commit(); saveErr == nil {
-			ev.Saved, ev.File = true, sv.Name
+		if rep := in.commitSave(sv, &ev); rep != nil {
+			return *rep
 		}
 	}
 	in.hub.publish("change", ev)
-	if saveErr != nil {
-		return errReply(http.StatusInternalServerError, "inspect: the change was made in the running scene, but saving it failed: "+saveErr.Error())
-	}
 	return reply{status: status, body: ev}
 }
 

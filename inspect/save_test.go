@@ -265,3 +265,83 @@ func TestSaveNotAvailable(t *testing.T) {
 		t.Fatal("a refused save changed the World")
 	}
 }
+
+// probe is a component whose init hook runs a test's function: the
+// moment between a save's preparation and its commit, when the change is
+// made in the World.
+type probe struct {
+	N int `scene:"n"`
+}
+
+// TestSaveRaceUndone: an editor saves the scene file in the moment
+// between a save's check and its write (here: from the hook the change
+// runs). The editor's save is kept, nothing of the save is written, the
+// change is undone in the World, and the answer is a 409 that says so;
+// no change is published.
+func TestSaveRaceUndone(t *testing.T) {
+	e, file := newSaveEnv(t, "scene.yaml", savedScene)
+	editorSave := "# saved by an editor\n" + savedScene
+	if _, err := registry.Register(e.reg, "probe", registry.Definition[probe]{
+		Init: func(c *registry.Context, p *probe) {
+			if err := os.WriteFile(file, []byte(editorSave), 0o644); err != nil {
+				t.Error(err)
+			}
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.start()
+	e.call("POST", "/api/pause", "").expect(t, http.StatusOK)
+	events, stop := e.stream()
+	defer stop()
+	before := e.dump()
+	msg := e.call("PUT", "/api/entities/ship/components/probe?save=1", "n: 1").expect(t, http.StatusConflict).errMsg(t)
+	if !strings.Contains(msg, "undone") || !strings.Contains(msg, "editor") {
+		t.Errorf("answer: %s", msg)
+	}
+	if after := e.dump(); after != before {
+		t.Fatalf("the failed save left the World changed:\n%s", after)
+	}
+	if got := readFile(t, file); got != editorSave {
+		t.Fatalf("the editor's save was not kept:\n%s", got)
+	}
+	e.call("PUT", "/api/entities/ship/components/health", "hp: 3").expect(t, http.StatusOK)
+	var ch changeEvent
+	json.Unmarshal([]byte(next(t, events, "change").data), &ch)
+	if ch.Component != "health" {
+		t.Fatalf("the undone change was published: %+v", ch)
+	}
+}
+
+// TestSaveFileMode: a read-only scene file is not replaced (409, saying
+// so; nothing changed); a writable one keeps its mode.
+func TestSaveFileMode(t *testing.T) {
+	e, file := newSaveEnv(t, "scene.yaml", savedScene)
+	e.start()
+	e.call("POST", "/api/pause", "").expect(t, http.StatusOK)
+	if err := os.Chmod(file, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	before := e.dump()
+	msg := e.call("PUT", "/api/entities/ship/components/health?save=1", "hp: 1").expect(t, http.StatusConflict).errMsg(t)
+	if !strings.Contains(msg, "read-only") || !strings.Contains(msg, "0444") {
+		t.Errorf("answer: %s", msg)
+	}
+	e.call("DELETE", "/api/entities/ship/components/health?save=1", "").expect(t, http.StatusConflict)
+	if after := e.dump(); after != before {
+		t.Fatal("a refused save changed the World")
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o444 || readFile(t, file) != savedScene {
+		t.Fatalf("the read-only file was touched: %v %v", fi.Mode(), err)
+	}
+	if err := os.Chmod(file, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	e.call("PUT", "/api/entities/ship/components/health?save=1", "hp: 2").expect(t, http.StatusOK)
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o604 {
+		t.Fatalf("mode after a save: %v %v", fi.Mode(), err)
+	}
+	if got, want := readFile(t, file), replaceOnce(t, savedScene, "health: 'hp: 50'", "health: 'hp: 2'"); got != want {
+		t.Fatalf("file:\n%s", got)
+	}
+}

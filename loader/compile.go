@@ -756,14 +756,14 @@ func errPos(comp *ComponentSpec, err error) Pos {
 	}
 	switch comp.Kind {
 	case ValueText:
-		return valuePos(comp.src, comp.ValuePos, comp.Text, ae.Offset)
+		return comp.src.textPos(comp.ValuePos, comp.val, comp.key, comp.Text, ae.Offset, false)
 	case ValueMap:
 		if ae.Pair >= 0 && ae.Pair < len(comp.Map) {
 			kv := comp.Map[ae.Pair]
 			if ae.Kind == registry.UnknownProperty {
-				return valuePos(comp.src, kv.Pos, kv.Key, ae.Offset)
+				return comp.src.textPos(kv.Pos, kv.key, span{}, kv.Key, ae.Offset, true)
 			}
-			return valuePos(comp.src, kv.ValuePos, kv.Value, ae.Offset)
+			return comp.src.textPos(kv.ValuePos, kv.val, kv.key, kv.Value, ae.Offset, false)
 		}
 	}
 	return comp.ValuePos

@@ -30,13 +30,20 @@ var (
 	// ErrFromMixin: the component comes from a mixin, and a file cannot
 	// say "this entity, without it".
 	ErrFromMixin = errors.New("the component comes from a mixin")
+	// ErrFromPrefab: the component comes from the entity's prefab (or a
+	// variant's base), or is the prefab marker itself, and a file cannot
+	// say "this instance, without it".
+	ErrFromPrefab = errors.New("the component comes from a prefab")
 	// ErrFileChanged: the scene's files no longer hold what the running
 	// scene was loaded or reloaded from.
 	ErrFileChanged = errors.New("the scene's files changed since they were loaded")
 	// ErrCannotEdit: the file writes the value in a way the editor does
-	// not edit (a YAML block scalar, a JSON dump), or the edit did not
-	// read back as intended; nothing is written.
+	// not edit (a JSON dump, YAML that the parser leaves to yaml.v3), or
+	// the edit did not read back as intended; nothing is written.
 	ErrCannotEdit = errors.New("cannot edit the file there")
+	// ErrNotUndone: a save failed, and the change it was saving could
+	// not be undone in the World (see SaveEdit.Commit).
+	ErrNotUndone = errors.New("the change could not be undone in the running scene")
 )
 
 // EditComponent returns src, the bytes of the scene file (YAML or XML)
@@ -67,11 +74,26 @@ func EditComponent(src []byte, ent *EntitySpec, name string, sch *registry.Schem
 	if err != nil {
 		return nil, err
 	}
+	return editComponentChecked(src, ent, name, sch, props)
+}
+
+// editComponentChecked is EditComponent with the properties parsed.
+func editComponentChecked(src []byte, ent *EntitySpec, name string, sch *registry.Schema, props []propEdit) ([]byte, error) {
 	out, err := editComponent(src, ent, name, sch, props)
 	if err != nil {
 		return nil, err
 	}
-	err = verifyEdit(src, out, ent, name, func(old, new []*ComponentSpec) error {
+	if err := verifyEdit(src, out, ent, name, setCheck(sch, props)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// setCheck returns the check verifyEdit makes of a component whose
+// properties props were set: it is there, and every property of it reads
+// as before but those set, which read as asked.
+func setCheck(sch *registry.Schema, props []propEdit) func(old, new []*ComponentSpec) error {
+	return func(old, new []*ComponentSpec) error {
 		if len(new) == 0 {
 			return fmt.Errorf("the component is missing")
 		}
@@ -84,11 +106,7 @@ func EditComponent(src []byte, ent *EntitySpec, name string, sch *registry.Schem
 			return err
 		}
 		return sameValues(sch, withProps(want, sch, props), got)
-	})
-	if err != nil {
-		return nil, err
 	}
-	return out, nil
 }
 
 // editComponent is EditComponent without the check.
@@ -105,7 +123,10 @@ func editComponent(src []byte, ent *EntitySpec, name string, sch *registry.Schem
 		if len(comps) == 1 {
 			c = comps[0]
 		}
-		ops, err = newYAMLEditor(ent.File, src).setComponent(ent, name, c, sch, props)
+		var y *yamlEditor
+		if y, err = newYAMLEditor(ent.File, src); err == nil {
+			ops, err = y.setComponent(ent, name, c, sch, props)
+		}
 	case FormatXML:
 		ops, err = newXMLEditor(ent.File, src).setComponent(ent, name, comps, sch, props)
 	default:
@@ -140,16 +161,18 @@ func EditRemove(src []byte, ent *EntitySpec, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = verifyEdit(src, out, ent, name, func(old, new []*ComponentSpec) error {
-		if len(new) > 0 {
-			return fmt.Errorf("the component is still there")
-		}
-		return nil
-	})
-	if err != nil {
+	if err := verifyEdit(src, out, ent, name, removeCheck); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// removeCheck is the check verifyEdit makes of a removed component.
+func removeCheck(old, new []*ComponentSpec) error {
+	if len(new) > 0 {
+		return fmt.Errorf("the component is still there")
+	}
+	return nil
 }
 
 // editRemove is EditRemove without the check.
@@ -161,13 +184,12 @@ func editRemove(src []byte, ent *EntitySpec, name string) ([]byte, error) {
 	var ops []rawOp
 	switch FormatOf(ent.File) {
 	case FormatYAML:
-		y := newYAMLEditor(ent.File, src)
-		for _, c := range comps {
-			o, err := y.removeComponent(ent, c)
-			if err != nil {
-				return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
-			}
-			ops = append(ops, o...)
+		y, err := newYAMLEditor(ent.File, src)
+		if err == nil {
+			ops, err = y.removeComponent(ent, name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
 		}
 	case FormatXML:
 		var err error
@@ -291,9 +313,11 @@ func sameValues(sch *registry.Schema, want, got map[int]any) error {
 }
 
 // verifyEdit reads the file before and after an edit of ent's component
-// name and checks that they differ only there: every other entity,
-// component, mixin, declaration, setting and include reads the same,
-// and check accepts the component's values before and after.
+// name and checks that they differ only there: every other entity (its
+// id, classes, mixins, prefab and parts, components and children),
+// component of ent, mixin, prefab, declaration, setting and include
+// reads the same, and check accepts the component's values before and
+// after.
 func verifyEdit(before, after []byte, ent *EntitySpec, name string, check func(old, new []*ComponentSpec) error) error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s: the edit of %s did not read back as intended (%s); nothing written: %w",
@@ -308,53 +332,121 @@ func verifyEdit(before, after []byte, ent *EntitySpec, name string, check func(o
 	if err != nil {
 		return fail("%v", err)
 	}
-	if !sameDocHead(od, nd) {
-		return fail("something other than the entity changed")
+	if msg := docHeadDiff(od, nd); msg != "" {
+		return fail("%s changed", msg)
 	}
-	found := false
-	var walk func(a, b []*EntitySpec) error
-	walk = func(a, b []*EntitySpec) error {
-		if len(a) != len(b) {
-			return fail("the entities changed")
-		}
-		for i := range a {
-			x, y := a[i], b[i]
-			target := x.Pos == ent.Pos
-			skip := ""
-			if target {
-				found = true
-				skip = name
-				if err := check(ownComponents(x, name), ownComponents(y, name)); err != nil {
-					return fail("%v", err)
-				}
-			}
-			if x.ID != y.ID || !slices.Equal(x.Class, y.Class) || !slices.Equal(x.Mixins, y.Mixins) ||
-				!sameComponents(x.Components, y.Components, skip) {
-				return fail("entity at %s changed", x.Pos)
-			}
-			if err := walk(x.Children, y.Children); err != nil {
-				return err
-			}
-		}
-		return nil
+	c := &docCompare{target: ent.Pos, name: name, check: check}
+	if msg := c.entities(od.Entities, nd.Entities); msg != "" {
+		return fail("%s", msg)
 	}
-	if err := walk(od.Entities, nd.Entities); err != nil {
-		return err
-	}
-	if !found {
+	if !c.found {
 		return fail("the entity is not in the file")
 	}
 	return nil
 }
 
-// sameDocHead reports whether two documents have the same settings,
-// declarations, mixins and includes.
-func sameDocHead(a, b *Document) bool {
-	if !sameComponents(a.Scene, b.Scene, "") || len(a.Decls) != len(b.Decls) || len(a.Mixins) != len(b.Mixins) || len(a.Includes) != len(b.Includes) {
+// docCompare compares the entities of two readings of a file, but for
+// component name of the entity at target, which check judges.
+type docCompare struct {
+	target Pos
+	name   string
+	check  func(old, new []*ComponentSpec) error
+	found  bool
+}
+
+// entities returns what differs between two lists of entities, or "".
+func (c *docCompare) entities(a, b []*EntitySpec) string {
+	if len(a) != len(b) {
+		return "the entities changed"
+	}
+	for i := range a {
+		if msg := c.entity(a[i], b[i], true); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// entity returns what differs between two readings of an entity (or a
+// prefab's or part's body, which is never the target: scene entities
+// only), or "".
+func (c *docCompare) entity(x, y *EntitySpec, scene bool) string {
+	skip := ""
+	if scene && x.Pos == c.target {
+		c.found = true
+		skip = c.name
+		if err := c.check(ownComponents(x, c.name), ownComponents(y, c.name)); err != nil {
+			return err.Error()
+		}
+	}
+	if x.ID != y.ID || !slices.Equal(x.Class, y.Class) || !slices.Equal(x.Mixins, y.Mixins) ||
+		x.Prefab() != y.Prefab() || len(x.Parts()) != len(y.Parts()) || !sameComponents(x.Components, y.Components, skip) {
+		return fmt.Sprintf("entity at %s changed", x.Pos)
+	}
+	for i, p := range x.Parts() {
+		q := y.Parts()[i]
+		if p.Path != q.Path {
+			return fmt.Sprintf("part %q of the entity at %s changed", p.Path, x.Pos)
+		}
+		if msg := c.entity(p.Body, q.Body, false); msg != "" {
+			return msg
+		}
+	}
+	if len(x.Children) != len(y.Children) {
+		return fmt.Sprintf("the children of the entity at %s changed", x.Pos)
+	}
+	for i := range x.Children {
+		if msg := c.entity(x.Children[i], y.Children[i], scene); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// docHeadDiff returns what differs between the settings, declarations,
+// mixins, prefabs and includes of two documents ("the settings", ...),
+// or "".
+func docHeadDiff(a, b *Document) string {
+	switch {
+	case !sameComponents(a.Scene, b.Scene, ""):
+		return "the settings"
+	case !sameDecls(a.Decls, b.Decls):
+		return "the declarations"
+	case len(a.Mixins) != len(b.Mixins):
+		return "the mixins"
+	case len(a.Prefabs) != len(b.Prefabs):
+		return "the prefabs"
+	case len(a.Includes) != len(b.Includes):
+		return "the includes"
+	}
+	for i, m := range a.Mixins {
+		n := b.Mixins[i]
+		if m.ID != n.ID || !slices.Equal(m.Mixins, n.Mixins) || !sameComponents(m.Components, n.Components, "") {
+			return fmt.Sprintf("mixin %q", m.ID)
+		}
+	}
+	c := &docCompare{}
+	for i, p := range a.Prefabs {
+		q := b.Prefabs[i]
+		if p.Name != q.Name || c.entity(p.Body, q.Body, false) != "" {
+			return fmt.Sprintf("prefab %q", p.Name)
+		}
+	}
+	for i, inc := range a.Includes {
+		if inc.Path != b.Includes[i].Path {
+			return "the includes"
+		}
+	}
+	return ""
+}
+
+// sameDecls reports whether two lists of declarations say the same.
+func sameDecls(a, b []*Decl) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	for i, d := range a.Decls {
-		e := b.Decls[i]
+	for i, d := range a {
+		e := b[i]
 		if d.Name != e.Name || d.Single != e.Single || len(d.Props) != len(e.Props) {
 			return false
 		}
@@ -364,17 +456,6 @@ func sameDocHead(a, b *Document) bool {
 				!slices.Equal(p.OneOf, q.OneOf) || !sameBound(p.Min, q.Min) || !sameBound(p.Max, q.Max) {
 				return false
 			}
-		}
-	}
-	for i, m := range a.Mixins {
-		n := b.Mixins[i]
-		if m.ID != n.ID || !slices.Equal(m.Mixins, n.Mixins) || !sameComponents(m.Components, n.Components, "") {
-			return false
-		}
-	}
-	for i, inc := range a.Includes {
-		if inc.Path != b.Includes[i].Path {
-			return false
 		}
 	}
 	return true

@@ -31,6 +31,8 @@ func editCorpus(tb testing.TB) []editCorpusFile {
 	out := []editCorpusFile{
 		{"edit.yaml", editYAML, newEditRegistry},
 		{"edit.xml", editXML, newEditRegistry},
+		{"escapes.yaml", escapeCorpus(false), newEditRegistry},
+		{"escapes.xml", escapeCorpus(true), newEditRegistry},
 	}
 	for _, name := range []string{"asteroids.yaml", "authoring.yaml", "cubes.yaml", "cubes.xml"} {
 		b, err := fs.ReadFile(scenes.FS, name)

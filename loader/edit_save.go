@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/regfile"
 	"github.com/scenecs/scenecs/registry"
@@ -44,10 +47,11 @@ type SaveEdit struct {
 	// says what was asked (nothing is written then).
 	Before, After []byte
 
-	r    *Reloader
-	diff *Diff
-	snap Snapshot
-	done bool
+	r     *Reloader
+	diff  *Diff
+	snap  Snapshot
+	world *worldState // the component as the World held it at Prepare, for undo
+	done  bool
 }
 
 // Changed reports whether the edit changes the file.
@@ -57,24 +61,31 @@ func (s *SaveEdit) Changed() bool { return !bytes.Equal(s.Before, s.After) }
 // string, as Registry.SetPatch takes after parsing it) on component name
 // of entity e into the scene file e comes from (see EditComponent for
 // where and how). Call it on the goroutine that runs the simulation,
-// before or after making the same change in the World, and Commit right
-// after the change, with no tick or reload between.
+// before making the same change in the World (it records the component
+// as the World holds it, for Commit to put back if the file cannot be
+// written), and Commit right after the change, with no tick or reload
+// between.
 //
 // Errors: an entity the scene did not make from a file (spawned, or made
-// by the program or the inspector) wraps ErrNoSource; files that no
-// longer say what the running scene was loaded from (edited and not yet
-// reloaded) wrap ErrFileChanged; a place the editor cannot edit wraps
-// ErrCannotEdit.
+// by the program or the inspector), or a component a file does not write
+// (the world transform), wraps ErrNoSource; the prefab marker wraps
+// ErrFromPrefab; files that no longer say what the running scene was
+// loaded from (edited and not yet reloaded) wrap ErrFileChanged; a
+// read-only file wraps ErrReadOnly; a place the editor cannot edit, or
+// an edit that would change anything else, wraps ErrCannotEdit.
 func (r *Reloader) PrepareSet(e ecs.Entity, name, attr string) (*SaveEdit, error) {
 	return r.prepare(e, name, attr, false)
 }
 
 // PrepareRemove prepares removing component name of entity e from the
-// scene file e comes from (see EditRemove). A component e gets from a
-// mixin cannot be removed there (the error wraps ErrFromMixin), nor one
-// it gets as a dependency of a component the file gives it (ErrNoSource);
-// for one added at run time there is nothing to write (the SaveEdit does
-// not change the file). Otherwise as PrepareSet.
+// scene file e comes from (see EditRemove). Only a component the entity
+// gets from its own key alone can be removed there: one it (also) gets
+// from a mixin is refused with ErrFromMixin, from its prefab or a
+// variant's base (or the prefab marker itself) with ErrFromPrefab, and
+// one that a component it has needs, however deep the dependency, with
+// ErrNoSource: the file cannot say "this entity, without it". For one
+// added at run time there is nothing to write (the SaveEdit does not
+// change the file). Otherwise as PrepareSet.
 func (r *Reloader) PrepareRemove(e ecs.Entity, name string) (*SaveEdit, error) {
 	return r.prepare(e, name, "", true)
 }
@@ -126,6 +137,13 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 	if q.comp, ok = reg.Component(name); !ok {
 		return nil, fmt.Errorf("unknown component %q", name)
 	}
+	switch {
+	case reg.IsPrefabMarker(q.comp):
+		return nil, fmt.Errorf("%s: %s is the marker of entity %s's prefab, which a scene file writes as the entity's %s: key (the key that makes it an instance, with the prefab's components and children); save-back does not change what an entity is an instance of: edit the file: %w",
+			node.Src.Pos, name, q.what, yamlPrefab, ErrFromPrefab)
+	case components.IsWorld(q.comp):
+		return nil, fmt.Errorf("%s is computed from position, rotation and scale, and a scene file does not write it: %w", name, ErrNoSource)
+	}
 	if !remove {
 		var err error
 		if q.props, err = attrProps(q.comp.Schema, name, attr); err != nil {
@@ -146,28 +164,108 @@ func (r *Reloader) nothingToWrite(q *saveReq) (s *SaveEdit, done bool, err error
 		mixin = mixinGiving(sc.Plan, ent.Mixins, name)
 	}
 	unchanged := &SaveEdit{File: scenePath(r.File, ent.File), Name: ent.File, Pos: ent.Pos, r: r}
-	switch {
-	case q.remove && mixin != "":
-		return nil, true, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, q.what, name, mixin, ErrFromMixin)
-	case q.remove && !inOwn:
-		if dep := dependent(sc.Registry, name, q.node.Comps); dep != "" {
-			return nil, true, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, q.what, name, dep, dep, ErrNoSource)
+	if !q.remove {
+		if len(q.props) == 0 && inComps {
+			// There, and nothing to set: nothing to write.
+			return unchanged, true, nil
 		}
+		return nil, false, nil
+	}
+	// A removal the file can write only if nothing but the entity's own
+	// key gives the component.
+	prefab := ""
+	if inComps && q.node.Prefab() != "" {
+		prefab = prefabGiving(sc.Plan, q.node.Prefab(), name)
+	}
+	switch dep := dependentOn(sc.Registry, name, q.node.Comps); {
+	case mixin != "":
+		return nil, true, fmt.Errorf("%s: entity %s gets %s from mixin %q, and a scene file cannot take a mixin's component away from one entity (remove it from the mixin, or the mixin from the entity): %w", ent.Pos, q.what, name, mixin, ErrFromMixin)
+	case prefab != "":
+		return nil, true, fmt.Errorf("%s: entity %s is an instance of prefab %q and gets %s from %s, and a scene file cannot take a prefab's component away from one instance (remove it from the prefab, or write the values this instance should have): %w", ent.Pos, q.what, q.node.Prefab(), name, prefab, ErrFromPrefab)
+	case dep != "":
+		return nil, true, fmt.Errorf("%s: entity %s gets %s as a dependency of %s, which the scene file gives it: the file cannot say \"without\" (remove %s too): %w", ent.Pos, q.what, name, dep, dep, ErrNoSource)
+	case !inOwn && inComps:
+		return nil, true, fmt.Errorf("%s: entity %s gets %s from the scene file other than by its own key, and the file cannot say \"without\": %w", ent.Pos, q.what, name, ErrNoSource)
+	case !inOwn:
 		// Added at run time: the file already says "without".
-		return unchanged, true, nil
-	case !q.remove && len(q.props) == 0 && inComps:
-		// There, and nothing to set: nothing to write.
 		return unchanged, true, nil
 	}
 	return nil, false, nil
 }
 
+// prefabGiving returns what gives the component name to the instances
+// of prefab: `prefab "ship"` (its body, or a mixin of it) or the base
+// of a variant (`prefab "ship", the base of variant "big-ship"`); "" if
+// the prefab does not give it.
+func prefabGiving(plan *Plan, prefab, name string) string {
+	pp := plan.Prefabs[prefab]
+	if pp == nil || pp.Root == nil || !hasNamed(pp.Root.Comps, name) {
+		return ""
+	}
+	what := fmt.Sprintf("prefab %q", prefab)
+	for seen := map[string]bool{}; pp != nil && pp.Src != nil && pp.Src.Body != nil && !seen[pp.Src.Name]; {
+		seen[pp.Src.Name] = true
+		body := pp.Src.Body
+		if hasComponent(body.Components, name) || len(body.Mixins) > 0 && mixinGiving(plan, body.Mixins, name) != "" {
+			if pp.Src.Name != prefab {
+				what = fmt.Sprintf("prefab %q, the base of variant %q", pp.Src.Name, prefab)
+			}
+			return what
+		}
+		pp = plan.Prefabs[body.Prefab()]
+	}
+	return what
+}
+
+// hasComponent reports whether cs has a component called name.
+func hasComponent(cs []*ComponentSpec, name string) bool {
+	for _, c := range cs {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// dependentOn returns a component of nps, other than name itself, that
+// needs name: it lists name among its dependencies, or a dependency of
+// it does, however deep (acceleration needs velocity, which needs
+// position). "" if none does.
+func dependentOn(reg *registry.Registry, name string, nps []registry.NamedPatch) string {
+	for _, np := range nps {
+		if np.Name == name {
+			continue
+		}
+		seen := map[string]bool{}
+		stack := []string{np.Name}
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			base, _, _ := strings.Cut(c, "__")
+			rc, ok := reg.Component(base)
+			if !ok {
+				continue
+			}
+			for _, d := range rc.Dependencies {
+				if d == name {
+					return np.Name
+				}
+				if !seen[d] {
+					seen[d] = true
+					stack = append(stack, d)
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // edit makes the requested edit of entity ent in its file's bytes src.
 func (q *saveReq) edit(ent *EntitySpec, src []byte) ([]byte, error) {
 	if q.remove {
-		return editRemove(src, ent, q.name)
+		return EditRemove(src, ent, q.name)
 	}
-	return editComponent(src, ent, q.name, q.comp.Schema, q.props)
+	return editComponentChecked(src, ent, q.name, q.comp.Schema, q.props)
 }
 
 // quickEdit makes the edit the quick way, or returns nil: when the
@@ -189,7 +287,7 @@ func (r *Reloader) quickEdit(q *saveReq) *SaveEdit {
 	if err != nil {
 		return nil
 	}
-	s, err := r.checkEdit(q.e, q.name, q.remove, q.comp.Schema, q.props, ent, path, src, out, nil)
+	s, err := r.checkEdit(q, ent, path, src, out, nil)
 	if err != nil {
 		return nil
 	}
@@ -223,7 +321,7 @@ func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.checkEdit(q.e, q.name, q.remove, q.comp.Schema, q.props, ent, path, src, out, sfs.read)
+	s, err := r.checkEdit(q, ent, path, src, out, sfs.read)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the edit of %s on entity %s: %w", ent.Pos, q.name, q.what, err)
 	}
@@ -232,8 +330,11 @@ func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 
 // checkEdit compiles the scene with out as the bytes of the file at path
 // (the other files from base, or read) and checks that the diff to the
-// running scene changes component name of e, as asked, and nothing else.
-func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *registry.Schema, props []propEdit, ent *EntitySpec, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
+// running scene changes component q.name of q.e, as asked, and nothing
+// else: the entity composes every other component and property as
+// before (see sameEntity), and no other entity, mixin, prefab,
+// declaration or setting changes.
+func (r *Reloader) checkEdit(q *saveReq, ent *EntitySpec, path string, src, out []byte, base Snapshot) (*SaveEdit, error) {
 	snap := maps.Clone(base)
 	if snap == nil {
 		snap = Snapshot{}
@@ -244,35 +345,26 @@ func (r *Reloader) checkEdit(e ecs.Entity, name string, remove bool, sch *regist
 		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
 	}
 	d := r.Scene.Diff(plan)
-	if err := onlyThis(d, e, name, remove); err != nil {
+	if err := onlyThis(d, q.e, q.name, q.remove); err != nil {
 		return nil, fmt.Errorf("it would change more than that (%v); nothing saved: %w", err, ErrCannotEdit)
 	}
-	n := matchedNode(d, e)
+	n := matchedNode(d, q.e)
 	if n == nil {
 		return nil, fmt.Errorf("the entity is not in the edited files; nothing saved: %w", ErrCannotEdit)
 	}
-	if remove {
-		if writesComponent(n, name) {
-			return nil, fmt.Errorf("the component is still in the edited file; nothing saved: %w", ErrCannotEdit)
-		}
-	} else {
-		if !hasNamed(n.Comps, name) {
-			return nil, fmt.Errorf("the component is missing from the edited file; nothing saved: %w", ErrCannotEdit)
-		}
-		got := map[int]any{}
-		for _, np := range n.Comps {
-			if np.Name == name {
-				for _, pv := range np.Patch {
-					got[pv.Index] = pv.Value
-				}
-			}
-		}
-		want := withProps(maps.Clone(got), sch, props)
-		if err := sameValues(sch, want, got); err != nil {
-			return nil, fmt.Errorf("%v in the edited file; nothing saved: %w", err, ErrCannotEdit)
+	if q.remove && writesComponent(n, q.name) {
+		return nil, fmt.Errorf("the component is still in the edited file; nothing saved: %w", ErrCannotEdit)
+	}
+	if err := q.sameEntity(r.Scene.Registry, n); err != nil {
+		return nil, fmt.Errorf("the edited file would not give the entity what was asked (%v); nothing saved: %w", err, ErrCannotEdit)
+	}
+	if !bytes.Equal(src, out) {
+		if _, _, err := checkWritable(path); err != nil {
+			return nil, err
 		}
 	}
-	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read,
+		world: r.recordWorld(q.e, q.name)}, nil
 }
 
 // matchedNode returns the node of d's new plan matched to entity e.
@@ -312,11 +404,17 @@ func scenePath(file, name string) string {
 // Commit writes the edited file, if the edit changes it, and applies the
 // edit to the running scene: its Plan then matches the file, and the
 // World, which already holds the change, is not touched (no hook runs).
-// The file is written to a temporary file in its directory, then renamed
-// over it (keeping its permissions; a symbolic link is followed, not
-// replaced). If the file changed since PrepareSet or PrepareRemove read
-// it, nothing is written and the error wraps ErrFileChanged. It returns
-// the diff applied. A SaveEdit commits once.
+// The file is written as replaceFile says: never over an editor's save,
+// never over a read-only file, a symbolic link followed, not replaced.
+// It returns the diff applied. A SaveEdit commits once.
+//
+// If the file cannot be written (it changed since PrepareSet or
+// PrepareRemove read it: ErrFileChanged; it is read-only: ErrReadOnly;
+// or the system failed), nothing is written and the change made in the
+// World since the edit was prepared is undone: the component is put back
+// as it was then (its hooks run for that, as for any change), so that the
+// World, the Plan and the file agree again. Should that fail too, the
+// error also wraps ErrNotUndone.
 func (s *SaveEdit) Commit() (*Diff, error) {
 	if s.done {
 		return nil, errors.New("loader: SaveEdit committed twice")
@@ -326,20 +424,58 @@ func (s *SaveEdit) Commit() (*Diff, error) {
 		return &Diff{}, nil // nothing to write or apply
 	}
 	if s.Changed() {
-		lim := s.r.Options.Limits.withDefaults()
-		cur, _, err := regfile.Read(s.File, lim.MaxBytes, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", s.File, err)
-		}
-		if !bytes.Equal(cur, s.Before) {
-			return nil, fmt.Errorf("%s: %w while saving; nothing saved", s.File, ErrFileChanged)
-		}
-		if err := writeFileAtomic(s.File, s.After); err != nil {
+		if err := replaceFile(s.File, s.Before, s.After, s.r.Options.Limits.withDefaults().MaxBytes); err != nil {
+			if uerr := s.undo(); uerr != nil {
+				err = fmt.Errorf("%w; and %w: %v", err, ErrNotUndone, uerr)
+			}
 			return nil, err
 		}
 	}
 	s.r.last = s.snap
 	return s.diff, s.r.Scene.Apply(s.diff)
+}
+
+// worldState is a component of an entity as the World held it when a
+// save was prepared, to undo the change if the save fails.
+type worldState struct {
+	e    ecs.Entity
+	name string
+	had  bool
+	vals []any
+}
+
+// recordWorld records component name of e as the World holds it now.
+func (r *Reloader) recordWorld(e ecs.Entity, name string) *worldState {
+	reg := r.Scene.Registry
+	w := &worldState{e: e, name: name, had: reg.Has(e, name)}
+	if w.had {
+		if vals, err := reg.Values(e, name); err == nil {
+			w.vals = slices.Clone(vals)
+		}
+	}
+	return w
+}
+
+// undo puts the component recorded at Prepare back as it was.
+func (s *SaveEdit) undo() error {
+	w, reg := s.world, s.r.Scene.Registry
+	if w == nil || !reg.World().Alive(w.e) {
+		return nil
+	}
+	if !w.had {
+		if reg.Has(w.e, w.name) {
+			return reg.Remove(w.e, w.name)
+		}
+		return nil
+	}
+	if now, err := reg.Values(w.e, w.name); err == nil && reflect.DeepEqual(now, w.vals) {
+		return nil // as it was
+	}
+	p := make(registry.Patch, len(w.vals))
+	for i, v := range w.vals {
+		p[i] = registry.PropValue{Index: i, Value: v}
+	}
+	return reg.SetPatch(w.e, w.name, p, registry.Merge)
 }
 
 // writesComponent reports whether the entity of n writes the component
@@ -413,40 +549,74 @@ func onlyThis(d *Diff, e ecs.Entity, name string, remove bool) error {
 	return nil
 }
 
-// writeFileAtomic replaces the file at path (following symbolic links)
-// with data: written to a temporary file in the same directory, synced,
-// given the file's permissions, and renamed over it, so that a reader
-// sees the old bytes or the new, never a part.
-func writeFileAtomic(path string, data []byte) (err error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
+// sameEntity checks that n, the entity after the edit, composes what
+// q.node did but for the change asked: every component the file gives it
+// (its own, its mixins', its prefab's) with every property as before,
+// but component q.name removed, or with q.props set over what it was
+// (or over the defaults, if it had none).
+func (q *saveReq) sameEntity(reg *registry.Registry, n *Node) error {
+	old := q.node
+	if old.ID() != n.ID() || !slices.Equal(old.Class(), n.Class()) || old.Prefab() != n.Prefab() {
+		return errors.New("its id, classes or prefab changed")
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".save-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
+	want, got := composed(old.Comps), composed(n.Comps)
+	if q.remove {
+		delete(want, q.name)
+	} else {
+		if want[q.name] == nil {
+			want[q.name] = map[int]any{}
 		}
-	}()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
+		withProps(want[q.name], q.comp.Schema, q.props)
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			return fmt.Errorf("it would get %s", name)
+		}
 	}
-	if err != nil {
-		return err
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			return fmt.Errorf("it would lose %s", name)
+		}
+		sch := schemaOf(reg, name)
+		if sch == nil {
+			if fmt.Sprint(w) != fmt.Sprint(g) {
+				return fmt.Errorf("%s would change", name)
+			}
+			continue
+		}
+		if err := sameValues(sch, w, g); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
 	}
-	if err = os.Chmod(tmp, fi.Mode().Perm()); err != nil {
-		return err
+	return nil
+}
+
+// composed returns the values of components nps by name and property.
+func composed(nps []registry.NamedPatch) map[string]map[int]any {
+	out := make(map[string]map[int]any, len(nps))
+	for _, np := range nps {
+		m := out[np.Name]
+		if m == nil {
+			m = map[int]any{}
+			out[np.Name] = m
+		}
+		for _, pv := range np.Patch {
+			m[pv.Index] = pv.Value
+		}
 	}
-	return os.Rename(tmp, real)
+	return out
+}
+
+// schemaOf returns the schema of component name (or of the component an
+// instance name "base__id" is of), or nil.
+func schemaOf(reg *registry.Registry, name string) *registry.Schema {
+	if c, ok := reg.Component(name); ok {
+		return c.Schema
+	}
+	base, _, _ := strings.Cut(name, "__")
+	if c, ok := reg.Component(base); ok {
+		return c.Schema
+	}
+	return nil
 }

@@ -372,3 +372,237 @@ func TestSavePrefabInstance(t *testing.T) {
 		t.Errorf("file:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// removalScene has components an entity gets in every way but its own
+// key: from a prefab, a variant's base, a prefab's mixin, as a
+// dependency (directly, or through another dependency, or of a
+// component the prefab gives), and the prefab marker.
+const removalScene = `mixins:
+  armoured: {label: "font: iron"}
+prefabs:
+  ship:
+    mixin: armoured
+    health: "hp: 100"
+    velocity: 1 0 0
+  big:
+    prefab: ship
+    scale: 2 2 2
+entities:
+  - id: f1
+    prefab: ship
+  - id: f2
+    prefab: big
+    health: "hp: 5"
+  - id: mover
+    position: 1 1 1
+    velocity: 1 0 0
+  - id: rider
+    acceleration: 0 1 0
+  - id: plain
+    position: 2 2 2
+`
+
+// TestSaveRemovalsRefused: a removal the file cannot write is refused
+// with the reason (and the sentinel the inspector answers 409 for),
+// before anything is written; never a "saved" that wrote nothing. The
+// removals the file can write are written, and one of a component added
+// at run time writes nothing, truthfully.
+func TestSaveRemovalsRefused(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": removalScene}, "main.yaml")
+	for _, c := range []struct {
+		id, name string
+		want     error
+		msg      string
+	}{
+		{"f1", "health", ErrFromPrefab, `gets health from prefab "ship"`},
+		{"f1", "label", ErrFromPrefab, `gets label from prefab "ship"`},
+		{"f1", "velocity", ErrFromPrefab, `from prefab "ship"`},
+		{"f2", "scale", ErrFromPrefab, `gets scale from prefab "big"`},
+		{"f2", "velocity", ErrFromPrefab, `prefab "ship", the base of variant "big"`},
+		{"f2", "health", ErrFromPrefab, `prefab "ship", the base of variant "big"`}, // its own too: the prefab's stays
+		{"f1", "prefab", ErrFromPrefab, "marker"},
+		{"f1", "position", ErrNoSource, "dependency of velocity"},
+		{"mover", "position", ErrNoSource, "dependency of velocity"},
+		{"rider", "position", ErrNoSource, "dependency of acceleration"},
+		{"rider", "velocity", ErrNoSource, "dependency of acceleration"},
+		{"plain", "world", ErrNoSource, "computed"},
+	} {
+		_, err := env.rl.PrepareRemove(env.entity(c.id), c.name)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("remove %s from %s: %v; want %v saying %q", c.name, c.id, err, c.want, c.msg)
+		}
+	}
+	if _, err := env.rl.PrepareSet(env.entity("f1"), "prefab", "big"); !errors.Is(err, ErrFromPrefab) {
+		t.Errorf("set the marker: %v", err)
+	}
+	if got := env.read("main.yaml"); got != removalScene {
+		t.Fatalf("a refused removal wrote the file:\n%s", got)
+	}
+	// What the file can say is saved: mover's velocity (its own, and
+	// nothing needs it), and a component added at run time (nothing to
+	// write: the file already says "without").
+	mover := env.entity("mover")
+	s, err := env.rl.PrepareRemove(mover, "velocity")
+	if err != nil || !s.Changed() {
+		t.Fatalf("remove mover's velocity: %v", err)
+	}
+	if err := env.reg.Remove(mover, "velocity"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := env.read("main.yaml"), strings.Replace(removalScene, "    position: 1 1 1\n    velocity: 1 0 0\n", "    position: 1 1 1\n", 1); got != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
+	}
+	plain := env.entity("plain")
+	if err := env.reg.SetPatch(plain, "spin", nil, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := env.rl.PrepareRemove(plain, "spin"); err != nil || s.Changed() {
+		t.Fatalf("remove a component added at run time: %v", err)
+	}
+	env.quiet()
+}
+
+// TestSaveReadOnly: a read-only file is refused when the save is
+// prepared, and when it became read-only since, at commit, with the
+// change undone in the World. A writable file keeps its mode, and a
+// symbolic link stays a link to the file written.
+func TestSaveReadOnly(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	main := filepath.Join(env.dir, "main.yaml")
+	hero := env.entity("hero")
+	if err := os.Chmod(main, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.rl.PrepareSet(hero, "health", "hp: 1"); !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "0444") {
+		t.Fatalf("prepare on a read-only file: %v", err)
+	}
+	if err := os.Chmod(main, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	s, err := env.rl.PrepareSet(hero, "health", "hp: 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := env.reg.Attr(hero, "health")
+	if err := env.reg.SetPatch(hero, "health", registry.Patch{{Index: 0, Value: 1}}, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(main, 0o440); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("commit on a file made read-only: %v", err)
+	}
+	if after, _ := env.reg.Attr(hero, "health"); after != before {
+		t.Fatalf("health after the failed save: %q, was %q", after, before)
+	}
+	if got := env.read("main.yaml"); got != saveMain {
+		t.Fatalf("the read-only file was written:\n%s", got)
+	}
+	// Writable again, through a link: the mode stays, the link too.
+	if err := os.Chmod(main, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	inc := filepath.Join(env.dir, "parts", "enemies.yaml")
+	target := filepath.Join(env.dir, "parts", "real-enemies.yaml")
+	if err := os.Rename(inc, target); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real-enemies.yaml", inc); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if _, _, err := env.set(hero, "health", "hp: 2"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(main); err != nil || fi.Mode().Perm() != 0o604 {
+		t.Fatalf("mode after a save: %v %v", fi.Mode(), err)
+	}
+	if _, _, err := env.set(env.entity("goblin"), "health", "hp: 3"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(inc); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "hp: 3") {
+		t.Fatalf("the file behind the link:\n%s", b)
+	}
+}
+
+// TestSaveWithoutExchange: where the system cannot swap two files in one
+// step, a save renames over the file after checking, right before, that
+// it is still the file it compared; a file changed in between is refused
+// and the change undone.
+func TestSaveWithoutExchange(t *testing.T) {
+	old := exchange
+	defer func() { exchange = old }()
+	exchange = func(a, b string) error { return errNoExchange }
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	hero := env.entity("hero")
+	if _, _, err := env.set(hero, "health", "hp: 5"); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(saveMain, `"hp: 100; max: 100"`, `"hp: 5; max: 100"`, 1)
+	if got := env.read("main.yaml"); got != want {
+		t.Fatalf("file:\n%s", got)
+	}
+	// Replaced by an editor between the check and the rename: the stat
+	// check sees another file.
+	s, err := env.rl.PrepareSet(hero, "health", "hp: 6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exchange = func(a, b string) error {
+		edited := []byte("# an editor's save\n" + want)
+		if err := os.WriteFile(b+".ed", edited, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(b+".ed", b); err != nil {
+			return err
+		}
+		return errNoExchange
+	}
+	if err := env.reg.SetPatch(hero, "health", registry.Patch{{Index: 0, Value: 6}}, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("commit over an editor's save: %v", err)
+	}
+	if got := env.read("main.yaml"); got != "# an editor's save\n"+want {
+		t.Fatalf("the editor's save was lost:\n%s", got)
+	}
+	if attr, _ := env.reg.Attr(hero, "health"); !strings.HasPrefix(attr, "hp: 5;") {
+		t.Fatalf("health after the failed save: %q", attr)
+	}
+}
+
+// TestSaveFileGone: a file deleted between the save's preparation and
+// its commit (an editor that saves by deleting and creating) is not
+// created again by the save; the change is undone.
+func TestSaveFileGone(t *testing.T) {
+	env := newSaveEnv(t, map[string]string{"main.yaml": saveMain, "parts/enemies.yaml": saveInclude}, "main.yaml")
+	hero := env.entity("hero")
+	before, _ := env.reg.Attr(hero, "health")
+	s, err := env.rl.PrepareSet(hero, "health", "hp: 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.reg.SetPatch(hero, "health", registry.Patch{{Index: 0, Value: 1}}, registry.Merge); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(env.dir, "main.yaml")
+	if err := os.Remove(main); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(); !errors.Is(err, ErrFileChanged) || !strings.Contains(err.Error(), "gone") {
+		t.Fatalf("commit into a deleted file: %v", err)
+	}
+	if _, err := os.Stat(main); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the save created the file again: %v", err)
+	}
+	if after, _ := env.reg.Attr(hero, "health"); after != before {
+		t.Fatalf("health after the failed save: %q, was %q", after, before)
+	}
+}

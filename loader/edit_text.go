@@ -2,10 +2,13 @@ package loader
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/internal/textpos"
+	"github.com/scenecs/scenecs/loader/internal/xmltok"
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -13,10 +16,12 @@ import (
 // Saving edits back into scene files: the pieces shared by the YAML and
 // XML editors. An edit is a list of rawOps, each replacing one span of the
 // file's bytes; everything outside the spans stays as it was. Values are
-// edited as slots: a scalar as written (plain, quoted, an XML attribute
-// value) with its decoded text, where a span of the decoded text maps to
-// the span of bytes that wrote it (sourceOffset), so that one property
-// inside an attribute string changes and nothing around it.
+// edited as slots: a scalar as written (plain, quoted, a block scalar, an
+// XML attribute value) with its decoded text and, from the parser, where
+// each byte of the text was written (yamlsyntax.DecodeScalar,
+// xmltok.DecodeValue), so that one property inside an attribute string
+// changes and nothing around it, whatever escapes, references or folds
+// come before it.
 
 // rawOp replaces src[start:end] with text.
 type rawOp struct {
@@ -66,81 +71,60 @@ func applyText(text string, ops []textOp) string {
 
 // Slot styles.
 const (
-	stylePlain  = 0    // a YAML plain scalar
-	styleDouble = '"'  // a YAML double-quoted scalar
-	styleSingle = '\'' // a YAML single-quoted scalar
-	styleNull   = 'n'  // YAML null: nothing written, or ~ / null
-	styleXML    = 'x'  // an XML attribute value, quoted with slot.quote
+	stylePlain   = 0    // a YAML plain scalar
+	styleDouble  = '"'  // a YAML double-quoted scalar
+	styleSingle  = '\'' // a YAML single-quoted scalar
+	styleLiteral = '|'  // a YAML literal block scalar
+	styleFolded  = '>'  // a YAML folded block scalar
+	styleNull    = 'n'  // YAML null: nothing written, or ~ / null
+	styleXML     = 'x'  // an XML attribute value, quoted with slot.quote
 )
 
 // slot is one scalar value as written in a file.
 type slot struct {
-	start, end int    // the bytes of the scalar, quotes included
-	style      byte   // how it is written
-	quote      byte   // the quote of an XML attribute value
-	flow       bool   // a YAML scalar inside a flow collection
-	text       string // its decoded text
+	start, end int     // the bytes of the scalar (YAML: quotes included; XML: between the quotes)
+	style      byte    // how it is written
+	quote      byte    // the quote of an XML attribute value
+	flow       bool    // a YAML scalar inside a flow collection
+	parent     int     // YAML: the indentation of the collection holding it
+	text       string  // its decoded text
+	at         []int32 // where each byte of text was written, from the parser (len(text)+1)
 }
-
-// inner returns the offset where the slot's text starts in the source.
-func (s *slot) inner() int {
-	switch s.style {
-	case styleDouble, styleSingle:
-		return s.start + 1
-	}
-	return s.start
-}
-
-// rawOffset maps offset k of the slot's decoded text to the source.
-func (s *slot) rawOffset(src []byte, k int) int {
-	in := s.inner()
-	if k <= 0 {
-		return in
-	}
-	var quote byte
-	if s.style == styleDouble || s.style == styleSingle {
-		quote = s.style
-	}
-	format := FormatYAML
-	if s.style == styleXML {
-		format = FormatXML
-	}
-	return in + sourceOffset(src[in:s.end], s.text, k, quote, format)
-}
-
-// rawSpan maps the span text[a:b] to the bytes that wrote it. The start
-// skips the white space or line break a folded scalar writes before the
-// text at a.
-func (s *slot) rawSpan(src []byte, a, b int) (int, int) {
-	ra, rb := s.rawOffset(src, a), s.rawOffset(src, b)
-	if a < len(s.text) && s.style != styleXML {
-		for ra < rb && isFoldSpace(src[ra]) && !isFoldSpace(s.text[a]) {
-			ra++
-		}
-	}
-	if rb < ra {
-		rb = ra
-	}
-	return ra, rb
-}
-
-func isFoldSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // edit returns the raw ops that turn the slot's text into
-// applyText(text, ops): each span rewritten in the slot's style where the
-// style can hold the new text, or else the whole value written anew in
-// the style encode chooses.
+// applyText(text, ops): each span of the text rewritten in place, at the
+// bytes the parser says wrote it, in the slot's style, where the style
+// can hold the new text and the slot then reads back as it (checked with
+// the parser); or else the whole value written anew in the style
+// rewrite chooses.
 func (s *slot) edit(src []byte, ops []textOp) []rawOp {
 	full := applyText(s.text, ops)
-	if s.style != styleNull && s.canHold(full) {
+	if s.style != styleNull && s.canSplice(ops, full) {
 		out := make([]rawOp, 0, len(ops))
 		for _, op := range ops {
-			ra, rb := s.rawSpan(src, op.a, op.b)
-			out = append(out, rawOp{ra, rb, s.escape(op.repl)})
+			out = append(out, rawOp{int(s.at[op.a]), int(s.at[op.b]), s.escape(op.repl)})
 		}
-		return out
+		if s.readsBack(src, out, full) {
+			return out
+		}
 	}
 	return []rawOp{s.rewrite(src, full)}
+}
+
+// readsBack reports whether the slot, with ops applied to the file,
+// reads as text (the parser decodes it again).
+func (s *slot) readsBack(src []byte, ops []rawOp, text string) bool {
+	out, err := applyRaw(src, slices.Clone(ops))
+	if err != nil {
+		return false
+	}
+	end := s.end + len(out) - len(src)
+	if s.style == styleXML {
+		got, _, ok := xmltok.DecodeValue(out, s.start, end)
+		return ok && got == text
+	}
+	d, ok := yamlsyntax.DecodeScalar(out, s.start, end, s.parent)
+	return ok && d.Text == text
 }
 
 // rewrite returns the op that writes the whole slot anew with text.
@@ -166,21 +150,33 @@ func (s *slot) rewrite(src []byte, text string) rawOp {
 	return rawOp{s.start, s.end, yamlScalar(text, s.flow, s.style)}
 }
 
-// canHold reports whether the slot's style can write text.
-func (s *slot) canHold(text string) bool {
-	switch s.style {
-	case stylePlain:
-		return yamlPlainOK(text, s.flow)
-	case styleSingle:
-		return yamlSingleOK(text)
-	case styleDouble, styleXML:
-		return true
+// canSplice reports whether the slot's style can write the new pieces
+// of text ops make, in place, to give full. Whether the value then reads
+// as full, readsBack tells with the parser; what it cannot tell for a
+// plain scalar (whether a piece would end it early, with a comment or a
+// key), this does.
+func (s *slot) canSplice(ops []textOp, full string) bool {
+	for _, op := range ops {
+		switch s.style {
+		case stylePlain:
+			if op.repl != "" && !yamlPlainOK(op.repl, s.flow) {
+				return false
+			}
+		case styleSingle, styleLiteral, styleFolded:
+			if !yamlSingleOK(op.repl) {
+				return false
+			}
+		}
 	}
-	return false
+	if s.style == stylePlain {
+		// The lines of the whole, folded lines and all.
+		return yamlPlainOK(strings.ReplaceAll(full, "\n", " "), s.flow)
+	}
+	return true
 }
 
-// escape writes a piece of text in the slot's style (canHold said the
-// style can write the whole).
+// escape writes a piece of text in the slot's style (canSplice said
+// the style can write it).
 func (s *slot) escape(text string) string {
 	switch s.style {
 	case styleDouble:
@@ -213,6 +209,8 @@ func yamlValue(text string, flow bool) string {
 	}
 	return `"` + yamlDoubleEscape(text) + `"`
 }
+
+func isFoldSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // yamlPlainOK reports whether text can be written as a YAML plain scalar
 // (in a flow collection if flow) that reads back as text and not as null:
@@ -498,24 +496,53 @@ func newAttrText(s *registry.Schema, props []propEdit) string {
 	return applyText("", ops)
 }
 
-// lineEnd returns the offset of the end of the line holding offset off:
-// the '\r' of a "\r\n" or the '\n', or the end of src.
-func lineEnd(src []byte, off int) int {
-	for off < len(src) && src[off] != '\n' {
-		off++
-	}
-	if off > 0 && off <= len(src) && src[off-1] == '\r' && (off == len(src) || src[off] == '\n') {
-		return off - 1
-	}
-	return off
+// textLines answers questions about the lines of a file's bytes from
+// its line table (textpos.Index), built once.
+type textLines struct {
+	src []byte
+	x   *textpos.Index
 }
 
-// lineStart returns the offset of the start of the line holding off.
-func lineStart(src []byte, off int) int {
-	for off > 0 && src[off-1] != '\n' {
-		off--
+func newTextLines(src []byte) textLines { return textLines{src, textpos.NewIndex(src)} }
+
+// line returns the 1-based line that holds offset off (a line break
+// belongs to the line it ends).
+func (l textLines) line(off int) int {
+	line, _ := l.x.LineCol(off)
+	return line
+}
+
+// start returns the offset where the line holding off starts.
+func (l textLines) start(off int) int { return l.x.LineStart(l.line(off)) }
+
+// next returns the offset where the line after the one holding off
+// starts, or the end of the bytes on the last line.
+func (l textLines) next(off int) int {
+	line := l.line(off)
+	if line >= l.x.Lines() {
+		return len(l.src)
 	}
-	return off
+	return l.x.LineStart(line + 1)
+}
+
+// end returns the offset where the line holding off ends: its line
+// break ("\r\n" or "\n"), or the end of the bytes.
+func (l textLines) end(off int) int {
+	line := l.line(off)
+	if line >= l.x.Lines() {
+		return len(l.src)
+	}
+	e := l.x.LineStart(line+1) - 1 // the '\n'
+	if e > 0 && l.src[e-1] == '\r' {
+		e--
+	}
+	return e
+}
+
+// indent returns the spaces that indent a key written at offset off:
+// as many as the bytes before it on its line (after "- ", say).
+func (l textLines) indent(off int) string {
+	return strings.Repeat(" ", off-l.start(off))
 }
 
 // newline returns the line break src uses: "\r\n" if its first line

@@ -1,88 +1,65 @@
 package loader
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/internal/xmltok"
 	"github.com/scenecs/scenecs/registry"
 )
 
-// The XML editor works on an entity's start tag, which it scans itself
-// from the entity's position (its '<'): every attribute with the bytes of
-// its name and value. A component is its attribute (health="hp: 100")
-// and any attributes of single properties (health.hp="100"); the
-// decoded values come from the reader's Components.
+// The XML editor works on an entity's start tag as the scanner reads it
+// (xmltok, from the entity's position, its '<'): every attribute with
+// the spans of its name and value, and a value's decoded text with where
+// each byte of it was written (xmltok.DecodeValue). A component is its
+// attribute (health="hp: 100") and any attributes of single properties
+// (health.hp="100"); it reads no XML of its own.
 
 // xattr is one attribute of a start tag.
 type xattr struct {
 	name       string
-	ws         int  // start of the white space before the name
-	nameStart  int  // start of the name
-	valStart   int  // just after the opening quote
-	valEnd     int  // at the closing quote
-	quote      byte // ' or "
-	attrEnd    int  // just after the closing quote
-	precededNL bool // the white space before it holds a line break
+	value      string // decoded
+	ws         int    // start of the white space before the name (the end of what comes before)
+	nameStart  int    // start of the name
+	valStart   int    // just after the opening quote
+	valEnd     int    // at the closing quote
+	quote      byte   // ' or "
+	attrEnd    int    // just after the closing quote
+	precededNL bool   // the white space before it holds a line break
 }
 
-// xtag is a scanned start tag.
+// xtag is a start tag as the scanner read it.
 type xtag struct {
 	nameEnd int // just after the element name
 	attrs   []xattr
 }
 
-// scanStartTag scans the start tag at o ('<').
+// scanStartTag reads the start tag at offset o ('<') with the scanner.
 func scanStartTag(src []byte, o int) (*xtag, error) {
 	if o >= len(src) || src[o] != '<' {
 		return nil, fmt.Errorf("no start tag there")
 	}
-	i := o + 1
-	for i < len(src) && !isXMLSpace(src[i]) && src[i] != '>' && src[i] != '/' {
-		i++
+	sc := xmltok.NewScanner(src, o)
+	if !sc.Next() {
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("the start tag does not read: %s", err.Msg)
+		}
+		return nil, fmt.Errorf("no start tag there")
 	}
-	t := &xtag{nameEnd: i}
-	for {
-		ws := i
-		for i < len(src) && isXMLSpace(src[i]) {
-			i++
-		}
-		if i >= len(src) {
-			return nil, fmt.Errorf("unterminated start tag")
-		}
-		if src[i] == '>' || src[i] == '/' {
-			return t, nil
-		}
-		ns := i
-		for i < len(src) && !isXMLSpace(src[i]) && src[i] != '=' {
-			i++
-		}
-		name := string(src[ns:i])
-		for i < len(src) && isXMLSpace(src[i]) {
-			i++
-		}
-		if i >= len(src) || src[i] != '=' {
-			return nil, fmt.Errorf("attribute %s has no value", name)
-		}
-		i++
-		for i < len(src) && isXMLSpace(src[i]) {
-			i++
-		}
-		if i >= len(src) || src[i] != '"' && src[i] != '\'' {
-			return nil, fmt.Errorf("attribute %s has no quoted value", name)
-		}
-		q := src[i]
-		vs := i + 1
-		i = vs
-		for i < len(src) && src[i] != q {
-			i++
-		}
-		if i >= len(src) {
-			return nil, fmt.Errorf("unterminated value of attribute %s", name)
-		}
-		nl := strings.ContainsAny(string(src[ws:ns]), "\n\r")
-		t.attrs = append(t.attrs, xattr{name: name, ws: ws, nameStart: ns, valStart: vs, valEnd: i, quote: q, attrEnd: i + 1, precededNL: nl})
-		i++
+	tok := sc.Token()
+	if tok.Kind != xmltok.Start {
+		return nil, fmt.Errorf("no start tag there")
 	}
+	t := &xtag{nameEnd: o + 1 + len(tok.Name)}
+	prev := t.nameEnd
+	for _, a := range tok.Attrs {
+		t.attrs = append(t.attrs, xattr{name: a.Name, value: a.Value, ws: prev, nameStart: a.NameOff,
+			valStart: a.ValOff, valEnd: a.ValEnd, quote: src[a.ValEnd], attrEnd: a.ValEnd + 1,
+			precededNL: bytes.ContainsAny(src[prev:a.NameOff], "\r\n")})
+		prev = a.ValEnd + 1
+	}
+	return t, nil
 }
 
 type xmlEditor struct {
@@ -94,7 +71,7 @@ func newXMLEditor(file string, src []byte) *xmlEditor {
 	return &xmlEditor{src: src, s: &source{file: file, data: src}}
 }
 
-// tag scans the start tag of ent.
+// tag reads the start tag of ent.
 func (x *xmlEditor) tag(ent *EntitySpec) (*xtag, error) {
 	o, ok := x.s.offset(ent.Pos)
 	if !ok {
@@ -117,10 +94,15 @@ func (t *xtag) attrFor(name string) *xattr {
 	return nil
 }
 
-// valueSlot returns the slot of an attribute's value with its decoded
-// text.
-func (a *xattr) valueSlot(text string) slot {
-	return slot{start: a.valStart, end: a.valEnd, style: styleXML, quote: a.quote, text: text}
+// valueSlot returns the slot of an attribute's value, whose text the
+// scene read as text: decoded again by the scanner, with where each byte
+// of it was written.
+func (x *xmlEditor) valueSlot(a *xattr, text string) (slot, error) {
+	got, at, ok := xmltok.DecodeValue(x.src, a.valStart, a.valEnd)
+	if !ok || got != text || got != a.value {
+		return slot{}, fmt.Errorf("%s: the value of %s does not read again as the scene read it", x.s.lines().pos(a.valStart), a.name)
+	}
+	return slot{start: a.valStart, end: a.valEnd, style: styleXML, quote: a.quote, text: text, at: at}, nil
 }
 
 // setComponent returns the ops that set props on the component name of
@@ -155,7 +137,10 @@ func (x *xmlEditor) setComponent(ent *EntitySpec, name string, comps []*Componen
 				return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", at.Pos, name, at.Map[0].Key)
 			}
 			if at.Map[0].Value != p.text {
-				s := a.valueSlot(at.Map[0].Value)
+				s, err := x.valueSlot(a, at.Map[0].Value)
+				if err != nil {
+					return nil, err
+				}
 				ops = append(ops, s.rewrite(x.src, p.text))
 			}
 		case at != nil || whole != nil:
@@ -213,7 +198,10 @@ func (x *xmlEditor) wholeOps(t *xtag, name string, whole *ComponentSpec, sch *re
 	if a == nil {
 		return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos, name)
 	}
-	s := a.valueSlot(whole.Text)
+	s, err := x.valueSlot(a, whole.Text)
+	if err != nil {
+		return nil, err
+	}
 	tops, err := attrTextOps(s.text, sch, props)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %v", whole.ValuePos, name, err)

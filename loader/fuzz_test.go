@@ -103,10 +103,11 @@ func compareStreamed(data []byte, doc *Document, err error) string {
 	errs := &errorSink{max: lim.MaxErrors}
 	y := newYAMLReader("f.yaml", data, lim, errs)
 	slow := &Document{File: "f.yaml", Files: []string{"f.yaml"}, Pos: Pos{File: "f.yaml", Line: 1, Col: 1}}
-	root, serr := yamlsyntax.ParseReference(data)
+	root, extras, serr := yamlsyntax.ParseReference(data)
 	if serr != nil {
 		return "yaml.v3 refuses what the parser accepts: " + serr.Error()
 	}
+	y.extras = extras
 	y.readTree(slow, root)
 	slow.nEntities = y.n
 	checkUnique(slow, errs)

@@ -756,6 +756,7 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 	}
 	c := y.newComponent()
 	c.Name, c.Pos, c.ValuePos, c.src = k.Value, y.pos(k), y.pos(v), y.src
+	c.key, c.val = nodeSpan(k), nodeSpan(v)
 	switch v.Kind {
 	case yamlsyntax.Mapping:
 		if len(v.Content) == 0 {
@@ -772,7 +773,8 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 		c.Map = cutSlab(&y.kvps, len(v.Content)/2)
 		kvs := cutSlab(&y.kvs, len(v.Content)/2)
 		y.pairs(v, func(pk, pv *yamlsyntax.Node) {
-			kvs = append(kvs, KV{Key: pk.Value, Value: jsonText(pv), Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: pv.Exact})
+			kvs = append(kvs, KV{Key: pk.Value, Value: jsonText(pv), Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: pv.Exact,
+				key: nodeSpan(pk), val: nodeSpan(pv)})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:

@@ -1,5 +1,7 @@
 package loader
 
+import "math"
+
 // The scene model: what the readers produce and Compile consumes. The
 // readers check syntax and structure only: which keys and elements
 // exist, that names are well formed, that ids are unique, and that
@@ -169,7 +171,8 @@ type ComponentSpec struct {
 	Text  string // the attribute string if Kind == ValueText
 	Map   []*KV  // property values in source order if Kind == ValueMap
 
-	src *source // the file it was read from, to place errors in values
+	src      *source // the file it was read from, to place errors in values
+	key, val span    // where the key (attribute name) and the value are written in it
 }
 
 // KV is one property of a component value written as a mapping.
@@ -177,7 +180,27 @@ type KV struct {
 	Key, Value    string
 	Pos, ValuePos Pos  // positions of the key and of the value
 	Exact         bool // the value is exact (see ComponentSpec.Exact)
+
+	key, val span // where the key and the value are written
 }
+
+// span is where a key or a value is written in its file: the bytes
+// [off, end), as the parser found them (a YAML value with its quotes; an
+// XML value between its quotes). The zero span is none: a Document
+// built in memory, or a YAML file read by yaml.v3, which gives no spans.
+type span struct{ off, end int32 }
+
+// mkSpan returns the span [off, end), or none past 32-bit offsets.
+func mkSpan(off, end int) span {
+	if end > math.MaxInt32 {
+		return span{}
+	}
+	return span{int32(off), int32(end)}
+}
+
+// ok reports whether the span is known (a value's end is past the key
+// before it, so never 0).
+func (s span) ok() bool { return s.end > 0 }
 
 // MixinSpec is a mixin as a scene file specifies it: a named bundle of
 // components, applied to entities that list it in `mixin`. A mixin may

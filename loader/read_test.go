@@ -15,14 +15,14 @@ func stripPos(doc *Document) {
 	doc.File, doc.Files, doc.Pos, doc.nEntities = "", nil, Pos{}, 0
 	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
-			c.Pos, c.ValuePos, c.src = Pos{}, Pos{}, nil
+			c.Pos, c.ValuePos, c.src, c.key, c.val = Pos{}, Pos{}, nil, span{}, span{}
 			if c.Kind == ValueEmpty {
 				// YAML's `enemy:` is not exact, XML's enemy="" is: they
 				// differ for a string property only (its default, or "").
 				c.Exact = false
 			}
 			for _, kv := range c.Map {
-				kv.Pos, kv.ValuePos = Pos{}, Pos{}
+				kv.Pos, kv.ValuePos, kv.key, kv.val = Pos{}, Pos{}, span{}, span{}
 			}
 		}
 	}

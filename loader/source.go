@@ -7,140 +7,88 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/internal/regfile"
+	"github.com/scenecs/scenecs/loader/internal/jsonsyntax"
+	"github.com/scenecs/scenecs/loader/internal/xmltok"
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 )
 
 // source is the text of one scene file, kept by the components read from
 // it so that an error inside a value can be placed exactly (see
-// valuePos). Its line index is built on first use: only errors need it.
+// textPos). Its line index is built on first use: only errors need it.
 type source struct {
 	file   string
 	data   []byte
-	format Format // YAML and JSON: a value position is at its quote (or YAML block indicator)
+	format Format
 	idx    *lineIndex
+}
+
+// lines returns the source's line index.
+func (s *source) lines() *lineIndex {
+	if s.idx == nil {
+		s.idx = newLineIndex(s.file, s.data)
+	}
+	return s.idx
 }
 
 // offset returns the byte offset of p in the source.
 func (s *source) offset(p Pos) (int, bool) {
-	if s.idx == nil {
-		s.idx = newLineIndex(s.file, s.data)
-	}
 	if p.File != s.file {
 		return 0, false
 	}
-	return s.idx.x.Offset(p.Line, p.Col)
+	return s.lines().x.Offset(p.Line, p.Col)
 }
 
-// valuePos returns the position of byte offset off in text, a value
-// whose source starts at p, as written in src. The decoded text may
-// differ from its source: YAML quotes, escapes ("\t", "\u00e9"), doubled
-// single quotes, folded or literal lines with their indentation, and XML
-// character and entity references ("&amp;", "&#10;"). The text and the
-// source are walked side by side to find where off was written. Without
-// a source (a Document built in memory) the text is taken as written.
-func valuePos(src *source, p Pos, text string, off int) Pos {
-	if src == nil || off <= 0 || off > len(text) {
+// textPos returns the position of byte offset off in text, the decoded
+// text of a key (isKey) or a value written at sp, whose position is p;
+// key is the span of the value's key (a YAML block scalar's indentation
+// counts from its line). The text may differ from what wrote it: quotes,
+// escapes ("\t", "\u00e9", a JSON surrogate pair), doubled single
+// quotes, folded or literal lines with their indentation, XML character
+// and entity references ("&amp;", "&#10;"). The parser of the format
+// decodes the span again and tells where each byte of the text was
+// written. Without a span (a Document built in memory, a YAML file read
+// by yaml.v3) the text is taken as written from p.
+func (s *source) textPos(p Pos, sp, key span, text string, off int, isKey bool) Pos {
+	if s == nil || !sp.ok() || off <= 0 || off > len(text) || int(sp.end) > len(s.data) {
 		return offsetPos(p, text, off)
 	}
-	start, ok := src.offset(p)
-	if !ok {
+	got, at, ok := s.decode(sp, key, isKey)
+	if !ok || got != text {
 		return offsetPos(p, text, off)
 	}
-	raw := src.data[start:]
-	var quote byte
-	if src.format != FormatXML && len(raw) > 0 {
-		switch raw[0] {
-		case '"', '\'':
-			quote = raw[0]
-			start++
-		case '|', '>':
-			// A block scalar starts on the line after its indicator.
-			k := bytes.IndexByte(raw, '\n')
-			if k < 0 {
-				return offsetPos(p, text, off)
-			}
-			start += k + 1
-		}
-		raw = src.data[start:]
-	}
-	return src.idx.pos(start + sourceOffset(raw, text, off, quote, src.format))
+	return s.lines().pos(int(at[off]))
 }
 
-// sourceOffset maps the byte offset off in text to the offset in raw
-// where it was written; quote is the quote the value is written in (YAML,
-// JSON), or 0, and format the source's format.
-func sourceOffset(raw []byte, text string, off int, quote byte, format Format) int {
-	i, j := 0, 0 // offsets in raw and text
-	skipRune := func() {
-		_, n := utf8.DecodeRuneInString(text[j:])
-		j += n
-	}
-	for j < off && i < len(raw) {
-		r, t := raw[i], text[j]
-		switch {
-		case quote == '\'' && r == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
-			i += 2 // '' stands for '
-			j++
-		case r == t:
-			i++
-			j++
-		case quote == '"' && r == '\\' && i+1 < len(raw):
-			switch raw[i+1] {
-			case '\n', '\r':
-				// An escaped line break joins the lines: nothing decoded.
-				i += 2
-				for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n') {
-					i++
-				}
-				continue
-			case 'x':
-				i += 4
-			case 'u':
-				i += 6
-				if format == FormatJSON && surrogatePair(raw[i-6:]) {
-					i += 6 // \uD83D\uDE00: one character
-				}
-			case 'U':
-				i += 10
-			default:
-				i += 2
-			}
-			skipRune()
-		case format == FormatXML && r == '&':
-			// An XML reference stands for one character.
-			k := bytes.IndexByte(raw[i:], ';')
-			if k < 0 {
-				return i
-			}
-			i += k + 1
-			skipRune()
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
-			i++ // indentation, or a line break folded into a space
-		case t == ' ' || t == '\n':
-			j++ // a line break written as such
-		default:
-			i++
-			j++
+// decode decodes the key (isKey) or value written at sp again, with the
+// parser of the source's format, and returns its text and where each
+// byte of it was written (see yamlsyntax.Decoded).
+func (s *source) decode(sp, key span, isKey bool) (string, []int32, bool) {
+	off, end := int(sp.off), int(sp.end)
+	switch {
+	case s.format == FormatXML && !isKey:
+		return xmltok.DecodeValue(s.data, off, end)
+	case s.format == FormatJSON && s.data[off] == '"':
+		return jsonsyntax.DecodeString(s.data, off, end)
+	case s.format != FormatYAML:
+		// An XML name, a JSON number or literal: written as it reads.
+		at := make([]int32, end-off+1)
+		for i := range at {
+			at[i] = int32(off + i)
 		}
+		return string(s.data[off:end]), at, true
 	}
-	return i
-}
-
-// surrogatePair reports whether b starts with a JSON escape of a UTF-16
-// surrogate pair, "\uD83D\uDE00", which decodes to one character.
-func surrogatePair(b []byte) bool {
-	if len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
-		return false
+	parent := -1
+	if key.ok() {
+		k := int(key.off)
+		line, _ := s.lines().x.LineCol(k)
+		parent = k - s.lines().x.LineStart(line)
 	}
-	hi, ok1 := strconv.ParseUint(string(b[2:6]), 16, 16)
-	lo, ok2 := strconv.ParseUint(string(b[8:12]), 16, 16)
-	return ok1 == nil && ok2 == nil && utf16.IsSurrogate(rune(hi)) && utf16.DecodeRune(rune(hi), rune(lo)) != utf8.RuneError
+	d, ok := yamlsyntax.DecodeScalar(s.data, off, end, parent)
+	return d.Text, d.At, ok
 }
 
 // Reading scene files.

@@ -117,6 +117,7 @@ func ReadXML(file string, data []byte, lim Limits) (*Document, error) {
 type xmlAttr struct {
 	name, value string
 	pos, vpos   Pos
+	key, val    span // the name, and the value between its quotes
 }
 
 type xmlReader struct {
@@ -310,7 +311,8 @@ func (x *xmlReader) attributes() []xmlAttr {
 	}
 	for k := range raw {
 		a := &raw[k]
-		at := xmlAttr{name: a.Name, value: a.Value, pos: x.pos(a.NameOff), vpos: x.pos(a.ValOff)}
+		at := xmlAttr{name: a.Name, value: a.Value, pos: x.pos(a.NameOff), vpos: x.pos(a.ValOff),
+			key: mkSpan(a.NameOff, a.NameOff+len(a.Name)), val: mkSpan(a.ValOff, a.ValEnd)}
 		if xmltok.Prefixed(a.Name) || a.Name == xmlNS {
 			x.errs.add(at.pos, "namespaces are not supported (attribute %s)", a.Name)
 			continue
@@ -362,6 +364,7 @@ func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 	}
 	c := x.newComponent()
 	c.Name, c.Pos, c.ValuePos, c.src, c.Exact = name, a.pos, a.vpos, x.src, true
+	c.key, c.val = a.key, a.val
 	if dotted {
 		ppos := a.pos
 		ppos.Line, ppos.Col = textpos.Advance(ppos.Line, ppos.Col, a.name[:len(name)+1])
@@ -370,7 +373,8 @@ func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 			return nil
 		}
 		c.Kind = ValueMap
-		c.Map = []*KV{{Key: prop, Value: a.value, Pos: ppos, ValuePos: a.vpos, Exact: true}}
+		c.Map = []*KV{{Key: prop, Value: a.value, Pos: ppos, ValuePos: a.vpos, Exact: true,
+			key: mkSpan(int(a.key.off)+len(name)+1, int(a.key.end)), val: a.val}}
 		return c
 	}
 	if a.value != "" {

@@ -123,6 +123,8 @@ type yamlReader struct {
 	kvs   []KV
 	kvps  []*KV
 	src   *source
+
+	extras yamlsyntax.Extras // anchors and tags, from yaml.v3 (nil from the fast parser)
 }
 
 func newYAMLReader(file string, data []byte, lim Limits, errs *errorSink) *yamlReader {
@@ -156,7 +158,7 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) (doc *Docum
 	errs.list, errs.full = errs.list[:mark], false
 	y = newYAMLReader(file, data, lim, errs)
 	doc = &Document{File: file, Files: []string{file}, Pos: Pos{File: file, Line: 1, Col: 1}}
-	root, err := yamlsyntax.ParseReference(data)
+	root, extras, err := yamlsyntax.ParseReference(data)
 	if err != nil {
 		var de *yamlsyntax.MultiDocError
 		if errors.As(err, &de) {
@@ -166,6 +168,7 @@ func readYAML(file string, data []byte, lim Limits, errs *errorSink) (doc *Docum
 		}
 		return nil
 	}
+	y.extras = extras
 	y.readTree(doc, root)
 	doc.nEntities = y.n - lim.usedEntities
 	return doc
@@ -355,6 +358,9 @@ func (y *yamlReader) pos(n *yamlsyntax.Node) Pos {
 	return Pos{File: y.file, Line: int(n.Line), Col: int(n.Col)}
 }
 
+// nodeSpan returns the span of n (none for a node yaml.v3 read).
+func nodeSpan(n *yamlsyntax.Node) span { return span{n.Off, n.End} }
+
 func kindName(n *yamlsyntax.Node) string {
 	switch n.Kind {
 	case yamlsyntax.Mapping:
@@ -379,7 +385,7 @@ func (y *yamlReader) plain(n *yamlsyntax.Node) bool {
 		y.errs.add(y.pos(n), "YAML aliases (*%s) are not supported; use mixins", n.Value)
 		return false
 	}
-	x := n.Extra
+	x := y.extras[n]
 	if x == nil {
 		return true
 	}
@@ -568,6 +574,7 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpe
 	}
 	c := y.newComponent()
 	c.Name, c.Pos, c.ValuePos, c.src = k.Value, y.pos(k), y.pos(v), y.src
+	c.key, c.val = nodeSpan(k), nodeSpan(v)
 	switch v.Kind {
 	case yamlsyntax.Scalar:
 		c.Exact = !isNull(v)
@@ -590,7 +597,8 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpe
 			if isNull(pv) {
 				val = ""
 			}
-			kvs = append(kvs, KV{Key: pk.Value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv)})
+			kvs = append(kvs, KV{Key: pk.Value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv),
+				key: nodeSpan(pk), val: nodeSpan(pv)})
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:

@@ -1,8 +1,9 @@
 // Package jsonsyntax parses JSON into the light syntax trees of package
 // yamlsyntax (JSON is YAML's subset, and the loader reads the values of a
 // JSON dump as it reads YAML's), with 1-based lines and character columns
-// on every node. It knows JSON, not scenes: what the keys mean is the
-// loader's business.
+// and byte spans on every node ([DecodeString] tells where each byte of
+// a string was written). It knows JSON, not scenes: what the keys mean
+// is the loader's business.
 //
 // It is hand-written because encoding/json gives no positions, and because
 // with a [yamlsyntax.Sink] it hands the pairs of the root object, and the
@@ -20,6 +21,7 @@ package jsonsyntax
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -53,13 +55,19 @@ type parser struct {
 	nodes yamlsyntax.Arena
 	err   *Error // the syntax error, which ends the parse
 	sink  yamlsyntax.Sink
+	rec   recorder // DecodeString: where each byte of the string was written
 }
 
 // Parse parses data, one JSON value (after a byte order mark, if any).
 // With a sink and an object at the root, the root's pairs go to the sink
 // (see [yamlsyntax.Sink]) and the returned root has no content; otherwise
 // the root holds the whole tree. A syntax error returns a nil tree.
+// Every node has its byte span (yamlsyntax.Node's Off and End): a
+// string with its quotes, an object or array with its brackets.
 func Parse(data []byte, sink yamlsyntax.Sink) (*yamlsyntax.Node, *Error) {
+	if len(data) > math.MaxInt32 {
+		return nil, &Error{Msg: "input too large (spans are 32-bit offsets)"}
+	}
 	p := &parser{data: data, s: string(data), line: 1, sink: sink}
 	p.i = textpos.BOMLen(data)
 	p.lineI = p.i
@@ -69,6 +77,7 @@ func Parse(data []byte, sink yamlsyntax.Sink) (*yamlsyntax.Node, *Error) {
 	if sink != nil && p.peek() == '{' {
 		root = p.node(yamlsyntax.Mapping, p.i)
 		p.object(p.streamPair)
+		root.End = int32(p.i)
 	} else {
 		root = p.value()
 	}
@@ -202,6 +211,17 @@ func (p *parser) node(kind yamlsyntax.Kind, off int) *yamlsyntax.Node {
 	n := p.nodes.New()
 	n.Kind = kind
 	n.Line, n.Col = int32(p.line), int32(p.cols.At(p.lineI, off))
+	n.Off = int32(off)
+	return n
+}
+
+// value reads one value at p.i (after white space) into a tree, and sets
+// its end.
+func (p *parser) value() *yamlsyntax.Node {
+	n := p.value1()
+	if n != nil {
+		n.End = int32(p.i)
+	}
 	return n
 }
 
@@ -214,8 +234,8 @@ func (p *parser) enter(off int) bool {
 	return true
 }
 
-// value reads one value at p.i (after white space) into a tree.
-func (p *parser) value() *yamlsyntax.Node {
+// value1 is value, the end left to it.
+func (p *parser) value1() *yamlsyntax.Node {
 	p.space()
 	if p.i >= len(p.data) {
 		p.fail(p.i, "unexpected end of JSON input")
@@ -358,6 +378,7 @@ func (p *parser) key() *yamlsyntax.Node {
 	if p.err != nil {
 		return nil
 	}
+	k.End = int32(p.i)
 	p.space()
 	if p.peek() != ':' {
 		p.failChar("after object key")
@@ -394,8 +415,9 @@ func (p *parser) str() string {
 // offset start, whose bytes up to k need no decoding.
 func (p *parser) decodeStr(start, k int) string {
 	b := []byte(p.s[start:k])
+	p.rec.copied(len(b), start)
 	for k < len(p.data) {
-		c := p.data[k]
+		c, at := p.data[k], k
 		switch {
 		case c == '"':
 			p.i = k + 1
@@ -417,6 +439,7 @@ func (p *parser) decodeStr(start, k int) string {
 			b = append(b, c)
 			k++
 		}
+		p.rec.note(len(b), at)
 	}
 	p.fail(len(p.data), "unexpected end of JSON input")
 	return ""

@@ -51,7 +51,8 @@ type Scanner struct {
 	closeName string
 
 	tok Token
-	buf []byte // scratch for decoded text
+	buf []byte   // scratch for decoded text
+	rec recorder // DecodeValue: where each byte of the value was written
 }
 
 // Kind is the kind of a Token.
@@ -77,10 +78,12 @@ type Token struct {
 }
 
 // Attr is an attribute of a start tag with the byte offsets of its name
-// and of its value (just after the opening quote).
+// and of its value: the value as written is data[ValOff:ValEnd], between
+// its quotes (ValEnd is the closing quote), and [DecodeValue] tells where
+// each byte of Value was written in it.
 type Attr struct {
-	Name, Value     string
-	NameOff, ValOff int
+	Name, Value             string
+	NameOff, ValOff, ValEnd int
 }
 
 // Error is a syntax error. Off is the byte offset where encoding/xml
@@ -299,6 +302,7 @@ func (s *Scanner) attr() bool {
 	if a.Value, ok = s.text(int(b), false); !ok {
 		return false
 	}
+	a.ValEnd = s.p - 1
 	t := &s.tok
 	t.Attrs = append(t.Attrs, a)
 	return true
@@ -644,7 +648,7 @@ func (s *Scanner) decodeText(quote int, cdata bool) (string, bool) {
 			}
 			break
 		}
-		b := s.data[s.p]
+		b, at := s.data[s.p], s.p
 		s.p++
 		if quote < 0 && b0 == ']' && b1 == ']' && b == '>' {
 			if cdata {
@@ -670,6 +674,7 @@ func (s *Scanner) decodeText(quote int, cdata bool) (string, bool) {
 			if buf, ok = s.reference(buf); !ok {
 				return "", false
 			}
+			s.rec.note(len(buf), at)
 			b0, b1 = 0, 0
 			continue
 		}
@@ -681,6 +686,7 @@ func (s *Scanner) decodeText(quote int, cdata bool) (string, bool) {
 		default:
 			buf = append(buf, b)
 		}
+		s.rec.note(len(buf), at)
 		b0, b1 = b1, b
 	}
 	out := buf[:len(buf)-trunc]

@@ -13,6 +13,9 @@ type blockScalar struct {
 	incr    int  // the indentation indicator, or 0
 
 	text, lead, trail []byte
+	end               int   // the end of the last line of content (or of the indicators)
+	leadAt            int   // DecodeScalar: where the line break in lead is
+	trailAt           []int // DecodeScalar: where the line breaks in trail are
 }
 
 // blockScalar parses a literal (|) or folded (>) block scalar at p.i in a
@@ -34,6 +37,7 @@ func (p *parser) blockScalar(parent int) *Node {
 		return nil
 	}
 	n.Value = string(b.text)
+	p.end(n, b.end)
 	// Go on from the start of the line that ended the scalar.
 	if b.j >= len(p.d) {
 		p.i, p.next = len(p.d), -1
@@ -64,6 +68,7 @@ func (b *blockScalar) header() bool {
 			return false
 		}
 	}
+	b.end = b.j
 	j := b.j
 	for c := p.at(j); (c == ' ' || c == '\t') && j < len(p.d); c = p.at(j) {
 		j++
@@ -107,22 +112,26 @@ func (b *blockScalar) body() bool {
 		if !b.literal && !leadBlank && !trailBlank && len(b.lead) > 0 && b.lead[0] == '\n' {
 			if len(b.trail) == 0 {
 				b.text = append(b.text, ' ')
+				p.rec.note(len(b.text), b.leadAt)
+			} else if p.rec.on {
+				b.trailAt[0] = b.leadAt // the dropped break goes with the kept ones
 			}
 		} else {
-			b.text = append(b.text, b.lead...)
+			b.appendLead()
 		}
 		b.lead = b.lead[:0]
-		b.text = append(b.text, b.trail...)
-		b.trail = b.trail[:0]
+		b.appendTrail()
 		leadBlank = trailBlank
 		e := j
 		for e < len(p.d) && !p.isBreak(e) {
 			e++
 		}
 		b.text = append(b.text, p.d[j:e]...)
-		b.j = e
+		p.rec.copied(len(b.text), j)
+		b.j, b.end = e, e
 		if e < len(p.d) {
 			b.lead = append(b.lead, '\n')
+			b.leadAt = e
 			b.j += p.breakLen(e)
 			p.line++
 			p.lineStart = b.j
@@ -132,12 +141,32 @@ func (b *blockScalar) body() bool {
 		}
 	}
 	if b.chomp != -1 {
-		b.text = append(b.text, b.lead...)
+		b.appendLead()
 	}
 	if b.chomp == 1 {
-		b.text = append(b.text, b.trail...)
+		b.appendTrail()
 	}
 	return true
+}
+
+// appendLead appends the line break pending after the last line of
+// content.
+func (b *blockScalar) appendLead() {
+	b.text = append(b.text, b.lead...)
+	b.p.rec.note(len(b.text), b.leadAt)
+}
+
+// appendTrail appends the line breaks of the empty lines read since, and
+// forgets them.
+func (b *blockScalar) appendTrail() {
+	for i := range b.trail {
+		b.text = append(b.text, b.trail[i])
+		if b.p.rec.on {
+			b.p.rec.note(len(b.text), b.trailAt[i])
+		}
+	}
+	b.trail = b.trail[:0]
+	b.trailAt = b.trailAt[:0]
 }
 
 // breaks skips the empty lines before content (and finds the indentation
@@ -159,6 +188,9 @@ func (b *blockScalar) breaks() bool {
 		}
 		if p.docMarkerAhead(b.j) {
 			return false
+		}
+		if p.rec.on {
+			b.trailAt = append(b.trailAt, b.j)
 		}
 		b.j += p.breakLen(b.j)
 		p.line++

@@ -27,4 +27,12 @@
 // reader one at a time, reusing the memory of each item's tree for the
 // next, so that reading a large scene keeps what the reader builds, not a
 // syntax tree of the whole file.
+//
+// Every node Parse builds has its byte span in the input (Node.Off,
+// Node.End), and [DecodeScalar] decodes a scalar's span again with the
+// parser's own code, giving for each byte of the text the offset that
+// wrote it (through escapes, doubled quotes and folded lines): what the
+// loader needs to place an error inside a value, and the save-back
+// editor to rewrite one property inside a value, without a second
+// reading of YAML of its own.
 package yamlsyntax

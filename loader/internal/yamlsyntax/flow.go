@@ -86,6 +86,7 @@ func (p *parser) flow(item func(*Node), root bool) *Node {
 		if p.d[p.i] == f.closer {
 			p.i++
 			n.Content = p.nodes.Collect(start)
+			p.end(n, p.i)
 			return n
 		}
 		if !p.flowEntry(f) || !p.flowSeparator(f) {
@@ -173,6 +174,7 @@ func (p *parser) flowPair(f *flowColl, k *Node, hasColon bool, m Mark) (*Node, b
 	default:
 		pair := p.nodes.New()
 		pair.Kind, pair.Line, pair.Col = Mapping, k.Line, k.Col
+		pair.Off, pair.End = k.Off, v.End
 		pair.Content = p.nodes.Slice(2)
 		pair.Content[0], pair.Content[1] = k, v
 		v = pair
@@ -203,6 +205,8 @@ func (p *parser) flowValue(f *flowColl, k *Node, keep, items bool) (*Node, bool)
 			// yaml.v3 puts this null at the ':'.
 			v := p.nodes.New()
 			v.Kind, v.Null, v.Line, v.Col = Scalar, true, int32(colonLine), int32(colonCol)
+			v.Off = int32(p.i)
+			p.end(v, p.i)
 			return v, true
 		}
 		return p.null(p.i), true

@@ -22,15 +22,36 @@ const (
 // Node is a node of a light syntax tree, built by [Parse], by
 // [ParseReference] from a yaml.v3 tree, or by another reader of a format
 // whose values are YAML's (JSON is YAML's subset).
+//
+// Off and End are the bytes [Off, End) of the input the node is written
+// in, as Parse found them: a scalar as written (quotes included; a plain
+// one over several lines from its first character to its last; a block
+// scalar from its indicator to the end of its last line of content), a
+// flow collection from its opening bracket to just after its closing
+// one, a block collection from its first key or "-" to the end of its
+// last value. A null written as nothing is the empty span where its
+// value would be (just after the ':' of its key, or the "-" of its
+// item). Spans nest as the tree does and siblings follow each other, so
+// that an editor finds a value's bytes from the parser instead of
+// reading the text again. Nodes from ParseReference have no span (0, 0):
+// yaml.v3 gives none.
+//
+// A Node is 64 bytes: the properties only yaml.v3's trees can have
+// (anchors, tags) are kept beside the tree ParseReference returns, not in
+// every node.
 type Node struct {
 	Kind      Kind
 	Null      bool    // a null scalar (~, null, nothing)
 	Exact     bool    // a quoted scalar (in JSON: a string, not a number, boolean or null)
 	Line, Col int32   // 1-based; the column in characters
+	Off, End  int32   // the bytes the node is written in (see above)
 	Value     string  // scalar text, or alias name
 	Content   []*Node // mapping: keys and values alternating; sequence: items
-	Extra     *Extra  // rare properties, nil but from ParseReference
 }
+
+// Extras are the properties of the nodes of a tree that only nodes read
+// by yaml.v3 can have, by node (nil for a tree from Parse).
+type Extras map[*Node]*Extra
 
 // Extra holds the properties only nodes read by yaml.v3 can have.
 type Extra struct {
@@ -46,41 +67,47 @@ type MultiDocError struct{ Line, Col int }
 func (e *MultiDocError) Error() string { return "several documents" }
 
 // ParseReference parses data with yaml.v3 into a tree (nil for an empty
-// file). It refuses a second document with a *MultiDocError, and returns
-// yaml.v3's own errors as they are.
-func ParseReference(data []byte) (*Node, error) {
+// file), with the anchors and tags of its nodes (nil if it has none). It
+// refuses a second document with a *MultiDocError, and returns yaml.v3's
+// own errors as they are.
+func ParseReference(data []byte) (*Node, Extras, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); err == nil {
-		return nil, &MultiDocError{next.Line, next.Column}
+		return nil, nil, &MultiDocError{next.Line, next.Column}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, err
+		return nil, nil, err
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return convert(root.Content[0]), nil
+	var x Extras
+	return convert(root.Content[0], &x), x, nil
 }
 
-// convert copies a yaml.v3 tree, never following aliases. Its depth is
-// bounded by yaml.v3's own limit (10,000).
-func convert(n *yaml.Node) *Node {
+// convert copies a yaml.v3 tree, never following aliases, recording the
+// nodes' anchors and tags in x. Its depth is bounded by yaml.v3's own
+// limit (10,000).
+func convert(n *yaml.Node, x *Extras) *Node {
 	y := &Node{Kind: Kind(n.Kind), Null: n.Tag == "!!null", Line: int32(n.Line), Col: int32(n.Column), Value: n.Value,
 		Exact: n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0}
 	if tagged := n.Style&yaml.TaggedStyle != 0; tagged || n.Anchor != "" || n.Tag == "!!merge" {
-		y.Extra = &Extra{Tag: n.Tag, Tagged: tagged, Anchor: n.Anchor}
+		if *x == nil {
+			*x = Extras{}
+		}
+		(*x)[y] = &Extra{Tag: n.Tag, Tagged: tagged, Anchor: n.Anchor}
 	}
 	if len(n.Content) > 0 && n.Kind != yaml.AliasNode {
 		y.Content = make([]*Node, len(n.Content))
 		for i, c := range n.Content {
-			y.Content[i] = convert(c)
+			y.Content[i] = convert(c, x)
 		}
 	}
 	return y

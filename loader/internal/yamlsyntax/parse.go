@@ -3,6 +3,7 @@ package yamlsyntax
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/loader/internal/textpos"
@@ -62,18 +63,25 @@ type parser struct {
 
 	Result
 
-	depth int
-	nodes Arena
-	buf   []byte // scratch for folded and escaped scalars
+	depth   int
+	nodes   Arena
+	buf     []byte // scratch for folded and escaped scalars
+	lastEnd int    // the end of the last node finished: a block collection ends with its last value
 
 	sink Sink
+	rec  recorder // DecodeScalar: where each byte of the text being decoded was written
 }
 
 // Parse parses data, a YAML document. With a sink and a mapping at the
 // root, the root's pairs go to the sink and the returned root has no
 // content. The tree is nil for an empty document, and for a Result other
 // than OK.
+//
+// Every node gets its span (see [Node]).
 func Parse(data []byte, sink Sink) (*Node, Result) {
+	if len(data) > math.MaxInt32 {
+		return nil, Result{State: Unsupported} // spans are 32-bit offsets
+	}
 	p := &parser{d: data, s: string(data), line: 1, ascii: true, sink: sink}
 	if !p.checkBytes() {
 		return nil, p.Result
@@ -188,23 +196,36 @@ func (p *parser) newline(i int) {
 // current line.
 func (p *parser) colAt(off int) int { return p.cols.At(p.lineStart, off) }
 
+// node returns a node of kind that starts at offset off of the current
+// line (its end is set by end).
 func (p *parser) node(kind Kind, off int) *Node {
 	n := p.nodes.New()
 	n.Kind = kind
 	n.Line, n.Col = int32(p.line), int32(p.colAt(off))
+	n.Off = int32(off)
 	return n
 }
 
+// end sets the end of node n's span: it is finished.
+func (p *parser) end(n *Node, off int) {
+	n.End = int32(off)
+	p.lastEnd = off
+}
+
+// scalar returns a plain scalar written as the text v at offset off.
 func (p *parser) scalar(off int, v string) *Node {
 	n := p.node(Scalar, off)
 	n.Value = v
+	p.end(n, off+len(v))
 	return n
 }
 
-// null returns a null scalar at offset off of the current line.
+// null returns a null written as nothing at offset off of the current
+// line.
 func (p *parser) null(off int) *Node {
 	n := p.node(Scalar, off)
 	n.Null = true
+	p.end(n, off)
 	return n
 }
 
@@ -224,7 +245,11 @@ func (p *parser) leave() { p.depth-- }
 // docMarker reports whether a document marker ("---" or "...") starts at
 // offset i, which is at the start of a line.
 func (p *parser) docMarker(i int) bool {
-	return i+3 <= len(p.d) && (p.s[i:i+3] == "---" || p.s[i:i+3] == "...") && p.blankAt(i+3)
+	if i+3 > len(p.d) {
+		return false
+	}
+	c := p.d[i]
+	return (c == '-' || c == '.') && p.d[i+1] == c && p.d[i+2] == c && p.blankAt(i+3)
 }
 
 // skip moves from the start of a line to the next content, over blank
@@ -346,6 +371,8 @@ func (p *parser) document() *Node {
 				if !bytes.HasSuffix(p.d, []byte{'\n'}) {
 					n.Line++
 				}
+				n.Off = int32(len(p.d))
+				p.end(n, len(p.d))
 				return n
 			}
 		case p.docMarker(p.i) || p.d[p.i] == '%':
@@ -523,6 +550,7 @@ func (p *parser) blockSeq(ind int, item func(*Node)) *Node {
 			return nil
 		}
 		n.Content = p.nodes.Collect(start)
+		p.end(n, p.lastEnd)
 		return n
 	}
 	return nil
@@ -604,6 +632,7 @@ func (p *parser) blockMap(ind int, root bool) *Node {
 			return nil
 		}
 		n.Content = p.nodes.Collect(start)
+		p.end(n, p.lastEnd)
 		return n
 	}
 	return nil

@@ -107,13 +107,11 @@ func (p *parser) plain(parent int, inMap bool) *Node {
 		p.fail(stop, "mapping values are not allowed in this context")
 		return nil
 	}
-	text := p.s[start:end]
-	multi := false
-	buf := p.buf[:0]
+	last := end // the end of the text on the scalar's last line
 	p.i = stop
 	for p.at(stop) != '#' && stop < len(p.d) {
 		// At a line break: look for a continuation line.
-		j, breaks, line, lineStart, ok := p.plainBreaks(stop)
+		j, _, line, lineStart, ok := p.plainBreaks(stop)
 		if !ok {
 			return nil
 		}
@@ -121,11 +119,6 @@ func (p *parser) plain(parent int, inMap bool) *Node {
 			break // the scalar ends; what follows is for the collections
 		}
 		// A continuation line.
-		if !multi {
-			buf = append(buf, text...)
-			multi = true
-		}
-		buf = fold(buf, breaks)
 		p.line, p.lineStart, p.i = line, lineStart, j
 		e, s := p.plainLine(j, false)
 		if !p.ok() {
@@ -139,11 +132,11 @@ func (p *parser) plain(parent int, inMap bool) *Node {
 			}
 			return nil
 		}
-		buf = append(buf, p.d[j:e]...)
+		last = e
 		stop = s
 		p.i = s
 	}
-	if !p.plainValue(n, text, multi, buf) {
+	if !p.plainValue(n, start, end, last) {
 		return nil
 	}
 	p.i = stop
@@ -176,15 +169,18 @@ func (p *parser) plainBreaks(j int) (next, breaks, line, lineStart int, ok bool)
 	return j, breaks, line, lineStart, true
 }
 
-// plainValue sets the value of plain scalar n: text, or, if it went on
-// over several lines (multi), the folded text in buf. A null word is
-// null; "<<", which yaml.v3 takes for a merge key, makes the parser give
-// up (false).
-func (p *parser) plainValue(n *Node, text string, multi bool, buf []byte) bool {
+// plainValue sets the value and the end of plain scalar n, which starts
+// at offset start, its first line's text ending at end and its last
+// line's at last: the text, or, if it went on over several lines, the
+// text folded (see foldPlain). A null word is null; "<<", which yaml.v3
+// takes for a merge key, makes the parser give up (false).
+func (p *parser) plainValue(n *Node, start, end, last int) bool {
+	text := p.s[start:end]
 	switch {
-	case multi:
-		text = string(buf)
-		p.buf = buf[:0]
+	case last != end:
+		p.buf = p.foldPlain(p.buf[:0], start, last)
+		text = string(p.buf)
+		p.buf = p.buf[:0]
 	case IsNull(text):
 		n.Null = true
 	case text == "<<":
@@ -192,7 +188,44 @@ func (p *parser) plainValue(n *Node, text string, multi bool, buf []byte) bool {
 		return false
 	}
 	n.Value = text
+	p.end(n, last)
 	return true
+}
+
+// foldPlain appends to buf the text of a plain scalar written over
+// several lines in d[start:end] (the first and last bytes are text):
+// each line without the spaces and tabs around it, the lines joined as
+// fold joins them. A plain scalar holds no comment, and the parser found
+// where it ends: this is its one decoding, also for DecodeScalar.
+func (p *parser) foldPlain(buf []byte, start, end int) []byte {
+	d := p.d
+	i := start
+	for {
+		e := i
+		for e < end && d[e] != '\n' && d[e] != '\r' {
+			e++
+		}
+		te := e
+		for te > i && (d[te-1] == ' ' || d[te-1] == '\t') {
+			te--
+		}
+		buf = append(buf, d[i:te]...)
+		p.rec.copied(len(buf), i)
+		if e >= end {
+			return buf
+		}
+		breaks := 0
+		j := e
+		for j < end && (d[j] == ' ' || d[j] == '\t' || d[j] == '\n' || d[j] == '\r') {
+			if d[j] == '\n' {
+				breaks++
+			}
+			j++
+		}
+		buf = fold(buf, breaks)
+		p.rec.note(len(buf), te)
+		i = j
+	}
 }
 
 // flowPlain parses a plain scalar in a flow context, which may go on over
@@ -204,33 +237,26 @@ func (p *parser) flowPlain() *Node {
 	if !p.ok() {
 		return nil
 	}
-	text := p.s[start:end]
-	multi := false
-	buf := p.buf[:0]
+	last := end
 	p.i = stop
 	for p.isBreak(stop) && stop < len(p.d) {
-		j, breaks, line, lineStart, ok := p.breaksAhead(stop)
+		j, _, line, lineStart, ok := p.breaksAhead(stop)
 		if !ok {
 			return nil
 		}
 		if j >= len(p.d) || isFlowIndicator(p.d[j]) || p.d[j] == ':' && p.blankAt(j+1) || p.d[j] == '#' || p.d[j] == '?' {
 			break // the scalar ends; fspace takes the breaks
 		}
-		if !multi {
-			buf = append(buf, text...)
-			multi = true
-		}
-		buf = fold(buf, breaks)
 		p.line, p.lineStart = line, lineStart
 		e, s := p.plainLine(j, true)
 		if !p.ok() {
 			return nil
 		}
-		buf = append(buf, p.d[j:e]...)
+		last = e
 		stop = s
 		p.i = s
 	}
-	if !p.plainValue(n, text, multi, buf) {
+	if !p.plainValue(n, start, end, last) {
 		return nil
 	}
 	p.i = stop
@@ -250,6 +276,7 @@ func (p *parser) quoted() *Node {
 		if c == q && (q == '"' || p.at(j+1) != '\'') {
 			n.Value = p.s[start+1 : j]
 			p.i = j + 1
+			p.end(n, p.i)
 			return n
 		}
 		if c == '\n' || c == '\r' || c == '\\' && q == '"' || c == '\'' && q == '\'' {
@@ -261,6 +288,7 @@ func (p *parser) quoted() *Node {
 		return nil
 	}
 	n.Value = text
+	p.end(n, p.i)
 	return n
 }
 
@@ -275,7 +303,7 @@ func (p *parser) decodeQuoted(q byte, start int) (string, bool) {
 			p.fail(start, "quoted string is never closed (found unexpected end of stream)")
 			return "", false
 		}
-		c := p.d[j]
+		c, at := p.d[j], j
 		switch {
 		case c == q && q == '\'' && p.at(j+1) == '\'':
 			buf = append(buf, '\'')
@@ -291,6 +319,7 @@ func (p *parser) decodeQuoted(q byte, start int) (string, bool) {
 			// is a space, each further one a line feed.
 			if ws >= 0 {
 				buf = buf[:ws]
+				p.rec.cut(ws)
 			}
 			next, breaks, line, lineStart, ok := p.breaksAhead(j)
 			p.line, p.lineStart = line, lineStart
@@ -316,6 +345,7 @@ func (p *parser) decodeQuoted(q byte, start int) (string, bool) {
 			ws = -1
 			j++
 		}
+		p.rec.note(len(buf), at)
 	}
 }
 
