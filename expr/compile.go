@@ -1,0 +1,219 @@
+package expr
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	exprcompiler "github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/types"
+	"github.com/expr-lang/expr/vm"
+)
+
+// Program is a compiled expression. It is immutable and safe for
+// concurrent use; each goroutine evaluates with a [Frame] of its own.
+type Program struct {
+	src    string
+	c      code
+	interp string // why the interpreter runs it, or ""
+}
+
+// compiler compiles one checked tree to closures.
+type compiler struct {
+	src   string
+	vars  map[string]Var
+	t     *tables
+	spans map[ast.Node]span
+}
+
+// Compile parses, checks and compiles the expression src, resolving its
+// names through r (nil: no names but the constants). want is the kind the
+// caller needs: [Any] takes the expression's own kind; otherwise the
+// result is converted where the language allows it (an int or a dynamic
+// value to a number; a dynamic value to anything, checked at run time; a
+// number to an int, checked at run time to be whole) and refused
+// otherwise, with an error that names both kinds.
+//
+// Errors are *[Error]s locating the problem in src.
+func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
+	if len(src) > MaxSource {
+		return nil, errAt(src, span{MaxSource, len(src)}, "expression too long: %d bytes, the limit is %d", len(src), MaxSource)
+	}
+	if strings.TrimSpace(src) == "" {
+		return nil, errAt(src, span{0, len(src)}, "empty expression")
+	}
+	if r == nil {
+		r = Vars{}
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			p, err = nil, errAt(src, span{0, len(src)}, "internal error compiling the expression: %v", x)
+		}
+	}()
+	t := sharedTables()
+	config := newConfig(t)
+	tree, perr := parser.ParseWithConfig(src, config)
+	if perr != nil {
+		return nil, fromExprError(src, perr)
+	}
+	rs := &resolver{src: src, r: r, t: t, vars: map[string]Var{}}
+	rs.walk(&tree.Node)
+	if rs.err != nil {
+		return nil, rs.err
+	}
+	config.WithEnv(envTypes(rs.vars))
+	if _, cerr := new(checker.Checker).PatchAndCheck(tree, config); cerr != nil {
+		return nil, fromExprError(src, cerr)
+	}
+	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}}
+	c, why := cc.top(tree.Node)
+	if why != "" {
+		if c, err = cc.interpret(tree, config); err != nil {
+			return nil, err
+		}
+	}
+	if c, err = cc.want(c, want); err != nil {
+		return nil, err
+	}
+	return &Program{src: src, c: c, interp: why}, nil
+}
+
+// envTypes is the environment expr's checker sees: each resolved name
+// with the Go type of its kind.
+func envTypes(vars map[string]Var) types.Map {
+	env := types.Map{}
+	for name, v := range vars {
+		if v.Kind == Dynamic {
+			env[name] = types.Any
+			continue
+		}
+		env[name] = types.TypeOf(reflect.Zero(goType(v.Kind)).Interface())
+	}
+	return env
+}
+
+// top compiles the tree to closures, or returns why it cannot (a
+// construct only the interpreter runs).
+func (cc *compiler) top(n ast.Node) (c code, why string) {
+	defer func() {
+		if x := recover(); x != nil {
+			u, ok := x.(unsupported)
+			if !ok {
+				panic(x)
+			}
+			why = u.what
+		}
+	}()
+	c = cc.compile(n)
+	if c.k == kindNil {
+		c = dynCode(c.d, true)
+	}
+	return c, ""
+}
+
+// interpret returns the code running the checked tree on expr's VM.
+func (cc *compiler) interpret(tree *parser.Tree, config *conf.Config) (code, error) {
+	prog, err := exprcompiler.Compile(tree, config)
+	if err != nil {
+		return code{}, fromExprError(cc.src, err)
+	}
+	names := make([]string, 0, len(cc.vars))
+	for n := range cc.vars {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	get := make([]func(*Frame) any, len(names))
+	for i, n := range names {
+		get[i] = box(fromVar(cc.vars[n]))
+	}
+	src := cc.src
+	d := dynCode(func(f *Frame) any {
+		env := make(map[string]any, len(names))
+		for i, n := range names {
+			env[n] = get[i](f)
+		}
+		out, err := vm.Run(prog, env)
+		if err != nil {
+			f.Fail(fromExprError(src, err))
+			return nil
+		}
+		return out
+	}, false)
+	d.at = span{0, len(src)}
+	return cc.as(d, kindOfType(tree.Node.Type())), nil
+}
+
+// kindOfType returns the kind of a Go type expr's checker inferred.
+func kindOfType(t reflect.Type) Kind {
+	for _, k := range []Kind{Bool, Int, Number, String, Vec2, Vec3, Vec4} {
+		if t == goType(k) {
+			return k
+		}
+	}
+	return Dynamic
+}
+
+// want converts the program's code to the kind the caller wants.
+func (cc *compiler) want(c code, want Kind) (code, error) {
+	switch {
+	case want == Any || want == c.k:
+		return c, nil
+	case want == Int && c.k == Number:
+		return cc.whole(c), nil
+	case fits(c.k, want):
+		return cc.as(c, want), nil
+	}
+	return code{}, errAt(cc.src, span{0, len(cc.src)}, "the expression is %s, but %s is needed here", article(c.k), article(want))
+}
+
+// whole converts a number to an int, failing at run time on a number
+// that is not a whole number within the range of int.
+func (cc *compiler) whole(c code) code {
+	n, at := c.n, c.at
+	out := intCode(func(f *Frame) int {
+		x := n(f)
+		if x != math.Trunc(x) || x < math.MinInt64 || x >= math.MaxInt64 {
+			f.Fail(errAt(cc.src, at, "%v is not an integer", x))
+			return 0
+		}
+		return int(x)
+	}, c.konst)
+	out.at = at
+	return fold(out)
+}
+
+// article returns "a number", "an int".
+func article(k Kind) string {
+	if k == Int {
+		return "an int"
+	}
+	return "a " + k.String()
+}
+
+// Source returns the expression's text.
+func (p *Program) Source() string { return p.src }
+
+// Kind returns the kind of the program's value.
+func (p *Program) Kind() Kind { return p.c.k }
+
+// Const reports whether the value depends on nothing the frame holds: the
+// host may evaluate it once.
+func (p *Program) Const() bool { return p.c.konst }
+
+// Interpreted returns "" when the program runs as closures, and otherwise
+// the construct that made it run on expr's VM (such as "list function
+// filter"): the interpreter allocates on every evaluation.
+func (p *Program) Interpreted() string { return p.interp }
+
+// mustBe panics unless the program is of kind k (or, for Number, Int).
+func (p *Program) mustBe(k Kind, what string) {
+	if p.c.k != k && !(k == Number && p.c.k == Int) && !(k == Vec3 && p.c.k.IsVec()) {
+		panic(fmt.Sprintf("expr: %s of a program of kind %v (compile with want %v)", what, p.c.k, k))
+	}
+}
