@@ -20,21 +20,21 @@ type code struct {
 
 // Closure constructors. Each takes the closure and whether it is constant.
 
-func boolCode(fn func(*Frame) bool, konst bool) code  { return code{k: Bool, b: fn, konst: konst} }
-func intCode(fn func(*Frame) int, konst bool) code    { return code{k: Int, i: fn, konst: konst} }
+func boolCode(fn func(*Frame) bool, konst bool) code   { return code{k: Bool, b: fn, konst: konst} }
+func intCode(fn func(*Frame) int, konst bool) code     { return code{k: Int, i: fn, konst: konst} }
 func numCode(fn func(*Frame) float64, konst bool) code { return code{k: Number, n: fn, konst: konst} }
-func strCode(fn func(*Frame) string, konst bool) code { return code{k: String, s: fn, konst: konst} }
-func dynCode(fn func(*Frame) any, konst bool) code    { return code{k: Dynamic, d: fn, konst: konst} }
+func strCode(fn func(*Frame) string, konst bool) code  { return code{k: String, s: fn, konst: konst} }
+func dynCode(fn func(*Frame) any, konst bool) code     { return code{k: Dynamic, d: fn, konst: konst} }
 func vecCode(k Kind, fn func(*Frame) Vec, konst bool) code {
 	return code{k: k, v: fn, konst: konst}
 }
 
 // Constants.
 
-func constBool(x bool) code      { return boolCode(func(*Frame) bool { return x }, true) }
-func constInt(x int) code        { return intCode(func(*Frame) int { return x }, true) }
-func constNum(x float64) code    { return numCode(func(*Frame) float64 { return x }, true) }
-func constStr(x string) code     { return strCode(func(*Frame) string { return x }, true) }
+func constBool(x bool) code       { return boolCode(func(*Frame) bool { return x }, true) }
+func constInt(x int) code         { return intCode(func(*Frame) int { return x }, true) }
+func constNum(x float64) code     { return numCode(func(*Frame) float64 { return x }, true) }
+func constStr(x string) code      { return strCode(func(*Frame) string { return x }, true) }
 func constVec(k Kind, x Vec) code { return vecCode(k, func(*Frame) Vec { return x }, true) }
 func constNil() code {
 	return code{k: kindNil, d: func(*Frame) any { return nil }, konst: true}

@@ -9,10 +9,10 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/checker/nature"
 	exprcompiler "github.com/expr-lang/expr/compiler"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/parser"
-	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -30,6 +30,8 @@ type compiler struct {
 	vars  map[string]Var
 	t     *tables
 	spans map[ast.Node]span
+	env   reflect.Type // the environment's struct type (see envType)
+	names []string     // its fields' names
 }
 
 // Compile parses, checks and compiles the expression src, resolving its
@@ -67,11 +69,12 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	if rs.err != nil {
 		return nil, rs.err
 	}
-	config.WithEnv(envTypes(rs.vars))
-	if _, cerr := new(checker.Checker).PatchAndCheck(tree, config); cerr != nil {
+	env, names := envType(rs.vars)
+	config.WithEnv(reflect.Zero(env).Interface())
+	if cerr := check(tree, config); cerr != nil {
 		return nil, fromExprError(src, cerr)
 	}
-	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}}
+	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}, env: env, names: names}
 	c, why := cc.top(tree.Node)
 	if why != "" {
 		if c, err = cc.interpret(tree, config); err != nil {
@@ -84,18 +87,61 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	return &Program{src: src, c: c, interp: why}, nil
 }
 
-// envTypes is the environment expr's checker sees: each resolved name
-// with the Go type of its kind.
-func envTypes(vars map[string]Var) types.Map {
-	env := types.Map{}
-	for name, v := range vars {
-		if v.Kind == Dynamic {
-			env[name] = types.Any
-			continue
-		}
-		env[name] = types.TypeOf(reflect.Zero(goType(v.Kind)).Interface())
+// check applies the operator patches and type-checks the tree. It checks
+// twice: expr's checker, once the patches have typed a call, skips its
+// arguments on the next pass, so that an error inside them (vec3(min(x,
+// true), 1, 2)) would go unreported; the second pass starts from untyped
+// nodes and without patchers.
+func check(tree *parser.Tree, config *conf.Config) error {
+	if _, err := new(checker.Checker).PatchAndCheck(tree, config); err != nil {
+		return err
 	}
-	return env
+	ast.Walk(&tree.Node, untype{})
+	plain := *config
+	plain.Visitors = nil
+	if _, err := checker.Check(tree, &plain); err != nil {
+		return err
+	}
+	ast.Walk(&tree.Node, structNatures{&config.NtCache})
+	return nil
+}
+
+// untype clears the types the checker put on the nodes.
+type untype struct{}
+
+func (untype) Visit(n *ast.Node) { (*n).SetNature(nature.Nature{}) }
+
+// structNatures re-derives the nature of every struct-typed node through
+// the checker's cache. expr's operator patcher types the calls it makes
+// with a nature that lacks the struct's field table, on which expr's
+// compiler crashes for a member access such as (v + w).x.
+type structNatures struct{ c *nature.Cache }
+
+func (s structNatures) Visit(n *ast.Node) {
+	if t := (*n).Type(); t != nil && t.Kind() == reflect.Struct {
+		(*n).SetNature(s.c.FromType(t))
+	}
+}
+
+// envType is the environment expr's checker and VM see: a struct with
+// one field per resolved name, of the Go type of its kind, named by its
+// `expr` tag (so that a dotted name is one variable). The fields are in
+// the order of names.
+func envType(vars map[string]Var) (reflect.Type, []string) {
+	names := make([]string, 0, len(vars))
+	for n := range vars {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	fields := make([]reflect.StructField, len(names))
+	for i, n := range names {
+		fields[i] = reflect.StructField{
+			Name: fmt.Sprintf("F%d", i),
+			Type: goType(vars[n].Kind),
+			Tag:  reflect.StructTag(fmt.Sprintf("expr:%q", n)),
+		}
+	}
+	return reflect.StructOf(fields), names
 }
 
 // top compiles the tree to closures, or returns why it cannot (a
@@ -123,22 +169,19 @@ func (cc *compiler) interpret(tree *parser.Tree, config *conf.Config) (code, err
 	if err != nil {
 		return code{}, fromExprError(cc.src, err)
 	}
-	names := make([]string, 0, len(cc.vars))
-	for n := range cc.vars {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	get := make([]func(*Frame) any, len(names))
-	for i, n := range names {
+	get := make([]func(*Frame) any, len(cc.names))
+	for i, n := range cc.names {
 		get[i] = box(fromVar(cc.vars[n]))
 	}
-	src := cc.src
+	src, t := cc.src, cc.env
 	d := dynCode(func(f *Frame) any {
-		env := make(map[string]any, len(names))
-		for i, n := range names {
-			env[n] = get[i](f)
+		env := reflect.New(t).Elem()
+		for i, g := range get {
+			if v := g(f); v != nil {
+				env.Field(i).Set(reflect.ValueOf(v))
+			}
 		}
-		out, err := vm.Run(prog, env)
+		out, err := vm.Run(prog, env.Addr().Interface())
 		if err != nil {
 			f.Fail(fromExprError(src, err))
 			return nil

@@ -240,8 +240,11 @@ func goType(k Kind) reflect.Type {
 func (fn *function) types() []reflect.Type {
 	var ts []reflect.Type
 	for _, s := range fn.sigs {
-		variants := [][]Kind{s.in}
+		var variants [][]Kind
 		if fn.operator {
+			// Int first: an int argument then matches exactly, and the
+			// checker does not rewrite its literals into floats (which
+			// would turn v / -0 into v / -0.0).
 			for i, k := range s.in {
 				if k == Number {
 					v := slices.Clone(s.in)
@@ -250,6 +253,7 @@ func (fn *function) types() []reflect.Type {
 				}
 			}
 		}
+		variants = append(variants, s.in)
 		for _, in := range variants {
 			ins := make([]reflect.Type, len(in))
 			for i, k := range in {

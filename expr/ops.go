@@ -270,9 +270,10 @@ func numArith(op string, a, b func(*Frame) float64, ca, cb *float64, kn bool) co
 	return numCode(func(f *Frame) float64 { return a(f) / b(f) }, kn)
 }
 
-// strOp compiles contains, startsWith and endsWith.
+// strOp compiles contains, startsWith and endsWith. As in expr's VM, a
+// nil operand makes them false.
 func (cc *compiler) strOp(op string, l, r code) code {
-	a, b := cc.str(l), cc.str(r)
+	a, b := cc.strOrNil(l), cc.strOrNil(r)
 	fn := strings.Contains
 	switch op {
 	case "startsWith":
@@ -280,11 +281,35 @@ func (cc *compiler) strOp(op string, l, r code) code {
 	case "endsWith":
 		fn = strings.HasSuffix
 	}
-	return boolCode(func(f *Frame) bool { return fn(a(f), b(f)) }, l.konst && r.konst)
+	return boolCode(func(f *Frame) bool {
+		x, xnil := a(f)
+		y, ynil := b(f)
+		return !xnil && !ynil && fn(x, y)
+	}, l.konst && r.konst)
+}
+
+// strOrNil returns c as a string closure that also reports a nil value.
+func (cc *compiler) strOrNil(c code) func(*Frame) (string, bool) {
+	if !isDyn(c.k) {
+		s := cc.str(c)
+		return func(f *Frame) (string, bool) { return s(f), false }
+	}
+	d, at := c.d, c.at
+	return func(f *Frame) (string, bool) {
+		switch x := d(f).(type) {
+		case nil:
+			return "", true
+		case string:
+			return x, false
+		default:
+			f.Fail(cc.wrongType(at, x, "a string"))
+			return "", true
+		}
+	}
 }
 
 // matches compiles s matches "regexp" for a constant pattern (compiled
-// once; Go's regexps run in linear time).
+// once; Go's regexps run in linear time). A nil s does not match.
 func (cc *compiler) matches(l, r code) code {
 	v, ok := constValue(r)
 	pat, isStr := v.(string)
@@ -295,8 +320,11 @@ func (cc *compiler) matches(l, r code) code {
 	if err != nil {
 		punt("matches with an invalid pattern")
 	}
-	s := cc.str(l)
-	return boolCode(func(f *Frame) bool { return re.MatchString(s(f)) }, l.konst)
+	s := cc.strOrNil(l)
+	return boolCode(func(f *Frame) bool {
+		x, isNil := s(f)
+		return !isNil && re.MatchString(x)
+	}, l.konst)
 }
 
 // inList compiles x in [a, b, c] for a list of constants.

@@ -52,6 +52,10 @@ func (rs *resolver) walk(n *ast.Node) {
 	case *ast.CallNode:
 		rs.call(x)
 	case *ast.VariableDeclaratorNode:
+		if ok, _ := rs.lookup(x.Name); ok {
+			rs.err = errAt(rs.src, nodeSpan(rs.src, x), "cannot redeclare %q: it is a name of the scene", x.Name)
+			return
+		}
 		rs.walk(&x.Value)
 		rs.scopes = append(rs.scopes, x.Name)
 		rs.walk(&x.Expr)
