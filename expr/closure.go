@@ -105,7 +105,51 @@ func nodeSpan(src string, n ast.Node) span {
 	if lo < 0 {
 		return span{0, len(src)}
 	}
-	return runeSpan(src, file.Location{From: lo, To: hi})
+	return balance(src, runeSpan(src, file.Location{From: lo, To: hi}))
+}
+
+// balance widens s over the brackets its tokens leave open or closed (the
+// tokens of a node do not include its closing parenthesis: `sin(x`).
+// Brackets inside string literals do not count.
+func balance(src string, s span) span {
+	open, closed := 0, 0 // unmatched ( [ { and ) ] }
+	var quote byte
+	for i := s.from; i < s.to; i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			open++
+		case c == ')' || c == ']' || c == '}':
+			if open > 0 {
+				open--
+			} else {
+				closed++
+			}
+		}
+	}
+	for ; open > 0 && s.to < len(src); s.to++ {
+		if c := src[s.to]; c == ')' || c == ']' || c == '}' {
+			open--
+		} else if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+	}
+	for ; closed > 0 && s.from > 0; s.from-- {
+		if c := src[s.from-1]; c == '(' || c == '[' || c == '{' {
+			closed--
+		} else if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+	}
+	return s
 }
 
 // locOf converts a byte span of src back to expr's rune location.

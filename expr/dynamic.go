@@ -219,14 +219,14 @@ type chainStop struct{}
 // fetch reads the member key of the dynamic value base, as expr's VM does
 // (a missing map key reads as the map's zero value, a struct field by its
 // name or `expr` tag, a list element by index).
-func (cc *compiler) fetch(f *Frame, base, key any, at span) any {
+func (cc *compiler) fetch(f *Frame, base, key any, at, baseAt span) any {
 	if m, ok := base.(map[string]any); ok {
 		if k, ok := key.(string); ok {
 			return m[k]
 		}
 	}
 	if base == nil {
-		f.Fail(errAt(cc.src, at, "%s: cannot read %v of nil", at.text(cc.src), key))
+		f.Fail(errAt(cc.src, at, "cannot read %v of %s: it is nil", key, baseAt.text(cc.src)))
 		return nil
 	}
 	return cc.try(f, at, func(a, b any) any { return runtime.Fetch(a, b) }, base, key)

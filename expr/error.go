@@ -73,6 +73,9 @@ func fromExprError(src string, err error) *Error {
 		return &Error{Msg: translate(err.Error()), Len: len(src), Source: src}
 	}
 	s := runeSpan(src, fe.Location)
+	if strings.HasSuffix(fe.Message, "token EOF") || strings.HasPrefix(fe.Message, "unexpected end") {
+		return errAt(src, span{len(src), len(src)}, "unexpected end of the expression")
+	}
 	if s.to == s.from && s.from < len(src) {
 		// expr marks a token by its first rune; widen to the rune.
 		_, n := utf8.DecodeRuneInString(src[s.from:])
@@ -97,16 +100,43 @@ var typeNames = strings.NewReplacer(
 var (
 	unknownFunc = regexp.MustCompile(`^unknown func (\S+)`)
 	vmName      = regexp.MustCompile(`__v(add|sub|mul|div)`)
+	mismatch2   = regexp.MustCompile(`^invalid operation: (\S+) \(mismatched types (.+) and (.+)\)$`)
+	mismatch1   = regexp.MustCompile(`^invalid operation: (\S+) \(mismatched type (.+)\)$`)
+	badToken    = regexp.MustCompile(`^unexpected token (\w+)\((".*")\)$`)
+	noField     = regexp.MustCompile(`^type (vec[234]) has no field (.+)$`)
+	typeField   = regexp.MustCompile(`^type (\S+) has no (field|method) `)
+	tokenKinds  = strings.NewReplacer("Identifier", "name", "Operator", "operator", "Number", "number", "String", "string", "Bracket", "bracket")
 )
 
 // translate rewrites a message of expr's in the language's terms.
 func translate(msg string) string {
-	msg = typeNames.Replace(msg)
+	msg = strings.TrimSpace(typeNames.Replace(msg))
 	msg = vmName.ReplaceAllStringFunc(msg, func(s string) string {
 		return map[string]string{"__vadd": "+", "__vsub": "-", "__vmul": "*", "__vdiv": "/"}[s]
 	})
 	if m := unknownFunc.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("unknown function %q", m[1])
+	}
+	if m := mismatch2.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("operator %s does not apply to %s and %s", m[1], m[2], m[3])
+	}
+	if m := mismatch1.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("operator %s does not apply to %s", m[1], m[2])
+	}
+	if m := badToken.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unexpected %s %s", tokenKinds.Replace(m[1]), m[2])
+	}
+	if m := noField.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s has no axis %s (its axes are %s)", m[1], m[2], strings.Join(strings.Split("xyzw"[:m[1][3]-'0'], ""), ", "))
+	}
+	if m := typeField.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s has no %s %s", m[1], m[2], msg[len(m[0]):])
+	}
+	if strings.Contains(msg, "exceeds maximum allowed nodes") {
+		return fmt.Sprintf("expression too large: more than %d nodes", MaxNodes)
+	}
+	if msg == "literal not terminated" {
+		return "string literal not terminated"
 	}
 	return msg
 }

@@ -49,7 +49,7 @@ func (cc *compiler) member(x *ast.MemberNode) code {
 		punt("member of a %v", base.k)
 	}
 	key := box(cc.compile(x.Property))
-	d, at, optional := base.d, cc.span(x), x.Optional
+	d, at, baseAt, optional := base.d, cc.span(x), base.at, x.Optional
 	return dynCode(func(f *Frame) any {
 		b := d(f)
 		switch {
@@ -58,7 +58,7 @@ func (cc *compiler) member(x *ast.MemberNode) code {
 		case b == nil && optional:
 			return chainStop{}
 		}
-		return cc.fetch(f, b, key(f), at)
+		return cc.fetch(f, b, key(f), at, baseAt)
 	}, false)
 }
 

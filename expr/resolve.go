@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
@@ -222,6 +223,17 @@ func (rs *resolver) suggest(name string) string {
 	return didyoumean.Nearest(name, cands)
 }
 
+// leftOut says why one of expr's built-ins is left out.
+func leftOut(name string) string {
+	switch name {
+	case "now", "date", "duration", "timezone":
+		return ": it reads the clock, and expressions are deterministic"
+	case "keys", "values", "toPairs", "groupBy":
+		return ": its order is not deterministic"
+	}
+	return ""
+}
+
 // call checks a call: only the language's functions and the allowed
 // built-ins can be called, by name.
 func (rs *resolver) call(x *ast.CallNode) {
@@ -232,6 +244,10 @@ func (rs *resolver) call(x *ast.CallNode) {
 		return
 	}
 	if _, ok := rs.t.funcs[id.Value]; !ok || strings.HasPrefix(id.Value, "__") {
+		if _, ok := builtin.Index[id.Value]; ok {
+			rs.err = errAt(rs.src, nodeSpan(rs.src, id), "function %q is not available in scene expressions%s", id.Value, leftOut(id.Value))
+			return
+		}
 		msg := fmt.Sprintf("unknown function %q", id.Value)
 		if s := didyoumean.Nearest(id.Value, rs.t.public); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)

@@ -1,0 +1,174 @@
+package expr
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// evalIn compiles src over the differential environment (see
+// diffResolver) and evaluates it.
+func evalIn(t *testing.T, src string, want Kind) (any, *Program) {
+	t.Helper()
+	p, err := Compile(src, diffResolver(), want)
+	if err != nil {
+		t.Fatalf("Compile(%q): %v", src, err)
+	}
+	v, err := p.Eval(diffFrame())
+	if err != nil {
+		t.Fatalf("Eval(%q): %v", src, err)
+	}
+	return v, p
+}
+
+func TestSemantics(t *testing.T) {
+	// a=7 b=-3 x=2.5 y=-0.75 s="héllo" t="lo" p=true q=false
+	// v=(1,2,3) w=(0.5,-1) u=(1,0,-1,2) health.hp=15 time=1.25
+	// detail = {damage: 5.0, n: 3, name: "rock", flag: true, none: nil,
+	//           nested: {k: 1.5}, list: [1, 2.5, "z"]}
+	cases := []struct {
+		src  string
+		kind Kind
+		want any
+	}{
+		// numbers: ints stay ints under + - * %, / and ** give numbers
+		{"a + b", Int, 4}, {"a - b * 2", Int, 13}, {"a % 4", Int, 3}, {"b % 2", Int, -1},
+		{"a / 2", Number, 3.5}, {"2 ** 10", Number, 1024.0}, {"2 ^ 3", Number, 8.0},
+		{"a + x", Number, 9.5}, {"-a", Int, -7}, {"-x", Number, -2.5}, {"+x", Number, 2.5},
+		{"9223372036854775807 + 1", Int, math.MinInt64}, // wraps, as in Go and expr's VM
+		{"1 / 0", Number, math.Inf(1)}, {"x * 2 + 1", Number, 6.0}, {"10 - x", Number, 7.5},
+		// comparisons, chains, logic
+		{"x < 3", Bool, true}, {"a >= 7", Bool, true}, {"1 < x < 3", Bool, true}, {"a == 7.0", Bool, true},
+		{"health.hp < 20 && x > 10", Bool, false}, {"p and not q", Bool, true}, {"q || !p", Bool, false},
+		{"s < t", Bool, true}, {"s != t", Bool, true}, {"v == vec3(1, 2, 3)", Bool, true}, {"w != w", Bool, false},
+		// strings
+		{"s + t", String, "héllolo"}, {"len(s)", Int, 5}, {"upper(t)", String, "LO"}, {"trim('  a ')", String, "a"},
+		{"s contains 'll'", Bool, true}, {"s startsWith 'h'", Bool, true}, {"s endsWith t", Bool, true},
+		{"s matches '^h.*o$'", Bool, true}, {"replace(s, 'l', 'L')", String, "héLLo"}, {"indexOf(t, 'o')", Int, 1},
+		{"string(x)", String, "2.5"}, {"event in ['hit', 'hurt']", Bool, true}, {"a in [1, 2]", Bool, false},
+		// conditionals
+		{"p ? a : x", Number, 7.0}, {"q ? 'y' : 'n'", String, "n"}, {"if health.hp > 10 { 'high' } else { 'low' }", String, "high"},
+		// functions and constants
+		{"sin(PI / 2)", Number, 1.0}, {"atan2(1, 1) * 4 == PI", Bool, true}, {"min(3, a, x)", Number, 2.5},
+		{"max(b, 2)", Number, 2.0}, {"clamp(x, 0, 1)", Number, 1.0}, {"lerp(0, 10, 0.25)", Number, 2.5},
+		{"mod(-1, 360)", Number, 359.0}, {"sign(y)", Number, -1.0}, {"round(2.5)", Number, 3.0}, {"floor(-0.5)", Number, -1.0},
+		{"ceil(0.2)", Number, 1.0}, {"abs(b)", Number, 3.0}, {"sqrt(16)", Number, 4.0}, {"pow(2, 3)", Number, 8.0},
+		{"exp(0)", Number, 1.0}, {"log(E)", Number, 1.0}, {"smoothstep(0, 1, 0.5)", Number, 0.5}, {"fract(2.25)", Number, 0.25},
+		{"deg(PI)", Number, 180.0}, {"rad(90) == PI / 2", Bool, true}, {"int(x)", Int, 2}, {"float(a)", Number, 7.0},
+		{"sin(time * 2) * 3", Number, math.Sin(2.5) * 3},
+		// vectors
+		{"v.y", Number, 2.0}, {"w.x + u.w", Number, 2.5}, {"v + vec3(1, 1, 1)", Vec3, Vec{2, 3, 4}},
+		{"v * 2", Vec3, Vec{2, 4, 6}}, {"2 * w", Vec2, Vec{1, -2}}, {"v / 2", Vec3, Vec{0.5, 1, 1.5}},
+		{"v - v", Vec3, Vec{}}, {"length(vec2(3, 4))", Number, 5.0}, {"dot(v, v)", Number, 14.0},
+		{"normalize(vec2(0, 2))", Vec2, Vec{0, 1}}, {"normalize(vec3(0, 0, 0))", Vec3, Vec{}},
+		{"distance(vec2(0, 0), vec2(3, 4))", Number, 5.0}, {"lerp(v, vec3(3, 2, 1), 0.5)", Vec3, Vec{2, 2, 2}},
+		{"(v + v).z", Number, 6.0}, {"vec4(1, 2, 3, 4)", Vec4, Vec{1, 2, 3, 4}},
+		// dynamic values, checked where used
+		{"detail.damage * 2", Number, 10.0}, {"detail.n % 2", Int, 1}, {"detail.name + '!'", String, "rock!"},
+		{"detail.flag && p", Bool, true}, {"detail.nested.k", Dynamic, 1.5}, {"detail.list[1]", Dynamic, 2.5},
+		{"detail.missing ?? 10", Dynamic, 10}, {"detail.damage ?? 10", Dynamic, 5.0}, {"detail?.none?.x", Dynamic, nil},
+		{"detail.none == nil", Bool, true}, {"'z' in detail.list", Bool, true}, {"detail.damage > 4", Bool, true},
+		{"len(detail.list)", Int, 3}, {"detail.none matches 'x'", Bool, false}, {"detail.damage + detail.n", Dynamic, 8.0},
+		// frame names
+		{"time", Number, 1.25}, {"dt * 60", Number, 1.0}, {"event", String, "hit"},
+	}
+	for _, c := range cases {
+		got, p := evalIn(t, c.src, Any)
+		if p.Kind() != c.kind {
+			t.Errorf("%q: kind %v, want %v", c.src, p.Kind(), c.kind)
+		}
+		if !sameValue(got, c.want) {
+			t.Errorf("%q = %#v, want %#v", c.src, got, c.want)
+		}
+	}
+}
+
+// TestClosuresNotInterpreted guards the claim that everything but the
+// list constructs and let runs as closures.
+func TestClosuresNotInterpreted(t *testing.T) {
+	closures := []string{
+		"sin(time*2)*3", "health.hp < 20 && y > 10", "p ? v : vec3(0, 0, 0)", "detail?.nested?.k ?? 0",
+		"s matches 'a+'", "event in ['a', 'b']", "'z' in detail.list", "upper(s) + string(a)", "int(detail.n)",
+		"len(detail.list)", "v * 2 + w.x * vec3(1, 1, 1)", "detail['name'] startsWith 'r'",
+	}
+	for _, src := range closures {
+		if _, p := evalIn(t, src, Any); p.Interpreted() != "" {
+			t.Errorf("%q runs on the interpreter (%s)", src, p.Interpreted())
+		}
+	}
+	interpreted := map[string]string{
+		"let k = x * 2; k + 1":        "let",
+		"filter([1, 2, 3], # > 1)":    "list literal",
+		"count(detail.list, # != 1)":  "predicate",
+		"s matches event":             "matches with a pattern that is not constant",
+		"a in [a, 1]":                 "in with a list that is not constant",
+		"[1, 2][0]":                   "list literal",
+		"join(['a', 'b'], '-')":       "list literal",
+		"sum(1..4)":                   "operator ..",
+		"detail.list[0:2]":            "slice",
+		"len({a: 1})":                 "map literal",
+		"split(s, 'l')[0] + 'x'":      "list function split",
+		"first(detail.list) ?? 'nil'": "list function first",
+	}
+	for src, why := range interpreted {
+		if _, p := evalIn(t, src, Any); p.Interpreted() != why {
+			t.Errorf("%q: Interpreted() = %q, want %q", src, p.Interpreted(), why)
+		}
+	}
+}
+
+func TestWant(t *testing.T) {
+	ok := []struct {
+		src  string
+		want Kind
+		val  any
+	}{
+		{"a", Number, 7.0}, {"detail.damage", Number, 5.0}, {"detail.name", String, "rock"},
+		{"x * 2", Int, 5}, {"detail.flag", Bool, true}, {"a", Dynamic, 7}, {"v", Vec3, Vec{1, 2, 3}},
+	}
+	for _, c := range ok {
+		got, p := evalIn(t, c.src, c.want)
+		if p.Kind() != c.want || !sameValue(got, c.val) {
+			t.Errorf("Compile(%q, %v): %v %#v, want %#v", c.src, c.want, p.Kind(), got, c.val)
+		}
+	}
+	refused := []struct {
+		src  string
+		want Kind
+		msg  string
+	}{
+		{"s", Number, "the expression is a string, but a number is needed here"},
+		{"a < 1", Int, "the expression is a bool, but an int is needed here"},
+		{"v", Vec2, "the expression is a vec3, but a vec2 is needed here"},
+		{"x", Bool, "the expression is a number, but a bool is needed here"},
+	}
+	for _, c := range refused {
+		_, err := Compile(c.src, diffResolver(), c.want)
+		if e, ok := err.(*Error); !ok || e.Msg != c.msg || e.Offset != 0 || e.Len != len(c.src) {
+			t.Errorf("Compile(%q, %v): %v, want %q over the whole source", c.src, c.want, err, c.msg)
+		}
+	}
+}
+
+func TestConstAndFolding(t *testing.T) {
+	for src, konst := range map[string]bool{
+		"sin(PI / 4) * 2": true, "b * 2 + 1": true, "t + '!'": true, "vec3(1, 2, 3).y": true, "q ? x : 1": true, "p ? x : 1": false,
+		"x": false, "time * 2": false, "detail.n": false, "p && q": false, "q && p": false, "u * 2": true,
+	} {
+		if _, p := evalIn(t, src, Any); p.Const() != konst {
+			t.Errorf("%q: Const() = %v, want %v", src, p.Const(), konst)
+		}
+	}
+	// A constant that fails is not folded: in a branch not taken it never
+	// runs; taken, it fails at run time.
+	if v, _ := evalIn(t, "q ? 1 % 0 : 2", Any); v != 2 {
+		t.Errorf("q ? 1 %% 0 : 2 = %v", v)
+	}
+	p, err := Compile("1 % 0", nil, Any)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Eval(&Frame{}); err == nil || !strings.Contains(err.Error(), "modulo by zero") {
+		t.Errorf("1 %% 0: %v", err)
+	}
+}
