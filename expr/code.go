@@ -14,6 +14,8 @@ type code struct {
 	konst bool
 	// field: the value is this field of a component (see Field).
 	field *Field
+	// time: the value is the frame's Time.
+	time bool
 	// at: the node's text in the source, for run-time errors.
 	at span
 }
@@ -42,7 +44,7 @@ func constNil() code {
 
 // fromVar returns the code reading variable v.
 func fromVar(v Var) code {
-	c := code{k: v.Kind, b: v.Bool, i: v.Int, n: v.Number, s: v.String, v: v.Vec, d: v.Dynamic, konst: v.Const, field: v.Field}
+	c := code{k: v.Kind, b: v.Bool, i: v.Int, n: v.Number, s: v.String, v: v.Vec, d: v.Dynamic, konst: v.Const, field: v.Field, time: v.time}
 	if v.Field != nil {
 		// Read the field inline: the same closures FieldVar builds, made
 		// here so that a Var whose accessor does more still reads fast.

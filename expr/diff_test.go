@@ -160,13 +160,13 @@ func runRef(src string, opts []exprlang.Option) (out any, err error) {
 // runMine evaluates src as closures (or, for what they do not cover, on
 // the fallback). interp is what Program.Interpreted says, or "compile"
 // if Compile refused src.
-func runMine(src string) (out any, err error, interp string) {
+func runMine(src string) (out any, interp string, err error) {
 	p, err := Compile(src, diffResolver(), Any)
 	if err != nil {
-		return nil, err, "compile"
+		return nil, "compile", err
 	}
 	out, err = p.Eval(diffFrame())
-	return out, err, p.Interpreted()
+	return out, p.Interpreted(), err
 }
 
 // Outcomes of checkSame.
@@ -186,7 +186,7 @@ func checkSame(t *testing.T, src string, opts []exprlang.Option) string {
 		return outSkip
 	}
 	ref, rerr := runRef(src, opts)
-	mine, merr, interp := runMine(src)
+	mine, interp, merr := runMine(src)
 	if merr != nil {
 		var e *Error
 		if !asError(merr, &e) || e.Offset < 0 || e.Offset+e.Len > len(src) || e.Len < 0 {

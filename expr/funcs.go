@@ -44,9 +44,29 @@ func num1(fn func(float64) float64) sig {
 	return sig{in: []Kind{Number}, out: Number,
 		build: func(a []code) code {
 			x := a[0].n
+			if d := direct1(fn, x); d != nil {
+				return numCode(d, a[0].konst)
+			}
 			return numCode(func(f *Frame) float64 { return fn(x(f)) }, a[0].konst)
 		},
 		vm: func(a []any) any { return fn(a[0].(float64)) }}
+}
+
+// direct1 returns, for the functions binds use most, a closure calling
+// the function directly rather than through a func value (nil for the
+// others).
+func direct1(fn func(float64) float64, x func(*Frame) float64) func(*Frame) float64 {
+	switch reflect.ValueOf(fn).Pointer() {
+	case reflect.ValueOf(math.Sin).Pointer():
+		return func(f *Frame) float64 { return math.Sin(x(f)) }
+	case reflect.ValueOf(math.Cos).Pointer():
+		return func(f *Frame) float64 { return math.Cos(x(f)) }
+	case reflect.ValueOf(math.Abs).Pointer():
+		return func(f *Frame) float64 { return math.Abs(x(f)) }
+	case reflect.ValueOf(math.Sqrt).Pointer():
+		return func(f *Frame) float64 { return math.Sqrt(x(f)) }
+	}
+	return nil
 }
 
 func num2(fn func(x, y float64) float64) sig {

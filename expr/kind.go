@@ -63,15 +63,3 @@ func vecKind(n int) Kind { return Vec2 + Kind(n-2) }
 // the first two, a Vec3 the first three; the axes beyond the kind's
 // dimension are zero.
 type Vec [4]float64
-
-// String formats v's first n axes, as "1 2 3".
-func (v Vec) format(n int) string {
-	s := ""
-	for i := range n {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprint(v[i])
-	}
-	return s
-}

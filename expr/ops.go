@@ -155,9 +155,9 @@ func cmpOrdered[T ordered](op string, a, b func(*Frame) T, ca, cb *T, kn bool) c
 }
 
 // fieldCompare compiles a comparison of a float64 or int field with a
-// constant number as one closure that loads the field itself (the
-// selector's value predicates: [health.hp<20]). It returns a zero code
-// for other fields.
+// constant number of its type as one closure that loads the field itself
+// (the selector's value predicates: [health.hp<20]). It returns a zero
+// code for other comparisons.
 func (cc *compiler) fieldCompare(op string, l, r code) code {
 	fd, c, left := l.field, r, true
 	if fd == nil || !r.konst {
@@ -165,28 +165,27 @@ func (cc *compiler) fieldCompare(op string, l, r code) code {
 	}
 	switch {
 	case fd.Type == FieldFloat64:
-		return fieldCmp(op, fd, func(p unsafe.Pointer) float64 { return *(*float64)(p) }, *constOf(c, cc.num(c)), left)
+		return fieldCmp(op, fd, *constOf(c, cc.num(c)), left)
 	case fd.Type == FieldInt && c.k == Int:
-		return fieldCmp(op, fd, func(p unsafe.Pointer) int { return *(*int)(p) }, *constOf(c, c.i), left)
-	case fd.Type == FieldInt:
-		return fieldCmp(op, fd, func(p unsafe.Pointer) float64 { return float64(*(*int)(p)) }, *constOf(c, c.n), left)
+		return fieldCmp(op, fd, *constOf(c, c.i), left)
 	}
 	return code{}
 }
 
-// fieldCmp compiles field < y, field <= y, y < field or y <= field.
-func fieldCmp[T int | float64](op string, fd *Field, load func(unsafe.Pointer) T, y T, left bool) code {
+// fieldCmp compiles field < y, field <= y, y < field or y <= field for a
+// field of type T.
+func fieldCmp[T int | float64](op string, fd *Field, y T, left bool) code {
 	s, off := fd.Slot, fd.Offset
 	lt := op == "<"
 	switch {
 	case left && lt:
-		return boolCode(func(f *Frame) bool { return load(unsafe.Add(f.Comp[s], off)) < y }, false)
+		return boolCode(func(f *Frame) bool { return *(*T)(unsafe.Add(f.Comp[s], off)) < y }, false)
 	case left:
-		return boolCode(func(f *Frame) bool { return load(unsafe.Add(f.Comp[s], off)) <= y }, false)
+		return boolCode(func(f *Frame) bool { return *(*T)(unsafe.Add(f.Comp[s], off)) <= y }, false)
 	case lt:
-		return boolCode(func(f *Frame) bool { return y < load(unsafe.Add(f.Comp[s], off)) }, false)
+		return boolCode(func(f *Frame) bool { return y < *(*T)(unsafe.Add(f.Comp[s], off)) }, false)
 	}
-	return boolCode(func(f *Frame) bool { return y <= load(unsafe.Add(f.Comp[s], off)) }, false)
+	return boolCode(func(f *Frame) bool { return y <= *(*T)(unsafe.Add(f.Comp[s], off)) }, false)
 }
 
 // arith compiles + - * / % ** ^ on numbers (and + on strings).
@@ -217,7 +216,42 @@ func (cc *compiler) arith(op string, l, r code, at span) code {
 	case l.k == Int && r.k == Int && op != "/":
 		return intArith(op, l.i, r.i, kn)
 	}
-	return numArith(op, cc.num(l), cc.num(r), constOf(l, cc.num(l)), constOf(r, cc.num(r)), kn)
+	ca, cb := constOf(l, cc.num(l)), constOf(r, cc.num(r))
+	if c := timeArith(op, l, r, ca, cb); c.n != nil {
+		return c
+	}
+	return numArith(op, cc.num(l), cc.num(r), ca, cb, kn)
+}
+
+// timeArith compiles time op constant and constant op time as one
+// closure reading the frame's Time (sin(time * 2) is the typical bind).
+// It returns a zero code otherwise.
+func timeArith(op string, l, r code, ca, cb *float64) code {
+	if l.time && cb != nil {
+		y := *cb
+		switch op {
+		case "+":
+			return numCode(func(f *Frame) float64 { return f.Time + y }, false)
+		case "-":
+			return numCode(func(f *Frame) float64 { return f.Time - y }, false)
+		case "*":
+			return numCode(func(f *Frame) float64 { return f.Time * y }, false)
+		}
+		return numCode(func(f *Frame) float64 { return f.Time / y }, false)
+	}
+	if r.time && ca != nil {
+		x := *ca
+		switch op {
+		case "+":
+			return numCode(func(f *Frame) float64 { return x + f.Time }, false)
+		case "-":
+			return numCode(func(f *Frame) float64 { return x - f.Time }, false)
+		case "*":
+			return numCode(func(f *Frame) float64 { return x * f.Time }, false)
+		}
+		return numCode(func(f *Frame) float64 { return x / f.Time }, false)
+	}
+	return code{}
 }
 
 // intArith compiles + - * on ints (wrapping on overflow, as Go and expr's

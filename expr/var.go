@@ -28,6 +28,10 @@ type Var struct {
 	// component value the host puts in Frame.Comp; the compiler then reads
 	// it inline instead of calling the accessor.
 	Field *Field
+
+	// time: the variable is the frame's Time (see FrameNames), which the
+	// compiler reads inline.
+	time bool
 }
 
 // NumberVar returns a Number variable read by fn.
@@ -262,7 +266,9 @@ type frameResolver struct{}
 func (frameResolver) Resolve(name string) (Var, error) {
 	switch name {
 	case "time":
-		return NumberVar(func(f *Frame) float64 { return f.Time }), nil
+		v := NumberVar(func(f *Frame) float64 { return f.Time })
+		v.time = true
+		return v, nil
 	case "dt":
 		return NumberVar(func(f *Frame) float64 { return f.Dt }), nil
 	case "event":
