@@ -172,3 +172,34 @@ func TestConstAndFolding(t *testing.T) {
 		t.Errorf("1 %% 0: %v", err)
 	}
 }
+
+// TestConcurrentEval: a Program is shared by goroutines, each with a
+// Frame of its own (run with -race).
+func TestConcurrentEval(t *testing.T) {
+	srcs := []string{"sin(time) + health.hp", "detail.damage * x > 3 ? 'yes' : s", "let k = time; k * 2"}
+	progs := make([]*Program, len(srcs))
+	for i, src := range srcs {
+		_, progs[i] = evalIn(t, src, Any)
+	}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			f := diffFrame()
+			var err error
+			for i := range 200 {
+				f.Time = float64(g*1000 + i)
+				for _, p := range progs {
+					if _, e := p.Eval(f); e != nil && err == nil {
+						err = e
+					}
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
