@@ -84,6 +84,7 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	if c, err = cc.want(c, want); err != nil {
 		return nil, err
 	}
+	cc.spans, cc.vars = nil, nil // the closures keep cc for its source only
 	return &Program{src: src, c: c, interp: why}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // evalIn compiles src over the differential environment (see
@@ -174,7 +175,7 @@ func TestConstAndFolding(t *testing.T) {
 }
 
 // TestConcurrentEval: a Program is shared by goroutines, each with a
-// Frame of its own (run with -race).
+// Frame of its own, and Compile runs concurrently (run with -race).
 func TestConcurrentEval(t *testing.T) {
 	srcs := []string{"sin(time) + health.hp", "detail.damage * x > 3 ? 'yes' : s", "let k = time; k * 2"}
 	progs := make([]*Program, len(srcs))
@@ -185,7 +186,7 @@ func TestConcurrentEval(t *testing.T) {
 	for g := range 4 {
 		go func() {
 			f := diffFrame()
-			var err error
+			_, err := Compile("vec3(1, 2, 3) * sin(time) + v", diffResolver(), Vec3) // compiles run side by side too
 			for i := range 200 {
 				f.Time = float64(g*1000 + i)
 				for _, p := range progs {
@@ -201,5 +202,64 @@ func TestConcurrentEval(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestFieldTypes reads every field type a Field supports, alone and as
+// the operand of the fused comparisons.
+func TestFieldTypes(t *testing.T) {
+	type comp struct {
+		F64 float64
+		F32 float32
+		I   int
+		I32 int32
+		I64 int64
+		B   bool
+		S   string
+		V2  [2]float64
+		V3  struct{ X, Y, Z float64 }
+		V4  [4]float64
+	}
+	c := &comp{F64: 1.5, F32: 2.5, I: -3, I32: 4, I64: 1 << 40, B: true, S: "on", V2: [2]float64{1, 2}, V4: [4]float64{1, 2, 3, 4}}
+	c.V3.Y = 7
+	var z comp
+	fv := func(off uintptr, ty FieldType) Var { return FieldVar(Field{Slot: 2, Offset: off, Type: ty}) }
+	names := Vars{
+		"f64": fv(unsafe.Offsetof(z.F64), FieldFloat64), "f32": fv(unsafe.Offsetof(z.F32), FieldFloat32),
+		"i": fv(unsafe.Offsetof(z.I), FieldInt), "i32": fv(unsafe.Offsetof(z.I32), FieldInt32),
+		"i64": fv(unsafe.Offsetof(z.I64), FieldInt64), "b": fv(unsafe.Offsetof(z.B), FieldBool),
+		"s": fv(unsafe.Offsetof(z.S), FieldString), "v2": fv(unsafe.Offsetof(z.V2), FieldVec2),
+		"v3": fv(unsafe.Offsetof(z.V3), FieldVec3), "v4": fv(unsafe.Offsetof(z.V4), FieldVec4),
+	}
+	f := &Frame{}
+	f.Comp[2] = unsafe.Pointer(c)
+	for src, want := range map[string]any{
+		"f64": 1.5, "f32": 2.5, "i": -3, "i32": 4, "i64": 1 << 40, "b": true, "s": "on",
+		"v2": Vec{1, 2}, "v3": Vec{0, 7, 0}, "v4": Vec{1, 2, 3, 4}, "v3.y": 7.0, "v4.w": 4.0, "v2.y * 2": 4.0,
+		"f64 < 2": true, "2 < f64": false, "f64 <= 1.5": true, "f64 > 1.5": false, "f64 >= 1.5": true,
+		"i < -2": true, "-3 <= i": true, "i > -3": false, "i >= -3.5": true, "v3.y > 6": true,
+	} {
+		p, err := Compile(src, names, Any)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if got, err := p.Eval(f); err != nil || !sameValue(got, want) {
+			t.Errorf("%q = %#v, %v; want %#v", src, got, err, want)
+		}
+	}
+	for _, bad := range []func(){
+		func() { FieldVar(Field{Slot: MaxComps, Type: FieldInt}) },
+		func() { FieldVar(Field{Slot: 0, Type: 99}) },
+		func() { VecVar(Number, nil) },
+		func() { Const(int8(1)) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			bad()
+		}()
 	}
 }

@@ -166,11 +166,20 @@ func fieldAccessor(f Field) Var {
 		return StringVar(func(fr *Frame) string { return *(*string)(unsafe.Add(fr.Comp[s], off)) })
 	}
 	n := int(f.Type-FieldVec2) + 2
-	return VecVar(vecKind(n), func(fr *Frame) Vec {
-		var v Vec
-		copy(v[:n], (*[4]float64)(unsafe.Add(fr.Comp[s], off))[:n])
-		return v
-	})
+	kind := vecKind(n)
+	switch n {
+	case 2:
+		return VecVar(kind, func(fr *Frame) Vec {
+			p := (*[2]float64)(unsafe.Add(fr.Comp[s], off))
+			return Vec{p[0], p[1]}
+		})
+	case 3:
+		return VecVar(kind, func(fr *Frame) Vec {
+			p := (*[3]float64)(unsafe.Add(fr.Comp[s], off))
+			return Vec{p[0], p[1], p[2]}
+		})
+	}
+	return VecVar(kind, func(fr *Frame) Vec { return *(*Vec)(unsafe.Add(fr.Comp[s], off)) })
 }
 
 // ErrUnknownName is what a [Resolver] returns (or wraps) for a name it
@@ -186,10 +195,12 @@ var ErrUnknownName = errors.New("unknown name")
 // a field of a dynamic value). So a host may resolve "position.y" itself,
 // or resolve "position" to a Vec3 and leave ".y" to the compiler.
 //
-// Resolve returns an error wrapping [ErrUnknownName] for a name it does
-// not know; any other error means the name is known but cannot be used,
-// and its text is reported at the name (such as `component "health" has no
-// property "hpp"; did you mean "hp"?`).
+// Resolve returns an error wrapping [ErrUnknownName] (or a Var of kind
+// [Any] and no error) for a name it does not know; any other error means
+// the name is known but cannot be used, and its text is reported at the
+// name (such as `component "health" has no property "hpp"; did you mean
+// "hp"?`). The constants PI and E are the language's own: a resolver is
+// not asked for them.
 type Resolver interface {
 	Resolve(name string) (Var, error)
 }
