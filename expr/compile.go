@@ -60,20 +60,23 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	}()
 	t := sharedTables()
 	config := newConfig(t)
-	tree, perr := parser.ParseWithConfig(src, config)
-	if perr != nil {
-		return nil, fromExprError(src, perr)
-	}
 	rs := &resolver{src: src, r: r, t: t, vars: map[string]Var{}}
-	rs.walk(&tree.Node)
-	if rs.err != nil {
-		return nil, rs.err
+	tree, err := rs.parse(config)
+	if err != nil {
+		return nil, err
 	}
 	env, names := envType(rs.vars)
 	config.WithEnv(reflect.Zero(env).Interface())
-	if cerr := check(tree, config); cerr != nil {
+	// The tree compiled is checked as expr.Compile checks it, so that it
+	// means what it means to expr's VM; a copy is checked again, for the
+	// errors one pass misses (see checkTwice).
+	if _, cerr := new(checker.Checker).PatchAndCheck(tree, config); cerr != nil {
 		return nil, fromExprError(src, cerr)
 	}
+	if err := recheck(rs, t, env); err != nil {
+		return nil, err
+	}
+	ast.Walk(&tree.Node, structNatures{&config.NtCache})
 	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}, env: env, names: names}
 	c, why := cc.top(tree.Node)
 	if why != "" {
@@ -88,23 +91,37 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	return &Program{src: src, c: c, interp: why}, nil
 }
 
-// check applies the operator patches and type-checks the tree. It checks
-// twice: expr's checker, once the patches have typed a call, skips its
-// arguments on the next pass, so that an error inside them (vec3(min(x,
-// true), 1, 2)) would go unreported; the second pass starts from untyped
-// nodes and without patchers.
-func check(tree *parser.Tree, config *conf.Config) error {
+// recheck parses and resolves the source again and checks the copy with
+// checkTwice.
+func recheck(rs *resolver, t *tables, env reflect.Type) error {
+	config := newConfig(t)
+	tree, err := rs.parse(config)
+	if err != nil {
+		return err
+	}
+	config.WithEnv(reflect.Zero(env).Interface())
+	if err := checkTwice(tree, config); err != nil {
+		return fromExprError(rs.src, err)
+	}
+	return nil
+}
+
+// checkTwice applies the operator patches and type-checks the tree, then
+// checks it again from untyped nodes without patchers: expr's checker,
+// once a patch has typed a call, skips its arguments on later passes, so
+// that an error inside them (vec3(min(x, true), 1, 2)) would go
+// unreported. The second pass may rewrite int literals into floats (as
+// the checker does for arguments it tries against float overloads), so
+// it runs on a copy, not on the tree compiled.
+func checkTwice(tree *parser.Tree, config *conf.Config) error {
 	if _, err := new(checker.Checker).PatchAndCheck(tree, config); err != nil {
 		return err
 	}
 	ast.Walk(&tree.Node, untype{})
 	plain := *config
 	plain.Visitors = nil
-	if _, err := checker.Check(tree, &plain); err != nil {
-		return err
-	}
-	ast.Walk(&tree.Node, structNatures{&config.NtCache})
-	return nil
+	_, err := checker.Check(tree, &plain)
+	return err
 }
 
 // untype clears the types the checker put on the nodes.

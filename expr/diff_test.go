@@ -131,8 +131,8 @@ func skipDiff(src string) bool {
 }
 
 // refRecheck type-checks src as expr.Compile does, then once more from
-// untyped nodes (as Compile does, see check): the errors a single pass
-// misses.
+// untyped nodes (as Compile does, see checkTwice): the errors a single
+// pass misses.
 func refRecheck(src string, opts []exprlang.Option) error {
 	config := conf.CreateNew()
 	for _, o := range opts {
@@ -145,7 +145,7 @@ func refRecheck(src string, opts []exprlang.Option) error {
 	if err != nil {
 		return err
 	}
-	return check(tree, config)
+	return checkTwice(tree, config)
 }
 
 // runRef evaluates src on expr's own pipeline.

@@ -135,6 +135,9 @@ func translate(msg string) string {
 	if strings.Contains(msg, "exceeds maximum allowed nodes") {
 		return fmt.Sprintf("expression too large: more than %d nodes", MaxNodes)
 	}
+	if msg == "runtime error: integer divide by zero" {
+		return "modulo by zero" // the only int division: / gives a number
+	}
 	if msg == "literal not terminated" {
 		return "string literal not terminated"
 	}

@@ -104,7 +104,11 @@ func TestRuntimeErrors(t *testing.T) {
 		{"detail.name + detail.n", "detail.name + detail.n: invalid operation: string + int", "detail.name + detail.n"},
 		{"detail.list[7]", "detail.list[7]: index out of range: 7 (array length is 3)", "detail.list[7]"},
 		{"int(detail.name)", "int(detail.name): invalid operation: int(rock)", "int(detail.name)"},
-		{"normalize(detail)", "detail is a map, not a vec2", "detail"},
+		{"normalize(detail)", "normalize does not take (a map)", "normalize(detail)"},
+		{"normalize(detail) * 2", "normalize does not take (a map)", "normalize(detail)"},
+		{"length(detail.name)", `length does not take (a string ("rock"))`, "length(detail.name)"},
+		{"vec2(1, 2) + normalize(detail.nested)", "normalize does not take (a map)", "normalize(detail.nested)"},
+		{"sin(detail.name)", `detail.name is a string ("rock"), not a number`, "detail.name"},
 	}
 	for _, c := range cases {
 		p, err := Compile(c.src, diffResolver(), Any)
@@ -221,4 +225,31 @@ func TestKindPanics(t *testing.T) {
 		}
 	}()
 	p.NumberFunc()
+}
+
+// TestFailingConstants: a constant operand whose evaluation fails (a
+// modulo by zero) in every place the compiler specialises on constants
+// compiles, and fails when it runs, with the located error.
+func TestFailingConstants(t *testing.T) {
+	const bad = "(1 % 0)"
+	for _, tmpl := range []string{
+		"x < %s", "%s < x", "health.hp <= %s", "%s >= health.hp", "a < %s", "%s > y",
+		"time * %s", "%s + time", "y * %s", "%s / y", "a + %s", "%s * a", "s + string(%s)",
+		"s matches string(%s)", "%s in [1, 2]", "a in [%s]", "v * %s", "%s * w", "vec3(%s, 1, 2)",
+		"sin(%s)", "max(%s, 1, 2)", "-%s", "%s == a", "detail.n == %s", "detail.damage < %s",
+		"%s ?? 1", "p ? %s : 2", "int(%s)", "float(%s) > 1", "string(%s)", "%s %% 2",
+	} {
+		src := strings.ReplaceAll(tmpl, "%s", bad)
+		src = strings.ReplaceAll(src, "%%", "%")
+		p, err := Compile(src, diffResolver(), Any)
+		if err != nil {
+			t.Errorf("Compile(%q): %v", src, err)
+			continue
+		}
+		_, err = p.Eval(diffFrame())
+		var e *Error
+		if !errors.As(err, &e) || !strings.HasSuffix(e.Msg, "modulo by zero") || !strings.Contains("1 % 0", src[e.Offset:e.Offset+e.Len]) || e.Len == 0 {
+			t.Errorf("Eval(%q): %v at %+v", src, err, e)
+		}
+	}
 }

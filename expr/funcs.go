@@ -205,6 +205,29 @@ func (fn *function) choose(ks []Kind) (sig, bool) {
 	return sig{}, false
 }
 
+// ambiguous reports whether arguments of kinds ks fit several overloads
+// that differ in the kind of a parameter given a dynamic argument: the
+// overload then depends on the argument's value.
+func (fn *function) ambiguous(ks []Kind) bool {
+	var first *sig
+	for i := range fn.sigs {
+		s := &fn.sigs[i]
+		if !s.accepts(ks) {
+			continue
+		}
+		if first == nil {
+			first = s
+			continue
+		}
+		for j, k := range ks {
+			if isDyn(k) && s.param(j) != first.param(j) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // accepts reports whether arguments of kinds ks fit s.
 func (s sig) accepts(ks []Kind) bool {
 	if len(ks) < len(s.in) || (len(ks) > len(s.in) && !s.variadic) {
@@ -305,7 +328,11 @@ func (fn *function) vmFunc(args ...any) (any, error) {
 		}
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s: no overload takes (%s)", fn.name, kindList(ks))
+		ds := make([]string, len(args))
+		for i, a := range args {
+			ds[i] = describe(a)
+		}
+		return nil, fmt.Errorf("%s does not take (%s)", fn.name, strings.Join(ds, ", "))
 	}
 	conv := make([]any, len(args))
 	for i, a := range args {

@@ -59,7 +59,7 @@ func (g *gen) leaf(k Kind) string {
 	case Bool:
 		return g.pick("p", "q", "true", "false", "detail.flag")
 	case Int:
-		return g.pick("a", "b", "health.hp", "0", "1", "2", "-3", "7", "9223372036854775807", "len(s)")
+		return g.pick("a", "b", "health.hp", "0", "1", "2", "-3", "7", "9223372036854775807", "len(s)", "(1 % 0)")
 	case Number:
 		return g.pick("x", "y", "time", "dt", "PI", "E", "0.5", "1e308", "2.0", "-0.0", "v.x", "w.y", "u.w", "detail.damage", "detail.nested.k", "0.1")
 	case String:

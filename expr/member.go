@@ -79,10 +79,48 @@ func (cc *compiler) call(x *ast.CallNode) code {
 	if !ok {
 		punt("%s(%s)", fn.name, kindList(ks))
 	}
+	if fn.ambiguous(ks) {
+		return cc.dynCall(fn, args, cc.span(x))
+	}
 	for i := range args {
 		args[i] = cc.as(args[i], s.param(i))
 	}
 	return s.build(args)
+}
+
+// dynCall compiles a call whose overload depends on the run-time kinds of
+// dynamic arguments (length(detail.v) on a vec2 or a vec3): it picks the
+// overload when it runs, as expr's VM does. Its kind is the overloads'
+// common result kind, or Dynamic.
+func (cc *compiler) dynCall(fn *function, args []code, at span) code {
+	boxed := make([]func(*Frame) any, len(args))
+	ks := make([]Kind, len(args))
+	for i, a := range args {
+		boxed[i], ks[i] = box(a), a.k
+	}
+	out := Any
+	for _, s := range fn.sigs {
+		if s.accepts(ks) && out != Dynamic {
+			if out != Any && out != s.out {
+				out = Dynamic
+			} else {
+				out = s.out
+			}
+		}
+	}
+	d := dynCode(func(f *Frame) any {
+		vals := make([]any, len(boxed))
+		for i, b := range boxed {
+			vals[i] = b(f)
+		}
+		v, err := fn.vmFunc(vals...)
+		if err != nil {
+			f.Fail(errAt(cc.src, at, "%v", err))
+		}
+		return v
+	}, konst(args))
+	d.at = at
+	return cc.as(d, out)
 }
 
 // builtin compiles the built-ins of expr the closure compiler handles.

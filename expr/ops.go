@@ -163,11 +163,16 @@ func (cc *compiler) fieldCompare(op string, l, r code) code {
 	if fd == nil || !r.konst {
 		fd, c, left = r.field, l, false
 	}
+	// A constant that fails to evaluate (0 % 0) fails at run time instead.
 	switch {
 	case fd.Type == FieldFloat64:
-		return fieldCmp(op, fd, *constOf(c, cc.num(c)), left)
+		if y := constOf(c, cc.num(c)); y != nil {
+			return fieldCmp(op, fd, *y, left)
+		}
 	case fd.Type == FieldInt && c.k == Int:
-		return fieldCmp(op, fd, *constOf(c, c.i), left)
+		if y := constOf(c, c.i); y != nil {
+			return fieldCmp(op, fd, *y, left)
+		}
 	}
 	return code{}
 }

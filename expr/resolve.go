@@ -8,6 +8,8 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/parser"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
@@ -30,9 +32,23 @@ type resolver struct {
 	src    string
 	r      Resolver
 	t      *tables
-	vars   map[string]Var // resolved names
+	vars    map[string]Var   // resolved names
+	refused map[string]error // names not resolved, and why (nil: unknown)
 	scopes []string       // names bound by let around the current node
 	err    *Error
+}
+
+// parse parses the source with config and resolves its names.
+func (rs *resolver) parse(config *conf.Config) (*parser.Tree, error) {
+	tree, err := parser.ParseWithConfig(rs.src, config)
+	if err != nil {
+		return nil, fromExprError(rs.src, err)
+	}
+	rs.walk(&tree.Node)
+	if rs.err != nil {
+		return nil, rs.err
+	}
+	return tree, nil
 }
 
 // walk resolves the names under *n.
@@ -193,6 +209,21 @@ func (rs *resolver) lookup(name string) (ok bool, err error) {
 	if _, ok := rs.vars[name]; ok {
 		return true, nil
 	}
+	if err, ok := rs.refused[name]; ok {
+		return false, err // asked before (the source is resolved twice)
+	}
+	ok, err = rs.ask(name)
+	if !ok {
+		if rs.refused == nil {
+			rs.refused = map[string]error{}
+		}
+		rs.refused[name] = err
+	}
+	return ok, err
+}
+
+// ask resolves name for lookup.
+func (rs *resolver) ask(name string) (ok bool, err error) {
 	if c, ok := constant(name); ok {
 		rs.vars[name] = Const(c)
 		return true, nil
