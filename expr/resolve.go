@@ -29,13 +29,13 @@ func constant(name string) (float64, bool) {
 // the resolved name, so that expr's checker and VM see it as one variable,
 // and records the names' variables.
 type resolver struct {
-	src    string
-	r      Resolver
-	t      *tables
+	src     string
+	r       Resolver
+	t       *tables
 	vars    map[string]Var   // resolved names
 	refused map[string]error // names not resolved, and why (nil: unknown)
-	scopes []string       // names bound by let around the current node
-	err    *Error
+	scopes  []string         // names bound by let around the current node
+	err     *Error
 }
 
 // parse parses the source with config and resolves its names.
