@@ -115,6 +115,18 @@ func BenchmarkPredicate(b *testing.B) {
 			sinkB = hand(f)
 		}
 	})
+	b.Run("single/hand", func(b *testing.B) {
+		hand := func(f *Frame) bool { return (*benchHealth)(f.Comp[1]).HP < 20 }
+		for b.Loop() {
+			sinkB = hand(f)
+		}
+	})
+	b.Run("single/closure", func(b *testing.B) {
+		fn := mustCompile(b, "health.hp < 20", Bool).BoolFunc()
+		for b.Loop() {
+			sinkB = fn(f)
+		}
+	})
 	b.Run("closure-fields", func(b *testing.B) {
 		fn := mustCompile(b, "health.hp < 20 && pos.y > 10", Bool).BoolFunc()
 		for b.Loop() {
@@ -137,4 +149,16 @@ func BenchmarkPredicate(b *testing.B) {
 			sinkB = out.(bool)
 		}
 	})
+}
+
+// BenchmarkCompile is the cost of compiling a typical condition (parse,
+// resolve, check twice, build the closures): paid once per expression
+// when a scene loads.
+func BenchmarkCompile(b *testing.B) {
+	r := benchResolver()
+	for b.Loop() {
+		if _, err := Compile("detail.damage > 3 && health.hp > 0 ? sin(time * 2) * 3 : 0", r, Number); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

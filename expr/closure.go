@@ -74,38 +74,50 @@ func (cc *compiler) span(n ast.Node) span {
 	if s, ok := cc.spans[n]; ok {
 		return s
 	}
-	s := nodeSpan(cc.src, n)
+	lo, hi := cc.extent(n)
+	s := span{0, len(cc.src)}
+	if lo >= 0 {
+		s = balance(cc.src, runeSpan(cc.src, file.Location{From: lo, To: hi}))
+	}
 	cc.spans[n] = s
 	return s
 }
 
+// extent returns the rune range covered by the tokens of n and its
+// descendants (lo < 0 if none has a location), memoized.
+func (cc *compiler) extent(n ast.Node) (lo, hi int) {
+	if e, ok := cc.extents[n]; ok {
+		return e[0], e[1]
+	}
+	lo, hi = ownExtent(n)
+	for _, c := range children(n) {
+		if *c == nil {
+			continue
+		}
+		clo, chi := cc.extent(*c)
+		if clo >= 0 && (lo < 0 || clo < lo) {
+			lo = clo
+		}
+		hi = max(hi, chi)
+	}
+	cc.extents[n] = [2]int{lo, hi}
+	return lo, hi
+}
+
+// ownExtent returns the rune range of n's own token; nodes the checker
+// made up carry no location (lo < 0).
+func ownExtent(n ast.Node) (lo, hi int) {
+	if l := n.Location(); l.To > l.From || l.From > 0 {
+		return l.From, l.To
+	}
+	return -1, -1
+}
+
 // nodeSpan returns the byte span covering the tokens of n and its
-// descendants. Nodes the checker made up carry no location and are
-// skipped.
+// descendants.
 func nodeSpan(src string, n ast.Node) span {
-	lo, hi := -1, -1
-	var visit func(n ast.Node)
-	visit = func(n ast.Node) {
-		if n == nil {
-			return
-		}
-		if l := n.Location(); l.To > l.From || l.From > 0 {
-			if lo < 0 || l.From < lo {
-				lo = l.From
-			}
-			if l.To > hi {
-				hi = l.To
-			}
-		}
-		for _, c := range children(n) {
-			visit(*c)
-		}
-	}
-	visit(n)
-	if lo < 0 {
-		return span{0, len(src)}
-	}
-	return balance(src, runeSpan(src, file.Location{From: lo, To: hi}))
+	cc := &compiler{src: src, spans: map[ast.Node]span{}, extents: map[ast.Node][2]int{}}
+	return cc.span(n)
 }
 
 // balance widens s over the brackets its tokens leave open or closed (the

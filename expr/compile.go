@@ -21,17 +21,19 @@ import (
 type Program struct {
 	src    string
 	c      code
-	interp string // why the interpreter runs it, or ""
+	interp string   // why the interpreter runs it, or ""
+	names  []string // the names it reads, sorted
 }
 
 // compiler compiles one checked tree to closures.
 type compiler struct {
-	src   string
-	vars  map[string]Var
-	t     *tables
-	spans map[ast.Node]span
-	env   reflect.Type // the environment's struct type (see envType)
-	names []string     // its fields' names
+	src     string
+	vars    map[string]Var
+	t       *tables
+	spans   map[ast.Node]span
+	extents map[ast.Node][2]int // see extent
+	env     reflect.Type        // the environment's struct type (see envType)
+	names   []string            // its fields' names
 }
 
 // Compile parses, checks and compiles the expression src, resolving its
@@ -77,7 +79,7 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 		return nil, err
 	}
 	ast.Walk(&tree.Node, structNatures{&config.NtCache})
-	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}, env: env, names: names}
+	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}, extents: map[ast.Node][2]int{}, env: env, names: names}
 	c, why := cc.top(tree.Node)
 	if why != "" {
 		if c, err = cc.interpret(tree, config); err != nil {
@@ -87,8 +89,8 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	if c, err = cc.want(c, want); err != nil {
 		return nil, err
 	}
-	cc.spans, cc.vars = nil, nil // the closures keep cc for its source only
-	return &Program{src: src, c: c, interp: why}, nil
+	cc.spans, cc.extents, cc.vars = nil, nil, nil // the closures keep cc for its source only
+	return &Program{src: src, c: c, interp: why, names: names}, nil
 }
 
 // recheck parses and resolves the source again and checks the copy with
@@ -266,6 +268,11 @@ func (p *Program) Kind() Kind { return p.c.k }
 // Const reports whether the value depends on nothing the frame holds: the
 // host may evaluate it once.
 func (p *Program) Const() bool { return p.c.konst }
+
+// Names returns the names the program reads, as resolved (the longest
+// known prefix of a dotted path: "health.hp", "detail"), sorted; PI and E
+// included. A host tells from them what a binding depends on.
+func (p *Program) Names() []string { return slices.Clone(p.names) }
 
 // Interpreted returns "" when the program runs as closures, and otherwise
 // the construct that made it run on expr's VM (such as "list function

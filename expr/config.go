@@ -1,8 +1,10 @@
 package expr
 
 import (
+	"reflect"
 	"sync"
 
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/patcher"
@@ -31,16 +33,22 @@ var (
 	vmBuiltins      = []string{"all", "none", "any", "one", "filter", "map", "count", "sum", "find", "findIndex", "findLast", "findLastIndex", "first", "last", "join", "split", "mean", "median", "reverse", "take", "reduce", "sort", "uniq", "concat", "flatten"}
 )
 
-// tables are the function table and expr's view of it, built once.
+// tables are the function table and expr's view of it, built once and
+// only read after: every configuration shares the maps.
 type tables struct {
 	funcs    map[string]*function
 	exprFns  conf.FunctionsTable
 	public   []string // callable names, sorted, for hints
 	builtins map[string]bool
+	// allowed and disabled are expr's built-ins, allowed and not, as
+	// conf.Config holds them.
+	allowed  conf.FunctionsTable
+	disabled map[string]bool
 }
 
 var sharedTables = sync.OnceValue(func() *tables {
-	t := &tables{funcs: funcTable(), exprFns: conf.FunctionsTable{}, builtins: map[string]bool{}}
+	t := &tables{funcs: funcTable(), exprFns: conf.FunctionsTable{}, builtins: map[string]bool{},
+		allowed: conf.FunctionsTable{}, disabled: map[string]bool{}}
 	for name, fn := range t.funcs {
 		t.exprFns[name] = &builtin.Function{Name: name, Func: fn.vmFunc, Types: fn.types()}
 	}
@@ -49,28 +57,34 @@ var sharedTables = sync.OnceValue(func() *tables {
 		t.builtins[b] = true
 		t.public = append(t.public, b)
 	}
+	for _, f := range builtin.Builtins {
+		if t.builtins[f.Name] {
+			t.allowed[f.Name] = f
+		} else {
+			t.disabled[f.Name] = true
+		}
+	}
 	return t
 })
 
 // newConfig returns expr's configuration for one compilation: the
 // language's functions, the allowed built-ins, the vector operators and
-// the node limit. The environment (the names' types) is set after the
-// names are resolved.
+// the node limit. It is what conf.CreateNew and the options of
+// expr.Compile would make, but shares the tables' maps, which nothing
+// writes to. The environment (the names' types) is set after the names
+// are resolved.
 func newConfig(t *tables) *conf.Config {
-	c := conf.CreateNew()
-	c.MaxNodes = MaxNodes
-	c.Optimize = false
-	for name := range c.Builtins {
-		if !t.builtins[name] {
-			c.Disabled[name] = true
-			delete(c.Builtins, name)
-		}
+	c := &conf.Config{
+		ShortCircuit: true,
+		MaxNodes:     MaxNodes,
+		ConstFns:     map[string]reflect.Value{},
+		Functions:    t.exprFns,
+		Builtins:     t.allowed,
+		Disabled:     t.disabled,
 	}
-	for name, fn := range t.exprFns {
-		c.Functions[name] = fn
-	}
+	var ops vecOperators
 	for _, op := range [][2]string{{"+", "__vadd"}, {"-", "__vsub"}, {"*", "__vmul"}, {"/", "__vdiv"}} {
-		c.Visitors = append(c.Visitors, &patcher.OperatorOverloading{
+		ops = append(ops, &patcher.OperatorOverloading{
 			Operator:  op[0],
 			Overloads: []string{op[1]},
 			Env:       &c.Env,
@@ -78,5 +92,35 @@ func newConfig(t *tables) *conf.Config {
 			NtCache:   &c.NtCache,
 		})
 	}
+	c.Visitors = []ast.Visitor{ops}
 	return c
+}
+
+// vecOperators patches the four vector operators in one walk. As four
+// visitors, they would cost the checker a pass each.
+type vecOperators []*patcher.OperatorOverloading
+
+// Visit applies each operator's patch to the node.
+func (v vecOperators) Visit(n *ast.Node) {
+	for _, p := range v {
+		p.Visit(n)
+	}
+}
+
+// Reset starts a walk.
+func (v vecOperators) Reset() {
+	for _, p := range v {
+		p.Reset()
+	}
+}
+
+// ShouldRepeat reports whether a walk patched anything (patched nodes may
+// make more patches possible: (v + v) * 2).
+func (v vecOperators) ShouldRepeat() bool {
+	for _, p := range v {
+		if p.ShouldRepeat() {
+			return true
+		}
+	}
+	return false
 }
