@@ -266,10 +266,10 @@ func TestFieldTypes(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	for src, want := range map[string]string{
-		"sin(time * 2) * 3":                   "time",
+		"sin(time * 2) * 3":                    "time",
 		"health.hp < 20 && detail.damage > PI": "PI detail health.hp",
-		"v.x + v.y + x":                       "v x",
-		"1 + 2":                               "",
+		"v.x + v.y + x":                        "v x",
+		"1 + 2":                                "",
 	} {
 		_, p := evalIn(t, src, Any)
 		if got := strings.Join(p.Names(), " "); got != want {
