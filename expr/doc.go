@@ -24,22 +24,50 @@
 //     known only at run time (an event's detail), checked where it is used.
 //   - [Compile] turns the checked tree into typed Go closures over a
 //     [Frame], a [Program]: func(*Frame) float64, func(*Frame) bool, and so
-//     on, with constants folded. Evaluating them allocates nothing. A host
-//     takes the closure of the kind it needs once ([Program.NumberFunc],
-//     [Program.BoolFunc]) and calls it per entity or per event.
+//     on, with constants folded. Evaluating them allocates nothing (but
+//     for arithmetic between two dynamic values, and the interpreted
+//     constructs below). A host takes the closure of the kind it needs
+//     once ([Program.NumberFunc], [Program.BoolFunc]) and calls it per
+//     entity or per event.
 //   - A [Frame] is what one evaluation reads: the entity, the scene time
 //     and step, the event's name and detail, an opaque host value, and
 //     pointers to the entity's component values ([Frame.Comp]). A [Field]
 //     variable reads a component field from those pointers inline, in the
 //     closure that uses it, which is what makes a value predicate such as
 //     `health.hp < 20` one closure call with one load.
-//   - Errors are [*Error]s carrying the byte offset and length of the
+//   - Errors are *[Error] values carrying the byte offset and length of the
 //     offending text, so that a scene loader can report file:line:col
 //     inside an attribute string. Run-time errors (a dynamic value of the
 //     wrong type, a modulo by zero) are recorded in the frame
 //     ([Frame.Fail], [Frame.Err]) and the closure returns a zero value:
 //     they never panic. The first error of an evaluation, or of a whole
 //     loop, is kept.
+//
+// # For hosts
+//
+// A component that takes expressions compiles each one when its data is
+// set, with the kind of what it feeds as want, and reports a compile
+// error as an attribute error at [Error.Offset]:
+//
+//   - a condition: Compile(src, r, Bool), then [Program.EvalBool] for each
+//     event delivered, with the frame's Event, Detail and Entity set;
+//   - a value to set: Compile(src, r, kind of the property); a property of
+//     a type the language has no kind for (a colour) compiles as String,
+//     and the text is parsed as the attribute value would be;
+//   - a binding: take [Program.NumberFunc] (or VecFunc, BoolFunc) once, call
+//     it for every entity of the system's loop with Frame.Comp filled from
+//     the query's columns, and check [Frame.Err] after the loop;
+//     [Program.Const] and [Program.Names] tell what the value depends on;
+//   - a value predicate of a selector: a [Field] variable per `comp.prop`,
+//     the predicate a BoolFunc called with the candidate's component
+//     pointers in Frame.Comp.
+//
+// A registry-backed [Resolver] hands out a slot of Frame.Comp to each
+// component an expression reads, in the order it is asked, and remembers
+// which component each slot holds, so that the host knows what to put
+// there: a query's column pointer in a loop, World.GetPtr for one entity.
+// A Field variable reads its slot without checking it: the host must fill
+// every slot the expression uses with a valid pointer.
 //
 // # What runs as closures
 //
