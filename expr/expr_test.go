@@ -277,3 +277,34 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAllocs: evaluating closures allocates nothing, for the typed
+// kinds and for dynamic values read from a detail (not for arithmetic
+// between two dynamic values, nor the interpreter).
+func TestNoAllocs(t *testing.T) {
+	f := diffFrame()
+	for _, src := range []string{
+		"sin(time*2)*3", "health.hp < 20 && x > 1", "v * 2 + vec3(0, 1, 0)", "length(w)", "p ? a : b",
+		"detail.damage > 3 && health.hp > 0", "health.hp - detail.damage", "detail?.nested?.k ?? 1",
+		"event in ['hit', 'hurt']", "s contains 'l'", "detail.name == 'rock'", "clamp(x, 0, 1) * max(a, b, 2)",
+	} {
+		_, p := evalIn(t, src, Any)
+		allocs := testing.AllocsPerRun(100, func() {
+			switch p.Kind() {
+			case Bool:
+				p.BoolFunc()(f)
+			case Number:
+				p.NumberFunc()(f)
+			case Int:
+				p.IntFunc()(f)
+			case Vec2, Vec3, Vec4:
+				p.VecFunc()(f)
+			default:
+				p.DynamicFunc()(f)
+			}
+		})
+		if allocs != 0 || f.Err() != nil {
+			t.Errorf("%q: %v allocations per evaluation (err %v)", src, allocs, f.Err())
+		}
+	}
+}
