@@ -44,7 +44,7 @@ type compiler struct {
 // number to an int, checked at run time to be whole) and refused
 // otherwise, with an error that names both kinds.
 //
-// Errors are *[Error]s locating the problem in src.
+// Errors are of type *[Error] and locate the problem in src.
 func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	if len(src) > MaxSource {
 		return nil, errAt(src, span{MaxSource, len(src)}, "expression too long: %d bytes, the limit is %d", len(src), MaxSource)

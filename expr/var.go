@@ -22,7 +22,8 @@ type Var struct {
 	Dynamic func(*Frame) any
 
 	// Const marks a value that does not depend on the frame: the compiler
-	// evaluates it once and folds the expressions built on it.
+	// evaluates it once, with an empty frame, and folds the expressions
+	// built on it. Its accessor must not read the frame.
 	Const bool
 	// Field, when set, says that the value is a plain field of a
 	// component value the host puts in Frame.Comp; the compiler then reads
