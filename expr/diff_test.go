@@ -260,3 +260,35 @@ func sameValue(mine, ref any) bool {
 	}
 	return reflect.DeepEqual(mine, ref) || fmt.Sprint(mine) == fmt.Sprint(ref) && reflect.TypeOf(mine) == reflect.TypeOf(ref)
 }
+
+// TestDifferentialFamilies compares, by name, the families of
+// expressions where the closures and expr's VM once disagreed; each fix
+// is held to the VM on its whole family, not on its first example.
+func TestDifferentialFamilies(t *testing.T) {
+	opts := refOptions()
+	families := map[string][]string{
+		"string operators on nil are false": {
+			"detail.none matches 'x'", "detail.none contains 'x'", "detail.none startsWith 'x'", "detail.none endsWith 'x'",
+			"s contains detail.none", "s startsWith detail.missing", "detail.none endsWith detail.none", "not (detail.none contains s)",
+		},
+		"int literals stay ints next to vector operators": {
+			"v / -0", "-0 * v", "w / (0 - 0)", "u * -0 / -0", "(9223372036854775807 + len(s)) * v",
+			"v * (9223372036854775807 + a)", "dot((9223372036854775807 * 2) * w, w)", "(v / -0).x",
+		},
+		"members of vector operator results": {
+			"(v + v).x", "(w * 2).y", "let k = (v - v).z; k", "filter([1], (v * #).x > 0)", "(u / 2).w + (v + v).y",
+		},
+		"overloads picked by a dynamic argument": {
+			"length(p ? v : w)", "length(q ? false : v)", "normalize(p ? w : 1)", "lerp(detail.damage, 10, 0.5)",
+			"distance(p ? v : w, p ? v : w)", "(p ? v : w) * 2", "normalize(detail)",
+		},
+		"errors inside arguments of patched calls": {
+			"vec3(min(x, true), 1, 2)", "v * min(x, 'a')", "(v + v) * len(3)", "t in [a, 7] ? v * 2 : v",
+		},
+	}
+	for family, srcs := range families {
+		for _, src := range srcs {
+			t.Run(family+"/"+src, func(t *testing.T) { checkSame(t, src, opts) })
+		}
+	}
+}

@@ -64,6 +64,7 @@ func TestSemantics(t *testing.T) {
 		{"normalize(vec2(0, 2))", Vec2, Vec{0, 1}}, {"normalize(vec3(0, 0, 0))", Vec3, Vec{}},
 		{"distance(vec2(0, 0), vec2(3, 4))", Number, 5.0}, {"lerp(v, vec3(3, 2, 1), 0.5)", Vec3, Vec{2, 2, 2}},
 		{"(v + v).z", Number, 6.0}, {"vec4(1, 2, 3, 4)", Vec4, Vec{1, 2, 3, 4}},
+		{"let k = (v + v).z; k", Number, 6.0}, // interpreted: expr's compiler needs the struct natures re-derived
 		// dynamic values, checked where used
 		{"detail.damage * 2", Number, 10.0}, {"detail.n % 2", Int, 1}, {"detail.name + '!'", String, "rock!"},
 		{"detail.flag && p", Bool, true}, {"detail.nested.k", Dynamic, 1.5}, {"detail.list[1]", Dynamic, 2.5},
