@@ -252,7 +252,7 @@ func (r *Registry) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 			c.hooks.update(r.hookCtx(e, id), p, old)
 		}
 	}
-	r.Emit(e, "componentchanged", name, false)
+	r.emitComponent(e, "componentchanged", name)
 	return nil
 }
 
