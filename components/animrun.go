@@ -1,0 +1,383 @@
+package components
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Animations runs the animation components of one Registry. Every
+// animation instance on an entity has a state in one packed slice, and
+// the behaviour system updates all the running ones in one loop per tick:
+// no closure or map lookup per animation per tick. Its methods control
+// one animation from Go; name is the component's name on the entity
+// ("animation", "animation__open").
+type Animations struct {
+	reg   *registry.Registry
+	w     *ecs.World
+	t     *Transforms
+	sleep ecs.ID
+	comp  *registry.Component
+
+	runs  []animRun // hot: what the loop reads and writes
+	cfgs  []animCfg // cold, in step with runs
+	index map[animKey]int
+
+	ver    uint64 // the World version the cached pointers belong to
+	inLoop bool
+	queues animQueues
+
+	// Instances of the animation component whose states wrote
+	// position (movedPos) or rotation or scale (movedAll) this tick,
+	// marked with epoch, and a filter of the entities having each.
+	epoch             uint32
+	markPos, markAll  []uint32
+	movedPos, movedAll []ecs.ID
+	filters           map[ecs.ID]*ecs.Filter
+}
+
+// animKey names one animation instance: the entity's index and the
+// instance's ecs ID.
+type animKey struct {
+	idx uint32
+	id  ecs.ID
+}
+
+// Flags of a run.
+const (
+	rRunning   uint16 = 1 << iota // begun (or waiting for its delay), not complete
+	rDelay                        // waiting for its delay
+	rPaused                       // paused by pauseEvents or Pause
+	rHeld                         // its entity or the scene is paused
+	rDone                         // complete: the property holds the end value
+	rRound                        // round the values
+	rBound                        // the target is resolved
+	rTransform                    // the target is position, rotation or scale
+	rPosition                     // the target is position
+	rAdding                       // the target component is being added
+)
+
+// timeEps is the slack of comparisons of scene times (seconds): sums of
+// a tick's dt are not exact.
+const timeEps = 1e-9
+
+// animRun is the hot state of one animation.
+type animRun struct {
+	ptr      unsafe.Pointer // the first lane, valid while ver is the World's
+	e        ecs.Entity
+	from, to [4]float64
+	// Elapsed time of the current play (or of the delay) is base + n·dt:
+	// n ticks of dt since base, so that 30 ticks of 1/60 s are 0.5 s.
+	base, n, dt float64
+	durS        float64
+	delayS      float64
+	period      float64 // of the Elastic family
+	begunAt     float64 // scene time of the last begin
+	play        int64   // plays completed
+	plays       int64   // plays in all, -1: without end
+	target      ecs.ID  // storage of the animated component
+	inst        ecs.ID  // this animation instance
+	flags       uint16
+	kind, lanes uint8
+	ease, dir   uint8
+}
+
+// animCfg is the cold state of one animation.
+type animCfg struct {
+	data  Animation
+	name  string // animation, animation__open
+	key   animKey
+	ready bool // configured once
+	tgt   animTarget
+	lis   []registry.ListenerID
+	err   string // the last error reported, not reported again
+}
+
+// animQueues is the work the loop and the hooks leave for flush: what is
+// done outside the loop (it must not change the World's structure) and
+// the events, emitted once nothing is being iterated.
+type animQueues struct {
+	adds     []animAdd
+	wakes    []ecs.Entity
+	marks    []animAdd // (entity, component) written through a pointer
+	events   []animEvent
+	head     int
+	flushing bool
+}
+
+type animAdd struct {
+	e    ecs.Entity
+	id   ecs.ID
+	name string
+}
+
+type animEvent struct {
+	e        ecs.Entity
+	name     string // the animation's name
+	complete bool
+}
+
+func newAnimations(reg *registry.Registry, b *Builtins) *Animations {
+	return &Animations{reg: reg, w: reg.World(), t: b.Transforms, sleep: b.SleepingID,
+		index: map[animKey]int{}, filters: map[ecs.ID]*ecs.Filter{}}
+}
+
+// elapsed advances the run's clock by one tick of dt and returns it.
+func (s *animRun) advance(dt float64) float64 {
+	if s.dt != dt {
+		s.base += s.n * s.dt
+		s.n, s.dt = 0, dt
+	}
+	s.n++
+	return s.base + s.n*dt
+}
+
+// elapsed returns the elapsed time of the current play (or delay).
+func (s *animRun) elapsed() float64 { return s.base + s.n*s.dt }
+
+// rebase sets the elapsed time to el.
+func (s *animRun) rebase(el float64) { s.base, s.n = el, 0 }
+
+// reversed reports whether the current play runs from to to from.
+func (s *animRun) reversed() bool {
+	return s.dir == dirReverse || (s.dir == dirAlternate && s.play%2 == 1)
+}
+
+// eased returns the eased progress of the current play at p (0 to 1).
+func (s *animRun) eased(p float64) float64 {
+	if s.reversed() {
+		p = 1 - p
+	}
+	return easing(s.ease).at(p, s.period)
+}
+
+// at returns the eased progress at elapsed el of the current play,
+// moving on to later plays as el passes the duration (their overshoot
+// carried), and done once the last play ended (the progress is then its
+// end).
+func (s *animRun) at(el float64) (e float64, done bool) {
+	if el >= s.durS-timeEps {
+		k := int64(1)
+		if s.durS > 0 {
+			k = int64(math.Floor((el + timeEps) / s.durS))
+		}
+		if s.plays >= 0 && s.play+k >= s.plays {
+			s.play = s.plays - 1
+			s.rebase(s.durS)
+			return s.eased(1), true
+		}
+		s.play += k
+		el = max(el-float64(k)*s.durS, 0)
+		s.rebase(el)
+	}
+	if s.durS <= 0 {
+		return s.eased(1), false
+	}
+	return s.eased(min(el/s.durS, 1)), false
+}
+
+// step advances every running animation by dt: the behaviour system's
+// tick. The loop writes through cached pointers into the animated
+// components; what needs the World (notifying observers, adding a
+// missing component, events) is queued and done after it.
+func (a *Animations) step(dt float64) {
+	now := a.reg.Time()
+	if v := a.w.Version(); v != a.ver {
+		for i := range a.runs {
+			a.runs[i].ptr = nil
+		}
+		a.ver = v
+	}
+	a.epoch++
+	a.inLoop = true
+	defer func() { a.inLoop = false }()
+	for i := range a.runs {
+		s := &a.runs[i]
+		if s.flags&(rRunning|rPaused|rHeld) != rRunning || s.begunAt == now {
+			continue
+		}
+		el := s.advance(dt)
+		if s.flags&rDelay != 0 {
+			if el < s.delayS-timeEps {
+				continue
+			}
+			s.flags &^= rDelay
+			s.rebase(max(el-s.delayS, 0))
+			if !a.start(i) {
+				continue
+			}
+			el = s.elapsed()
+		}
+		if s.ptr == nil && !a.bind(i) {
+			continue
+		}
+		e, done := s.at(el)
+		s.write(e)
+		a.notify(s)
+		if done {
+			s.flags = s.flags&^rRunning | rDone
+			a.queues.events = append(a.queues.events, animEvent{s.e, a.cfgs[i].name, true})
+		}
+	}
+}
+
+// write writes the value at eased progress e.
+func (s *animRun) write(e float64) {
+	p := s.ptr
+	round := s.flags&rRound != 0
+	switch s.kind {
+	case kindFloat:
+		if s.lanes == 3 && !round {
+			x := (*registry.Vec3)(p)
+			x.X = s.from[0] + (s.to[0]-s.from[0])*e
+			x.Y = s.from[1] + (s.to[1]-s.from[1])*e
+			x.Z = s.from[2] + (s.to[2]-s.from[2])*e
+			return
+		}
+		for k := 0; k < int(s.lanes); k++ {
+			v := s.from[k] + (s.to[k]-s.from[k])*e
+			if round {
+				v = math.Floor(v + 0.5)
+			}
+			*(*float64)(unsafe.Add(p, 8*k)) = v
+		}
+	case kindInt:
+		v := s.from[0] + (s.to[0]-s.from[0])*e
+		if round {
+			v = math.Floor(v + 0.5)
+		}
+		*(*int)(p) = int(v)
+	case kindBool:
+		*(*bool)(p) = s.from[0]+(s.to[0]-s.from[0])*e >= 1
+	case kindColor:
+		c := (*registry.Color)(p)
+		c.R = channel(s.from[0] + (s.to[0]-s.from[0])*e)
+		c.G = channel(s.from[1] + (s.to[1]-s.from[1])*e)
+		c.B = channel(s.from[2] + (s.to[2]-s.from[2])*e)
+		c.A = channel(s.from[3] + (s.to[3]-s.from[3])*e)
+	}
+}
+
+// notify records a write of s for the observers of its target: the
+// transform system compares the entities of the animation's instance
+// after the tick (as it does for physics), other components get a
+// MarkChanged after the loop.
+func (a *Animations) notify(s *animRun) {
+	if s.flags&rTransform == 0 {
+		a.queues.marks = append(a.queues.marks, animAdd{e: s.e, id: s.target})
+		return
+	}
+	id := int(s.inst)
+	if id >= len(a.markPos) {
+		a.markPos = append(a.markPos, make([]uint32, id+1-len(a.markPos))...)
+		a.markAll = append(a.markAll, make([]uint32, id+1-len(a.markAll))...)
+	}
+	if s.flags&rPosition != 0 {
+		if a.markPos[id] != a.epoch {
+			a.markPos[id] = a.epoch
+			a.movedPos = append(a.movedPos, s.inst)
+		}
+	} else if a.markAll[id] != a.epoch {
+		a.markAll[id] = a.epoch
+		a.movedAll = append(a.movedAll, s.inst)
+	}
+}
+
+// readLanes reads the lanes of a target at p.
+func readLanes(p unsafe.Pointer, kind, lanes uint8) (l [4]float64) {
+	switch kind {
+	case kindFloat:
+		for k := 0; k < int(lanes); k++ {
+			l[k] = *(*float64)(unsafe.Add(p, 8*k))
+		}
+	case kindInt:
+		l[0] = float64(*(*int)(p))
+	case kindBool:
+		if *(*bool)(p) {
+			l[0] = 1
+		}
+	case kindColor:
+		c := *(*registry.Color)(p)
+		l = [4]float64{float64(c.R), float64(c.G), float64(c.B), float64(c.A)}
+	}
+	return l
+}
+
+// resolve resolves the target of run i from its property path; a path
+// that does not resolve is reported (once) and stops the animation.
+func (a *Animations) resolve(i int) bool {
+	s, c := &a.runs[i], &a.cfgs[i]
+	lookup := func(n string) (*registry.Schema, bool) {
+		rc, ok := a.reg.Component(n)
+		if !ok {
+			return nil, false
+		}
+		return rc.Schema, true
+	}
+	t, perr := resolvePath(c.data.Property, lookup, a.reg.Names())
+	var id ecs.ID
+	var err error
+	if perr == nil {
+		_, id, err = a.reg.Lookup(t.comp)
+	} else {
+		err = fmt.Errorf("property %q: %s", c.data.Property, perr.Error())
+	}
+	if err != nil {
+		a.fail(i, err)
+		return false
+	}
+	c.tgt = t
+	s.target, s.kind, s.lanes = id, t.kind, uint8(t.lanes)
+	s.flags = s.flags&^(rTransform|rPosition) | rBound
+	switch id {
+	case a.t.posID:
+		s.flags |= rTransform | rPosition
+	case a.t.rotID, a.t.sclID:
+		s.flags |= rTransform
+	}
+	return true
+}
+
+// fail reports err for run i (unless it was the last error reported)
+// and stops it.
+func (a *Animations) fail(i int, err error) {
+	s, c := &a.runs[i], &a.cfgs[i]
+	s.flags &^= rRunning | rDelay
+	if msg := err.Error(); msg != c.err {
+		c.err = msg
+		a.reg.ReportError(behaviourError(a.reg, s.e, c.name, err))
+	}
+}
+
+// bind caches the pointer to the target's first lane. If the entity
+// lacks the target component it is added (after the loop), as A-Frame's
+// setAttribute adds it; if the component got new storage (a declared
+// component redeclared by a reload), the path is resolved again.
+func (a *Animations) bind(i int) bool {
+	s := &a.runs[i]
+	if s.flags&rBound == 0 && !a.resolve(i) {
+		return false
+	}
+	p, err := a.w.GetPtr(s.e, s.target)
+	if err != nil && errors.Is(err, ecs.ErrNoComponent) {
+		if rc, id, ok := a.reg.LookupExisting(a.cfgs[i].tgt.comp); ok && rc != nil && id != s.target {
+			s.flags &^= rBound
+			return a.bind(i)
+		}
+		if s.flags&rAdding == 0 {
+			s.flags |= rAdding
+			a.queues.adds = append(a.queues.adds, animAdd{s.e, s.target, a.cfgs[i].tgt.comp})
+		}
+		return false
+	}
+	if err != nil {
+		return false
+	}
+	s.flags &^= rAdding
+	s.ptr = unsafe.Add(p, a.cfgs[i].tgt.off)
+	return true
+}
