@@ -56,9 +56,10 @@ func (a *Animations) hold(e ecs.Entity, id ecs.ID, on bool) {
 	}
 }
 
-// configure applies new data (the Update hook). The first update, and
-// one that enables a disabled animation, begin it if it autoplays;
-// an edit of property or from restarts one that had begun; any other
+// configure applies new data (the Update hook). The first update, one
+// that enables a disabled animation and one that gives a property to an
+// animation that had not begun begin it if it autoplays; an edit of
+// property or from restarts one that had begun; any other
 // edit keeps its elapsed time (a hot reload that changes dur or to does
 // not send it back to the start).
 func (a *Animations) configure(e ecs.Entity, id ecs.ID, v *Animation) {
@@ -92,7 +93,7 @@ func (a *Animations) configure(e ecs.Entity, id ecs.ID, v *Animation) {
 	switch {
 	case !v.Enabled || v.Property == "":
 		s.flags &^= rRunning | rDelay
-	case enabling:
+	case enabling || (propChanged && !begun):
 		if v.Autoplay && len(v.StartEvents) == 0 {
 			a.begin(i)
 		}
@@ -149,8 +150,9 @@ func (a *Animations) start(i int) bool {
 		return false
 	}
 	s.from, s.to = from, to
-	if s.flags&rTransform != 0 && a.w.Has(s.e, a.sleep) {
-		a.queues.wakes = append(a.queues.wakes, s.e) // physics must see it move
+	s.flags &^= rBody
+	if s.flags&rTransform != 0 && a.w.Has(s.e, a.vel) {
+		s.flags |= rBody
 	}
 	a.stopRelated(i)
 	a.queues.events = append(a.queues.events, animEvent{s.e, c.name, false})

@@ -21,6 +21,7 @@ type Animations struct {
 	w     *ecs.World
 	t     *Transforms
 	sleep ecs.ID
+	vel   ecs.ID
 	comp  *registry.Component
 
 	runs  []animRun // hot: what the loop reads and writes
@@ -59,6 +60,7 @@ const (
 	rTransform                    // the target is position, rotation or scale
 	rPosition                     // the target is position
 	rAdding                       // the target component is being added
+	rBody                         // a transform target of a physics body: wake it
 )
 
 // timeEps is the slack of comparisons of scene times (seconds): sums of
@@ -122,7 +124,7 @@ type animEvent struct {
 }
 
 func newAnimations(reg *registry.Registry, b *Builtins) *Animations {
-	return &Animations{reg: reg, w: reg.World(), t: b.Transforms, sleep: b.SleepingID,
+	return &Animations{reg: reg, w: reg.World(), t: b.Transforms, sleep: b.SleepingID, vel: b.Velocity.ID(),
 		index: map[animKey]int{}, filters: map[ecs.ID]*ecs.Filter{}}
 }
 
@@ -271,6 +273,10 @@ func (a *Animations) notify(s *animRun) {
 		a.queues.marks = append(a.queues.marks, animAdd{e: s.e, id: s.target})
 		return
 	}
+	if s.flags&rBody != 0 {
+		// Physics may have put it to sleep since: it must see it move.
+		a.queues.wakes = append(a.queues.wakes, s.e)
+	}
 	id := int(s.inst)
 	if id >= len(a.markPos) {
 		a.markPos = append(a.markPos, make([]uint32, id+1-len(a.markPos))...)
@@ -324,7 +330,7 @@ func (a *Animations) resolve(i int) bool {
 	if perr == nil {
 		_, id, err = a.reg.Lookup(t.comp)
 	} else {
-		err = fmt.Errorf("property %q: %s", c.data.Property, perr.Error())
+		err = fmt.Errorf("property %q: invalid %q: expected %s", c.data.Property, perr.Text, perr.Expected)
 	}
 	if err != nil {
 		a.fail(i, err)

@@ -216,6 +216,10 @@ func (ts *Timers) step(dt float64) {
 		if s.flags&(rRunning|rPaused|rHeld) != rRunning || s.begunAt == now {
 			continue
 		}
+		if s.total >= 0 && s.fired >= s.total { // an edit lowered repeat
+			s.flags = s.flags&^rRunning | rDone
+			continue
+		}
 		if s.dt != dt {
 			s.base += s.n * s.dt
 			s.n, s.dt = 0, dt
