@@ -35,10 +35,10 @@ type Animations struct {
 	// Instances of the animation component whose states wrote
 	// position (movedPos) or rotation or scale (movedAll) this tick,
 	// marked with epoch, and a filter of the entities having each.
-	epoch             uint32
-	markPos, markAll  []uint32
+	epoch              uint32
+	markPos, markAll   []uint32
 	movedPos, movedAll []ecs.ID
-	filters           map[ecs.ID]*ecs.Filter
+	filters            map[ecs.ID]*ecs.Filter
 }
 
 // animKey names one animation instance: the entity's index and the
