@@ -130,38 +130,46 @@ func (es *EventSets) check(cx *registry.CheckContext, ps *registry.Pairs) error 
 }
 
 // compile reads the pairs: the underscored keys, then each set parsed
-// against its component's schema. It stops at the first error, placed
-// in the pairs' text.
-func (es *EventSets) compile(ps registry.Pairs, lookup func(string) (*registry.Schema, bool)) (*eventSet, *registry.PropError) {
-	set := &eventSet{}
+// against its component's schema. A pair that does not compile is left
+// out; the first such error is returned, placed in the pairs' text.
+func (es *EventSets) compile(ps registry.Pairs, lookup func(string) (*registry.Schema, bool)) (set *eventSet, first *registry.PropError) {
+	set = &eventSet{}
 	for _, p := range ps {
-		switch p.Key {
-		case esEvent:
-			set.event = p.Value
-			continue
-		case esTarget:
-			if sel, ok := es.types.Lookup("selector"); ok && p.Value != "" {
-				if _, err := sel.Parse(p.Value, nil); err != nil {
-					return set, valueError(p, err)
-				}
-			}
-			set.target = p.Value
-			continue
-		case esDelay:
-			d, err := strconv.ParseFloat(p.Value, 64)
-			if err != nil || d < 0 || d != d || d > 1e15 {
-				return set, &registry.PropError{Text: p.Value, Offset: p.ValueAt, Expected: "a delay in milliseconds (a number, 0 or more)"}
-			}
-			set.delayS = d / 1000
-			continue
+		if perr := es.compilePair(set, p, lookup); perr != nil && first == nil {
+			first = perr
 		}
-		op, perr := es.compileSet(p, lookup)
-		if perr != nil {
-			return set, perr
-		}
-		set.sets = append(set.sets, op)
 	}
-	return set, nil
+	return set, first
+}
+
+// compilePair reads one pair into set.
+func (es *EventSets) compilePair(set *eventSet, p registry.Pair, lookup func(string) (*registry.Schema, bool)) *registry.PropError {
+	switch p.Key {
+	case esEvent:
+		set.event = p.Value
+		return nil
+	case esTarget:
+		if sel, ok := es.types.Lookup("selector"); ok && p.Value != "" {
+			if _, err := sel.Parse(p.Value, nil); err != nil {
+				return valueError(p, err)
+			}
+		}
+		set.target = p.Value
+		return nil
+	case esDelay:
+		d, err := strconv.ParseFloat(p.Value, 64)
+		if err != nil || d < 0 || d != d || d > 1e15 {
+			return &registry.PropError{Text: p.Value, Offset: p.ValueAt, Expected: "a delay in milliseconds (a number, 0 or more)"}
+		}
+		set.delayS = d / 1000
+		return nil
+	}
+	op, perr := es.compileSet(p, lookup)
+	if perr != nil {
+		return perr
+	}
+	set.sets = append(set.sets, op)
+	return nil
 }
 
 // compileSet parses one `comp: value` or `comp.prop: value` pair.
@@ -180,10 +188,14 @@ func (es *EventSets) compileSet(p registry.Pair, lookup func(string) (*registry.
 	switch {
 	case !dotted:
 		op.patch, err = s.ParseAttr(comp, p.Value)
-	case s.Single() && axisIndex(prop) >= 0:
+	case s.Single():
 		t := animTarget{axis: axisIndex(prop)}
-		if msg := t.setKind(&s.Props[0]); msg != "" || t.kind != kindFloat {
-			return op, &registry.PropError{Text: prop, Offset: p.KeyAt + len(comp) + 1, Expected: "a property of " + comp + " (it is a single-property component: " + comp + ": VALUE)"}
+		if msg := t.setKind(&s.Props[0]); msg != "" || t.axis < 0 || t.kind != kindFloat {
+			exp := "nothing after " + comp + ` ("` + comp + `: VALUE": it has a single property)`
+			if vecAxes(s) > 0 {
+				exp = "an axis of " + comp + " (" + "xyzw"[:vecAxes(s)] + ")"
+			}
+			return op, &registry.PropError{Text: prop, Offset: p.KeyAt + len(comp) + 1, Expected: exp}
 		}
 		op.axis = t.axis
 		op.num, err = strconv.ParseFloat(strings.TrimSpace(p.Value), 64)
@@ -201,6 +213,16 @@ func (es *EventSets) compileSet(p registry.Pair, lookup func(string) (*registry.
 		return op, valueError(p, err)
 	}
 	return op, nil
+}
+
+// vecAxes returns the number of axes of a single-property vector schema
+// (0 for others).
+func vecAxes(s *registry.Schema) int {
+	t := animTarget{axis: -1}
+	if t.setKind(&s.Props[0]) != "" || t.kind != kindFloat {
+		return 0
+	}
+	return t.lanes
 }
 
 // valueError places the error of parsing pair p's value.

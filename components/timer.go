@@ -1,6 +1,7 @@
 package components
 
 import (
+	"math"
 	"reflect"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -241,10 +242,13 @@ func (ts *Timers) step(dt float64) {
 				break // a zero period fires once per tick
 			}
 		}
-		if s.flags&rRunning != 0 && s.periodS > 0 {
-			// Firings dropped beyond the bound: the schedule goes on from now.
-			if due := s.delayS + float64(s.fired)*s.periodS; el >= due+s.periodS {
-				s.fired += int64((el - due) / s.periodS)
+		if s.flags&rRunning != 0 && s.periodS > 0 && el >= s.delayS+float64(s.fired)*s.periodS-timeEps {
+			// Beyond the bound: the firings due by now are dropped (counted,
+			// not emitted), and the schedule goes on.
+			s.fired = int64(math.Floor((el-s.delayS)/s.periodS+timeEps)) + 1
+			if s.total >= 0 && s.fired >= s.total {
+				s.fired = s.total
+				s.flags = s.flags&^rRunning | rDone
 			}
 		}
 	}
