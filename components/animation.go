@@ -186,7 +186,7 @@ func checkAnimation(cx *registry.CheckContext, v *Animation) error {
 	if v.Property == "" {
 		return nil
 	}
-	t, perr := resolvePath(v.Property, cx.Schema, cx.Registry.Names())
+	t, perr := resolvePath(v.Property, cx.Schema, cx.ComponentNames())
 	if perr != nil {
 		return perr
 	}

@@ -97,7 +97,7 @@ func (es *EventSets) configure(e ecs.Entity, id ecs.ID, name string, ps registry
 		}
 		return c.Schema, true
 	}
-	set, perr := es.compile(ps, lookup)
+	set, perr := es.compile(ps, lookup, es.reg.Names)
 	if perr != nil {
 		es.reg.ReportError(behaviourError(es.reg, e, name, perr))
 	}
@@ -123,7 +123,7 @@ func (es *EventSets) remove(e ecs.Entity, id ecs.ID) {
 // number, _target a selector, and that every set names a component (and
 // property) and gives a value its type parses.
 func (es *EventSets) check(cx *registry.CheckContext, ps *registry.Pairs) error {
-	if _, perr := es.compile(*ps, cx.Schema); perr != nil {
+	if _, perr := es.compile(*ps, cx.Schema, cx.ComponentNames); perr != nil {
 		return perr
 	}
 	return nil
@@ -132,10 +132,10 @@ func (es *EventSets) check(cx *registry.CheckContext, ps *registry.Pairs) error 
 // compile reads the pairs: the underscored keys, then each set parsed
 // against its component's schema. A pair that does not compile is left
 // out; the first such error is returned, placed in the pairs' text.
-func (es *EventSets) compile(ps registry.Pairs, lookup func(string) (*registry.Schema, bool)) (set *eventSet, first *registry.PropError) {
+func (es *EventSets) compile(ps registry.Pairs, lookup func(string) (*registry.Schema, bool), names func() []string) (set *eventSet, first *registry.PropError) {
 	set = &eventSet{}
 	for _, p := range ps {
-		if perr := es.compilePair(set, p, lookup); perr != nil && first == nil {
+		if perr := es.compilePair(set, p, lookup, names); perr != nil && first == nil {
 			first = perr
 		}
 	}
@@ -143,7 +143,7 @@ func (es *EventSets) compile(ps registry.Pairs, lookup func(string) (*registry.S
 }
 
 // compilePair reads one pair into set.
-func (es *EventSets) compilePair(set *eventSet, p registry.Pair, lookup func(string) (*registry.Schema, bool)) *registry.PropError {
+func (es *EventSets) compilePair(set *eventSet, p registry.Pair, lookup func(string) (*registry.Schema, bool), names func() []string) *registry.PropError {
 	switch p.Key {
 	case esEvent:
 		set.event = p.Value
@@ -164,7 +164,7 @@ func (es *EventSets) compilePair(set *eventSet, p registry.Pair, lookup func(str
 		set.delayS = d / 1000
 		return nil
 	}
-	op, perr := es.compileSet(p, lookup)
+	op, perr := es.compileSet(p, lookup, names)
 	if perr != nil {
 		return perr
 	}
@@ -173,12 +173,12 @@ func (es *EventSets) compilePair(set *eventSet, p registry.Pair, lookup func(str
 }
 
 // compileSet parses one `comp: value` or `comp.prop: value` pair.
-func (es *EventSets) compileSet(p registry.Pair, lookup func(string) (*registry.Schema, bool)) (setOp, *registry.PropError) {
+func (es *EventSets) compileSet(p registry.Pair, lookup func(string) (*registry.Schema, bool), names func() []string) (setOp, *registry.PropError) {
 	comp, prop, dotted := strings.Cut(p.Key, ".")
 	s, ok := lookup(comp)
 	if !ok {
 		exp := "the name of a component, or _event, _target or _delay"
-		if sug := didYouMeanComp(es.reg, comp); sug != "" {
+		if sug := didyoumean.Nearest(comp, names()); sug != "" {
 			exp = `the name of a component (did you mean "` + sug + `"?)`
 		}
 		return setOp{}, &registry.PropError{Text: comp, Offset: p.KeyAt, Expected: exp}
@@ -237,10 +237,6 @@ func valueError(p registry.Pair, err error) *registry.PropError {
 		pe.Text, pe.Offset, pe.Expected = ve.Text, p.ValueAt+ve.Offset, ve.Expected
 	}
 	return pe
-}
-
-func didYouMeanComp(reg *registry.Registry, name string) string {
-	return didyoumean.Nearest(name, reg.Names())
 }
 
 // fire handles the event of event-set key on e: its sets now, or after

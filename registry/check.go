@@ -19,6 +19,18 @@ type CheckContext struct {
 	// compiled also sees the components it declares. ok is false for a
 	// name nothing registers or declares.
 	Schema func(name string) (s *Schema, ok bool)
+	// Names, if set, returns the names Schema knows, for suggestions
+	// ("did you mean"); if nil, the Registry's names are.
+	Names func() []string
+}
+
+// ComponentNames returns the names of the components the data being
+// checked can name: cx.Names(), or the Registry's.
+func (cx *CheckContext) ComponentNames() []string {
+	if cx.Names != nil {
+		return cx.Names()
+	}
+	return cx.Registry.Names()
 }
 
 // A PropError is what a Check hook returns for a property value it
