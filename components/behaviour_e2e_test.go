@@ -110,11 +110,11 @@ func TestBehaviourEndToEnd(t *testing.T) {
 		}
 	}
 	for _, frag := range []string{
-		`"score":7.5`,          // 45 ticks of a 1 s tween to 10
+		`"score":7.5`,                    // 45 ticks of a 1 s tween to 10
 		`"position":{"x":0,"y":3,"z":0}`, // the door: opened at tick 15, for 30 ticks
-		`"visible":false`,      // the bulb, 100 ms after loaded
-		`"color":"#ff0000"`,    // the rock hit the floor (tick 19)
-		`"color":"#404040"`,    // the lamp: 45 ticks into its 200 ms alternate pulse: 1/4 up
+		`"visible":false`,                // the bulb, 100 ms after loaded
+		`"color":"#ff0000"`,              // the rock hit the floor (tick 19)
+		`"color":"#404040"`,              // the lamp: 45 ticks into its 200 ms alternate pulse: 1/4 up
 	} {
 		if !strings.Contains(want, frag) {
 			t.Errorf("the dump lacks %s:\n%s", frag, want)
