@@ -84,6 +84,7 @@ func (a *Animations) configure(e ecs.Entity, id ecs.ID, v *Animation) {
 	if v.Round {
 		s.flags |= rRound
 	}
+	s.setSlowWrite()
 	if propChanged {
 		s.flags &^= rBound
 		s.ptr = nil
@@ -114,10 +115,14 @@ func (a *Animations) begin(i int) {
 	if a.cfgs[i].data.Property == "" {
 		return
 	}
-	s.flags = s.flags&^(rDone|rPaused|rDelay) | rRunning
+	s.flags = s.flags&^(rDone|rPaused|rDelay|rFresh) | rRunning
+	if a.lastLoop != a.reg.Time() {
+		// Begun during a tick, before the loop ran: it moves from the
+		// next tick, as if begun when that tick's time began.
+		s.flags |= rFresh
+	}
 	s.play = 0
 	s.rebase(0)
-	s.begunAt = a.reg.Time()
 	if s.delayS > 0 {
 		s.flags |= rDelay
 		return

@@ -28,8 +28,9 @@ type Animations struct {
 	cfgs  []animCfg // cold, in step with runs
 	index map[animKey]int
 
-	ver    uint64 // the World version the cached pointers belong to
-	inLoop bool
+	ver      uint64  // the World version the cached pointers belong to
+	lastLoop float64 // the scene time of the last loop
+	inLoop   bool
 	queues animQueues
 
 	// Instances of the animation component whose states wrote
@@ -61,6 +62,8 @@ const (
 	rPosition                     // the target is position
 	rAdding                       // the target component is being added
 	rBody                         // a transform target of a physics body: wake it
+	rFresh                        // begun in this tick before the loop: moves from the next
+	rSlowWrite                    // not a whole vec3 of float64s without rounding
 )
 
 // timeEps is the slack of comparisons of scene times (seconds): sums of
@@ -78,7 +81,6 @@ type animRun struct {
 	durS        float64
 	delayS      float64
 	period      float64 // of the Elastic family
-	begunAt     float64 // scene time of the last begin
 	play        int64   // plays completed
 	plays       int64   // plays in all, -1: without end
 	target      ecs.ID  // storage of the animated component
@@ -185,9 +187,11 @@ func (s *animRun) at(el float64) (e float64, done bool) {
 // step advances every running animation by dt: the behaviour system's
 // tick. The loop writes through cached pointers into the animated
 // components; what needs the World (notifying observers, adding a
-// missing component, events) is queued and done after it.
+// missing component, events) is queued and done after it. The common
+// case (a play under way, easing linear or easeInQuad, a vec3 written
+// whole) runs inline; the rest goes through slower calls.
 func (a *Animations) step(dt float64) {
-	now := a.reg.Time()
+	a.lastLoop = a.reg.Time()
 	if v := a.w.Version(); v != a.ver {
 		for i := range a.runs {
 			a.runs[i].ptr = nil
@@ -197,33 +201,86 @@ func (a *Animations) step(dt float64) {
 	a.epoch++
 	a.inLoop = true
 	defer func() { a.inLoop = false }()
-	for i := range a.runs {
-		s := &a.runs[i]
-		if s.flags&(rRunning|rPaused|rHeld) != rRunning || s.begunAt == now {
-			continue
-		}
-		el := s.advance(dt)
-		if s.flags&rDelay != 0 {
-			if el < s.delayS-timeEps {
+	runs := a.runs
+	for i := range runs {
+		s := &runs[i]
+		if s.flags&(rRunning|rPaused|rHeld|rFresh|rDelay) != rRunning {
+			if !a.stepSlow(i, dt) {
 				continue
 			}
-			s.flags &^= rDelay
-			s.rebase(max(el-s.delayS, 0))
-			if !a.start(i) {
-				continue
+		} else {
+			if s.dt != dt {
+				s.base += s.n * s.dt
+				s.n, s.dt = 0, dt
 			}
-			el = s.elapsed()
+			s.n++
 		}
 		if s.ptr == nil && !a.bind(i) {
 			continue
 		}
-		e, done := s.at(el)
-		s.write(e)
-		a.notify(s)
-		if done {
-			s.flags = s.flags&^rRunning | rDone
-			a.queues.events = append(a.queues.events, animEvent{s.e, a.cfgs[i].name, true})
+		el := s.base + s.n*s.dt
+		if el >= s.durS-timeEps || s.flags&rSlowWrite != 0 {
+			e, done := s.at(el)
+			s.write(e)
+			a.notify(s)
+			if done {
+				s.flags = s.flags&^rRunning | rDone
+				a.queues.events = append(a.queues.events, animEvent{s.e, a.cfgs[i].name, true})
+			}
+			continue
 		}
+		p := el / s.durS
+		if s.dir == dirReverse || (s.dir == dirAlternate && s.play&1 == 1) {
+			p = 1 - p
+		}
+		switch s.ease {
+		case uint8(easeLinear):
+		case uint8(easeInQuad):
+			p *= p
+		default:
+			p = easing(s.ease).at(p, s.period)
+		}
+		x := (*registry.Vec3)(s.ptr)
+		x.X = s.from[0] + (s.to[0]-s.from[0])*p
+		x.Y = s.from[1] + (s.to[1]-s.from[1])*p
+		x.Z = s.from[2] + (s.to[2]-s.from[2])*p
+		if s.flags&rPosition != 0 && s.flags&rBody == 0 {
+			if id := s.inst; int(id) < len(a.markPos) && a.markPos[id] == a.epoch {
+				continue
+			}
+		}
+		a.notify(s)
+	}
+}
+
+// stepSlow handles a state the fast path does not: not running, paused,
+// held, begun this tick before the loop (it moves from the next tick),
+// or waiting for its delay. It reports whether the state is to be
+// written this tick (its clock advanced).
+func (a *Animations) stepSlow(i int, dt float64) bool {
+	s := &a.runs[i]
+	if s.flags&rFresh != 0 {
+		s.flags &^= rFresh
+		return false
+	}
+	if s.flags&(rRunning|rPaused|rHeld) != rRunning {
+		return false
+	}
+	el := s.advance(dt)
+	if el < s.delayS-timeEps {
+		return false
+	}
+	s.flags &^= rDelay
+	s.rebase(max(el-s.delayS, 0))
+	return a.start(i)
+}
+
+// setSlowWrite marks the states the loop's inline write does not
+// serve: all but a whole vec3 of float64s, not rounded.
+func (s *animRun) setSlowWrite() {
+	s.flags &^= rSlowWrite
+	if s.kind != kindFloat || s.lanes != 3 || s.flags&rRound != 0 {
+		s.flags |= rSlowWrite
 	}
 }
 
@@ -339,6 +396,7 @@ func (a *Animations) resolve(i int) bool {
 	c.tgt = t
 	s.target, s.kind, s.lanes = id, t.kind, uint8(t.lanes)
 	s.flags = s.flags&^(rTransform|rPosition) | rBound
+	s.setSlowWrite()
 	switch id {
 	case a.t.posID:
 		s.flags |= rTransform | rPosition
