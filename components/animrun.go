@@ -31,7 +31,7 @@ type Animations struct {
 	ver      uint64  // the World version the cached pointers belong to
 	lastLoop float64 // the scene time of the last loop
 	inLoop   bool
-	queues animQueues
+	queues   animQueues
 
 	// Instances of the animation component whose states wrote
 	// position (movedPos) or rotation or scale (movedAll) this tick,
