@@ -54,10 +54,51 @@ func (h *handTweens) step(dt float64) {
 	h.t.MovedPositions(h.moved)
 }
 
+// columnTween is the tween state as a component of its own, next to
+// position in the entities' storage table: the other hand-written
+// baseline walks both packed columns, with no lookup per entity.
+type columnTween struct {
+	From, To      registry.Vec3
+	Elapsed, DurS float64
+}
+
+// columnStep is the hand-written loop over packed columns: the tweens
+// and positions of each table side by side.
+func columnStep(f *ecs.Filter, posID, tweenID ecs.ID, t *Transforms, dt float64) {
+	q := f.Query()
+	for q.NextTable() {
+		ps := ecs.Column[registry.Vec3](&q, posID)
+		ts := ecs.Column[columnTween](&q, tweenID)[:len(ps)]
+		for i := range ts {
+			s := &ts[i]
+			s.Elapsed += dt
+			if s.Elapsed >= s.DurS {
+				s.Elapsed -= s.DurS
+			}
+			p := s.Elapsed / s.DurS
+			e := p * p
+			ps[i].X = s.From.X + (s.To.X-s.From.X)*e
+			ps[i].Y = s.From.Y + (s.To.Y-s.From.Y)*e
+			ps[i].Z = s.From.Z + (s.To.Z-s.From.Z)*e
+		}
+	}
+	t.MovedPositions(f)
+}
+
+// Baselines of the benchmarks.
+const (
+	benchAnimation = iota // the animation component
+	benchHand             // handTweens: a slice of tweens, positions through ecs.Map
+	benchColumn           // columnStep: packed columns
+)
+
+var benchNames = []string{"animation", "hand", "hand-column"}
+
 // benchScene returns a registry with benchAnimated entities with a
-// position each: animated by the animation component (hand false) or
-// by a system running the hand-written loop.
-func benchScene(b *testing.B, hand bool) (*registry.Registry, *Builtins, *handTweens) {
+// position each, animated by the animation component, by a system
+// running the hand-written loop over a slice, or by one over packed
+// columns.
+func benchScene(b *testing.B, kind int) (*registry.Registry, *Builtins, func(dt float64)) {
 	w := ecs.NewWorld()
 	r := registry.New(w)
 	bi, err := Register(r)
@@ -65,24 +106,37 @@ func benchScene(b *testing.B, hand bool) (*registry.Registry, *Builtins, *handTw
 	h := &handTweens{pos: bi.Position, t: bi.Transforms}
 	pos := registry.Patch{{Index: 0, Value: registry.Vec3{}}}
 	anim := namedPatchesB(b, r, "animation", "property: position; from: 0 0 0; to: 10 5 2; dur: 2000; loop: true")
+	tweens := ecs.MustRegister[columnTween](w, "bench-tween")
 	for range benchAnimated {
 		e := w.NewEntity()
 		comps := []registry.NamedPatch{{Name: "position", Patch: pos}}
-		if !hand {
+		if kind == benchAnimation {
 			comps = append(comps, anim)
 		}
 		must(b, r.SetMany(e, comps))
-		h.ts = append(h.ts, handTween{e: e, to: registry.Vec3{X: 10, Y: 5, Z: 2}, durS: 2})
+		to := registry.Vec3{X: 10, Y: 5, Z: 2}
+		h.ts = append(h.ts, handTween{e: e, to: to, durS: 2})
+		if kind == benchColumn {
+			must(b, tweens.Add(e, columnTween{To: to, DurS: 2}))
+		}
 	}
-	if hand {
+	step := func(dt float64) { bi.Animations.step(dt); bi.Animations.flush() }
+	switch kind {
+	case benchHand:
 		h.moved = ecs.NewFilter(w, ecs.With(bi.Position.ID(), bi.World.ID()))
+		step = h.step
+	case benchColumn:
+		f := ecs.NewFilter(w, ecs.With(bi.Position.ID(), tweens.ID(), bi.World.ID()))
+		step = func(dt float64) { columnStep(f, bi.Position.ID(), tweens.ID(), bi.Transforms, dt) }
+	}
+	if kind != benchAnimation {
 		_, err := registry.RegisterSystem(r, "hand", registry.SystemDefinition[struct{}]{
-			Tick: func(s *registry.SystemContext, _ *struct{}) { h.step(s.Delta) },
+			Tick: func(s *registry.SystemContext, _ *struct{}) { step(s.Delta) },
 		})
 		must(b, err)
 	}
 	must(b, r.Tick(hz)) // everything started, pointers cached
-	return r, bi, h
+	return r, bi, step
 }
 
 func namedPatchesB(b *testing.B, r *registry.Registry, name, attr string) registry.NamedPatch {
@@ -95,12 +149,11 @@ func namedPatchesB(b *testing.B, r *registry.Registry, name, attr string) regist
 
 // BenchmarkAnimationTick is a whole Registry.Tick (systems, the
 // transform update of the 10,000 moved positions) with the positions
-// animated by animation components, then by the hand-written loop.
+// animated by animation components, then by the hand-written loops.
 func BenchmarkAnimationTick(b *testing.B) {
-	for _, hand := range []bool{false, true} {
-		name := map[bool]string{false: "animation", true: "hand"}[hand]
+	for kind, name := range benchNames {
 		b.Run(name, func(b *testing.B) {
-			r, bi, _ := benchScene(b, hand)
+			r, bi, _ := benchScene(b, kind)
 			b.ResetTimer()
 			for range b.N {
 				if err := r.Tick(hz); err != nil {
@@ -108,36 +161,42 @@ func BenchmarkAnimationTick(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			if !hand && bi.Animations.Running() != benchAnimated {
+			if kind == benchAnimation && bi.Animations.Running() != benchAnimated {
 				b.Fatalf("%d animations running", bi.Animations.Running())
 			}
+			checkBenchPositions(b, r, bi)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchAnimated, "ns/entity")
 		})
 	}
 }
 
-// BenchmarkAnimationLoop is the update alone: the animations' loop and
-// what it hands the transform system (not the transform update), then
-// the hand-written loop with the same.
+// BenchmarkAnimationLoop is the update alone: each loop and what it
+// hands the transform system (not the transform update).
 func BenchmarkAnimationLoop(b *testing.B) {
-	for _, hand := range []bool{false, true} {
-		name := map[bool]string{false: "animation", true: "hand"}[hand]
+	for kind, name := range benchNames {
 		b.Run(name, func(b *testing.B) {
-			r, bi, h := benchScene(b, hand)
-			a := bi.Animations
+			_, bi, step := benchScene(b, kind)
 			b.ResetTimer()
 			for range b.N {
-				if hand {
-					h.step(hz)
-				} else {
-					a.step(hz)
-					a.flush()
-				}
+				step(hz)
 				bi.Transforms.moved, bi.Transforms.movedPos = bi.Transforms.moved[:0], bi.Transforms.movedPos[:0]
 			}
 			b.StopTimer()
-			_ = r
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchAnimated, "ns/entity")
 		})
+	}
+}
+
+// checkBenchPositions checks that every position is on the tween's
+// path and that its world position follows it.
+func checkBenchPositions(b *testing.B, r *registry.Registry, bi *Builtins) {
+	q := ecs.NewFilter(r.World(), ecs.With(bi.Position.ID())).Query()
+	defer q.Close()
+	for q.Next() {
+		p := *bi.Position.Get(q.Entity())
+		w, _ := bi.Transforms.World(q.Entity())
+		if p.X < 0 || p.X > 10 || abs(p.Y-p.X/2) > 1e-9 || abs(p.Z-p.X/5) > 1e-9 || w.Position != p {
+			b.Fatalf("position %v, world %v", p, w.Position)
+		}
 	}
 }

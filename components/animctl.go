@@ -18,7 +18,8 @@ func (a *Animations) add(e ecs.Entity, id ecs.ID, name string) {
 		a.drop(i)
 	}
 	a.index[key] = len(a.runs)
-	a.runs = append(a.runs, animRun{e: e, inst: id})
+	a.runs = append(a.runs, animRun{inst: id})
+	a.warm = append(a.warm, animWarm{e: e})
 	a.cfgs = append(a.cfgs, animCfg{name: name, key: key})
 }
 
@@ -38,11 +39,11 @@ func (a *Animations) drop(i int) {
 	delete(a.index, a.cfgs[i].key)
 	last := len(a.runs) - 1
 	if i != last {
-		a.runs[i], a.cfgs[i] = a.runs[last], a.cfgs[last]
+		a.runs[i], a.warm[i], a.cfgs[i] = a.runs[last], a.warm[last], a.cfgs[last]
 		a.index[a.cfgs[i].key] = i
 	}
-	a.runs[last], a.cfgs[last] = animRun{}, animCfg{}
-	a.runs, a.cfgs = a.runs[:last], a.cfgs[:last]
+	a.runs[last], a.warm[last], a.cfgs[last] = animRun{}, animWarm{}, animCfg{}
+	a.runs, a.warm, a.cfgs = a.runs[:last], a.warm[:last], a.cfgs[:last]
 }
 
 // hold pauses (or plays) an animation with its entity or the scene.
@@ -67,7 +68,7 @@ func (a *Animations) configure(e ecs.Entity, id ecs.ID, v *Animation) {
 	if !ok {
 		return
 	}
-	s, c := &a.runs[i], &a.cfgs[i]
+	s, w, c := &a.runs[i], &a.warm[i], &a.cfgs[i]
 	first := !c.ready
 	propChanged := first || v.Property != c.data.Property
 	fromChanged := v.From != c.data.From
@@ -76,15 +77,16 @@ func (a *Animations) configure(e ecs.Entity, id ecs.ID, v *Animation) {
 	c.data, c.ready, c.err = *v, true, ""
 	ez, _ := easingByName(v.Easing) // the schema's oneOf lists the easings
 	s.ease = uint8(ez)
-	s.period = elasticPeriod(v.Elasticity)
-	s.durS, s.delayS = v.Dur/1000, v.Delay/1000
+	w.period = elasticPeriod(v.Elasticity)
+	s.durS, w.delayS = v.Dur/1000, v.Delay/1000
 	s.dir = dirOf(v.Dir)
-	s.plays = playsOf(v.Loop, s.dir)
+	w.plays = playsOf(v.Loop, s.dir)
+	a.setPlay(i, w.play)
 	s.flags &^= rRound
 	if v.Round {
 		s.flags |= rRound
 	}
-	s.setSlowWrite()
+	a.setSlowWrite(i)
 	if propChanged {
 		s.flags &^= rBound
 		s.ptr = nil
@@ -121,9 +123,9 @@ func (a *Animations) begin(i int) {
 		// next tick, as if begun when that tick's time began.
 		s.flags |= rFresh
 	}
-	s.play = 0
+	a.setPlay(i, 0)
 	s.rebase(0)
-	if s.delayS > 0 {
+	if a.warm[i].delayS > 0 {
 		s.flags |= rDelay
 		return
 	}
@@ -154,13 +156,14 @@ func (a *Animations) start(i int) bool {
 		a.fail(i, fmt.Errorf("to: %w", err))
 		return false
 	}
-	s.from, s.to = from, to
+	a.setLanes(i, from, to)
+	e := a.warm[i].e
 	s.flags &^= rBody
-	if s.flags&rTransform != 0 && a.w.Has(s.e, a.vel) {
+	if s.flags&rTransform != 0 && a.w.Has(e, a.vel) {
 		s.flags |= rBody
 	}
 	a.stopRelated(i)
-	a.queues.events = append(a.queues.events, animEvent{s.e, c.name, false})
+	a.queues.events = append(a.queues.events, animEvent{e, c.name, false})
 	return true
 }
 
@@ -172,7 +175,7 @@ func (a *Animations) current(i int) ([4]float64, bool) {
 		return [4]float64{}, false
 	}
 	if s.ptr != nil || a.bind(i) {
-		return readLanes(s.ptr, s.kind, s.lanes), true
+		return readLanes(s.ptr, a.warm[i].kind, a.warm[i].lanes), true
 	}
 	t := &a.cfgs[i].tgt
 	rc, _ := a.reg.Component(t.comp)
@@ -186,16 +189,17 @@ func (a *Animations) retarget(i int) {
 	if s.flags&rBound == 0 && !a.resolve(i) {
 		return
 	}
-	to, err := c.tgt.parseLanes(a.reg.Types(), c.data.To, s.from)
+	from := a.warm[i].from
+	to, err := c.tgt.parseLanes(a.reg.Types(), c.data.To, from)
 	if err != nil {
 		a.fail(i, fmt.Errorf("to: %w", err))
 		return
 	}
-	s.to = to
+	a.setLanes(i, from, to)
 	if s.flags&rDone != 0 && (s.ptr != nil || a.bind(i)) {
-		e, _ := s.at(s.elapsed())
-		s.write(e)
-		a.notify(s)
+		e, _ := a.at(i, a.elapsed(i))
+		a.write(i, e)
+		a.notify(i)
 	}
 }
 
@@ -204,15 +208,15 @@ func (a *Animations) retarget(i int) {
 // the same property when one begins. Those waiting for their delay go
 // on.
 func (a *Animations) stopRelated(i int) {
-	s := &a.runs[i]
-	for _, id := range a.w.Components(s.e) {
+	s, e := &a.runs[i], a.warm[i].e
+	for _, id := range a.w.Components(e) {
 		if id == s.inst {
 			continue
 		}
 		if c, ok := a.reg.ComponentByID(id); !ok || c != a.comp {
 			continue
 		}
-		j, ok := a.index[animKey{s.e.Index(), id}]
+		j, ok := a.index[animKey{e.Index(), id}]
 		if !ok {
 			continue
 		}
@@ -229,7 +233,7 @@ func (a *Animations) overlap(i, j int) bool {
 	if s.flags&o.flags&rBound == 0 {
 		return a.cfgs[i].data.Property == a.cfgs[j].data.Property
 	}
-	if s.target != o.target {
+	if a.warm[i].target != a.warm[j].target {
 		return false
 	}
 	span := func(t *animTarget) (uintptr, uintptr) {
@@ -254,7 +258,7 @@ func (a *Animations) listen(i int) {
 		a.reg.Off(l)
 	}
 	c.lis = c.lis[:0]
-	e, key := a.runs[i].e, c.key
+	e, key := a.warm[i].e, c.key
 	on := func(names []string, act func(j int)) {
 		for _, n := range names {
 			if n == "" {
@@ -387,7 +391,7 @@ func (a *Animations) find(e ecs.Entity, name string) (int, error) {
 		return 0, fmt.Errorf("components: %s has no animation %q", entityLabel(a.reg, e), name)
 	}
 	i, ok := a.index[animKey{e.Index(), id}]
-	if !ok || a.runs[i].e != e {
+	if !ok || a.warm[i].e != e {
 		return 0, fmt.Errorf("components: %s has no animation %q", entityLabel(a.reg, e), name)
 	}
 	return i, nil
@@ -404,11 +408,11 @@ func (a *Animations) State(e ecs.Entity, name string) (AnimationState, bool) {
 	st := AnimationState{
 		Running: s.flags&rRunning != 0, Delaying: s.flags&rDelay != 0,
 		Paused: s.flags&rPaused != 0, Done: s.flags&rDone != 0,
-		Play: s.play, Elapsed: s.elapsed(),
+		Play: a.warm[i].play, Elapsed: a.elapsed(i),
 	}
 	switch {
 	case st.Done:
-		st.Play, st.Progress = s.play+1, 1
+		st.Play, st.Progress = a.warm[i].play+1, 1
 	case st.Delaying:
 	case s.durS > 0:
 		st.Progress = min(st.Elapsed/s.durS, 1)

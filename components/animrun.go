@@ -24,9 +24,11 @@ type Animations struct {
 	vel   ecs.ID
 	comp  *registry.Component
 
-	runs  []animRun // hot: what the loop reads and writes
-	cfgs  []animCfg // cold, in step with runs
+	runs  []animRun  // hot: what the loop reads and writes
+	warm  []animWarm // the rest of the state, in step with runs
+	cfgs  []animCfg  // the configuration, in step with runs
 	index map[animKey]int
+	dt    float64 // the tick the runs' clocks count (see animRun)
 
 	ver      uint64  // the World version the cached pointers belong to
 	lastLoop float64 // the scene time of the last loop
@@ -64,30 +66,40 @@ const (
 	rBody                         // a transform target of a physics body: wake it
 	rFresh                        // begun in this tick before the loop: moves from the next
 	rSlowWrite                    // not a whole vec3 of float64s without rounding
+	rReversed                     // the current play runs from to to from
 )
 
 // timeEps is the slack of comparisons of scene times (seconds): sums of
 // a tick's dt are not exact.
 const timeEps = 1e-9
 
-// animRun is the hot state of one animation.
+// animRun is the hot state of one animation, what the loop reads for a
+// play under way (88 bytes: the loop's memory traffic is most of its
+// cost).
 type animRun struct {
-	ptr      unsafe.Pointer // the first lane, valid while ver is the World's
-	e        ecs.Entity
-	from, to [4]float64
-	// Elapsed time of the current play (or of the delay) is base + n·dt:
-	// n ticks of dt since base, so that 30 ticks of 1/60 s are 0.5 s.
-	base, n, dt float64
-	durS        float64
+	ptr unsafe.Pointer // the first lane, valid while ver is the World's
+	// Elapsed time of the current play (or of the delay) is base +
+	// n·Animations.dt: n ticks since base, so that 30 ticks of 1/60 s
+	// are 0.5 s.
+	base, n float64
+	durS    float64
+	// The first three lanes of from, and of to - from.
+	from, delta [3]float64
+	inst        ecs.ID // this animation instance
+	flags       uint16
+	ease, dir   uint8
+}
+
+// animWarm is the rest of an animation's state.
+type animWarm struct {
+	e           ecs.Entity
+	from, to    [4]float64
 	delayS      float64
 	period      float64 // of the Elastic family
 	play        int64   // plays completed
 	plays       int64   // plays in all, -1: without end
 	target      ecs.ID  // storage of the animated component
-	inst        ecs.ID  // this animation instance
-	flags       uint16
 	kind, lanes uint8
-	ease, dir   uint8
 }
 
 // animCfg is the cold state of one animation.
@@ -130,58 +142,80 @@ func newAnimations(reg *registry.Registry, b *Builtins) *Animations {
 		index: map[animKey]int{}, filters: map[ecs.ID]*ecs.Filter{}}
 }
 
-// elapsed advances the run's clock by one tick of dt and returns it.
-func (s *animRun) advance(dt float64) float64 {
-	if s.dt != dt {
-		s.base += s.n * s.dt
-		s.n, s.dt = 0, dt
-	}
-	s.n++
-	return s.base + s.n*dt
-}
+// elapsed returns the elapsed time of run i's current play (or delay).
+func (a *Animations) elapsed(i int) float64 { return a.runs[i].base + a.runs[i].n*a.dt }
 
-// elapsed returns the elapsed time of the current play (or delay).
-func (s *animRun) elapsed() float64 { return s.base + s.n*s.dt }
-
-// rebase sets the elapsed time to el.
+// rebase sets the elapsed time of s to el.
 func (s *animRun) rebase(el float64) { s.base, s.n = el, 0 }
 
-// reversed reports whether the current play runs from to to from.
-func (s *animRun) reversed() bool {
-	return s.dir == dirReverse || (s.dir == dirAlternate && s.play%2 == 1)
+// setTick makes dt the tick the clocks count, rebasing them all if it
+// changed (a program that changes its tick rate).
+func (a *Animations) setTick(dt float64) {
+	if dt == a.dt {
+		return
+	}
+	for i := range a.runs {
+		s := &a.runs[i]
+		s.base += s.n * a.dt
+		s.n = 0
+	}
+	a.dt = dt
 }
 
-// eased returns the eased progress of the current play at p (0 to 1).
-func (s *animRun) eased(p float64) float64 {
-	if s.reversed() {
+// setPlay sets the plays run i has completed, and with them the
+// direction of the current play.
+func (a *Animations) setPlay(i int, play int64) {
+	s, w := &a.runs[i], &a.warm[i]
+	w.play = play
+	s.flags &^= rReversed
+	if s.dir == dirReverse || (s.dir == dirAlternate && play%2 == 1) {
+		s.flags |= rReversed
+	}
+}
+
+// setLanes sets run i's from and to.
+func (a *Animations) setLanes(i int, from, to [4]float64) {
+	s, w := &a.runs[i], &a.warm[i]
+	w.from, w.to = from, to
+	for k := range s.from {
+		s.from[k], s.delta[k] = from[k], to[k]-from[k]
+	}
+}
+
+// eased returns the eased progress of run i's current play at p (0 to
+// 1).
+func (a *Animations) eased(i int, p float64) float64 {
+	s := &a.runs[i]
+	if s.flags&rReversed != 0 {
 		p = 1 - p
 	}
-	return easing(s.ease).at(p, s.period)
+	return easing(s.ease).at(p, a.warm[i].period)
 }
 
-// at returns the eased progress at elapsed el of the current play,
-// moving on to later plays as el passes the duration (their overshoot
-// carried), and done once the last play ended (the progress is then its
-// end).
-func (s *animRun) at(el float64) (e float64, done bool) {
+// at returns the eased progress of run i at elapsed el of its current
+// play, moving on to later plays as el passes the duration (their
+// overshoot carried), and done once the last play ended (the progress
+// is then its end).
+func (a *Animations) at(i int, el float64) (e float64, done bool) {
+	s, w := &a.runs[i], &a.warm[i]
 	if el >= s.durS-timeEps {
 		k := int64(1)
 		if s.durS > 0 {
 			k = int64(math.Floor((el + timeEps) / s.durS))
 		}
-		if s.plays >= 0 && s.play+k >= s.plays {
-			s.play = s.plays - 1
+		if w.plays >= 0 && w.play+k >= w.plays {
+			a.setPlay(i, w.plays-1)
 			s.rebase(s.durS)
-			return s.eased(1), true
+			return a.eased(i, 1), true
 		}
-		s.play += k
+		a.setPlay(i, w.play+k)
 		el = max(el-float64(k)*s.durS, 0)
 		s.rebase(el)
 	}
 	if s.durS <= 0 {
-		return s.eased(1), false
+		return a.eased(i, 1), false
 	}
-	return s.eased(min(el/s.durS, 1)), false
+	return a.eased(i, min(el/s.durS, 1)), false
 }
 
 // step advances every running animation by dt: the behaviour system's
@@ -198,39 +232,30 @@ func (a *Animations) step(dt float64) {
 		}
 		a.ver = v
 	}
+	a.setTick(dt)
 	a.epoch++
 	a.inLoop = true
 	defer func() { a.inLoop = false }()
 	runs := a.runs
+	markPos, epoch := a.markPos, a.epoch
+	const fast = rRunning | rPaused | rHeld | rFresh | rDelay | rSlowWrite
 	for i := range runs {
 		s := &runs[i]
-		if s.flags&(rRunning|rPaused|rHeld|rFresh|rDelay) != rRunning {
-			if !a.stepSlow(i, dt) {
-				continue
+		if s.flags&fast != rRunning || s.ptr == nil {
+			if a.stepSlow(i, dt) {
+				markPos = a.markPos
 			}
-		} else {
-			if s.dt != dt {
-				s.base += s.n * s.dt
-				s.n, s.dt = 0, dt
-			}
-			s.n++
-		}
-		if s.ptr == nil && !a.bind(i) {
 			continue
 		}
-		el := s.base + s.n*s.dt
-		if el >= s.durS-timeEps || s.flags&rSlowWrite != 0 {
-			e, done := s.at(el)
-			s.write(e)
-			a.notify(s)
-			if done {
-				s.flags = s.flags&^rRunning | rDone
-				a.queues.events = append(a.queues.events, animEvent{s.e, a.cfgs[i].name, true})
-			}
+		s.n++
+		el := s.base + s.n*dt
+		if el >= s.durS-timeEps {
+			a.stepWrite(i, el)
+			markPos = a.markPos
 			continue
 		}
 		p := el / s.durS
-		if s.dir == dirReverse || (s.dir == dirAlternate && s.play&1 == 1) {
+		if s.flags&rReversed != 0 {
 			p = 1 - p
 		}
 		switch s.ease {
@@ -238,25 +263,37 @@ func (a *Animations) step(dt float64) {
 		case uint8(easeInQuad):
 			p *= p
 		default:
-			p = easing(s.ease).at(p, s.period)
+			p = easing(s.ease).at(p, a.warm[i].period)
 		}
 		x := (*registry.Vec3)(s.ptr)
-		x.X = s.from[0] + (s.to[0]-s.from[0])*p
-		x.Y = s.from[1] + (s.to[1]-s.from[1])*p
-		x.Z = s.from[2] + (s.to[2]-s.from[2])*p
-		if s.flags&rPosition != 0 && s.flags&rBody == 0 {
-			if id := s.inst; int(id) < len(a.markPos) && a.markPos[id] == a.epoch {
-				continue
-			}
+		x.X = s.from[0] + s.delta[0]*p
+		x.Y = s.from[1] + s.delta[1]*p
+		x.Z = s.from[2] + s.delta[2]*p
+		if s.flags&(rPosition|rBody) == rPosition && int(s.inst) < len(markPos) && markPos[s.inst] == epoch {
+			continue
 		}
-		a.notify(s)
+		a.notify(i)
+		markPos = a.markPos
 	}
 }
 
-// stepSlow handles a state the fast path does not: not running, paused,
+// stepWrite writes run i at elapsed el the slow way: the end of a play,
+// or a value other than a whole vec3.
+func (a *Animations) stepWrite(i int, el float64) {
+	e, done := a.at(i, el)
+	a.write(i, e)
+	a.notify(i)
+	if done {
+		s := &a.runs[i]
+		s.flags = s.flags&^rRunning | rDone
+		a.queues.events = append(a.queues.events, animEvent{a.warm[i].e, a.cfgs[i].name, true})
+	}
+}
+
+// stepSlow runs a state the fast path does not: not running, paused,
 // held, begun this tick before the loop (it moves from the next tick),
-// or waiting for its delay. It reports whether the state is to be
-// written this tick (its clock advanced).
+// waiting for its delay, not bound yet, or written the slow way. It
+// reports whether it wrote.
 func (a *Animations) stepSlow(i int, dt float64) bool {
 	s := &a.runs[i]
 	if s.flags&rFresh != 0 {
@@ -266,37 +303,42 @@ func (a *Animations) stepSlow(i int, dt float64) bool {
 	if s.flags&(rRunning|rPaused|rHeld) != rRunning {
 		return false
 	}
-	el := s.advance(dt)
-	if el < s.delayS-timeEps {
+	s.n++
+	if s.flags&rDelay != 0 {
+		el := a.elapsed(i)
+		if el < a.warm[i].delayS-timeEps {
+			return false
+		}
+		s.flags &^= rDelay
+		s.rebase(max(el-a.warm[i].delayS, 0))
+		if !a.start(i) {
+			return false
+		}
+	}
+	if s.ptr == nil && !a.bind(i) {
 		return false
 	}
-	s.flags &^= rDelay
-	s.rebase(max(el-s.delayS, 0))
-	return a.start(i)
+	a.stepWrite(i, s.base+s.n*dt)
+	return true
 }
 
 // setSlowWrite marks the states the loop's inline write does not
 // serve: all but a whole vec3 of float64s, not rounded.
-func (s *animRun) setSlowWrite() {
+func (a *Animations) setSlowWrite(i int) {
+	s, w := &a.runs[i], &a.warm[i]
 	s.flags &^= rSlowWrite
-	if s.kind != kindFloat || s.lanes != 3 || s.flags&rRound != 0 {
+	if w.kind != kindFloat || w.lanes != 3 || s.flags&rRound != 0 {
 		s.flags |= rSlowWrite
 	}
 }
 
-// write writes the value at eased progress e.
-func (s *animRun) write(e float64) {
-	p := s.ptr
-	round := s.flags&rRound != 0
+// write writes run i's value at eased progress e.
+func (a *Animations) write(i int, e float64) {
+	s := &a.warm[i]
+	p := a.runs[i].ptr
+	round := a.runs[i].flags&rRound != 0
 	switch s.kind {
 	case kindFloat:
-		if s.lanes == 3 && !round {
-			x := (*registry.Vec3)(p)
-			x.X = s.from[0] + (s.to[0]-s.from[0])*e
-			x.Y = s.from[1] + (s.to[1]-s.from[1])*e
-			x.Z = s.from[2] + (s.to[2]-s.from[2])*e
-			return
-		}
 		for k := 0; k < int(s.lanes); k++ {
 			v := s.from[k] + (s.to[k]-s.from[k])*e
 			if round {
@@ -321,18 +363,19 @@ func (s *animRun) write(e float64) {
 	}
 }
 
-// notify records a write of s for the observers of its target: the
+// notify records a write of run i for the observers of its target: the
 // transform system compares the entities of the animation's instance
 // after the tick (as it does for physics), other components get a
 // MarkChanged after the loop.
-func (a *Animations) notify(s *animRun) {
+func (a *Animations) notify(i int) {
+	s := &a.runs[i]
 	if s.flags&rTransform == 0 {
-		a.queues.marks = append(a.queues.marks, animAdd{e: s.e, id: s.target})
+		a.queues.marks = append(a.queues.marks, animAdd{e: a.warm[i].e, id: a.warm[i].target})
 		return
 	}
 	if s.flags&rBody != 0 {
 		// Physics may have put it to sleep since: it must see it move.
-		a.queues.wakes = append(a.queues.wakes, s.e)
+		a.queues.wakes = append(a.queues.wakes, a.warm[i].e)
 	}
 	id := int(s.inst)
 	if id >= len(a.markPos) {
@@ -394,9 +437,10 @@ func (a *Animations) resolve(i int) bool {
 		return false
 	}
 	c.tgt = t
-	s.target, s.kind, s.lanes = id, t.kind, uint8(t.lanes)
+	w := &a.warm[i]
+	w.target, w.kind, w.lanes = id, t.kind, uint8(t.lanes)
 	s.flags = s.flags&^(rTransform|rPosition) | rBound
-	s.setSlowWrite()
+	a.setSlowWrite(i)
 	switch id {
 	case a.t.posID:
 		s.flags |= rTransform | rPosition
@@ -413,7 +457,7 @@ func (a *Animations) fail(i int, err error) {
 	s.flags &^= rRunning | rDelay
 	if msg := err.Error(); msg != c.err {
 		c.err = msg
-		a.reg.ReportError(behaviourError(a.reg, s.e, c.name, err))
+		a.reg.ReportError(behaviourError(a.reg, a.warm[i].e, c.name, err))
 	}
 }
 
@@ -422,19 +466,19 @@ func (a *Animations) fail(i int, err error) {
 // setAttribute adds it; if the component got new storage (a declared
 // component redeclared by a reload), the path is resolved again.
 func (a *Animations) bind(i int) bool {
-	s := &a.runs[i]
+	s, w := &a.runs[i], &a.warm[i]
 	if s.flags&rBound == 0 && !a.resolve(i) {
 		return false
 	}
-	p, err := a.w.GetPtr(s.e, s.target)
+	p, err := a.w.GetPtr(w.e, w.target)
 	if err != nil && errors.Is(err, ecs.ErrNoComponent) {
-		if rc, id, ok := a.reg.LookupExisting(a.cfgs[i].tgt.comp); ok && rc != nil && id != s.target {
+		if rc, id, ok := a.reg.LookupExisting(a.cfgs[i].tgt.comp); ok && rc != nil && id != w.target {
 			s.flags &^= rBound
 			return a.bind(i)
 		}
 		if s.flags&rAdding == 0 {
 			s.flags |= rAdding
-			a.queues.adds = append(a.queues.adds, animAdd{s.e, s.target, a.cfgs[i].tgt.comp})
+			a.queues.adds = append(a.queues.adds, animAdd{w.e, w.target, a.cfgs[i].tgt.comp})
 		}
 		return false
 	}
