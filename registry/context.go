@@ -88,6 +88,9 @@ func componentEvent(name string) ComponentEvent {
 // has listeners (loading a large scene initialises millions of
 // components).
 func (r *Registry) emitComponent(e ecs.Entity, event, name string) {
+	if len(r.listeners) == 0 {
+		return
+	}
 	if _, ok := r.listeners[e.Index()]; !ok {
 		return
 	}
