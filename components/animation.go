@@ -98,7 +98,7 @@ func parseLoop(text string, def any) (any, error) {
 		return Loop("0"), nil
 	}
 	n, err := strconv.ParseUint(s, 10, 31)
-	if err != nil || s[0] == '+' {
+	if err != nil {
 		return nil, &registry.ValueError{Text: s, Offset: strings.Index(text, s), Expected: loopExpected}
 	}
 	return Loop(strconv.FormatUint(n, 10)), nil

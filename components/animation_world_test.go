@@ -147,3 +147,50 @@ func TestAnimationWakesBody(t *testing.T) {
 		t.Errorf("after the animation the body falls: y %v", y)
 	}
 }
+
+// TestAnimationRedeclared: a declared component whose schema a reload
+// changes gets new storage; an animation of it follows (its path
+// resolved again against the new schema).
+func TestAnimationRedeclared(t *testing.T) {
+	r, _ := animRegistry(t)
+	e := entityWith(t, r, "stats=speed: 0", "animation=property: stats.speed; to: 10; dur: 100; easing: linear")
+	ticks(t, r, 3)
+	s, err := registry.NewSchema([]registry.PropSpec{{Name: "label", Type: "string"}, {Name: "speed", Type: "number"}}, r.Types())
+	must(t, err)
+	if _, err := r.Redeclare("stats", s); err != nil {
+		t.Fatal(err)
+	}
+	ticks(t, r, 1)
+	if v := num(t, r, e, "stats", 1); math.Abs(v-10.0*4/6) > 1e-9 {
+		t.Errorf("after the redeclaration: speed %v", v)
+	}
+}
+
+// TestLoopType: the loop type reads counts, true and false, and refuses
+// the rest with what it expects.
+func TestLoopType(t *testing.T) {
+	r, _ := animRegistry(t)
+	typ, ok := r.Types().Lookup("loop")
+	if !ok {
+		t.Fatal("no loop type")
+	}
+	for text, want := range map[string]string{"0": "0", " 3 ": "3", "007": "7", "true": "true", "false": "0", "": "5"} {
+		v, err := typ.Parse(text, Loop("5"))
+		if err != nil || typ.Print(v) != want {
+			t.Errorf("%q: %v, %v; want %s", text, v, err, want)
+		}
+	}
+	for _, bad := range []string{"-1", "+2", "1.5", "yes", "True", "99999999999", "1 2"} {
+		_, err := typ.Parse(" "+bad, Loop("0"))
+		ve, ok := err.(*registry.ValueError)
+		if !ok || ve.Offset != 1 || ve.Text != bad || ve.Expected != loopExpected {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if n, forever := Loop("true").Count(); !forever || n != 0 {
+		t.Error("true is forever")
+	}
+	if n, forever := Loop("12").Count(); forever || n != 12 {
+		t.Error("12")
+	}
+}

@@ -4,8 +4,11 @@
 // relative to the parent, and world, their result in world space),
 // visible, color, motion (velocity, acceleration, gravity), spin,
 // lifetime, spawner, ground, the physics system that integrates motion at
-// a fixed step and lands bodies on grounds, and the transform system that
-// keeps world transforms up to date.
+// a fixed step and lands bodies on grounds (emitting collide), the
+// transform system that keeps world transforms up to date, and the
+// behaviour components, run in scene time by the behaviour system:
+// animation (A-Frame's), timer and event-set (A-Frame's community
+// component), with the loop and pairs property types they use.
 //
 // There is no global registry: call [Register] on every
 // [registry.Registry] that wants them. It returns [Builtins], typed access
