@@ -823,9 +823,6 @@ func (s *Scene) Apply(d *Diff) error {
 	ns.applySpawned(d, &errs)
 	ns.applyRearrange(d)
 	s.applyDestroy(d)
-	for _, e := range made {
-		s.Registry.Emit(e, "loaded", nil, false) // A-Frame's, as Build emits it
-	}
 	s.Plan, s.Entities, s.Nodes = d.new, ns.Entities, ns.Nodes
 	if d.new.owner == nil {
 		d.new.owner = s
@@ -836,6 +833,11 @@ func (s *Scene) Apply(d *Diff) error {
 		roots = append(roots, e)
 	}
 	s.Roots = roots
+	for _, e := range made {
+		if s.World.Alive(e) {
+			s.Registry.Emit(e, "loaded", nil, false) // A-Frame's, as Build emits it
+		}
+	}
 	if len(errs) > 0 {
 		return errs
 	}
