@@ -41,6 +41,13 @@ type Builtins struct {
 	// read world matrices and report direct writes.
 	Transform  *registry.System
 	Transforms *Transforms
+	// Behaviour is the system that runs the animation, timer and
+	// event-set components every tick; Animations, Timers and EventSets
+	// are their runtimes, to control them from Go.
+	Behaviour  *registry.System
+	Animations *Animations
+	Timers     *Timers
+	EventSets  *EventSets
 }
 
 // Register registers the built-in components and systems on reg:
@@ -49,13 +56,15 @@ type Builtins struct {
 // (boolean, default true), color (default white), velocity, acceleration
 // and gravity (vec3, in units per second, per second squared, and a
 // per-entity gravity force acting as an acceleration), spin, lifetime,
-// spawner, ground, the physics system and the transform system.
+// spawner, ground, the behaviour components (animation, timer,
+// event-set, with the property types loop and pairs), the physics
+// system, the behaviour system and the transform system.
 // docs/components.md lists their properties and behaviour.
 func Register(reg *registry.Registry) (*Builtins, error) {
 	b := &Builtins{}
 	for _, step := range []func(*registry.Registry, *Builtins) error{
 		registerTransform, registerMotion, registerSpin, registerLifetime,
-		registerSpawner, registerGround, registerPhysics, registerTransformSystem,
+		registerSpawner, registerGround, registerPhysics, registerBehaviour, registerTransformSystem,
 	} {
 		if err := step(reg, b); err != nil {
 			return nil, err

@@ -30,6 +30,11 @@
 //   - Others: visible and color ([registry.Color]); [Spin] turns an
 //     entity; [Lifetime] destroys it after a time; [Spawner] creates
 //     entities from a mixin or a prefab, at once or at a rate.
+//   - Behaviour in scene time, run by the behaviour system: animation
+//     (A-Frame's, with every easing of [Easings]; [Animations] starts,
+//     pauses and restarts one from Go), timer ([Timer]: an event after a
+//     delay, once or repeating) and event-set (A-Frame's community component: properties
+//     set when an event arrives); physics emits collide when a body lands.
 //
 // docs/components.md lists every property. In Go code:
 //

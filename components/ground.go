@@ -38,6 +38,7 @@ const (
 // plane is one ground as the physics step uses it: points x with
 // n·x >= d are above it.
 type plane struct {
+	e           ecs.Entity // the ground
 	n           registry.Vec3
 	flat        bool // n is 0 1 0
 	d           float64
@@ -113,7 +114,7 @@ func (t *Transforms) planes(f *ecs.Filter, grounds ecs.Map[Ground], dst []plane)
 		n = scale3(n, 1/l)
 		top := m.apply(registry.Vec3{Y: 0.5})
 		flat := n == registry.Vec3{Y: 1}
-		dst = append(dst, plane{n: n, flat: flat, d: dot(n, top), restitution: g.Restitution, friction: g.Friction})
+		dst = append(dst, plane{e: e, n: n, flat: flat, d: dot(n, top), restitution: g.Restitution, friction: g.Friction})
 	}
 	return dst
 }
@@ -126,4 +127,73 @@ func cross(a, b registry.Vec3) registry.Vec3 {
 
 func scale3(a registry.Vec3, k float64) registry.Vec3 {
 	return registry.Vec3{X: a.X * k, Y: a.Y * k, Z: a.Z * k}
+}
+
+// CollideEvent is the Detail of collide, which the physics system emits
+// (bubbling, as A-Frame's physics does) on a body when it hits a ground
+// moving into it: it lands, or bounces. A body that stays in contact
+// (resting, sliding) is not told again; one that leaves the ground and
+// comes back is.
+type CollideEvent struct {
+	// Target is the ground hit, TargetID its id ("" if none).
+	Target   ecs.Entity
+	TargetID string
+	// Speed is the body's speed into the ground when it hit.
+	Speed float64
+}
+
+// contacts is what the physics system keeps to emit collide: the hits
+// of the table being stepped (rows), the step each body last hit a
+// ground in (by entity index), and the collides to emit after the tick.
+type contacts struct {
+	reg      *registry.Registry
+	stepN    uint64
+	hits     []hitRow
+	lastHit  []uint64
+	collides []collide
+}
+
+// hitRow is a hit of the body in row row of the table being stepped on
+// plane plane.
+type hitRow struct {
+	row, plane int32
+	speed      float64
+}
+
+type collide struct {
+	body, ground ecs.Entity
+	speed        float64
+}
+
+// noteHits turns the hits of q's current table into collides, for the
+// bodies that did not touch a ground in the step before.
+func (ph *physics) noteHits(q *ecs.Query) {
+	for _, h := range ph.hits {
+		e := q.EntityAt(int(h.row))
+		idx := int(e.Index())
+		if idx >= len(ph.lastHit) {
+			ph.lastHit = append(ph.lastHit, make([]uint64, idx+1-len(ph.lastHit))...)
+		}
+		last := ph.lastHit[idx]
+		ph.lastHit[idx] = ph.stepN
+		if last != 0 && last+1 >= ph.stepN {
+			continue // in contact since the step before
+		}
+		ph.collides = append(ph.collides, collide{e, ph.planes[h.plane].e, h.speed})
+	}
+	ph.hits = ph.hits[:0]
+}
+
+// emitCollides emits the collides of the tick, in the order they
+// happened.
+func (ph *physics) emitCollides() {
+	cs := ph.collides
+	for k := range cs {
+		c := cs[k]
+		if ph.w.Alive(c.body) {
+			ph.reg.Emit(c.body, "collide", CollideEvent{Target: c.ground, TargetID: ph.reg.EntityID(c.ground), Speed: c.speed}, true)
+		}
+	}
+	clear(cs)
+	ph.collides = cs[:0]
 }

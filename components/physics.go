@@ -30,7 +30,7 @@ func registerPhysics(reg *registry.Registry, b *Builtins) (err error) {
 // after each step, bodies below a ground are put back onto it, and those
 // that came to rest on a flat ground sleep.
 func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinition[Physics] {
-	ph := &physics{t: b.Transforms, w: reg.World(), ground: b.Ground}
+	ph := &physics{t: b.Transforms, w: reg.World(), ground: b.Ground, contacts: contacts{reg: reg}}
 	t := ph.t
 	ph.ids = stepIDs{b.Position.ID(), b.Velocity.ID(), b.Acceleration.ID(), b.Gravity.ID(), t.worldID, t.sclID, b.Ground.ID()}
 	ph.sleepID = b.SleepingID
@@ -62,6 +62,7 @@ type physics struct {
 	planes, last                 []plane
 	rest                         []int        // rows of a table that came to rest this step
 	sleepy                       []ecs.Entity // bodies to put to sleep after the step
+	contacts
 }
 
 // stepIDs are the components a physics step reads.
@@ -84,6 +85,7 @@ func (ph *physics) tick(dt float64, cfg *Physics) {
 	if steps == 0 {
 		return
 	}
+	defer ph.emitCollides()
 	t, ids := ph.t, &ph.ids
 	ph.planes = t.planes(ph.grounds, ph.ground, ph.planes)
 	if !slices.Equal(ph.planes, ph.last) {
@@ -96,10 +98,12 @@ func (ph *physics) tick(dt float64, cfg *Physics) {
 		// bodies on flat grounds table by table, and the last one copies
 		// positions to world.
 		for i := 0; i < steps; i++ {
+			ph.stepN++
 			t.recomputed += ph.stepPlain(cfg.Step, i == steps-1)
 		}
 	} else {
 		for i := 0; i < steps; i++ {
+			ph.stepN++
 			Integrate(ph.f, ids.pos, ids.vel, ids.acc, ids.grav, cfg.Step)
 			if len(ph.planes) > 0 {
 				ph.collide(cfg.Step)
@@ -196,8 +200,9 @@ func (ph *physics) stepPlain(dt float64, sync bool) uint64 {
 		}
 		if !q.Has(ids.ground) { // a ground does not land on grounds
 			for k := range ph.planes {
-				ph.rest = collideFlat(ps, vs, c.ss, &ph.planes[k], dt, ph.rest[:0])
+				ph.rest, ph.hits = collideFlat(ps, vs, c.ss, &ph.planes[k], dt, ph.rest[:0], ph.hits, k)
 				ph.restRows(&q, &c)
+				ph.noteHits(&q)
 			}
 		}
 		for i := range ws {
@@ -237,6 +242,7 @@ func (ph *physics) stepFused(q *ecs.Query, c *bodyColumns, ws []WorldTransform, 
 					if -vy < RestSpeed {
 						out = 0
 					}
+					ph.hits = append(ph.hits, hitRow{int32(i), 0, -vy})
 					k := slide(vx, vz, mu*(out-vy))
 					nx, nz := stop(vx*k), stop(vz*k)
 					px += (nx - vx) * dt
@@ -254,6 +260,7 @@ func (ph *physics) stepFused(q *ecs.Query, c *bodyColumns, ws []WorldTransform, 
 		ws[i].Position = p
 	}
 	ph.restRows(q, c)
+	ph.noteHits(q)
 	return uint64(len(ps))
 }
 
@@ -364,7 +371,9 @@ func (ph *physics) collide(dt float64) {
 					if ps := t.nodes[s-1].pslot; ps != lastSlot {
 						lastSlot, local = ps, t.localPlanes(ps, planes, local)
 					}
-					collideLocal(&ps[i], &vs[i], ws[i].Scale, local, dt)
+					if k, speed := collideLocal(&ps[i], &vs[i], ws[i].Scale, local, dt); k >= 0 {
+						ph.hits = append(ph.hits, hitRow{int32(i), int32(k), speed})
+					}
 					continue
 				}
 			}
@@ -376,6 +385,9 @@ func (ph *physics) collide(dt float64) {
 				pl := &planes[k]
 				if pl.flat {
 					if top := pl.d + 0.5*abs(s.Y); top-ps[i].Y > 0 {
+						if vs[i].Y < 0 {
+							ph.hits = append(ph.hits, hitRow{int32(i), int32(k), -vs[i].Y})
+						}
 						if land(&ps[i], &vs[i], top, pl, dt) {
 							ph.rest = append(ph.rest, i)
 						}
@@ -388,12 +400,16 @@ func (ph *physics) collide(dt float64) {
 					continue
 				}
 				ps[i] = add3(ps[i], scale3(n, pen))
+				if vn := dot(n, vs[i]); vn < 0 {
+					ph.hits = append(ph.hits, hitRow{int32(i), int32(k), -vn})
+				}
 				ps[i], vs[i] = bounce(ps[i], vs[i], pl, dt)
 			}
 		}
 		if allFlat(planes) {
 			ph.restRows(&q, &c)
 		}
+		ph.noteHits(&q)
 	}
 }
 
@@ -408,8 +424,9 @@ func allFlat(planes []plane) bool {
 }
 
 // collideFlat is collide for bodies without a transform parent and a
-// flat ground. It appends to rest the rows that landed and stopped.
-func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, dt float64, rest []int) []int {
+// flat ground (plane k). It appends to rest the rows that landed and
+// stopped, to hits those that hit it.
+func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, dt float64, rest []int, hits []hitRow, k int) ([]int, []hitRow) {
 	vs = vs[:len(ps)]
 	if ss != nil {
 		ss = ss[:len(ps)]
@@ -429,6 +446,7 @@ func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, dt float64, rest []int) 
 		if vy >= 0 {
 			continue
 		}
+		hits = append(hits, hitRow{int32(i), int32(k), -vy})
 		out := -vy * e
 		if -vy < RestSpeed {
 			out = 0
@@ -444,7 +462,7 @@ func collideFlat(ps, vs, ss []registry.Vec3, pl *plane, dt float64, rest []int) 
 			rest = append(rest, i)
 		}
 	}
-	return rest
+	return rest, hits
 }
 
 // land puts a body whose bottom is below the flat ground pl onto it: its
@@ -552,8 +570,10 @@ func (t *Transforms) localPlanes(pslot int32, planes []plane, dst []localPlane) 
 }
 
 // collideLocal is collide for one body in its parent's space, with the
-// planes seen from there and its world scale ws.
-func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane, dt float64) {
+// planes seen from there and its world scale ws. It returns the first
+// plane the body hit (moving into it) and the speed into it, or -1.
+func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane, dt float64) (hit int, speed float64) {
+	hit = -1
 	for k := range planes {
 		pl := &planes[k]
 		pen := pl.d + extent(pl.nw, ws) - dot(pl.n, *p)
@@ -564,6 +584,9 @@ func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane, dt
 		vn := dot(pl.n, *v) // the world velocity's part along the normal
 		if vn >= 0 {
 			continue
+		}
+		if hit < 0 {
+			hit, speed = k, -vn
 		}
 		out := -vn * pl.restitution
 		if -vn < RestSpeed {
@@ -586,6 +609,7 @@ func collideLocal(p, v *registry.Vec3, ws registry.Vec3, planes []localPlane, dt
 		*p = add3(*p, scale3(along, dt))
 		*v = nv
 	}
+	return hit, speed
 }
 
 // extent is how far a unit cube scaled by s reaches along the unit

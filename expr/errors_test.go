@@ -19,12 +19,12 @@ func TestCompileErrors(t *testing.T) {
 		{"x y", `unexpected name "y"`, "y"},
 		{"x = 1", `unexpected operator "="`, "="},
 		{"'abc", "string literal not terminated", ""},
-		{"helth.hp < 20", `unknown name "helth.hp"; did you mean "health.hp"?`, "helth.hp"},
-		{"x + tiem", `unknown name "tiem"; did you mean "time"?`, "tiem"},
+		{"helth.hp < 20", `unknown name "helth.hp" (did you mean "health.hp"?)`, "helth.hp"},
+		{"x + tiem", `unknown name "tiem" (did you mean "time"?)`, "tiem"},
 		{"1 + zzz", `unknown name "zzz"`, "zzz"},
-		{"sine(1)", `unknown function "sine"; did you mean "sin"?`, "sine"},
+		{"sine(1)", `unknown function "sine" (did you mean "sin"?)`, "sine"},
 		{"now()", `function "now" is not available in scene expressions: it reads the clock, and expressions are deterministic`, "now"},
-		{"__vadd(v, v)", `unknown function "__vadd"; did you mean "rad"?`, "__vadd"},
+		{"__vadd(v, v)", `unknown function "__vadd" (did you mean "rad"?)`, "__vadd"},
 		{"v.length()", "v.length cannot be called: only functions are, by name, as in length(v)", "v.length"},
 		{"sin()", "not enough arguments to call sin", "sin"},
 		{"x + s", "operator + does not apply to number and string", "+"},
@@ -166,7 +166,7 @@ func TestResolver(t *testing.T) {
 		case "position":
 			return VecVar(Vec3, func(*Frame) Vec { return Vec{1, 2, 3} }), nil
 		case "health.hpp":
-			return Var{}, errors.New(`component "health" has no property "hpp"; did you mean "hp"?`)
+			return Var{}, errors.New(`component "health" has no property "hpp" (did you mean "hp"?)`)
 		case "bad":
 			return Var{Kind: Number}, nil
 		}
@@ -180,7 +180,7 @@ func TestResolver(t *testing.T) {
 		t.Errorf("position.y * 2 = %v", v)
 	}
 	for src, msg := range map[string]string{
-		"health.hpp + 1": `component "health" has no property "hpp"; did you mean "hp"?`,
+		"health.hpp + 1": `component "health" has no property "hpp" (did you mean "hp"?)`,
 		"bad":            `name "bad": the resolver gave it kind number but no number accessor`,
 		"nothing":        `unknown name "nothing"`,
 	} {
@@ -194,7 +194,7 @@ func TestResolver(t *testing.T) {
 	if v, _ := mustEval(t, "time", c).(float64); v != 2 {
 		t.Errorf("Chain: the first resolver should win, got %v", v)
 	}
-	if _, err := Compile("evnt", c, Any); err == nil || !strings.Contains(err.Error(), `did you mean "event"?`) {
+	if _, err := Compile("evnt", c, Any); err == nil || !strings.Contains(err.Error(), `(did you mean "event"?)`) {
 		t.Errorf("hint through Chain: %v", err)
 	}
 }

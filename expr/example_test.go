@@ -92,7 +92,7 @@ func ExampleError() {
 	// Output:
 	// helth.hp < 20 && y > 10
 	// ^^^^^^^^
-	// unknown name "helth.hp"; did you mean "health.hp"?
+	// unknown name "helth.hp" (did you mean "health.hp"?)
 }
 
 // Vectors: whole values and single axes.

@@ -196,9 +196,7 @@ func (rs *resolver) path(slot *ast.Node, id *ast.IdentifierNode, levels []*ast.N
 	}
 	name := strings.Join(parts, ".")
 	msg := fmt.Sprintf("unknown name %q", name)
-	if s := rs.suggest(name); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	}
+	msg += didyoumean.Phrase(rs.suggest(name))
 	rs.err = errAt(rs.src, full, "%s", msg)
 }
 
@@ -280,9 +278,7 @@ func (rs *resolver) call(x *ast.CallNode) {
 			return
 		}
 		msg := fmt.Sprintf("unknown function %q", id.Value)
-		if s := didyoumean.Nearest(id.Value, rs.t.public); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
+		msg += didyoumean.Hint(id.Value, rs.t.public)
 		rs.err = errAt(rs.src, nodeSpan(rs.src, id), "%s", msg)
 		return
 	}

@@ -199,8 +199,8 @@ var ErrUnknownName = errors.New("unknown name")
 // Resolve returns an error wrapping [ErrUnknownName] (or a Var of kind
 // [Any] and no error) for a name it does not know; any other error means
 // the name is known but cannot be used, and its text is reported at the
-// name (such as `component "health" has no property "hpp"; did you mean
-// "hp"?`). The constants PI and E are the language's own: a resolver is
+// name (such as `component "health" has no property "hpp" (did you mean
+// "hp"?)`). The constants PI and E are the language's own: a resolver is
 // not asked for them.
 type Resolver interface {
 	Resolve(name string) (Var, error)

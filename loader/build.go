@@ -256,6 +256,9 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 	if plan.owner == nil {
 		plan.owner = s
 	}
+	for _, e := range s.Roots {
+		reg.EmitLoaded(e) // A-Frame's loaded: the scene is built
+	}
 	return s, nil
 }
 

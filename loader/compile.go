@@ -648,7 +648,8 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 		return registry.NamedPatch{}, false
 	}
 	name := comp.Name
-	if rc, ok := c.src.reg.Component(comp.Name); ok {
+	rc, ok := c.src.reg.Component(comp.Name)
+	if ok {
 		if components.IsWorld(rc) {
 			c.errs.add(comp.Pos, "%q is computed from position, rotation and scale and cannot be written in a scene", comp.Name)
 			return registry.NamedPatch{}, false
@@ -660,7 +661,35 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 		}
 	}
 	patch, ok := c.parseValue(comp, s)
+	if ok && rc != nil && rc.HasCheck() {
+		if err := c.check(comp, rc, patch); err != nil {
+			c.errs.add(errPos(comp, err), "%v", err)
+			return registry.NamedPatch{}, false
+		}
+	}
 	return registry.NamedPatch{Name: name, Patch: patch}, ok
+}
+
+// check runs the component's Check hook (registry.Definition.Check) on a
+// value parsed from comp, with the scene's declared components known;
+// its error is placed in comp's text as parse errors are.
+func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch registry.Patch) error {
+	cx := &registry.CheckContext{Registry: c.reg, Names: c.src.known, Schema: func(name string) (*registry.Schema, bool) {
+		s, ok, err := c.src.lookup(name)
+		return s, ok && err == nil
+	}}
+	if comp.Kind == ValueMap && !rc.Schema.Single() {
+		kv := make([][2]string, len(comp.Map))
+		for i, e := range comp.Map {
+			kv[i] = [2]string{e.Key, e.Value}
+		}
+		return rc.CheckMap(cx, comp.Name, kv, patch)
+	}
+	text := comp.Text
+	if comp.Kind != ValueText || comp.axes {
+		text = "" // nothing to point into: errors go to the value
+	}
+	return rc.CheckAttr(cx, comp.Name, text, patch)
 }
 
 // parseValue parses a component (or system setting) value with schema s,

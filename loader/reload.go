@@ -820,7 +820,7 @@ func (s *Scene) Apply(d *Diff) error {
 	}
 	ns := s.carryOver(d)
 	var errs ErrorList
-	ns.applyCreate(d, &errs)
+	made := ns.applyCreate(d, &errs)
 	ns.applyChanges(d, &errs)
 	ns.applySpawned(d, &errs)
 	ns.applyRearrange(d)
@@ -835,6 +835,11 @@ func (s *Scene) Apply(d *Diff) error {
 		roots = append(roots, e)
 	}
 	s.Roots = roots
+	for _, e := range made {
+		if s.World.Alive(e) {
+			s.Registry.Emit(e, "loaded", nil, false) // A-Frame's, as Build emits it
+		}
+	}
 	if len(errs) > 0 {
 		return errs
 	}
@@ -944,15 +949,17 @@ func (s *Scene) carryOver(d *Diff) *Scene {
 }
 
 // applyCreate is Apply's create phase, on the new scene: the new
-// subtrees are created (their parents exist: matched or created).
-func (s *Scene) applyCreate(d *Diff, errs *ErrorList) {
+// subtrees are created (their parents exist: matched or created). It
+// returns the entities made, each after its descendants.
+func (s *Scene) applyCreate(d *Diff, errs *ErrorList) (made []ecs.Entity) {
 	for _, n := range d.Created {
 		parent := ecs.Entity{}
 		if n.Parent != nil {
 			parent = s.Entities[n.Parent]
 		}
-		s.createUnmatched(n, parent, errs)
+		made = s.createUnmatched(n, parent, errs, made)
 	}
+	return made
 }
 
 // applyChanges is Apply's change phase: the component changes on the
@@ -1102,15 +1109,17 @@ func changedPatch(s *registry.Schema, old, new registry.Patch) registry.Patch {
 	return p
 }
 
-// createUnmatched creates n and its unmatched descendants; matched
-// descendants are moved under it by arrange.
-func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, errs *ErrorList) {
+// createUnmatched creates n and its unmatched descendants, appending them
+// to made, each after its descendants; matched descendants are moved
+// under it by arrange.
+func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, errs *ErrorList, made []ecs.Entity) []ecs.Entity {
 	e := s.newEntity(n, parent, -1, errs)
 	for _, ch := range n.Children {
 		if _, ok := s.Entities[ch]; !ok {
-			s.createUnmatched(ch, e, errs)
+			made = s.createUnmatched(ch, e, errs, made)
 		}
 	}
+	return append(made, e)
 }
 
 // arranger puts entities where the file says after an edit that moves or

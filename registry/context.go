@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"strings"
+
 	"github.com/scenecs/scenecs/ecs"
 )
 
@@ -49,9 +51,9 @@ type Event struct {
 	// Target is the entity the event was emitted on; Current the entity
 	// whose listener is running (an ancestor, when the event bubbles).
 	Target, Current ecs.Entity
-	// Detail is the event's payload: the component name for the
-	// component events, the child entity for child-attached and
-	// child-detached.
+	// Detail is the event's payload: a [ComponentEvent] for the
+	// component events, a [ChildEvent] for child-attached and
+	// child-detached, nil for loaded.
 	Detail any
 
 	stopped bool
@@ -60,7 +62,48 @@ type Event struct {
 // StopPropagation stops a bubbling event from reaching further ancestors.
 func (ev *Event) StopPropagation() { ev.stopped = true }
 
-// ListenerID identifies a listener, for Off.
+// ComponentEvent is the Detail of componentinitialized, componentchanged
+// and componentremoved, A-Frame's {name, id}: the component's base name
+// and its instance id ("" for a component that is not an instance of a
+// multiple one).
+type ComponentEvent struct{ Name, ID string }
+
+// String returns the component's name as scenes write it: "sound" or
+// "sound__beep".
+func (c ComponentEvent) String() string {
+	if c.ID == "" {
+		return c.Name
+	}
+	return c.Name + "__" + c.ID
+}
+
+// componentEvent returns the ComponentEvent of the component name name
+// ("sound__beep").
+func componentEvent(name string) ComponentEvent {
+	base, id, _ := strings.Cut(name, "__")
+	return ComponentEvent{Name: base, ID: id}
+}
+
+// emitComponent emits a component event on e, its Detail made only if e
+// has listeners (loading a large scene initialises millions of
+// components).
+func (r *Registry) emitComponent(e ecs.Entity, event, name string) {
+	if len(r.listeners) == 0 {
+		return
+	}
+	if _, ok := r.listeners[e.Index()]; !ok {
+		return
+	}
+	r.Emit(e, event, componentEvent(name), false)
+}
+
+// ChildEvent is the Detail of child-attached and child-detached,
+// A-Frame's {el}: the child that was attached or detached.
+type ChildEvent struct{ El ecs.Entity }
+
+// ListenerID identifies a listener, for Off. It holds the index of the
+// listener's entity (its low 32 bits), so that Off looks at that entity's
+// listeners only.
 type ListenerID uint64
 
 type listener struct {
@@ -79,29 +122,35 @@ func (r *Registry) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID 
 		return 0
 	}
 	r.nextLis++
-	r.listeners[e.Index()] = append(r.listeners[e.Index()], listener{r.nextLis, name, fn})
-	return r.nextLis
+	id := r.nextLis<<32 | ListenerID(e.Index())
+	r.listeners[e.Index()] = append(r.listeners[e.Index()], listener{id, name, fn})
+	return id
 }
 
 // Off removes a listener; it reports whether one was removed.
 func (r *Registry) Off(id ListenerID) bool {
-	for k, ls := range r.listeners {
-		for i, l := range ls {
-			if l.id == id {
-				n := append(append([]listener(nil), ls[:i]...), ls[i+1:]...)
-				r.listeners[k] = n
+	k := uint32(id)
+	ls := r.listeners[k]
+	for i, l := range ls {
+		if l.id == id {
+			if len(ls) == 1 {
+				delete(r.listeners, k)
 				return true
 			}
+			// A copy, so that an Emit in progress keeps its list.
+			r.listeners[k] = append(append([]listener(nil), ls[:i]...), ls[i+1:]...)
+			return true
 		}
 	}
 	return false
 }
 
 // Emit delivers the event name to e's listeners and, if bubbles, then to
-// each ancestor's, until a listener stops it. The built-in events
-// (componentinitialized, componentchanged, componentremoved with the
-// component name as Detail; child-attached and child-detached on the
-// parent with the child as Detail) do not bubble.
+// each ancestor's, until a listener stops it. The built-in events are
+// A-Frame's: componentinitialized, componentchanged and componentremoved
+// (a [ComponentEvent] as Detail) and loaded (no Detail) do not bubble;
+// child-attached and child-detached, emitted on the parent with a
+// [ChildEvent] as Detail, bubble.
 func (r *Registry) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
 	if len(r.listeners) == 0 {
 		return
@@ -122,5 +171,35 @@ func (r *Registry) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
 			return
 		}
 		cur = p
+	}
+}
+
+// EmitLoaded emits loaded (A-Frame's event: the entity is built, its
+// components initialised) on top and every entity below it, each after
+// its descendants, children in order (grandchild, child, its sibling,
+// parent), not bubbling. The loader calls it on each root of a scene it
+// builds (and on the entities a hot reload adds), the Registry on the
+// entities Instantiate and InstantiatePrefab make. While the World
+// defers structural changes, it waits for them (the entities'
+// components) to be made.
+func (r *Registry) EmitLoaded(top ecs.Entity) {
+	if r.w.Locked() {
+		r.w.Defer(func(*ecs.World) { r.EmitLoaded(top) })
+		return
+	}
+	if len(r.listeners) == 0 || !r.w.Alive(top) {
+		return
+	}
+	var order []ecs.Entity
+	var post func(e ecs.Entity)
+	post = func(e ecs.Entity) {
+		for c := range r.w.ChildrenSeq(e) {
+			post(c)
+		}
+		order = append(order, e)
+	}
+	post(top)
+	for _, e := range order {
+		r.Emit(e, "loaded", nil, false)
 	}
 }

@@ -263,7 +263,7 @@ func (r *Registry) setPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 			c.hooks.update(r.hookCtx(e, id), p, old)
 		}
 	}
-	r.Emit(e, "componentchanged", name, false)
+	r.emitComponent(e, "componentchanged", name)
 	return nil
 }
 

@@ -693,9 +693,9 @@ func TestMultiple(t *testing.T) {
 	}
 }
 
-// TestEntityEvents checks child-attached/-detached, custom events with
-// bubbling and StopPropagation, Off, and listeners dropped with their
-// entity.
+// TestEntityEvents checks child-attached/-detached (A-Frame's: emitted
+// on the parent with {el}, bubbling), custom events with bubbling and
+// StopPropagation, Off, and listeners dropped with their entity.
 func TestEntityEvents(t *testing.T) {
 	w, r := newTestRegistry(t)
 	rec := &recorder{}
@@ -704,7 +704,7 @@ func TestEntityEvents(t *testing.T) {
 	for _, e := range []ecs.Entity{root, mid} {
 		for _, ev := range []string{"child-attached", "child-detached"} {
 			r.On(e, ev, func(ev *Event) {
-				rec.add("%s on %s: %s", ev.Name, name[ev.Target], name[ev.Detail.(ecs.Entity)])
+				rec.add("%s at %s on %s: %s", ev.Name, name[ev.Current], name[ev.Target], name[ev.Detail.(ChildEvent).El])
 			})
 		}
 	}
@@ -712,8 +712,10 @@ func TestEntityEvents(t *testing.T) {
 	must(t, w.SetParent(leaf, mid))
 	must(t, w.SetParent(leaf, root))
 	must(t, w.SetParent(leaf, ecs.Entity{}))
-	want := "child-attached on root: mid | child-attached on mid: leaf | child-detached on mid: leaf | " +
-		"child-attached on root: leaf | child-detached on root: leaf"
+	want := "child-attached at root on root: mid | " +
+		"child-attached at mid on mid: leaf | child-attached at root on mid: leaf | " +
+		"child-detached at mid on mid: leaf | child-detached at root on mid: leaf | child-attached at root on root: leaf | " +
+		"child-detached at root on root: leaf"
 	if got := rec.take(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

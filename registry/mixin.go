@@ -254,6 +254,7 @@ func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []Named
 		_ = r.w.Destroy(e)
 		return ecs.Entity{}, err
 	}
+	r.EmitLoaded(e)
 	return e, nil
 }
 

@@ -247,6 +247,7 @@ func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mix
 		r.prefabs.made = map[ecs.Entity][]NamedPatch{}
 	}
 	r.prefabs.made[e] = over
+	r.EmitLoaded(e)
 	return e, nil
 }
 

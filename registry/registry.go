@@ -107,12 +107,12 @@ func New(w *ecs.World) *Registry {
 	})
 	w.Observe(ecs.ChildAttached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		if p, ok := w.Parent(e); ok {
-			r.Emit(p, "child-attached", e, false)
+			r.Emit(p, "child-attached", ChildEvent{El: e}, true)
 		}
 	})
 	w.Observe(ecs.ChildDetached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		if p, ok := w.Parent(e); ok {
-			r.Emit(p, "child-detached", e, false)
+			r.Emit(p, "child-detached", ChildEvent{El: e}, true)
 		}
 	})
 	return r
@@ -198,6 +198,7 @@ type hooks struct {
 	init, remove, pause, play func(c *Context, p unsafe.Pointer)
 	update                    func(c *Context, p, old unsafe.Pointer)
 	tick, tock                func(c *Context, id ecs.ID, f *ecs.Filter)
+	check                     func(c *CheckContext, p unsafe.Pointer) error
 }
 
 // HasTick reports whether the component has a tick or tock hook.
@@ -246,6 +247,13 @@ type Definition[T any] struct {
 	Tock func(c *Context, v *T)
 	// Pause and Play run when the entity (or the scene) pauses and plays.
 	Pause, Play func(c *Context, v *T)
+	// Check, if set, checks data where it is parsed from a scene file,
+	// beyond what each property's type checks alone (a property naming
+	// another component's property, say), so that a bad value is a load
+	// error at its place in the file. It gets the value written (over
+	// the defaults) and returns nil, or a [*PropError] naming the
+	// property and the offending text. See [Component.CheckAttr].
+	Check func(c *CheckContext, v *T) error
 }
 
 // Register registers the Go type T as the component name. The name must
@@ -293,6 +301,9 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 	}
 	if d.Play != nil {
 		h.play = func(cx *Context, p unsafe.Pointer) { d.Play(cx, (*T)(p)) }
+	}
+	if d.Check != nil {
+		h.check = func(cx *CheckContext, p unsafe.Pointer) error { return d.Check(cx, (*T)(p)) }
 	}
 	switch {
 	case d.TickColumn != nil:
@@ -444,7 +455,7 @@ func (r *Registry) bind(c *Component, id ecs.ID) {
 				c.hooks.remove(cx, p)
 			}
 		}
-		r.Emit(e, "componentremoved", r.nameOf(id), false)
+		r.emitComponent(e, "componentremoved", r.nameOf(id))
 	})
 	if c.HasTick() {
 		c.filters = append(c.filters, tickFilter{id, ecs.NewFilter(r.w, ecs.With(id), ecs.Without(r.pausedTag))})
@@ -471,7 +482,7 @@ func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
 			c.hooks.update(cx, p, old)
 		}
 	}
-	r.Emit(e, "componentinitialized", r.nameOf(id), false)
+	r.emitComponent(e, "componentinitialized", r.nameOf(id))
 }
 
 // hookCtx returns a Context for a hook call on e's instance id.

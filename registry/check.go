@@ -1,0 +1,180 @@
+package registry
+
+import (
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// This file holds the hook that lets a component check its data where a
+// scene file gives it (Definition.Check), and the placing of what the
+// hook refuses inside the attribute string or mapping it was parsed from.
+
+// CheckContext is what a component's Check hook receives.
+type CheckContext struct {
+	// Registry is the Registry the component is registered in.
+	Registry *Registry
+	// Schema returns the schema of the component name (a base name or
+	// name__instance) as the data being checked sees it: a scene being
+	// compiled also sees the components it declares. ok is false for a
+	// name nothing registers or declares.
+	Schema func(name string) (s *Schema, ok bool)
+	// Names, if set, returns the names Schema knows, for suggestions
+	// ("did you mean"); if nil, the Registry's names are.
+	Names func() []string
+}
+
+// ComponentNames returns the names of the components the data being
+// checked can name: cx.Names(), or the Registry's.
+func (cx *CheckContext) ComponentNames() []string {
+	if cx.Names != nil {
+		return cx.Names()
+	}
+	return cx.Registry.Names()
+}
+
+// A PropError is what a Check hook returns for a property value it
+// refuses: which property, the offending text and where it starts in the
+// property's value as written (trimmed), and what was expected.
+// [Component.CheckAttr] and [Component.CheckMap] turn it into an
+// [*AttrError] placed in the attribute string or mapping, which the
+// loader reports at file:line:col.
+type PropError struct {
+	// Property is the property's name in the schema ("" for the single
+	// property of a single-property component).
+	Property string
+	// Text is the offending text, a part of the property's value.
+	Text string
+	// Offset is the byte offset of Text in the property's value.
+	Offset int
+	// Expected says what would have been accepted, as a noun phrase.
+	Expected string
+}
+
+// Error returns `property "to": invalid value "1 x": expected a vec3`.
+func (e *PropError) Error() string {
+	var b strings.Builder
+	if e.Property != "" {
+		b.WriteString("property ")
+		b.WriteString(strconv.Quote(e.Property))
+		b.WriteString(": ")
+	}
+	b.WriteString("invalid value ")
+	b.WriteString(strconv.Quote(e.Text))
+	b.WriteString(": expected ")
+	b.WriteString(e.Expected)
+	return b.String()
+}
+
+// HasCheck reports whether the component has a Check hook.
+func (c *Component) HasCheck() bool { return c.hooks.check != nil }
+
+// check runs the Check hook on the schema's defaults with patch written
+// over them.
+func (c *Component) check(cx *CheckContext, patch Patch) error {
+	if c.hooks.check == nil {
+		return nil
+	}
+	v := c.newValue()
+	c.apply(v, patch)
+	return c.hooks.check(cx, unsafe.Pointer(v))
+}
+
+// CheckAttr runs the component's Check hook (if any) on the data patch
+// gives, patch having been parsed from the attribute string text by
+// [Schema.ParseAttr] for the component (or instance) name. A
+// [*PropError] the hook returns becomes an [*AttrError] (InvalidValue)
+// whose Offset is in text, where the property's value is given (its last
+// occurrence, which is the one that counts), or 0 if text does not give
+// it. Other errors are returned as they are.
+func (c *Component) CheckAttr(cx *CheckContext, name, text string, patch Patch) error {
+	err := c.check(cx, patch)
+	pe, ok := err.(*PropError)
+	if !ok {
+		return err
+	}
+	ae := c.attrError(name, pe)
+	if at, ok := c.Schema.valueAt(text, ae.Property); ok {
+		ae.Offset += at
+	} else {
+		ae.Offset = 0
+	}
+	return ae
+}
+
+// CheckMap is [Component.CheckAttr] for data parsed from the key/value
+// pairs kv by [Schema.ParseMap]: the AttrError's Pair is the pair that
+// gives the property (the last), its Offset in that pair's value; Pair
+// is -1 and Offset 0 when kv does not give it.
+func (c *Component) CheckMap(cx *CheckContext, name string, kv [][2]string, patch Patch) error {
+	err := c.check(cx, patch)
+	pe, ok := err.(*PropError)
+	if !ok {
+		return err
+	}
+	ae := c.attrError(name, pe)
+	ae.Pair, ae.Offset = -1, 0
+	idx, known := c.Schema.Lookup(ae.Property)
+	for i := len(kv) - 1; i >= 0 && known; i-- {
+		ks, ke := trimBounds(kv[i][0])
+		if j, ok := c.Schema.Lookup(kv[i][0][ks:ke]); ok && j == idx {
+			vs, _ := trimBounds(kv[i][1])
+			ae.Pair, ae.Offset = i, vs+pe.Offset
+			break
+		}
+	}
+	return ae
+}
+
+// attrError turns a PropError into an AttrError with the offset of the
+// PropError (in the property's value).
+func (c *Component) attrError(name string, pe *PropError) *AttrError {
+	return &AttrError{Kind: InvalidValue, Component: name, Property: pe.Property, Text: pe.Text,
+		Expected: pe.Expected, Offset: pe.Offset, Pair: -1, Err: pe}
+}
+
+// valueAt returns the byte offset in the attribute string text of the
+// (trimmed) value of the property called prop, as ParseAttr reads text:
+// the whole text for a single-property schema, else the value of the
+// last "prop: value" pair naming it.
+func (s *Schema) valueAt(text, prop string) (int, bool) {
+	if s.Single() {
+		start, _ := trimBounds(text)
+		return start, true
+	}
+	idx, ok := s.Lookup(prop)
+	if !ok {
+		return 0, false
+	}
+	at, found := 0, false
+	for start := 0; start <= len(text); {
+		end := chunkEnd(text, start)
+		chunk := text[start:end]
+		if colon := strings.IndexByte(chunk, ':'); colon >= 0 {
+			ks, ke := trimBounds(chunk[:colon])
+			if j, ok := s.Lookup(chunk[ks:ke]); ok && j == idx {
+				vs, _ := trimBounds(chunk[colon+1:])
+				at, found = start+colon+1+vs, true
+			}
+		}
+		start = end + 1
+	}
+	return at, found
+}
+
+// chunkEnd returns the end of the "prop: value" chunk of text starting at
+// start: the next ';' outside url(...), or len(text), as ParseAttr cuts.
+func chunkEnd(text string, start int) int {
+	url := false
+	for i := start; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == ';' && !url:
+			return i
+		case c == '(' && i >= 3 && text[i-3:i] == "url":
+			url = true
+		case c == ')':
+			url = false
+		}
+	}
+	return len(text)
+}
