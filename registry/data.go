@@ -277,6 +277,11 @@ func (r *Registry) addDependencies(e ecs.Entity, c *Component, seen map[string]b
 		if !ok {
 			return fmt.Errorf("registry: component %q depends on unknown component %q", c.Name, d)
 		}
+		if r.IsPrefabMarker(dc) {
+			// Added with its default, the marker would name no prefab
+			// and make the entity match [prefab] as a fake instance.
+			return fmt.Errorf("registry: component %q depends on %q, the read-only marker of prefab instances, which only instancing a prefab may add", c.Name, d)
+		}
 		if r.w.Has(e, dc.ID) {
 			continue
 		}

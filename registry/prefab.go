@@ -29,6 +29,8 @@ const PrefabComponent = "prefab"
 type Prefab struct {
 	Name string
 	Root *PrefabNode
+
+	size int // entities an instance makes, counted by DefinePrefab
 }
 
 // PrefabNode is one entity of a prefab.
@@ -88,8 +90,27 @@ func (r *Registry) DefinePrefab(p *Prefab) error {
 			return err
 		}
 	}
+	p.size = prefabSize(p.Root, map[*PrefabNode]int{})
 	r.prefabs.defs[p.Name] = p
 	return nil
+}
+
+// prefabSize counts the entities of the tree under n, each shared node
+// (templates share the nodes of the prefabs they nest) counted once by
+// memo, so the count costs the prefab's nodes, not its instance's size.
+func prefabSize(n *PrefabNode, memo map[*PrefabNode]int) int {
+	if n == nil {
+		return 0
+	}
+	if k, ok := memo[n]; ok {
+		return k
+	}
+	k := 1
+	for _, c := range n.Children {
+		k = min(k+prefabSize(c, memo), maxPrefabSize) // a DAG's count can grow exponentially
+	}
+	memo[n] = k
+	return k
 }
 
 // RemovePrefab forgets a prefab. Its instances stay as they are.
@@ -272,22 +293,18 @@ func (r *Registry) SpawnedInstances() []ecs.Entity {
 	return out
 }
 
+// maxPrefabSize caps the entity count PrefabSize reports.
+const maxPrefabSize = 1 << 53
+
 // PrefabSize returns the number of entities an instance of the prefab
-// name has (0 if it is not defined).
+// name has (0 if it is not defined), as counted when it was defined: a
+// program that changes a prefab's nodes afterwards defines it again.
 func (r *Registry) PrefabSize(name string) int {
 	p, ok := r.prefabs.defs[name]
 	if !ok {
 		return 0
 	}
-	var count func(*PrefabNode) int
-	count = func(n *PrefabNode) int {
-		k := 1
-		for _, c := range n.Children {
-			k += count(c)
-		}
-		return k
-	}
-	return count(p.Root)
+	return p.size
 }
 
 // instantiateNode creates the entity of n under parent with the id

@@ -67,3 +67,39 @@ func TestInstantiatePrefabOver(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefabSizeShared: a prefab whose nodes are shared (a template
+// nesting another prefab shares its nodes) is counted node by node once,
+// however large its instance: 2^40 entities in 41 shared nodes.
+func TestPrefabSizeShared(t *testing.T) {
+	_, r := mixinRegistry(t)
+	n := &PrefabNode{}
+	for range 40 {
+		n = &PrefabNode{Key: "0", Children: []*PrefabNode{n, n}}
+	}
+	must(t, r.DefinePrefab(&Prefab{Name: "huge", Root: n}))
+	if got, want := r.PrefabSize("huge"), 1<<41-1; got != want {
+		t.Errorf("PrefabSize = %d, want %d", got, want)
+	}
+	if got := r.PrefabSize("none"); got != 0 {
+		t.Errorf("PrefabSize of an unknown prefab = %d", got)
+	}
+}
+
+// TestDependencyOnPrefabMarker: a component that depends on the prefab
+// marker would give every entity it is added to a marker naming no
+// prefab (a fake instance); it is refused when added.
+func TestDependencyOnPrefabMarker(t *testing.T) {
+	w, r := mixinRegistry(t)
+	must(t, r.DefinePrefab(&Prefab{Name: "p", Root: &PrefabNode{}})) // registers the marker
+	_, err := Register(r, "fake", Definition[lcUnit]{Dependencies: []string{PrefabComponent}})
+	must(t, err)
+	e := w.NewEntity()
+	err = r.Set(e, "fake", "")
+	if err == nil || !strings.Contains(err.Error(), "read-only marker of prefab instances") {
+		t.Fatalf("Set of a component depending on the marker: %v", err)
+	}
+	if r.Has(e, PrefabComponent) || r.Has(e, "fake") {
+		t.Error("the refused component or the marker was added")
+	}
+}

@@ -16,10 +16,13 @@ import (
 const dumpUsage = `Usage: {prog} dump [-format yaml|xml|json] [-ticks N] [-flat] SCENE
 
 Loads SCENE, runs N ticks, and writes the World's state as a scene
-document that loads back to the same state. Instances of prefabs are
-written as "prefab: NAME" plus what differs from the prefab (a part
-destroyed at run time as "removed"), with the prefabs; -flat writes
-every entity whole, without prefabs.
+document that loads back to the same entities and values. Instances
+of prefabs are written as "prefab: NAME" plus what differs from the
+prefab (a part destroyed at run time as "removed"), with the prefabs;
+an instance that lost a component or its classes at run time, which a
+scene file cannot say, is written whole, without "prefab:" (so it no
+longer matches [prefab=NAME] after loading back). -flat writes every
+entity whole, without prefabs.
 
 Flags:
 `
