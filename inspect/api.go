@@ -633,27 +633,8 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 				return *rep
 			}
 		}
-		e := in.w.NewEntity()
-		if !parent.IsZero() {
-			if err := in.w.SetParent(e, parent); err != nil {
-				_ = in.w.Destroy(e)
-				return errReply(http.StatusBadRequest, "inspect: parent: "+err.Error())
-			}
-		}
-		if req.ID != "" {
-			if err := in.reg.SetEntityID(e, req.ID); err != nil {
-				_ = in.w.Destroy(e)
-				return errReply(http.StatusConflict, "inspect: "+err.Error())
-			}
-		}
-		if len(req.Class) > 0 {
-			if err := in.reg.SetClasses(e, req.Class); err != nil {
-				_ = in.w.Destroy(e)
-				return errReply(http.StatusBadRequest, "inspect: "+err.Error())
-			}
-		}
-		if err := in.reg.SetMany(e, comps); err != nil {
-			_ = in.w.Destroy(e)
+		e, err := in.reg.Create(parent, registry.CreateSpec{ID: req.ID, Classes: req.Class, Components: comps})
+		if err != nil {
 			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),

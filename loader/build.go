@@ -239,7 +239,7 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 		if b.next() {
 			break
 		}
-		s.Roots = append(s.Roots, s.create(n, ecs.Entity{}, -1, &errs, b))
+		s.Roots = append(s.Roots, s.create(n, ecs.Entity{}, &errs, b))
 	}
 	if err := reg.TakeErrors(); err != nil && !b.stopped {
 		errs = append(errs, spawnErrors(err, s.spawnerPos)...)
@@ -432,49 +432,45 @@ func sameBound(a, b *float64) bool {
 	return *a == *b
 }
 
-// create makes the entity of n and its subtree under parent, at index
-// among parent's children (-1: at the end).
+// create makes the entity of n and its subtree under parent.
 // A build b (nil: none) that is interrupted stops making children.
-func (s *Scene) create(n *Node, parent ecs.Entity, index int, errs *ErrorList, b *builder) ecs.Entity {
-	e := s.newEntity(n, parent, index, errs)
+func (s *Scene) create(n *Node, parent ecs.Entity, errs *ErrorList, b *builder) ecs.Entity {
+	e := s.newEntity(n, parent, errs)
+	if e.IsZero() {
+		return e
+	}
 	for _, ch := range n.Children {
 		if b.next() {
 			break
 		}
-		s.create(ch, e, -1, errs, b)
+		s.create(ch, e, errs, b)
 	}
 	return e
 }
 
-// newEntity makes the entity of n alone (not its children) under parent,
-// at index among parent's children (-1: at the end): id, classes and
-// components composed with the node's mixins.
-func (s *Scene) newEntity(n *Node, parent ecs.Entity, index int, errs *ErrorList) ecs.Entity {
-	w, reg := s.World, s.Registry
-	e := w.NewEntity()
-	if !parent.IsZero() {
-		_ = w.InsertChild(parent, e, index)
+// newEntity makes the entity of n alone (not its children) under parent:
+// id, classes, part key and components composed with the node's mixins
+// (registry.Create). On an error it makes nothing and returns the zero
+// Entity.
+func (s *Scene) newEntity(n *Node, parent ecs.Entity, errs *ErrorList) ecs.Entity {
+	// Privileged: an instance's components hold its read-only prefab
+	// marker, which the scene compiles to (a scene cannot write one).
+	e, err := s.Registry.Privileged().Create(parent, registry.CreateSpec{
+		ID: n.ID(), Classes: n.Class(), PartKey: n.Key(), Components: n.Comps})
+	if err != nil {
+		at := n.Src.Pos
+		if id := n.ID(); id != "" {
+			if _, used := s.Registry.EntityByID(id); used {
+				at = n.idPos()
+			}
+		}
+		*errs = append(*errs, &Error{Pos: at, Msg: err.Error()})
+		return ecs.Entity{}
 	}
 	s.Entities[n] = e
 	s.Nodes[e] = n
 	if s.Plan.owner == nil {
 		n.ent = e
-	}
-	if n.ID() != "" {
-		if err := reg.SetEntityID(e, n.ID()); err != nil {
-			*errs = append(*errs, &Error{Pos: n.idPos(), Msg: err.Error()})
-		}
-	}
-	if len(n.Class()) > 0 {
-		reg.SetClasses(e, n.Class())
-	}
-	if n.Key() != "" {
-		reg.SetPartKey(e, n.Key())
-	}
-	// Privileged: an instance's components hold its read-only prefab
-	// marker, which the scene compiles to (a scene cannot write one).
-	if err := reg.Privileged().SetMany(e, n.Comps); err != nil {
-		*errs = append(*errs, &Error{Pos: n.Src.Pos, Msg: err.Error()})
 	}
 	return e
 }

@@ -1113,7 +1113,10 @@ func changedPatch(s *registry.Schema, old, new registry.Patch) registry.Patch {
 // to made, each after its descendants; matched descendants are moved
 // under it by arrange.
 func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, errs *ErrorList, made []ecs.Entity) []ecs.Entity {
-	e := s.newEntity(n, parent, -1, errs)
+	e := s.newEntity(n, parent, errs)
+	if e.IsZero() {
+		return made
+	}
 	for _, ch := range n.Children {
 		if _, ok := s.Entities[ch]; !ok {
 			made = s.createUnmatched(ch, e, errs, made)

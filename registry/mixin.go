@@ -233,25 +233,8 @@ func (r *Registry) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 // order). A read-only component among them is refused (*ReadOnlyError)
 // before anything is made.
 func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
-	ms, err := r.ExpandMixins(mixinIDs)
+	e, err := r.Create(parent, CreateSpec{Mixins: mixinIDs, Components: own})
 	if err != nil {
-		return ecs.Entity{}, err
-	}
-	comps := r.Compose(ms, own)
-	for _, np := range comps {
-		if err := r.CheckWritable("add", np.Name); err != nil {
-			return ecs.Entity{}, err
-		}
-	}
-	e := r.w.NewEntity()
-	if !parent.IsZero() {
-		if err := r.w.SetParent(e, parent); err != nil {
-			_ = r.w.Destroy(e)
-			return ecs.Entity{}, err
-		}
-	}
-	if err := r.SetMany(e, comps); err != nil {
-		_ = r.w.Destroy(e)
 		return ecs.Entity{}, err
 	}
 	r.EmitLoaded(e)

@@ -257,7 +257,7 @@ func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mix
 		}
 	}
 	marker := NamedPatch{Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef(name)}}}
-	e, err := r.instantiateNode(parent, p.Root, id, marker, over)
+	e, err := r.instantiateNode(parent, p.Root, id, "", marker, over)
 	if err != nil {
 		if !e.IsZero() {
 			_ = r.w.Destroy(e)
@@ -307,28 +307,12 @@ func (r *Registry) PrefabSize(name string) int {
 	return p.size
 }
 
-// instantiateNode creates the entity of n under parent with the id
-// given, and its subtree; over (composed) is written over n's
-// components per property, and marker, if it has a name, set over them.
-// It returns the entity made, also on an error.
-func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, marker NamedPatch, over []NamedPatch) (ecs.Entity, error) {
-	e := r.w.NewEntity()
-	if !parent.IsZero() {
-		if err := r.w.SetParent(e, parent); err != nil {
-			_ = r.w.Destroy(e)
-			return ecs.Entity{}, err
-		}
-	}
-	if id != "" {
-		if err := r.SetEntityID(e, id); err != nil {
-			return e, err
-		}
-	}
-	if len(n.Class) > 0 {
-		if err := r.SetClasses(e, n.Class); err != nil {
-			return e, err
-		}
-	}
+// instantiateNode creates the entity of n under parent with the id and
+// part key given (see Registry.Create), and its subtree; over (composed)
+// is written over n's components per property, and marker, if it has a
+// name, set over them. If a part of its subtree fails, it returns the
+// entity made with the error, for the caller to destroy.
+func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id, key string, marker NamedPatch, over []NamedPatch) (ecs.Entity, error) {
 	comps := n.Components
 	if len(over) > 0 {
 		comps = r.Compose([]*Mixin{{Components: comps}}, over)
@@ -338,19 +322,18 @@ func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, 
 	}
 	// The Registry's own rights: the marker is read-only, and the
 	// node's components were checked by DefinePrefab, over by the caller.
-	if err := r.setMany(e, comps, true); err != nil {
-		return e, err
+	e, err := r.create(parent, &CreateSpec{ID: id, Classes: n.Class, Components: comps, PartKey: key}, true)
+	if err != nil {
+		return ecs.Entity{}, err
 	}
 	for _, ch := range n.Children {
 		cid := ""
 		if id != "" {
 			cid = id + "/" + ch.Key
 		}
-		c, err := r.instantiateNode(e, ch, cid, NamedPatch{}, nil)
-		if err != nil {
+		if _, err := r.instantiateNode(e, ch, cid, ch.Key, NamedPatch{}, nil); err != nil {
 			return e, err
 		}
-		r.SetPartKey(c, ch.Key)
 	}
 	return e, nil
 }
@@ -364,13 +347,12 @@ func nearestPrefab(r *Registry, name string) string {
 // (its parts get "<id>/<key>"). Hot reload uses it to add a part a
 // prefab edit adds to an instance spawned at run time.
 func (r *Registry) InstantiatePart(parent ecs.Entity, n *PrefabNode, id string) (ecs.Entity, error) {
-	e, err := r.instantiateNode(parent, n, id, NamedPatch{}, nil)
+	e, err := r.instantiateNode(parent, n, id, n.Key, NamedPatch{}, nil)
 	if err != nil {
 		if !e.IsZero() {
 			_ = r.w.Destroy(e)
 		}
 		return ecs.Entity{}, err
 	}
-	r.SetPartKey(e, n.Key)
 	return e, nil
 }
