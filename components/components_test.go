@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -416,5 +417,31 @@ func TestResetSingleProperty(t *testing.T) {
 	must(t, r.ResetProperty(e, "scale", ""))
 	if got, _ := r.Attr(e, "scale"); got != "1 1 1" {
 		t.Errorf("scale after reset %q", got)
+	}
+}
+
+// TestNames: Names lists every component and system Register registers,
+// and nothing else.
+func TestNames(t *testing.T) {
+	reg := registry.New(ecs.NewWorld())
+	if _, err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	names := Names()
+	want := len(reg.Names()) + len(reg.Systems())
+	if len(names) != want {
+		t.Fatalf("%d names, want %d: %v", len(names), want, names)
+	}
+	for _, n := range names {
+		_, comp := reg.Component(n)
+		_, sys := reg.System(n)
+		if !comp && !sys {
+			t.Errorf("%q is neither a component nor a system of Register", n)
+		}
+	}
+	for _, n := range []string{"position", "world", "physics", "spawner"} {
+		if !slices.Contains(names, n) {
+			t.Errorf("Names lacks %q", n)
+		}
 	}
 }

@@ -255,12 +255,12 @@ type componentValue struct {
 
 func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
 	d := loader.DumpEntities(in.reg, []ecs.Entity{e})[0]
-	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}, World: d.World}
+	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}, World: d.Computed[worldName]}
 	out.Children = append(out.Children, in.paths(in.w.Children(e))...)
 	for _, name := range in.reg.EntityComponents(e) {
 		v, ok := d.Components[name]
 		if !ok {
-			continue // world: apart, as in dumps
+			continue // read-only components: apart, as in dumps
 		}
 		attr, err := in.reg.Attr(e, name)
 		if err != nil {

@@ -39,6 +39,12 @@ type Options struct {
 	// load leaves no entity behind and returns an error that matches the
 	// context's error (context.Canceled) with errors.Is.
 	Context context.Context
+	// Builtins are the names of the built-in components and systems the
+	// program registers (components.Names): a scene that uses some that
+	// the registry lacks is refused with one error saying that the
+	// program must register them, rather than one unknown name per use.
+	// Nil skips that check.
+	Builtins []string
 }
 
 // ctx returns the options' context, or the background context.
@@ -72,9 +78,9 @@ func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene,
 		return nil, err
 	}
 	if err != nil {
-		return nil, alsoCompile(ctx, doc, reg, err)
+		return nil, alsoCompile(ctx, doc, reg, opt.Builtins, err)
 	}
-	plan, err := CompileContext(ctx, doc, reg)
+	plan, err := compileWith(ctx, doc, reg, opt.Builtins)
 	if err != nil {
 		return nil, err
 	}
@@ -118,9 +124,9 @@ func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot)
 		return nil, sfs, err
 	}
 	if err != nil {
-		return nil, sfs, withDir(alsoCompile(ctx, doc, reg, err), dir)
+		return nil, sfs, withDir(alsoCompile(ctx, doc, reg, opt.Builtins, err), dir)
 	}
-	plan, err := CompileContext(ctx, doc, reg)
+	plan, err := compileWith(ctx, doc, reg, opt.Builtins)
 	if err != nil {
 		return nil, sfs, withDir(err, dir)
 	}
@@ -133,12 +139,12 @@ func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot)
 // alsoCompile adds the compile errors of a document that was read with
 // errors (duplicate ids, say) but is whole enough to check, so that every
 // problem is reported at once.
-func alsoCompile(ctx context.Context, doc *Document, reg *registry.Registry, readErr error) error {
+func alsoCompile(ctx context.Context, doc *Document, reg *registry.Registry, builtins []string, readErr error) error {
 	list, ok := readErr.(ErrorList)
 	if !ok || doc == nil {
 		return readErr
 	}
-	_, err := CompileContext(ctx, doc, reg)
+	_, err := compileWith(ctx, doc, reg, builtins)
 	more, ok := err.(ErrorList)
 	if !ok {
 		return readErr
@@ -179,12 +185,12 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 		return nil, err
 	}
 	if err != nil {
-		return nil, alsoCompile(ctx, doc, reg, err)
+		return nil, alsoCompile(ctx, doc, reg, opt.Builtins, err)
 	}
 	if len(doc.Includes) > 0 {
 		return nil, ErrorList{{Pos: doc.Includes[0].Pos, Msg: "include is not available for a scene read from memory"}}
 	}
-	plan, err := CompileContext(ctx, doc, reg)
+	plan, err := compileWith(ctx, doc, reg, opt.Builtins)
 	if err != nil {
 		return nil, err
 	}

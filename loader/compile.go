@@ -7,9 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/loader/internal/textpos"
@@ -197,6 +195,12 @@ const compileCheckEvery = 4096
 // at ctx every few thousand entities it makes, and returns an error
 // matching ctx.Err() with errors.Is.
 func CompileContext(ctx context.Context, doc *Document, reg *registry.Registry) (*Plan, error) {
+	return compileWith(ctx, doc, reg, nil)
+}
+
+// compileWith is CompileContext knowing the names of the built-in
+// components and systems (Options.Builtins; none: no check for them).
+func compileWith(ctx context.Context, doc *Document, reg *registry.Registry, builtins []string) (*Plan, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -204,6 +208,12 @@ func CompileContext(ctx context.Context, doc *Document, reg *registry.Registry) 
 		return nil, err
 	}
 	c := &compiler{doc: doc, reg: reg, errs: &errorSink{max: 1000}, ctx: ctx, lim: doc.lim.withDefaults()}
+	if len(builtins) > 0 {
+		c.builtins = make(map[string]bool, len(builtins))
+		for _, n := range builtins {
+			c.builtins[n] = true
+		}
+	}
 	p := c.compile()
 	if c.cancelled {
 		return nil, interrupted(ctx)
@@ -266,6 +276,9 @@ type compiler struct {
 	// strType is the registry's string type: quoted values of its
 	// properties are kept exactly (see ComponentSpec.Exact).
 	strType *registry.Type
+	// builtins are the names of the built-in components and systems
+	// (Options.Builtins), to tell a program that forgot to register them.
+	builtins map[string]bool
 	// Slabs the nodes and their slices are cut from, to allocate in
 	// bulk: a scene has many small entities.
 	nodes   []Node
@@ -338,6 +351,7 @@ func (c *compiler) compile() *Plan {
 		p.Mixins[m.ID] = &MixinPlan{Src: m, Mixin: rm}
 	}
 	c.checkMixins()
+	c.checkComputed()
 	c.compilePrefabs()
 	if len(c.doc.Prefabs) > 0 && !c.stop {
 		c.checkScene() // the instances' cost, before any is expanded
@@ -354,6 +368,17 @@ func (c *compiler) compile() *Plan {
 		p.Tags = append(p.Tags, t)
 	}
 	return p
+}
+
+// checkComputed reports the keys a JSON dump writes beside an entity's
+// components (Document.Computed) that do not name a read-only component:
+// only those are written for information and not read.
+func (c *compiler) checkComputed() {
+	for _, k := range c.doc.Computed {
+		if rc, ok := c.reg.Component(k.Name); !ok || !rc.ReadOnly() || c.reg.IsPrefabMarker(rc) {
+			c.errs.add(k.Pos, "unknown entity key %q: beside %q, a dump's entity has only the values of read-only components", k.Name, "components")
+		}
+	}
 }
 
 // lookupMixin finds a mixin of the document by id.
@@ -650,8 +675,8 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 	name := comp.Name
 	rc, ok := c.src.reg.Component(comp.Name)
 	if ok {
-		if components.IsWorld(rc) {
-			c.errs.add(comp.Pos, "%q is computed from position, rotation and scale and cannot be written in a scene", comp.Name)
+		if rc.ReadOnly() {
+			c.errs.add(comp.Pos, "%s", readOnlyMsg(rc, comp.Name))
 			return registry.NamedPatch{}, false
 		}
 		if rc.Name == name {
@@ -848,10 +873,20 @@ func declSchema(d *Decl, reg *registry.Registry) (*registry.Schema, error) {
 	return s, nil
 }
 
+// readOnlyMsg is the message for a read-only component written in a
+// scene: its owner writes it.
+func readOnlyMsg(c *registry.Component, name string) string {
+	msg := fmt.Sprintf("%q is read-only", name)
+	if c.Owner() != "" {
+		msg += " (" + c.Owner() + ")"
+	}
+	return msg + " and cannot be written in a scene"
+}
+
 // reportUnknown reports the unknown systems and components. When some are
-// built-ins that the registry lacks, the program most likely forgot
-// components.Register: that is one error, naming them all, at the
-// first use, instead of one per use.
+// built-ins (Options.Builtins) that the registry lacks, the program most
+// likely forgot components.Register: that is one error, naming them all,
+// at the first use, instead of one per use.
 func (c *compiler) reportUnknown() {
 	anyMissing := c.reportMissingBuiltins()
 	for _, sc := range c.unknownSys {
@@ -880,7 +915,7 @@ func (c *compiler) reportUnknown() {
 // built-in component or system that the registry lacks.
 func (c *compiler) missingBuiltin(name string) bool {
 	base, _, _ := strings.Cut(name, "__")
-	if !builtinNames()[base] {
+	if !c.builtins[base] {
 		return false
 	}
 	_, ok := c.reg.Component(base)
@@ -932,28 +967,4 @@ func (c *compiler) reportMissingBuiltins() bool {
 	}
 	c.errs.add(first, "built-in components and systems are not registered (%s): the program must call components.Register", strings.Join(missing, ", "))
 	return true
-}
-
-var (
-	builtinOnce sync.Once
-	builtinSet  map[string]bool
-)
-
-// builtinNames returns the names of the components and systems that
-// components.Register registers.
-func builtinNames() map[string]bool {
-	builtinOnce.Do(func() {
-		builtinSet = map[string]bool{}
-		r := registry.New(ecs.NewWorld())
-		if _, err := components.Register(r); err != nil {
-			return
-		}
-		for _, n := range r.Names() {
-			builtinSet[n] = true
-		}
-		for _, s := range r.Systems() {
-			builtinSet[s.Name] = true
-		}
-	})
-	return builtinSet
 }

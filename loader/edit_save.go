@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/regfile"
 	"github.com/scenecs/scenecs/registry"
@@ -141,8 +140,8 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 	case reg.IsPrefabMarker(q.comp):
 		return nil, fmt.Errorf("%s: %s is the marker of entity %s's prefab, which a scene file writes as the entity's %s: key (the key that makes it an instance, with the prefab's components and children); save-back does not change what an entity is an instance of: edit the file: %w",
 			node.Src.Pos, name, q.what, yamlPrefab, ErrFromPrefab)
-	case components.IsWorld(q.comp):
-		return nil, fmt.Errorf("%s is computed from position, rotation and scale, and a scene file does not write it: %w", name, ErrNoSource)
+	case q.comp.ReadOnly():
+		return nil, fmt.Errorf("%s is read-only (%s), and a scene file does not write it: %w", name, q.comp.Owner(), ErrNoSource)
 	}
 	if !remove {
 		var err error

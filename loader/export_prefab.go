@@ -7,7 +7,6 @@ import (
 
 	"slices"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -63,7 +62,7 @@ func (x *exporter) entityX(e ecs.Entity) *xnode {
 	n := &xnode{id: reg.EntityID(e), key: reg.PartKey(e), prefab: reg.PrefabOf(e), class: reg.Classes(e)}
 	for _, name := range reg.EntityComponents(e) {
 		c, _ := reg.Component(name)
-		if components.IsWorld(c) || reg.IsPrefabMarker(c) {
+		if c.ReadOnly() {
 			continue // computed, or written as prefab:
 		}
 		vs, err := reg.Values(e, name)

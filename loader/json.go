@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader/internal/jsonsyntax"
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
@@ -27,9 +27,11 @@ import (
 //	                              "health": {"hp": 100, "max": 100},
 //	                              "enemy": {}}}, ...]}
 //
-// An entity with a transform also has "world": {"position": {...},
-// "rotation": {...}, "scale": {...}}, its world transform (the read-only
-// world component), which readers ignore.
+// After "components", an entity has the values of its read-only
+// components that their owners compute, each under its name, written
+// for information and not read back: an entity with a transform has
+// "world": {"position": {...}, "rotation": {...}, "scale": {...}}, its
+// world transform. (The prefab marker, also read-only, is "prefab".)
 //
 // Entities come in document order; "parent" is the parent's path or null,
 // "depth" the entity's depth below the dump's top-level entities, which
@@ -56,7 +58,6 @@ const (
 	jsonDepth            = "depth"
 	jsonClass            = yamlClass
 	jsonEntityComponents = "components" // an entity's component values
-	jsonWorld            = "world"      // the world transform, written, never read
 	jsonPrefab           = yamlPrefab   // the prefab an entity instantiates
 	jsonPart             = "part"       // a part's name inside its instance's prefab
 
@@ -70,7 +71,7 @@ var (
 	// jsonTopKeys are the keys of a dump's top-level object.
 	jsonTopKeys = []string{jsonScene, jsonComponents, jsonPrefabs, jsonEntities}
 	// jsonEntityKeys are the keys of an entity of a dump.
-	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonPrefab, jsonPart, jsonParts, jsonEntityComponents, jsonWorld}
+	jsonEntityKeys = []string{jsonID, jsonPath, jsonParent, jsonDepth, jsonClass, jsonPrefab, jsonPart, jsonParts, jsonEntityComponents}
 	// jsonBodyKeys are the keys of a prefab's body (or a part's).
 	jsonBodyKeys = []string{jsonID, jsonPrefab, jsonClass, jsonMixin, jsonEntityComponents, jsonParts, jsonChildren}
 )
@@ -90,11 +91,15 @@ type DumpEntity struct {
 	// {"path": "removed"}.
 	Removed    []string                   `json:"-"`
 	Components map[string]json.RawMessage `json:"components"`
-	// World is the entity's world transform (position, rotation and
-	// scale in world space, as the world component holds them), nil if
-	// it has none. It is written for information: ReadJSON ignores it.
-	World json.RawMessage `json:"world,omitempty"`
-	order []string
+	// Computed are the values of its read-only components (but the
+	// prefab marker, which is Prefab) by name: values their owners
+	// compute, such as the world transform ("world": position, rotation
+	// and scale in world space). They are written after Components,
+	// each under its name, for information: ReadJSON does not read them
+	// back.
+	Computed map[string]json.RawMessage `json:"-"`
+	order    []string
+	computed []string // the names of Computed in component order
 	depth int // WriteJSON: depth below the dump's top-level entities, -1 for none
 }
 
@@ -125,7 +130,7 @@ type capturedComponent struct {
 	name   string
 	schema *registry.Schema
 	vs     []any
-	world  bool // the world transform, written apart
+	computed bool // a read-only component, written apart (see DumpEntity.Computed)
 }
 
 // captureComponents copies e's component values (the prefab marker left
@@ -139,17 +144,21 @@ func captureComponents(reg *registry.Registry, e ecs.Entity) []capturedComponent
 		if err != nil || reg.IsPrefabMarker(c) {
 			continue
 		}
-		out = append(out, capturedComponent{name: name, schema: c.Schema, vs: vs, world: components.IsWorld(c)})
+		out = append(out, capturedComponent{name: name, schema: c.Schema, vs: vs, computed: c.ReadOnly()})
 	}
 	return out
 }
 
 // fill formats the captured component values into d.
 func (d *DumpEntity) fill(cs []capturedComponent) {
-	d.Components, d.order, d.World = make(map[string]json.RawMessage, len(cs)), nil, nil
+	d.Components, d.order, d.Computed, d.computed = make(map[string]json.RawMessage, len(cs)), nil, nil, nil
 	for _, c := range cs {
-		if c.world {
-			d.World = componentJSON(c.schema, c.vs)
+		if c.computed {
+			if d.Computed == nil {
+				d.Computed = map[string]json.RawMessage{}
+			}
+			d.Computed[c.name] = componentJSON(c.schema, c.vs)
+			d.computed = append(d.computed, c.name)
 			continue
 		}
 		d.Components[c.name] = componentJSON(c.schema, c.vs)
@@ -174,7 +183,18 @@ func (d *DumpEntity) MarshalJSON() ([]byte, error) {
 		b = append(b, ':')
 		b = append(b, d.Components[name]...)
 	}
-	return d.appendTail(b, d.World), nil
+	b = append(b, '}')
+	computed := d.computed
+	if computed == nil {
+		for k := range d.Computed {
+			computed = append(computed, k)
+		}
+		sort.Strings(computed)
+	}
+	for _, name := range computed {
+		b = appendComputed(b, name, d.Computed[name])
+	}
+	return append(b, '}'), nil
 }
 
 // appendHead appends the entity's object up to its components' opening
@@ -232,15 +252,13 @@ func (d *DumpEntity) appendHead(b []byte) []byte {
 	return append(b, `,"`+jsonEntityComponents+`":{`...)
 }
 
-// appendTail closes the components and the entity, with its world
-// transform if it has one.
-func (d *DumpEntity) appendTail(b, world []byte) []byte {
-	b = append(b, '}')
-	if world != nil {
-		b = append(b, `,"`+jsonWorld+`":`...)
-		b = append(b, world...)
-	}
-	return append(b, '}')
+// appendComputed appends the value of the read-only component name
+// after an entity's components (see DumpEntity.Computed).
+func appendComputed(b []byte, name string, value []byte) []byte {
+	b = append(b, ',')
+	b = appendJSONString(b, name)
+	b = append(b, ':')
+	return append(b, value...)
 }
 
 func jsonString(s string) string { return string(appendJSONString(nil, s)) }
@@ -472,6 +490,22 @@ type jsonReader struct {
 	cur    jsonEntity             // the entity being read
 	// parts maps the body of each part read to its instance and path.
 	parts map[*EntitySpec]jsonPartOf
+	// computedSeen are the names of the read-only components read, to
+	// keep one of each (see Document.Computed).
+	computedSeen map[string]bool
+}
+
+// computed records the key k of an entity, the name of a read-only
+// component whose value a dump writes for information, once per name.
+func (j *jsonReader) computed(k *yamlsyntax.Node) {
+	if j.computedSeen[k.Value] {
+		return
+	}
+	if j.computedSeen == nil {
+		j.computedSeen = map[string]bool{}
+	}
+	j.computedSeen[k.Value] = true
+	j.doc.Computed = append(j.doc.Computed, &ComponentSpec{Name: k.Value, Pos: j.y.pos(k)})
 }
 
 // jsonPartOf is the instance a part belongs to and its path there.
@@ -646,11 +680,14 @@ func (j *jsonReader) entity(n *yamlsyntax.Node) *jsonEntity {
 			})
 		case jsonParts:
 			j.removedParts(e, v)
-		case jsonWorld:
-			// The world transform the dump writes for information: it
-			// is computed from the components, not read.
 		default:
-			y.errs.add(y.pos(k), "unknown entity key %q (want %s)", k.Value, orList(jsonEntityKeys))
+			if v.Kind == yamlsyntax.Sequence {
+				y.errs.add(y.pos(k), "unknown entity key %q (want %s, or the name of a read-only component)", k.Value, orList(jsonEntityKeys))
+				return
+			}
+			// The value of a read-only component, written for
+			// information: Compile checks the name.
+			j.computed(k)
 		}
 	})
 	return de

@@ -191,11 +191,9 @@ func (c *JSONCapture) WriteTo(out io.Writer) (int64, error) {
 // as d.MarshalJSON would once filled with them.
 func appendCaptured(b []byte, d *DumpEntity, cs []capturedComponent) []byte {
 	b = d.appendHead(b)
-	var world *capturedComponent
 	n := 0
 	for i := range cs {
-		if cs[i].world {
-			world = &cs[i]
+		if cs[i].computed {
 			continue
 		}
 		if n > 0 {
@@ -206,8 +204,14 @@ func appendCaptured(b []byte, d *DumpEntity, cs []capturedComponent) []byte {
 		b = append(b, ':')
 		b = appendComponentJSON(b, cs[i].schema, cs[i].vs)
 	}
-	if world == nil {
-		return d.appendTail(b, nil)
+	b = append(b, '}')
+	for i := range cs {
+		if cs[i].computed {
+			b = append(b, ',')
+			b = appendJSONString(b, cs[i].name)
+			b = append(b, ':')
+			b = appendComponentJSON(b, cs[i].schema, cs[i].vs)
+		}
 	}
-	return d.appendTail(b, appendComponentJSON(nil, world.schema, world.vs))
+	return append(b, '}')
 }

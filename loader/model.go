@@ -54,6 +54,13 @@ type Document struct {
 	Includes []*Include       // include directives written in File itself
 	Entities []*EntitySpec    // top-level entities in source order
 	Pos      Pos              // position of the root mapping or <scene> element
+	// Computed are the keys beside an entity's components in a JSON
+	// dump that are not the format's own: the values of read-only
+	// components, which their owners compute (the world transform),
+	// written for information and not read. Compile checks that each
+	// names a read-only component of the registry. Each name is kept
+	// once, at its first place.
+	Computed []*ComponentSpec
 
 	nEntities int    // entities in the tree, including children
 	lim       Limits // the limits it was read with, which bound its compilation too (zero: defaults)

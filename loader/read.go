@@ -342,6 +342,7 @@ func merge(doc *Document, parts []*Document) {
 	var mixins []*MixinSpec
 	var prefabs []*PrefabSpec
 	var ents []*EntitySpec
+	var computed []*ComponentSpec
 	for _, p := range append(parts, doc) {
 		scene = append(scene, p.Scene...)
 		decls = append(decls, p.Decls...)
@@ -349,10 +350,12 @@ func merge(doc *Document, parts []*Document) {
 		prefabs = append(prefabs, p.Prefabs...)
 		ents = append(ents, p.Entities...)
 		if p != doc {
+			computed = append(computed, p.Computed...)
 			doc.nEntities += p.nEntities
 		}
 	}
 	doc.Scene, doc.Decls, doc.Mixins, doc.Prefabs, doc.Entities = scene, decls, mixins, prefabs, ents
+	doc.Computed = append(computed, doc.Computed...)
 }
 
 // checkUnique reports duplicate entity ids, mixin ids, declarations and

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -15,14 +14,14 @@ import (
 // and the words that describe them.
 
 // schemaComponents returns the components a schema describes, by name:
-// those registered in reg (but the read-only world transform, which a
-// scene never writes) and, with a doc, the components doc declares
+// those registered in reg (but the read-only ones, such as the world
+// transform, which a scene never writes) and, with a doc, the components doc declares
 // (replacing a component of the same name declared by an earlier scene).
 // A declaration that does not compile, or names a component the program
 // registered, is an error as Compile reports it.
 func schemaComponents(reg *registry.Registry, doc *Document) ([]*registry.Component, error) {
 	cs := slices.DeleteFunc(reg.Components(), func(c *registry.Component) bool {
-		return components.IsWorld(c) || reg.IsPrefabMarker(c) // computed, or the prefab key
+		return c.ReadOnly() // computed by their owners, or the prefab key
 	})
 	if doc != nil {
 		errs := &errorSink{}

@@ -28,7 +28,7 @@ func checkInspectAddr(addr string) error {
 func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, path string, f *runFlags, stdout io.Writer) error {
 	opt := inspect.Options{Scene: scene}
 	if path != "" {
-		opt.Reloader = &loader.Reloader{Scene: scene, File: filepath.Clean(path), Options: loader.Options{Context: ctx}}
+		opt.Reloader = &loader.Reloader{Scene: scene, File: filepath.Clean(path), Options: loadOptions(ctx)}
 	}
 	in := inspect.New(rt.reg, opt)
 	url, err := in.Listen(ctx, f.inspect)
