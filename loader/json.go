@@ -100,7 +100,7 @@ type DumpEntity struct {
 	Computed map[string]json.RawMessage `json:"-"`
 	order    []string
 	computed []string // the names of Computed in component order
-	depth int // WriteJSON: depth below the dump's top-level entities, -1 for none
+	depth    int      // WriteJSON: depth below the dump's top-level entities, -1 for none
 }
 
 // DumpEntities returns the dump form of the given entities.
@@ -127,9 +127,9 @@ func dumpEntity(reg *registry.Registry, names *Namer, e ecs.Entity) *DumpEntity 
 // capturedComponent is one component value of an entity, copied for a
 // dump: its values are formatted later, without the Registry.
 type capturedComponent struct {
-	name   string
-	schema *registry.Schema
-	vs     []any
+	name     string
+	schema   *registry.Schema
+	vs       []any
 	computed bool // a read-only component, written apart (see DumpEntity.Computed)
 }
 
