@@ -269,7 +269,7 @@ func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
 		out.Comps = append(out.Comps, componentValue{Name: name, Attr: attr, Value: v})
 	}
 	if s := in.opt.Scene; s != nil {
-		if n, ok := s.Nodes[e]; ok && n.Src != nil && n.Src.Pos.IsValid() {
+		if n, ok := s.NodeOf(e); ok && n.Src != nil && n.Src.Pos.IsValid() {
 			out.Source = n.Src.Pos.String()
 		}
 	}

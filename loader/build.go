@@ -13,19 +13,70 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-// Scene is a loaded scene: the [Plan] it was built from and the map between
-// its nodes and the World's entities, both ways. Hot reload, dumping and
-// inspection use it.
+// Scene is a loaded scene: the [Plan] it was built from and the entities
+// it made of the plan's nodes, by node Index, with the way back from an
+// entity to its node ([Scene.EntityOf], [Scene.NodeOf]). Hot reload,
+// dumping and inspection use it.
 type Scene struct {
 	Plan     *Plan
 	Registry *registry.Registry
 	World    *ecs.World
-	// Entities maps each node of the plan to its entity.
-	Entities map[*Node]ecs.Entity
-	// Nodes maps each entity the scene made to its node.
-	Nodes map[ecs.Entity]*Node
 	// Roots are the entities of the plan's top-level nodes, in order.
 	Roots []ecs.Entity
+
+	ents  []ecs.Entity // by node Index; zero for a node without an entity
+	index []int32      // by an entity's ecs index: its node's Index + 1 (0: none), valid if ents says so
+}
+
+// EntityOf returns the entity made of n, a node of the scene's Plan; false
+// if n has none (it is not the Plan's, or was not made).
+func (s *Scene) EntityOf(n *Node) (ecs.Entity, bool) {
+	if n == nil || n.Index < 0 || n.Index >= len(s.ents) || s.Plan.Nodes[n.Index] != n {
+		return ecs.Entity{}, false
+	}
+	e := s.ents[n.Index]
+	return e, !e.IsZero()
+}
+
+// NodeOf returns the node of the scene's Plan that e was made of; false
+// for an entity the scene did not make (spawned, or made by a program).
+func (s *Scene) NodeOf(e ecs.Entity) (*Node, bool) {
+	i, ok := s.indexOf(e)
+	if !ok {
+		return nil, false
+	}
+	return s.Plan.Nodes[i], true
+}
+
+// indexOf returns the Index of the node e was made of.
+func (s *Scene) indexOf(e ecs.Entity) (int, bool) {
+	x := int(e.Index())
+	if x >= len(s.index) || s.index[x] == 0 {
+		return 0, false
+	}
+	i := int(s.index[x]) - 1
+	return i, i < len(s.ents) && s.ents[i] == e
+}
+
+// setEntity records e as the entity of the node with Index i.
+func (s *Scene) setEntity(i int, e ecs.Entity) {
+	s.ents[i] = e
+	x := int(e.Index())
+	if x >= len(s.index) {
+		s.index = append(s.index, make([]int32, x+1-len(s.index)+len(s.index)/4)...)
+	}
+	s.index[x] = int32(i + 1)
+}
+
+// Len returns the number of entities the scene made that are alive.
+func (s *Scene) Len() int {
+	n := 0
+	for _, e := range s.ents {
+		if !e.IsZero() && s.World.Alive(e) {
+			n++
+		}
+	}
+	return n
 }
 
 // Options configure loading.
@@ -228,8 +279,7 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 	if err := checkAgainst(plan, reg); err != nil {
 		return nil, err
 	}
-	s := &Scene{Plan: plan, Registry: reg, World: reg.World(),
-		Entities: make(map[*Node]ecs.Entity, plan.Count), Nodes: make(map[ecs.Entity]*Node, plan.Count)}
+	s := &Scene{Plan: plan, Registry: reg, World: reg.World(), ents: make([]ecs.Entity, len(plan.Nodes))}
 	if err := applyDefinitions(plan, reg); err != nil {
 		return nil, err
 	}
@@ -258,9 +308,6 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 			return nil, interrupted(ctx)
 		}
 		return nil, errs
-	}
-	if plan.owner == nil {
-		plan.owner = s
 	}
 	for _, e := range s.Roots {
 		reg.EmitLoaded(e) // A-Frame's loaded: the scene is built
@@ -309,7 +356,7 @@ func spawnErrors(err error, at func(ecs.Entity) Pos) ErrorList {
 // Pos if none.
 func (s *Scene) spawnerPos(e ecs.Entity) Pos {
 	for e != (ecs.Entity{}) {
-		if n := s.Nodes[e]; n != nil && n.Src != nil {
+		if n, ok := s.NodeOf(e); ok && n.Src != nil {
 			return n.Src.Pos
 		}
 		p, ok := s.World.Parent(e)
@@ -379,7 +426,6 @@ func applyDefinitions(plan *Plan, reg *registry.Registry) error {
 			return ErrorList{{Pos: d.Decl.Pos, Msg: err.Error()}}
 		}
 	}
-	sort.Strings(plan.Tags)
 	for _, t := range plan.Tags {
 		if _, ok := reg.Component(t); ok {
 			continue
@@ -403,7 +449,11 @@ func definePrefabs(plan *Plan, reg *registry.Registry) error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := reg.DefinePrefab(plan.Prefabs[n].Prefab); err != nil {
+		// A copy: the registry records what it counts in it, and one
+		// Plan may be built into several registries. The nodes are
+		// shared, read-only.
+		p := *plan.Prefabs[n].Prefab
+		if err := reg.DefinePrefab(&p); err != nil {
 			return ErrorList{{Pos: plan.Prefabs[n].Src.Pos, Msg: err.Error()}}
 		}
 	}
@@ -473,11 +523,7 @@ func (s *Scene) newEntity(n *Node, parent ecs.Entity, errs *ErrorList) ecs.Entit
 		*errs = append(*errs, &Error{Pos: at, Msg: err.Error()})
 		return ecs.Entity{}
 	}
-	s.Entities[n] = e
-	s.Nodes[e] = n
-	if s.Plan.owner == nil {
-		n.ent = e
-	}
+	s.setEntity(n.Index, e)
 	return e
 }
 
@@ -487,7 +533,7 @@ func (s *Scene) Entity(id string) (ecs.Entity, bool) {
 	if !ok {
 		return ecs.Entity{}, false
 	}
-	if _, mine := s.Nodes[e]; !mine {
+	if _, mine := s.indexOf(e); !mine {
 		return ecs.Entity{}, false
 	}
 	return e, true

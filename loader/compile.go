@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/loader/internal/textpos"
 	"github.com/scenecs/scenecs/registry"
@@ -32,13 +31,14 @@ type Plan struct {
 	// Roots are the top-level entities in document order.
 	Roots []*Node
 	// Tags are names used as empty components that are neither registered
-	// nor declared: they become tags.
+	// nor declared: they become tags. Sorted.
 	Tags []string
 	// Count is the number of entities.
 	Count int
-
-	owner   *Scene // the Scene whose entities the nodes' ent fields hold
-	entDiff *Diff  // before an owner: the Diff that last set the nodes' ent fields
+	// Nodes are the plan's nodes by Index: its entities in document
+	// order (pre-order), roots and children, the parts of prefabs'
+	// instances included (template nodes are not).
+	Nodes []*Node
 }
 
 // DeclPlan is one declared component with its schema.
@@ -61,8 +61,9 @@ type SystemPlan struct {
 }
 
 // Node is one entity of a [Plan]: its source, its own parsed components, and
-// its components composed with its mixins (what the entity gets). A
-// [Scene] maps each Node to the [ecs.Entity] made from it.
+// its components composed with its mixins (what the entity gets). It
+// holds nothing of a running scene: a [Scene] keeps the [ecs.Entity]
+// made from each Node, by Index.
 type Node struct {
 	Src      *EntitySpec
 	Parent   *Node
@@ -77,13 +78,14 @@ type Node struct {
 	// template, which may be shared by several places, has its Key
 	// there, and the prefab's name at its root.)
 	Path string
+	// Index is the node's place in Plan.Nodes, 0 to Count-1 in document
+	// order: what a running scene indexes its entities by (one Plan can
+	// be built into any number of Worlds). A template node of a prefab,
+	// which is in no Plan's Nodes, has -1.
+	Index int
 	// ext holds what only the entities of prefabs have (nil for the
 	// others); parts share their template's.
 	ext *nodeExt
-	// ent is the node's entity in the Scene that owns the plan
-	// (Plan.owner), which keeps it beside Scene.Entities: hot reload
-	// reads it without a map lookup (see Scene.entityOf).
-	ent ecs.Entity
 }
 
 // nodeExt is what a node of a prefab (an instance, a part, a template
@@ -286,7 +288,16 @@ type compiler struct {
 	kids    []*Node
 }
 
-// newNode returns a zeroed Node cut from a slab. Every
+// index gives n, a node of the scene (not of a template), the next
+// Index, and counts it.
+func (c *compiler) index(n *Node) {
+	n.Index = len(c.plan.Nodes)
+	c.plan.Nodes = append(c.plan.Nodes, n)
+	c.plan.Count++
+}
+
+// newNode returns a Node cut from a slab, with no Index (a template's
+// node; see index). Every
 // compileCheckEvery nodes it looks at the context, and stops the
 // compilation once that is done.
 func (c *compiler) newNode() *Node {
@@ -301,6 +312,7 @@ func (c *compiler) newNode() *Node {
 	}
 	n := &c.nodes[0]
 	c.nodes = c.nodes[1:]
+	n.Index = -1
 	return n
 }
 
@@ -312,6 +324,9 @@ type composedMixins struct {
 
 func (c *compiler) compile() *Plan {
 	p := &Plan{Doc: c.doc, Mixins: map[string]*MixinPlan{}, Prefabs: map[string]*PrefabPlan{}}
+	if c.doc.nEntities > 0 {
+		p.Nodes = make([]*Node, 0, c.doc.nEntities)
+	}
 	c.plan = p
 	c.shapes = map[*Node]shape{}
 	c.composed = map[string]composedMixins{}
@@ -367,6 +382,7 @@ func (c *compiler) compile() *Plan {
 	for t := range c.src.tags {
 		p.Tags = append(p.Tags, t)
 	}
+	sort.Strings(p.Tags)
 	return p
 }
 
@@ -428,7 +444,7 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 	c.place(n, e.ID, parent, index)
 	scene := c.prefab == nil
 	if scene {
-		c.plan.Count++
+		c.index(n)
 		c.depth++
 		defer func() { c.depth-- }()
 		c.checkEntity(e)

@@ -189,19 +189,16 @@ func shown(s string) string {
 func (d *Diff) Entries(reg *registry.Registry) []DiffEntry {
 	var out []DiffEntry
 	el := entryLabels{reg: reg}
-	var moved map[*Node]bool
-	if len(d.Created) > 0 && len(d.Moved) > 0 {
-		moved = make(map[*Node]bool, len(d.Moved))
-		for _, n := range d.Moved {
-			moved[n] = true
-		}
-	}
 	for _, n := range d.Created {
 		walkNodes([]*Node{n}, func(x *Node) {
-			if x != n && !d.createdNode(reg, x, moved) {
+			if x != n && !d.ents[x.Index].IsZero() {
 				return // a matched node moved under the new one
 			}
-			out = append(out, DiffEntry{Kind: EntityCreated, Entity: el.label(x, d.ents[x]), Pos: x.Src.Pos})
+			var e ecs.Entity // named by its place in the World once Apply made it
+			if d.applied != nil {
+				e = d.applied[x.Index]
+			}
+			out = append(out, DiffEntry{Kind: EntityCreated, Entity: el.label(x, e), Pos: x.Src.Pos})
 		})
 	}
 	for _, n := range d.Destroyed {
@@ -213,7 +210,7 @@ func (d *Diff) Entries(reg *registry.Registry) []DiffEntry {
 		out = d.changeEntries(out, reg, el.label(c.New, c.Entity), c)
 	}
 	for _, n := range d.Moved {
-		out = append(out, DiffEntry{Kind: EntityMoved, Entity: el.label(n, d.ents[n]), Pos: n.Src.Pos})
+		out = append(out, DiffEntry{Kind: EntityMoved, Entity: el.label(n, d.ents[n.Index]), Pos: n.Src.Pos})
 	}
 	for _, s := range d.Decls {
 		name, note := cutNote(s)
@@ -252,19 +249,6 @@ func (el entryLabels) label(n *Node, e ecs.Entity) string {
 		return entityLabel(el.reg, e)
 	}
 	return n.Path
-}
-
-// createdNode reports whether x, a descendant of a created node, gets a
-// new entity rather than being a matched node moved under the new one.
-// Before Apply the matched nodes are those in d.ents; Apply adds the
-// created ones, so after it a matched node is one that moves (its entity
-// alive) or whose entity is gone.
-func (d *Diff) createdNode(reg *registry.Registry, x *Node, moved map[*Node]bool) bool {
-	e, ok := d.ents[x]
-	if !ok {
-		return true
-	}
-	return !moved[x] && reg != nil && reg.World().Alive(e)
 }
 
 // schemaIn returns the schema of the component name as plan knows it: the

@@ -120,7 +120,7 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 	sc := r.Scene
 	reg := sc.Registry
 	q := &saveReq{e: e, name: name, remove: remove, what: EntityPath(reg, e)}
-	node, ok := sc.Nodes[e]
+	node, ok := sc.NodeOf(e)
 	if !ok || !sc.World.Alive(e) {
 		return nil, fmt.Errorf("entity %s was made at run time (spawned, or created by the program or through the inspector): it has no place in a scene file: %w", q.what, ErrNoSource)
 	}
@@ -131,7 +131,7 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 	if node.Key() != "" {
 		inst := instanceRoot(node)
 		return nil, fmt.Errorf("entity %s is the part %q of an instance of the prefab %q (%s): its values come from the prefab, and save-back does not write an instance's parts; write it under parts: in the instance, or edit the prefab: %w",
-			q.what, node.Key(), inst.Prefab(), EntityPath(reg, sc.Entities[inst]), ErrCannotEdit)
+			q.what, node.Key(), inst.Prefab(), EntityPath(reg, sc.ents[inst.Index]), ErrCannotEdit)
 	}
 	if q.comp, ok = reg.Component(name); !ok {
 		return nil, fmt.Errorf("unknown component %q", name)
@@ -368,9 +368,9 @@ func (r *Reloader) checkEdit(q *saveReq, ent *EntitySpec, path string, src, out 
 
 // matchedNode returns the node of d's new plan matched to entity e.
 func matchedNode(d *Diff, e ecs.Entity) *Node {
-	for n, x := range d.ents {
+	for i, x := range d.ents {
 		if x == e {
-			return n
+			return d.new.Nodes[i]
 		}
 	}
 	return nil

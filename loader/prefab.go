@@ -266,7 +266,7 @@ func (c *compiler) part(t, parent *Node, tr *partTrie) *Node {
 	n := c.newNode()
 	n.Src, n.Parent, n.ext, n.Comps = t.Src, parent, t.ext, t.Comps
 	if scene {
-		c.plan.Count++
+		c.index(n)
 		if pid := parent.ID(); pid != "" {
 			n.Path = pid + "/" + t.Key() // its id, see Node.ID
 			c.parts = append(c.parts, n)

@@ -43,8 +43,14 @@ type Diff struct {
 	Warnings []string
 
 	old, new *Plan
-	ents     map[*Node]ecs.Entity // matched new node -> its entity (maybe dead)
-	spawned  spawnedEdits         // parts of instances spawned at run time to create or destroy
+	// ents holds, by the new plan's node Index, the entity each matched
+	// node keeps (maybe dead); zero for the others. matched counts them.
+	ents    []ecs.Entity
+	matched int
+	spawned spawnedEdits // parts of instances spawned at run time to create or destroy
+	// applied is, once Apply carried the diff out, the new plan's
+	// entities by node Index (the created ones too).
+	applied []ecs.Entity
 }
 
 // Change is what changes on one entity that exists before and after.
@@ -164,19 +170,17 @@ func nodeLabel(n *Node) string {
 // An entity destroyed at run time is not brought back, and nothing is
 // created under it.
 func (s *Scene) Diff(plan *Plan) *Diff {
-	d := &Diff{old: s.Plan, new: plan, ents: make(map[*Node]ecs.Entity, len(s.Entities))}
-	df := &differ{s: s, d: d, sc: &schemas{reg: s.Registry, decls: map[string]*registry.Schema{}}}
+	d := &Diff{old: s.Plan, new: plan, ents: make([]ecs.Entity, len(plan.Nodes))}
+	df := &differ{s: s, d: d, sc: &schemas{reg: s.Registry, decls: map[string]*registry.Schema{}},
+		oldMatched: make([]bool, len(s.Plan.Nodes))}
 	for _, dp := range plan.Decls {
 		df.sc.decls[dp.Decl.Name] = dp.Schema
-	}
-	if plan.owner == nil {
-		plan.entDiff, df.setEnt = d, true
 	}
 	df.children(plan.Roots, nil, s.Plan.Roots, nil, true, false)
 	if df.positional > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%d entities without an id were matched by their place in the tree (give them an id to keep them matched when they move)", df.positional))
 	}
-	if len(d.ents) < s.Plan.Count {
+	if d.matched < s.Plan.Count {
 		df.destroyed()
 	}
 	if df.deadEdits+df.deadAdds > 0 {
@@ -197,7 +201,9 @@ type differ struct {
 	oldByID map[string]*Node // built on first need
 	stay    []*Node          // scratch: pairs of new and old stayers
 	shared  [64]sharedDiff   // diffNode's results for parts, see differ.diffNode
-	setEnt  bool             // set the new nodes' ent fields (to their matches' entities), for Apply
+	// oldMatched says, by the old plan's node Index, which old nodes are
+	// matched.
+	oldMatched []bool
 	// sameNodes are the pairs of template nodes sameTemplate compared.
 	sameNodes map[[2]*Node]bool
 
@@ -207,7 +213,7 @@ type differ struct {
 // byID returns the old node with the given id.
 func (df *differ) byID(id string) *Node {
 	if df.oldByID == nil {
-		df.oldByID = make(map[string]*Node, len(df.s.Entities))
+		df.oldByID = make(map[string]*Node, len(df.s.Plan.Nodes))
 		walkNodes(df.s.Plan.Roots, func(n *Node) {
 			if n.ID() != "" {
 				df.oldByID[n.ID()] = n
@@ -229,9 +235,6 @@ func (df *differ) children(nodes []*Node, parent *Node, olds []*Node, oldParent 
 	oi := 0 // the next unnamed old to match by rank
 	for i, n := range nodes {
 		o := df.match(n, i, olds, &oi, matched)
-		if o == nil && df.setEnt {
-			n.ent = ecs.Entity{}
-		}
 		gone := dead
 		switch {
 		case o == nil && dead:
@@ -317,10 +320,9 @@ func matchKey(n *Node, i int, olds []*Node) *Node {
 func (df *differ) pair(n, o, oldParent *Node, matched bool) (gone, stays bool) {
 	d := df.d
 	e, ok := df.s.entityOf(o)
-	d.ents[n] = e
-	if df.setEnt {
-		n.ent = e
-	}
+	d.ents[n.Index] = e
+	d.matched++
+	df.oldMatched[o.Index] = true
 	gone = !ok || !df.s.World.Alive(e)
 	if c := df.diffNode(o, n); c != nil {
 		if gone {
@@ -397,15 +399,11 @@ func (df *differ) reordered(olds, pairs []*Node) {
 // who are roots (unmatched nodes under them go with the subtree).
 func (df *differ) destroyed() {
 	s, d := df.s, df.d
-	kept := make(map[ecs.Entity]bool, len(d.ents))
-	for _, e := range d.ents {
-		kept[e] = true
-	}
 	var walk func(ns []*Node, parentMatched bool)
 	walk = func(ns []*Node, parentMatched bool) {
 		for _, o := range ns {
-			e, ok := s.entityOf(o)
-			ok = ok && kept[e]
+			_, ok := s.entityOf(o)
+			ok = ok && df.oldMatched[o.Index]
 			if !ok && parentMatched {
 				d.Destroyed = append(d.Destroyed, o)
 			}
@@ -825,14 +823,11 @@ func (s *Scene) Apply(d *Diff) error {
 	ns.applySpawned(d, &errs)
 	ns.applyRearrange(d)
 	s.applyDestroy(d)
-	s.Plan, s.Entities, s.Nodes = d.new, ns.Entities, ns.Nodes
-	if d.new.owner == nil {
-		d.new.owner = s
-	}
+	s.Plan, s.ents, s.index = d.new, ns.ents, ns.index
+	d.applied = ns.ents
 	roots := make([]ecs.Entity, 0, len(d.new.Roots))
 	for _, n := range d.new.Roots {
-		e, _ := s.entityOf(n)
-		roots = append(roots, e)
+		roots = append(roots, s.ents[n.Index])
 	}
 	s.Roots = roots
 	for _, e := range made {
@@ -905,47 +900,27 @@ func (s *Scene) applySettings(d *Diff) error {
 	return nil
 }
 
-// entityOf returns s.Entities[o] for a node of s.Plan: from the node
-// itself when s owns the plan (the map lookup is most of the cost of
-// matching a node on reload).
+// entityOf returns the entity of o, a node of s.Plan.
 func (s *Scene) entityOf(o *Node) (ecs.Entity, bool) {
-	if s.Plan.owner == s && !o.ent.IsZero() {
-		return o.ent, true
-	}
-	e, ok := s.Entities[o]
-	return e, ok
+	e := s.ents[o.Index]
+	return e, !e.IsZero()
 }
 
 // carryOver returns the scene as the rest of Apply builds it: the new
-// plan, with the matched entities carried over to the new nodes. The
-// entity -> node map is updated in place (cheaper than a new one).
+// plan, with the matched entities carried over to the new nodes' Index.
+// The entity -> node index is updated in place (only where a node's
+// Index changes), so the old scene's is no longer valid.
 func (s *Scene) carryOver(d *Diff) *Scene {
-	nodes := s.Nodes
-	for _, o := range d.Destroyed {
-		walkNodes([]*Node{o}, func(o *Node) {
-			if e, ok := s.Entities[o]; ok && nodes[e] == o {
-				delete(nodes, e)
-			}
-		})
-	}
-	own := d.new.owner == nil // s will own the plan: its nodes hold s's entities
-	if own && d.new.entDiff == d {
-		// The diff set the nodes' entities: walk them in order (they
-		// sit together in memory) rather than the map.
-		walkNodes(d.new.Roots, func(n *Node) {
-			if !n.ent.IsZero() {
-				nodes[n.ent] = n
-			}
-		})
-	} else {
-		for n, e := range d.ents {
-			nodes[e] = n
-			if own {
-				n.ent = e
-			}
+	ns := &Scene{Plan: d.new, Registry: s.Registry, World: s.World, ents: slices.Clone(d.ents), index: s.index}
+	for i, e := range ns.ents {
+		if e.IsZero() {
+			continue
+		}
+		if x := e.Index(); int(x) >= len(ns.index) || ns.index[x] != int32(i+1) {
+			ns.setEntity(i, e)
 		}
 	}
-	return &Scene{Plan: d.new, Registry: s.Registry, World: s.World, Entities: d.ents, Nodes: nodes}
+	return ns
 }
 
 // applyCreate is Apply's create phase, on the new scene: the new
@@ -955,7 +930,7 @@ func (s *Scene) applyCreate(d *Diff, errs *ErrorList) (made []ecs.Entity) {
 	for _, n := range d.Created {
 		parent := ecs.Entity{}
 		if n.Parent != nil {
-			parent = s.Entities[n.Parent]
+			parent = s.ents[n.Parent.Index]
 		}
 		made = s.createUnmatched(n, parent, errs, made)
 	}
@@ -1060,7 +1035,7 @@ func (s *Scene) applyRearrange(d *Diff) {
 	for _, list := range [][]*Node{d.Moved, d.Created} {
 		for _, n := range list {
 			ar.parents[n.Parent] = true
-			if e, ok := s.Entities[n]; ok {
+			if e := s.ents[n.Index]; !e.IsZero() {
 				ar.movers[e] = true
 			}
 		}
@@ -1072,7 +1047,7 @@ func (s *Scene) applyRearrange(d *Diff) {
 // the file no longer has is destroyed.
 func (s *Scene) applyDestroy(d *Diff) {
 	for _, o := range d.Destroyed {
-		if e, ok := s.Entities[o]; ok && s.World.Alive(e) {
+		if e := s.ents[o.Index]; !e.IsZero() && s.World.Alive(e) {
 			_ = s.World.Destroy(e)
 		}
 	}
@@ -1118,7 +1093,7 @@ func (s *Scene) createUnmatched(n *Node, parent ecs.Entity, errs *ErrorList, mad
 		return made
 	}
 	for _, ch := range n.Children {
-		if _, ok := s.Entities[ch]; !ok {
+		if s.ents[ch.Index].IsZero() {
 			made = s.createUnmatched(ch, e, errs, made)
 		}
 	}
@@ -1145,8 +1120,8 @@ func (ar *arranger) arrange(parent *Node, nodes []*Node) {
 	w := ar.World
 	var pe ecs.Entity
 	if parent != nil {
-		pe = ar.Entities[parent]
-		if !w.Alive(pe) {
+		pe = ar.ents[parent.Index]
+		if pe.IsZero() || !w.Alive(pe) {
 			return
 		}
 	}
@@ -1190,8 +1165,8 @@ func (ar *arranger) reorder(parent *Node, pe ecs.Entity, nodes []*Node) {
 // (present), which occupy places (slots) among the current children.
 func (ar *arranger) taking(nodes []*Node, here map[ecs.Entity]bool) (want, present []ecs.Entity) {
 	for _, n := range nodes {
-		e, ok := ar.Entities[n]
-		if !ok || !ar.World.Alive(e) {
+		e := ar.ents[n.Index]
+		if e.IsZero() || !ar.World.Alive(e) {
 			continue
 		}
 		if here[e] {
@@ -1209,7 +1184,7 @@ func (ar *arranger) taking(nodes []*Node, here map[ecs.Entity]bool) (want, prese
 // order; newcomers go next to their neighbours in the file.
 func (ar *arranger) target(parent *Node, cur, want, present []ecs.Entity) []ecs.Entity {
 	isSlot := func(e ecs.Entity) bool {
-		n, ok := ar.Nodes[e]
+		n, ok := ar.NodeOf(e)
 		return ok && n.Parent == parent
 	}
 	target := make([]ecs.Entity, 0, len(cur)+len(want)-len(present))

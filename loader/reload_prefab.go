@@ -97,7 +97,7 @@ func (df *differ) followSpawned(name string, o, n *Node) {
 		if reg.PrefabOf(e) != name {
 			continue
 		}
-		if _, mine := df.s.Nodes[e]; mine {
+		if _, mine := df.s.indexOf(e); mine {
 			continue
 		}
 		df.d.spawned.follow++

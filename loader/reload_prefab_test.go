@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -289,8 +290,8 @@ func TestReloadPrefabPartOverride(t *testing.T) {
 }
 
 // TestDiffOnePlanTwoScenes: a plan diffed against two scenes, and
-// applied to both, gives each its own entities (the nodes of a plan
-// hold the entities of one scene only; the others use the maps).
+// applied to both, gives each its own entities (a plan holds no
+// entities: each scene keeps its own by node Index).
 func TestDiffOnePlanTwoScenes(t *testing.T) {
 	a, b := newReloadEnv(t, prefabV1), newReloadEnv(t, prefabV1)
 	edited := strings.Replace(prefabV1, "max: 20", "max: 30", 1) + "  - id: extra\n    prefab: ship\n"
@@ -315,16 +316,14 @@ func TestDiffOnePlanTwoScenes(t *testing.T) {
 		check := func(when string) {
 			t.Helper()
 			w := env.reg.World()
-			for n, e := range env.scene.Entities {
-				if !w.Alive(e) || env.scene.Nodes[e] != n {
+			for _, n := range env.scene.Plan.Nodes {
+				e, ok := env.scene.EntityOf(n)
+				if back, _ := env.scene.NodeOf(e); !ok || !w.Alive(e) || back != n {
 					t.Fatalf("%s: node %s has entity %v, not the scene's", when, n.Path, e)
 				}
-				if got, ok := env.scene.entityOf(n); !ok || got != e {
-					t.Fatalf("%s: entityOf(%s) = %v, %v; want %v, true", when, n.Path, got, ok, e)
-				}
 			}
-			if len(env.scene.Entities) != w.Len() {
-				t.Fatalf("%s: %d nodes, %d entities", when, len(env.scene.Entities), w.Len())
+			if len(env.scene.Plan.Nodes) != w.Len() || env.scene.Len() != w.Len() {
+				t.Fatalf("%s: %d nodes, %d entities", when, len(env.scene.Plan.Nodes), w.Len())
 			}
 		}
 		check("after the shared plan")
@@ -367,4 +366,95 @@ func TestReloadPrefabClassesAndComponents(t *testing.T) {
 			t.Errorf("%s has velocity: %v, want %v", id, got, want)
 		}
 	}
+}
+
+// TestDiffIsPure: computing a diff changes nothing, neither the running
+// scene (its entities, the way back from an entity to its node) nor the
+// new plan: diffing twice gives the same diff, and either applies.
+func TestDiffIsPure(t *testing.T) {
+	env := newReloadEnv(t, prefabV1)
+	edited := strings.Replace(prefabV1, "max: 20", "max: 30", 1) + "  - id: extra\n    prefab: ship\n"
+	doc, err := Read("scene.yaml", []byte(edited), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Compile(doc, env.reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshotScene(env.scene)
+	nodes := slices.Clone(plan.Nodes)
+	d1 := env.scene.Diff(plan)
+	d2 := env.scene.Diff(plan)
+	if d1.String() != d2.String() || d1.Empty() {
+		t.Fatalf("two diffs differ:\n%s\n%s", d1, d2)
+	}
+	if after := snapshotScene(env.scene); after != before {
+		t.Fatalf("Diff changed the scene:\n%s\nwas\n%s", after, before)
+	}
+	if !slices.Equal(nodes, plan.Nodes) {
+		t.Fatal("Diff changed the plan's nodes")
+	}
+	for i, n := range plan.Nodes {
+		if n.Index != i {
+			t.Fatalf("node %s has Index %d at %d", n.Path, n.Index, i)
+		}
+	}
+	if err := env.scene.Apply(d2); err != nil {
+		t.Fatal(err)
+	}
+	if env.scene.Plan != plan || env.scene.Len() != env.reg.World().Len() {
+		t.Errorf("after Apply: plan %v, %d entities of %d", env.scene.Plan == plan, env.scene.Len(), env.reg.World().Len())
+	}
+	if err := env.scene.Apply(d1); err == nil {
+		t.Error("a diff against the scene's previous plan applied")
+	}
+}
+
+// TestOnePlanTwoWorlds: one compiled Plan builds into two Worlds, each
+// scene with its own entities, and reloads in each.
+func TestOnePlanTwoWorlds(t *testing.T) {
+	a, b := newReloadEnv(t, ""), newReloadEnv(t, "")
+	doc, err := Read("scene.yaml", []byte(prefabV1), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Compile(doc, a.reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range []*reloadEnv{a, b} {
+		if env.scene, err = Build(plan, env.reg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, env := range []*reloadEnv{a, b} {
+		w := env.reg.World()
+		if env.scene.Len() != plan.Count || w.Len() != plan.Count {
+			t.Fatalf("%d entities made, %d in the World, plan %d", env.scene.Len(), w.Len(), plan.Count)
+		}
+		for _, n := range plan.Nodes {
+			e, ok := env.scene.EntityOf(n)
+			if back, _ := env.scene.NodeOf(e); !ok || !w.Alive(e) || back != n {
+				t.Fatalf("node %s: entity %v of another World", n.Path, e)
+			}
+		}
+		env.mustReload(strings.Replace(prefabV1, "max: 20", "max: 30", 1))
+		if env.scene.Len() != w.Len() {
+			t.Errorf("after a reload: %d of %d entities", env.scene.Len(), w.Len())
+		}
+	}
+}
+
+// snapshotScene writes what a scene holds: its plan, roots, and each
+// node's entity and the node found back from it.
+func snapshotScene(s *Scene) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%p %v\n", s.Plan, s.Roots)
+	for _, n := range s.Plan.Nodes {
+		e, ok := s.EntityOf(n)
+		back, _ := s.NodeOf(e)
+		fmt.Fprintf(&b, "%s %v %v %v\n", n.Path, e, ok, back == n)
+	}
+	return b.String()
 }

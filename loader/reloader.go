@@ -152,16 +152,10 @@ func (r *Reloader) read(s Snapshot) (*Plan, error) {
 // destroysAll returns the number of live entities of the scene if d
 // destroys every one of them (it matches no entity of the scene), else 0.
 func (r *Reloader) destroysAll(d *Diff) int {
-	if len(d.ents) > 0 || len(d.Destroyed) == 0 {
+	if d.matched > 0 || len(d.Destroyed) == 0 {
 		return 0
 	}
-	n := 0
-	for _, e := range r.Scene.Entities {
-		if r.Scene.World.Alive(e) {
-			n++
-		}
-	}
-	return n
+	return r.Scene.Len()
 }
 
 // sameSnapshot reports whether a and b hold the same files with the same
