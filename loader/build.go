@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -123,8 +124,8 @@ func interrupted(ctx context.Context) error {
 // of its directory; [LoadFile] does not let includes out.
 func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene, error) {
 	ctx := opt.ctx()
-	lim := opt.Limits.withDefaults()
-	doc, err := readFileContext(ctx, guardFS(ctx, fsys, lim.MaxBytes), name, opt.Limits)
+	lim := opt.Limits.WithDefaults()
+	doc, err := scenefile.ReadFileContext(ctx, scenefile.GuardFS(ctx, fsys, lim.MaxBytes), name, opt.Limits)
 	if err := interrupted(ctx); err != nil {
 		return nil, err
 	}
@@ -162,15 +163,15 @@ func CheckFile(reg *registry.Registry, file string, opt Options) (*Plan, error) 
 // checkFile is CheckFile taking the bytes of files from given where they
 // are there. It returns the scene's file system: what was read and
 // asked for.
-func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot) (*Plan, *sceneFS, error) {
+func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot) (*Plan, *scenefile.SceneFS, error) {
 	ctx := opt.ctx()
-	lim := opt.Limits.withDefaults()
+	lim := opt.Limits.WithDefaults()
 	dir, base := filepath.Split(filepath.Clean(file))
 	if dir == "" {
 		dir = "."
 	}
-	sfs := newSceneFS(ctx, dir, base, lim.MaxBytes, given)
-	doc, err := readFileContext(ctx, sfs, base, opt.Limits)
+	sfs := scenefile.NewSceneFS(ctx, dir, base, lim.MaxBytes, given)
+	doc, err := scenefile.ReadFileContext(ctx, sfs, base, opt.Limits)
 	if err := interrupted(ctx); err != nil {
 		return nil, sfs, err
 	}
@@ -231,7 +232,7 @@ func withDir(err error, dir string) error {
 // extension) and the file name in messages. Includes are not allowed.
 func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*Scene, error) {
 	ctx := opt.ctx()
-	doc, err := readContext(ctx, path.Base(name), data, opt.Limits)
+	doc, err := scenefile.ReadContext(ctx, path.Base(name), data, opt.Limits)
 	if err := interrupted(ctx); err != nil {
 		return nil, err
 	}

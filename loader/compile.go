@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/internal/didyoumean"
-	"github.com/scenecs/scenecs/loader/internal/textpos"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -209,7 +209,7 @@ func compileWith(ctx context.Context, doc *Document, reg *registry.Registry, bui
 	if err := interrupted(ctx); err != nil {
 		return nil, err
 	}
-	c := &compiler{doc: doc, reg: reg, errs: &errorSink{max: 1000}, ctx: ctx, lim: doc.lim.withDefaults()}
+	c := &compiler{doc: doc, reg: reg, errs: &errorSink{max: 1000}, ctx: ctx, lim: doc.Limits()}
 	if len(builtins) > 0 {
 		c.builtins = make(map[string]bool, len(builtins))
 		for _, n := range builtins {
@@ -324,8 +324,8 @@ type composedMixins struct {
 
 func (c *compiler) compile() *Plan {
 	p := &Plan{Doc: c.doc, Mixins: map[string]*MixinPlan{}, Prefabs: map[string]*PrefabPlan{}}
-	if c.doc.nEntities > 0 {
-		p.Nodes = make([]*Node, 0, c.doc.nEntities)
+	if n := c.doc.Count(); n > 0 {
+		p.Nodes = make([]*Node, 0, n)
 	}
 	c.plan = p
 	c.shapes = map[*Node]shape{}
@@ -344,7 +344,7 @@ func (c *compiler) compile() *Plan {
 		p.Decls = append(p.Decls, &DeclPlan{Decl: d, Schema: s})
 	}
 	// Systems.
-	for _, sc := range c.doc.Scene {
+	for _, sc := range c.doc.Systems {
 		sys, ok := c.reg.System(sc.Name)
 		if !ok {
 			c.unknownSys = append(c.unknownSys, sc)
@@ -520,7 +520,7 @@ func (c *compiler) place(n *Node, id string, parent *Node, index int) {
 		if id == "" {
 			key = "0"
 			for i := len(parent.Children) - 1; i >= 0; i-- {
-				if k := parent.Children[i].Key(); isIndex(k) {
+				if k := parent.Children[i].Key(); scenefile.IsIndex(k) {
 					r, _ := strconv.Atoi(k)
 					key = strconv.Itoa(r + 1)
 					break
@@ -727,7 +727,7 @@ func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch regi
 		return rc.CheckMap(cx, comp.Name, kv, patch)
 	}
 	text := comp.Text
-	if comp.Kind != ValueText || comp.axes {
+	if comp.Kind != ValueText || comp.Axes {
 		text = "" // nothing to point into: errors go to the value
 	}
 	return rc.CheckAttr(cx, comp.Name, text, patch)
@@ -745,13 +745,13 @@ func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry
 		}
 		return nil, true
 	case ValueText:
-		if comp.axes && !s.Single() {
+		if comp.Axes && !s.Single() {
 			// A JSON object {"x": 1, "y": 2} for a component whose
 			// properties are x, y, ...
 			f := strings.Fields(comp.Text)
 			kv := make([][2]string, len(f))
 			for i := range f {
-				kv[i] = [2]string{axes[i : i+1], f[i]}
+				kv[i] = [2]string{scenefile.AxisNames[i : i+1], f[i]}
 			}
 			patch, err = s.ParseMap(comp.Name, kv)
 			break
@@ -767,7 +767,7 @@ func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry
 			// the values of the axes, which must be named in order.
 			vals := make([]string, len(comp.Map))
 			for i, e := range comp.Map {
-				if i >= len(axes) || e.Key != axes[i:i+1] {
+				if i >= len(scenefile.AxisNames) || e.Key != scenefile.AxisNames[i:i+1] {
 					c.errs.add(e.Pos, "%s: a single-property value written as a mapping takes the axes x, y, z, w in order; found %q", comp.Name, e.Key)
 					return nil, false
 				}
@@ -818,35 +818,77 @@ func (c *compiler) keepExact(comp *ComponentSpec, s *registry.Schema, patch regi
 	}
 }
 
+// cutSlab returns an empty slice with room for n elements, cut from
+// *slab (refilled when short), so that many small slices share a few
+// allocations.
+func cutSlab[T any](slab *[]T, n int) []T {
+	if n > 64 {
+		return make([]T, 0, n)
+	}
+	if len(*slab) < n {
+		*slab = make([]T, 1024)
+	}
+	s := (*slab)[:0:n]
+	*slab = (*slab)[n:]
+	return s
+}
+
+// errorSink collects the errors of a compilation up to a limit.
+type errorSink struct {
+	list ErrorList
+	max  int
+	full bool // max reached
+}
+
+func (s *errorSink) add(p Pos, format string, args ...any) {
+	if s.full {
+		return
+	}
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	if s.max > 0 && len(s.list) >= s.max {
+		s.list = append(s.list, &Error{Pos: p, Msg: fmt.Sprintf("too many errors (limit %d)", s.max)})
+		s.full = true
+		return
+	}
+	s.list = append(s.list, &Error{Pos: p, Msg: msg})
+}
+
 // errPos finds where in the source an attribute error points.
 func errPos(comp *ComponentSpec, err error) Pos {
 	var ae *registry.AttrError
-	if !errors.As(err, &ae) || comp.axes {
+	if !errors.As(err, &ae) || comp.Axes {
 		return comp.ValuePos
 	}
 	switch comp.Kind {
 	case ValueText:
-		return comp.src.textPos(comp.ValuePos, comp.val, comp.key, comp.Text, ae.Offset, false)
+		return comp.TextAt(ae.Offset)
 	case ValueMap:
 		if ae.Pair >= 0 && ae.Pair < len(comp.Map) {
-			kv := comp.Map[ae.Pair]
 			if ae.Kind == registry.UnknownProperty {
-				return comp.src.textPos(kv.Pos, kv.key, span{}, kv.Key, ae.Offset, true)
+				return comp.KeyAt(ae.Pair, ae.Offset)
 			}
-			return comp.src.textPos(kv.ValuePos, kv.val, kv.key, kv.Value, ae.Offset, false)
+			return comp.ValueAt(ae.Pair, ae.Offset)
 		}
 	}
 	return comp.ValuePos
 }
 
-// offsetPos moves p forward by the text up to byte offset off (characters,
-// lines).
-func offsetPos(p Pos, text string, off int) Pos {
-	if off <= 0 || off > len(text) || !p.IsValid() {
-		return p
+// addAttrErrors reports every problem of a component value at its own
+// place: each [registry.AttrError] the parse found (a value with
+// `speed: -3; laps: 1.5` has two) at the offending text inside the value,
+// any other error at the value.
+func addAttrErrors(s *errorSink, comp *ComponentSpec, err error) {
+	list := registry.AttrErrorList(err)
+	if len(list) == 0 {
+		s.add(errPos(comp, err), "%v", err)
+		return
 	}
-	p.Line, p.Col = textpos.Advance(p.Line, p.Col, text[:off])
-	return p
+	for _, ae := range list {
+		s.add(errPos(comp, ae), "%v", ae)
+	}
 }
 
 func suggest(name string, known []string) string {
@@ -952,7 +994,7 @@ func (c *compiler) reportMissingBuiltins() bool {
 			seen[name] = true
 			missing = append(missing, name)
 		}
-		if !first.IsValid() || at.less(first) {
+		if !first.IsValid() || at.Less(first) {
 			first = at
 		}
 	}

@@ -408,7 +408,7 @@ func (c *docCompare) entity(x, y *EntitySpec, scene bool) string {
 // or "".
 func docHeadDiff(a, b *Document) string {
 	switch {
-	case !sameComponents(a.Scene, b.Scene, ""):
+	case !sameComponents(a.Systems, b.Systems, ""):
 		return "the settings"
 	case !sameDecls(a.Decls, b.Decls):
 		return "the declarations"

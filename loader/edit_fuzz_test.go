@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -250,8 +251,8 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*EntitySpec, target *E
 	if pre == len(src) && pre == len(out) {
 		return // unchanged
 	}
-	s := &source{file: target.File, data: src}
-	lo, _ := s.offset(target.Pos)
+	s := scenefile.NewSource(target.File, src)
+	lo, _ := s.Offset(target.Pos)
 	hi := len(src)
 	i := slices.Index(ents, target)
 	var within func(e, anc *EntitySpec) bool
@@ -265,7 +266,7 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*EntitySpec, target *E
 	}
 	for _, e := range ents[i+1:] {
 		if !within(e, target) {
-			hi, _ = s.offset(e.Pos)
+			hi, _ = s.Offset(e.Pos)
 			break
 		}
 	}
@@ -389,7 +390,7 @@ func TestEditCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := doc.nEntities
+		n := doc.Count()
 		for e := range n {
 			for c := range 24 {
 				for op := range 2 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/regfile"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -139,7 +140,7 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 	switch {
 	case reg.IsPrefabMarker(q.comp):
 		return nil, fmt.Errorf("%s: %s is the marker of entity %s's prefab, which a scene file writes as the entity's %s: key (the key that makes it an instance, with the prefab's components and children); save-back does not change what an entity is an instance of: edit the file: %w",
-			node.Src.Pos, name, q.what, yamlPrefab, ErrFromPrefab)
+			node.Src.Pos, name, q.what, scenefile.YAMLPrefab, ErrFromPrefab)
 	case q.comp.ReadOnly():
 		return nil, fmt.Errorf("%s is read-only (%s), and a scene file does not write it: %w", name, q.comp.Owner(), ErrNoSource)
 	}
@@ -278,7 +279,7 @@ func (r *Reloader) quickEdit(q *saveReq) *SaveEdit {
 		return nil
 	}
 	path := scenePath(r.File, ent.File)
-	lim := r.Options.Limits.withDefaults()
+	lim := r.Options.Limits.WithDefaults()
 	if cur, _, err := regfile.Read(path, lim.MaxBytes, nil); err != nil || !bytes.Equal(cur, src) {
 		return nil
 	}
@@ -311,8 +312,8 @@ func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 		return nil, fmt.Errorf("entity %s is not in the scene's files: %w", q.what, ErrNoSource)
 	}
 	ent := fresh.Src
-	path := sfs.path(ent.File)
-	src, ok := sfs.read[path]
+	path := sfs.Path(ent.File)
+	src, ok := sfs.Snapshot()[path]
 	if !ok {
 		return nil, fmt.Errorf("%s: the file of entity %s was not read", ent.File, q.what)
 	}
@@ -320,7 +321,7 @@ func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.checkEdit(q, ent, path, src, out, sfs.read)
+	s, err := r.checkEdit(q, ent, path, src, out, sfs.Snapshot())
 	if err != nil {
 		return nil, fmt.Errorf("%s: the edit of %s on entity %s: %w", ent.Pos, q.name, q.what, err)
 	}
@@ -362,7 +363,7 @@ func (r *Reloader) checkEdit(q *saveReq, ent *EntitySpec, path string, src, out 
 			return nil, err
 		}
 	}
-	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read,
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.Snapshot(),
 		world: r.recordWorld(q.e, q.name)}, nil
 }
 
@@ -380,8 +381,8 @@ func matchedNode(d *Diff, e ecs.Entity) *Node {
 // reader kept them with its components (nil for an entity without any).
 func entitySource(ent *EntitySpec) []byte {
 	for _, c := range ent.Components {
-		if c.src != nil {
-			return c.src.data
+		if src := c.Source(); src != nil {
+			return src.Data()
 		}
 	}
 	return nil
@@ -423,7 +424,7 @@ func (s *SaveEdit) Commit() (*Diff, error) {
 		return &Diff{}, nil // nothing to write or apply
 	}
 	if s.Changed() {
-		if err := replaceFile(s.File, s.Before, s.After, s.r.Options.Limits.withDefaults().MaxBytes); err != nil {
+		if err := replaceFile(s.File, s.Before, s.After, s.r.Options.Limits.WithDefaults().MaxBytes); err != nil {
 			if uerr := s.undo(); uerr != nil {
 				err = fmt.Errorf("%w; and %w: %v", err, ErrNotUndone, uerr)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/loader/internal/xmltok"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -64,16 +65,16 @@ func scanStartTag(src []byte, o int) (*xtag, error) {
 
 type xmlEditor struct {
 	src []byte
-	s   *source
+	s   *scenefile.Source
 }
 
 func newXMLEditor(file string, src []byte) *xmlEditor {
-	return &xmlEditor{src: src, s: &source{file: file, data: src}}
+	return &xmlEditor{src: src, s: scenefile.NewSource(file, src)}
 }
 
 // tag reads the start tag of ent.
 func (x *xmlEditor) tag(ent *EntitySpec) (*xtag, error) {
-	o, ok := x.s.offset(ent.Pos)
+	o, ok := x.s.Offset(ent.Pos)
 	if !ok {
 		return nil, fmt.Errorf("%s: no such position in the file", ent.Pos)
 	}
@@ -100,7 +101,7 @@ func (t *xtag) attrFor(name string) *xattr {
 func (x *xmlEditor) valueSlot(a *xattr, text string) (slot, error) {
 	got, at, ok := xmltok.DecodeValue(x.src, a.valStart, a.valEnd)
 	if !ok || got != text || got != a.value {
-		return slot{}, fmt.Errorf("%s: the value of %s does not read again as the scene read it", x.s.lines().pos(a.valStart), a.name)
+		return slot{}, fmt.Errorf("%s: the value of %s does not read again as the scene read it", x.s.Pos(a.valStart), a.name)
 	}
 	return slot{start: a.valStart, end: a.valEnd, style: styleXML, quote: a.quote, text: text, at: at}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -67,8 +68,8 @@ func (y *yamlEditor) indentOf(n *yamlsyntax.Node) int {
 // entity returns the mapping of entity ent: the outermost mapping that
 // starts at the entity's position.
 func (y *yamlEditor) entity(ent *EntitySpec) (*yamlsyntax.Node, error) {
-	s := &source{file: y.file, data: y.src}
-	off, ok := s.offset(ent.Pos)
+	s := scenefile.NewSource(y.file, y.src)
+	off, ok := s.Offset(ent.Pos)
 	if !ok {
 		return nil, fmt.Errorf("%s: no such position in the file", ent.Pos)
 	}
@@ -288,7 +289,7 @@ func (y *yamlEditor) addComponent(em *yamlsyntax.Node, name string, sch *registr
 	}
 	indent := y.lines.indent(int(em.Off))
 	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].k.Value != yamlChildren {
+		if ps[i].k.Value != scenefile.YAMLChildren {
 			at := y.lines.end(int(ps[i].v.End))
 			return []rawOp{{at, at, y.nl + indent + entry}}, nil
 		}

@@ -59,7 +59,7 @@ func exportHead(reg *registry.Registry, opt ExportOptions) *Document {
 	if opt.Root.IsZero() {
 		for _, s := range reg.Systems() {
 			if c := exportValue(reg, s.Name, s.Schema, s.Values()); c.Kind != ValueEmpty {
-				doc.Scene = append(doc.Scene, c)
+				doc.Systems = append(doc.Systems, c)
 			}
 		}
 	}

@@ -1,13 +1,10 @@
 package loader
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
-
 	"slices"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -219,7 +216,7 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 		if !x.overBody(p.Body, k, t.kids[j]) {
 			return false
 		}
-		in := inst.instance()
+		in := instanceSpec(inst)
 		n := len(in.Parts)
 		in.Parts = append(in.Parts, p)
 		if !x.partsOf(inst, k, t.kids[j], path+"/") {
@@ -231,7 +228,7 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 	}
 	for j, u := range used {
 		if !u {
-			in := inst.instance()
+			in := instanceSpec(inst)
 			in.Parts = append(in.Parts, &PartSpec{Path: prefix + t.kids[j].key, Body: &EntitySpec{}, Removed: true})
 		}
 	}
@@ -284,7 +281,7 @@ func (x *exporter) templateSpec(t *xnode) *EntitySpec {
 			out.Children = append(out.Children, x.templateSpec(k))
 		}
 	}
-	if !isIndex(t.key) {
+	if !scenefile.IsIndex(t.key) {
 		out.ID = t.key
 	}
 	return out
@@ -364,72 +361,10 @@ func (x *exporter) instancesJSON(es []ecs.Entity) *jsonInstances {
 	return ji
 }
 
-// writeJSONPrefabs writes the "prefabs" section: each prefab's body as
-// an object (see jsonBodyKeys), component values as attribute strings or
-// objects of exact values, as in the "scene" section.
-func writeJSONPrefabs(b *bytes.Buffer, ps []*PrefabSpec) {
-	if len(ps) == 0 {
-		return
+// instanceSpec returns e.Instance, made if e has none.
+func instanceSpec(e *EntitySpec) *scenefile.InstanceSpec {
+	if e.Instance == nil {
+		e.Instance = &scenefile.InstanceSpec{}
 	}
-	b.WriteString(`"` + jsonPrefabs + `":{`)
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n  " + jsonString(p.Name) + ":")
-		writeJSONBody(b, p.Body)
-	}
-	b.WriteString("},")
-}
-
-// writeJSONBody writes an entity of a prefab's body (or a part's body)
-// as a JSON object.
-func writeJSONBody(b *bytes.Buffer, e *EntitySpec) {
-	var fields []string
-	if e.ID != "" {
-		fields = append(fields, jsonString(jsonID)+":"+jsonString(e.ID))
-	}
-	if e.Prefab() != "" {
-		fields = append(fields, jsonString(jsonPrefab)+":"+jsonString(e.Prefab()))
-	}
-	if len(e.Class) > 0 {
-		cls, _ := json.Marshal(e.Class)
-		fields = append(fields, jsonString(jsonClass)+":"+string(cls))
-	}
-	if len(e.Components) > 0 {
-		var cb bytes.Buffer
-		writeJSONSettings(&cb, e.Components) // `"scene":{...},`: re-keyed below
-		body := strings.TrimSuffix(strings.TrimPrefix(cb.String(), `"`+jsonScene+`":`), ",")
-		fields = append(fields, jsonString(jsonEntityComponents)+":"+body)
-	}
-	if len(e.Parts()) > 0 {
-		var pb bytes.Buffer
-		pb.WriteString(jsonString(jsonParts) + ":{")
-		for i, p := range e.Parts() {
-			if i > 0 {
-				pb.WriteByte(',')
-			}
-			pb.WriteString(jsonString(p.Path) + ":")
-			if p.Removed {
-				pb.WriteString(jsonString(yamlRemoved))
-				continue
-			}
-			writeJSONBody(&pb, p.Body)
-		}
-		pb.WriteByte('}')
-		fields = append(fields, pb.String())
-	}
-	if len(e.Children) > 0 {
-		var cb bytes.Buffer
-		cb.WriteString(jsonString(jsonChildren) + ":[")
-		for i, ch := range e.Children {
-			if i > 0 {
-				cb.WriteByte(',')
-			}
-			writeJSONBody(&cb, ch)
-		}
-		cb.WriteByte(']')
-		fields = append(fields, cb.String())
-	}
-	b.WriteString("{" + strings.Join(fields, ",") + "}")
+	return e.Instance
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader/internal/scenegen"
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 // Ctrl-C during a load: each phase (read, compile with its prefabs'
@@ -55,13 +56,13 @@ func TestInterruptEachPhase(t *testing.T) {
 	for _, f := range []string{"yaml", "xml"} {
 		data := scenegen.LoadScene(f, n)
 		checkInterrupted(t, "read "+f, func(ctx context.Context) error {
-			_, err := readContext(ctx, "big."+f, data, Limits{})
+			_, err := scenefile.ReadContext(ctx, "big."+f, data, Limits{})
 			return err
 		})
 	}
 	dump := scenegen.JSONDump(n)
 	checkInterrupted(t, "read json", func(ctx context.Context) error {
-		_, err := readContext(ctx, "big.json", dump, Limits{})
+		_, err := scenefile.ReadContext(ctx, "big.json", dump, Limits{})
 		return err
 	})
 

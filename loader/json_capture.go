@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -107,18 +108,12 @@ type JSONCapture struct {
 // write, on the goroutine that runs the World.
 func NewJSONCapture(reg *registry.Registry, opt ExportOptions) *JSONCapture {
 	doc := exportHead(reg, ExportOptions{Root: opt.Root})
-	var b bytes.Buffer
-	b.WriteString("{")
-	if len(doc.Scene) > 0 {
-		writeJSONSettings(&b, doc.Scene)
-	}
-	if len(doc.Decls) > 0 {
-		writeJSONDecls(&b, doc.Decls)
-	}
 	x := &exporter{reg: reg, flat: opt.Flat}
 	if !opt.Flat {
-		writeJSONPrefabs(&b, x.prefabSpecs())
+		doc.Prefabs = x.prefabSpecs()
 	}
+	var b bytes.Buffer
+	scenefile.WriteJSONHead(&b, doc)
 	es := dumpedEntities(reg, opt.Root)
 	d := NewDumpCapture(reg, es)
 	// Each entity's depth below the dump's top-level ones tells the
@@ -164,7 +159,7 @@ func (c *JSONCapture) WriteTo(out io.Writer) (int64, error) {
 	}
 	b := make([]byte, 0, len(c.head)+512*len(c.d.ents))
 	b = append(b, c.head...)
-	b = append(b, `"`+jsonEntities+`":[`...)
+	b = append(b, `"`+scenefile.JSONEntities+`":[`...)
 	first, skip := true, -1 // skip: depth of a left-out entity whose subtree is skipped
 	for i, de := range c.d.ents {
 		if skip >= 0 && de.depth > skip {
@@ -200,7 +195,7 @@ func appendCaptured(b []byte, d *DumpEntity, cs []capturedComponent) []byte {
 			b = append(b, ',')
 		}
 		n++
-		b = appendJSONString(b, cs[i].name)
+		b = scenefile.AppendJSONString(b, cs[i].name)
 		b = append(b, ':')
 		b = appendComponentJSON(b, cs[i].schema, cs[i].vs)
 	}
@@ -208,7 +203,7 @@ func appendCaptured(b []byte, d *DumpEntity, cs []capturedComponent) []byte {
 	for i := range cs {
 		if cs[i].computed {
 			b = append(b, ',')
-			b = appendJSONString(b, cs[i].name)
+			b = scenefile.AppendJSONString(b, cs[i].name)
 			b = append(b, ':')
 			b = appendComponentJSON(b, cs[i].schema, cs[i].vs)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/scenes"
 )
 
@@ -143,7 +144,7 @@ func TestAppendJSONString(t *testing.T) {
 	}
 	for _, s := range cases {
 		want, _ := json.Marshal(s)
-		if got := appendJSONString([]byte("pre"), s); string(got) != "pre"+string(want) {
+		if got := scenefile.AppendJSONString([]byte("pre"), s); string(got) != "pre"+string(want) {
 			t.Errorf("%q: %s, want %s", s, got[3:], want)
 		}
 	}

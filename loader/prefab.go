@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -348,7 +349,7 @@ func (c *compiler) checkPartIDs() {
 		return
 	}
 	var own map[string]*EntitySpec
-	walkSpecs(c.doc.Entities, func(e *EntitySpec) {
+	scenefile.WalkEntities(c.doc.Entities, func(e *EntitySpec) {
 		if strings.Contains(e.ID, "/") {
 			if own == nil {
 				own = map[string]*EntitySpec{}

@@ -221,7 +221,7 @@ func TestPrefabBombs(t *testing.T) {
 			t.Logf("%d bytes of text refused in %v, %d KB allocated", len(tc.src), took, alloc>>10)
 			bound := uint64(64 << 20)
 			if strings.Contains(list[0].Msg, "MaxNameBytes") {
-				bound += uint64(tc.lim.withDefaults().MaxNameBytes) // the names made up to the limit
+				bound += uint64(tc.lim.WithDefaults().MaxNameBytes) // the names made up to the limit
 			}
 			if took > time.Second || alloc > bound {
 				t.Errorf("refused in %v, allocating %d MB: want milliseconds and memory bounded by the text", took, alloc>>20)

@@ -224,7 +224,7 @@ func TestPrefabShapesExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc.lim = lim.withDefaults() // the reader's limits are not under test
+			doc.SetLimits(lim) // the reader's limits are not under test
 			_, err = Compile(doc, newTestRegistry(t))
 			return err
 		}

@@ -144,8 +144,8 @@ func (r *Reloader) ReloadFrom(s Snapshot) (*Diff, error) {
 // read reads and compiles the scene, taking given bytes from s.
 func (r *Reloader) read(s Snapshot) (*Plan, error) {
 	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, s)
-	r.last = sfs.read
-	r.tried = sfs.tried() // every file read or asked for
+	r.last = sfs.Snapshot()
+	r.tried = sfs.Tried() // every file read or asked for
 	return plan, err
 }
 

@@ -108,7 +108,7 @@ func genWorldDoc(r *rand.Rand, types []string) *Document {
 		&Decl{Name: "mode", Single: true, Props: []*PropDecl{{Type: "string", Default: "walk", HasDefault: true, OneOf: []string{"walk", "run"}}}},
 		&Decl{Name: "tagx"})
 	if r.Intn(2) == 0 {
-		doc.Scene = append(doc.Scene, &ComponentSpec{Name: "physics", Kind: ValueText, Text: "step: " + strconv.FormatFloat(0.001+r.Float64()/10, 'g', -1, 64)})
+		doc.Systems = append(doc.Systems, &ComponentSpec{Name: "physics", Kind: ValueText, Text: "step: " + strconv.FormatFloat(0.001+r.Float64()/10, 'g', -1, 64)})
 	}
 	ids := slices.Clone(oddIDs)
 	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
@@ -322,6 +322,6 @@ func TestJSONPathLikeIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(doc.Entities) != 2 || len(doc.Entities[0].Children) != 1 || len(doc.Entities[0].Children[0].Children) != 1 {
-		t.Errorf("legacy dump read as %s", dumpDoc(doc))
+		t.Errorf("legacy dump read as %d entities: %+v", len(doc.Entities), doc.Entities)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -168,7 +169,7 @@ func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
 	open := doc == nil
 	x.elements(open)
 	x.prefabElements(open)
-	x.line(1, `<xs:attributeGroup name="%s">`, xmlComponents)
+	x.line(1, `<xs:attributeGroup name="%s">`, scenefile.XMLComponents)
 	if open {
 		x.doc("The registered components. Made without a scene, the schema cannot know the components a scene declares, the tags it uses (names with an empty value) or the name__ID instances of multiple components: <entity> and <mixin> take any other attribute.")
 	} else {
@@ -193,11 +194,11 @@ func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
 // scene declares the root element, whose attributes are the settings of
 // reg's systems.
 func (x *xsdWriter) scene(reg *registry.Registry) {
-	x.line(1, `<xs:element name="%s">`, xmlScene)
+	x.line(1, `<xs:element name="%s">`, scenefile.XMLScene)
 	x.doc("The scene root. Each attribute configures the system of that name.")
 	x.line(1, `<xs:complexType>`)
 	x.line(1, `<xs:choice minOccurs="0" maxOccurs="unbounded">`)
-	for _, e := range []string{xmlComponents, xmlMixin, xmlPrefab, xmlInclude, xmlEntity} {
+	for _, e := range []string{scenefile.XMLComponents, scenefile.XMLMixin, scenefile.XMLPrefab, scenefile.XMLInclude, scenefile.XMLEntity} {
 		x.line(0, `<xs:element name="%s" type="%s"/>`, e, e)
 	}
 	x.line(-1, `</xs:choice>`)
@@ -210,17 +211,17 @@ func (x *xsdWriter) scene(reg *registry.Registry) {
 
 // declarations declares <components>, <component> and <property>.
 func (x *xsdWriter) declarations(reg *registry.Registry) {
-	x.line(1, `<xs:complexType name="%s">`, xmlComponents)
+	x.line(1, `<xs:complexType name="%s">`, scenefile.XMLComponents)
 	x.doc("Data-only component declarations.")
 	x.line(1, `<xs:sequence>`)
-	x.line(0, `<xs:element name="%s" type="componentDeclaration" minOccurs="0" maxOccurs="unbounded"/>`, xmlComponent)
+	x.line(0, `<xs:element name="%s" type="componentDeclaration" minOccurs="0" maxOccurs="unbounded"/>`, scenefile.XMLComponent)
 	x.line(-1, `</xs:sequence>`)
 	x.line(-1, `</xs:complexType>`)
 
 	x.line(1, `<xs:complexType name="componentDeclaration">`)
 	x.doc("A component declaration: with a type attribute (or default, oneOf, min, max) a single-property component; otherwise its <property> children are its properties, and with none it is a tag.")
 	x.line(1, `<xs:sequence>`)
-	x.line(0, `<xs:element name="%s" type="propertyDeclaration" minOccurs="0" maxOccurs="unbounded"/>`, xmlProperty)
+	x.line(0, `<xs:element name="%s" type="propertyDeclaration" minOccurs="0" maxOccurs="unbounded"/>`, scenefile.XMLProperty)
 	x.line(-1, `</xs:sequence>`)
 	x.line(0, `<xs:attributeGroup ref="declaration"/>`)
 	x.line(-1, `</xs:complexType>`)
@@ -235,7 +236,7 @@ func (x *xsdWriter) declarations(reg *registry.Registry) {
 // declarationAttrs declares the attributes of <component> and <property>.
 func (x *xsdWriter) declarationAttrs(reg *registry.Registry) {
 	x.line(1, `<xs:attributeGroup name="declaration">`)
-	x.line(1, `<xs:attribute name="%s" use="required">`, xmlName)
+	x.line(1, `<xs:attribute name="%s" use="required">`, scenefile.XMLName)
 	x.doc("The component or property name: a letter, then letters, digits, '-' or '_'.")
 	x.line(1, `<xs:simpleType>`)
 	x.line(1, `<xs:restriction base="xs:string">`)
@@ -243,7 +244,7 @@ func (x *xsdWriter) declarationAttrs(reg *registry.Registry) {
 	x.line(-1, `</xs:restriction>`)
 	x.line(-1, `</xs:simpleType>`)
 	x.line(-1, `</xs:attribute>`)
-	x.line(1, `<xs:attribute name="%s">`, xmlType)
+	x.line(1, `<xs:attribute name="%s">`, scenefile.XMLType)
 	x.doc("The property type (default string).")
 	x.line(1, `<xs:simpleType>`)
 	x.line(1, `<xs:restriction base="xs:string">`)
@@ -253,12 +254,12 @@ func (x *xsdWriter) declarationAttrs(reg *registry.Registry) {
 	x.line(-1, `</xs:restriction>`)
 	x.line(-1, `</xs:simpleType>`)
 	x.line(-1, `</xs:attribute>`)
-	x.attr(xmlDefault, "The default value, as attribute text.", nil)
-	x.attr(xmlOneOf, "Allowed values, separated by commas and/or white space.", nil)
-	x.line(1, `<xs:attribute name="%s" type="xs:double">`, xmlMin)
+	x.attr(scenefile.XMLDefault, "The default value, as attribute text.", nil)
+	x.attr(scenefile.XMLOneOf, "Allowed values, separated by commas and/or white space.", nil)
+	x.line(1, `<xs:attribute name="%s" type="xs:double">`, scenefile.XMLMin)
 	x.doc("Inclusive lower bound of a numeric property.")
 	x.line(-1, `</xs:attribute>`)
-	x.line(1, `<xs:attribute name="%s" type="xs:double">`, xmlMax)
+	x.line(1, `<xs:attribute name="%s" type="xs:double">`, scenefile.XMLMax)
 	x.doc("Inclusive upper bound of a numeric property.")
 	x.line(-1, `</xs:attribute>`)
 	x.line(-1, `</xs:attributeGroup>`)
@@ -267,31 +268,31 @@ func (x *xsdWriter) declarationAttrs(reg *registry.Registry) {
 // elements declares <include>, <mixin> and <entity>; if open, <mixin>
 // and <entity> take any attribute besides theirs.
 func (x *xsdWriter) elements(open bool) {
-	x.line(1, `<xs:complexType name="%s">`, xmlInclude)
+	x.line(1, `<xs:complexType name="%s">`, scenefile.XMLInclude)
 	x.doc("Includes another scene file (YAML or XML).")
-	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlSrc)
+	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, scenefile.XMLSrc)
 	x.doc("The path of the included file, relative to this one.")
 	x.line(-1, `</xs:attribute>`)
 	x.line(-1, `</xs:complexType>`)
 
-	x.line(1, `<xs:complexType name="%s">`, xmlMixin)
+	x.line(1, `<xs:complexType name="%s">`, scenefile.XMLMixin)
 	x.doc("A mixin: its attributes other than id and mixin are components.")
-	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlID)
+	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, scenefile.XMLID)
 	x.doc("The mixin's id, as named by mixin attributes.")
 	x.line(-1, `</xs:attribute>`)
-	x.attr(xmlMixin, "Mixins this mixin builds on, space-separated.", nil)
-	x.line(0, `<xs:attributeGroup ref="%s"/>`, xmlComponents)
+	x.attr(scenefile.XMLMixin, "Mixins this mixin builds on, space-separated.", nil)
+	x.line(0, `<xs:attributeGroup ref="%s"/>`, scenefile.XMLComponents)
 	x.anyAttribute(open)
 	x.line(-1, `</xs:complexType>`)
 
-	x.line(1, `<xs:complexType name="%s">`, xmlEntity)
+	x.line(1, `<xs:complexType name="%s">`, scenefile.XMLEntity)
 	x.doc("An entity: its attributes other than id, class, mixin and prefab are components; children are nested <entity> elements; an instance of a prefab may change parts of it with <part> elements, and say with <removed> elements which it does not have.")
 	x.line(1, `<xs:choice minOccurs="0" maxOccurs="unbounded">`)
-	x.line(0, `<xs:element name="%s" type="%s"/>`, xmlEntity, xmlEntity)
-	x.line(0, `<xs:element name="%s" type="%s"/>`, xmlPart, xmlPart)
-	x.line(0, `<xs:element name="%s" type="%s"/>`, xmlRemoved, xmlRemoved)
+	x.line(0, `<xs:element name="%s" type="%s"/>`, scenefile.XMLEntity, scenefile.XMLEntity)
+	x.line(0, `<xs:element name="%s" type="%s"/>`, scenefile.XMLPart, scenefile.XMLPart)
+	x.line(0, `<xs:element name="%s" type="%s"/>`, scenefile.XMLRemoved, scenefile.XMLRemoved)
 	x.line(-1, `</xs:choice>`)
-	x.attr(xmlID, "The entity's id (#id in selectors); no spaces.", nil)
+	x.attr(scenefile.XMLID, "The entity's id (#id in selectors); no spaces.", nil)
 	x.entityAttrs(open)
 	x.line(-1, `</xs:complexType>`)
 }
@@ -300,41 +301,41 @@ func (x *xsdWriter) elements(open bool) {
 // share: class, mixin, prefab (refused on a part by the reader) and the
 // components; if open, any other attribute too.
 func (x *xsdWriter) entityAttrs(open bool) {
-	x.attr(xmlClass, "Classes (.class in selectors), space-separated.", nil)
-	x.attr(xmlMixin, "Mixins applied in order before the entity's own components, space-separated.", nil)
-	x.attr(xmlPrefab, "The prefab this entity is an instance of (on <prefab>: the prefab it is a variant of).", nil)
-	x.line(0, `<xs:attributeGroup ref="%s"/>`, xmlComponents)
+	x.attr(scenefile.XMLClass, "Classes (.class in selectors), space-separated.", nil)
+	x.attr(scenefile.XMLMixin, "Mixins applied in order before the entity's own components, space-separated.", nil)
+	x.attr(scenefile.XMLPrefab, "The prefab this entity is an instance of (on <prefab>: the prefab it is a variant of).", nil)
+	x.line(0, `<xs:attributeGroup ref="%s"/>`, scenefile.XMLComponents)
 	x.anyAttribute(open)
 }
 
 // prefabElements declares <prefab>, <part> and <removed>; if open, the
 // first two take any attribute besides theirs.
 func (x *xsdWriter) prefabElements(open bool) {
-	x.line(1, `<xs:complexType name="%s">`, xmlPrefab)
+	x.line(1, `<xs:complexType name="%s">`, scenefile.XMLPrefab)
 	x.doc("A prefab: an entity subtree named by name, instanced by prefab attributes. Its attributes are an entity's (no id); inside it, an id names a child.")
 	x.line(1, `<xs:sequence>`)
-	x.line(0, `<xs:element name="%s" type="%s" minOccurs="0" maxOccurs="unbounded"/>`, xmlEntity, xmlEntity)
+	x.line(0, `<xs:element name="%s" type="%s" minOccurs="0" maxOccurs="unbounded"/>`, scenefile.XMLEntity, scenefile.XMLEntity)
 	x.line(-1, `</xs:sequence>`)
-	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlName)
+	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, scenefile.XMLName)
 	x.doc("The prefab's name, as prefab attributes name it.")
 	x.line(-1, `</xs:attribute>`)
 	x.entityAttrs(open)
 	x.line(-1, `</xs:complexType>`)
 
-	x.line(1, `<xs:complexType name="%s">`, xmlPart)
+	x.line(1, `<xs:complexType name="%s">`, scenefile.XMLPart)
 	x.doc("Changes to a part of the instance's prefab: components, class and mixin written over the part's, and children added to it.")
 	x.line(1, `<xs:sequence>`)
-	x.line(0, `<xs:element name="%s" type="%s" minOccurs="0" maxOccurs="unbounded"/>`, xmlEntity, xmlEntity)
+	x.line(0, `<xs:element name="%s" type="%s" minOccurs="0" maxOccurs="unbounded"/>`, scenefile.XMLEntity, scenefile.XMLEntity)
 	x.line(-1, `</xs:sequence>`)
-	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlPath)
+	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, scenefile.XMLPath)
 	x.doc("The part's path inside the prefab: names joined by /, an unnamed child by its rank among the unnamed.")
 	x.line(-1, `</xs:attribute>`)
 	x.entityAttrs(open)
 	x.line(-1, `</xs:complexType>`)
 
-	x.line(1, `<xs:complexType name="%s">`, xmlRemoved)
+	x.line(1, `<xs:complexType name="%s">`, scenefile.XMLRemoved)
 	x.doc("A part of the instance's prefab that the instance does not have (nor anything below it).")
-	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, xmlPath)
+	x.line(1, `<xs:attribute name="%s" type="xs:string" use="required">`, scenefile.XMLPath)
 	x.doc("The part's path inside the prefab, as for <part>.")
 	x.line(-1, `</xs:attribute>`)
 	x.line(-1, `</xs:complexType>`)

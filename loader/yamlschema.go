@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -158,7 +159,7 @@ func schemaValue(s *registry.Schema, doc string) jsonObj {
 			v["type"] = append(v["type"].([]any), "object")
 			props := jsonObj{}
 			for i := range n {
-				props[axes[i:i+1]] = jsonObj{"description": "Axis " + axes[i:i+1] + ".", "type": []any{"number", "string"}, "pattern": `^\s*` + numberRE + `\s*$`}
+				props[scenefile.AxisNames[i:i+1]] = jsonObj{"description": "Axis " + scenefile.AxisNames[i:i+1] + ".", "type": []any{"number", "string"}, "pattern": `^\s*` + numberRE + `\s*$`}
 			}
 			v["properties"], v["additionalProperties"] = props, false
 		}
@@ -310,30 +311,30 @@ func variant(name string, open bool) string {
 // patterns and, if open, any other component name.
 func entitySchemas(compProps, patterns jsonObj, open bool) (entity, mixin, prefab, part jsonObj) {
 	entityProps := jsonObj{
-		yamlID:       jsonObj{"description": "The entity's id (#id in selectors); no spaces.", "type": "string", "pattern": `^\S+$`},
-		yamlClass:    namesSchema("Classes (.class in selectors): a space-separated string or a list."),
-		yamlMixin:    namesSchema("Mixins applied in order before the entity's own components: a space-separated string or a list."),
-		yamlChildren: jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": schemaRef(variant("entity", open))},
-		yamlPrefab:   jsonObj{"description": "The prefab this entity is an instance of: it gets the prefab's components and subtree, its own written over them.", "type": "string", "pattern": `^\S+$`},
-		yamlParts: jsonObj{
+		scenefile.YAMLID:       jsonObj{"description": "The entity's id (#id in selectors); no spaces.", "type": "string", "pattern": `^\S+$`},
+		scenefile.YAMLClass:    namesSchema("Classes (.class in selectors): a space-separated string or a list."),
+		scenefile.YAMLMixin:    namesSchema("Mixins applied in order before the entity's own components: a space-separated string or a list."),
+		scenefile.YAMLChildren: jsonObj{"description": "Child entities.", "type": []any{"array", "null"}, "items": schemaRef(variant("entity", open))},
+		scenefile.YAMLPrefab:   jsonObj{"description": "The prefab this entity is an instance of: it gets the prefab's components and subtree, its own written over them.", "type": "string", "pattern": `^\S+$`},
+		scenefile.YAMLParts: jsonObj{
 			"description":   "Changes to parts of the prefab's subtree, by path inside the prefab (gun-left, turret/barrel; an unnamed child by its rank among the unnamed): components, class, mixin and children, or removed for a part the instance does not have.",
 			"type":          []any{"object", "null"},
 			"propertyNames": jsonObj{"pattern": `^[^\s/]+(/[^\s/]+)*$`},
 			"additionalProperties": jsonObj{"anyOf": []any{
 				schemaRef(variant("part", open)),
-				jsonObj{"enum": []any{yamlRemoved}, "description": "The instance does not have this part (nor anything below it)."},
+				jsonObj{"enum": []any{scenefile.YAMLRemoved}, "description": "The instance does not have this part (nor anything below it)."},
 			}},
 		},
 	}
 	mixinProps := jsonObj{
-		yamlMixin:    namesSchema("Mixins this mixin builds on: a space-separated string or a list."),
-		yamlID:       false,
-		yamlClass:    false,
-		yamlChildren: false,
-		yamlPrefab:   false,
-		yamlParts:    false,
+		scenefile.YAMLMixin:    namesSchema("Mixins this mixin builds on: a space-separated string or a list."),
+		scenefile.YAMLID:       false,
+		scenefile.YAMLClass:    false,
+		scenefile.YAMLChildren: false,
+		scenefile.YAMLPrefab:   false,
+		scenefile.YAMLParts:    false,
 	}
-	prefabProps, partProps := jsonObj{yamlID: false}, jsonObj{yamlID: false, yamlPrefab: false, yamlParts: false}
+	prefabProps, partProps := jsonObj{scenefile.YAMLID: false}, jsonObj{scenefile.YAMLID: false, scenefile.YAMLPrefab: false, scenefile.YAMLParts: false}
 	for k, v := range entityProps {
 		if _, ok := prefabProps[k]; !ok {
 			prefabProps[k] = v
@@ -415,8 +416,8 @@ func openScene(doc *Document) jsonObj {
 	return jsonObj{
 		"type": "object",
 		"anyOf": []any{
-			jsonObj{"required": []any{yamlComponents}, "properties": jsonObj{yamlComponents: declares}},
-			jsonObj{"required": []any{yamlInclude}, "properties": jsonObj{yamlInclude: jsonObj{"anyOf": []any{
+			jsonObj{"required": []any{scenefile.YAMLComponents}, "properties": jsonObj{scenefile.YAMLComponents: declares}},
+			jsonObj{"required": []any{scenefile.YAMLInclude}, "properties": jsonObj{scenefile.YAMLInclude: jsonObj{"anyOf": []any{
 				includeOne,
 				jsonObj{"type": "array", "contains": includeAny},
 			}}}},
@@ -428,9 +429,9 @@ func openScene(doc *Document) jsonObj {
 // mixin and prefab definitions of one variant.
 func sceneItems(open bool) jsonObj {
 	return jsonObj{"properties": jsonObj{
-		yamlEntities: jsonObj{"items": schemaRef(variant("entity", open))},
-		yamlMixins:   jsonObj{"additionalProperties": schemaRef(variant("mixin", open))},
-		yamlPrefabs:  jsonObj{"additionalProperties": schemaRef(variant("prefab", open))},
+		scenefile.YAMLEntities: jsonObj{"items": schemaRef(variant("entity", open))},
+		scenefile.YAMLMixins:   jsonObj{"additionalProperties": schemaRef(variant("mixin", open))},
+		scenefile.YAMLPrefabs:  jsonObj{"additionalProperties": schemaRef(variant("prefab", open))},
 	}}
 }
 
@@ -447,11 +448,11 @@ func propDeclSchema(reg *registry.Registry, desc string) jsonObj {
 		"description": desc,
 		"type":        "object",
 		"properties": jsonObj{
-			yamlType:    jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
-			yamlDefault: jsonObj{"description": "The default value, as attribute text.", "type": []any{"string", "number", "boolean", "null"}},
-			yamlOneOf:   jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
-			yamlMin:     jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
-			yamlMax:     jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},
+			scenefile.YAMLType:    jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
+			scenefile.YAMLDefault: jsonObj{"description": "The default value, as attribute text.", "type": []any{"string", "number", "boolean", "null"}},
+			scenefile.YAMLOneOf:   jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
+			scenefile.YAMLMin:     jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
+			scenefile.YAMLMax:     jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},
 		},
 		"additionalProperties": false,
 	}
@@ -461,7 +462,7 @@ func propDeclSchema(reg *registry.Registry, desc string) jsonObj {
 func declarationDefs(defs jsonObj, reg *registry.Registry) {
 	defs["propertyDeclaration"] = propDeclSchema(reg, "A property declaration: type, default, oneOf, min, max.")
 	single := propDeclSchema(reg, "A single-property component: its property's type, default, oneOf, min and max.")
-	single["required"] = []any{yamlType}
+	single["required"] = []any{scenefile.YAMLType}
 	defs["declaration"] = jsonObj{
 		"description": "A data-only component declaration: a property declaration with a `type` key (single-property), a mapping of property name to declaration, or {} / nothing for a tag.",
 		"anyOf": []any{
@@ -481,35 +482,35 @@ func declarationDefs(defs jsonObj, reg *registry.Registry) {
 // in them are given by sceneItems, as openScene chooses.
 func topLevelSchema(sysProps jsonObj) jsonObj {
 	return jsonObj{
-		yamlScene: jsonObj{
+		scenefile.YAMLScene: jsonObj{
 			"description":          "System settings: system name to attribute string or mapping of its properties.",
 			"type":                 []any{"object", "null"},
 			"properties":           sysProps,
 			"additionalProperties": false,
 		},
-		yamlComponents: jsonObj{
+		scenefile.YAMLComponents: jsonObj{
 			"description":          "Data-only component declarations: name to declaration.",
 			"type":                 []any{"object", "null"},
 			"propertyNames":        jsonObj{"pattern": componentNamePattern},
 			"additionalProperties": schemaRef("declaration"),
 		},
-		yamlMixins: jsonObj{
+		scenefile.YAMLMixins: jsonObj{
 			"description":   "Mixins: id to mixin.",
 			"type":          []any{"object", "null"},
 			"propertyNames": jsonObj{"pattern": `^\S+$`},
 		},
-		yamlPrefabs: jsonObj{
+		scenefile.YAMLPrefabs: jsonObj{
 			"description":   "Prefabs: name to the body of an entity subtree, instanced by prefab: NAME.",
 			"type":          []any{"object", "null"},
 			"propertyNames": jsonObj{"pattern": `^\S+$`},
 		},
-		yamlInclude: jsonObj{
+		scenefile.YAMLInclude: jsonObj{
 			"description": "Scene files to include, relative to this one: a path or a list of paths.",
 			"type":        []any{"string", "array"},
 			"minLength":   1,
 			"items":       jsonObj{"type": "string", "minLength": 1},
 		},
-		yamlEntities: jsonObj{
+		scenefile.YAMLEntities: jsonObj{
 			"description": "The scene's top-level entities.",
 			"type":        []any{"array", "null"},
 		},

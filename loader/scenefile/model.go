@@ -71,6 +71,10 @@ type Document struct {
 // Document built in memory).
 func (d *Document) Limits() Limits { return d.lim.WithDefaults() }
 
+// SetLimits sets the limits the document's compilation is bounded by
+// (see [Document.Limits]), as if it had been read with them.
+func (d *Document) SetLimits(l Limits) { d.lim = l.WithDefaults() }
+
 // Count returns the number of entities the readers read in the document
 // (children and includes counted; the entities of prefabs' instances
 // are not, as they are not expanded yet); 0 for a Document built in

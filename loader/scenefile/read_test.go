@@ -1,4 +1,4 @@
-package loader
+package scenefile
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ func stripPos(doc *Document) {
 			}
 		}
 	}
-	comps(doc.Scene)
+	comps(doc.Systems)
 	for _, d := range doc.Decls {
 		d.Pos = Pos{}
 		for _, p := range d.Props {
@@ -94,7 +94,7 @@ func TestYAMLAndXMLAgree(t *testing.T) {
 
 func dumpDoc(d *Document) string {
 	var b strings.Builder
-	for _, c := range d.Scene {
+	for _, c := range d.Systems {
 		b.WriteString("\n scene " + c.Name + "=" + c.Text)
 	}
 	for _, x := range d.Decls {
@@ -142,7 +142,7 @@ func TestPositions(t *testing.T) {
 		{y.Decls[1].Props[1].Pos, "scene.yaml:7:51"},
 		{y.Mixins[1].Pos, "scene.yaml:12:3"},
 		{y.Includes[0].Pos, "scene.yaml:13:11"},
-		{y.Scene[1].Pos, "scene.yaml:4:3"},
+		{y.Systems[1].Pos, "scene.yaml:4:3"},
 		{x.Entities[0].Pos, "scene.xml:16:3"},
 		{x.Entities[0].IDPos, "scene.xml:16:15"},
 		{x.Entities[0].MixinPos, "scene.xml:18:18"},
@@ -153,7 +153,7 @@ func TestPositions(t *testing.T) {
 		{x.Decls[1].Props[1].Pos, "scene.xml:8:23"},
 		{x.Mixins[1].Pos, "scene.xml:14:14"},
 		{x.Includes[0].Pos, "scene.xml:15:17"},
-		{x.Scene[1].Pos, "scene.xml:3:36"},
+		{x.Systems[1].Pos, "scene.xml:3:36"},
 	} {
 		if got := tc.got.String(); got != tc.want {
 			t.Errorf("position %s, want %s", got, tc.want)

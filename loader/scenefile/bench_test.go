@@ -1,4 +1,4 @@
-package loader
+package scenefile
 
 import (
 	"syscall"
@@ -34,8 +34,8 @@ func benchmarkRead(b *testing.B, format string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if doc.nEntities != n {
-			b.Fatalf("read %d entities, want %d", doc.nEntities, n)
+		if doc.Count() != n {
+			b.Fatalf("read %d entities, want %d", doc.Count(), n)
 		}
 	}
 	b.StopTimer()

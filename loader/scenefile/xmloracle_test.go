@@ -1,4 +1,4 @@
-package loader
+package scenefile
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/antchfx/xmlquery"
+	"github.com/scenecs/scenecs/loader/internal/scenegen"
 )
 
 // The XML oracle: github.com/antchfx/xmlquery builds its own tree of an
@@ -157,7 +158,7 @@ func componentAttrs(cs []*ComponentSpec) [][2]string {
 // loaderTree rebuilds the element tree a Document read from XML was
 // written as.
 func loaderTree(doc *Document) *oracleElem {
-	root := &oracleElem{name: "scene", attrs: canonAttrs("scene", componentAttrs(doc.Scene))}
+	root := &oracleElem{name: "scene", attrs: canonAttrs("scene", componentAttrs(doc.Systems))}
 	if len(doc.Decls) > 0 {
 		cs := &oracleElem{name: "components"}
 		for _, d := range doc.Decls {
@@ -343,8 +344,8 @@ var oracleSeeds = []string{"<scene/>", "<scene a=\"&lt;&#65;\r\n\"><!-- c --><?p
 // xmlScenes returns the XML scenes of the repository (scenes/ and
 // testdata) and generated ones, by name.
 func xmlScenes(t testing.TB) map[string][]byte {
-	out := map[string][]byte{"generated": genScene("xml", 500), "generated-load": genLoadScene("xml", 1000)}
-	for _, pattern := range []string{"../scenes/*.xml", "testdata/*.xml", "testdata/golden/*.xml"} {
+	out := map[string][]byte{"generated": genScene("xml", 500), "generated-load": scenegen.LoadScene("xml", 1000)}
+	for _, pattern := range []string{"../../scenes/*.xml", "testdata/*.xml", "../testdata/golden/*.xml"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no files match %s (%v)", pattern, err)

@@ -1,4 +1,4 @@
-package loader
+package scenefile
 
 import (
 	"bytes"
@@ -21,9 +21,10 @@ type hostileCase struct {
 	msg  string
 }
 
-// Each case runs under hostileTimeout (hostile_test.go), generously: the
-// inputs are small or linear to read, and the old code took a minute on
-// some of them.
+// hostileTimeout bounds each case, generously: the inputs are small or
+// linear to read, and the old code took a minute on some of them (the
+// loader's hostile tests use the same bound).
+const hostileTimeout = 20 * time.Second
 
 // runHostile reads c.src (with Read, or ReadFile-like limits when lim is
 // set) under the time bound and checks the answer.
