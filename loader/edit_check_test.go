@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scenecs/scenecs/loader/scenefile/edit"
 )
 
 // checkScene is a scene with something of every kind next to the
@@ -95,7 +97,7 @@ func TestEditChecksWholeFile(t *testing.T) {
 				t.Fatalf("%q occurs %d times", c.from, strings.Count(string(good), c.from))
 			}
 			bad := []byte(strings.Replace(string(good), c.from, c.to, 1))
-			if err := verifyEdit(src, bad, ent, "health", setCheck(q.comp.Schema, q.props)); !errors.Is(err, ErrCannotEdit) {
+			if err := edit.Verify(src, bad, ent, "health", setCheck(q.comp.Schema, q.props)); !errors.Is(err, ErrCannotEdit) {
 				t.Errorf("the reading of the file lets it through: %v", err)
 			}
 			if _, err := env.rl.checkEdit(q, ent, path, src, bad, nil); err == nil && !strings.Contains(c.name, "no entity uses") {

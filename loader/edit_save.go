@@ -13,6 +13,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/regfile"
 	"github.com/scenecs/scenecs/loader/scenefile"
+	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -98,7 +99,7 @@ type saveReq struct {
 	what   string // the entity, for messages: "#id" or its path
 	node   *Node
 	comp   *registry.Component
-	props  []propEdit // the properties to set
+	props  []edit.Prop // the properties to set
 }
 
 func (r *Reloader) prepare(e ecs.Entity, name, attr string, remove bool) (*SaveEdit, error) {

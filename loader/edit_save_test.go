@@ -13,6 +13,20 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
+// Components of the save tests, besides the built-ins.
+type editHealth struct {
+	HP    int `scene:"hp,default=100"`
+	Max   int `scene:"max,default=100"`
+	MaxHP int `scene:"maxHp,default=1"`
+}
+
+type editLabel struct {
+	Text string `scene:"text"`
+	Font string `scene:"font,default=sans"`
+}
+
+type editTag struct{}
+
 // saveEnv is a scene loaded from files in a temp dir, with a Reloader and
 // a count of health's update hook calls.
 type saveEnv struct {

@@ -1,4 +1,4 @@
-package loader
+package edit
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 	"github.com/scenecs/scenecs/loader/scenefile"
-	"github.com/scenecs/scenecs/registry"
 )
 
 // The YAML editor works on the file's syntax tree as the parser reads it
@@ -67,7 +66,7 @@ func (y *yamlEditor) indentOf(n *yamlsyntax.Node) int {
 
 // entity returns the mapping of entity ent: the outermost mapping that
 // starts at the entity's position.
-func (y *yamlEditor) entity(ent *EntitySpec) (*yamlsyntax.Node, error) {
+func (y *yamlEditor) entity(ent *scenefile.EntitySpec) (*yamlsyntax.Node, error) {
 	s := scenefile.NewSource(y.file, y.src)
 	off, ok := s.Offset(ent.Pos)
 	if !ok {
@@ -131,13 +130,13 @@ func (y *yamlEditor) scalar(v *yamlsyntax.Node, parent int, flow bool) (slot, er
 }
 
 // pos returns the position of node n, for messages.
-func (y *yamlEditor) pos(n *yamlsyntax.Node) Pos {
-	return Pos{File: y.file, Line: int(n.Line), Col: int(n.Col)}
+func (y *yamlEditor) pos(n *yamlsyntax.Node) scenefile.Pos {
+	return scenefile.Pos{File: y.file, Line: int(n.Line), Col: int(n.Col)}
 }
 
 // setComponent returns the ops that set props on the entity's component
 // name, written as c (nil: the entity does not write it, and it is added).
-func (y *yamlEditor) setComponent(ent *EntitySpec, name string, c *ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setComponent(ent *scenefile.EntitySpec, name string, c *scenefile.ComponentSpec, sch Schema, props []Prop) ([]rawOp, error) {
 	em, err := y.entity(ent)
 	if err != nil {
 		return nil, err
@@ -168,7 +167,7 @@ func (y *yamlEditor) setComponent(ent *EntitySpec, name string, c *ComponentSpec
 
 // setText sets props in a component written as an attribute string (or
 // nothing), the scalar v.
-func (y *yamlEditor) setText(c *ComponentSpec, v *yamlsyntax.Node, parent int, flow bool, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setText(c *scenefile.ComponentSpec, v *yamlsyntax.Node, parent int, flow bool, sch Schema, props []Prop) ([]rawOp, error) {
 	s, err := y.scalar(v, parent, flow)
 	if err != nil {
 		return nil, err
@@ -193,8 +192,8 @@ func (y *yamlEditor) setText(c *ComponentSpec, v *yamlsyntax.Node, parent int, f
 // setSingle sets the value of a single-property component written as a
 // mapping ({} or {x: 1, y: 2}, or a block mapping): it is written anew
 // as a bare value.
-func (y *yamlEditor) setSingle(p ypair, flow bool, props []propEdit) ([]rawOp, error) {
-	v := yamlValue(props[len(props)-1].text, flow)
+func (y *yamlEditor) setSingle(p ypair, flow bool, props []Prop) ([]rawOp, error) {
+	v := yamlValue(props[len(props)-1].Text, flow)
 	if y.isFlow(p.v) {
 		return []rawOp{{int(p.v.Off), int(p.v.End), v}}, nil
 	}
@@ -203,29 +202,29 @@ func (y *yamlEditor) setSingle(p ypair, flow bool, props []propEdit) ([]rawOp, e
 }
 
 // setEmptyMap writes props as a flow mapping in place of the {} v.
-func (y *yamlEditor) setEmptyMap(v *yamlsyntax.Node, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setEmptyMap(v *yamlsyntax.Node, sch Schema, props []Prop) ([]rawOp, error) {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, p := range props {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(sch.Props[p.index].Name + ": " + yamlValue(p.text, true))
+		b.WriteString(sch.Props[p.Index] + ": " + yamlValue(p.Text, true))
 	}
 	b.WriteByte('}')
 	return []rawOp{{int(v.Off), int(v.End), b.String()}}, nil
 }
 
 // setMap sets props in a component written as the mapping m.
-func (y *yamlEditor) setMap(c *ComponentSpec, m *yamlsyntax.Node, entFlow bool, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) setMap(c *scenefile.ComponentSpec, m *yamlsyntax.Node, entFlow bool, sch Schema, props []Prop) ([]rawOp, error) {
 	flow, parent := entFlow || y.isFlow(m), y.indentOf(m)
 	ps := pairs(m)
 	var ops []rawOp
-	var add []propEdit
+	var add []Prop
 	for _, p := range props {
 		var at *ypair
 		for i := range ps {
-			if idx, ok := sch.Lookup(strings.TrimSpace(ps[i].k.Value)); ok && idx == p.index {
+			if idx, ok := sch.lookup(strings.TrimSpace(ps[i].k.Value)); ok && idx == p.Index {
 				at = &ps[i]
 			}
 		}
@@ -237,10 +236,10 @@ func (y *yamlEditor) setMap(c *ComponentSpec, m *yamlsyntax.Node, entFlow bool, 
 		if err != nil {
 			return nil, err
 		}
-		if s.style != styleNull && s.text == p.text {
+		if s.style != styleNull && s.text == p.Text {
 			continue
 		}
-		ops = append(ops, s.rewrite(y.src, p.text))
+		ops = append(ops, s.rewrite(y.src, p.Text))
 	}
 	if len(add) == 0 {
 		return ops, nil
@@ -254,13 +253,13 @@ func (y *yamlEditor) setMap(c *ComponentSpec, m *yamlsyntax.Node, entFlow bool, 
 			sep = "," + y.nl + y.lines.indent(int(last.k.Off))
 		}
 		for _, p := range add {
-			b.WriteString(sep + sch.Props[p.index].Name + ": " + yamlValue(p.text, true))
+			b.WriteString(sep + sch.Props[p.Index] + ": " + yamlValue(p.Text, true))
 		}
 		return append(ops, rawOp{int(last.v.End), int(last.v.End), b.String()}), nil
 	}
 	at := y.lines.end(int(last.v.End))
 	for _, p := range add {
-		b.WriteString(y.nl + y.lines.indent(int(last.k.Off)) + sch.Props[p.index].Name + ": " + yamlValue(p.text, false))
+		b.WriteString(y.nl + y.lines.indent(int(last.k.Off)) + sch.Props[p.Index] + ": " + yamlValue(p.Text, false))
 	}
 	return append(ops, rawOp{at, at, b.String()}), nil
 }
@@ -268,7 +267,7 @@ func (y *yamlEditor) setMap(c *ComponentSpec, m *yamlsyntax.Node, entFlow bool, 
 // addComponent adds a component the entity (the mapping em) does not
 // write: a key at the entity's indentation after its last key other than
 // children (a block mapping), or an entry at the end (a flow mapping).
-func (y *yamlEditor) addComponent(em *yamlsyntax.Node, name string, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (y *yamlEditor) addComponent(em *yamlsyntax.Node, name string, sch Schema, props []Prop) ([]rawOp, error) {
 	text := newAttrText(sch, props)
 	given := text != "" || sch.Single() && len(props) > 0 // "": the empty string
 	ps := pairs(em)
@@ -300,7 +299,7 @@ func (y *yamlEditor) addComponent(em *yamlsyntax.Node, name string, sch *registr
 
 // removeComponent returns the ops that delete the entity's component
 // name: its key and value, with the lines they take.
-func (y *yamlEditor) removeComponent(ent *EntitySpec, name string) ([]rawOp, error) {
+func (y *yamlEditor) removeComponent(ent *scenefile.EntitySpec, name string) ([]rawOp, error) {
 	em, err := y.entity(ent)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package loader
+package edit
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"github.com/scenecs/scenecs/loader/internal/textpos"
 	"github.com/scenecs/scenecs/loader/internal/xmltok"
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
-	"github.com/scenecs/scenecs/registry"
 )
 
 // Saving edits back into scene files: the pieces shared by the YAML and
@@ -406,24 +405,17 @@ func isAttrSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// propEdit is one property to write: its index in the schema and its
-// value as text.
-type propEdit struct {
-	index int
-	text  string
-}
-
 // attrTextOps returns the edits that set props in text, a component's
 // attribute string: for a single-property component the whole value; for
 // others each property's value where the string gives it (its last
 // occurrence, the one that counts), and the properties it does not give
 // appended as "name: value" in the string's own spacing.
-func attrTextOps(text string, s *registry.Schema, props []propEdit) ([]textOp, error) {
+func attrTextOps(text string, s Schema, props []Prop) ([]textOp, error) {
 	if s.IsTag() || len(props) == 0 {
 		return nil, nil
 	}
 	if s.Single() {
-		v := props[len(props)-1].text
+		v := props[len(props)-1].Text
 		if v == text {
 			return nil, nil
 		}
@@ -434,11 +426,11 @@ func attrTextOps(text string, s *registry.Schema, props []propEdit) ([]textOp, e
 		return nil, err
 	}
 	var ops []textOp
-	var add []propEdit
+	var add []Prop
 	for _, p := range props {
 		last := -1
 		for i, pr := range pairs {
-			if idx, ok := s.Lookup(pr.key); ok && idx == p.index {
+			if idx, ok := s.lookup(pr.key); ok && idx == p.Index {
 				last = i
 			}
 		}
@@ -447,8 +439,8 @@ func attrTextOps(text string, s *registry.Schema, props []propEdit) ([]textOp, e
 			continue
 		}
 		pr := pairs[last]
-		if text[pr.valStart:pr.valEnd] != p.text {
-			ops = append(ops, textOp{pr.valStart, pr.valEnd, p.text})
+		if text[pr.valStart:pr.valEnd] != p.Text {
+			ops = append(ops, textOp{pr.valStart, pr.valEnd, p.Text})
 		}
 	}
 	if len(add) > 0 {
@@ -460,7 +452,7 @@ func attrTextOps(text string, s *registry.Schema, props []propEdit) ([]textOp, e
 
 // appendPairsOp returns the edit that appends props to text, an
 // attribute string of pairs, as "name: value" in its own spacing.
-func appendPairsOp(text string, pairs []attrPair, s *registry.Schema, props []propEdit) textOp {
+func appendPairsOp(text string, pairs []attrPair, s Schema, props []Prop) textOp {
 	colonSep, pairSep := ": ", "; "
 	if len(pairs) > 0 {
 		p := pairs[0]
@@ -483,15 +475,15 @@ func appendPairsOp(text string, pairs []attrPair, s *registry.Schema, props []pr
 		default:
 			b.WriteString(pairSep)
 		}
-		b.WriteString(s.Props[p.index].Name)
+		b.WriteString(s.Props[p.Index])
 		b.WriteString(colonSep)
-		b.WriteString(p.text)
+		b.WriteString(p.Text)
 	}
 	return textOp{end, end, b.String()}
 }
 
 // newAttrText returns the attribute string that writes props.
-func newAttrText(s *registry.Schema, props []propEdit) string {
+func newAttrText(s Schema, props []Prop) string {
 	ops, _ := attrTextOps("", s, props)
 	return applyText("", ops)
 }
@@ -557,4 +549,39 @@ func newline(src []byte) string {
 		}
 	}
 	return "\n"
+}
+
+// Props returns the properties an attribute string gives, in the order
+// it first gives them, each once (the last value of a repeated one),
+// with their text as written, trimmed: for a single-property component
+// the whole string, even empty (the empty string for a string, the
+// default for other types); for a tag, none. It splits as the registry's
+// attribute parser does, but does not look at the values: the caller's
+// registry does.
+func Props(sch Schema, attr string) ([]Prop, error) {
+	switch {
+	case sch.IsTag():
+		return nil, nil
+	case sch.Single():
+		a, b := trimSpan(attr, 0, len(attr))
+		return []Prop{{0, attr[a:b]}}, nil
+	}
+	pairs, err := splitAttrPairs(attr)
+	if err != nil {
+		return nil, err
+	}
+	var out []Prop
+	for _, p := range pairs {
+		idx, ok := sch.lookup(p.key)
+		if !ok {
+			return nil, fmt.Errorf("unknown property %q", p.key)
+		}
+		v := attr[p.valStart:p.valEnd]
+		if i := slices.IndexFunc(out, func(q Prop) bool { return q.Index == idx }); i >= 0 {
+			out[i].Text = v
+			continue
+		}
+		out = append(out, Prop{idx, v})
+	}
+	return out, nil
 }

@@ -1,4 +1,4 @@
-package loader
+package edit_test
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -47,10 +49,10 @@ func newEditRegistry(tb testing.TB) *registry.Registry {
 }
 
 // findEntity returns the entity of doc whose id is id.
-func findEntity(doc *Document, id string) *EntitySpec {
-	var found *EntitySpec
-	var walk func([]*EntitySpec)
-	walk = func(es []*EntitySpec) {
+func findEntity(doc *loader.Document, id string) *loader.EntitySpec {
+	var found *loader.EntitySpec
+	var walk func([]*loader.EntitySpec)
+	walk = func(es []*loader.EntitySpec) {
 		for _, e := range es {
 			if e.ID == id {
 				found = e
@@ -260,7 +262,7 @@ func TestEditByteForByte(t *testing.T) {
 func runEditCase(t *testing.T, file, src string, c editCase, from, to string) {
 	t.Helper()
 	reg := newEditRegistry(t)
-	doc, err := Read(file, []byte(src), Limits{})
+	doc, err := loader.Read(file, []byte(src), loader.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,9 +273,9 @@ func runEditCase(t *testing.T, file, src string, c editCase, from, to string) {
 	comp, _ := reg.Component(c.comp)
 	var out []byte
 	if c.remove {
-		out, err = EditRemove([]byte(src), ent, c.comp)
+		out, err = loader.EditRemove([]byte(src), ent, c.comp)
 	} else {
-		out, err = EditComponent([]byte(src), ent, c.comp, comp.Schema, c.attr)
+		out, err = loader.EditComponent([]byte(src), ent, c.comp, comp.Schema, c.attr)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +297,7 @@ func runEditCase(t *testing.T, file, src string, c editCase, from, to string) {
 // those set equal the attribute string's, a removed one is gone.
 func checkReadsBack(t *testing.T, reg *registry.Registry, file string, out []byte, c editCase) {
 	t.Helper()
-	sc, err := LoadBytes(reg, file, out, Options{})
+	sc, err := loader.LoadBytes(reg, file, out, loader.Options{})
 	if err != nil {
 		t.Fatalf("the edited file does not load: %v", err)
 	}
@@ -336,39 +338,39 @@ func TestEditErrors(t *testing.T) {
 	reg := newEditRegistry(t)
 	health, _ := reg.Component("health")
 	src := []byte(editYAML)
-	doc, err := Read("scene.yaml", src, Limits{})
+	doc, err := loader.Read("scene.yaml", src, loader.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hero := findEntity(doc, "hero")
-	if _, err := EditComponent(src, hero, "health", health.Schema, "hp: abc"); err == nil || !strings.Contains(err.Error(), "hp") {
+	if _, err := loader.EditComponent(src, hero, "health", health.Schema, "hp: abc"); err == nil || !strings.Contains(err.Error(), "hp") {
 		t.Fatalf("bad value: %v", err)
 	}
-	if _, err := EditRemove(src, hero, "spin"); !errors.Is(err, ErrNoSource) {
+	if _, err := loader.EditRemove(src, hero, "spin"); !errors.Is(err, loader.ErrNoSource) {
 		t.Fatalf("remove a component not written: %v", err)
 	}
 	// YAML the parser leaves to yaml.v3 has no spans: not edited.
 	tagged := []byte("entities:\n  - id: a\n    title: !!str x\n")
-	td, err := Read("t.yaml", tagged, Limits{})
+	td, err := loader.Read("t.yaml", tagged, loader.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	title, _ := reg.Component("title")
-	if _, err := EditComponent(tagged, findEntity(td, "a"), "title", title.Schema, "y"); !errors.Is(err, ErrCannotEdit) || !strings.Contains(err.Error(), "tags") {
+	if _, err := loader.EditComponent(tagged, findEntity(td, "a"), "title", title.Schema, "y"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "tags") {
 		t.Fatalf("a file read by yaml.v3: %v", err)
 	}
 	// JSON dumps are not edited.
 	js := []byte(`{"entities": [{"id": "a", "path": "a", "parent": null, "depth": 0, "class": [], "components": {"position": {"x": 1, "y": 2, "z": 3}}}]}`)
-	jd, err := Read("d.json", js, Limits{})
+	jd, err := loader.Read("d.json", js, loader.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pos, _ := reg.Component("position")
-	if _, err := EditComponent(js, findEntity(jd, "a"), "position", pos.Schema, "1 1 1"); !errors.Is(err, ErrCannotEdit) || !strings.Contains(err.Error(), "JSON") {
+	if _, err := loader.EditComponent(js, findEntity(jd, "a"), "position", pos.Schema, "1 1 1"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "JSON") {
 		t.Fatalf("JSON: %v", err)
 	}
 	// Positions that do not fit the bytes are refused, not guessed.
-	if _, err := EditComponent([]byte("entities: []\n"), hero, "health", health.Schema, "hp: 1"); !errors.Is(err, ErrCannotEdit) {
+	if _, err := loader.EditComponent([]byte("entities: []\n"), hero, "health", health.Schema, "hp: 1"); !errors.Is(err, loader.ErrCannotEdit) {
 		t.Fatalf("other bytes: %v", err)
 	}
 }
@@ -411,11 +413,11 @@ func TestYAMLPlainOK(t *testing.T) {
 		{"0\ufeff0", false, false},
 		{"0\x7f0", false, false},
 	} {
-		if got := yamlPlainOK(c.text, false); got != c.block {
-			t.Errorf("yamlPlainOK(%q, block) = %v", c.text, got)
+		if got := edit.YAMLPlainOK(c.text, false); got != c.block {
+			t.Errorf("edit.YAMLPlainOK(%q, block) = %v", c.text, got)
 		}
-		if got := yamlPlainOK(c.text, true); got != c.flow {
-			t.Errorf("yamlPlainOK(%q, flow) = %v", c.text, got)
+		if got := edit.YAMLPlainOK(c.text, true); got != c.flow {
+			t.Errorf("edit.YAMLPlainOK(%q, flow) = %v", c.text, got)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package loader
+package edit
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/scenecs/scenecs/loader/internal/xmltok"
 	"github.com/scenecs/scenecs/loader/scenefile"
-	"github.com/scenecs/scenecs/registry"
 )
 
 // The XML editor works on an entity's start tag as the scanner reads it
@@ -73,7 +72,7 @@ func newXMLEditor(file string, src []byte) *xmlEditor {
 }
 
 // tag reads the start tag of ent.
-func (x *xmlEditor) tag(ent *EntitySpec) (*xtag, error) {
+func (x *xmlEditor) tag(ent *scenefile.EntitySpec) (*xtag, error) {
 	o, ok := x.s.Offset(ent.Pos)
 	if !ok {
 		return nil, fmt.Errorf("%s: no such position in the file", ent.Pos)
@@ -109,7 +108,7 @@ func (x *xmlEditor) valueSlot(a *xattr, text string) (slot, error) {
 // setComponent returns the ops that set props on the component name of
 // the entity, written by comps (its attribute and its comp.prop
 // attributes, in order; none: it is added).
-func (x *xmlEditor) setComponent(ent *EntitySpec, name string, comps []*ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (x *xmlEditor) setComponent(ent *scenefile.EntitySpec, name string, comps []*scenefile.ComponentSpec, sch Schema, props []Prop) ([]rawOp, error) {
 	t, err := x.tag(ent)
 	if err != nil {
 		return nil, err
@@ -121,28 +120,28 @@ func (x *xmlEditor) setComponent(ent *EntitySpec, name string, comps []*Componen
 		return nil, nil
 	}
 	// The component's own attribute, if it has one.
-	var whole *ComponentSpec
+	var whole *scenefile.ComponentSpec
 	for _, c := range comps {
-		if c.Kind != ValueMap {
+		if c.Kind != scenefile.ValueMap {
 			whole = c
 		}
 	}
 	var ops []rawOp
-	var inWhole []propEdit // properties the whole attribute gets
-	var dotted []propEdit  // properties without a place, written as comp.prop
+	var inWhole []Prop // properties the whole attribute gets
+	var dotted []Prop  // properties without a place, written as comp.prop
 	for _, p := range props {
 		switch at := propPlace(comps, sch, p); {
-		case at != nil && at.Kind == ValueMap:
+		case at != nil && at.Kind == scenefile.ValueMap:
 			a := t.attrFor(name + "." + at.Map[0].Key)
 			if a == nil {
 				return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", at.Pos, name, at.Map[0].Key)
 			}
-			if at.Map[0].Value != p.text {
+			if at.Map[0].Value != p.Text {
 				s, err := x.valueSlot(a, at.Map[0].Value)
 				if err != nil {
 					return nil, err
 				}
-				ops = append(ops, s.rewrite(x.src, p.text))
+				ops = append(ops, s.rewrite(x.src, p.Text))
 			}
 		case at != nil || whole != nil:
 			inWhole = append(inWhole, p)
@@ -169,20 +168,20 @@ func (x *xmlEditor) setComponent(ent *EntitySpec, name string, comps []*Componen
 
 // propPlace returns the attribute of comps that gives property p (the
 // last one does, as it wins), or nil.
-func propPlace(comps []*ComponentSpec, sch *registry.Schema, p propEdit) *ComponentSpec {
-	var at *ComponentSpec
+func propPlace(comps []*scenefile.ComponentSpec, sch Schema, p Prop) *scenefile.ComponentSpec {
+	var at *scenefile.ComponentSpec
 	for _, c := range comps {
 		switch {
-		case c.Kind == ValueMap:
-			if idx, ok := sch.Lookup(c.Map[0].Key); ok && idx == p.index {
+		case c.Kind == scenefile.ValueMap:
+			if idx, ok := sch.lookup(c.Map[0].Key); ok && idx == p.Index {
 				at = c
 			}
 		case sch.Single():
 			at = c
-		case c.Kind == ValueText:
+		case c.Kind == scenefile.ValueText:
 			if pairs, err := splitAttrPairs(c.Text); err == nil {
 				for _, pr := range pairs {
-					if idx, ok := sch.Lookup(pr.key); ok && idx == p.index {
+					if idx, ok := sch.lookup(pr.key); ok && idx == p.Index {
 						at = c
 					}
 				}
@@ -194,7 +193,7 @@ func propPlace(comps []*ComponentSpec, sch *registry.Schema, p propEdit) *Compon
 
 // wholeOps returns the ops that set props in the component's own
 // attribute, written by whole.
-func (x *xmlEditor) wholeOps(t *xtag, name string, whole *ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (x *xmlEditor) wholeOps(t *xtag, name string, whole *scenefile.ComponentSpec, sch Schema, props []Prop) ([]rawOp, error) {
 	a := t.attrFor(name)
 	if a == nil {
 		return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos, name)
@@ -215,7 +214,7 @@ func (x *xmlEditor) wholeOps(t *xtag, name string, whole *ComponentSpec, sch *re
 
 // dottedOps returns the op that writes props as comp.prop attributes,
 // next to the last one, last, in its quotes.
-func (x *xmlEditor) dottedOps(t *xtag, name string, last *ComponentSpec, sch *registry.Schema, props []propEdit) ([]rawOp, error) {
+func (x *xmlEditor) dottedOps(t *xtag, name string, last *scenefile.ComponentSpec, sch Schema, props []Prop) ([]rawOp, error) {
 	a := t.attrFor(name + "." + last.Map[0].Key)
 	if a == nil {
 		return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", last.Pos, name, last.Map[0].Key)
@@ -226,7 +225,7 @@ func (x *xmlEditor) dottedOps(t *xtag, name string, last *ComponentSpec, sch *re
 	}
 	var b strings.Builder
 	for _, p := range props {
-		b.WriteString(sep + name + "." + sch.Props[p.index].Name + "=" + string(a.quote) + xmlEscape(p.text, a.quote) + string(a.quote))
+		b.WriteString(sep + name + "." + sch.Props[p.Index] + "=" + string(a.quote) + xmlEscape(p.Text, a.quote) + string(a.quote))
 	}
 	return []rawOp{{a.attrEnd, a.attrEnd, b.String()}}, nil
 }
@@ -248,7 +247,7 @@ func (x *xmlEditor) add(t *xtag, name, text string) []rawOp {
 
 // removeComponent returns the ops that delete every attribute of the
 // component name (name and name.prop), with the white space before each.
-func (x *xmlEditor) removeComponent(ent *EntitySpec, name string) ([]rawOp, error) {
+func (x *xmlEditor) removeComponent(ent *scenefile.EntitySpec, name string) ([]rawOp, error) {
 	t, err := x.tag(ent)
 	if err != nil {
 		return nil, err

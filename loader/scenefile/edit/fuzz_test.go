@@ -1,4 +1,4 @@
-package loader
+package edit_test
 
 import (
 	"errors"
@@ -13,7 +13,9 @@ import (
 	"unicode"
 
 	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/scenefile"
+	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -43,7 +45,7 @@ func editCorpus(tb testing.TB) []editCorpusFile {
 		out = append(out, editCorpusFile{name, string(b), newRichRegistry})
 	}
 	for _, name := range []string{"rich.yaml", "rich.xml"} {
-		b, err := os.ReadFile("testdata/golden/" + name)
+		b, err := os.ReadFile("../../testdata/golden/" + name)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -81,17 +83,17 @@ func FuzzEditComponent(f *testing.F) {
 func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s string, n int64) {
 	reg := cf.newReg(t)
 	src := []byte(cf.src)
-	doc, err := Read(cf.name, src, Limits{})
+	doc, err := loader.Read(cf.name, src, loader.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := Compile(doc, reg)
+	plan, err := loader.Compile(doc, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ents []*EntitySpec
-	var walk func([]*EntitySpec)
-	walk = func(es []*EntitySpec) {
+	var ents []*loader.EntitySpec
+	var walk func([]*loader.EntitySpec)
+	walk = func(es []*loader.EntitySpec) {
 		for _, e := range es {
 			ents = append(ents, e)
 			walk(e.Children)
@@ -127,28 +129,28 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 
 	var out []byte
 	if remove {
-		out, err = EditRemove(src, target, name)
-		if len(ownComponents(target, name)) == 0 {
-			if !errors.Is(err, ErrNoSource) {
+		out, err = loader.EditRemove(src, target, name)
+		if len(edit.Owns(target, name)) == 0 {
+			if !errors.Is(err, loader.ErrNoSource) {
 				t.Fatalf("remove %s, not written: %v", name, err)
 			}
 			return
 		}
 	} else {
-		out, err = EditComponent(src, target, name, sch, attr)
+		out, err = loader.EditComponent(src, target, name, sch, attr)
 	}
 	if err != nil {
-		if errors.Is(err, ErrCannotEdit) && strings.Contains(err.Error(), "block scalar") {
+		if errors.Is(err, loader.ErrCannotEdit) && strings.Contains(err.Error(), "block scalar") {
 			return
 		}
 		t.Fatalf("%s: %s %q on %s: %v", cf.name, name, attr, target.Pos, err)
 	}
 	checkEditLocal(t, src, out, ents, target)
-	nd, err := Read(cf.name, out, Limits{})
+	nd, err := loader.Read(cf.name, out, loader.Limits{})
 	if err != nil {
 		t.Fatalf("the edited file does not read: %v\n%s", err, out)
 	}
-	np, err := Compile(nd, reg)
+	np, err := loader.Compile(nd, reg)
 	if err != nil {
 		t.Fatalf("the edited file does not compile: %v\n%s", err, out)
 	}
@@ -231,14 +233,14 @@ func fuzzValue(p *registry.Property, s string, n int64, xml, single bool) string
 		if xml {
 			s = strings.ReplaceAll(s, "\r", "")
 		}
-		return strings.TrimFunc(s, func(r rune) bool { return r < 0x80 && isAttrSpace(byte(r)) })
+		return strings.TrimFunc(s, func(r rune) bool { return r < 0x80 && edit.IsAttrSpace(byte(r)) })
 	}
 	return p.Print(p.Default)
 }
 
 // checkEditLocal checks that the bytes out changes from src lie between
 // the target's position and the next entity that is not its descendant.
-func checkEditLocal(t *testing.T, src, out []byte, ents []*EntitySpec, target *EntitySpec) {
+func checkEditLocal(t *testing.T, src, out []byte, ents []*loader.EntitySpec, target *loader.EntitySpec) {
 	t.Helper()
 	pre := 0
 	for pre < len(src) && pre < len(out) && src[pre] == out[pre] {
@@ -255,8 +257,8 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*EntitySpec, target *E
 	lo, _ := s.Offset(target.Pos)
 	hi := len(src)
 	i := slices.Index(ents, target)
-	var within func(e, anc *EntitySpec) bool
-	within = func(e, anc *EntitySpec) bool {
+	var within func(e, anc *loader.EntitySpec) bool
+	within = func(e, anc *loader.EntitySpec) bool {
 		for _, c := range anc.Children {
 			if c == e || within(e, c) {
 				return true
@@ -272,7 +274,7 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*EntitySpec, target *E
 	}
 	// The edit may take the white space and line break before the
 	// entity's key or attribute.
-	for lo > 0 && isFoldSpace(src[lo-1]) {
+	for lo > 0 && edit.IsFoldSpace(src[lo-1]) {
 		lo--
 	}
 	if pre < lo-1 || len(src)-suf > hi {
@@ -284,7 +286,7 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*EntitySpec, target *E
 // they compose the same components with the same values, but for the
 // target's component name: removed from its own components, or holding
 // want for the properties set and its old values for the others.
-func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string]*registry.Schema, a, b []*Node, target *EntitySpec, name string, remove bool, want map[int]any, out []byte) {
+func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string]*registry.Schema, a, b []*loader.Node, target *loader.EntitySpec, name string, remove bool, want map[int]any, out []byte) {
 	t.Helper()
 	if len(a) != len(b) {
 		t.Fatalf("the tree changed:\n%s", out)
@@ -307,7 +309,7 @@ func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string
 		xv, yv := values(x.Comps), values(y.Comps)
 		if isTarget {
 			if remove {
-				if writesComponent(y, name) {
+				if len(edit.Owns(y.Src, name)) > 0 {
 					t.Fatalf("%s still written on %s:\n%s", name, x.Path, out)
 				}
 				// What remains comes from the entity's mixins.
@@ -386,7 +388,7 @@ func TestEditCorpus(t *testing.T) {
 	corpus = corpus[:len(corpus)/2] // the CRLF copies are left to the fuzz test
 	values := []string{"plain", "it's \"q\"", "#x: y & <z>", "a\tb\nc é ✓", ""}
 	for fi, cf := range corpus {
-		doc, err := Read(cf.name, []byte(cf.src), Limits{})
+		doc, err := loader.Read(cf.name, []byte(cf.src), loader.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package loader
+package edit_test
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile/edit"
 )
 
 // The family of the escape attacks: a value written with escapes,
@@ -123,27 +126,27 @@ func checkEscapeEdit(t *testing.T, file, src string) {
 		t.Fatalf("serif occurs %d times in\n%s", strings.Count(src, "serif"), src)
 	}
 	reg := newEditRegistry(t)
-	doc, err := Read(file, []byte(src), Limits{})
+	doc, err := loader.Read(file, []byte(src), loader.Limits{})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
-	before, err := Compile(doc, reg)
+	before, err := loader.Compile(doc, reg)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
 	label, _ := reg.Component("label")
-	out, err := EditComponent([]byte(src), findEntity(doc, "e"), "label", label.Schema, "font: mono")
+	out, err := loader.EditComponent([]byte(src), findEntity(doc, "e"), "label", label.Schema, "font: mono")
 	if err != nil {
 		t.Fatalf("the edit is refused: %v\n%s", err, src)
 	}
 	if want := strings.Replace(src, "serif", "mono", 1); string(out) != want {
 		t.Fatalf("edited file:\n%s\nwant:\n%s", out, want)
 	}
-	nd, err := Read(file, out, Limits{})
+	nd, err := loader.Read(file, out, loader.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := Compile(nd, reg)
+	after, err := loader.Compile(nd, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,8 +175,8 @@ func checkEscapeErrorPos(t *testing.T, file, src string) {
 	i := strings.Index(bad, "fnot")
 	line := 1 + strings.Count(bad[:i], "\n")
 	col := 1 + utf8.RuneCountInString(bad[strings.LastIndexByte(bad[:i], '\n')+1:i])
-	want := Pos{File: file, Line: line, Col: col}.String() + ": "
-	_, err := LoadBytes(newEditRegistry(t), file, []byte(bad), Options{})
+	want := loader.Pos{File: file, Line: line, Col: col}.String() + ": "
+	_, err := loader.LoadBytes(newEditRegistry(t), file, []byte(bad), loader.Options{})
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `unknown property "fnot"`) {
 		t.Fatalf("error %v, want it at %s\n%s", err, want, bad)
 	}
@@ -207,7 +210,7 @@ func FuzzEditEscapes(f *testing.F) {
 		case 0:
 			value = `"text: ` + yamlEscapeRandom(text, rng) + `; font: serif"`
 		case 1:
-			if !yamlSingleOK(text) {
+			if !edit.YAMLSingleOK(text) {
 				return
 			}
 			value = `'text: ` + strings.ReplaceAll(text, "'", "''") + `; font: serif'`
@@ -245,7 +248,7 @@ func yamlEscapeRandom(text string, rng *rand.Rand) string {
 			fmt.Fprintf(&b, `\u%04X`, r)
 		case k == 2:
 			fmt.Fprintf(&b, `\U%08x`, r)
-		case !yamlPrintable(r) || r == '\t' || r == '\n' || r == 0x85 || r == 0x2028 || r == 0x2029:
+		case !edit.YAMLPrintable(r) || r == '\t' || r == '\n' || r == 0x85 || r == 0x2028 || r == 0x2029:
 			fmt.Fprintf(&b, `\U%08x`, r)
 		default:
 			b.WriteRune(r)
