@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -132,11 +133,11 @@ func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene,
 	if err != nil {
 		return nil, alsoCompile(ctx, doc, reg, opt.Builtins, err)
 	}
-	plan, err := compileWith(ctx, doc, reg, opt.Builtins)
+	pl, err := plan.Compile(doc, reg, plan.Options{Context: ctx, Builtins: opt.Builtins})
 	if err != nil {
 		return nil, err
 	}
-	return BuildContext(ctx, plan, reg)
+	return BuildContext(ctx, pl, reg)
 }
 
 // LoadFile is [Load] for a file on the operating system's file system: the
@@ -144,11 +145,11 @@ func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene,
 // may be a symbolic link; the files it includes may be links too, as long
 // as they lead to a file under the root.
 func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) {
-	plan, err := CheckFile(reg, file, opt)
+	pl, err := CheckFile(reg, file, opt)
 	if err != nil {
 		return nil, err
 	}
-	return BuildContext(opt.ctx(), plan, reg)
+	return BuildContext(opt.ctx(), pl, reg)
 }
 
 // CheckFile reads and validates the scene file (with its includes) against
@@ -156,8 +157,8 @@ func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) 
 // positions name files by their path as given (file's directory joined to
 // the names inside it).
 func CheckFile(reg *registry.Registry, file string, opt Options) (*Plan, error) {
-	plan, _, err := checkFile(reg, file, opt, nil)
-	return plan, err
+	pl, _, err := checkFile(reg, file, opt, nil)
+	return pl, err
 }
 
 // checkFile is CheckFile taking the bytes of files from given where they
@@ -178,14 +179,14 @@ func checkFile(reg *registry.Registry, file string, opt Options, given Snapshot)
 	if err != nil {
 		return nil, sfs, withDir(alsoCompile(ctx, doc, reg, opt.Builtins, err), dir)
 	}
-	plan, err := compileWith(ctx, doc, reg, opt.Builtins)
+	pl, err := plan.Compile(doc, reg, plan.Options{Context: ctx, Builtins: opt.Builtins})
 	if err != nil {
 		return nil, sfs, withDir(err, dir)
 	}
 	if err := interrupted(ctx); err != nil {
 		return nil, sfs, err
 	}
-	return plan, sfs, nil
+	return pl, sfs, nil
 }
 
 // alsoCompile adds the compile errors of a document that was read with
@@ -196,7 +197,7 @@ func alsoCompile(ctx context.Context, doc *Document, reg *registry.Registry, bui
 	if !ok || doc == nil {
 		return readErr
 	}
-	_, err := compileWith(ctx, doc, reg, builtins)
+	_, err := plan.Compile(doc, reg, plan.Options{Context: ctx, Builtins: builtins})
 	more, ok := err.(ErrorList)
 	if !ok {
 		return readErr
@@ -242,11 +243,11 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 	if len(doc.Includes) > 0 {
 		return nil, ErrorList{{Pos: doc.Includes[0].Pos, Msg: "include is not available for a scene read from memory"}}
 	}
-	plan, err := compileWith(ctx, doc, reg, opt.Builtins)
+	pl, err := plan.Compile(doc, reg, plan.Options{Context: ctx, Builtins: opt.Builtins})
 	if err != nil {
 		return nil, err
 	}
-	return BuildContext(ctx, plan, reg)
+	return BuildContext(ctx, pl, reg)
 }
 
 // Build creates the plan's declared components, mixins, system settings
@@ -256,8 +257,8 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 // component already in reg (say, declared by another scene with another
 // schema), and an entity id already used in the World. Then nothing can
 // fail on account of the document.
-func Build(plan *Plan, reg *registry.Registry) (*Scene, error) {
-	return BuildContext(context.Background(), plan, reg)
+func Build(pl *Plan, reg *registry.Registry) (*Scene, error) {
+	return BuildContext(context.Background(), pl, reg)
 }
 
 // buildCheckEvery is how many entities Build creates between two looks
@@ -273,18 +274,18 @@ const buildCheckEvery = 256
 // The registry's context is ctx while building, so spawners that run
 // as entities are made stop with it too; errors spawners report while the
 // scene is built (a limit reached, see [registry.Limits]) fail the build.
-func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Scene, error) {
+func BuildContext(ctx context.Context, pl *Plan, reg *registry.Registry) (*Scene, error) {
 	if err := interrupted(ctx); err != nil {
 		return nil, err
 	}
-	if err := checkAgainst(plan, reg); err != nil {
+	if err := checkAgainst(pl, reg); err != nil {
 		return nil, err
 	}
-	s := &Scene{Plan: plan, Registry: reg, World: reg.World(), ents: make([]ecs.Entity, len(plan.Nodes))}
-	if err := applyDefinitions(plan, reg); err != nil {
+	s := &Scene{Plan: pl, Registry: reg, World: reg.World(), ents: make([]ecs.Entity, len(pl.Nodes))}
+	if err := applyDefinitions(pl, reg); err != nil {
 		return nil, err
 	}
-	for _, sp := range plan.Systems {
+	for _, sp := range pl.Systems {
 		if err := reg.ConfigureSystemPatch(sp.Name, sp.Patch, registry.Merge); err != nil {
 			return nil, fmt.Errorf("%v: %v", sp.Src.Pos, err)
 		}
@@ -292,7 +293,7 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 	defer reg.SetContext(reg.SetContext(ctx))
 	var errs ErrorList
 	b := &builder{ctx: ctx, left: buildCheckEvery}
-	for _, n := range plan.Roots {
+	for _, n := range pl.Roots {
 		if b.next() {
 			break
 		}
@@ -391,14 +392,14 @@ func (b *builder) next() bool {
 
 // checkAgainst reports every declaration of plan that clashes with a
 // component of reg and every entity id already used in reg's World.
-func checkAgainst(plan *Plan, reg *registry.Registry) error {
+func checkAgainst(pl *Plan, reg *registry.Registry) error {
 	var errs ErrorList
-	for _, d := range plan.Decls {
-		if c, ok := reg.Component(d.Decl.Name); ok && !(c.Declared && sameSchema(c.Schema, d.Schema)) {
+	for _, d := range pl.Decls {
+		if c, ok := reg.Component(d.Decl.Name); ok && !(c.Declared && plan.SameSchema(c.Schema, d.Schema)) {
 			errs = append(errs, &Error{Pos: d.Decl.Pos, Msg: fmt.Sprintf("component %q is already registered with another schema", d.Decl.Name)})
 		}
 	}
-	stack := append([]*Node(nil), plan.Roots...)
+	stack := append([]*Node(nil), pl.Roots...)
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = append(stack[:len(stack)-1], n.Children...)
@@ -406,7 +407,7 @@ func checkAgainst(plan *Plan, reg *registry.Registry) error {
 			continue
 		}
 		if _, ok := reg.EntityByID(n.ID()); ok {
-			errs = append(errs, &Error{Pos: n.idPos(), Msg: fmt.Sprintf("entity id %q is already used in the World", n.ID())})
+			errs = append(errs, &Error{Pos: n.IDPos(), Msg: fmt.Sprintf("entity id %q is already used in the World", n.ID())})
 		}
 	}
 	errs.Sort()
@@ -415,10 +416,10 @@ func checkAgainst(plan *Plan, reg *registry.Registry) error {
 
 // applyDefinitions registers declared components and tags and defines
 // mixins in the registry.
-func applyDefinitions(plan *Plan, reg *registry.Registry) error {
-	for _, d := range plan.Decls {
+func applyDefinitions(pl *Plan, reg *registry.Registry) error {
+	for _, d := range pl.Decls {
 		if c, ok := reg.Component(d.Decl.Name); ok {
-			if c.Declared && sameSchema(c.Schema, d.Schema) {
+			if c.Declared && plan.SameSchema(c.Schema, d.Schema) {
 				continue
 			}
 			return ErrorList{{Pos: d.Decl.Pos, Msg: fmt.Sprintf("component %q is already registered with another schema", d.Decl.Name)}}
@@ -427,7 +428,7 @@ func applyDefinitions(plan *Plan, reg *registry.Registry) error {
 			return ErrorList{{Pos: d.Decl.Pos, Msg: err.Error()}}
 		}
 	}
-	for _, t := range plan.Tags {
+	for _, t := range pl.Tags {
 		if _, ok := reg.Component(t); ok {
 			continue
 		}
@@ -436,16 +437,16 @@ func applyDefinitions(plan *Plan, reg *registry.Registry) error {
 			return fmt.Errorf("tag %q: %v", t, err)
 		}
 	}
-	for _, m := range plan.Mixins {
+	for _, m := range pl.Mixins {
 		reg.DefineMixin(m.Mixin)
 	}
-	return definePrefabs(plan, reg)
+	return definePrefabs(pl, reg)
 }
 
 // definePrefabs defines the plan's prefabs in reg, in a stable order.
-func definePrefabs(plan *Plan, reg *registry.Registry) error {
-	names := make([]string, 0, len(plan.Prefabs))
-	for n := range plan.Prefabs {
+func definePrefabs(pl *Plan, reg *registry.Registry) error {
+	names := make([]string, 0, len(pl.Prefabs))
+	for n := range pl.Prefabs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -453,40 +454,12 @@ func definePrefabs(plan *Plan, reg *registry.Registry) error {
 		// A copy: the registry records what it counts in it, and one
 		// Plan may be built into several registries. The nodes are
 		// shared, read-only.
-		p := *plan.Prefabs[n].Prefab
+		p := *pl.Prefabs[n].Prefab
 		if err := reg.DefinePrefab(&p); err != nil {
-			return ErrorList{{Pos: plan.Prefabs[n].Src.Pos, Msg: err.Error()}}
+			return ErrorList{{Pos: pl.Prefabs[n].Src.Pos, Msg: err.Error()}}
 		}
 	}
 	return nil
-}
-
-// idPos returns where the id of n is written: at its own id, or for a
-// part, at the id of its instance.
-func (n *Node) idPos() Pos {
-	return instanceRoot(n).Src.IDPos
-}
-
-// sameSchema reports whether two schemas describe the same properties.
-func sameSchema(a, b *registry.Schema) bool {
-	if len(a.Props) != len(b.Props) {
-		return false
-	}
-	for i := range a.Props {
-		pa, pb := &a.Props[i], &b.Props[i]
-		if pa.Name != pb.Name || pa.Type != pb.Type || !pa.Type.Equal(pa.Default, pb.Default) ||
-			fmt.Sprint(pa.OneOf) != fmt.Sprint(pb.OneOf) || !sameBound(pa.Min, pb.Min) || !sameBound(pa.Max, pb.Max) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameBound(a, b *float64) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }
 
 // create makes the entity of n and its subtree under parent.
@@ -518,7 +491,7 @@ func (s *Scene) newEntity(n *Node, parent ecs.Entity, errs *ErrorList) ecs.Entit
 		at := n.Src.Pos
 		if id := n.ID(); id != "" {
 			if _, used := s.Registry.EntityByID(id); used {
-				at = n.idPos()
+				at = n.IDPos()
 			}
 		}
 		*errs = append(*errs, &Error{Pos: at, Msg: err.Error()})

@@ -254,10 +254,10 @@ func (el entryLabels) label(n *Node, e ecs.Entity) string {
 // schemaIn returns the schema of the component name as plan knows it: the
 // plan's own declaration, else the registry's component; nil if neither
 // has it.
-func schemaIn(plan *Plan, reg *registry.Registry, name string) *registry.Schema {
+func schemaIn(pl *Plan, reg *registry.Registry, name string) *registry.Schema {
 	base, _, _ := strings.Cut(name, "__")
-	if plan != nil {
-		for _, dp := range plan.Decls {
+	if pl != nil {
+		for _, dp := range pl.Decls {
 			if dp.Decl.Name == base {
 				return dp.Schema
 			}
@@ -356,8 +356,8 @@ func (d *Diff) systemEntries(out []DiffEntry, reg *registry.Registry) []DiffEntr
 	if len(d.Systems) == 0 || reg == nil {
 		return out
 	}
-	find := func(plan *Plan, name string) registry.Patch {
-		for _, sp := range plan.Systems {
+	find := func(pl *Plan, name string) registry.Patch {
+		for _, sp := range pl.Systems {
 			if sp.Name == name {
 				return sp.Patch
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -143,17 +144,11 @@ func attrProps(sch *registry.Schema, name, attr string) ([]edit.Prop, error) {
 // (several XML attributes compose, later ones winning), as compiling
 // does, to property index -> value.
 func parseComponents(comps []*ComponentSpec, sch *registry.Schema) (map[int]any, error) {
-	c := &compiler{errs: &errorSink{max: 10}}
-	for i := range sch.Props {
-		if sch.Props[i].Type.Name == "string" {
-			c.strType = sch.Props[i].Type
-		}
-	}
 	out := map[int]any{}
 	for _, comp := range comps {
-		p, ok := c.parseValue(comp, sch)
-		if !ok {
-			return nil, c.errs.list
+		p, err := plan.ParseValue(comp, sch)
+		if err != nil {
+			return nil, err
 		}
 		for _, pv := range p {
 			out[pv.Index] = pv.Value

@@ -131,7 +131,7 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 		q.what = "#" + node.ID()
 	}
 	if node.Key() != "" {
-		inst := instanceRoot(node)
+		inst := node.InstanceRoot()
 		return nil, fmt.Errorf("entity %s is the part %q of an instance of the prefab %q (%s): its values come from the prefab, and save-back does not write an instance's parts; write it under parts: in the instance, or edit the prefab: %w",
 			q.what, node.Key(), inst.Prefab(), EntityPath(reg, sc.ents[inst.Index]), ErrCannotEdit)
 	}
@@ -198,8 +198,8 @@ func (r *Reloader) nothingToWrite(q *saveReq) (s *SaveEdit, done bool, err error
 // of prefab: `prefab "ship"` (its body, or a mixin of it) or the base
 // of a variant (`prefab "ship", the base of variant "big-ship"`); "" if
 // the prefab does not give it.
-func prefabGiving(plan *Plan, prefab, name string) string {
-	pp := plan.Prefabs[prefab]
+func prefabGiving(pl *Plan, prefab, name string) string {
+	pp := pl.Prefabs[prefab]
 	if pp == nil || pp.Root == nil || !hasNamed(pp.Root.Comps, name) {
 		return ""
 	}
@@ -207,13 +207,13 @@ func prefabGiving(plan *Plan, prefab, name string) string {
 	for seen := map[string]bool{}; pp != nil && pp.Src != nil && pp.Src.Body != nil && !seen[pp.Src.Name]; {
 		seen[pp.Src.Name] = true
 		body := pp.Src.Body
-		if hasComponent(body.Components, name) || len(body.Mixins) > 0 && mixinGiving(plan, body.Mixins, name) != "" {
+		if hasComponent(body.Components, name) || len(body.Mixins) > 0 && mixinGiving(pl, body.Mixins, name) != "" {
 			if pp.Src.Name != prefab {
 				what = fmt.Sprintf("prefab %q, the base of variant %q", pp.Src.Name, prefab)
 			}
 			return what
 		}
-		pp = plan.Prefabs[body.Prefab()]
+		pp = pl.Prefabs[body.Prefab()]
 	}
 	return what
 }
@@ -300,11 +300,11 @@ func (r *Reloader) quickEdit(q *saveReq) *SaveEdit {
 // comments is fine), and give the entity's place in their bytes.
 func (r *Reloader) sureEdit(q *saveReq) (*SaveEdit, error) {
 	sc := r.Scene
-	plan, sfs, err := checkFile(sc.Registry, r.File, r.Options, nil)
+	pl, sfs, err := checkFile(sc.Registry, r.File, r.Options, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the scene's files do not load as they are now; nothing saved:\n%v\n%w", err, ErrFileChanged)
 	}
-	d := sc.Diff(plan)
+	d := sc.Diff(pl)
 	if !d.Empty() {
 		return nil, fmt.Errorf("%s: %w and are not reloaded yet (reloading them would do %s); nothing saved", r.File, ErrFileChanged, d.Summary())
 	}
@@ -341,11 +341,11 @@ func (r *Reloader) checkEdit(q *saveReq, ent *EntitySpec, path string, src, out 
 		snap = Snapshot{}
 	}
 	snap[path] = out
-	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, snap)
+	pl, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, snap)
 	if err != nil {
 		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
 	}
-	d := r.Scene.Diff(plan)
+	d := r.Scene.Diff(pl)
 	if err := onlyThis(d, q.e, q.name, q.remove); err != nil {
 		return nil, fmt.Errorf("it would change more than that (%v); nothing saved: %w", err, ErrCannotEdit)
 	}
@@ -502,9 +502,9 @@ func hasNamed(nps []registry.NamedPatch, name string) bool {
 
 // mixinGiving returns the id of a mixin among ids (expanded) that gives
 // the component name, or "".
-func mixinGiving(plan *Plan, ids []string, name string) string {
+func mixinGiving(pl *Plan, ids []string, name string) string {
 	ms, err := registry.ExpandMixinsFunc(ids, func(id string) (*registry.Mixin, bool) {
-		m, ok := plan.Mixins[id]
+		m, ok := pl.Mixins[id]
 		if !ok {
 			return nil, false
 		}

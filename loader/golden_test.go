@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -304,10 +305,10 @@ func TestOverlay(t *testing.T) {
 		for _, mixins := range [][]*registry.Mixin{nil, ms} {
 			base := reg.Compose(mixins, nil)
 			snapshot := fmt.Sprint(base, own)
-			got := overlay(base, own)
+			got := plan.Overlay(base, own)
 			want := reg.Compose(mixins, own)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("overlay(%v, %v) = %v, want %v", base, own, got, want)
+				t.Errorf("plan.Overlay(%v, %v) = %v, want %v", base, own, got, want)
 			}
 			if fmt.Sprint(base, own) != snapshot {
 				t.Errorf("overlay modified its inputs")

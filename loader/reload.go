@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -169,14 +170,14 @@ func nodeLabel(n *Node) string {
 // what its composed components say differently is set (per property).
 // An entity destroyed at run time is not brought back, and nothing is
 // created under it.
-func (s *Scene) Diff(plan *Plan) *Diff {
-	d := &Diff{old: s.Plan, new: plan, ents: make([]ecs.Entity, len(plan.Nodes))}
+func (s *Scene) Diff(pl *Plan) *Diff {
+	d := &Diff{old: s.Plan, new: pl, ents: make([]ecs.Entity, len(pl.Nodes))}
 	df := &differ{s: s, d: d, sc: &schemas{reg: s.Registry, decls: map[string]*registry.Schema{}},
 		oldMatched: make([]bool, len(s.Plan.Nodes))}
-	for _, dp := range plan.Decls {
+	for _, dp := range pl.Decls {
 		df.sc.decls[dp.Decl.Name] = dp.Schema
 	}
-	df.children(plan.Roots, nil, s.Plan.Roots, nil, true, false)
+	df.children(pl.Roots, nil, s.Plan.Roots, nil, true, false)
 	if df.positional > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%d entities without an id were matched by their place in the tree (give them an id to keep them matched when they move)", df.positional))
 	}
@@ -425,10 +426,10 @@ func (df *differ) declarations() {
 	}
 	for _, dp := range d.new.Decls {
 		if od, ok := oldDecls[dp.Decl.Name]; !ok {
-			if c, ok := s.Registry.Component(dp.Decl.Name); !ok || !c.Declared || !sameSchema(c.Schema, dp.Schema) {
+			if c, ok := s.Registry.Component(dp.Decl.Name); !ok || !c.Declared || !plan.SameSchema(c.Schema, dp.Schema) {
 				d.Decls = append(d.Decls, dp.Decl.Name+" (new)")
 			}
-		} else if !sameSchema(od.Schema, dp.Schema) {
+		} else if !plan.SameSchema(od.Schema, dp.Schema) {
 			d.Decls = append(d.Decls, dp.Decl.Name+" (schema changed)")
 		}
 	}
@@ -466,9 +467,9 @@ func (df *differ) settings() {
 }
 
 // systemPatches returns the system settings of plan by system name.
-func systemPatches(plan *Plan) map[string]registry.Patch {
-	out := make(map[string]registry.Patch, len(plan.Systems))
-	for _, sp := range plan.Systems {
+func systemPatches(pl *Plan) map[string]registry.Patch {
+	out := make(map[string]registry.Patch, len(pl.Systems))
+	for _, sp := range pl.Systems {
 		out[sp.Name] = sp.Patch
 	}
 	return out
@@ -596,7 +597,7 @@ func (sc *schemas) propDiffOf(name string, old, new registry.Patch) ([]string, r
 	if ns == nil {
 		return nil, nil
 	}
-	if os != nil && os != ns && !sameSchema(os, ns) {
+	if os != nil && os != ns && !plan.SameSchema(os, ns) {
 		old = translatePatch(os, ns, old)
 	} else if quickEqual(ns, old, new) {
 		return nil, nil
@@ -753,7 +754,7 @@ func diffNode(o, n *Node, sc *schemas) *Change {
 type sharedKey struct {
 	oc, nc *registry.NamedPatch
 	ol, nl int
-	oe, ne *nodeExt
+	oe, ne *plan.PrefabFields
 }
 
 // sharedDiff is one slot of the differ's cache of diffNode results.
@@ -769,11 +770,11 @@ type sharedDiff struct {
 // direct-mapped by the new node's prefab fields: a prefab's parts are
 // few, and a miss only computes again.
 func (df *differ) diffNode(o, n *Node) *Change {
-	if o.ext == nil || n.ext == nil || n.ext.key == "" || len(o.Comps) == 0 || len(n.Comps) == 0 {
+	if o.Fields() == nil || n.Fields() == nil || n.Key() == "" || len(o.Comps) == 0 || len(n.Comps) == 0 {
 		return diffNode(o, n, df.sc) // not a part: its own components
 	}
-	k := sharedKey{oc: &o.Comps[0], nc: &n.Comps[0], ol: len(o.Comps), nl: len(n.Comps), oe: o.ext, ne: n.ext}
-	slot := &df.shared[(uintptr(unsafe.Pointer(n.ext))>>6)%uintptr(len(df.shared))]
+	k := sharedKey{oc: &o.Comps[0], nc: &n.Comps[0], ol: len(o.Comps), nl: len(n.Comps), oe: o.Fields(), ne: n.Fields()}
+	slot := &df.shared[(uintptr(unsafe.Pointer(n.Fields()))>>6)%uintptr(len(df.shared))]
 	if slot.k != k {
 		c := diffNode(o, n, df.sc)
 		*slot = sharedDiff{k: k, c: c}
@@ -791,11 +792,11 @@ func (df *differ) diffNode(o, n *Node) *Change {
 // difference to the running World. If anything is wrong, nothing is
 // changed and the error is an [ErrorList].
 func (s *Scene) Reload(doc *Document) (*Diff, error) {
-	plan, err := Compile(doc, s.Registry)
+	pl, err := Compile(doc, s.Registry)
 	if err != nil {
 		return nil, err
 	}
-	d := s.Diff(plan)
+	d := s.Diff(pl)
 	return d, s.Apply(d)
 }
 
@@ -853,7 +854,7 @@ func (s *Scene) applyDeclarations(d *Diff) error {
 			if _, err := reg.Declare(dp.Decl.Name, dp.Schema); err != nil {
 				return err
 			}
-		case c.Declared && !sameSchema(c.Schema, dp.Schema):
+		case c.Declared && !plan.SameSchema(c.Schema, dp.Schema):
 			notes, err := reg.Redeclare(dp.Decl.Name, dp.Schema)
 			if err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -115,7 +116,7 @@ func (df *differ) followSpawned(name string, o, n *Node) {
 // leaves them to the instance, as it does for an instance in the scene.
 func withOverrides(t *Node, over []registry.NamedPatch) *Node {
 	c := *t
-	c.Comps = overlay(t.Comps, over)
+	c.Comps = plan.Overlay(t.Comps, over)
 	return &c
 }
 
@@ -186,7 +187,7 @@ func (s *Scene) applySpawned(d *Diff, errs *ErrorList) {
 		if !w.Alive(a.parent) {
 			continue
 		}
-		e, err := s.Registry.InstantiatePart(a.parent, registryNode(a.n), a.id)
+		e, err := s.Registry.InstantiatePart(a.parent, plan.RegistryNode(a.n), a.id)
 		if err != nil {
 			*errs = append(*errs, &Error{Pos: a.n.Src.Pos, Msg: err.Error()})
 			continue

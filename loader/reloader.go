@@ -85,11 +85,11 @@ func (r *Reloader) Check() (*Diff, error) { return r.CheckFrom(nil) }
 // CheckFrom is [Reloader.Check] taking the bytes of the files in s (a
 // file watcher's snapshot) instead of reading them; files not in s are read.
 func (r *Reloader) CheckFrom(s Snapshot) (*Diff, error) {
-	plan, err := r.read(s)
+	pl, err := r.read(s)
 	if err != nil {
 		return nil, err
 	}
-	return r.Scene.Diff(plan), nil
+	return r.Scene.Diff(pl), nil
 }
 
 // Reload reads, validates and applies the file. On any error in the file
@@ -103,11 +103,11 @@ func (r *Reloader) Reload() (*Diff, error) { return r.ReloadFrom(nil) }
 // bytes after Recheck, nothing is applied and the error wraps
 // [ErrUnsettled].
 func (r *Reloader) ReloadFrom(s Snapshot) (*Diff, error) {
-	plan, err := r.read(s)
+	pl, err := r.read(s)
 	if err != nil {
 		return nil, err
 	}
-	d := r.Scene.Diff(plan)
+	d := r.Scene.Diff(pl)
 	if n := r.destroysAll(d); n > 0 && r.Recheck >= 0 {
 		first, firstFiles := r.last, r.tried
 		wait := r.Recheck
@@ -143,10 +143,10 @@ func (r *Reloader) ReloadFrom(s Snapshot) (*Diff, error) {
 
 // read reads and compiles the scene, taking given bytes from s.
 func (r *Reloader) read(s Snapshot) (*Plan, error) {
-	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, s)
+	pl, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, s)
 	r.last = sfs.Snapshot()
 	r.tried = sfs.Tried() // every file read or asked for
-	return plan, err
+	return pl, err
 }
 
 // destroysAll returns the number of live entities of the scene if d

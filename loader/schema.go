@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -24,10 +25,11 @@ func schemaComponents(reg *registry.Registry, doc *Document) ([]*registry.Compon
 		return c.ReadOnly() // computed by their owners, or the prefab key
 	})
 	if doc != nil {
-		errs := &errorSink{}
+		var errs ErrorList
 		for _, d := range doc.Decls {
-			s, _ := declaredSchema(d, reg, errs)
-			if s == nil {
+			s, err := plan.DeclaredSchema(d, reg)
+			if err != nil {
+				errs = append(errs, err.(*Error))
 				continue
 			}
 			c := &registry.Component{Name: d.Name, Schema: s, Declared: true}
@@ -37,9 +39,9 @@ func schemaComponents(reg *registry.Registry, doc *Document) ([]*registry.Compon
 				cs = append(cs, c)
 			}
 		}
-		if len(errs.list) > 0 {
-			errs.list.Sort()
-			return nil, errs.list
+		if len(errs) > 0 {
+			errs.Sort()
+			return nil, errs
 		}
 	}
 	slices.SortFunc(cs, func(a, b *registry.Component) int { return strings.Compare(a.Name, b.Name) })

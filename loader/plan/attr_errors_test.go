@@ -1,10 +1,11 @@
-package loader
+package plan_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -70,8 +71,8 @@ func TestEveryBadPropertyReported(t *testing.T) {
 			if _, err := registry.Register(reg, "race", registry.Definition[race]{}); err != nil {
 				t.Fatal(err)
 			}
-			_, err := LoadBytes(reg, tc.file, []byte(tc.src), Options{})
-			var list ErrorList
+			_, err := loader.LoadBytes(reg, tc.file, []byte(tc.src), loader.Options{})
+			var list loader.ErrorList
 			if !errors.As(err, &list) {
 				t.Fatalf("error %v, want an ErrorList", err)
 			}

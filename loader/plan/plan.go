@@ -1,4 +1,4 @@
-package loader
+package plan
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // a Plan cannot fail on account of the document; hot reload diffs two
 // Plans.
 type Plan struct {
-	Doc *Document
+	Doc *scenefile.Document
 	// Decls are the components the document declares, with their
 	// schemas, in document order.
 	Decls []*DeclPlan
@@ -43,19 +43,19 @@ type Plan struct {
 
 // DeclPlan is one declared component with its schema.
 type DeclPlan struct {
-	Decl   *Decl
+	Decl   *scenefile.Decl
 	Schema *registry.Schema
 }
 
 // MixinPlan is one mixin with its components parsed.
 type MixinPlan struct {
-	Src   *MixinSpec
+	Src   *scenefile.MixinSpec
 	Mixin *registry.Mixin
 }
 
 // SystemPlan is one system setting, parsed.
 type SystemPlan struct {
-	Src   *ComponentSpec
+	Src   *scenefile.ComponentSpec
 	Name  string
 	Patch registry.Patch
 }
@@ -65,7 +65,7 @@ type SystemPlan struct {
 // holds nothing of a running scene: a [Scene] keeps the [ecs.Entity]
 // made from each Node, by Index.
 type Node struct {
-	Src      *EntitySpec
+	Src      *scenefile.EntitySpec
 	Parent   *Node
 	Children []*Node
 	// Comps are the components written on the entity itself (Src's)
@@ -85,16 +85,24 @@ type Node struct {
 	Index int
 	// ext holds what only the entities of prefabs have (nil for the
 	// others); parts share their template's.
-	ext *nodeExt
+	ext *PrefabFields
 }
 
-// nodeExt is what a node of a prefab (an instance, a part, a template
-// node) has beside the fields of every node.
-type nodeExt struct {
+// PrefabFields are what a node of a prefab (an instance, a part, a
+// template node) has beside the fields of every node: its key, the
+// prefab it instantiates and its classes (see [Node.Key], [Node.Prefab],
+// [Node.Class]). The parts of instances share their template node's
+// unless the instance changes them.
+type PrefabFields struct {
 	key    string
 	prefab string
 	class  []string
 }
+
+// Fields returns n's prefab fields, nil for a node that has none: nodes
+// expanded from one template node, unchanged, return the same, so that
+// comparing them compares them once (hot reload does).
+func (n *Node) Fields() *PrefabFields { return n.ext }
 
 // Class returns the entity's class list: Src.Class, or for an instance
 // or a part, the prefab's unless the scene writes one.
@@ -176,49 +184,51 @@ func (s *schemaSource) known() []string {
 	return names
 }
 
-// Compile validates doc against reg and returns its [Plan]. It reports every
-// problem as an [ErrorList]; it changes neither reg nor any World.
-//
-// The [Limits] doc was read with (defaults for a Document made in
-// memory) bound what its prefabs expand to: each prefab's size and
-// depth are worked out from the document before anything is expanded,
-// and a prefab, or an instance, that would pass MaxEntities or MaxDepth
-// is refused at its place, with the count it would make (see
-// docs/scene-format.md, Limits and hostile input).
-func Compile(doc *Document, reg *registry.Registry) (*Plan, error) {
-	return CompileContext(context.Background(), doc, reg)
-}
-
 // compileCheckEvery is how many entities Compile makes (instances
 // expanded) between two looks at its context.
 const compileCheckEvery = 4096
 
-// CompileContext is [Compile], interrupted when ctx is done: it looks
-// at ctx every few thousand entities it makes, and returns an error
-// matching ctx.Err() with errors.Is.
-func CompileContext(ctx context.Context, doc *Document, reg *registry.Registry) (*Plan, error) {
-	return compileWith(ctx, doc, reg, nil)
+// Options configure a compilation.
+type Options struct {
+	// Context, if not nil, interrupts a long compilation when it is
+	// done: Compile looks at it every few thousand entities it makes
+	// and returns an error matching its error with errors.Is.
+	Context context.Context
+	// Builtins are the names of the built-in components and systems the
+	// program registers (components.Names): a scene that uses some that
+	// the registry lacks is refused with one error saying that the
+	// program must register them, rather than one unknown name per use.
+	// Nil skips that check.
+	Builtins []string
 }
 
-// compileWith is CompileContext knowing the names of the built-in
-// components and systems (Options.Builtins; none: no check for them).
-func compileWith(ctx context.Context, doc *Document, reg *registry.Registry, builtins []string) (*Plan, error) {
+// Compile validates doc against reg and returns its [Plan]. It reports every
+// problem as a [scenefile.ErrorList]; it changes neither reg nor any World.
+//
+// The [scenefile.Limits] doc was read with (defaults for a Document made
+// in memory) bound what its prefabs expand to: each prefab's size and
+// depth are worked out from the document before anything is expanded,
+// and a prefab, or an instance, that would pass MaxEntities or MaxDepth
+// is refused at its place, with the count it would make (see
+// docs/scene-format.md, Limits and hostile input).
+func Compile(doc *scenefile.Document, reg *registry.Registry, opt Options) (*Plan, error) {
+	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if err := interrupted(ctx); err != nil {
+	if err := scenefile.Interrupted(ctx); err != nil {
 		return nil, err
 	}
 	c := &compiler{doc: doc, reg: reg, errs: &errorSink{max: 1000}, ctx: ctx, lim: doc.Limits()}
-	if len(builtins) > 0 {
-		c.builtins = make(map[string]bool, len(builtins))
-		for _, n := range builtins {
+	if len(opt.Builtins) > 0 {
+		c.builtins = make(map[string]bool, len(opt.Builtins))
+		for _, n := range opt.Builtins {
 			c.builtins[n] = true
 		}
 	}
 	p := c.compile()
 	if c.cancelled {
-		return nil, interrupted(ctx)
+		return nil, scenefile.Interrupted(ctx)
 	}
 	if len(c.errs.list) > 0 {
 		c.errs.list.Sort()
@@ -228,7 +238,7 @@ func compileWith(ctx context.Context, doc *Document, reg *registry.Registry, bui
 }
 
 type compiler struct {
-	doc  *Document
+	doc  *scenefile.Document
 	reg  *registry.Registry
 	errs *errorSink
 	src  schemaSource
@@ -238,17 +248,17 @@ type compiler struct {
 	composed map[string]composedMixins
 	// unknown are components with a value whose name is neither
 	// registered nor declared.
-	unknown []*ComponentSpec
+	unknown []*scenefile.ComponentSpec
 	// failed are the names of declarations that did not compile: their
 	// uses are not reported again.
 	failed map[string]bool
 	// unknownSys are scene settings of systems that are not registered.
-	unknownSys []*ComponentSpec
+	unknownSys []*scenefile.ComponentSpec
 	// prefabs are the document's prefabs by name, as they compile;
 	// prefab is the one whose body is being compiled (nil: the scene's
 	// entities), prefabStack the chain of prefabs being compiled.
 	prefabs     map[string]*prefabEntry
-	prefab      *PrefabSpec
+	prefab      *scenefile.PrefabSpec
 	prefabStack []string
 	// parts are the parts given ids (checkPartIDs).
 	parts []*Node
@@ -258,7 +268,7 @@ type compiler struct {
 	// depth of the scene's entity being compiled (1 for a root), made
 	// counts nodes between looks at ctx, nameBytes the bytes of the
 	// names (paths, ids) made for the entities of instances.
-	lim       Limits
+	lim       scenefile.Limits
 	ctx       context.Context
 	stop      bool
 	cancelled bool
@@ -272,11 +282,11 @@ type compiler struct {
 	// templates' nodes converted for the registry (templates share
 	// subtrees, and so do their conversions).
 	shapes   map[*Node]shape
-	tries    map[*EntitySpec]*partTrie
+	tries    map[*scenefile.EntitySpec]*partTrie
 	keys     map[*Node]map[string]*Node
 	regNodes map[*Node]*registry.PrefabNode
 	// strType is the registry's string type: quoted values of its
-	// properties are kept exactly (see ComponentSpec.Exact).
+	// properties are kept exactly (see [scenefile.ComponentSpec.Exact]).
 	strType *registry.Type
 	// builtins are the names of the built-in components and systems
 	// (Options.Builtins), to tell a program that forgot to register them.
@@ -387,7 +397,7 @@ func (c *compiler) compile() *Plan {
 }
 
 // checkComputed reports the keys a JSON dump writes beside an entity's
-// components (Document.Computed) that do not name a read-only component:
+// components ([scenefile.Document.Computed]) that do not name a read-only component:
 // only those are written for information and not read.
 func (c *compiler) checkComputed() {
 	for _, k := range c.doc.Computed {
@@ -438,7 +448,7 @@ func (c *compiler) checkMixins() {
 // root), with its subtree. In a prefab's body (c.prefab set) the node
 // gets no id but a Key, and its shape is recorded; elsewhere its id is
 // e's, and it counts against the limits.
-func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
+func (c *compiler) node(e *scenefile.EntitySpec, parent *Node, index int) *Node {
 	n := c.newNode()
 	n.Src, n.Parent = e, parent
 	c.place(n, e.ID, parent, index)
@@ -478,7 +488,7 @@ func (c *compiler) node(e *EntitySpec, parent *Node, index int) *Node {
 		if len(e.Class) == 0 {
 			n.ext.class = tmpl.Class()
 		}
-		n.Comps = overlay(overlay(overlay(tmpl.Comps, base), own), c.marker(e.Prefab()))
+		n.Comps = Overlay(Overlay(Overlay(tmpl.Comps, base), own), c.marker(e.Prefab()))
 	case len(base) == 0 && !repeats(own):
 		n.Comps = own
 	default:
@@ -580,12 +590,12 @@ func (c *compiler) mixinComps(ids []string) ([]registry.NamedPatch, error) {
 	return cm.comps, cm.err
 }
 
-// overlay composes own over base per property, as registry.Compose does:
+// Overlay composes own over base per property, as registry.Compose does:
 // components in the order they first appear, later values winning. It
 // never modifies base or own, and returns own itself when base is empty
 // and own names each component once, so the result may share storage
 // with both (Node.Comps is read-only).
-func overlay(base, own []registry.NamedPatch) []registry.NamedPatch {
+func Overlay(base, own []registry.NamedPatch) []registry.NamedPatch {
 	if len(own) == 0 {
 		return base
 	}
@@ -669,7 +679,7 @@ func repeats(nps []registry.NamedPatch) bool {
 }
 
 // component parses one component value against its schema.
-func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
+func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch, bool) {
 	s, ok, err := c.src.lookup(comp.Name)
 	if err != nil {
 		c.errs.add(comp.Pos, "%v", err)
@@ -679,7 +689,7 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 		if base, _, _ := strings.Cut(comp.Name, "__"); c.failed[base] {
 			return registry.NamedPatch{}, false // its declaration is reported
 		}
-		if comp.Kind == ValueEmpty && !strings.Contains(comp.Name, "__") {
+		if comp.Kind == scenefile.ValueEmpty && !strings.Contains(comp.Name, "__") {
 			c.src.tags[comp.Name] = true
 			return registry.NamedPatch{Name: comp.Name}, true
 		}
@@ -714,12 +724,12 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 // check runs the component's Check hook (registry.Definition.Check) on a
 // value parsed from comp, with the scene's declared components known;
 // its error is placed in comp's text as parse errors are.
-func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch registry.Patch) error {
+func (c *compiler) check(comp *scenefile.ComponentSpec, rc *registry.Component, patch registry.Patch) error {
 	cx := &registry.CheckContext{Registry: c.reg, Names: c.src.known, Schema: func(name string) (*registry.Schema, bool) {
 		s, ok, err := c.src.lookup(name)
 		return s, ok && err == nil
 	}}
-	if comp.Kind == ValueMap && !rc.Schema.Single() {
+	if comp.Kind == scenefile.ValueMap && !rc.Schema.Single() {
 		kv := make([][2]string, len(comp.Map))
 		for i, e := range comp.Map {
 			kv[i] = [2]string{e.Key, e.Value}
@@ -727,7 +737,7 @@ func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch regi
 		return rc.CheckMap(cx, comp.Name, kv, patch)
 	}
 	text := comp.Text
-	if comp.Kind != ValueText || comp.Axes {
+	if comp.Kind != scenefile.ValueText || comp.Axes {
 		text = "" // nothing to point into: errors go to the value
 	}
 	return rc.CheckAttr(cx, comp.Name, text, patch)
@@ -735,16 +745,16 @@ func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch regi
 
 // parseValue parses a component (or system setting) value with schema s,
 // reporting errors at the offending text.
-func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry.Patch, bool) {
+func (c *compiler) parseValue(comp *scenefile.ComponentSpec, s *registry.Schema) (registry.Patch, bool) {
 	var patch registry.Patch
 	var err error
 	switch comp.Kind {
-	case ValueEmpty:
+	case scenefile.ValueEmpty:
 		if comp.Exact && s.Single() && c.exact(&s.Props[0]) {
 			return registry.Patch{{Index: 0, Value: ""}}, true
 		}
 		return nil, true
-	case ValueText:
+	case scenefile.ValueText:
 		if comp.Axes && !s.Single() {
 			// A JSON object {"x": 1, "y": 2} for a component whose
 			// properties are x, y, ...
@@ -760,7 +770,7 @@ func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry
 		if err == nil && comp.Exact && s.Single() && c.exact(&s.Props[0]) {
 			patch[0].Value = comp.Text
 		}
-	case ValueMap:
+	case scenefile.ValueMap:
 		if s.Single() {
 			// A single-property value written as a mapping, such as
 			// position: {x: 1, y: 2, z: 3} (as JSON dumps write vectors):
@@ -801,7 +811,7 @@ func (c *compiler) exact(p *registry.Property) bool {
 
 // keepExact puts the exact text of the quoted string values of a
 // mapping into patch, which ParseMap made from comp.Map (trimmed).
-func (c *compiler) keepExact(comp *ComponentSpec, s *registry.Schema, patch registry.Patch) {
+func (c *compiler) keepExact(comp *scenefile.ComponentSpec, s *registry.Schema, patch registry.Patch) {
 	for _, kv := range comp.Map {
 		if !kv.Exact {
 			continue
@@ -835,12 +845,12 @@ func cutSlab[T any](slab *[]T, n int) []T {
 
 // errorSink collects the errors of a compilation up to a limit.
 type errorSink struct {
-	list ErrorList
+	list scenefile.ErrorList
 	max  int
 	full bool // max reached
 }
 
-func (s *errorSink) add(p Pos, format string, args ...any) {
+func (s *errorSink) add(p scenefile.Pos, format string, args ...any) {
 	if s.full {
 		return
 	}
@@ -849,23 +859,23 @@ func (s *errorSink) add(p Pos, format string, args ...any) {
 		msg = fmt.Sprintf(format, args...)
 	}
 	if s.max > 0 && len(s.list) >= s.max {
-		s.list = append(s.list, &Error{Pos: p, Msg: fmt.Sprintf("too many errors (limit %d)", s.max)})
+		s.list = append(s.list, &scenefile.Error{Pos: p, Msg: fmt.Sprintf("too many errors (limit %d)", s.max)})
 		s.full = true
 		return
 	}
-	s.list = append(s.list, &Error{Pos: p, Msg: msg})
+	s.list = append(s.list, &scenefile.Error{Pos: p, Msg: msg})
 }
 
 // errPos finds where in the source an attribute error points.
-func errPos(comp *ComponentSpec, err error) Pos {
+func errPos(comp *scenefile.ComponentSpec, err error) scenefile.Pos {
 	var ae *registry.AttrError
 	if !errors.As(err, &ae) || comp.Axes {
 		return comp.ValuePos
 	}
 	switch comp.Kind {
-	case ValueText:
+	case scenefile.ValueText:
 		return comp.TextAt(ae.Offset)
-	case ValueMap:
+	case scenefile.ValueMap:
 		if ae.Pair >= 0 && ae.Pair < len(comp.Map) {
 			if ae.Kind == registry.UnknownProperty {
 				return comp.KeyAt(ae.Pair, ae.Offset)
@@ -880,7 +890,7 @@ func errPos(comp *ComponentSpec, err error) Pos {
 // place: each [registry.AttrError] the parse found (a value with
 // `speed: -3; laps: 1.5` has two) at the offending text inside the value,
 // any other error at the value.
-func addAttrErrors(s *errorSink, comp *ComponentSpec, err error) {
+func addAttrErrors(s *errorSink, comp *scenefile.ComponentSpec, err error) {
 	list := registry.AttrErrorList(err)
 	if len(list) == 0 {
 		s.add(errPos(comp, err), "%v", err)
@@ -895,10 +905,21 @@ func suggest(name string, known []string) string {
 	return didyoumean.Hint(name, known)
 }
 
+// DeclaredSchema returns the schema declaration d gives its component in
+// reg, or the error Compile reports at d, a *scenefile.Error: its schema
+// does not compile, or it names a component the program registered.
+func DeclaredSchema(d *scenefile.Decl, reg *registry.Registry) (*registry.Schema, error) {
+	errs := &errorSink{}
+	if s, _ := declaredSchema(d, reg, errs); s != nil {
+		return s, nil
+	}
+	return nil, errs.list[0]
+}
+
 // declaredSchema returns the schema declaration d gives its component in
 // reg, or reports at d why it gives none: its schema does not compile
 // (compiled is false), or it names a component the program registered.
-func declaredSchema(d *Decl, reg *registry.Registry, errs *errorSink) (s *registry.Schema, compiled bool) {
+func declaredSchema(d *scenefile.Decl, reg *registry.Registry, errs *errorSink) (s *registry.Schema, compiled bool) {
 	s, err := declSchema(d, reg)
 	if err != nil {
 		errs.add(d.Pos, "component %q: %v", d.Name, err)
@@ -912,7 +933,7 @@ func declaredSchema(d *Decl, reg *registry.Registry, errs *errorSink) (s *regist
 }
 
 // declSchema builds the schema of a declared component.
-func declSchema(d *Decl, reg *registry.Registry) (*registry.Schema, error) {
+func declSchema(d *scenefile.Decl, reg *registry.Registry) (*registry.Schema, error) {
 	specs := make([]registry.PropSpec, 0, len(d.Props))
 	for _, pd := range d.Props {
 		specs = append(specs, registry.PropSpec{
@@ -987,9 +1008,9 @@ func (c *compiler) missingBuiltin(name string) bool {
 // built-ins too (and no longer tags).
 func (c *compiler) reportMissingBuiltins() bool {
 	var missing []string // in order of first use
-	var first Pos
+	var first scenefile.Pos
 	seen := map[string]bool{}
-	use := func(name string, at Pos) {
+	use := func(name string, at scenefile.Pos) {
 		if !seen[name] {
 			seen[name] = true
 			missing = append(missing, name)
@@ -1025,4 +1046,50 @@ func (c *compiler) reportMissingBuiltins() bool {
 	}
 	c.errs.add(first, "built-in components and systems are not registered (%s): the program must call components.Register", strings.Join(missing, ", "))
 	return true
+}
+
+// IDPos returns where the id of n is written: at its own id, or for a
+// part, at the id of its instance.
+func (n *Node) IDPos() scenefile.Pos {
+	return n.InstanceRoot().Src.IDPos
+}
+
+// SameSchema reports whether two schemas describe the same properties:
+// names, types, defaults, oneOf and bounds.
+func SameSchema(a, b *registry.Schema) bool {
+	if len(a.Props) != len(b.Props) {
+		return false
+	}
+	for i := range a.Props {
+		pa, pb := &a.Props[i], &b.Props[i]
+		if pa.Name != pb.Name || pa.Type != pb.Type || !pa.Type.Equal(pa.Default, pb.Default) ||
+			fmt.Sprint(pa.OneOf) != fmt.Sprint(pb.OneOf) || !sameBound(pa.Min, pb.Min) || !sameBound(pa.Max, pb.Max) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameBound(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// ParseValue parses one component value written in a scene with the
+// schema s, as Compile does (the exact text of quoted strings kept); its
+// error is an ErrorList placed in the value's file.
+func ParseValue(comp *scenefile.ComponentSpec, s *registry.Schema) (registry.Patch, error) {
+	c := &compiler{errs: &errorSink{max: 10}}
+	for i := range s.Props {
+		if s.Props[i].Type.Name == "string" {
+			c.strType = s.Props[i].Type
+		}
+	}
+	p, ok := c.parseValue(comp, s)
+	if !ok {
+		return nil, c.errs.list
+	}
+	return p, nil
 }

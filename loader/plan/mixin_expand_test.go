@@ -1,10 +1,12 @@
-package loader
+package plan_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scenecs/scenecs/loader"
 )
 
 // chainScene writes a YAML scene of n mixins m0 .. m(n-1), each listing
@@ -39,7 +41,7 @@ func TestLongMixinChainsLoad(t *testing.T) {
 		src := chainScene(n, -1)
 		reg := newTestRegistry(t)
 		start := time.Now()
-		sc, err := LoadBytes(reg, "chain.yaml", []byte(src), Options{})
+		sc, err := loader.LoadBytes(reg, "chain.yaml", []byte(src), loader.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,8 +70,8 @@ func TestMixinCycleReportedOnce(t *testing.T) {
 		src := chainScene(n, 0)
 		reg := newTestRegistry(t)
 		start := time.Now()
-		_, err := LoadBytes(reg, "cycle.yaml", []byte(src), Options{})
-		list, ok := err.(ErrorList)
+		_, err := loader.LoadBytes(reg, "cycle.yaml", []byte(src), loader.Options{})
+		list, ok := err.(loader.ErrorList)
 		if !ok || len(list) != 1 {
 			t.Fatalf("cycle of %d: %d errors (%T): %.500v", n, len(list), err, err)
 		}
@@ -118,7 +120,7 @@ func TestSelectorValuePosition(t *testing.T) {
 				name = "a.xml"
 			}
 			reg := newTestRegistry(t)
-			_, err := LoadBytes(reg, name, []byte(tt.src), Options{})
+			_, err := loader.LoadBytes(reg, name, []byte(tt.src), loader.Options{})
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("got  %v\nwant %s", err, tt.want)
 			}
@@ -128,7 +130,7 @@ func TestSelectorValuePosition(t *testing.T) {
 	// those are resolved when used.
 	reg := newTestRegistry(t)
 	src := decl + "entities:\n  - aim: \"target: #hero; all: [enemy]:not([alive])\"\n    look: \"[later]\"\n"
-	if _, err := LoadBytes(reg, "a.yaml", []byte(src), Options{}); err != nil {
+	if _, err := loader.LoadBytes(reg, "a.yaml", []byte(src), loader.Options{}); err != nil {
 		t.Error(err)
 	}
 }
@@ -144,7 +146,7 @@ func TestSelfSpawningMixinLoad(t *testing.T) {
 	reg := newTestRegistry(t)
 	reg.Limits.MaxSpawnDepth = 6
 	start := time.Now()
-	_, err := LoadBytes(reg, "eggs.yaml", []byte(src), Options{})
+	_, err := loader.LoadBytes(reg, "eggs.yaml", []byte(src), loader.Options{})
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("load took %v", d)
 	}

@@ -1,4 +1,4 @@
-package loader
+package plan_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -55,19 +56,22 @@ func (g *shapeGen) generate() string {
 // partPaths compiles the prefabs so far and returns the paths of the
 // parts of name's template.
 func (g *shapeGen) partPaths(name string) []string {
-	doc, err := Read("g.yaml", []byte(g.prefabText()), Limits{})
+	doc, err := loader.Read("g.yaml", []byte(g.prefabText()), loader.Limits{})
 	if err != nil {
 		panic(err)
 	}
-	plan, err := Compile(doc, g.reg)
+	plan, err := loader.Compile(doc, g.reg)
 	if err != nil {
 		panic(fmt.Sprintf("%v\n%s", err, g.prefabText()))
 	}
 	var out []string
-	var walk func(n *Node, path string)
-	walk = func(n *Node, path string) {
+	var walk func(n *loader.Node, path string)
+	walk = func(n *loader.Node, path string) {
 		for _, ch := range n.Children {
-			p := joinPath(path, ch.Key())
+			p := ch.Key()
+			if path != "" {
+				p = path + "/" + p
+			}
 			out = append(out, p)
 			walk(ch, p)
 		}
@@ -191,7 +195,7 @@ func prefabDepth(n *registry.PrefabNode) int {
 func expansionCounts(t *testing.T, src string) (entities, depth int) {
 	t.Helper()
 	reg := newTestRegistry(t)
-	sc, err := LoadBytes(reg, "g.yaml", []byte(src), Options{})
+	sc, err := loader.LoadBytes(reg, "g.yaml", []byte(src), loader.Options{})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
@@ -219,23 +223,23 @@ func TestPrefabShapesExact(t *testing.T) {
 		g := &shapeGen{r: r, reg: newTestRegistry(t)}
 		src := g.generate()
 		entities, depth := expansionCounts(t, src)
-		compile := func(lim Limits) error {
-			doc, err := Read("g.yaml", []byte(src), Limits{})
+		compile := func(lim loader.Limits) error {
+			doc, err := loader.Read("g.yaml", []byte(src), loader.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			doc.SetLimits(lim) // the reader's limits are not under test
-			_, err = Compile(doc, newTestRegistry(t))
+			_, err = loader.Compile(doc, newTestRegistry(t))
 			return err
 		}
-		if err := compile(Limits{MaxEntities: entities, MaxDepth: depth}); err != nil {
+		if err := compile(loader.Limits{MaxEntities: entities, MaxDepth: depth}); err != nil {
 			t.Fatalf("scene %d at its own counts (%d entities, depth %d): %v\n%s", k, entities, depth, err, src)
 		}
-		if err := compile(Limits{MaxEntities: entities - 1, MaxDepth: depth}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxEntities)") {
+		if err := compile(loader.Limits{MaxEntities: entities - 1, MaxDepth: depth}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxEntities)") {
 			t.Fatalf("scene %d with one entity less than %d: %v\n%s", k, entities, err, src)
 		}
 		if depth > 1 {
-			if err := compile(Limits{MaxEntities: entities, MaxDepth: depth - 1}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxDepth)") {
+			if err := compile(loader.Limits{MaxEntities: entities, MaxDepth: depth - 1}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxDepth)") {
 				t.Fatalf("scene %d with one level less than %d: %v\n%s", k, depth, err, src)
 			}
 		}

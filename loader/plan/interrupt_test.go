@@ -1,4 +1,4 @@
-package loader
+package plan_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/internal/scenegen"
 	"github.com/scenecs/scenecs/loader/scenefile"
 )
@@ -56,36 +57,36 @@ func TestInterruptEachPhase(t *testing.T) {
 	for _, f := range []string{"yaml", "xml"} {
 		data := scenegen.LoadScene(f, n)
 		checkInterrupted(t, "read "+f, func(ctx context.Context) error {
-			_, err := scenefile.ReadContext(ctx, "big."+f, data, Limits{})
+			_, err := scenefile.ReadContext(ctx, "big."+f, data, loader.Limits{})
 			return err
 		})
 	}
 	dump := scenegen.JSONDump(n)
 	checkInterrupted(t, "read json", func(ctx context.Context) error {
-		_, err := scenefile.ReadContext(ctx, "big.json", dump, Limits{})
+		_, err := scenefile.ReadContext(ctx, "big.json", dump, loader.Limits{})
 		return err
 	})
 
-	doc, err := Read("big.yaml", []byte(bigPrefabScene(8)), Limits{}) // 888,888 entities
+	doc, err := loader.Read("big.yaml", []byte(bigPrefabScene(8)), loader.Limits{}) // 888,888 entities
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkInterrupted(t, "compile", func(ctx context.Context) error {
-		_, err := CompileContext(ctx, doc, newTestRegistry(t))
+		_, err := loader.CompileContext(ctx, doc, newTestRegistry(t))
 		return err
 	})
 
 	reg := newTestRegistry(t)
-	doc, err = Read("big.yaml", []byte(bigPrefabScene(3)), Limits{})
+	doc, err = loader.Read("big.yaml", []byte(bigPrefabScene(3)), loader.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := Compile(doc, reg)
+	plan, err := loader.Compile(doc, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkInterrupted(t, "build", func(ctx context.Context) error {
-		_, err := BuildContext(ctx, plan, reg)
+		_, err := loader.BuildContext(ctx, plan, reg)
 		return err
 	})
 	if n := reg.World().Len(); n != 0 {
@@ -108,7 +109,7 @@ func TestInterruptLoadFile(t *testing.T) {
 		reg := newTestRegistry(t)
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		start := time.Now()
-		_, err := LoadFile(reg, file, Options{Context: ctx})
+		_, err := loader.LoadFile(reg, file, loader.Options{Context: ctx})
 		took := time.Since(start)
 		cancel()
 		if !errors.Is(err, context.DeadlineExceeded) {
@@ -138,11 +139,11 @@ func TestReloaderRefusesBombs(t *testing.T) {
 	}
 	write(shipScene)
 	reg := newTestRegistry(t)
-	sc, err := LoadFile(reg, file, Options{})
+	sc, err := loader.LoadFile(reg, file, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rl := &Reloader{Scene: sc, File: file}
+	rl := &loader.Reloader{Scene: sc, File: file}
 	before := dump(t, reg)
 	for _, tc := range prefabBombs {
 		if !strings.HasSuffix(tc.file, ".yaml") {
@@ -163,7 +164,7 @@ func TestReloaderRefusesBombs(t *testing.T) {
 			t.Fatalf("%s: the refused save changed the running scene", tc.name)
 		}
 	}
-	rl.Options.Limits = Limits{}
+	rl.Options.Limits = loader.Limits{}
 	write(strings.Replace(shipScene, "position: 5 0 0", "position: 6 0 0", 1))
 	if d, err := rl.Reload(); err != nil || d.Summary() != "+0 -0 ~1" {
 		t.Fatalf("the good save after them: %v %v", d, err)

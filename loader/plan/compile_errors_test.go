@@ -1,4 +1,4 @@
-package loader
+package plan_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -87,14 +88,14 @@ func TestCompileErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := newTestRegistry(t)
 			before := dump(t, reg)
-			_, err := LoadBytes(reg, tc.file, []byte(tc.src), Options{})
+			_, err := loader.LoadBytes(reg, tc.file, []byte(tc.src), loader.Options{})
 			if err == nil {
 				t.Fatalf("no error, want\n%s", tc.want)
 			}
 			if got := err.Error(); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
-			var list ErrorList
+			var list loader.ErrorList
 			if !errors.As(err, &list) || len(list) != strings.Count(tc.want, "\n")+1 {
 				t.Errorf("error is not an ErrorList of %d: %#v", strings.Count(tc.want, "\n")+1, err)
 			}
@@ -134,15 +135,15 @@ func TestAllProblemsAtOnce(t *testing.T) {
 		}
 	}
 	reg := newTestRegistry(t)
-	_, err := LoadBytes(reg, "a.yaml", []byte(src), Options{})
+	_, err := loader.LoadBytes(reg, "a.yaml", []byte(src), loader.Options{})
 	check("LoadBytes", err)
-	_, err = Load(reg, fstestFS{"a.yaml": src}.FS(), "a.yaml", Options{})
+	_, err = loader.Load(reg, fstestFS{"a.yaml": src}.FS(), "a.yaml", loader.Options{})
 	check("Load", err)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = CheckFile(reg, filepath.Join(dir, "a.yaml"), Options{})
+	_, err = loader.CheckFile(reg, filepath.Join(dir, "a.yaml"), loader.Options{})
 	// Positions name the file by its path; references inside messages
 	// ("first at") keep the name relative to the scene's directory.
 	wantFile := filepath.Join(dir, "a.yaml") + ":" + strings.ReplaceAll(want, "\na.yaml:", "\n"+filepath.Join(dir, "a.yaml")+":")[len("a.yaml:"):]
@@ -162,7 +163,7 @@ func TestBuildAllOrNothing(t *testing.T) {
 	reg := newTestRegistry(t)
 	first := "scene:\n  physics: \"step: 0.5\"\ncomponents:\n  health: {hp: {type: int}}\nmixins:\n  m: {scale: 2 2 2}\n" +
 		"entities:\n  - id: hero\n    health: \"hp: 5\"\n    mixin: m\n    children:\n      - id: kid\n"
-	if _, err := LoadBytes(reg, "first.yaml", []byte(first), Options{}); err != nil {
+	if _, err := loader.LoadBytes(reg, "first.yaml", []byte(first), loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	before, n := dump(t, reg), reg.World().Len()
@@ -170,7 +171,7 @@ func TestBuildAllOrNothing(t *testing.T) {
 		"components:\n  health: {hp: {type: number}}\n  mana: {type: int}\n" + // 3-5
 		"mixins:\n  m: {scale: 3 3 3}\n" + // 6-7
 		"entities:\n  - id: other\n    mana: 3\n  - id: hero\n    children:\n      - id: kid\n" // 8-13
-	_, err := LoadBytes(reg, "second.yaml", []byte(second), Options{})
+	_, err := loader.LoadBytes(reg, "second.yaml", []byte(second), loader.Options{})
 	want := "second.yaml:4:3: component \"health\" is already registered with another schema\n" +
 		"second.yaml:11:9: entity id \"hero\" is already used in the World\n" +
 		"second.yaml:13:13: entity id \"kid\" is already used in the World"
@@ -188,7 +189,7 @@ func TestBuildAllOrNothing(t *testing.T) {
 	}
 	// The same scene without the clashes loads next to the first.
 	ok := strings.NewReplacer("{type: number}", "{type: int}", "id: hero", "id: hero2", "id: kid", "id: kid2").Replace(second)
-	if _, err := LoadBytes(reg, "second.yaml", []byte(ok), Options{}); err != nil {
+	if _, err := loader.LoadBytes(reg, "second.yaml", []byte(ok), loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := reg.World().Len(); got != n+3 {

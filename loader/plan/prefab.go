@@ -1,4 +1,4 @@
-package loader
+package plan
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ import (
 
 // PrefabPlan is one prefab compiled.
 type PrefabPlan struct {
-	Src *PrefabSpec
+	Src *scenefile.PrefabSpec
 	// Root is the template: the prefab's body compiled, with its whole
 	// subtree (variants and nested prefabs included). Its nodes have no
 	// ids and no entities; their Keys are names inside the prefab. It is
@@ -44,7 +44,7 @@ type PrefabPlan struct {
 
 // prefabEntry is the state of one prefab while the document compiles.
 type prefabEntry struct {
-	spec     *PrefabSpec
+	spec     *scenefile.PrefabSpec
 	plan     *PrefabPlan
 	marker   []registry.NamedPatch // the instances' marker, shared by all of them
 	state    uint8                 // 0: not compiled, 1: compiling, 2: compiled (plan nil if it failed)
@@ -135,7 +135,7 @@ func (c *compiler) orderPrefabs() []string {
 // prefabUses appends to out the prefabs the entity e of a prefab's
 // body uses, in the order compiling it meets them: its own, those of
 // the children its parts' changes add, those of its children.
-func prefabUses(e *EntitySpec, out []string) []string {
+func prefabUses(e *scenefile.EntitySpec, out []string) []string {
 	if e.Prefab() != "" {
 		out = append(out, e.Prefab())
 	}
@@ -219,7 +219,7 @@ func chainText(kind, plural string, cycle []string) string {
 // instanceOf returns the template of the prefab e instantiates, or
 // reports why there is none (unknown prefab; a cycle is reported by
 // template).
-func (c *compiler) instanceOf(e *EntitySpec) *Node {
+func (c *compiler) instanceOf(e *scenefile.EntitySpec) *Node {
 	if _, ok := c.prefabs[e.Prefab()]; !ok {
 		names := make([]string, 0, len(c.doc.Prefabs))
 		for _, p := range c.doc.Prefabs {
@@ -254,7 +254,7 @@ func (c *compiler) instParts(n, tmpl *Node, tr *partTrie) {
 // the instance removes it. In a prefab's body a node without changes
 // is not copied at all: the template shares it.
 func (c *compiler) part(t, parent *Node, tr *partTrie) *Node {
-	var p *PartSpec
+	var p *scenefile.PartSpec
 	if tr != nil {
 		if p = tr.part; p != nil && p.Removed {
 			return nil
@@ -321,7 +321,7 @@ func (c *compiler) part(t, parent *Node, tr *partTrie) *Node {
 // override writes the part body b over n, a copy of a template node:
 // its mixins, then its components, per property; its classes, if it
 // gives any, replace n's.
-func (c *compiler) override(n *Node, b *EntitySpec) {
+func (c *compiler) override(n *Node, b *scenefile.EntitySpec) {
 	var own []registry.NamedPatch
 	for _, comp := range b.Components {
 		if np, ok := c.component(comp); ok {
@@ -335,7 +335,7 @@ func (c *compiler) override(n *Node, b *EntitySpec) {
 			c.errs.add(b.MixinPos, "%v", err)
 		}
 	}
-	n.Comps = overlay(overlay(n.Comps, base), own)
+	n.Comps = Overlay(Overlay(n.Comps, base), own)
 	if len(b.Class) > 0 {
 		c.setExt(n, n.Key(), n.Prefab(), b.Class)
 	}
@@ -348,11 +348,11 @@ func (c *compiler) checkPartIDs() {
 	if len(c.parts) == 0 {
 		return
 	}
-	var own map[string]*EntitySpec
-	scenefile.WalkEntities(c.doc.Entities, func(e *EntitySpec) {
+	var own map[string]*scenefile.EntitySpec
+	scenefile.WalkEntities(c.doc.Entities, func(e *scenefile.EntitySpec) {
 		if strings.Contains(e.ID, "/") {
 			if own == nil {
-				own = map[string]*EntitySpec{}
+				own = map[string]*scenefile.EntitySpec{}
 			}
 			own[e.ID] = e
 		}
@@ -362,20 +362,21 @@ func (c *compiler) checkPartIDs() {
 	}
 	seen := map[string]*Node{}
 	for _, n := range c.parts {
-		inst := instanceRoot(n)
+		inst := n.InstanceRoot()
 		id := n.ID()
 		if e, ok := own[id]; ok {
 			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives its part %q the id %q, which the entity at %s has too", inst.ID(), inst.Prefab(), n.Key(), id, e.IDPos)
 		} else if o, ok := seen[id]; ok {
-			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives a part the id %q, which a part of %q has too", inst.ID(), inst.Prefab(), id, instanceRoot(o).ID())
+			c.errs.add(inst.Src.IDPos, "instance %q of prefab %q gives a part the id %q, which a part of %q has too", inst.ID(), inst.Prefab(), id, o.InstanceRoot().ID())
 		}
 		seen[id] = n
 	}
 }
 
-// instanceRoot returns the instance a part belongs to: its nearest
-// ancestor that is not itself a part.
-func instanceRoot(n *Node) *Node {
+// InstanceRoot returns the instance a part belongs to: its nearest
+// ancestor that is not itself a part (n itself for a node that is not a
+// part).
+func (n *Node) InstanceRoot() *Node {
 	for n.Key() != "" && n.Parent != nil {
 		n = n.Parent
 	}
@@ -393,9 +394,9 @@ func (c *compiler) registryNode(n *Node) *registry.PrefabNode {
 	return registryNodeIn(n, c.regNodes)
 }
 
-// registryNode converts a template node (and its subtree) to the
-// registry's form.
-func registryNode(n *Node) *registry.PrefabNode {
+// RegistryNode converts a template node (and its subtree) to the
+// registry's form, for Registry.InstantiatePart.
+func RegistryNode(n *Node) *registry.PrefabNode {
 	return registryNodeIn(n, map[*Node]*registry.PrefabNode{})
 }
 
@@ -420,5 +421,5 @@ func registryNodeIn(n *Node, done map[*Node]*registry.PrefabNode) *registry.Pref
 
 // setExt gives n its own prefab fields.
 func (c *compiler) setExt(n *Node, key, prefab string, class []string) {
-	n.ext = &nodeExt{key: key, prefab: prefab, class: class}
+	n.ext = &PrefabFields{key: key, prefab: prefab, class: class}
 }

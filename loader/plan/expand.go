@@ -1,8 +1,10 @@
-package loader
+package plan
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 // What expanding prefabs may cost. A prefab's template shares its
@@ -63,7 +65,7 @@ func (c *compiler) shapeOf(n *Node) shape {
 // prefabFits reports whether one instance of the prefab p, whose
 // template has the shape sh, fits the limits, and reports at p's name
 // why not.
-func (c *compiler) prefabFits(p *PrefabSpec, sh shape) bool {
+func (c *compiler) prefabFits(p *scenefile.PrefabSpec, sh shape) bool {
 	switch {
 	case sh.size > int64(c.lim.MaxEntities):
 		c.errs.add(p.Pos, "prefab %q: an instance would have %s entities, more than the %d a scene may have (Limits.MaxEntities)", p.Name, sizeText(sh.size), c.lim.MaxEntities)
@@ -87,7 +89,7 @@ func sizeText(n int64) string {
 // checkEntity checks the limits at the scene's entity e, just counted
 // at depth c.depth: the expansion of instances before it may have used
 // them up, and parts may add children below the depth the file shows.
-func (c *compiler) checkEntity(e *EntitySpec) {
+func (c *compiler) checkEntity(e *scenefile.EntitySpec) {
 	switch {
 	case c.stop:
 	case c.plan.Count > c.lim.MaxEntities:
@@ -111,7 +113,7 @@ func (c *compiler) addName(n *Node) {
 	if len(name) > 60 {
 		name = name[:30] + "..." + name[len(name)-27:]
 	}
-	inst := instanceRoot(n)
+	inst := n.InstanceRoot()
 	c.errs.add(inst.Src.Pos, "the ids and paths of the parts of prefabs' instances (such as %q, %d bytes) would take more than %d bytes (Limits.MaxNameBytes)", name, len(n.Path), c.lim.MaxNameBytes)
 	c.stop = true
 }
@@ -122,7 +124,7 @@ func (c *compiler) addName(n *Node) {
 // below it.
 type partTrie struct {
 	node    *Node                // the template node at the path
-	part    *PartSpec            // the change at the path (nil: none)
+	part    *scenefile.PartSpec  // the change at the path (nil: none)
 	kids    map[string]*partTrie // the changes below, by key
 	removes bool                 // a part at or below the path is removed
 }
@@ -137,7 +139,7 @@ func (tr *partTrie) below(key string) *partTrie {
 
 // expandInstance adds to n, the node of the instance e of the template
 // tmpl, its parts (checkScene has checked the limits).
-func (c *compiler) expandInstance(n, tmpl *Node, e *EntitySpec) {
+func (c *compiler) expandInstance(n, tmpl *Node, e *scenefile.EntitySpec) {
 	c.instParts(n, tmpl, c.resolveParts(e, tmpl))
 }
 
@@ -148,8 +150,8 @@ func (c *compiler) expandInstance(n, tmpl *Node, e *EntitySpec) {
 // is compiled. It reports whether the scene fits.
 func (c *compiler) checkScene() bool {
 	var count int64
-	var walk func(es []*EntitySpec, depth int) bool
-	walk = func(es []*EntitySpec, depth int) bool {
+	var walk func(es []*scenefile.EntitySpec, depth int) bool
+	walk = func(es []*scenefile.EntitySpec, depth int) bool {
 		for _, e := range es {
 			sh := shape{size: 1, depth: 1}
 			pe := c.prefabs[e.Prefab()]
@@ -190,7 +192,7 @@ func (c *compiler) checkScene() bool {
 // specShape works out the shape of the entity e of a prefab's body (or
 // a child a part's change adds) from the text and the templates it
 // instances, compiling those, but building nothing of e.
-func (c *compiler) specShape(e *EntitySpec) shape {
+func (c *compiler) specShape(e *scenefile.EntitySpec) shape {
 	sh := shape{size: 1, depth: 1}
 	if pe := c.prefabs[e.Prefab()]; pe != nil {
 		if pp := c.template(e.Prefab()); pp != nil {
@@ -288,7 +290,7 @@ func joinPath(path, key string) string {
 // the paths the prefab does not have, and changes inside a part the
 // instance removes (which are left out). A path given twice takes the
 // last change.
-func (c *compiler) resolveParts(e *EntitySpec, tmpl *Node) *partTrie {
+func (c *compiler) resolveParts(e *scenefile.EntitySpec, tmpl *Node) *partTrie {
 	parts := e.Parts()
 	if len(parts) == 0 {
 		return nil
@@ -297,7 +299,7 @@ func (c *compiler) resolveParts(e *EntitySpec, tmpl *Node) *partTrie {
 		return tr
 	}
 	root := &partTrie{node: tmpl}
-	at := make(map[*PartSpec]*partTrie, len(parts))
+	at := make(map[*scenefile.PartSpec]*partTrie, len(parts))
 	for _, p := range parts {
 		if tr := c.insertPart(root, p.Path); tr != nil {
 			tr.part, at[p] = p, tr
@@ -321,7 +323,7 @@ func (c *compiler) resolveParts(e *EntitySpec, tmpl *Node) *partTrie {
 		}
 	}
 	if c.tries == nil {
-		c.tries = map[*EntitySpec]*partTrie{}
+		c.tries = map[*scenefile.EntitySpec]*partTrie{}
 	}
 	c.tries[e] = root
 	return root
