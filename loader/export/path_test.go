@@ -1,4 +1,4 @@
-package loader
+package export_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -36,14 +37,14 @@ func checkPaths(t *testing.T, reg *registry.Registry, what string) {
 	want := make([]string, len(es))
 	for i, e := range es {
 		want[i] = refPath(reg, e)
-		if got := EntityPath(reg, e); got != want[i] {
+		if got := loader.EntityPath(reg, e); got != want[i] {
 			t.Fatalf("%s: EntityPath(%v) %q, want %q", what, e, got, want[i])
 		}
 	}
-	if got := EntityPaths(reg, es); !slices.Equal(got, want) {
+	if got := loader.EntityPaths(reg, es); !slices.Equal(got, want) {
 		t.Fatalf("%s: EntityPaths %q, want %q", what, got, want)
 	}
-	n := NewNamer(reg)
+	n := loader.NewNamer(reg)
 	for i := len(es) - 1; i >= 0; i-- {
 		if got := n.Path(es[i]); got != want[i] {
 			t.Fatalf("%s: Namer.Path(%v) backwards %q, want %q", what, es[i], got, want[i])

@@ -1,4 +1,4 @@
-package loader
+package export
 
 import (
 	"bytes"
@@ -106,8 +106,8 @@ type JSONCapture struct {
 
 // NewJSONCapture starts a capture of the dump WriteJSON(reg, opt) would
 // write, on the goroutine that runs the World.
-func NewJSONCapture(reg *registry.Registry, opt ExportOptions) *JSONCapture {
-	doc := exportHead(reg, ExportOptions{Root: opt.Root})
+func NewJSONCapture(reg *registry.Registry, opt Options) *JSONCapture {
+	doc := exportHead(reg, Options{Root: opt.Root})
 	x := &exporter{reg: reg, flat: opt.Flat}
 	if !opt.Flat {
 		doc.Prefabs = x.prefabSpecs()

@@ -1,4 +1,4 @@
-package loader
+package export_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -19,7 +20,7 @@ func siblingScene(tb testing.TB, n int) (*registry.Registry, []ecs.Entity) {
 		b.WriteString("      - position: 0 0 0\n")
 	}
 	reg := newTestRegistry(tb)
-	if _, err := LoadBytes(reg, "s.yaml", []byte(b.String()), Options{}); err != nil {
+	if _, err := loader.LoadBytes(reg, "s.yaml", []byte(b.String()), loader.Options{}); err != nil {
 		tb.Fatal(err)
 	}
 	top, _ := reg.EntityByID("top")
@@ -51,13 +52,13 @@ func benchmarkNaming(b *testing.B, reg *registry.Registry, es []ecs.Entity) {
 	b.Run("EntityPath", func(b *testing.B) {
 		for b.Loop() {
 			for _, e := range es {
-				_ = EntityPath(reg, e)
+				_ = loader.EntityPath(reg, e)
 			}
 		}
 	})
 	b.Run("EntityPaths", func(b *testing.B) {
 		for b.Loop() {
-			_ = EntityPaths(reg, es)
+			_ = loader.EntityPaths(reg, es)
 		}
 	})
 }

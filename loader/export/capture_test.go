@@ -1,4 +1,4 @@
-package loader
+package export_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -24,25 +26,25 @@ func TestJSONCaptureSteps(t *testing.T) {
 	}
 	for _, name := range names {
 		reg := newTestRegistry(t)
-		if _, err := Load(reg, scenes.FS, name, Options{}); err != nil {
+		if _, err := loader.Load(reg, scenes.FS, name, loader.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		for range 3 {
 			_ = reg.Tick(1.0 / 60)
 		}
-		opts := []ExportOptions{{}, {Flat: true}}
+		opts := []loader.ExportOptions{{}, {Flat: true}}
 		for e := range reg.World().All() {
 			if len(reg.World().Children(e)) > 0 {
-				opts = append(opts, ExportOptions{Root: e})
+				opts = append(opts, loader.ExportOptions{Root: e})
 				break
 			}
 		}
 		for _, opt := range opts {
 			var want bytes.Buffer
-			if err := WriteJSON(&want, reg, opt); err != nil {
+			if err := loader.WriteJSON(&want, reg, opt); err != nil {
 				t.Fatal(err)
 			}
-			c := NewJSONCapture(reg, opt)
+			c := loader.NewJSONCapture(reg, opt)
 			steps := 1
 			for !c.Capture(time.Now().Add(-time.Second)) { // the clock is always past: one slice per call
 				steps++
@@ -56,7 +58,7 @@ func TestJSONCaptureSteps(t *testing.T) {
 					t.Fatalf("%s %+v: captured in %d steps:\n%.2000s\nwant\n%.2000s", name, opt, steps, got.String(), want.String())
 				}
 			}
-			if n := reg.World().Len(); opt.Root.IsZero() && n > 2*captureEvery && steps < n/captureEvery {
+			if n := reg.World().Len(); opt.Root.IsZero() && n > 2*export.CaptureEvery && steps < n/export.CaptureEvery {
 				t.Errorf("%s: %d entities captured in %d steps", name, n, steps)
 			}
 		}
@@ -73,7 +75,7 @@ func TestJSONCaptureAcrossChanges(t *testing.T) {
 		src += "  - position: 0 0 0\n    children:\n      - position: 1 1 1\n"
 		_ = i
 	}
-	if _, err := LoadBytes(reg, "s.yaml", []byte(src), Options{}); err != nil {
+	if _, err := loader.LoadBytes(reg, "s.yaml", []byte(src), loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	w := reg.World()
@@ -83,7 +85,7 @@ func TestJSONCaptureAcrossChanges(t *testing.T) {
 			roots = append(roots, e)
 		}
 	}
-	c := NewJSONCapture(reg, ExportOptions{})
+	c := loader.NewJSONCapture(reg, loader.ExportOptions{})
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err == nil {
 		t.Error("WriteTo before the capture is done")
@@ -106,7 +108,7 @@ func TestJSONCaptureAcrossChanges(t *testing.T) {
 	if _, err := c.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := ReadJSON("dump.json", b.Bytes(), Limits{})
+	doc, err := loader.ReadJSON("dump.json", b.Bytes(), loader.Limits{})
 	if err != nil {
 		t.Fatalf("the dump does not read back: %v", err)
 	}

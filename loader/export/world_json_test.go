@@ -1,4 +1,4 @@
-package loader
+package export_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -32,11 +33,11 @@ const worldScene = `entities:
 // exports do not write it.
 func TestJSONWorld(t *testing.T) {
 	reg := newBenchRegistry(t)
-	if _, err := LoadBytes(reg, "w.yaml", []byte(worldScene), Options{}); err != nil {
+	if _, err := loader.LoadBytes(reg, "w.yaml", []byte(worldScene), loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, reg, ExportOptions{}); err != nil {
+	if err := loader.WriteJSON(&buf, reg, loader.ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -87,7 +88,7 @@ func TestJSONWorld(t *testing.T) {
 			t.Errorf("%s export writes world:\n%s", wr.ext, out.String())
 		}
 		reg2 := newBenchRegistry(t)
-		if _, err := LoadBytes(reg2, "again."+wr.ext, out.Bytes(), Options{}); err != nil {
+		if _, err := loader.LoadBytes(reg2, "again."+wr.ext, out.Bytes(), loader.Options{}); err != nil {
 			t.Fatalf("%s: %v", wr.ext, err)
 		}
 		if got := dump(t, reg2); got != buf.String() {
@@ -103,7 +104,7 @@ func TestJSONWorld(t *testing.T) {
 		t.Fatalf("the edits did not apply:\n%s", edited)
 	}
 	reg3 := newBenchRegistry(t)
-	if _, err := LoadBytes(reg3, "edited.json", []byte(edited), Options{}); err != nil {
+	if _, err := loader.LoadBytes(reg3, "edited.json", []byte(edited), loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := dump(t, reg3); got != buf.String() {

@@ -1,10 +1,11 @@
-package loader
+package export_test
 
 import (
 	"io"
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/scenes"
 )
 
@@ -14,7 +15,7 @@ import (
 // DumpEntities.
 func BenchmarkWriteJSON(b *testing.B) {
 	reg := newTestRegistry(b)
-	if _, err := Load(reg, scenes.FS, scenes.Default, Options{}); err != nil {
+	if _, err := loader.Load(reg, scenes.FS, scenes.Default, loader.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	var es []ecs.Entity
@@ -23,14 +24,14 @@ func BenchmarkWriteJSON(b *testing.B) {
 	}
 	b.Run("WriteJSON", func(b *testing.B) {
 		for b.Loop() {
-			if err := WriteJSON(io.Discard, reg, ExportOptions{}); err != nil {
+			if err := loader.WriteJSON(io.Discard, reg, loader.ExportOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("DumpEntities", func(b *testing.B) {
 		for b.Loop() {
-			DumpEntities(reg, es)
+			loader.DumpEntities(reg, es)
 		}
 	})
 }

@@ -1,12 +1,13 @@
-package loader
+package export
 
 import (
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
-// ExportOptions choose what [Export] writes.
-type ExportOptions struct {
+// Options choose what [Export] writes.
+type Options struct {
 	// Root, if not zero, limits the export to this entity's subtree.
 	Root ecs.Entity
 	// Flat writes every entity whole, prefab instances too, without the
@@ -17,12 +18,12 @@ type ExportOptions struct {
 }
 
 // Export writes the World's current state (or a subtree of it) as a scene
-// [Document]: declared components, non-default system settings, and every
+// [scenefile.Document]: declared components, non-default system settings, and every
 // entity in document order with its id, classes and components, each
 // component with only its non-default values (mixins are flattened into
 // the values they produced). Loading the document into a fresh Registry
 // with the same registered components gives the same state.
-func Export(reg *registry.Registry, opt ExportOptions) *Document {
+func Export(reg *registry.Registry, opt Options) *scenefile.Document {
 	doc := exportHead(reg, opt)
 	x := &exporter{reg: reg, flat: opt.Flat}
 	if !opt.Flat {
@@ -40,16 +41,16 @@ func Export(reg *registry.Registry, opt ExportOptions) *Document {
 
 // exportHead returns what Export returns but the entities: the
 // declarations, and the system settings if opt has no Root.
-func exportHead(reg *registry.Registry, opt ExportOptions) *Document {
-	doc := &Document{}
+func exportHead(reg *registry.Registry, opt Options) *scenefile.Document {
+	doc := &scenefile.Document{}
 	for _, c := range reg.Components() {
 		if !c.Declared {
 			continue
 		}
-		d := &Decl{Name: c.Name, Single: c.Schema.Single()}
+		d := &scenefile.Decl{Name: c.Name, Single: c.Schema.Single()}
 		for i := range c.Schema.Props {
 			p := &c.Schema.Props[i]
-			d.Props = append(d.Props, &PropDecl{
+			d.Props = append(d.Props, &scenefile.PropDecl{
 				Name: p.Name, Type: p.Type.Name, Default: p.Type.Print(p.Default), HasDefault: true,
 				OneOf: p.OneOf, Min: p.Min, Max: p.Max,
 			})
@@ -58,7 +59,7 @@ func exportHead(reg *registry.Registry, opt ExportOptions) *Document {
 	}
 	if opt.Root.IsZero() {
 		for _, s := range reg.Systems() {
-			if c := exportValue(reg, s.Name, s.Schema, s.Values()); c.Kind != ValueEmpty {
+			if c := exportValue(reg, s.Name, s.Schema, s.Values()); c.Kind != scenefile.ValueEmpty {
 				doc.Systems = append(doc.Systems, c)
 			}
 		}
@@ -75,8 +76,8 @@ func exportHead(reg *registry.Registry, opt ExportOptions) *Document {
 // default values is written empty, except one whose single property is a
 // string with a non-empty default: an empty XML attribute would read as
 // the empty string, so the default is written out.
-func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []any) *ComponentSpec {
-	c := &ComponentSpec{Name: name, Kind: ValueEmpty}
+func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []any) *scenefile.ComponentSpec {
+	c := &scenefile.ComponentSpec{Name: name, Kind: scenefile.ValueEmpty}
 	strType, _ := reg.Types().Lookup("string")
 	var p registry.Patch
 	for i := range s.Props {
@@ -99,18 +100,18 @@ func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []a
 // patchSpec writes the values p of a component as an export does: an
 // attribute string, or a mapping of exact values when a string cannot be
 // said in one.
-func patchSpec(reg *registry.Registry, name string, s *registry.Schema, p registry.Patch) *ComponentSpec {
-	c := &ComponentSpec{Name: name, Kind: ValueText}
+func patchSpec(reg *registry.Registry, name string, s *registry.Schema, p registry.Patch) *scenefile.ComponentSpec {
+	c := &scenefile.ComponentSpec{Name: name, Kind: scenefile.ValueText}
 	strType, _ := reg.Types().Lookup("string")
 	c.Exact = s.Single() && s.Props[0].Type == strType && strType != nil
 	c.Text = s.PrintPatch(p)
 	if s.Single() || attrRoundTrips(s, c.Text, p) {
 		return c
 	}
-	c.Kind, c.Text, c.Exact = ValueMap, "", true
+	c.Kind, c.Text, c.Exact = scenefile.ValueMap, "", true
 	for _, pv := range p {
 		prop := &s.Props[pv.Index]
-		c.Map = append(c.Map, &KV{Key: prop.Name, Value: prop.Print(pv.Value), Exact: true})
+		c.Map = append(c.Map, &scenefile.KV{Key: prop.Name, Value: prop.Print(pv.Value), Exact: true})
 	}
 	return c
 }

@@ -1,4 +1,4 @@
-package loader
+package export
 
 import (
 	"encoding/json"
@@ -263,7 +263,7 @@ func appendJSONVector(b []byte, vs ...float64) []byte {
 
 // WriteJSON writes the whole scene (or the subtree of opt.Root) as a JSON
 // dump.
-func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt ExportOptions) error {
+func WriteJSON(out interface{ Write([]byte) (int, error) }, reg *registry.Registry, opt Options) error {
 	c := NewJSONCapture(reg, opt)
 	c.Capture(time.Time{})
 	_, err := c.WriteTo(writerFunc(out.Write))

@@ -1,4 +1,4 @@
-package loader
+package export
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-// Exporting prefabs and their instances. An export (ExportOptions.Flat
+// Exporting prefabs and their instances. An export (Options.Flat
 // unset) writes the registry's prefabs, and each instance as `prefab:`
 // plus what differs from the prefab: its own values and classes where
 // they differ, parts (by their path inside the prefab) where theirs
@@ -46,7 +46,7 @@ type exporter struct {
 }
 
 // child writes k, a child of an instance that is not one of its parts.
-func (x *exporter) child(k *xnode) *EntitySpec {
+func (x *exporter) child(k *xnode) *scenefile.EntitySpec {
 	if x.bodies {
 		return x.templateSpec(k)
 	}
@@ -129,13 +129,13 @@ func (x *exporter) prefabX(pn *registry.PrefabNode) *xnode {
 
 // spec writes n as an entity: an instance as prefab: plus differences
 // (unless flat, or not expressible), anything else whole.
-func (x *exporter) spec(n *xnode) *EntitySpec {
+func (x *exporter) spec(n *xnode) *scenefile.EntitySpec {
 	if !x.flat && n.prefab != "" {
 		if s := x.instanceSpec(n); s != nil {
 			return s
 		}
 	}
-	out := &EntitySpec{ID: n.id, Class: n.class}
+	out := &scenefile.EntitySpec{ID: n.id, Class: n.class}
 	for _, c := range n.comps {
 		out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
 	}
@@ -147,12 +147,12 @@ func (x *exporter) spec(n *xnode) *EntitySpec {
 
 // instanceSpec writes the instance n as prefab: plus differences, or
 // returns nil if they cannot be said.
-func (x *exporter) instanceSpec(n *xnode) *EntitySpec {
+func (x *exporter) instanceSpec(n *xnode) *scenefile.EntitySpec {
 	t := x.template(n.prefab)
 	if t == nil {
 		return nil
 	}
-	out := &EntitySpec{ID: n.id, Instance: &InstanceSpec{Prefab: n.prefab}}
+	out := &scenefile.EntitySpec{ID: n.id, Instance: &scenefile.InstanceSpec{Prefab: n.prefab}}
 	if !x.overBody(out, n, t) {
 		return nil
 	}
@@ -165,7 +165,7 @@ func (x *exporter) instanceSpec(n *xnode) *EntitySpec {
 // overBody writes into out what n says over the template node t:
 // classes and component values that differ, and n's children that are
 // not parts of t. It reports false when that cannot be said.
-func (x *exporter) overBody(out *EntitySpec, n, t *xnode) bool {
+func (x *exporter) overBody(out *scenefile.EntitySpec, n, t *xnode) bool {
 	if !slices.Equal(n.class, t.class) {
 		if len(n.class) == 0 {
 			return false
@@ -192,7 +192,7 @@ func (x *exporter) overBody(out *EntitySpec, n, t *xnode) bool {
 // prefix) that differ from the template node t, into inst's parts, the
 // parts n lacks as removed, and n's other children into inst's (or the
 // part's) children.
-func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
+func (x *exporter) partsOf(inst *scenefile.EntitySpec, n, t *xnode, prefix string) bool {
 	if n == t {
 		return true // a prefab's node shared by another: nothing differs
 	}
@@ -212,7 +212,7 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 			continue // shared: nothing differs
 		}
 		path := prefix + k.key
-		p := &PartSpec{Path: path, Body: &EntitySpec{}}
+		p := &scenefile.PartSpec{Path: path, Body: &scenefile.EntitySpec{}}
 		if !x.overBody(p.Body, k, t.kids[j]) {
 			return false
 		}
@@ -229,7 +229,7 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 	for j, u := range used {
 		if !u {
 			in := instanceSpec(inst)
-			in.Parts = append(in.Parts, &PartSpec{Path: prefix + t.kids[j].key, Body: &EntitySpec{}, Removed: true})
+			in.Parts = append(in.Parts, &scenefile.PartSpec{Path: prefix + t.kids[j].key, Body: &scenefile.EntitySpec{}, Removed: true})
 		}
 	}
 	return true
@@ -237,7 +237,7 @@ func (x *exporter) partsOf(inst *EntitySpec, n, t *xnode, prefix string) bool {
 
 // exportOver is exportValue over base values instead of the defaults:
 // the properties whose value differs from base, or nil if none does.
-func exportOver(reg *registry.Registry, name string, s *registry.Schema, vs, base []any) *ComponentSpec {
+func exportOver(reg *registry.Registry, name string, s *registry.Schema, vs, base []any) *scenefile.ComponentSpec {
 	var p registry.Patch
 	for i := range s.Props {
 		if !s.Props[i].Type.Equal(vs[i], base[i]) {
@@ -253,13 +253,13 @@ func exportOver(reg *registry.Registry, name string, s *registry.Schema, vs, bas
 // prefabSpecs writes the registry's prefabs: each template's root as the
 // body (a variant as prefab: plus differences), children named by their
 // keys.
-func (x *exporter) prefabSpecs() []*PrefabSpec {
+func (x *exporter) prefabSpecs() []*scenefile.PrefabSpec {
 	x.bodies = true
 	defer func() { x.bodies = false }()
-	var out []*PrefabSpec
+	var out []*scenefile.PrefabSpec
 	for _, name := range x.reg.PrefabNames() {
 		t := x.template(name)
-		out = append(out, &PrefabSpec{Name: name, Body: x.templateSpec(t)})
+		out = append(out, &scenefile.PrefabSpec{Name: name, Body: x.templateSpec(t)})
 	}
 	return out
 }
@@ -267,13 +267,13 @@ func (x *exporter) prefabSpecs() []*PrefabSpec {
 // templateSpec writes a prefab's node: a nested instance as prefab: plus
 // differences, anything else whole, with the key as the id of a named
 // child.
-func (x *exporter) templateSpec(t *xnode) *EntitySpec {
-	var out *EntitySpec
+func (x *exporter) templateSpec(t *xnode) *scenefile.EntitySpec {
+	var out *scenefile.EntitySpec
 	if t.prefab != "" {
 		out = x.instanceSpec(t)
 	}
 	if out == nil {
-		out = &EntitySpec{Class: t.class}
+		out = &scenefile.EntitySpec{Class: t.class}
 		for _, c := range t.comps {
 			out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
 		}
@@ -362,7 +362,7 @@ func (x *exporter) instancesJSON(es []ecs.Entity) *jsonInstances {
 }
 
 // instanceSpec returns e.Instance, made if e has none.
-func instanceSpec(e *EntitySpec) *scenefile.InstanceSpec {
+func instanceSpec(e *scenefile.EntitySpec) *scenefile.InstanceSpec {
 	if e.Instance == nil {
 		e.Instance = &scenefile.InstanceSpec{}
 	}
