@@ -47,7 +47,9 @@ func NewJSONCapture(reg *registry.Registry, opt ExportOptions) *JSONCapture {
 func EntityPath(reg *registry.Registry, e ecs.Entity) string { return export.EntityPath(reg, e) }
 
 // EntityPaths is [export.EntityPaths].
-func EntityPaths(reg *registry.Registry, es []ecs.Entity) []string { return export.EntityPaths(reg, es) }
+func EntityPaths(reg *registry.Registry, es []ecs.Entity) []string {
+	return export.EntityPaths(reg, es)
+}
 
 // NewNamer is [export.NewNamer].
 func NewNamer(reg *registry.Registry) *Namer { return export.NewNamer(reg) }
