@@ -1,7 +1,10 @@
 package loader
 
 import (
+	"io"
+
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/editorschema"
 	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -53,3 +56,13 @@ func EntityPaths(reg *registry.Registry, es []ecs.Entity) []string {
 
 // NewNamer is [export.NewNamer].
 func NewNamer(reg *registry.Registry) *Namer { return export.NewNamer(reg) }
+
+// WriteJSONSchema is [editorschema.WriteJSONSchema].
+func WriteJSONSchema(w io.Writer, reg *registry.Registry, doc *Document) error {
+	return editorschema.WriteJSONSchema(w, reg, doc)
+}
+
+// WriteXSD is [editorschema.WriteXSD].
+func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
+	return editorschema.WriteXSD(w, reg, doc)
+}

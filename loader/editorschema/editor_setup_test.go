@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -28,7 +29,7 @@ import (
 // (made here as the steps would make them), with exactly the lines
 // marked "# flagged" flagged.
 
-const editorSetupDoc = "../docs/editor-setup.md"
+const editorSetupDoc = "../../docs/editor-setup.md"
 
 // A fenced block of a Markdown file.
 type fencedBlock struct {
@@ -99,7 +100,7 @@ type docSteps struct {
 // exists reports whether the slash path p (from the repository root)
 // exists.
 func exists(p string) bool {
-	_, err := os.Stat(filepath.Join("..", filepath.FromSlash(p)))
+	_, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(p)))
 	return err == nil
 }
 
@@ -192,7 +193,7 @@ func (st *docSteps) schemaStep(at, line string, f []string) {
 	if d := path.Dir(out); !st.dirs[d] && !exists(d) && pkgThere {
 		t.Errorf("%s: %q: %s does not exist (mkdir -p it first)", at, line, d)
 	}
-	var doc *Document
+	var doc *scenefile.Document
 	if scene != "" {
 		if want := map[string]string{"json": ".yaml", "xsd": ".xml"}[format]; path.Ext(scene) != want {
 			t.Errorf("%s: %q: a %s schema made with the %s scene %s", at, line, format, path.Ext(scene), scene)
@@ -201,7 +202,7 @@ func (st *docSteps) schemaStep(at, line string, f []string) {
 			st.written[out] = writtenSchema{format: format}
 			return // the example and its scene are still to come
 		}
-		if doc, err = ReadFile(os.DirFS(".."), scene, Limits{}); err != nil {
+		if doc, err = scenefile.ReadFile(os.DirFS("../.."), scene, scenefile.Limits{}); err != nil {
 			t.Errorf("%s: %q: %v", at, line, err)
 			return
 		}
@@ -261,9 +262,9 @@ func (st *docSteps) xmlBlock(b fencedBlock) {
 		return
 	}
 	ws := st.schemaFor(b, "xsd", path.Join(sceneDir, m[1]))
-	d, err := ReadXML("doc.xml", []byte(b.text), Limits{})
+	d, err := scenefile.ReadXML("doc.xml", []byte(b.text), scenefile.Limits{})
 	if err == nil {
-		_, err = Compile(d, st.reg)
+		_, err = compile(d, st.reg)
 	}
 	if err != nil {
 		t.Errorf("%s: the scene does not load: %v", where(b, 0), err)
@@ -309,7 +310,7 @@ func checkSettings(t *testing.T, b fencedBlock, where string, ref func(string)) 
 		if strings.Contains(pattern, "**") {
 			return nil // filepath.Glob has no **
 		}
-		m, err := filepath.Glob(filepath.Join("..", filepath.FromSlash(pattern)))
+		m, err := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(pattern)))
 		if err != nil || len(m) == 0 {
 			t.Errorf("%s: pattern %q matches no file of the repository", where, pattern)
 		}
@@ -323,7 +324,7 @@ func checkSettings(t *testing.T, b fencedBlock, where string, ref func(string)) 
 	}
 	for _, a := range s.XMLAssoc {
 		for _, m := range matches(a.Pattern) {
-			rel, err := filepath.Rel("..", m)
+			rel, err := filepath.Rel(filepath.Join("..", ".."), m)
 			if err != nil {
 				t.Fatal(err)
 			}

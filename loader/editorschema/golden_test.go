@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 // TestSchemaGolden: the schemas of the built-ins are the reviewed files
@@ -44,12 +46,12 @@ func TestSchemaGolden(t *testing.T) {
 // components it declares as they describe registered ones; without one
 // they do not.
 func TestSchemaDeclarations(t *testing.T) {
-	doc, err := ReadYAML("s.yaml", []byte("components:\n  health: {hp: {type: int, default: 100, min: 0}, max: {type: int}}\n  mode: {type: string, default: walk, oneOf: [walk, run]}\n  boss: {}\n"), Limits{})
+	doc, err := scenefile.ReadYAML("s.yaml", []byte("components:\n  health: {hp: {type: int, default: 100, min: 0}, max: {type: int}}\n  mode: {type: string, default: walk, oneOf: [walk, run]}\n  boss: {}\n"), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := newTestRegistry(t)
-	for _, d := range []*Document{nil, doc} {
+	for _, d := range []*scenefile.Document{nil, doc} {
 		var js, xsd bytes.Buffer
 		if err := WriteJSONSchema(&js, reg, d); err != nil {
 			t.Fatal(err)
@@ -92,7 +94,7 @@ func TestSchemaDeclarations(t *testing.T) {
 // TestSchemaBadDeclarations: a declaration that does not compile, or
 // that names a registered component, is an error at the declaration.
 func TestSchemaBadDeclarations(t *testing.T) {
-	doc, err := ReadYAML("s.yaml", []byte("components:\n  hp: {type: nosuch}\n  position: {type: number}\n"), Limits{})
+	doc, err := scenefile.ReadYAML("s.yaml", []byte("components:\n  hp: {type: nosuch}\n  position: {type: number}\n"), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func TestSchemaBadDeclarations(t *testing.T) {
 	} {
 		var b bytes.Buffer
 		err := write(&b)
-		var list ErrorList
+		var list scenefile.ErrorList
 		if !errors.As(err, &list) || len(list) != 2 || list[0].Pos.String() != "s.yaml:2:3" || list[1].Pos.String() != "s.yaml:3:3" ||
 			!strings.Contains(list[1].Msg, "already registered by the program") {
 			t.Errorf("got %v", err)

@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/loader/plan"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -20,16 +21,16 @@ import (
 // (replacing a component of the same name declared by an earlier scene).
 // A declaration that does not compile, or names a component the program
 // registered, is an error as Compile reports it.
-func schemaComponents(reg *registry.Registry, doc *Document) ([]*registry.Component, error) {
+func schemaComponents(reg *registry.Registry, doc *scenefile.Document) ([]*registry.Component, error) {
 	cs := slices.DeleteFunc(reg.Components(), func(c *registry.Component) bool {
 		return c.ReadOnly() // computed by their owners, or the prefab key
 	})
 	if doc != nil {
-		var errs ErrorList
+		var errs scenefile.ErrorList
 		for _, d := range doc.Decls {
 			s, err := plan.DeclaredSchema(d, reg)
 			if err != nil {
-				errs = append(errs, err.(*Error))
+				errs = append(errs, err.(*scenefile.Error))
 				continue
 			}
 			c := &registry.Component{Name: d.Name, Schema: s, Declared: true}

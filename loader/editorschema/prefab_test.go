@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 // prefabSchemaScene has prefabs (one a variant, with parts), instances
@@ -78,7 +79,7 @@ func TestSchemaPrefabs(t *testing.T) {
 				t.Fatalf("loader ok = %v, want %v (test case out of date?): %v", got, tt.ok, err)
 			}
 			schemas := map[string]*jsonschema.Schema{"without a Document": plain}
-			if doc, err := ReadYAML("s.yaml", src, Limits{}); err == nil {
+			if doc, err := scenefile.ReadYAML("s.yaml", src, scenefile.Limits{}); err == nil {
 				schemas["with the Document"] = compileJSONSchema(t, reg, doc)
 			}
 			checkValid(t, schemas, src, tt.ok)
@@ -121,9 +122,9 @@ func TestXSDPrefabs(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tt.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			doc, err := ReadXML(file, []byte(tt.src), Limits{})
+			doc, err := scenefile.ReadXML(file, []byte(tt.src), scenefile.Limits{})
 			if err == nil {
-				_, err = Compile(doc, reg)
+				_, err = compile(doc, reg)
 			}
 			if got := err == nil; got != tt.ok {
 				t.Fatalf("loader ok = %v, want %v (test case out of date?): %v", got, tt.ok, err)

@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"bytes"
@@ -154,7 +154,7 @@ func (w *xsdWriter) componentAttrs(name string, c *registry.Component) {
 // an error. Made without one they take any other attribute
 // (xs:anyAttribute), as XML Schema 1.0 cannot make that depend on the
 // scene's <components> section and the tags it uses.
-func WriteXSD(w io.Writer, reg *registry.Registry, doc *Document) error {
+func WriteXSD(w io.Writer, reg *registry.Registry, doc *scenefile.Document) error {
 	comps, err := schemaComponents(reg, doc)
 	if err != nil {
 		return err
@@ -359,13 +359,13 @@ type sceneName struct {
 // sceneNames returns the instances and tags doc's entities, mixins,
 // prefabs and parts use, by name. Other names that are not components are errors, left for
 // the schema to flag.
-func sceneNames(doc *Document, comps []*registry.Component) []sceneName {
+func sceneNames(doc *scenefile.Document, comps []*registry.Component) []sceneName {
 	if doc == nil {
 		return nil
 	}
 	seen := map[string]bool{}
 	var out []sceneName
-	add := func(specs []*ComponentSpec) {
+	add := func(specs []*scenefile.ComponentSpec) {
 		for _, cs := range specs {
 			if seen[cs.Name] {
 				continue
@@ -375,7 +375,7 @@ func sceneNames(doc *Document, comps []*registry.Component) []sceneName {
 			switch {
 			case isInst && i >= 0 && comps[i].Multiple:
 				out = append(out, sceneName{cs.Name, comps[i]})
-			case !isInst && i < 0 && cs.Kind == ValueEmpty:
+			case !isInst && i < 0 && cs.Kind == scenefile.ValueEmpty:
 				out = append(out, sceneName{cs.Name, nil})
 			default:
 				continue
@@ -383,13 +383,13 @@ func sceneNames(doc *Document, comps []*registry.Component) []sceneName {
 			seen[cs.Name] = true
 		}
 	}
-	var walk func(es []*EntitySpec)
-	walk = func(es []*EntitySpec) {
+	var walk func(es []*scenefile.EntitySpec)
+	walk = func(es []*scenefile.EntitySpec) {
 		for _, e := range es {
 			add(e.Components)
 			walk(e.Children)
 			for _, p := range e.Parts() {
-				walk([]*EntitySpec{p.Body})
+				walk([]*scenefile.EntitySpec{p.Body})
 			}
 		}
 	}
@@ -397,7 +397,7 @@ func sceneNames(doc *Document, comps []*registry.Component) []sceneName {
 		add(m.Components)
 	}
 	for _, p := range doc.Prefabs {
-		walk([]*EntitySpec{p.Body})
+		walk([]*scenefile.EntitySpec{p.Body})
 	}
 	walk(doc.Entities)
 	slices.SortFunc(out, func(a, b sceneName) int { return strings.Compare(a.name, b.name) })

@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -27,7 +28,7 @@ func xmllint(t *testing.T) string {
 }
 
 // writeXSD writes the XML Schema of reg (and doc) to a file in dir.
-func writeXSD(t *testing.T, dir string, reg *registry.Registry, doc *Document) string {
+func writeXSD(t *testing.T, dir string, reg *registry.Registry, doc *scenefile.Document) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := WriteXSD(&b, reg, doc); err != nil {
@@ -76,7 +77,7 @@ func TestXSDValidatesRepoScenes(t *testing.T) {
 		if out := runXmllint(t, lint, plain, f); out != nil {
 			t.Errorf("%s:\n%s", f, out)
 		}
-		doc, err := ReadFile(os.DirFS(filepath.Dir(f)), filepath.Base(f), Limits{})
+		doc, err := scenefile.ReadFile(os.DirFS(filepath.Dir(f)), filepath.Base(f), scenefile.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,9 +128,9 @@ func TestXSDMisspellings(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tt.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			doc, err := ReadXML(file, []byte(tt.src), Limits{})
+			doc, err := scenefile.ReadXML(file, []byte(tt.src), scenefile.Limits{})
 			if err == nil {
-				_, err = Compile(doc, reg)
+				_, err = compile(doc, reg)
 			}
 			if got := err == nil; got != (tt.line == 0) {
 				t.Fatalf("loader ok = %v, want %v (test case out of date?): %v", got, tt.line == 0, err)

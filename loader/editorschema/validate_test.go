@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -27,7 +28,7 @@ import (
 // each value's line to check that an error points at the right place.
 
 // compileJSONSchema compiles the output of WriteJSONSchema.
-func compileJSONSchema(t *testing.T, reg *registry.Registry, doc *Document) *jsonschema.Schema {
+func compileJSONSchema(t *testing.T, reg *registry.Registry, doc *scenefile.Document) *jsonschema.Schema {
 	t.Helper()
 	var b bytes.Buffer
 	if err := WriteJSONSchema(&b, reg, doc); err != nil {
@@ -156,11 +157,11 @@ func validateYAML(t *testing.T, s *jsonschema.Schema, src []byte) ([]schemaError
 
 // compileYAML reads and compiles YAML source with the loader, against reg.
 func compileYAML(reg *registry.Registry, name string, src []byte) error {
-	doc, err := ReadYAML(name, src, Limits{})
+	doc, err := scenefile.ReadYAML(name, src, scenefile.Limits{})
 	if err != nil {
 		return err
 	}
-	_, err = Compile(doc, reg)
+	_, err = compile(doc, reg)
 	return err
 }
 
@@ -168,13 +169,13 @@ func compileYAML(reg *registry.Registry, name string, src []byte) error {
 // repository: scenes/*, and examples/** (which may not exist).
 func repoScenes(t *testing.T, ext string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "scenes", "*"+ext))
+	files, err := filepath.Glob(filepath.Join("..", "..", "scenes", "*"+ext))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = filepath.WalkDir(filepath.Join("..", "examples"), func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(filepath.Join("..", "..", "examples"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if os.IsNotExist(err) && p == filepath.Join("..", "examples") {
+			if os.IsNotExist(err) && p == filepath.Join("..", "..", "examples") {
 				return filepath.SkipDir
 			}
 			return err
@@ -210,7 +211,7 @@ func TestSchemaValidatesRepoScenes(t *testing.T) {
 	reg := newTestRegistry(t)
 	builtins := compileJSONSchema(t, reg, nil)
 	files := repoScenes(t, ".yaml")
-	if !slices.Contains(files, filepath.Join("..", "scenes", "cubes.yaml")) || !slices.Contains(files, filepath.Join("..", "scenes", "authoring.yaml")) {
+	if !slices.Contains(files, filepath.Join("..", "..", "scenes", "cubes.yaml")) || !slices.Contains(files, filepath.Join("..", "..", "scenes", "authoring.yaml")) {
 		t.Fatalf("scenes/cubes.yaml or scenes/authoring.yaml missing from %v", files)
 	}
 	for _, f := range files {
@@ -229,7 +230,7 @@ func TestSchemaValidatesRepoScenes(t *testing.T) {
 		if errs, _ := validateYAML(t, s, src); len(errs) > 0 {
 			t.Errorf("%s: %v (a scene using a program's own components names that program's schema in a modeline)", f, errs)
 		}
-		doc, err := ReadFile(os.DirFS(filepath.Dir(f)), filepath.Base(f), Limits{})
+		doc, err := scenefile.ReadFile(os.DirFS(filepath.Dir(f)), filepath.Base(f), scenefile.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,7 +288,7 @@ func TestSchemaRejectsMisspellings(t *testing.T) {
 			if err := compileYAML(reg, "s.yaml", src); err == nil {
 				t.Fatal("the loader accepts the scene (test case out of date?)")
 			}
-			doc, err := ReadYAML("s.yaml", src, Limits{})
+			doc, err := scenefile.ReadYAML("s.yaml", src, scenefile.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -403,7 +404,7 @@ entities:
 				t.Fatalf("loader ok = %v, want %v (test case out of date?): %v", got, tt.ok, err)
 			}
 			schemas := map[string]*jsonschema.Schema{"without a Document": plain}
-			if doc, err := ReadYAML("s.yaml", src, Limits{}); err == nil && (len(doc.Decls) > 0 || !tt.ok) {
+			if doc, err := scenefile.ReadYAML("s.yaml", src, scenefile.Limits{}); err == nil && (len(doc.Decls) > 0 || !tt.ok) {
 				// A doc with a bad declaration makes no schema.
 				var b bytes.Buffer
 				if WriteJSONSchema(&b, reg, doc) == nil {
@@ -420,7 +421,7 @@ entities:
 // a file the schema was not made with.
 func TestSchemaOpenScenes(t *testing.T) {
 	reg := newTestRegistry(t)
-	doc, err := ReadYAML("s.yaml", []byte("components: {hp: {type: int}}\ninclude: [common.yaml]\n"), Limits{})
+	doc, err := scenefile.ReadYAML("s.yaml", []byte("components: {hp: {type: int}}\ninclude: [common.yaml]\n"), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,7 +485,7 @@ func jsonKeywords(s any, path string, f func(path, key string, v any)) {
 // with siblings (draft-07 ignores them), so editors check what this
 // package's tests check.
 func TestSchemaDraft07Keywords(t *testing.T) {
-	doc, err := ReadYAML("s.yaml", []byte("components: {hp: {type: int}}\ninclude: common.yaml\n"), Limits{})
+	doc, err := scenefile.ReadYAML("s.yaml", []byte("components: {hp: {type: int}}\ninclude: common.yaml\n"), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"errors"

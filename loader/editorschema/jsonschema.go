@@ -1,4 +1,4 @@
-package loader
+package editorschema
 
 import (
 	"encoding/json"
@@ -211,7 +211,7 @@ func schemaRef(name string) jsonObj {
 // It declares draft 2020-12 but uses only keywords that draft-07 reads
 // the same way (no siblings next to $ref, items as a single schema), since
 // the YAML language server most editors use implements draft-07.
-func WriteJSONSchema(w io.Writer, reg *registry.Registry, doc *Document) error {
+func WriteJSONSchema(w io.Writer, reg *registry.Registry, doc *scenefile.Document) error {
 	comps, err := schemaComponents(reg, doc)
 	if err != nil {
 		return err
@@ -393,7 +393,7 @@ func entitySchemas(compProps, patterns jsonObj, open bool) (entity, mixin, prefa
 // no doc, any declaration or include). A JSON Schema cannot compare an
 // entity's keys with the keys of the components section, so a scene that
 // brings components of its own is checked less strictly.
-func openScene(doc *Document) jsonObj {
+func openScene(doc *scenefile.Document) jsonObj {
 	var decls, includes []string
 	if doc != nil {
 		for _, d := range doc.Decls {
