@@ -9,7 +9,7 @@ import (
 )
 
 // Save-back: a change asked with ?save=1 is prepared before the World is
-// touched (loader.Reloader.PrepareSet, PrepareRemove: the scene's files
+// touched (loader.Saver.PrepareSet, PrepareRemove: the scene's files
 // read, the edit made and checked, nothing written), so that a refusal
 // leaves the World and the files as they were; then the change is made in
 // the World, and the edit committed (written, and the scene's Plan
@@ -49,9 +49,9 @@ func (in *Inspector) prepareSave(e ecs.Entity, name, attr string, remove bool) (
 	var sv *loader.SaveEdit
 	var err error
 	if remove {
-		sv, err = rl.PrepareRemove(e, name)
+		sv, err = loader.NewSaver(rl).PrepareRemove(e, name)
 	} else {
-		sv, err = rl.PrepareSet(e, name, attr)
+		sv, err = loader.NewSaver(rl).PrepareSet(e, name, attr)
 	}
 	if err == nil {
 		return sv, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -273,9 +274,9 @@ func runEditCase(t *testing.T, file, src string, c editCase, from, to string) {
 	comp, _ := reg.Component(c.comp)
 	var out []byte
 	if c.remove {
-		out, err = loader.EditRemove([]byte(src), ent, c.comp)
+		out, err = live.EditRemove([]byte(src), ent, c.comp)
 	} else {
-		out, err = loader.EditComponent([]byte(src), ent, c.comp, comp.Schema, c.attr)
+		out, err = live.EditComponent([]byte(src), ent, c.comp, comp.Schema, c.attr)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -343,10 +344,10 @@ func TestEditErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	hero := findEntity(doc, "hero")
-	if _, err := loader.EditComponent(src, hero, "health", health.Schema, "hp: abc"); err == nil || !strings.Contains(err.Error(), "hp") {
+	if _, err := live.EditComponent(src, hero, "health", health.Schema, "hp: abc"); err == nil || !strings.Contains(err.Error(), "hp") {
 		t.Fatalf("bad value: %v", err)
 	}
-	if _, err := loader.EditRemove(src, hero, "spin"); !errors.Is(err, loader.ErrNoSource) {
+	if _, err := live.EditRemove(src, hero, "spin"); !errors.Is(err, loader.ErrNoSource) {
 		t.Fatalf("remove a component not written: %v", err)
 	}
 	// YAML the parser leaves to yaml.v3 has no spans: not edited.
@@ -356,7 +357,7 @@ func TestEditErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	title, _ := reg.Component("title")
-	if _, err := loader.EditComponent(tagged, findEntity(td, "a"), "title", title.Schema, "y"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "tags") {
+	if _, err := live.EditComponent(tagged, findEntity(td, "a"), "title", title.Schema, "y"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "tags") {
 		t.Fatalf("a file read by yaml.v3: %v", err)
 	}
 	// JSON dumps are not edited.
@@ -366,11 +367,11 @@ func TestEditErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	pos, _ := reg.Component("position")
-	if _, err := loader.EditComponent(js, findEntity(jd, "a"), "position", pos.Schema, "1 1 1"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "JSON") {
+	if _, err := live.EditComponent(js, findEntity(jd, "a"), "position", pos.Schema, "1 1 1"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "JSON") {
 		t.Fatalf("JSON: %v", err)
 	}
 	// Positions that do not fit the bytes are refused, not guessed.
-	if _, err := loader.EditComponent([]byte("entities: []\n"), hero, "health", health.Schema, "hp: 1"); !errors.Is(err, loader.ErrCannotEdit) {
+	if _, err := live.EditComponent([]byte("entities: []\n"), hero, "health", health.Schema, "hp: 1"); !errors.Is(err, loader.ErrCannotEdit) {
 		t.Fatalf("other bytes: %v", err)
 	}
 }

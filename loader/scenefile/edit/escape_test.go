@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 )
 
@@ -135,7 +136,7 @@ func checkEscapeEdit(t *testing.T, file, src string) {
 		t.Fatalf("%v\n%s", err, src)
 	}
 	label, _ := reg.Component("label")
-	out, err := loader.EditComponent([]byte(src), findEntity(doc, "e"), "label", label.Schema, "font: mono")
+	out, err := live.EditComponent([]byte(src), findEntity(doc, "e"), "label", label.Schema, "font: mono")
 	if err != nil {
 		t.Fatalf("the edit is refused: %v\n%s", err, src)
 	}

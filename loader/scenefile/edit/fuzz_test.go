@@ -14,6 +14,7 @@ import (
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
@@ -129,7 +130,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 
 	var out []byte
 	if remove {
-		out, err = loader.EditRemove(src, target, name)
+		out, err = live.EditRemove(src, target, name)
 		if len(edit.Owns(target, name)) == 0 {
 			if !errors.Is(err, loader.ErrNoSource) {
 				t.Fatalf("remove %s, not written: %v", name, err)
@@ -137,7 +138,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 			return
 		}
 	} else {
-		out, err = loader.EditComponent(src, target, name, sch, attr)
+		out, err = live.EditComponent(src, target, name, sch, attr)
 	}
 	if err != nil {
 		if errors.Is(err, loader.ErrCannotEdit) && strings.Contains(err.Error(), "block scalar") {
