@@ -11,6 +11,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -90,7 +91,7 @@ entities:
 // relabelling an instance, creating an entity with one among its own
 // components or through a mixin.
 func TestReadOnlyComponents(t *testing.T) {
-	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*live.Scene, error) {
 		_, err := registry.Register(reg, "score", registry.Definition[health]{ReadOnly: true, Owner: "kept by the scoring system", Multiple: true})
 		if err != nil {
 			return nil, err

@@ -32,19 +32,19 @@ func TestJSONCaptureSteps(t *testing.T) {
 		for range 3 {
 			_ = reg.Tick(1.0 / 60)
 		}
-		opts := []loader.ExportOptions{{}, {Flat: true}}
+		opts := []export.Options{{}, {Flat: true}}
 		for e := range reg.World().All() {
 			if len(reg.World().Children(e)) > 0 {
-				opts = append(opts, loader.ExportOptions{Root: e})
+				opts = append(opts, export.Options{Root: e})
 				break
 			}
 		}
 		for _, opt := range opts {
 			var want bytes.Buffer
-			if err := loader.WriteJSON(&want, reg, opt); err != nil {
+			if err := export.WriteJSON(&want, reg, opt); err != nil {
 				t.Fatal(err)
 			}
-			c := loader.NewJSONCapture(reg, opt)
+			c := export.NewJSONCapture(reg, opt)
 			steps := 1
 			for !c.Capture(time.Now().Add(-time.Second)) { // the clock is always past: one slice per call
 				steps++
@@ -85,7 +85,7 @@ func TestJSONCaptureAcrossChanges(t *testing.T) {
 			roots = append(roots, e)
 		}
 	}
-	c := loader.NewJSONCapture(reg, loader.ExportOptions{})
+	c := export.NewJSONCapture(reg, export.Options{})
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err == nil {
 		t.Error("WriteTo before the capture is done")
@@ -108,7 +108,7 @@ func TestJSONCaptureAcrossChanges(t *testing.T) {
 	if _, err := c.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := loader.ReadJSON("dump.json", b.Bytes(), loader.Limits{})
+	doc, err := scenefile.ReadJSON("dump.json", b.Bytes(), scenefile.Limits{})
 	if err != nil {
 		t.Fatalf("the dump does not read back: %v", err)
 	}

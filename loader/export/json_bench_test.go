@@ -6,6 +6,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/scenes"
 )
 
@@ -24,14 +25,14 @@ func BenchmarkWriteJSON(b *testing.B) {
 	}
 	b.Run("WriteJSON", func(b *testing.B) {
 		for b.Loop() {
-			if err := loader.WriteJSON(io.Discard, reg, loader.ExportOptions{}); err != nil {
+			if err := export.WriteJSON(io.Discard, reg, export.Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("DumpEntities", func(b *testing.B) {
 		for b.Loop() {
-			loader.DumpEntities(reg, es)
+			export.DumpEntities(reg, es)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -52,13 +53,13 @@ func benchmarkNaming(b *testing.B, reg *registry.Registry, es []ecs.Entity) {
 	b.Run("EntityPath", func(b *testing.B) {
 		for b.Loop() {
 			for _, e := range es {
-				_ = loader.EntityPath(reg, e)
+				_ = export.EntityPath(reg, e)
 			}
 		}
 	})
 	b.Run("EntityPaths", func(b *testing.B) {
 		for b.Loop() {
-			_ = loader.EntityPaths(reg, es)
+			_ = export.EntityPaths(reg, es)
 		}
 	})
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -37,14 +37,14 @@ func checkPaths(t *testing.T, reg *registry.Registry, what string) {
 	want := make([]string, len(es))
 	for i, e := range es {
 		want[i] = refPath(reg, e)
-		if got := loader.EntityPath(reg, e); got != want[i] {
+		if got := export.EntityPath(reg, e); got != want[i] {
 			t.Fatalf("%s: EntityPath(%v) %q, want %q", what, e, got, want[i])
 		}
 	}
-	if got := loader.EntityPaths(reg, es); !slices.Equal(got, want) {
+	if got := export.EntityPaths(reg, es); !slices.Equal(got, want) {
 		t.Fatalf("%s: EntityPaths %q, want %q", what, got, want)
 	}
-	n := loader.NewNamer(reg)
+	n := export.NewNamer(reg)
 	for i := len(es) - 1; i >= 0; i-- {
 		if got := n.Path(es[i]); got != want[i] {
 			t.Fatalf("%s: Namer.Path(%v) backwards %q, want %q", what, es[i], got, want[i])

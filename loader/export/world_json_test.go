@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -37,7 +38,7 @@ func TestJSONWorld(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := loader.WriteJSON(&buf, reg, loader.ExportOptions{}); err != nil {
+	if err := export.WriteJSON(&buf, reg, export.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

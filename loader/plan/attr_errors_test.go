@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -72,7 +73,7 @@ func TestEveryBadPropertyReported(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := loader.LoadBytes(reg, tc.file, []byte(tc.src), loader.Options{})
-			var list loader.ErrorList
+			var list scenefile.ErrorList
 			if !errors.As(err, &list) {
 				t.Fatalf("error %v, want an ErrorList", err)
 			}

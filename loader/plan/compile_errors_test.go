@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -95,7 +96,7 @@ func TestCompileErrors(t *testing.T) {
 			if got := err.Error(); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
-			var list loader.ErrorList
+			var list scenefile.ErrorList
 			if !errors.As(err, &list) || len(list) != strings.Count(tc.want, "\n")+1 {
 				t.Errorf("error is not an ErrorList of %d: %#v", strings.Count(tc.want, "\n")+1, err)
 			}

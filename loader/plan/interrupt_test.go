@@ -11,6 +11,8 @@ import (
 
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/internal/scenegen"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
@@ -57,36 +59,36 @@ func TestInterruptEachPhase(t *testing.T) {
 	for _, f := range []string{"yaml", "xml"} {
 		data := scenegen.LoadScene(f, n)
 		checkInterrupted(t, "read "+f, func(ctx context.Context) error {
-			_, err := scenefile.ReadContext(ctx, "big."+f, data, loader.Limits{})
+			_, err := scenefile.ReadContext(ctx, "big."+f, data, scenefile.Limits{})
 			return err
 		})
 	}
 	dump := scenegen.JSONDump(n)
 	checkInterrupted(t, "read json", func(ctx context.Context) error {
-		_, err := scenefile.ReadContext(ctx, "big.json", dump, loader.Limits{})
+		_, err := scenefile.ReadContext(ctx, "big.json", dump, scenefile.Limits{})
 		return err
 	})
 
-	doc, err := loader.Read("big.yaml", []byte(bigPrefabScene(8)), loader.Limits{}) // 888,888 entities
+	doc, err := scenefile.Read("big.yaml", []byte(bigPrefabScene(8)), scenefile.Limits{}) // 888,888 entities
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkInterrupted(t, "compile", func(ctx context.Context) error {
-		_, err := loader.CompileContext(ctx, doc, newTestRegistry(t))
+		_, err := plan.Compile(doc, newTestRegistry(t), plan.Options{Context: ctx})
 		return err
 	})
 
 	reg := newTestRegistry(t)
-	doc, err = loader.Read("big.yaml", []byte(bigPrefabScene(3)), loader.Limits{})
+	doc, err = scenefile.Read("big.yaml", []byte(bigPrefabScene(3)), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := loader.Compile(doc, reg)
+	pl, err := plan.Compile(doc, reg, plan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkInterrupted(t, "build", func(ctx context.Context) error {
-		_, err := loader.BuildContext(ctx, plan, reg)
+		_, err := live.BuildContext(ctx, pl, reg)
 		return err
 	})
 	if n := reg.World().Len(); n != 0 {
@@ -164,7 +166,7 @@ func TestReloaderRefusesBombs(t *testing.T) {
 			t.Fatalf("%s: the refused save changed the running scene", tc.name)
 		}
 	}
-	rl.Options.Limits = loader.Limits{}
+	rl.Options.Limits = scenefile.Limits{}
 	write(strings.Replace(shipScene, "position: 5 0 0", "position: 6 0 0", 1))
 	if d, err := rl.Reload(); err != nil || d.Summary() != "+0 -0 ~1" {
 		t.Fatalf("the good save after them: %v %v", d, err)

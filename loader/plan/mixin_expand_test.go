@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 // chainScene writes a YAML scene of n mixins m0 .. m(n-1), each listing
@@ -71,7 +72,7 @@ func TestMixinCycleReportedOnce(t *testing.T) {
 		reg := newTestRegistry(t)
 		start := time.Now()
 		_, err := loader.LoadBytes(reg, "cycle.yaml", []byte(src), loader.Options{})
-		list, ok := err.(loader.ErrorList)
+		list, ok := err.(scenefile.ErrorList)
 		if !ok || len(list) != 1 {
 			t.Fatalf("cycle of %d: %d errors (%T): %.500v", n, len(list), err, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 // Prefab bombs: prefab graphs whose expansion would pass the limits, in
@@ -151,40 +152,40 @@ func jsonPrefabTree(k, levels int) string {
 // prefabBombs are the attacks, each with the error it must get.
 var prefabBombs = []struct {
 	name, file, src string
-	lim             loader.Limits
+	lim             scenefile.Limits
 	want            string
 }{
-	{"10-way tree of 8 levels", "a.yaml", prefabTree(10, 8, true), loader.Limits{},
+	{"10-way tree of 8 levels", "a.yaml", prefabTree(10, 8, true), scenefile.Limits{},
 		`a.yaml:14:3: prefab "p1": an instance would have 1111111 entities, more than the 1000000 a scene may have (Limits.MaxEntities)`},
-	{"10-way tree of 7 levels, just past the limit", "a.yaml", prefabTree(10, 7, true), loader.Limits{},
+	{"10-way tree of 7 levels, just past the limit", "a.yaml", prefabTree(10, 7, true), scenefile.Limits{},
 		`a.yaml:2:3: prefab "p0": an instance would have 1111111 entities, more than the 1000000 a scene may have (Limits.MaxEntities)`},
-	{"unused tree", "a.yaml", prefabTree(10, 8, false), loader.Limits{},
+	{"unused tree", "a.yaml", prefabTree(10, 8, false), scenefile.Limits{},
 		`a.yaml:14:3: prefab "p1": an instance would have 1111111 entities`},
-	{"tree of 40 levels, sizes past int64", "a.yaml", prefabTree(10, 40, true), loader.Limits{},
+	{"tree of 40 levels, sizes past int64", "a.yaml", prefabTree(10, 40, true), scenefile.Limits{},
 		`a.yaml:398:3: prefab "p33": an instance would have 1111111 entities`},
-	{"4-way tree past a small limit", "a.yaml", prefabTree(4, 4, true), loader.Limits{MaxEntities: 80},
+	{"4-way tree past a small limit", "a.yaml", prefabTree(4, 4, true), scenefile.Limits{MaxEntities: 80},
 		`a.yaml:2:3: prefab "p0": an instance would have 85 entities, more than the 80 a scene may have (Limits.MaxEntities)`},
-	{"chain of 2000 nested prefabs", "a.yaml", prefabChain(2000), loader.Limits{},
+	{"chain of 2000 nested prefabs", "a.yaml", prefabChain(2000), scenefile.Limits{},
 		`a.yaml:1745:3: prefab "p1743": its entities nest 257 deep, more than the 256 a scene allows (Limits.MaxDepth)`},
-	{"chain past a small depth", "a.yaml", prefabChain(20), loader.Limits{MaxDepth: 8},
+	{"chain past a small depth", "a.yaml", prefabChain(20), scenefile.Limits{MaxDepth: 8},
 		`a.yaml:13:3: prefab "p11": its entities nest 9 deep, more than the 8 a scene allows (Limits.MaxDepth)`},
-	{"variants doubling over 64 levels", "a.yaml", prefabDoubling(64), loader.Limits{},
+	{"variants doubling over 64 levels", "a.yaml", prefabDoubling(64), scenefile.Limits{},
 		`a.yaml:46:3: prefab "v44": an instance would have 1048576 entities`},
-	{"parts' changes tripling over 40 levels", "a.yaml", prefabPartsTripling(40), loader.Limits{},
+	{"parts' changes tripling over 40 levels", "a.yaml", prefabPartsTripling(40), scenefile.Limits{},
 		`a.yaml:29:3: prefab "q27": an instance would have 1594322 entities`},
-	{"ten instances in the scene", "a.yaml", prefabFan(10), loader.Limits{},
+	{"ten instances in the scene", "a.yaml", prefabFan(10), scenefile.Limits{},
 		`a.yaml:74:13: instance of prefab "p0": its 111111 entities would bring the scene to 1111110, more than the 1000000 it may have (Limits.MaxEntities)`},
 	{"instances added by an instance's parts", "a.yaml", prefabTree(10, 6, false) + "entities:\n  - prefab: p0\n    parts: {\"0\": {children: [" +
-		strings.TrimSuffix(strings.Repeat("{prefab: p0}, ", 9), ", ") + "]}}\n", loader.Limits{},
+		strings.TrimSuffix(strings.Repeat("{prefab: p0}, ", 9), ", ") + "]}}\n", scenefile.Limits{},
 		`a.yaml:65:13: instance of prefab "p0": its 1111110 entities would bring the scene to 1111110, more than the 1000000 it may have (Limits.MaxEntities)`},
-	{"an instance placed deep", "a.yaml", prefabDeepPlace(100, 200), loader.Limits{},
+	{"an instance placed deep", "a.yaml", prefabDeepPlace(100, 200), scenefile.Limits{},
 		`a.yaml:303:413: instance of prefab "p0" at depth 101: its entities would nest 300 deep, more than the 256 allowed (Limits.MaxDepth)`},
-	{"long names repeated by nesting", "a.yaml", prefabLongNames(200, 1000), loader.Limits{},
+	{"long names repeated by nesting", "a.yaml", prefabLongNames(200, 1000), scenefile.Limits{},
 		`a.yaml:208:5: the ids and paths of the parts of prefabs' instances (such as "ship/nnnnnnnnnnnnnnnnnnnnnnnnn...`},
-	{"long names past a small limit", "a.yaml", prefabLongNames(20, 100), loader.Limits{MaxNameBytes: 100_000},
+	{"long names past a small limit", "a.yaml", prefabLongNames(20, 100), scenefile.Limits{MaxNameBytes: 100_000},
 		`a.yaml:28:5: the ids and paths of the parts of prefabs' instances (such as "ship/nnnnnnnnnnnnnnnnnnnnnnnnn...`},
-	{"XML tree", "a.xml", xmlPrefabTree(10, 8), loader.Limits{}, `a.xml:3:15: prefab "p1": an instance would have 1111111 entities`},
-	{"JSON tree", "a.json", jsonPrefabTree(10, 8), loader.Limits{}, `a.json:3:1: prefab "p1": an instance would have 1111111 entities`},
+	{"XML tree", "a.xml", xmlPrefabTree(10, 8), scenefile.Limits{}, `a.xml:3:15: prefab "p1": an instance would have 1111111 entities`},
+	{"JSON tree", "a.json", jsonPrefabTree(10, 8), scenefile.Limits{}, `a.json:3:1: prefab "p1": an instance would have 1111111 entities`},
 }
 
 // measure runs fn and returns how long it took and how many bytes it
@@ -210,7 +211,7 @@ func TestPrefabBombs(t *testing.T) {
 			took, alloc := measure(func() {
 				_, err = loader.LoadBytes(reg, tc.file, []byte(tc.src), loader.Options{Limits: tc.lim})
 			})
-			var list loader.ErrorList
+			var list scenefile.ErrorList
 			if !errors.As(err, &list) {
 				t.Fatalf("got %v, want an ErrorList", err)
 			}
@@ -269,15 +270,15 @@ func TestPrefabsUnusedCostNothing(t *testing.T) {
 // them, with the counts.
 func TestPrefabLimitsFromOptions(t *testing.T) {
 	src := prefabTree(3, 3, false) + "entities:\n  - prefab: p0\n  - {children: [{prefab: p0}]}\n" // 13 + 1 + 13
-	if _, err := loader.LoadBytes(newTestRegistry(t), "a.yaml", []byte(src), loader.Options{Limits: loader.Limits{MaxEntities: 27, MaxDepth: 4}}); err != nil {
+	if _, err := loader.LoadBytes(newTestRegistry(t), "a.yaml", []byte(src), loader.Options{Limits: scenefile.Limits{MaxEntities: 27, MaxDepth: 4}}); err != nil {
 		t.Fatalf("at the limits: %v", err)
 	}
 	for _, tc := range []struct {
-		lim  loader.Limits
+		lim  scenefile.Limits
 		want string
 	}{
-		{loader.Limits{MaxEntities: 26, MaxDepth: 4}, `a.yaml:16:26: instance of prefab "p0": its 13 entities would bring the scene to 27, more than the 26 it may have (Limits.MaxEntities)`},
-		{loader.Limits{MaxEntities: 27, MaxDepth: 3}, `a.yaml:16:26: instance of prefab "p0" at depth 2: its entities would nest 4 deep, more than the 3 allowed (Limits.MaxDepth)`},
+		{scenefile.Limits{MaxEntities: 26, MaxDepth: 4}, `a.yaml:16:26: instance of prefab "p0": its 13 entities would bring the scene to 27, more than the 26 it may have (Limits.MaxEntities)`},
+		{scenefile.Limits{MaxEntities: 27, MaxDepth: 3}, `a.yaml:16:26: instance of prefab "p0" at depth 2: its entities would nest 4 deep, more than the 3 allowed (Limits.MaxDepth)`},
 	} {
 		_, err := loader.LoadBytes(newTestRegistry(t), "a.yaml", []byte(src), loader.Options{Limits: tc.lim})
 		if err == nil || err.Error() != tc.want {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/plan"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -56,17 +58,17 @@ func (g *shapeGen) generate() string {
 // partPaths compiles the prefabs so far and returns the paths of the
 // parts of name's template.
 func (g *shapeGen) partPaths(name string) []string {
-	doc, err := loader.Read("g.yaml", []byte(g.prefabText()), loader.Limits{})
+	doc, err := scenefile.Read("g.yaml", []byte(g.prefabText()), scenefile.Limits{})
 	if err != nil {
 		panic(err)
 	}
-	plan, err := loader.Compile(doc, g.reg)
+	pl, err := plan.Compile(doc, g.reg, plan.Options{})
 	if err != nil {
 		panic(fmt.Sprintf("%v\n%s", err, g.prefabText()))
 	}
 	var out []string
-	var walk func(n *loader.Node, path string)
-	walk = func(n *loader.Node, path string) {
+	var walk func(n *plan.Node, path string)
+	walk = func(n *plan.Node, path string) {
 		for _, ch := range n.Children {
 			p := ch.Key()
 			if path != "" {
@@ -76,7 +78,7 @@ func (g *shapeGen) partPaths(name string) []string {
 			walk(ch, p)
 		}
 	}
-	walk(plan.Prefabs[name].Root, "")
+	walk(pl.Prefabs[name].Root, "")
 	return out
 }
 
@@ -223,23 +225,23 @@ func TestPrefabShapesExact(t *testing.T) {
 		g := &shapeGen{r: r, reg: newTestRegistry(t)}
 		src := g.generate()
 		entities, depth := expansionCounts(t, src)
-		compile := func(lim loader.Limits) error {
-			doc, err := loader.Read("g.yaml", []byte(src), loader.Limits{})
+		compile := func(lim scenefile.Limits) error {
+			doc, err := scenefile.Read("g.yaml", []byte(src), scenefile.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			doc.SetLimits(lim) // the reader's limits are not under test
-			_, err = loader.Compile(doc, newTestRegistry(t))
+			_, err = plan.Compile(doc, newTestRegistry(t), plan.Options{})
 			return err
 		}
-		if err := compile(loader.Limits{MaxEntities: entities, MaxDepth: depth}); err != nil {
+		if err := compile(scenefile.Limits{MaxEntities: entities, MaxDepth: depth}); err != nil {
 			t.Fatalf("scene %d at its own counts (%d entities, depth %d): %v\n%s", k, entities, depth, err, src)
 		}
-		if err := compile(loader.Limits{MaxEntities: entities - 1, MaxDepth: depth}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxEntities)") {
+		if err := compile(scenefile.Limits{MaxEntities: entities - 1, MaxDepth: depth}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxEntities)") {
 			t.Fatalf("scene %d with one entity less than %d: %v\n%s", k, entities, err, src)
 		}
 		if depth > 1 {
-			if err := compile(loader.Limits{MaxEntities: entities, MaxDepth: depth - 1}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxDepth)") {
+			if err := compile(scenefile.Limits{MaxEntities: entities, MaxDepth: depth - 1}); err == nil || !strings.Contains(err.Error(), "(Limits.MaxDepth)") {
 				t.Fatalf("scene %d with one level less than %d: %v\n%s", k, depth, err, src)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -50,10 +51,10 @@ func newEditRegistry(tb testing.TB) *registry.Registry {
 }
 
 // findEntity returns the entity of doc whose id is id.
-func findEntity(doc *loader.Document, id string) *loader.EntitySpec {
-	var found *loader.EntitySpec
-	var walk func([]*loader.EntitySpec)
-	walk = func(es []*loader.EntitySpec) {
+func findEntity(doc *scenefile.Document, id string) *scenefile.EntitySpec {
+	var found *scenefile.EntitySpec
+	var walk func([]*scenefile.EntitySpec)
+	walk = func(es []*scenefile.EntitySpec) {
 		for _, e := range es {
 			if e.ID == id {
 				found = e
@@ -263,7 +264,7 @@ func TestEditByteForByte(t *testing.T) {
 func runEditCase(t *testing.T, file, src string, c editCase, from, to string) {
 	t.Helper()
 	reg := newEditRegistry(t)
-	doc, err := loader.Read(file, []byte(src), loader.Limits{})
+	doc, err := scenefile.Read(file, []byte(src), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +340,7 @@ func TestEditErrors(t *testing.T) {
 	reg := newEditRegistry(t)
 	health, _ := reg.Component("health")
 	src := []byte(editYAML)
-	doc, err := loader.Read("scene.yaml", src, loader.Limits{})
+	doc, err := scenefile.Read("scene.yaml", src, scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,31 +348,31 @@ func TestEditErrors(t *testing.T) {
 	if _, err := live.EditComponent(src, hero, "health", health.Schema, "hp: abc"); err == nil || !strings.Contains(err.Error(), "hp") {
 		t.Fatalf("bad value: %v", err)
 	}
-	if _, err := live.EditRemove(src, hero, "spin"); !errors.Is(err, loader.ErrNoSource) {
+	if _, err := live.EditRemove(src, hero, "spin"); !errors.Is(err, edit.ErrNoSource) {
 		t.Fatalf("remove a component not written: %v", err)
 	}
 	// YAML the parser leaves to yaml.v3 has no spans: not edited.
 	tagged := []byte("entities:\n  - id: a\n    title: !!str x\n")
-	td, err := loader.Read("t.yaml", tagged, loader.Limits{})
+	td, err := scenefile.Read("t.yaml", tagged, scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	title, _ := reg.Component("title")
-	if _, err := live.EditComponent(tagged, findEntity(td, "a"), "title", title.Schema, "y"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "tags") {
+	if _, err := live.EditComponent(tagged, findEntity(td, "a"), "title", title.Schema, "y"); !errors.Is(err, edit.ErrCannotEdit) || !strings.Contains(err.Error(), "tags") {
 		t.Fatalf("a file read by yaml.v3: %v", err)
 	}
 	// JSON dumps are not edited.
 	js := []byte(`{"entities": [{"id": "a", "path": "a", "parent": null, "depth": 0, "class": [], "components": {"position": {"x": 1, "y": 2, "z": 3}}}]}`)
-	jd, err := loader.Read("d.json", js, loader.Limits{})
+	jd, err := scenefile.Read("d.json", js, scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pos, _ := reg.Component("position")
-	if _, err := live.EditComponent(js, findEntity(jd, "a"), "position", pos.Schema, "1 1 1"); !errors.Is(err, loader.ErrCannotEdit) || !strings.Contains(err.Error(), "JSON") {
+	if _, err := live.EditComponent(js, findEntity(jd, "a"), "position", pos.Schema, "1 1 1"); !errors.Is(err, edit.ErrCannotEdit) || !strings.Contains(err.Error(), "JSON") {
 		t.Fatalf("JSON: %v", err)
 	}
 	// Positions that do not fit the bytes are refused, not guessed.
-	if _, err := live.EditComponent([]byte("entities: []\n"), hero, "health", health.Schema, "hp: 1"); !errors.Is(err, loader.ErrCannotEdit) {
+	if _, err := live.EditComponent([]byte("entities: []\n"), hero, "health", health.Schema, "hp: 1"); !errors.Is(err, edit.ErrCannotEdit) {
 		t.Fatalf("other bytes: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 )
 
@@ -127,7 +128,7 @@ func checkEscapeEdit(t *testing.T, file, src string) {
 		t.Fatalf("serif occurs %d times in\n%s", strings.Count(src, "serif"), src)
 	}
 	reg := newEditRegistry(t)
-	doc, err := loader.Read(file, []byte(src), loader.Limits{})
+	doc, err := scenefile.Read(file, []byte(src), scenefile.Limits{})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
@@ -143,7 +144,7 @@ func checkEscapeEdit(t *testing.T, file, src string) {
 	if want := strings.Replace(src, "serif", "mono", 1); string(out) != want {
 		t.Fatalf("edited file:\n%s\nwant:\n%s", out, want)
 	}
-	nd, err := loader.Read(file, out, loader.Limits{})
+	nd, err := scenefile.Read(file, out, scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func checkEscapeErrorPos(t *testing.T, file, src string) {
 	i := strings.Index(bad, "fnot")
 	line := 1 + strings.Count(bad[:i], "\n")
 	col := 1 + utf8.RuneCountInString(bad[strings.LastIndexByte(bad[:i], '\n')+1:i])
-	want := loader.Pos{File: file, Line: line, Col: col}.String() + ": "
+	want := scenefile.Pos{File: file, Line: line, Col: col}.String() + ": "
 	_, err := loader.LoadBytes(newEditRegistry(t), file, []byte(bad), loader.Options{})
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `unknown property "fnot"`) {
 		t.Fatalf("error %v, want it at %s\n%s", err, want, bad)

@@ -15,6 +15,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
@@ -84,7 +85,7 @@ func FuzzEditComponent(f *testing.F) {
 func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s string, n int64) {
 	reg := cf.newReg(t)
 	src := []byte(cf.src)
-	doc, err := loader.Read(cf.name, src, loader.Limits{})
+	doc, err := scenefile.Read(cf.name, src, scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,9 +93,9 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ents []*loader.EntitySpec
-	var walk func([]*loader.EntitySpec)
-	walk = func(es []*loader.EntitySpec) {
+	var ents []*scenefile.EntitySpec
+	var walk func([]*scenefile.EntitySpec)
+	walk = func(es []*scenefile.EntitySpec) {
 		for _, e := range es {
 			ents = append(ents, e)
 			walk(e.Children)
@@ -132,7 +133,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	if remove {
 		out, err = live.EditRemove(src, target, name)
 		if len(edit.Owns(target, name)) == 0 {
-			if !errors.Is(err, loader.ErrNoSource) {
+			if !errors.Is(err, edit.ErrNoSource) {
 				t.Fatalf("remove %s, not written: %v", name, err)
 			}
 			return
@@ -141,13 +142,13 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 		out, err = live.EditComponent(src, target, name, sch, attr)
 	}
 	if err != nil {
-		if errors.Is(err, loader.ErrCannotEdit) && strings.Contains(err.Error(), "block scalar") {
+		if errors.Is(err, edit.ErrCannotEdit) && strings.Contains(err.Error(), "block scalar") {
 			return
 		}
 		t.Fatalf("%s: %s %q on %s: %v", cf.name, name, attr, target.Pos, err)
 	}
 	checkEditLocal(t, src, out, ents, target)
-	nd, err := loader.Read(cf.name, out, loader.Limits{})
+	nd, err := scenefile.Read(cf.name, out, scenefile.Limits{})
 	if err != nil {
 		t.Fatalf("the edited file does not read: %v\n%s", err, out)
 	}
@@ -241,7 +242,7 @@ func fuzzValue(p *registry.Property, s string, n int64, xml, single bool) string
 
 // checkEditLocal checks that the bytes out changes from src lie between
 // the target's position and the next entity that is not its descendant.
-func checkEditLocal(t *testing.T, src, out []byte, ents []*loader.EntitySpec, target *loader.EntitySpec) {
+func checkEditLocal(t *testing.T, src, out []byte, ents []*scenefile.EntitySpec, target *scenefile.EntitySpec) {
 	t.Helper()
 	pre := 0
 	for pre < len(src) && pre < len(out) && src[pre] == out[pre] {
@@ -258,8 +259,8 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*loader.EntitySpec, ta
 	lo, _ := s.Offset(target.Pos)
 	hi := len(src)
 	i := slices.Index(ents, target)
-	var within func(e, anc *loader.EntitySpec) bool
-	within = func(e, anc *loader.EntitySpec) bool {
+	var within func(e, anc *scenefile.EntitySpec) bool
+	within = func(e, anc *scenefile.EntitySpec) bool {
 		for _, c := range anc.Children {
 			if c == e || within(e, c) {
 				return true
@@ -287,7 +288,7 @@ func checkEditLocal(t *testing.T, src, out []byte, ents []*loader.EntitySpec, ta
 // they compose the same components with the same values, but for the
 // target's component name: removed from its own components, or holding
 // want for the properties set and its old values for the others.
-func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string]*registry.Schema, a, b []*loader.Node, target *loader.EntitySpec, name string, remove bool, want map[int]any, out []byte) {
+func compareEditedPlans(t *testing.T, reg *registry.Registry, schemas map[string]*registry.Schema, a, b []*plan.Node, target *scenefile.EntitySpec, name string, remove bool, want map[int]any, out []byte) {
 	t.Helper()
 	if len(a) != len(b) {
 		t.Fatalf("the tree changed:\n%s", out)
@@ -389,7 +390,7 @@ func TestEditCorpus(t *testing.T) {
 	corpus = corpus[:len(corpus)/2] // the CRLF copies are left to the fuzz test
 	values := []string{"plain", "it's \"q\"", "#x: y & <z>", "a\tb\nc é ✓", ""}
 	for fi, cf := range corpus {
-		doc, err := loader.Read(cf.name, []byte(cf.src), loader.Limits{})
+		doc, err := scenefile.Read(cf.name, []byte(cf.src), scenefile.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
