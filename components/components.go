@@ -48,6 +48,11 @@ type Builtins struct {
 	Animations *Animations
 	Timers     *Timers
 	EventSets  *EventSets
+	// Handlers runs the on components (inside the Emit that delivers
+	// their events), Bindings the bind components (in the behaviour
+	// system's tick).
+	Handlers *Handlers
+	Bindings *Bindings
 }
 
 // Register registers the built-in components and systems on reg:

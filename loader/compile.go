@@ -674,7 +674,7 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 // value parsed from comp, with the scene's declared components known;
 // its error is placed in comp's text as parse errors are.
 func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch registry.Patch) error {
-	cx := &registry.CheckContext{Registry: c.reg, Names: c.src.known, Schema: func(name string) (*registry.Schema, bool) {
+	cx := &registry.CheckContext{Registry: c.reg, Name: comp.Name, Names: c.src.known, Schema: func(name string) (*registry.Schema, bool) {
 		s, ok, err := c.src.lookup(name)
 		return s, ok && err == nil
 	}}

@@ -14,6 +14,9 @@ import (
 type CheckContext struct {
 	// Registry is the Registry the component is registered in.
 	Registry *Registry
+	// Name is the component's name as written, an instance's included
+	// (on__click), when the caller knows it.
+	Name string
 	// Schema returns the schema of the component name (a base name or
 	// name__instance) as the data being checked sees it: a scene being
 	// compiled also sees the components it declares. ok is false for a

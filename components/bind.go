@@ -1,0 +1,380 @@
+package components
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/expr"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// The bind component (multiple: bind__bob): bindings that keep
+// properties equal to expressions, every tick. Its value is a
+// [BindSpec].
+
+// Bindings runs the bind components of one Registry: every binding of
+// every entity has a state in one packed slice, and the behaviour system
+// evaluates them all in one loop per tick, writing through cached
+// pointers. Reads: the components the expressions name, on each bound
+// entity; the scene time. Writes: the bound properties (position,
+// rotation and scale reported to the transform system as the animations
+// report theirs; other components marked changed; a component with an
+// update hook, or a property with a constraint, set through
+// Registry.SetPatch instead).
+type Bindings struct {
+	reg   *registry.Registry
+	w     *ecs.World
+	t     *Transforms
+	runs  []bindRun  // hot: what the loop reads
+	cold  []bindCold // the rest, in step with runs
+	insts map[animKey]*bindInst
+	frame expr.Frame
+	ver   uint64 // the World version the cached pointers belong to
+	dt    float64
+
+	// Instances whose runs wrote position (movedPos), or rotation or
+	// scale (movedAll), this tick, marked with epoch; the filters of
+	// their entities; the other writes, marked changed after the loop;
+	// the target components to add.
+	epoch              uint32
+	markPos, markAll   []uint32
+	movedPos, movedAll []ecs.ID
+	filters            map[ecs.ID]*ecs.Filter
+	changed            []animAdd
+	adds               []animAdd
+}
+
+// Flags of a binding's run.
+const (
+	bPosition  uint8 = 1 << iota // the target is position
+	bTransform                   // the target is position, rotation or scale
+	bPatch                       // written through SetPatch
+)
+
+// bindRun is the hot state of one binding.
+type bindRun struct {
+	dst   unsafe.Pointer // the written field, valid while ver is the World's
+	num   func(*expr.Frame) float64
+	src   [expr.MaxComps]unsafe.Pointer // the slots' components
+	nsrc  uint8
+	write uint8
+	flags uint8
+	inst  ecs.ID
+}
+
+// bindCold is the rest of a binding's state.
+type bindCold struct {
+	e     ecs.Entity
+	key   animKey
+	prog  *bindProg
+	inst  *bindInst
+	tgtID ecs.ID
+	comp  *registry.Component
+	adds  bool // its target component is being added
+}
+
+// bindInst is one bind instance: its program, the components of its
+// slots, the indexes of its runs.
+type bindInst struct {
+	e     ecs.Entity
+	name  string
+	text  string
+	prog  *bindProgram
+	slots []ecs.ID
+	runs  []int
+	err   string
+}
+
+func registerBind(reg *registry.Registry, b *Builtins) error {
+	if err := registerType(reg, bindType()); err != nil {
+		return err
+	}
+	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{}}
+	_, err := registry.Register(reg, "bind", registry.Definition[BindSpec]{
+		Multiple: true,
+		Update:   func(cx *registry.Context, v, _ *BindSpec) { bs.configure(cx.Entity, cx.ID, cx.Name, *v) },
+		Remove:   func(cx *registry.Context, _ *BindSpec) { bs.remove(cx.Entity, cx.ID) },
+		Check:    checkBind,
+	})
+	b.Bindings = bs
+	return err
+}
+
+// configure compiles an instance's new value and replaces its runs. A
+// value that does not compile is reported (a scene's are checked when it
+// loads) and leaves the instance without bindings.
+func (bs *Bindings) configure(e ecs.Entity, id ecs.ID, name string, spec BindSpec) {
+	key := animKey{e.Index(), id}
+	bs.remove(e, id)
+	in := &bindInst{e: e, name: name, text: spec.text}
+	bs.insts[key] = in
+	prog, err := compileBind(spec, regEnv(bs.reg))
+	if err == nil {
+		for _, n := range prog.slots {
+			_, sid, lerr := bs.reg.Lookup(n)
+			if lerr != nil {
+				err = lerr
+				break
+			}
+			in.slots = append(in.slots, sid)
+		}
+	}
+	if err != nil {
+		bs.fail(in, err)
+		return
+	}
+	in.prog = prog
+	for i := range prog.items {
+		bp := &prog.items[i]
+		c, tid, lerr := bs.reg.Lookup(bp.tgt.comp)
+		if lerr != nil {
+			bs.fail(in, lerr)
+			continue
+		}
+		flags := uint8(0)
+		if bp.tgt.write > wVec4 || bp.tgt.check || c.HasUpdate() {
+			flags |= bPatch
+		}
+		switch tid {
+		case bs.t.posID:
+			flags |= bPosition | bTransform
+		case bs.t.rotID, bs.t.sclID:
+			flags |= bTransform
+		}
+		in.runs = append(in.runs, len(bs.runs))
+		bs.runs = append(bs.runs, bindRun{num: bp.num, nsrc: uint8(len(in.slots)), write: bp.tgt.write, flags: flags, inst: id})
+		bs.cold = append(bs.cold, bindCold{e: e, key: key, prog: bp, inst: in, tgtID: tid, comp: c})
+	}
+}
+
+// remove forgets an instance's runs (its Remove, and before a new
+// value): each is replaced by the last run.
+func (bs *Bindings) remove(e ecs.Entity, id ecs.ID) {
+	key := animKey{e.Index(), id}
+	in := bs.insts[key]
+	if in == nil {
+		return
+	}
+	delete(bs.insts, key)
+	for len(in.runs) > 0 {
+		i := in.runs[len(in.runs)-1]
+		in.runs = in.runs[:len(in.runs)-1]
+		last := len(bs.runs) - 1
+		if i != last {
+			bs.runs[i], bs.cold[i] = bs.runs[last], bs.cold[last]
+			for k, j := range bs.cold[i].inst.runs {
+				if j == last {
+					bs.cold[i].inst.runs[k] = i
+				}
+			}
+		}
+		bs.runs[last], bs.cold[last] = bindRun{}, bindCold{}
+		bs.runs, bs.cold = bs.runs[:last], bs.cold[:last]
+	}
+}
+
+// fail reports err for instance in, unless it was the last error
+// reported.
+func (bs *Bindings) fail(in *bindInst, err error) {
+	if msg := err.Error(); msg != in.err {
+		in.err = msg
+		bs.reg.ReportError(behaviourError(bs.reg, in.e, in.name, err))
+	}
+}
+
+// invalidate drops every cached pointer (a structural change moved
+// component values).
+func (bs *Bindings) invalidate() {
+	for i := range bs.runs {
+		bs.runs[i].dst = nil
+	}
+	bs.ver = bs.w.Version()
+}
+
+// step evaluates every binding and writes its value: the behaviour
+// system's tick. The common case (pointers cached, a number written in
+// place) runs inline; the rest goes through stepSlow.
+func (bs *Bindings) step(dt float64) {
+	if len(bs.runs) == 0 {
+		return
+	}
+	if bs.w.Version() != bs.ver {
+		bs.invalidate()
+	}
+	bs.dt = dt
+	bs.epoch++
+	f := &bs.frame
+	f.Reset()
+	f.Time, f.Dt, f.Event, f.Detail = bs.reg.Time(), dt, "", nil
+	runs := bs.runs
+	for i := 0; i < len(runs); i++ {
+		r := &runs[i]
+		if r.dst == nil || r.write != wNumber || r.flags&bPatch != 0 {
+			bs.stepSlow(i)
+			runs = bs.runs // a hook the slow path ran may have changed them
+			continue
+		}
+		copy(f.Comp[:r.nsrc], r.src[:r.nsrc])
+		x := r.num(f)
+		if f.Err() != nil || x-x != 0 {
+			bs.refuse(i, x)
+			continue
+		}
+		p := (*float64)(r.dst)
+		if *p == x {
+			continue
+		}
+		*p = x
+		bs.mark(i)
+	}
+	bs.flush()
+}
+
+// refuse reports the error of run i's evaluation (or its value that is
+// not finite); the property keeps its value.
+func (bs *Bindings) refuse(i int, x float64) {
+	c := &bs.cold[i]
+	err := bs.frame.Err()
+	if err == nil {
+		err = finite(x)
+	}
+	bs.frame.Reset()
+	bs.fail(c.inst, fmt.Errorf("%s: %w", c.prog.path, err))
+}
+
+// mark records a write of run i for the observers of its target.
+func (bs *Bindings) mark(i int) {
+	r := &bs.runs[i]
+	if r.flags&bTransform == 0 {
+		bs.changed = append(bs.changed, animAdd{e: bs.cold[i].e, id: bs.cold[i].tgtID})
+		return
+	}
+	id := int(r.inst)
+	if id >= len(bs.markPos) {
+		bs.markPos = append(bs.markPos, make([]uint32, id+1-len(bs.markPos))...)
+		bs.markAll = append(bs.markAll, make([]uint32, id+1-len(bs.markAll))...)
+	}
+	if r.flags&bPosition != 0 {
+		if bs.markPos[id] != bs.epoch {
+			bs.markPos[id] = bs.epoch
+			bs.movedPos = append(bs.movedPos, r.inst)
+		}
+	} else if bs.markAll[id] != bs.epoch {
+		bs.markAll[id] = bs.epoch
+		bs.movedAll = append(bs.movedAll, r.inst)
+	}
+}
+
+// flush does what the loop left for after it: the changes marked, the
+// transforms told, the missing target components added.
+func (bs *Bindings) flush() {
+	for _, m := range bs.changed {
+		_ = bs.w.MarkChanged(m.e, m.id)
+	}
+	bs.changed = bs.changed[:0]
+	for _, id := range bs.movedPos {
+		bs.t.MovedPositions(bs.filter(id))
+	}
+	for _, id := range bs.movedAll {
+		bs.t.Moved(bs.filter(id))
+	}
+	bs.movedPos, bs.movedAll = bs.movedPos[:0], bs.movedAll[:0]
+	for _, ad := range bs.adds {
+		if bs.w.Alive(ad.e) && !bs.w.Has(ad.e, ad.id) {
+			_ = bs.reg.SetPatch(ad.e, ad.name, nil, registry.Merge)
+		}
+	}
+	bs.adds = bs.adds[:0]
+}
+
+// filter returns the filter of the entities with bind instance id and a
+// world transform.
+func (bs *Bindings) filter(id ecs.ID) *ecs.Filter {
+	f := bs.filters[id]
+	if f == nil {
+		f = ecs.NewFilter(bs.w, ecs.With(id, bs.t.worldID))
+		bs.filters[id] = f
+	}
+	return f
+}
+
+// stepSlow runs a binding the loop's inline path does not: its pointers
+// not cached, a value other than a number, a write through SetPatch.
+func (bs *Bindings) stepSlow(i int) {
+	if bs.w.Version() != bs.ver {
+		bs.invalidate()
+	}
+	r, c := &bs.runs[i], &bs.cold[i]
+	if r.dst == nil && !bs.bindPtrs(i) {
+		return
+	}
+	f := &bs.frame
+	copy(f.Comp[:r.nsrc], r.src[:r.nsrc])
+	var val setValue
+	tg, bp := &c.prog.tgt, c.prog
+	switch tg.kind {
+	case expr.Number:
+		val.num = bp.num(f)
+	case expr.Bool:
+		val.b = bp.b(f)
+	case expr.String:
+		val.s = bp.s(f)
+	default:
+		val.v = bp.v(f)
+	}
+	if f.Err() != nil {
+		bs.refuse(i, 0)
+		return
+	}
+	if r.flags&bPatch == 0 {
+		changed, err := writeInPlace(r.dst, r.write, &val)
+		if err != nil {
+			bs.fail(c.inst, fmt.Errorf("%s: %w", bp.path, err))
+		} else if changed {
+			bs.mark(i)
+		}
+		return
+	}
+	e, in, path := c.e, c.inst, bp.path
+	patch, err := patchOf(bs.reg, tg, c.comp, e, &val)
+	if err == nil {
+		err = bs.reg.SetPatch(e, tg.comp, patch, registry.Merge)
+	}
+	if err != nil {
+		bs.fail(in, fmt.Errorf("%s: %w", path, err))
+	}
+	if bs.w.Version() != bs.ver {
+		bs.invalidate() // the update hook changed the World's structure
+	}
+}
+
+// bindPtrs caches the pointers of run i: its slots' components and its
+// target. A missing target component is added after the loop (the
+// binding writes from the next tick); a missing component an expression
+// reads is an error.
+func (bs *Bindings) bindPtrs(i int) bool {
+	r, c := &bs.runs[i], &bs.cold[i]
+	if !bs.w.Alive(c.e) {
+		return false
+	}
+	for k, sid := range c.inst.slots {
+		p, err := bs.w.GetPtr(c.e, sid)
+		if err != nil {
+			bs.fail(c.inst, fmt.Errorf("%s: the expression reads %s, which %s does not have", c.prog.path, c.inst.prog.slots[k], entityLabel(bs.reg, c.e)))
+			return false
+		}
+		r.src[k] = p
+	}
+	p, err := bs.w.GetPtr(c.e, c.tgtID)
+	if err != nil {
+		if !c.adds {
+			c.adds = true
+			bs.adds = append(bs.adds, animAdd{e: c.e, id: c.tgtID, name: c.prog.tgt.comp})
+		}
+		return false
+	}
+	c.adds = false
+	r.dst = unsafe.Add(p, c.prog.tgt.off)
+	return true
+}
