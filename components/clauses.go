@@ -128,7 +128,9 @@ func trimAt(s string, a, b int) (int, int) {
 	return a, b
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // isNameByte reports whether c may be part of a key, a component or
 // property path, an event or a prefab name.

@@ -155,9 +155,9 @@ func propVar(p *registry.Property, slot int) expr.Var {
 
 // How a set or a binding writes its value.
 const (
-	wNumber uint8 = iota + 1 // a float64 field
-	wFloat32                 // a float32 field
-	wInt                     // an int field, from a whole number
+	wNumber  uint8 = iota + 1 // a float64 field
+	wFloat32                  // a float32 field
+	wInt                      // an int field, from a whole number
 	wBool
 	wString // a string field of the string type, without oneOf
 	wVec2
