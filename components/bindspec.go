@@ -67,7 +67,7 @@ func readBind(cs []clause, mapping bool) (any, error) {
 			if !c.Bare {
 				at, text, exp = c.ValueAt, "", "an expression after "+c.Key+":"
 			}
-			return nil, (&synError{Text: text, At: at, Pair: c.Pair, Expected: exp}).attrErr(mapping)
+			return nil, (&synError{Text: text, At: at, Pair: c.Pair, Key: c.Key, Expected: exp}).attrErr(mapping)
 		}
 		for _, it := range spec.items {
 			if it.path == c.Key {

@@ -32,6 +32,7 @@ type synError struct {
 	At       int
 	Pair     int
 	InKey    bool
+	Key      string // the pair's key (a mapping's value errors)
 	Expected string
 }
 
@@ -40,11 +41,11 @@ func (e *synError) attrErr(mapping bool) error {
 	if !mapping {
 		return &registry.ValueError{Text: e.Text, Offset: e.At, Expected: e.Expected}
 	}
-	kind := registry.InvalidValue
+	kind, prop := registry.InvalidValue, e.Key
 	if e.InKey {
-		kind = registry.UnknownProperty
+		kind, prop = registry.UnknownProperty, e.Text
 	}
-	return &registry.AttrError{Kind: kind, Property: e.Text, Text: e.Text, Offset: e.At, Pair: e.Pair, Expected: e.Expected}
+	return &registry.AttrError{Kind: kind, Property: prop, Text: e.Text, Offset: e.At, Pair: e.Pair, Expected: e.Expected}
 }
 
 // skipString returns the index just past the string literal that starts
@@ -192,13 +193,14 @@ func mapClauses(kv [][2]string) ([]clause, *synError) {
 			return nil, &synError{Text: p[0][ks:ke], At: ks, Pair: i, InKey: true, Expected: "a name (letters, digits, '-', '_' and '.')"}
 		}
 		vs, ve := trimAt(p[1], 0, len(p[1]))
+		key := p[0][ks:ke]
 		end, err := scanValue(p[1], vs, ";")
 		if err != nil {
-			err.Pair = i
+			err.Pair, err.Key = i, key
 			return nil, err
 		}
 		if end < ve {
-			return nil, &synError{Text: p[1][end:ve], At: end, Pair: i,
+			return nil, &synError{Text: p[1][end:ve], At: end, Pair: i, Key: key,
 				Expected: `no ";" here: in a mapping each clause has its own key (items of one clause are separated by ",")`}
 		}
 		cs = append(cs, clause{Key: p[0][ks:ke], KeyAt: ks, Value: p[1][vs:ve], ValueAt: vs, Pair: i})
@@ -221,12 +223,12 @@ func splitItems(c clause) ([]item, *synError) {
 		end, err := scanValue(v, start, ",")
 		if err != nil {
 			err.At += c.ValueAt
-			err.Pair = c.Pair
+			err.Pair, err.Key = c.Pair, c.Key
 			return nil, err
 		}
 		a, b := trimAt(v, start, end)
 		if a == b {
-			return nil, &synError{Text: v, At: c.ValueAt, Pair: c.Pair, Expected: "items separated by \",\", none empty"}
+			return nil, &synError{Text: v, At: c.ValueAt, Pair: c.Pair, Key: c.Key, Expected: "items separated by \",\", none empty"}
 		}
 		items = append(items, item{v[a:b], c.ValueAt + a})
 		start = end + 1

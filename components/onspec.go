@@ -157,7 +157,7 @@ func onKeyword(c clause) (onKind, *synError) {
 func readOnClause(k onKind, c clause) ([]onItem, *synError) {
 	base := onItem{kind: k, pair: c.Pair, key: c.Key}
 	bad := func(text string, at int, exp string) *synError {
-		return &synError{Text: text, At: at, Pair: c.Pair, Expected: exp}
+		return &synError{Text: text, At: at, Pair: c.Pair, Key: c.Key, Expected: exp}
 	}
 	switch k {
 	case onFrom, onTarget:
