@@ -24,19 +24,36 @@ func registerBehaviour(reg *registry.Registry, b *Builtins) error {
 			return err
 		}
 	}
-	a, ts, es, hs, bs := b.Animations, b.Timers, b.EventSets, b.Handlers, b.Bindings
+	a, ts, es, bs := b.Animations, b.Timers, b.EventSets, b.Bindings
 	var err error
 	b.Behaviour, err = registry.RegisterSystem(reg, "behaviour", registry.SystemDefinition[struct{}]{
 		Tick: func(s *registry.SystemContext, _ *struct{}) {
-			hs.dt = s.Delta
+			b.clock.tick(s.Delta)
 			ts.step(s.Delta)
 			a.flush()
 			es.step()
 			a.flush()
 			a.step(s.Delta)
 			a.flush()
-			bs.step(s.Delta)
+			bs.step()
 		},
 	})
 	return err
 }
+
+// sceneClock is the scene time as expressions read it: ticks times the
+// step (base + n·dt, rebased when the step changes), so that 30 ticks at
+// 60 Hz are 0.5 s exactly, as the animations count.
+type sceneClock struct{ base, n, dt float64 }
+
+// tick counts a tick of dt seconds.
+func (c *sceneClock) tick(dt float64) {
+	if dt != c.dt {
+		c.base += c.n * c.dt
+		c.n, c.dt = 0, dt
+	}
+	c.n++
+}
+
+// now returns the scene time in seconds.
+func (c *sceneClock) now() float64 { return c.base + c.n*c.dt }

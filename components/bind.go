@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"math/bits"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -31,18 +32,16 @@ type Bindings struct {
 	insts map[animKey]*bindInst
 	frame expr.Frame
 	ver   uint64 // the World version the cached pointers belong to
-	dt    float64
+	clock *sceneClock
 
 	// Instances whose runs wrote position (movedPos), or rotation or
 	// scale (movedAll), this tick, marked with epoch; the filters of
-	// their entities; the other writes, marked changed after the loop;
-	// the target components to add.
+	// their entities; the other writes, marked changed after the loop.
 	epoch              uint32
 	markPos, markAll   []uint32
 	movedPos, movedAll []ecs.ID
 	filters            map[ecs.ID]*ecs.Filter
 	changed            []animAdd
-	adds               []animAdd
 }
 
 // Flags of a binding's run.
@@ -71,7 +70,7 @@ type bindCold struct {
 	inst  *bindInst
 	tgtID ecs.ID
 	comp  *registry.Component
-	adds  bool // its target component is being added
+	err   string // the last error reported, not reported again
 }
 
 // bindInst is one bind instance: its program, the components of its
@@ -90,7 +89,7 @@ func registerBind(reg *registry.Registry, b *Builtins) error {
 	if err := registerType(reg, bindType()); err != nil {
 		return err
 	}
-	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{}}
+	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{}, clock: &b.clock}
 	_, err := registry.Register(reg, "bind", registry.Definition[BindSpec]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *BindSpec) { bs.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -183,6 +182,16 @@ func (bs *Bindings) fail(in *bindInst, err error) {
 	}
 }
 
+// failRun reports err for run i, unless it was the run's last error
+// reported.
+func (bs *Bindings) failRun(i int, err error) {
+	c := &bs.cold[i]
+	if msg := err.Error(); msg != c.err {
+		c.err = msg
+		bs.reg.ReportError(behaviourError(bs.reg, c.e, c.inst.name, fmt.Errorf("%s: %w", c.prog.path, err)))
+	}
+}
+
 // invalidate drops every cached pointer (a structural change moved
 // component values).
 func (bs *Bindings) invalidate() {
@@ -195,18 +204,17 @@ func (bs *Bindings) invalidate() {
 // step evaluates every binding and writes its value: the behaviour
 // system's tick. The common case (pointers cached, a number written in
 // place) runs inline; the rest goes through stepSlow.
-func (bs *Bindings) step(dt float64) {
+func (bs *Bindings) step() {
 	if len(bs.runs) == 0 {
 		return
 	}
 	if bs.w.Version() != bs.ver {
 		bs.invalidate()
 	}
-	bs.dt = dt
 	bs.epoch++
 	f := &bs.frame
 	f.Reset()
-	f.Time, f.Dt, f.Event, f.Detail = bs.reg.Time(), dt, "", nil
+	f.Time, f.Dt, f.Event, f.Detail = bs.clock.now(), bs.clock.dt, "", nil
 	runs := bs.runs
 	for i := 0; i < len(runs); i++ {
 		r := &runs[i]
@@ -234,13 +242,12 @@ func (bs *Bindings) step(dt float64) {
 // refuse reports the error of run i's evaluation (or its value that is
 // not finite); the property keeps its value.
 func (bs *Bindings) refuse(i int, x float64) {
-	c := &bs.cold[i]
 	err := bs.frame.Err()
 	if err == nil {
 		err = finite(x)
 	}
 	bs.frame.Reset()
-	bs.fail(c.inst, fmt.Errorf("%s: %w", c.prog.path, err))
+	bs.failRun(i, err)
 }
 
 // mark records a write of run i for the observers of its target.
@@ -267,7 +274,7 @@ func (bs *Bindings) mark(i int) {
 }
 
 // flush does what the loop left for after it: the changes marked, the
-// transforms told, the missing target components added.
+// transforms told.
 func (bs *Bindings) flush() {
 	for _, m := range bs.changed {
 		_ = bs.w.MarkChanged(m.e, m.id)
@@ -280,12 +287,6 @@ func (bs *Bindings) flush() {
 		bs.t.Moved(bs.filter(id))
 	}
 	bs.movedPos, bs.movedAll = bs.movedPos[:0], bs.movedAll[:0]
-	for _, ad := range bs.adds {
-		if bs.w.Alive(ad.e) && !bs.w.Has(ad.e, ad.id) {
-			_ = bs.reg.SetPatch(ad.e, ad.name, nil, registry.Merge)
-		}
-	}
-	bs.adds = bs.adds[:0]
 }
 
 // filter returns the filter of the entities with bind instance id and a
@@ -330,7 +331,7 @@ func (bs *Bindings) stepSlow(i int) {
 	if r.flags&bPatch == 0 {
 		changed, err := writeInPlace(r.dst, r.write, &val)
 		if err != nil {
-			bs.fail(c.inst, fmt.Errorf("%s: %w", bp.path, err))
+			bs.failRun(i, err)
 		} else if changed {
 			bs.mark(i)
 		}
@@ -342,39 +343,54 @@ func (bs *Bindings) stepSlow(i int) {
 		err = bs.reg.SetPatch(e, tg.comp, patch, registry.Merge)
 	}
 	if err != nil {
-		bs.fail(in, fmt.Errorf("%s: %w", path, err))
+		if i < len(bs.cold) && bs.cold[i].inst == in {
+			bs.failRun(i, err)
+		} else {
+			bs.fail(in, fmt.Errorf("%s: %w", path, err))
+		}
 	}
 	if bs.w.Version() != bs.ver {
 		bs.invalidate() // the update hook changed the World's structure
 	}
 }
 
-// bindPtrs caches the pointers of run i: its slots' components and its
-// target. A missing target component is added after the loop (the
-// binding writes from the next tick); a missing component an expression
-// reads is an error.
+// bindPtrs caches the pointers of run i: the components its expression
+// reads and its target. A missing target component is added now, with
+// its defaults (every cached pointer is then fetched again); a missing
+// component the expression reads is an error.
 func (bs *Bindings) bindPtrs(i int) bool {
-	r, c := &bs.runs[i], &bs.cold[i]
-	if !bs.w.Alive(c.e) {
+	c := &bs.cold[i]
+	e := c.e
+	if !bs.w.Alive(e) {
 		return false
 	}
-	for k, sid := range c.inst.slots {
-		p, err := bs.w.GetPtr(c.e, sid)
+	if !bs.w.Has(e, c.tgtID) {
+		if err := bs.reg.SetPatch(e, c.prog.tgt.comp, nil, registry.Merge); err != nil {
+			bs.failRun(i, err)
+			return false
+		}
+		if bs.w.Version() != bs.ver {
+			bs.invalidate()
+		}
+		if i >= len(bs.runs) || bs.cold[i].e != e || !bs.w.Has(e, bs.cold[i].tgtID) {
+			return false // a hook changed the bindings, or the add was deferred
+		}
+		c = &bs.cold[i]
+	}
+	r := &bs.runs[i]
+	for m := c.prog.mask; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros8(m)
+		p, err := bs.w.GetPtr(e, c.inst.slots[k])
 		if err != nil {
-			bs.fail(c.inst, fmt.Errorf("%s: the expression reads %s, which %s does not have", c.prog.path, c.inst.prog.slots[k], entityLabel(bs.reg, c.e)))
+			bs.failRun(i, fmt.Errorf("the expression reads %s, which %s does not have", c.inst.prog.slots[k], entityLabel(bs.reg, e)))
 			return false
 		}
 		r.src[k] = p
 	}
-	p, err := bs.w.GetPtr(c.e, c.tgtID)
+	p, err := bs.w.GetPtr(e, c.tgtID)
 	if err != nil {
-		if !c.adds {
-			c.adds = true
-			bs.adds = append(bs.adds, animAdd{e: c.e, id: c.tgtID, name: c.prog.tgt.comp})
-		}
 		return false
 	}
-	c.adds = false
 	r.dst = unsafe.Add(p, c.prog.tgt.off)
 	return true
 }

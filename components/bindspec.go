@@ -71,7 +71,8 @@ func readBind(cs []clause, mapping bool) (any, error) {
 		}
 		for _, it := range spec.items {
 			if it.path == c.Key {
-				return nil, (&synError{Text: c.Key, At: c.KeyAt, Pair: c.Pair, InKey: mapping,
+				// At the value: a mapping's key errors read "unknown property".
+				return nil, (&synError{Text: c.Value, At: c.ValueAt, Pair: c.Pair, Key: c.Key,
 					Expected: "each path bound once (" + c.Key + " is bound twice)"}).attrErr(mapping)
 			}
 		}
@@ -92,6 +93,7 @@ type bindProgram struct {
 type bindProg struct {
 	path, src string
 	tgt       propTarget
+	mask      uint8 // the slots its expression reads
 	num       func(*expr.Frame) float64
 	b         func(*expr.Frame) bool
 	s         func(*expr.Frame) string
@@ -112,11 +114,11 @@ func compileBind(spec BindSpec, env schemaEnv) (*bindProgram, error) {
 		if serr != nil {
 			return nil, &registry.PropError{Property: prop, Text: serr.Text, Offset: it.pathAt + serr.At, Expected: serr.Expected}
 		}
-		prog, _, eerr := compileExpr(it.expr, it.exprAt, r, t.kind, it.path)
+		prog, mask, eerr := compileExpr(it.expr, it.exprAt, r, t.kind, it.path)
 		if eerr != nil {
 			return nil, exprPropErr(onItem{pair: it.pair, key: it.path}, eerr)
 		}
-		bp := bindProg{path: it.path, src: it.expr, tgt: t}
+		bp := bindProg{path: it.path, src: it.expr, tgt: t, mask: mask}
 		setFuncs(&bp.num, &bp.b, &bp.s, &bp.v, prog, t.kind)
 		p.items = append(p.items, bp)
 	}

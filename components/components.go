@@ -53,6 +53,8 @@ type Builtins struct {
 	// system's tick).
 	Handlers *Handlers
 	Bindings *Bindings
+
+	clock sceneClock // the scene time the handlers and bindings read
 }
 
 // Register registers the built-in components and systems on reg:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -260,12 +261,53 @@ func writeOf(p *registry.Property) (uint8, expr.Kind) {
 	return wParse, expr.String
 }
 
+// textFunc returns a closure giving prog's value as attribute text, for
+// a property written from text (a string, a colour, a component's
+// attribute string): a string as it is, a number, a boolean or a vector
+// as an attribute string writes them (100, true, 1 2 3).
+func textFunc(prog *expr.Program) func(*expr.Frame) string {
+	switch k := prog.Kind(); {
+	case k == expr.String:
+		return prog.StringFunc()
+	case k == expr.Bool:
+		b := prog.BoolFunc()
+		return func(f *expr.Frame) string { return strconv.FormatBool(b(f)) }
+	case k == expr.Int || k == expr.Number:
+		n := prog.NumberFunc()
+		return func(f *expr.Frame) string { return strconv.FormatFloat(n(f), 'g', -1, 64) }
+	case k.IsVec():
+		v, dim := prog.VecFunc(), k.Dim()
+		return func(f *expr.Frame) string {
+			x := v(f)
+			parts := make([]string, dim)
+			for i := range parts {
+				parts[i] = strconv.FormatFloat(x[i], 'g', -1, 64)
+			}
+			return strings.Join(parts, " ")
+		}
+	}
+	d := prog.DynamicFunc()
+	return func(f *expr.Frame) string {
+		switch x := d(f); x := x.(type) {
+		case string:
+			return x
+		case nil:
+			return ""
+		default:
+			return fmt.Sprint(x)
+		}
+	}
+}
+
 // compileExpr compiles src (at offset at, as a clause's offsets count) to
 // a program of kind want with the names of r; used is the mask of the
 // slots it reads. The error is placed in the value: Text, Offset, and a
 // message led by what (the clause, "if", "set", ...).
 func compileExpr(src string, at int, r *compNames, want expr.Kind, what string) (*expr.Program, uint8, *exprErr) {
 	r.used = 0
+	if want == expr.String {
+		want = expr.Any // any value becomes text: see textFunc
+	}
 	p, err := expr.Compile(src, expr.Chain(expr.FrameNames(), r), want)
 	if err != nil {
 		var ee *expr.Error

@@ -38,7 +38,7 @@ type Handlers struct {
 	frames  [maxOnDepth]expr.Frame
 	targets [maxOnDepth][]ecs.Entity
 	depth   int
-	dt      float64 // the last tick's step (dt in expressions)
+	clock   *sceneClock
 }
 
 // handler is one on instance.
@@ -82,7 +82,7 @@ func registerOn(reg *registry.Registry, b *Builtins) error {
 	if err := registerType(reg, onType()); err != nil {
 		return err
 	}
-	hs := &Handlers{reg: reg, w: reg.World(), b: b, hs: map[animKey]*handler{}, sels: map[string]*selRef{}}
+	hs := &Handlers{reg: reg, w: reg.World(), b: b, hs: map[animKey]*handler{}, sels: map[string]*selRef{}, clock: &b.clock}
 	_, err := registry.Register(reg, "on", registry.Definition[OnSpec]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *OnSpec) { hs.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -152,6 +152,9 @@ func (hs *Handlers) bind(prog *onProgram) (*boundOn, error) {
 			name := st.name
 			if st.kind == onSet {
 				name = st.tgt.comp
+			} else if err = hs.declareTag(name); err != nil {
+				hs.release(b)
+				return nil, err
 			}
 			if b.comps[i], b.ids[i], err = hs.reg.Lookup(name); err != nil {
 				hs.release(b)
@@ -160,6 +163,20 @@ func (hs *Handlers) bind(prog *onProgram) (*boundOn, error) {
 		}
 	}
 	return b, nil
+}
+
+// declareTag declares name as a tag unless a component has it (add and
+// remove take any name, as a scene's "name:" does).
+func (hs *Handlers) declareTag(name string) error {
+	base, _, _ := cutInstance(name)
+	if _, ok := hs.reg.Component(base); ok {
+		return nil
+	}
+	s, err := registry.NewSchema(nil, hs.reg.Types())
+	if err == nil {
+		_, err = hs.reg.Declare(base, s)
+	}
+	return err
 }
 
 // selector returns the shared compiled selector of src.
@@ -259,7 +276,7 @@ func (hs *Handlers) deliver(key animKey, e ecs.Entity, ev *registry.Event) {
 	defer func() { hs.depth-- }()
 	f := &hs.frames[d]
 	f.Reset()
-	f.Entity, f.Time, f.Dt, f.Event, f.Detail = e, hs.reg.Time(), hs.dt, ev.Name, ev.Detail
+	f.Entity, f.Time, f.Dt, f.Event, f.Detail = e, hs.clock.now(), hs.clock.dt, ev.Name, ev.Detail
 	defer func() { f.Detail = nil }()
 	var fs fillState
 	if c := b.prog.cond; c != nil {

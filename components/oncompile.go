@@ -110,9 +110,7 @@ func (p *onProgram) add(it onItem, r *compNames, env schemaEnv) *registry.PropEr
 	case onSet:
 		return p.addSet(st, it, r, env)
 	case onAdd, onRemove:
-		if _, ok := env.schema(it.name); !ok {
-			return itemErr(it, &synError{Text: it.name, Expected: "the name of a component" + didyoumean.Hint(it.name, env.names())})
-		}
+		// A name no component has is a tag, as a scene's `name:` is.
 		if env.readOnly(it.name) {
 			return itemErr(it, &synError{Text: it.name, Expected: "a component that can be " + map[bool]string{true: "added", false: "removed"}[it.kind == onAdd] + " (" + it.name + " is read-only)"})
 		}
@@ -175,7 +173,7 @@ func setFuncs(num *func(*expr.Frame) float64, b *func(*expr.Frame) bool, s *func
 	case expr.Bool:
 		*b = prog.BoolFunc()
 	case expr.String:
-		*s = prog.StringFunc()
+		*s = textFunc(prog)
 	default:
 		*v = prog.VecFunc()
 	}

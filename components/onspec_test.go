@@ -170,7 +170,7 @@ func TestBindSyntax(t *testing.T) {
 		{" ; a.b : 1 ;", "a.b {1}"},
 		{"position.y", "!0 a binding PATH: EXPRESSION"},
 		{"position.y: ", "!11 an expression after position.y:"},
-		{"a: 1; a: 2", "!6 bound twice"},
+		{"a: 1; a: 2", "!9 bound twice"},
 		{"a: (1; b: 2", "!3 \")\" to close"},
 		{"a: 1 // no", "!5 no \"//\""},
 	} {
