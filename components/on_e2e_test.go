@@ -98,13 +98,13 @@ func TestOnBindEndToEnd(t *testing.T) {
 	}
 	for _, frag := range []string{
 		`"on__opened":"add: open","open":{}`, // opened: the tag added by on__opened
-		`"position":{"x":0,"y":3,"z":0}`,         // the door, opened at 250 ms
-		`{"visible":true,"bind"`,                 // the lamp at 40/60 s: fract(1.33) < 0.5, visible added
-		`"health":{"hp":1}`,                      // hits of 4 and 5 (2 is below the condition)
-		`"color":"#ff0000"`,                      // hp 1 < 5
-		`"rotation":{"x":0,"y":60,"z":0}`,        // the spinner, 40/60 s at 90°/s
+		`"position":{"x":0,"y":3,"z":0}`,     // the door, opened at 250 ms
+		`{"visible":true,"bind"`,             // the lamp at 40/60 s: fract(1.33) < 0.5, visible added
+		`"health":{"hp":1}`,                  // hits of 4 and 5 (2 is below the condition)
+		`"color":"#ff0000"`,                  // hp 1 < 5
+		`"rotation":{"x":0,"y":60,"z":0}`,    // the spinner, 40/60 s at 90°/s
 		`"path":"spawner/1","parent":"spawner","depth":1,"class":["rock"],"prefab":"rock","components":{"position":{"x":2`, // the wave
-		`"on":"event: hit; if: detail.damage \u003e 3; set: health.hp`, // the mapping, dumped as a string
+		`"on":"event: hit; if: detail.damage \u003e 3; set: health.hp`,                                                     // the mapping, dumped as a string
 	} {
 		if !strings.Contains(want, frag) {
 			t.Errorf("the dump lacks %s:\n%s", frag, want)
