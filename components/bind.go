@@ -27,8 +27,10 @@ type Bindings struct {
 	reg   *registry.Registry
 	w     *ecs.World
 	t     *Transforms
-	runs  []bindRun  // hot: what the loop reads
-	cold  []bindCold // the rest, in step with runs
+	runs  []bindRun                       // hot: what the loop reads
+	srcs  [][expr.MaxComps]unsafe.Pointer // the slots' components, in step with runs
+	cold  []bindCold                      // the rest, in step with runs
+	progs map[string]*cachedBind          // compiled values, by text
 	insts map[animKey]*bindInst
 	frame expr.Frame
 	ver   uint64 // the World version the cached pointers belong to
@@ -49,17 +51,28 @@ const (
 	bPosition  uint8 = 1 << iota // the target is position
 	bTransform                   // the target is position, rotation or scale
 	bPatch                       // written through SetPatch
+	bReady                       // the loop's inline path: a number written in place, pointers cached
 )
 
-// bindRun is the hot state of one binding.
+// bindRun is the hot state of one binding (48 bytes: the loop's
+// memory traffic is a good part of its cost).
 type bindRun struct {
-	dst   unsafe.Pointer // the written field, valid while ver is the World's
-	num   func(*expr.Frame) float64
-	src   [expr.MaxComps]unsafe.Pointer // the slots' components
-	nsrc  uint8
-	write uint8
-	flags uint8
-	inst  ecs.ID
+	dst  unsafe.Pointer // the written field, valid while ver is the World's
+	num  func(*expr.Frame) float64
+	memo *bindMemo      // the program's value this tick, if it reads no component
+	src0 unsafe.Pointer // the first slot's component (srcs[i][0])
+	inst ecs.ID
+	// nsrc is the number of slots whose pointers (Bindings.srcs[i])
+	// the expression's frame gets.
+	nsrc, write, flags uint8
+}
+
+// bindMemo is the value of a number binding that reads no component
+// (sin(time * 2) * 3): the same for every entity in a tick, so computed
+// once per tick for all the runs that share its program.
+type bindMemo struct {
+	epoch uint32
+	x     float64
 }
 
 // bindCold is the rest of a binding's state.
@@ -89,7 +102,8 @@ func registerBind(reg *registry.Registry, b *Builtins) error {
 	if err := registerType(reg, bindType()); err != nil {
 		return err
 	}
-	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{}, clock: &b.clock}
+	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{},
+		clock: &b.clock, progs: map[string]*cachedBind{}}
 	_, err := registry.Register(reg, "bind", registry.Definition[BindSpec]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *BindSpec) { bs.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -108,7 +122,7 @@ func (bs *Bindings) configure(e ecs.Entity, id ecs.ID, name string, spec BindSpe
 	bs.remove(e, id)
 	in := &bindInst{e: e, name: name, text: spec.text}
 	bs.insts[key] = in
-	prog, err := compileBind(spec, regEnv(bs.reg))
+	prog, err := bs.compile(spec)
 	if err == nil {
 		for _, n := range prog.slots {
 			_, sid, lerr := bs.reg.Lookup(n)
@@ -142,7 +156,8 @@ func (bs *Bindings) configure(e ecs.Entity, id ecs.ID, name string, spec BindSpe
 			flags |= bTransform
 		}
 		in.runs = append(in.runs, len(bs.runs))
-		bs.runs = append(bs.runs, bindRun{num: bp.num, nsrc: uint8(len(in.slots)), write: bp.tgt.write, flags: flags, inst: id})
+		bs.runs = append(bs.runs, bindRun{num: bp.num, memo: bp.memo, nsrc: uint8(len(in.slots)), write: bp.tgt.write, flags: flags, inst: id})
+		bs.srcs = append(bs.srcs, [expr.MaxComps]unsafe.Pointer{})
 		bs.cold = append(bs.cold, bindCold{e: e, key: key, prog: bp, inst: in, tgtID: tid, comp: c})
 	}
 }
@@ -161,15 +176,15 @@ func (bs *Bindings) remove(e ecs.Entity, id ecs.ID) {
 		in.runs = in.runs[:len(in.runs)-1]
 		last := len(bs.runs) - 1
 		if i != last {
-			bs.runs[i], bs.cold[i] = bs.runs[last], bs.cold[last]
+			bs.runs[i], bs.srcs[i], bs.cold[i] = bs.runs[last], bs.srcs[last], bs.cold[last]
 			for k, j := range bs.cold[i].inst.runs {
 				if j == last {
 					bs.cold[i].inst.runs[k] = i
 				}
 			}
 		}
-		bs.runs[last], bs.cold[last] = bindRun{}, bindCold{}
-		bs.runs, bs.cold = bs.runs[:last], bs.cold[:last]
+		bs.runs[last], bs.srcs[last], bs.cold[last] = bindRun{}, [expr.MaxComps]unsafe.Pointer{}, bindCold{}
+		bs.runs, bs.srcs, bs.cold = bs.runs[:last], bs.srcs[:last], bs.cold[:last]
 	}
 }
 
@@ -197,6 +212,7 @@ func (bs *Bindings) failRun(i int, err error) {
 func (bs *Bindings) invalidate() {
 	for i := range bs.runs {
 		bs.runs[i].dst = nil
+		bs.runs[i].flags &^= bReady
 	}
 	bs.ver = bs.w.Version()
 }
@@ -215,26 +231,43 @@ func (bs *Bindings) step() {
 	f := &bs.frame
 	f.Reset()
 	f.Time, f.Dt, f.Event, f.Detail = bs.clock.now(), bs.clock.dt, "", nil
-	runs := bs.runs
+	runs, srcs, epoch, markPos := bs.runs, bs.srcs, bs.epoch, bs.markPos
 	for i := 0; i < len(runs); i++ {
 		r := &runs[i]
-		if r.dst == nil || r.write != wNumber || r.flags&bPatch != 0 {
+		if r.flags&bReady == 0 {
 			bs.stepSlow(i)
-			runs = bs.runs // a hook the slow path ran may have changed them
+			runs, srcs, markPos = bs.runs, bs.srcs, bs.markPos // a hook the slow path ran may have changed them
 			continue
 		}
-		copy(f.Comp[:r.nsrc], r.src[:r.nsrc])
-		x := r.num(f)
-		if f.Err() != nil || x-x != 0 {
-			bs.refuse(i, x)
-			continue
+		var x float64
+		if m := r.memo; m != nil && m.epoch == epoch {
+			x = m.x
+		} else {
+			if r.nsrc > 0 {
+				f.Comp[0] = r.src0
+				for k := uint8(1); k < r.nsrc; k++ {
+					f.Comp[k] = srcs[i][k]
+				}
+			}
+			x = r.num(f)
+			if f.Err() != nil || x-x != 0 {
+				bs.refuse(i, x)
+				continue
+			}
+			if m != nil {
+				m.epoch, m.x = epoch, x
+			}
 		}
 		p := (*float64)(r.dst)
 		if *p == x {
 			continue
 		}
 		*p = x
+		if r.flags&bPosition != 0 && int(r.inst) < len(markPos) && markPos[r.inst] == epoch {
+			continue // its instance is marked already
+		}
 		bs.mark(i)
+		markPos = bs.markPos
 	}
 	bs.flush()
 }
@@ -311,7 +344,7 @@ func (bs *Bindings) stepSlow(i int) {
 		return
 	}
 	f := &bs.frame
-	copy(f.Comp[:r.nsrc], r.src[:r.nsrc])
+	copy(f.Comp[:r.nsrc], bs.srcs[i][:r.nsrc])
 	var val setValue
 	tg, bp := &c.prog.tgt, c.prog
 	switch tg.kind {
@@ -385,12 +418,70 @@ func (bs *Bindings) bindPtrs(i int) bool {
 			bs.failRun(i, fmt.Errorf("the expression reads %s, which %s does not have", c.inst.prog.slots[k], entityLabel(bs.reg, e)))
 			return false
 		}
-		r.src[k] = p
+		bs.srcs[i][k] = p
 	}
+	r.src0 = bs.srcs[i][0]
 	p, err := bs.w.GetPtr(e, c.tgtID)
 	if err != nil {
 		return false
 	}
 	r.dst = unsafe.Add(p, c.prog.tgt.off)
+	if r.write == wNumber && r.flags&bPatch == 0 {
+		r.flags |= bReady
+	}
+	return true
+}
+
+// cachedBind is a compiled bind value, shared by the instances that
+// have the same text, with the schemas it was compiled against.
+type cachedBind struct {
+	prog    *bindProgram
+	schemas []*registry.Schema // of its slots' components, then of its targets'
+}
+
+// maxCachedBinds bounds the compiled values kept; beyond, the cache
+// starts again.
+const maxCachedBinds = 4096
+
+// compile compiles spec, or returns the program compiled for the same
+// text against the same schemas: 10,000 entities bound alike share one
+// program (and its memo).
+func (bs *Bindings) compile(spec BindSpec) (*bindProgram, error) {
+	if c := bs.progs[spec.text]; c != nil && bs.sameSchemas(c) {
+		return c.prog, nil
+	}
+	prog, err := compileBind(spec, regEnv(bs.reg))
+	if err != nil {
+		return nil, err
+	}
+	c := &cachedBind{prog: prog}
+	for _, n := range prog.slots {
+		rc, _ := bs.reg.Component(n)
+		c.schemas = append(c.schemas, rc.Schema)
+	}
+	for _, it := range prog.items {
+		rc, _ := bs.reg.Component(it.tgt.comp)
+		c.schemas = append(c.schemas, rc.Schema)
+	}
+	if len(bs.progs) >= maxCachedBinds {
+		clear(bs.progs)
+	}
+	bs.progs[spec.text] = c
+	return prog, nil
+}
+
+// sameSchemas reports whether the components c names still have the
+// schemas it was compiled against (a scene may declare them anew).
+func (bs *Bindings) sameSchemas(c *cachedBind) bool {
+	names := append(append([]string(nil), c.prog.slots...), make([]string, len(c.prog.items))...)
+	for i, it := range c.prog.items {
+		names[len(c.prog.slots)+i] = it.tgt.comp
+	}
+	for i, n := range names {
+		rc, ok := bs.reg.Component(n)
+		if !ok || rc.Schema != c.schemas[i] {
+			return false
+		}
+	}
 	return true
 }

@@ -93,7 +93,8 @@ type bindProgram struct {
 type bindProg struct {
 	path, src string
 	tgt       propTarget
-	mask      uint8 // the slots its expression reads
+	mask      uint8     // the slots its expression reads
+	memo      *bindMemo // for a number that reads no component
 	num       func(*expr.Frame) float64
 	b         func(*expr.Frame) bool
 	s         func(*expr.Frame) string
@@ -119,6 +120,9 @@ func compileBind(spec BindSpec, env schemaEnv) (*bindProgram, error) {
 			return nil, exprPropErr(onItem{pair: it.pair, key: it.path}, eerr)
 		}
 		bp := bindProg{path: it.path, src: it.expr, tgt: t, mask: mask}
+		if mask == 0 && t.kind == expr.Number {
+			bp.memo = &bindMemo{}
+		}
 		setFuncs(&bp.num, &bp.b, &bp.s, &bp.v, prog, t.kind)
 		p.items = append(p.items, bp)
 	}
