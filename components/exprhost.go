@@ -31,10 +31,15 @@ type schemaEnv struct {
 	readOnly func(name string) bool
 }
 
-// checkEnv is the schemaEnv of a component's Check.
+// checkEnv is the schemaEnv of a component's Check (the Registry's
+// schemas when the context gives none).
 func checkEnv(cx *registry.CheckContext) schemaEnv {
-	return schemaEnv{schema: cx.Schema, names: cx.ComponentNames, prefabs: cx.PrefabNames,
-		readOnly: func(n string) bool { c, ok := cx.Registry.Component(n); return ok && c.ReadOnly() }}
+	env := regEnv(cx.Registry)
+	if cx.Schema != nil {
+		env.schema = cx.Schema
+	}
+	env.names, env.prefabs = cx.ComponentNames, cx.PrefabNames
+	return env
 }
 
 // regEnv is the schemaEnv of the Registry alone (when a component is set).
