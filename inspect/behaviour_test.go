@@ -96,7 +96,7 @@ func TestPostEvent(t *testing.T) {
 		t.Errorf("answer %+v", got)
 	}
 	e.call("POST", "/api/entities/target/events/hit", `{"damage": 2}`).expect(t, http.StatusOK)
-	e.call("POST", "/api/entities/child/events/hit", `{"damage": 4}`).expect(t, http.StatusOK)              // bubbles to target
+	e.call("POST", "/api/entities/child/events/hit", `{"damage": 4}`).expect(t, http.StatusOK)             // bubbles to target
 	e.call("POST", "/api/entities/child/events/hit?bubbles=0", `{"damage": 100}`).expect(t, http.StatusOK) // does not
 	if s := score(); s != "9" {
 		t.Errorf("score %s, want 9 (5, then 4 bubbling from the child)", s)
