@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -241,5 +242,56 @@ func TestEntityBehaviour(t *testing.T) {
 	e.get("/api/entities/child").expect(t, http.StatusOK).json(t, &info)
 	if info.Behaviour != nil {
 		t.Errorf("child has behaviour %+v", info.Behaviour)
+	}
+}
+
+// TestSaveBehaviour: PUT ?save=1 writes an on, a bind and an animation
+// into the scene file at their values, as for any component: an
+// attribute string in place (the rest of the file byte for byte), and an
+// on written as a mapping too.
+func TestSaveBehaviour(t *testing.T) {
+	src := `components:
+  score: {type: int}
+entities:
+  - id: a   # the target
+    score: 0
+    position: 0 0 0
+    on__hit: "set: score = score + 1"   # one point
+    bind: "position.y: time"
+    animation: {property: position.x, to: 3}
+    on__miss:
+      event: miss
+      set: score = score - 1
+`
+	e, file := newSaveEnv(t, "behave.yaml", src)
+	e.start()
+	for _, tc := range []struct{ comp, body, from, to string }{
+		{"on__hit", "set: score = score + 2", `"set: score = score + 1"`, `"set: score = score + 2"`},
+		{"bind", "position.y: time * 3", `"position.y: time"`, `"position.y: time * 3"`},
+		{"animation", "to: 4", "to: 3}", "to: 4}"},
+	} {
+		e.call("PUT", "/api/entities/a/components/"+tc.comp+"?save=1", tc.body).expect(t, http.StatusOK)
+		got, _ := os.ReadFile(file)
+		want := strings.Replace(src, tc.from, tc.to, 1)
+		if string(got) != want {
+			t.Fatalf("%s saved as:\n%s\nwant\n%s", tc.comp, got, want)
+		}
+		src = want
+	}
+	// The mapping is written over by the attribute string.
+	e.call("PUT", "/api/entities/a/components/on__miss?save=1", "event: miss; set: score = score - 5").expect(t, http.StatusOK)
+	got, _ := os.ReadFile(file)
+	want := strings.Replace(src, "on__miss:\n      event: miss\n      set: score = score - 1\n", "on__miss: \"event: miss; set: score = score - 5\"\n", 1)
+	if string(got) != want {
+		t.Errorf("on__miss saved as:\n%s\nwant\n%s", got, want)
+	}
+	reg := newRegistry(t, nil)
+	sc, err := loader.LoadBytes(reg, "behave.yaml", got, loader.Options{})
+	if err != nil {
+		t.Fatalf("the saved file does not load: %v", err)
+	}
+	a, _ := sc.Entity("a")
+	if s, _ := reg.Attr(a, "on__miss"); s != "event: miss; set: score = score - 5" {
+		t.Errorf("on__miss loads back as %q", s)
 	}
 }
