@@ -323,3 +323,41 @@ func mustOK(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestOnBuiltinDetails: expressions read the details of the built-in
+// events by their lower-case names: a timer's name and count, an
+// animation's name, a collide's ground and speed, a component event's
+// name.
+func TestOnBuiltinDetails(t *testing.T) {
+	w := load(t, `
+components:
+  log: {type: string}
+  n: {type: number}
+entities:
+  - id: floor
+    ground: "restitution: 0"
+    position: 0 -0.5 0
+    scale: 100 1 100
+  - id: d
+    log: ""
+    n: 0
+    position: 0 1 0
+    gravity: 0 -10 0
+    timer__t: "delay: 100; repeat: 2; event: tock"
+    animation__a: "property: n; to: 1; dur: 50"
+    on__tock: "set: log = log + '|' + detail.name + ' ' + string(detail.count)"
+    on__done: "event: animationcomplete; set: log = log + '|done ' + detail.name"
+    on__hit: "event: collide; if: detail.speed > 1 && detail.targetId == 'floor'; set: log = log + '|landed'"
+    on__seen: "event: componentinitialized; set: log = log + '|init ' + detail.name"
+`)
+	w.tick(40)
+	mustOK(t, w.reg.Set(w.e("d"), "visible", "true"))
+	// on__seen hears the init of the handler set after it ("on", no instance id).
+	want := "|init on|done animation__a|timer__t 1|timer__t 2|timer__t 3|landed|init visible"
+	if got := w.attr("d", "log"); got != want {
+		t.Errorf("log %q, want %q", got, want)
+	}
+	if e := w.errs(); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+}

@@ -38,10 +38,11 @@ type Timer struct {
 
 // TimerEvent is the Detail of a timer's event: the timer's name on the
 // entity (timer, timer__wave) and how many times it has fired, this one
-// included (1 for the first).
+// included (1 for the first). Expressions read detail.name and
+// detail.count.
 type TimerEvent struct {
-	Name  string
-	Count int64
+	Name  string `expr:"name"`
+	Count int64  `expr:"count"`
 }
 
 // maxFiresPerTick bounds the events one timer emits in one tick; the
