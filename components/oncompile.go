@@ -154,7 +154,8 @@ func (p *onProgram) addSet(st onStep, it onItem, r *compNames, env schemaEnv) *r
 	st.tgt = t
 	prog, mask, err := compileExpr(it.expr, it.exprAt, r, t.kind, "set "+it.name)
 	if err != nil {
-		if t.kind == expr.String && strings.HasPrefix(err.msg, "unknown name") && !strings.Contains(err.msg, "did you mean") {
+		suggested := strings.HasSuffix(err.msg, "?)")
+		if t.kind == expr.String && strings.HasPrefix(err.msg, "unknown name") && !suggested {
 			err.msg += ": a text value is written in quotes, as in " + it.name + " = '" + strings.TrimSpace(it.expr) + "'"
 		}
 		return exprPropErr(it, err)

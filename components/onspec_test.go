@@ -47,7 +47,7 @@ var onSyntaxCases = []struct {
 	{text: "event: hit; event: hurt; destroy", at: 12, msg: "one event clause"},
 	{text: "event: hit; if: a; if: b; destroy", at: 19, msg: "one if clause"},
 	{text: "event: hit", at: 0, msg: "an action after it"},
-	{text: "evnt: hit; destroy", at: 0, msg: `did you mean "event"`},
+	{text: "evnt: hit; destroy", at: 0, msg: `(did you mean "event"?)`},
 	{text: "event: hit; explode", at: 12, msg: `a clause "KEY: VALUE"`},
 	{text: "event: hit; set: health.hp == 3", at: 17, msg: "PATH = EXPRESSION"},
 	{text: "event: hit; set: = 3", at: 17, msg: "PATH = EXPRESSION"},
@@ -143,7 +143,7 @@ func TestOnMapping(t *testing.T) {
 		substr string
 	}{
 		{[][2]string{{"event", "hit"}, {"set", "a = 1; b = 2"}}, 1, 5, false, "set", `no ";" here`},
-		{[][2]string{{"event", "hit"}, {"  sett", "a = 1"}}, 1, 2, true, "sett", `did you mean "set"`},
+		{[][2]string{{"event", "hit"}, {"  sett", "a = 1"}}, 1, 2, true, "sett", `(did you mean "set"?)`},
 		{[][2]string{{"event", "hit"}, {"if", " (a"}, {"destroy", ""}}, 1, 1, false, "if", `")" to close`},
 		{[][2]string{{"event", "hit"}, {"emit", "a, , b"}}, 1, 0, false, "emit", "none empty"},
 		{[][2]string{{"a b", "hit"}}, 0, 0, true, "a b", "a name"},
