@@ -31,10 +31,17 @@ type Bindings struct {
 	srcs  [][expr.MaxComps]unsafe.Pointer // the slots' components, in step with runs
 	cold  []bindCold                      // the rest, in step with runs
 	progs map[string]*cachedBind          // compiled values, by text
-	insts map[animKey]*bindInst
-	frame expr.Frame
-	ver   uint64 // the World version the cached pointers belong to
-	clock *sceneClock
+	// The batches of runs whose value reads no component (bindgroup.go),
+	// the other runs' indexes, and whether they must be rebuilt.
+	groups []*bindGroup
+	byMemo map[*bindMemo]*bindGroup
+	loose  []int32
+	dirty  bool
+	edits  uint64 // configures and removals, to notice those a hook makes
+	insts  map[animKey]*bindInst
+	frame  expr.Frame
+	ver    uint64 // the World version the cached pointers belong to
+	clock  *sceneClock
 
 	// Instances whose runs wrote position (movedPos), or rotation or
 	// scale (movedAll), this tick, marked with epoch; the filters of
@@ -103,7 +110,7 @@ func registerBind(reg *registry.Registry, b *Builtins) error {
 		return err
 	}
 	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{},
-		clock: &b.clock, progs: map[string]*cachedBind{}}
+		clock: &b.clock, progs: map[string]*cachedBind{}, byMemo: map[*bindMemo]*bindGroup{}}
 	_, err := registry.Register(reg, "bind", registry.Definition[BindSpec]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *BindSpec) { bs.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -120,6 +127,8 @@ func registerBind(reg *registry.Registry, b *Builtins) error {
 func (bs *Bindings) configure(e ecs.Entity, id ecs.ID, name string, spec BindSpec) {
 	key := animKey{e.Index(), id}
 	bs.remove(e, id)
+	bs.edits++
+	bs.dirty = true
 	in := &bindInst{e: e, name: name, text: spec.text}
 	bs.insts[key] = in
 	prog, err := bs.compile(spec)
@@ -171,6 +180,8 @@ func (bs *Bindings) remove(e ecs.Entity, id ecs.ID) {
 		return
 	}
 	delete(bs.insts, key)
+	bs.edits++
+	bs.dirty = true
 	for len(in.runs) > 0 {
 		i := in.runs[len(in.runs)-1]
 		in.runs = in.runs[:len(in.runs)-1]
@@ -215,6 +226,7 @@ func (bs *Bindings) invalidate() {
 		bs.runs[i].flags &^= bReady
 	}
 	bs.ver = bs.w.Version()
+	bs.dirty = true
 }
 
 // step evaluates every binding and writes its value: the behaviour
@@ -231,12 +243,46 @@ func (bs *Bindings) step() {
 	f := &bs.frame
 	f.Reset()
 	f.Time, f.Dt, f.Event, f.Detail = bs.clock.now(), bs.clock.dt, "", nil
-	runs, srcs, epoch, markPos := bs.runs, bs.srcs, bs.epoch, bs.markPos
-	for i := 0; i < len(runs); i++ {
+	if bs.dirty {
+		bs.regroup()
+	}
+	bs.stepGroups()
+	bs.stepLoose()
+	bs.flush()
+}
+
+// stepLoose runs the loose runs (those of no group). A hook the slow
+// path runs may edit the bindings: then the runs are regrouped and the
+// loop starts again (a run then evaluated twice writes the same value),
+// at most a few times a tick.
+func (bs *Bindings) stepLoose() {
+	f := &bs.frame
+	for restarts := 0; ; restarts++ {
+		if bs.stepLooseOnce(f) || restarts == 3 {
+			return
+		}
+		bs.regroup()
+	}
+}
+
+// stepLooseOnce is one pass of stepLoose; it reports false if the runs
+// were edited meanwhile.
+func (bs *Bindings) stepLooseOnce(f *expr.Frame) bool {
+	runs, srcs, epoch, markPos, edits := bs.runs, bs.srcs, bs.epoch, bs.markPos, bs.edits
+	loose := bs.loose
+	all := len(loose) == len(runs) // no group: no index to read
+	for k := 0; k < len(loose); k++ {
+		i := int32(k)
+		if !all {
+			i = loose[k]
+		}
 		r := &runs[i]
 		if r.flags&bReady == 0 {
-			bs.stepSlow(i)
-			runs, srcs, markPos = bs.runs, bs.srcs, bs.markPos // a hook the slow path ran may have changed them
+			bs.stepSlow(int(i))
+			if bs.edits != edits {
+				return false
+			}
+			runs, srcs, markPos = bs.runs, bs.srcs, bs.markPos
 			continue
 		}
 		var x float64
@@ -251,7 +297,7 @@ func (bs *Bindings) step() {
 			}
 			x = r.num(f)
 			if f.Err() != nil || x-x != 0 {
-				bs.refuse(i, x)
+				bs.refuse(int(i), x)
 				continue
 			}
 			if m != nil {
@@ -266,10 +312,10 @@ func (bs *Bindings) step() {
 		if r.flags&bPosition != 0 && int(r.inst) < len(markPos) && markPos[r.inst] == epoch {
 			continue // its instance is marked already
 		}
-		bs.mark(i)
+		bs.mark(int(i))
 		markPos = bs.markPos
 	}
-	bs.flush()
+	return true
 }
 
 // refuse reports the error of run i's evaluation (or its value that is
@@ -428,6 +474,9 @@ func (bs *Bindings) bindPtrs(i int) bool {
 	r.dst = unsafe.Add(p, c.prog.tgt.off)
 	if r.write == wNumber && r.flags&bPatch == 0 {
 		r.flags |= bReady
+		if r.memo != nil {
+			bs.dirty = true // it joins its group from the next tick
+		}
 	}
 	return true
 }

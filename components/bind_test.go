@@ -145,3 +145,42 @@ func TestBindEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestBindBatches: entities bound alike to a value of the time share one
+// batch, which follows entities destroyed, bound, and moved to other
+// storage (a component added) tick after tick.
+func TestBindBatches(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("entities:\n")
+	for i := range 50 {
+		fmt.Fprintf(&text, "  - id: e%d\n    position: %d 0 0\n    bind: \"position.y: time * 2\"\n", i, i)
+	}
+	w := load(t, text.String())
+	next := 50
+	for tick := 1; tick <= 30; tick++ {
+		switch tick % 3 {
+		case 0:
+			mustOK(t, w.reg.World().Destroy(w.e(fmt.Sprint("e", tick))))
+		case 1:
+			e := w.reg.World().NewEntity()
+			mustOK(t, w.reg.SetEntityID(e, fmt.Sprint("e", next)))
+			mustOK(t, w.reg.Set(e, "position", fmt.Sprintf("%d 0 0", next)))
+			mustOK(t, w.reg.Set(e, "bind", "position.y: time * 2"))
+			next++
+		case 2:
+			mustOK(t, w.reg.Set(w.e(fmt.Sprint("e", 40+tick%10)), "visible", "true"))
+		}
+		w.tick(1)
+		want := fmtNum(float64(tick) * (1.0 / 60) * 2)
+		es, _ := w.reg.QueryAll("[bind]")
+		for _, e := range es {
+			vs, _ := w.reg.Values(e, "position")
+			if got := fmtNum(vs[0].(registry.Vec3).Y); got != want {
+				t.Fatalf("tick %d: %s at y %s, want %s", tick, w.reg.EntityID(e), got, want)
+			}
+		}
+	}
+	if e := w.errs(); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+}
