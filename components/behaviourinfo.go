@@ -119,14 +119,19 @@ func (bs *Bindings) Of(e ecs.Entity) []BindingInfo {
 			out = append(out, BindingInfo{Name: name, Error: in.err})
 			return
 		}
-		for _, i := range in.runs {
-			c := &bs.cold[i]
-			info := BindingInfo{Name: name, Path: c.prog.path, Expression: c.prog.src, Error: c.err}
-			if info.Error == "" {
-				info.Error = in.err
+		for k := range in.prog.items { // in the order written
+			for _, i := range in.runs {
+				c := &bs.cold[i]
+				if c.prog != &in.prog.items[k] {
+					continue
+				}
+				info := BindingInfo{Name: name, Path: c.prog.path, Expression: c.prog.src, Error: c.err}
+				if info.Error == "" {
+					info.Error = in.err
+				}
+				info.Value = bs.valueText(c)
+				out = append(out, info)
 			}
-			info.Value = bs.valueText(c)
-			out = append(out, info)
 		}
 	})
 	return out

@@ -35,8 +35,9 @@ type Bindings struct {
 	// the other runs' indexes, and whether they must be rebuilt.
 	groups []*bindGroup
 	byMemo map[*bindMemo]*bindGroup
-	loose  []int32
+	nLoose int // runs[:nLoose] are loose, runs[nLoose:] in groups
 	dirty  bool
+	perm   permScratch
 	edits  uint64 // configures and removals, to notice those a hook makes
 	insts  map[animKey]*bindInst
 	frame  expr.Frame
@@ -268,21 +269,15 @@ func (bs *Bindings) stepLoose() {
 // stepLooseOnce is one pass of stepLoose; it reports false if the runs
 // were edited meanwhile.
 func (bs *Bindings) stepLooseOnce(f *expr.Frame) bool {
-	runs, srcs, epoch, markPos, edits := bs.runs, bs.srcs, bs.epoch, bs.markPos, bs.edits
-	loose := bs.loose
-	all := len(loose) == len(runs) // no group: no index to read
-	for k := 0; k < len(loose); k++ {
-		i := int32(k)
-		if !all {
-			i = loose[k]
-		}
+	runs, srcs, epoch, markPos, edits := bs.runs[:bs.nLoose], bs.srcs, bs.epoch, bs.markPos, bs.edits
+	for i := 0; i < len(runs); i++ {
 		r := &runs[i]
 		if r.flags&bReady == 0 {
-			bs.stepSlow(int(i))
+			bs.stepSlow(i)
 			if bs.edits != edits {
 				return false
 			}
-			runs, srcs, markPos = bs.runs, bs.srcs, bs.markPos
+			runs, srcs, markPos = bs.runs[:bs.nLoose], bs.srcs, bs.markPos
 			continue
 		}
 		var x float64
@@ -297,7 +292,7 @@ func (bs *Bindings) stepLooseOnce(f *expr.Frame) bool {
 			}
 			x = r.num(f)
 			if f.Err() != nil || x-x != 0 {
-				bs.refuse(int(i), x)
+				bs.refuse(i, x)
 				continue
 			}
 			if m != nil {
@@ -312,7 +307,7 @@ func (bs *Bindings) stepLooseOnce(f *expr.Frame) bool {
 		if r.flags&bPosition != 0 && int(r.inst) < len(markPos) && markPos[r.inst] == epoch {
 			continue // its instance is marked already
 		}
-		bs.mark(int(i))
+		bs.mark(i)
 		markPos = bs.markPos
 	}
 	return true

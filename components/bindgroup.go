@@ -26,19 +26,42 @@ type bindGroup struct {
 	insts []ecs.ID         // the bind instances of its runs
 }
 
-// regroup rebuilds the groups and the list of loose runs.
+// permScratch holds the buffers regroup reorders the runs with.
+type permScratch struct {
+	order []int
+	runs  []bindRun
+	srcs  [][expr.MaxComps]unsafe.Pointer
+	cold  []bindCold
+}
+
+// groupable reports whether run r goes in a group.
+func groupable(r *bindRun) bool {
+	return r.memo != nil && r.flags&(bReady|bTransform) == bReady|bTransform
+}
+
+// regroup puts the loose runs first and the grouped ones after, each in
+// their order (a stable partition: the loose loop is then a plain loop
+// over runs[:nLoose]), and rebuilds the groups.
 func (bs *Bindings) regroup() {
 	bs.dirty = false
+	ps := &bs.perm
+	ps.order = ps.order[:0]
+	for pass := range 2 {
+		for i := range bs.runs {
+			if groupable(&bs.runs[i]) == (pass == 1) {
+				ps.order = append(ps.order, i)
+			}
+		}
+		if pass == 0 {
+			bs.nLoose = len(ps.order)
+		}
+	}
+	bs.permute(ps.order)
 	for _, g := range bs.groups {
 		g.dsts, g.insts, g.first = g.dsts[:0], g.insts[:0], -1
 	}
-	bs.loose = bs.loose[:0]
-	for i := range bs.runs {
+	for i := bs.nLoose; i < len(bs.runs); i++ {
 		r := &bs.runs[i]
-		if r.memo == nil || r.flags&(bReady|bTransform) != bReady|bTransform {
-			bs.loose = append(bs.loose, int32(i))
-			continue
-		}
 		g := bs.byMemo[r.memo]
 		if g == nil {
 			g = &bindGroup{memo: r.memo, num: r.num, first: -1}
@@ -49,9 +72,7 @@ func (bs *Bindings) regroup() {
 			g.first, g.pos = i, r.flags&bPosition != 0
 		}
 		g.dsts = append(g.dsts, r.dst)
-		if len(g.insts) == 0 || g.insts[len(g.insts)-1] != r.inst {
-			g.insts = appendOnce(g.insts, r.inst)
-		}
+		g.insts = appendOnce(g.insts, r.inst)
 	}
 	keep := bs.groups[:0]
 	for _, g := range bs.groups {
@@ -63,6 +84,36 @@ func (bs *Bindings) regroup() {
 	}
 	clear(bs.groups[len(keep):])
 	bs.groups = keep
+}
+
+// permute reorders the runs (and their sources and cold states) so that
+// run i is the old run order[i], and renumbers the instances' runs.
+func (bs *Bindings) permute(order []int) {
+	moved := false
+	for i, j := range order {
+		moved = moved || i != j
+	}
+	if !moved {
+		return
+	}
+	ps := &bs.perm
+	ps.runs, ps.srcs, ps.cold = ps.runs[:0], ps.srcs[:0], ps.cold[:0]
+	for _, j := range order {
+		ps.runs, ps.srcs, ps.cold = append(ps.runs, bs.runs[j]), append(ps.srcs, bs.srcs[j]), append(ps.cold, bs.cold[j])
+	}
+	bs.runs, ps.runs = ps.runs, bs.runs
+	bs.srcs, ps.srcs = ps.srcs, bs.srcs
+	bs.cold, ps.cold = ps.cold, bs.cold
+	clear(ps.runs)
+	clear(ps.srcs)
+	clear(ps.cold)
+	for _, in := range bs.insts {
+		in.runs = in.runs[:0]
+	}
+	for i := range bs.cold {
+		in := bs.cold[i].inst
+		in.runs = append(in.runs, i)
+	}
 }
 
 // appendOnce appends id unless ids holds it.
