@@ -11,6 +11,7 @@ import (
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // Behaviour in the inspector: events sent to an entity (POST
@@ -67,16 +68,16 @@ type entityEvent struct {
 // tapEvents makes the Inspector log the Registry's events.
 func (in *Inspector) tapEvents() {
 	in.log.buckets = map[string]*logBucket{}
-	in.log.remove = in.reg.AddEventTap(in.logEvent)
+	in.log.remove = in.reg.AddEventTap(registry.EventTap{
+		Active: func() bool { return in.hub.open.Load() > 0 }, // only while a stream is open
+		Event:  in.logEvent,
+	})
 }
 
-// logEvent is the Registry tap: it publishes e's event, within the
-// event name's rate, when a stream is open. It runs on the simulation
-// goroutine, inside Registry.Emit.
+// logEvent is the Registry tap, active while a stream is open: it
+// publishes e's event, within the event name's rate. It runs on the
+// simulation goroutine, inside Registry.Emit.
 func (in *Inspector) logEvent(e ecs.Entity, name string, detail any) {
-	if in.hub.open.Load() == 0 {
-		return
-	}
 	b := in.log.buckets[name]
 	key := name
 	if b == nil {

@@ -95,7 +95,7 @@ func componentEvent(name string) ComponentEvent {
 // has listeners (loading a large scene initialises millions of
 // components).
 func (r *Registry) emitComponent(e ecs.Entity, event, name string) {
-	if len(r.taps) == 0 {
+	if !r.tapping() {
 		if len(r.listeners) == 0 {
 			return
 		}
@@ -165,7 +165,9 @@ func (r *Registry) Off(id ListenerID) bool {
 // [ChildEvent] as Detail, bubble.
 func (r *Registry) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
 	for i := range r.taps {
-		r.taps[i].fn(e, name, detail)
+		if t := &r.taps[i].tap; t.Active == nil || t.Active() {
+			t.Event(e, name, detail)
+		}
 	}
 	if len(r.listeners) == 0 {
 		return
@@ -222,24 +224,47 @@ func (r *Registry) Listening(e ecs.Entity, name string) bool {
 	return false
 }
 
-// eventTap is one function AddEventTap registered.
-type eventTap struct {
-	id int
-	fn func(e ecs.Entity, name string, detail any)
+// An EventTap is told of the events emitted on a Registry's entities
+// (see [Registry.AddEventTap]).
+type EventTap struct {
+	// Active, if set, says whether the tap wants events now: while no
+	// tap is active, Emit calls none and the component events are not
+	// made for them (a tap that watches only while someone looks costs
+	// nothing meanwhile). It may be called from the Registry's goroutine
+	// only, and often: keep it cheap (an atomic load).
+	Active func() bool
+	// Event is called with each event, before its listeners run. It
+	// must not keep detail beyond the call unless it knows its type, and
+	// must not emit.
+	Event func(e ecs.Entity, name string, detail any)
 }
 
-// AddEventTap registers fn to be told of every event emitted with
-// [Registry.Emit] (the built-in events included), before its listeners
-// run, whether or not any listens: an inspector's event log. fn must
-// not keep detail beyond the call unless it knows its type, and must not
-// emit. The returned function removes the tap.
-func (r *Registry) AddEventTap(fn func(e ecs.Entity, name string, detail any)) (remove func()) {
+// eventTap is one tap AddEventTap registered.
+type eventTap struct {
+	id  int
+	tap EventTap
+}
+
+// AddEventTap registers t to be told of every event emitted with
+// [Registry.Emit] (the built-in events included), whether or not any
+// listens: an inspector's event log. The returned function removes it.
+func (r *Registry) AddEventTap(t EventTap) (remove func()) {
 	r.nextTap++
 	id := r.nextTap
-	r.taps = append(r.taps, eventTap{id, fn})
+	r.taps = append(r.taps, eventTap{id, t})
 	return func() {
 		r.taps = slices.DeleteFunc(r.taps, func(t eventTap) bool { return t.id == id })
 	}
+}
+
+// tapping reports whether a tap wants events now.
+func (r *Registry) tapping() bool {
+	for i := range r.taps {
+		if t := &r.taps[i].tap; t.Active == nil || t.Active() {
+			return true
+		}
+	}
+	return false
 }
 
 // EmitLoaded emits loaded (A-Frame's event: the entity is built, its
@@ -255,7 +280,7 @@ func (r *Registry) EmitLoaded(top ecs.Entity) {
 		r.w.Defer(func(*ecs.World) { r.EmitLoaded(top) })
 		return
 	}
-	if len(r.listeners) == 0 && len(r.taps) == 0 || !r.w.Alive(top) {
+	if len(r.listeners) == 0 && !r.tapping() || !r.w.Alive(top) {
 		return
 	}
 	var order []ecs.Entity
