@@ -101,7 +101,7 @@ func (hs *Handlers) Of(e ecs.Entity) []HandlerInfo {
 	var out []HandlerInfo
 	instances(hs.reg, e, "on", func(id ecs.ID, name string) {
 		if h := hs.hs[animKey{e.Index(), id}]; h != nil && h.e == e {
-			out = append(out, HandlerInfo{Name: name, Value: h.text, Events: append([]string(nil), h.evs...), Fired: h.fired, Error: h.err})
+			out = append(out, HandlerInfo{Name: name, Value: h.spec.text, Events: append([]string(nil), h.evs...), Fired: h.fired, Error: h.err})
 		}
 	})
 	return out

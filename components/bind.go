@@ -98,8 +98,9 @@ type bindCold struct {
 // slots, the indexes of its runs.
 type bindInst struct {
 	e     ecs.Entity
+	id    ecs.ID
 	name  string
-	text  string
+	spec  BindSpec
 	prog  *bindProgram
 	slots []ecs.ID
 	runs  []int
@@ -130,7 +131,7 @@ func (bs *Bindings) configure(e ecs.Entity, id ecs.ID, name string, spec BindSpe
 	bs.remove(e, id)
 	bs.edits++
 	bs.dirty = true
-	in := &bindInst{e: e, name: name, text: spec.text}
+	in := &bindInst{e: e, id: id, name: name, spec: spec}
 	bs.insts[key] = in
 	prog, err := bs.compile(spec)
 	if err == nil {
@@ -428,6 +429,21 @@ func (bs *Bindings) stepSlow(i int) {
 	}
 }
 
+// current reports whether the components run c reads and writes are
+// still those it was bound to (a declared component redeclared gets new
+// storage).
+func (bs *Bindings) current(c *bindCold) bool {
+	if now, ok := bs.reg.ComponentByID(c.tgtID); !ok || now != c.comp {
+		return false
+	}
+	for _, id := range c.inst.slots {
+		if _, ok := bs.reg.ComponentByID(id); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // bindPtrs caches the pointers of run i: the components its expression
 // reads and its target. A missing target component is added now, with
 // its defaults (every cached pointer is then fetched again); a missing
@@ -436,6 +452,13 @@ func (bs *Bindings) bindPtrs(i int) bool {
 	c := &bs.cold[i]
 	e := c.e
 	if !bs.w.Alive(e) {
+		return false
+	}
+	if !bs.current(c) {
+		// A component it names was declared anew (a reload changed the
+		// scene's components section): compile against the new schema.
+		in := c.inst
+		bs.configure(in.e, in.id, in.name, in.spec)
 		return false
 	}
 	if !bs.w.Has(e, c.tgtID) {

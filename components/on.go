@@ -46,7 +46,7 @@ type handler struct {
 	e     ecs.Entity
 	key   animKey
 	name  string
-	text  string // the value it was configured with
+	spec  OnSpec // the value it was configured with
 	bound *boundOn
 	lis   []registry.ListenerID
 	evs   []string // the events lis listen to
@@ -104,7 +104,7 @@ func (hs *Handlers) configure(e ecs.Entity, id ecs.ID, name string, spec OnSpec)
 		h = &handler{e: e, key: key, name: name}
 		hs.hs[key] = h
 	}
-	h.text, h.err = spec.text, ""
+	h.spec, h.err = spec, ""
 	old := h.bound
 	h.bound = nil
 	defer hs.release(old)
@@ -264,6 +264,14 @@ func (hs *Handlers) deliver(key animKey, e ecs.Entity, ev *registry.Event) {
 		return // as A-Frame removes a component's event listeners on pause
 	}
 	b := h.bound
+	if !hs.current(b) {
+		// A component it names was declared anew (a reload changed the
+		// scene's components section): compile against the new schema.
+		hs.configure(e, key.id, h.name, h.spec)
+		if b = h.bound; b == nil {
+			return
+		}
+	}
 	if b.from != nil && !b.from.sel.Matches(ev.Target) {
 		return
 	}
@@ -294,6 +302,24 @@ func (hs *Handlers) deliver(key animKey, e ecs.Entity, ev *registry.Event) {
 	}
 	h.fired++
 	hs.run(h, b, f, &fs, d)
+}
+
+// current reports whether the components b names are still those it
+// was bound to (a declared component redeclared gets new storage).
+func (hs *Handlers) current(b *boundOn) bool {
+	for _, id := range b.slots {
+		if _, ok := hs.reg.ComponentByID(id); !ok {
+			return false
+		}
+	}
+	for i, c := range b.comps {
+		if c != nil {
+			if now, ok := hs.reg.ComponentByID(b.ids[i]); !ok || now != c {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // fill puts in f the pointers to the components of the slots of mask,

@@ -106,3 +106,37 @@ func TestOnBindLiveEdits(t *testing.T) {
 		t.Errorf("errors: %s", e)
 	}
 }
+
+// TestOnBindRedeclared: a reload that declares a component anew (a
+// property added before the one read) leaves the handlers and bindings
+// that name it working on the new schema, though their own values did
+// not change.
+func TestOnBindRedeclared(t *testing.T) {
+	const v1 = `components:
+  stats: {hp: {type: number, default: 10}}
+entities:
+  - id: a
+    stats: {hp: 10}
+    position: 0 0 0
+    on__hit: "set: stats.hp = stats.hp - 1"
+    bind: "position.x: stats.hp"
+`
+	reg := newRegistry(t)
+	sc, err := loader.LoadBytes(reg, "scene.yaml", []byte(v1), loader.Options{})
+	mustOK(t, err)
+	w := &world{t: t, reg: reg, sc: sc}
+	w.emit("a", "hit", nil)
+	w.tick(1)
+	reload(t, sc, strings.Replace(v1, "stats: {hp: {type: number, default: 10}}", "stats: {mp: {type: number, default: 7}, hp: {type: number, default: 10}}", 1))
+	w.emit("a", "hit", nil)
+	w.tick(1)
+	if got := w.attr("a", "stats"); got != "mp: 7; hp: 8" {
+		t.Errorf("stats %s after two hits across the redeclaration", got)
+	}
+	if got := w.attr("a", "position"); got != "8 0 0" {
+		t.Errorf("position %s: the binding did not follow the new schema", got)
+	}
+	if e := w.errs(); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+}
