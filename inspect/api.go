@@ -246,8 +246,8 @@ type entityInfo struct {
 	Source string `json:"source,omitempty"`
 	// Behaviour is the entity's running behaviour (animations with their
 	// progress, timers, handlers, bindings with their values), when the
-	// Inspector knows the built-ins (Options.Builtins) and it has some.
-	Behaviour *behaviourInfo `json:"behaviour,omitempty"`
+	// Inspector knows it (Options.Behaviour) and it has some.
+	Behaviour any `json:"behaviour,omitempty"`
 }
 
 // componentValue is one component of an entity: as an attribute string

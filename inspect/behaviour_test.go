@@ -31,7 +31,7 @@ entities:
 `
 
 // newBehaviourEnv serves text with an Inspector that knows the
-// built-ins (Options.Builtins).
+// built-ins (Options.Behaviour).
 func newBehaviourEnv(t *testing.T, text string) *env {
 	t.Helper()
 	e := &env{t: t, calls: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
@@ -43,7 +43,7 @@ func newBehaviourEnv(t *testing.T, text string) *env {
 	if e.scene, err = loader.LoadBytes(e.reg, "scene.yaml", []byte(text), loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	e.in = New(e.reg, Options{Scene: e.scene, Builtins: b})
+	e.in = New(e.reg, Options{Scene: e.scene, Behaviour: b})
 	e.srv = httptest.NewServer(e.in)
 	t.Cleanup(func() {
 		e.halt()
@@ -213,7 +213,7 @@ func mustJSON(t *testing.T, data string, v any) {
 func TestEntityBehaviour(t *testing.T) {
 	e := newBehaviourEnv(t, behaviourScene)
 	e.call("POST", "/api/entities/target/events/hit", `{"damage": 5}`).expect(t, http.StatusOK)
-	var info entityInfo
+	var info struct{ Behaviour *components.Behaviour }
 	e.get("/api/entities/target").expect(t, http.StatusOK).json(t, &info)
 	b := info.Behaviour
 	if b == nil || len(b.Animations) != 1 || len(b.Timers) != 1 || len(b.Handlers) != 2 || len(b.Bindings) != 1 {

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/loader/scenefile"
@@ -65,10 +64,12 @@ type Options struct {
 	// Timeouts); zero fields take DefaultTimeouts. Listen's server uses
 	// them, and so do the streams' per-write deadlines.
 	Timeouts Timeouts
-	// Builtins, if not nil, are the built-ins of package components the
-	// Registry runs: GET /api/entities/REF then reports the entity's
-	// running animations, timers, handlers (on) and bindings (bind).
-	Builtins *components.Builtins
+	// Behaviour, if not nil, tells entities' running behaviour (the
+	// built-ins of package components the Registry runs do:
+	// *components.Builtins): GET /api/entities/REF then reports the
+	// entity's running animations, timers, handlers (on) and bindings
+	// (bind).
+	Behaviour Behaviours
 	// Hosts are extra Host header values accepted besides the server's
 	// own address and the loopback names with its port: "name:port" for
 	// exactly that, or "name" for any port. Needed when a program
