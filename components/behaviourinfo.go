@@ -159,21 +159,21 @@ func axisText(v any, a int) string {
 	return strconv.FormatFloat(t.lanesOf(v)[a], 'g', -1, 64)
 }
 
-// Behaviour is an entity's running behaviour, as an inspector shows it
+// BehaviourInfo is an entity's running behaviour, as an inspector shows it
 // (package inspect, GET /api/entities/REF): its animations with their
 // progress, timers, handlers and bindings with their values.
-type Behaviour struct {
+type BehaviourInfo struct {
 	Animations []AnimationInfo `json:"animations,omitempty"`
 	Timers     []TimerInfo     `json:"timers,omitempty"`
 	Handlers   []HandlerInfo   `json:"handlers,omitempty"`
 	Bindings   []BindingInfo   `json:"bindings,omitempty"`
 }
 
-// BehaviourOf returns e's running behaviour as a *[Behaviour], or nil
+// BehaviourOf returns e's running behaviour as a *[BehaviourInfo], or nil
 // (an untyped nil) if it runs none: what inspect.Options.Behaviour asks
 // of the program's built-ins.
 func (b *Builtins) BehaviourOf(e ecs.Entity) any {
-	info := &Behaviour{Animations: b.Animations.Of(e), Timers: b.Timers.Of(e), Handlers: b.Handlers.Of(e), Bindings: b.Bindings.Of(e)}
+	info := &BehaviourInfo{Animations: b.Animations.Of(e), Timers: b.Timers.Of(e), Handlers: b.Handlers.Of(e), Bindings: b.Bindings.Of(e)}
 	if len(info.Animations)+len(info.Timers)+len(info.Handlers)+len(info.Bindings) == 0 {
 		return nil
 	}
