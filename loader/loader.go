@@ -98,6 +98,13 @@ func DefaultLimits() Limits { return scenefile.DefaultLimits() }
 // ErrorList is the positioned errors of a load: [scenefile.ErrorList].
 type ErrorList = scenefile.ErrorList
 
+// Error is one positioned error of a load (file:line:col: message):
+// [scenefile.Error].
+type Error = scenefile.Error
+
+// Pos is a position in a scene file: [scenefile.Pos].
+type Pos = scenefile.Pos
+
 // Snapshot holds the contents of scene files by absolute path:
 // [scenefile.Snapshot].
 type Snapshot = scenefile.Snapshot
