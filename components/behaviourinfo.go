@@ -52,6 +52,24 @@ type BindingInfo struct {
 	Error string
 }
 
+// pausedID returns the ecs ID of the registry's paused tag
+// ([registry.PausedTag]), which registry.New registers.
+func pausedID(reg *registry.Registry) ecs.ID {
+	id, _ := reg.World().ComponentID(registry.PausedTag)
+	return id
+}
+
+// lookupExisting returns the component of name, the ecs ID that stores
+// name and whether that storage exists (see
+// [registry.Component.ExistingID]); c is nil for an unknown name.
+func lookupExisting(reg *registry.Registry, name string) (c *registry.Component, id ecs.ID, ok bool) {
+	if c, ok = reg.Component(name); !ok {
+		return nil, 0, false
+	}
+	id, ok = c.ExistingID(name)
+	return c, id, ok
+}
+
 // instances calls fn with the ecs ID and name of each instance of
 // component c that e has, in ecs ID order.
 func instances(reg *registry.Registry, e ecs.Entity, c string, fn func(id ecs.ID, name string)) {
@@ -65,7 +83,7 @@ func instances(reg *registry.Registry, e ecs.Entity, c string, fn func(id ecs.ID
 			continue
 		}
 		for _, n := range reg.EntityComponents(e) {
-			if _, nid, ok := reg.LookupExisting(n); ok && nid == id {
+			if _, nid, ok := lookupExisting(reg, n); ok && nid == id {
 				fn(id, n)
 				break
 			}

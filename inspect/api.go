@@ -622,7 +622,7 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 				return errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID))
 			}
 		}
-		mixins, err := in.reg.ExpandMixins(req.Mixin)
+		mixins, err := in.reg.Mixins().Expand(req.Mixin)
 		if err != nil {
 			return errReply(http.StatusBadRequest, "inspect: mixin: "+err.Error())
 		}
@@ -638,7 +638,7 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 			}
 			own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
 		}
-		comps := in.reg.Compose(mixins, own)
+		comps := in.reg.Mixins().Compose(mixins, own)
 		for _, np := range comps { // own components and the mixins'
 			if rep := in.writable("add", np.Name); rep != nil {
 				return *rep
@@ -676,8 +676,8 @@ func (in *Inspector) withinLimits(parent ecs.Entity) *reply {
 	// A dump holds the World's entities and the prefabs' bodies, which
 	// a read counts alike.
 	n := in.w.Len() + 1
-	for _, name := range in.reg.PrefabNames() {
-		n += in.reg.PrefabSize(name)
+	for _, name := range in.reg.Prefabs().Names() {
+		n += in.reg.Prefabs().Size(name)
 	}
 	if n > lim.MaxEntities {
 		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: the scene would hold %d entities (prefab bodies included), more than a scene file may (%d, loader.Limits.MaxEntities): its dump would not load back", n, lim.MaxEntities))

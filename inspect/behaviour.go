@@ -67,7 +67,7 @@ type entityEvent struct {
 // tapEvents makes the Inspector log the Registry's events.
 func (in *Inspector) tapEvents() {
 	in.log.buckets = map[string]*logBucket{}
-	in.log.remove = in.reg.AddEventTap(registry.EventTap{
+	in.log.remove = in.reg.Events().AddTap(registry.EventTap{
 		Active: func() bool { return in.hub.open.Load() > 0 }, // only while a stream is open
 		Event:  in.logEvent,
 	})
@@ -75,7 +75,7 @@ func (in *Inspector) tapEvents() {
 
 // logEvent is the Registry tap, active while a stream is open: it
 // publishes e's event, within the event name's rate. It runs on the
-// simulation goroutine, inside Registry.Emit.
+// simulation goroutine, inside Events.Emit.
 func (in *Inspector) logEvent(e ecs.Entity, name string, detail any) {
 	b := in.log.buckets[name]
 	key := name
@@ -194,7 +194,7 @@ func (in *Inspector) postEvent(w http.ResponseWriter, r *http.Request, ref, name
 			return refError(err)
 		}
 		ev := sentEvent{Op: "emit", Ref: in.path(e), Entity: in.label(e), Event: name, Detail: raw}
-		in.reg.Emit(e, name, detail, bubbles)
+		in.reg.Events().Emit(e, name, detail, bubbles)
 		// What the handlers reported goes to the caller, and back to the
 		// run's own report.
 		if err := in.reg.TakeErrors(); err != nil {

@@ -156,9 +156,9 @@ func TestEventLog(t *testing.T) {
 	e.sim(func() {
 		target := e.target()
 		for i := range 500 {
-			e.reg.Emit(target, "spam", i, false)
+			e.reg.Events().Emit(target, "spam", i, false)
 		}
-		e.reg.Emit(target, "pong", nil, false)
+		e.reg.Events().Emit(target, "pong", nil, false)
 	})
 	n := 0
 	deadline := time.After(10 * time.Second)
@@ -181,7 +181,7 @@ func TestEventLog(t *testing.T) {
 		t.Errorf("%d spam events logged out of 500 in one go; the burst is %v", n, logBurst)
 	}
 	time.Sleep(200 * time.Millisecond) // the budget refills
-	e.sim(func() { e.reg.Emit(e.target(), "spam", -1, false) })
+	e.sim(func() { e.reg.Events().Emit(e.target(), "spam", -1, false) })
 	for {
 		mustJSON(t, next(t, all, "entity-event").data, &ev)
 		if ev.Name == "spam" {

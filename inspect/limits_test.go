@@ -77,7 +77,7 @@ func TestCreateWithinLimits(t *testing.T) {
 		total += grow("plain")
 	}
 	var n int
-	e.sim(func() { n = e.reg.World().Len() + e.reg.PrefabSize("tower") })
+	e.sim(func() { n = e.reg.World().Len() + e.reg.Prefabs().Size("tower") })
 	if n != lim.MaxEntities {
 		t.Errorf("%d entities and prefab nodes after growing until refused, want %d (%d made)", n, lim.MaxEntities, total)
 	}

@@ -19,9 +19,13 @@ import (
 // component name that its definition refuses: 409, saying why; nil if
 // the change may go on.
 func (in *Inspector) writable(op, name string) *reply {
-	err := in.reg.CheckWritable(op, name)
-	if err == nil || !errors.Is(err, registry.ErrReadOnly) {
+	c, ok := in.reg.Component(name)
+	if !ok {
 		return nil // unknown names are answered by the caller
+	}
+	err := c.CheckWritable(op, name)
+	if err == nil || !errors.Is(err, registry.ErrReadOnly) {
+		return nil
 	}
 	rep := readOnlyReply(err)
 	return &rep

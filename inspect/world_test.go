@@ -96,15 +96,15 @@ func TestReadOnlyComponents(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		reg.DefineMixin(&registry.Mixin{ID: "fake-rock", Components: []registry.NamedPatch{
+		reg.Mixins().Define(&registry.Mixin{ID: "fake-rock", Components: []registry.NamedPatch{
 			{Name: registry.PrefabComponent, Patch: registry.Patch{{Index: 0, Value: registry.PrefabRef("rock")}}}}})
-		reg.DefineMixin(&registry.Mixin{ID: "cheat", Components: []registry.NamedPatch{{Name: "score"}}})
+		reg.Mixins().Define(&registry.Mixin{ID: "cheat", Components: []registry.NamedPatch{{Name: "score"}}})
 		return loader.LoadBytes(reg, "scene.yaml", []byte(readOnlyScene), loader.Options{})
 	}).start()
 	e.call("POST", "/api/pause", "").expect(t, http.StatusOK)
 	var spawned ecs.Entity
 	e.sim(func() {
-		x, err := e.reg.InstantiatePrefab(ecs.Entity{}, "rock", "spawned")
+		x, err := e.reg.Prefabs().Instantiate(ecs.Entity{}, "rock", "spawned")
 		if err != nil {
 			t.Error(err)
 		}
@@ -166,7 +166,7 @@ func TestReadOnlyComponents(t *testing.T) {
 		t.Errorf("[prefab=rock] matches %d, want %d (and 2)", n, rocks)
 	}
 	e.sim(func() {
-		if got := e.reg.PrefabOf(spawned); got != "rock" {
+		if got := e.reg.Prefabs().Of(spawned); got != "rock" {
 			t.Errorf("spawned instance relabelled %q", got)
 		}
 	})

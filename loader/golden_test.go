@@ -227,7 +227,7 @@ func TestMixinsAgreeWithRegistry(t *testing.T) {
 	}
 	for i, l := range lists {
 		e, _ := reg.EntityByID(fmt.Sprintf("e%d", i))
-		inst, err := reg.Instantiate(e, strings.Fields(l), nil)
+		inst, err := reg.Mixins().Instantiate(e, strings.Fields(l), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,10 +303,10 @@ func TestOverlay(t *testing.T) {
 	}
 	for _, own := range owns {
 		for _, mixins := range [][]*registry.Mixin{nil, ms} {
-			base := reg.Compose(mixins, nil)
+			base := reg.Mixins().Compose(mixins, nil)
 			snapshot := fmt.Sprint(base, own)
 			got := plan.Overlay(base, own)
-			want := reg.Compose(mixins, own)
+			want := reg.Mixins().Compose(mixins, own)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("plan.Overlay(%v, %v) = %v, want %v", base, own, got, want)
 			}

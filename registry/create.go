@@ -7,8 +7,8 @@ import "github.com/scenecs/scenecs/ecs"
 // Every entity made from a description goes through [Registry.Create]
 // (or [Privileged.Create]): a scene's entities as the loader builds and
 // hot-reloads them, an entity POSTed to the inspection API, a mixin
-// instance ([Registry.Instantiate], the spawner) and every entity of a
-// prefab's instance ([Registry.InstantiatePrefab] and its parts). So an
+// instance ([Mixins.Instantiate], the spawner) and every entity of a
+// prefab's instance ([Prefabs.Instantiate] and its parts). So an
 // entity gets its id, classes, part key and components in one order,
 // whoever asks.
 
@@ -18,15 +18,15 @@ type CreateSpec struct {
 	ID string
 	// Classes are its class names.
 	Classes []string
-	// Mixins are mixin ids, expanded (see [Registry.ExpandMixins]) and
-	// composed under Components, per property (see [Registry.Compose]).
+	// Mixins are mixin ids, expanded (see [Mixins.Expand]) and
+	// composed under Components, per property (see [Mixins.Compose]).
 	Mixins []string
 	// Components are its own components. Without Mixins, and with each
 	// name given once, they are set as given (a loader's composed
 	// components); otherwise they are composed over the mixins'.
 	Components []NamedPatch
 	// PartKey is, for a part of a prefab's instance, its name inside the
-	// prefab (see [Registry.SetPartKey]); "" for other entities.
+	// prefab (see [Prefabs.SetPartKey]); "" for other entities.
 	PartKey string
 }
 
@@ -36,7 +36,7 @@ type CreateSpec struct {
 // in dependency order (see [Registry.SetMany]). A read-only component
 // among them is refused (*ReadOnlyError) before anything is made. On any
 // error nothing is left: the entity is destroyed and the zero Entity
-// returned. Create emits no event; [Registry.Instantiate] and prefab
+// returned. Create emits no event; [Mixins.Instantiate] and prefab
 // instantiation emit "loaded" once the whole entity is made, and so does
 // the loader once a scene is built.
 func (r *Registry) Create(parent ecs.Entity, spec CreateSpec) (ecs.Entity, error) {
@@ -54,15 +54,15 @@ func (p Privileged) Create(parent ecs.Entity, spec CreateSpec) (ecs.Entity, erro
 func (r *Registry) create(parent ecs.Entity, spec *CreateSpec, priv bool) (ecs.Entity, error) {
 	comps := spec.Components
 	if len(spec.Mixins) > 0 || repeatsName(comps) {
-		ms, err := r.ExpandMixins(spec.Mixins)
+		ms, err := r.Mixins().Expand(spec.Mixins)
 		if err != nil {
 			return ecs.Entity{}, err
 		}
-		comps = r.Compose(ms, comps)
+		comps = r.Mixins().Compose(ms, comps)
 	}
 	if !priv {
 		for _, np := range comps {
-			if err := r.CheckWritable("add", np.Name); err != nil {
+			if err := r.checkWritable("add", np.Name); err != nil {
 				return ecs.Entity{}, err
 			}
 		}
@@ -94,7 +94,7 @@ func (r *Registry) fill(e, parent ecs.Entity, spec *CreateSpec, comps []NamedPat
 		}
 	}
 	if spec.PartKey != "" {
-		r.SetPartKey(e, spec.PartKey)
+		r.Prefabs().SetPartKey(e, spec.PartKey)
 	}
 	return r.setMany(e, comps, priv)
 }

@@ -13,14 +13,14 @@ import (
 // any error leaves nothing behind: not the entity, not its id.
 func TestCreate(t *testing.T) {
 	w, r := readOnlyRegistry(t)
-	r.DefineMixin(parseMixin(t, r, "weak: | unit=hp: 1 | sound__m="))
+	r.Mixins().Define(parseMixin(t, r, "weak: | unit=hp: 1 | sound__m="))
 	parent, err := r.Create(ecs.Entity{}, CreateSpec{ID: "p"})
 	must(t, err)
 	e, err := r.Create(parent, CreateSpec{ID: "kid", Classes: []string{"a", "b"}, PartKey: "gun",
 		Mixins: []string{"weak"}, Components: namedPatches(t, r, "sound__x=", "unit=hp: 7")})
 	must(t, err)
-	if p, _ := w.Parent(e); p != parent || r.EntityID(e) != "kid" || !slices.Equal(r.Classes(e), []string{"a", "b"}) || r.PartKey(e) != "gun" {
-		t.Errorf("parent %v id %q classes %v key %q", p, r.EntityID(e), r.Classes(e), r.PartKey(e))
+	if p, _ := w.Parent(e); p != parent || r.EntityID(e) != "kid" || !slices.Equal(r.Classes(e), []string{"a", "b"}) || r.Prefabs().PartKey(e) != "gun" {
+		t.Errorf("parent %v id %q classes %v key %q", p, r.EntityID(e), r.Classes(e), r.Prefabs().PartKey(e))
 	}
 	if got, _ := r.Attr(e, "unit"); got != "hp: 7; name: grunt; pos: 0 1 0" || !r.Has(e, "sound__x") || !r.Has(e, "sound__m") {
 		t.Errorf("unit %q, sound__x %v", got, r.Has(e, "sound__x"))
@@ -78,21 +78,21 @@ func TestCreateOnePath(t *testing.T) {
 	w, r := readOnlyRegistry(t)
 	var seen []string
 	_, err := Register(r, "probe", Definition[lcUnit]{Init: func(c *Context, _ *lcUnit) {
-		seen = append(seen, r.EntityID(c.Entity)+"/"+r.PartKey(c.Entity))
+		seen = append(seen, r.EntityID(c.Entity)+"/"+r.Prefabs().PartKey(c.Entity))
 	}})
 	must(t, err)
-	must(t, r.DefinePrefab(&Prefab{Name: "ship", Root: &PrefabNode{Components: namedPatches(t, r, "probe="),
+	must(t, r.Prefabs().Define(&Prefab{Name: "ship", Root: &PrefabNode{Components: namedPatches(t, r, "probe="),
 		Children: []*PrefabNode{{Key: "gun", Components: namedPatches(t, r, "probe=")}}}}))
-	inst, err := r.InstantiatePrefab(ecs.Entity{}, "ship", "s")
+	inst, err := r.Prefabs().Instantiate(ecs.Entity{}, "ship", "s")
 	must(t, err)
 	if want := []string{"s/", "s/gun/gun"}; !slices.Equal(seen, want) {
 		t.Errorf("hooks saw %q, want %q", seen, want)
 	}
 	n := w.Len()
-	if _, err := r.InstantiatePart(inst, &PrefabNode{Key: "bad", Class: []string{"a b"}}, ""); err == nil || w.Len() != n {
+	if _, err := r.Prefabs().InstantiatePart(inst, &PrefabNode{Key: "bad", Class: []string{"a b"}}, ""); err == nil || w.Len() != n {
 		t.Errorf("a refused part: %v, %d entities (want %d)", err, w.Len(), n)
 	}
-	if _, err := r.Instantiate(ecs.Entity{}, []string{"cheat"}, nil); !errors.Is(err, ErrReadOnly) || w.Len() != n {
+	if _, err := r.Mixins().Instantiate(ecs.Entity{}, []string{"cheat"}, nil); !errors.Is(err, ErrReadOnly) || w.Len() != n {
 		t.Errorf("Instantiate of a read-only mixin: %v, %d entities", err, w.Len())
 	}
 }

@@ -31,25 +31,33 @@ type NamedPatch struct {
 	Patch Patch
 }
 
-// DefineMixin adds or replaces a mixin.
-func (r *Registry) DefineMixin(m *Mixin) { r.mixins[m.ID] = m }
+// Define adds or replaces a mixin.
+func (mxs *Mixins) Define(m *Mixin) {
+	r := mxs.r
+	r.mixins[m.ID] = m
+}
 
-// RemoveMixin forgets a mixin.
-func (r *Registry) RemoveMixin(id string) { delete(r.mixins, id) }
+// Remove forgets a mixin.
+func (mxs *Mixins) Remove(id string) {
+	r := mxs.r
+	delete(r.mixins, id)
+}
 
-// Mixin returns the mixin called id.
-func (r *Registry) Mixin(id string) (*Mixin, bool) {
+// Get returns the mixin called id.
+func (mxs *Mixins) Get(id string) (*Mixin, bool) {
+	r := mxs.r
 	m, ok := r.mixins[id]
 	return m, ok
 }
 
-// ExpandMixins returns the mixins ids stand for, nested mixins expanded
+// Expand returns the mixins ids stand for, nested mixins expanded
 // before the mixin that lists them, in order of increasing precedence. A
 // mixin reached twice (two mixins sharing a part, or an id listed twice)
 // is kept at its first place only, so that a mixin always beats the parts
 // it lists. A cycle or an unknown id is a [*MixinError] (an unknown id with
 // the nearest defined one suggested). See [ExpandMixinsFunc].
-func (r *Registry) ExpandMixins(ids []string) ([]*Mixin, error) {
+func (mxs *Mixins) Expand(ids []string) ([]*Mixin, error) {
+	r := mxs.r
 	ms, err := ExpandMixinsFunc(ids, r.lookupMixin)
 	if me, ok := err.(*MixinError); ok && me.Unknown != "" {
 		known := make([]string, 0, len(r.mixins))
@@ -111,9 +119,9 @@ func (e *MixinError) Error() string {
 	return fmt.Sprintf("mixin cycle of %d mixins: %s -> ... -> %s", len(e.Cycle), head, tail)
 }
 
-// ExpandMixinsFunc is [Registry.ExpandMixins] over any set of mixins, lookup
+// ExpandMixinsFunc is [Mixins.Expand] over any set of mixins, lookup
 // finding a mixin by id: the one expansion the Registry
-// ([Registry.Instantiate], the spawner) and the loader (scenes, before they
+// ([Mixins.Instantiate], the spawner) and the loader (scenes, before they
 // are built) share, so that both compose alike. It stops at the first problem,
 // a [*MixinError] (with no Suggest). It takes time linear in the number of
 // mixins reached and of the ids they list, whatever their nesting.
@@ -199,7 +207,7 @@ func walkMixins(ids []string, lookup func(string) (*Mixin, bool), report func(*M
 // Compose merges the components of mixins (by increasing precedence) and
 // an entity's own components into one patch per component, in the order
 // components first appear. Later values of a property win.
-func (r *Registry) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
+func (mxs *Mixins) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 	var out []NamedPatch
 	index := map[string]int{}
 	add := func(np NamedPatch) {
@@ -232,12 +240,13 @@ func (r *Registry) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 // initialises a dependency with its markup data whatever the attribute
 // order). A read-only component among them is refused (*ReadOnlyError)
 // before anything is made.
-func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
+func (mxs *Mixins) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
+	r := mxs.r
 	e, err := r.Create(parent, CreateSpec{Mixins: mixinIDs, Components: own})
 	if err != nil {
 		return ecs.Entity{}, err
 	}
-	r.EmitLoaded(e)
+	r.Events().EmitLoaded(e)
 	return e, nil
 }
 

@@ -48,7 +48,7 @@ func DumpEntities(reg *registry.Registry, es []ecs.Entity) []*DumpEntity {
 // dumpEntity returns e's dump form without its component values.
 func dumpEntity(reg *registry.Registry, names *Namer, e ecs.Entity) *DumpEntity {
 	d := &DumpEntity{ID: reg.EntityID(e), Path: names.Path(e), Class: reg.Classes(e), depth: -1,
-		Prefab: reg.PrefabOf(e), Part: reg.PartKey(e)}
+		Prefab: reg.Prefabs().Of(e), Part: reg.Prefabs().PartKey(e)}
 	if d.Class == nil {
 		d.Class = []string{}
 	}
@@ -76,7 +76,7 @@ func captureComponents(reg *registry.Registry, e ecs.Entity) []capturedComponent
 	for _, name := range names {
 		c, _ := reg.Component(name)
 		vs, err := reg.Values(e, name)
-		if err != nil || reg.IsPrefabMarker(c) {
+		if err != nil || reg.Prefabs().IsMarker(c) {
 			continue
 		}
 		out = append(out, capturedComponent{name: name, schema: c.Schema, vs: vs, computed: c.ReadOnly()})

@@ -56,7 +56,7 @@ func (x *exporter) child(k *xnode) *scenefile.EntitySpec {
 // entityX returns the xnode of e and its subtree.
 func (x *exporter) entityX(e ecs.Entity) *xnode {
 	reg := x.reg
-	n := &xnode{id: reg.EntityID(e), key: reg.PartKey(e), prefab: reg.PrefabOf(e), class: reg.Classes(e)}
+	n := &xnode{id: reg.EntityID(e), key: reg.Prefabs().PartKey(e), prefab: reg.Prefabs().Of(e), class: reg.Classes(e)}
 	for _, name := range reg.EntityComponents(e) {
 		c, _ := reg.Component(name)
 		if c.ReadOnly() {
@@ -81,7 +81,7 @@ func (x *exporter) template(name string) *xnode {
 		return t
 	}
 	var t *xnode
-	if p, ok := x.reg.Prefab(name); ok {
+	if p, ok := x.reg.Prefabs().Get(name); ok {
 		t = x.prefabX(p.Root)
 	}
 	if x.tmpls == nil {
@@ -103,11 +103,8 @@ func (x *exporter) prefabX(pn *registry.PrefabNode) *xnode {
 	}
 	x.pnodes[pn] = n
 	for _, np := range pn.Components {
-		c, _, ok := x.reg.LookupExisting(np.Name)
-		if !ok {
-			c, ok = x.reg.Component(np.Name)
-		}
-		if !ok || x.reg.IsPrefabMarker(c) {
+		c, ok := x.reg.Component(np.Name)
+		if !ok || x.reg.Prefabs().IsMarker(c) {
 			continue
 		}
 		vs := make([]any, len(c.Schema.Props))
@@ -257,7 +254,7 @@ func (x *exporter) prefabSpecs() []*scenefile.PrefabSpec {
 	x.bodies = true
 	defer func() { x.bodies = false }()
 	var out []*scenefile.PrefabSpec
-	for _, name := range x.reg.PrefabNames() {
+	for _, name := range x.reg.Prefabs().Names() {
 		t := x.template(name)
 		out = append(out, &scenefile.PrefabSpec{Name: name, Body: x.templateSpec(t)})
 	}
@@ -339,7 +336,7 @@ func (x *exporter) instancesJSON(es []ecs.Entity) *jsonInstances {
 	var walk func(e ecs.Entity)
 	walk = func(e ecs.Entity) {
 		all(&ji.noPart)[e] = true
-		if x.reg.PrefabOf(e) != "" {
+		if x.reg.Prefabs().Of(e) != "" {
 			if said(e) {
 				return
 			}
@@ -350,7 +347,7 @@ func (x *exporter) instancesJSON(es []ecs.Entity) *jsonInstances {
 		}
 	}
 	for _, e := range es {
-		if ji.noPart[e] || x.reg.PrefabOf(e) == "" || x.reg.PartKey(e) != "" || said(e) {
+		if ji.noPart[e] || x.reg.Prefabs().Of(e) == "" || x.reg.Prefabs().PartKey(e) != "" || said(e) {
 			continue
 		}
 		all(&ji.noPrefab)[e] = true

@@ -286,7 +286,11 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 		return nil, err
 	}
 	for _, sp := range pl.Systems {
-		if err := reg.ConfigureSystemPatch(sp.Name, sp.Patch, registry.Merge); err != nil {
+		sys, ok := reg.System(sp.Name)
+		if !ok {
+			return nil, fmt.Errorf("%v: unknown system %q", sp.Src.Pos, sp.Name)
+		}
+		if err := sys.Configure(sp.Patch, registry.Merge); err != nil {
 			return nil, fmt.Errorf("%v: %v", sp.Src.Pos, err)
 		}
 	}
@@ -312,7 +316,7 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 		return nil, errs
 	}
 	for _, e := range s.Roots {
-		reg.EmitLoaded(e) // A-Frame's loaded: the scene is built
+		reg.Events().EmitLoaded(e) // A-Frame's loaded: the scene is built
 	}
 	return s, nil
 }
@@ -438,7 +442,7 @@ func applyDefinitions(pl *plan.Plan, reg *registry.Registry) error {
 		}
 	}
 	for _, m := range pl.Mixins {
-		reg.DefineMixin(m.Mixin)
+		reg.Mixins().Define(m.Mixin)
 	}
 	return definePrefabs(pl, reg)
 }
@@ -455,7 +459,7 @@ func definePrefabs(pl *plan.Plan, reg *registry.Registry) error {
 		// Plan may be built into several registries. The nodes are
 		// shared, read-only.
 		p := *pl.Prefabs[n].Prefab
-		if err := reg.DefinePrefab(&p); err != nil {
+		if err := reg.Prefabs().Define(&p); err != nil {
 			return scenefile.ErrorList{{Pos: pl.Prefabs[n].Src.Pos, Msg: err.Error()}}
 		}
 	}

@@ -48,7 +48,7 @@ var lostParts = []struct {
 		}
 	}},
 	{"a part of an instance spawned at run time", func(t *testing.T, reg *registry.Registry, sc *Scene) {
-		s9, err := reg.InstantiatePrefab(ecs.Entity{}, "big", "s9")
+		s9, err := reg.Prefabs().Instantiate(ecs.Entity{}, "big", "s9")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func TestRemovedPartSyntax(t *testing.T) {
 			t.Errorf("%s: %d entities planned, want 3", name, sc.Plan.Count)
 		}
 		s, _ := reg.EntityByID("s")
-		if reg.PrefabOf(s) != "ship" {
+		if reg.Prefabs().Of(s) != "ship" {
 			t.Errorf("%s: the instance lost its marker", name)
 		}
 		d := dump(t, reg)
@@ -307,7 +307,7 @@ entities:
 	}
 	f, _ := env.reg.EntityByID("f")
 	gun, ok := env.reg.EntityByID("f/gun")
-	if !ok || env.reg.PartKey(gun) != "gun" || env.reg.World().Children(f)[0] != gun {
+	if !ok || env.reg.Prefabs().PartKey(gun) != "gun" || env.reg.World().Children(f)[0] != gun {
 		t.Error("the part is not back, first, with its key")
 	}
 }

@@ -56,7 +56,7 @@ func TestPrefabComposition(t *testing.T) {
 		}
 	}
 	a, _ := sc.Entity("a")
-	if got := reg.PrefabOf(a); got != "variant" {
+	if got := reg.Prefabs().Of(a); got != "variant" {
 		t.Errorf("a is an instance of %q, want variant", got)
 	}
 }
@@ -152,7 +152,7 @@ func TestPrefabInstances(t *testing.T) {
 	if got, _ := reg.Attr(e, "position"); got != "-2 0 0" {
 		t.Errorf("f2/gun-left position %q", got)
 	}
-	if got := reg.PartKey(e); got != "gun-left" {
+	if got := reg.Prefabs().PartKey(e); got != "gun-left" {
 		t.Errorf("part key %q", got)
 	}
 	if got := reg.Classes(e); strings.Join(got, " ") != "gun left big" {
@@ -260,7 +260,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func TestInstantiatePrefab(t *testing.T) {
 	reg, sc := loadShips(t, shipScene)
 	f1, _ := sc.Entity("f1")
-	e, err := reg.InstantiatePrefab(f1, "ship", "f9")
+	e, err := reg.Prefabs().Instantiate(f1, "ship", "f9")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,14 +273,14 @@ func TestInstantiatePrefab(t *testing.T) {
 	if got := strings.Join(query(t, reg, "#f9 [prefab=barrel]"), " "); got != "f9/gun-left/muzzle f9/gun-right/muzzle" {
 		t.Errorf("muzzles %q", got)
 	}
-	if _, err := reg.InstantiatePrefab(ecs.Entity{}, "shp", ""); err == nil || !strings.Contains(err.Error(), ` (did you mean "ship"?)`) {
+	if _, err := reg.Prefabs().Instantiate(ecs.Entity{}, "shp", ""); err == nil || !strings.Contains(err.Error(), ` (did you mean "ship"?)`) {
 		t.Errorf("unknown prefab: %v", err)
 	}
-	if _, err := reg.InstantiatePrefab(ecs.Entity{}, "ship", "f9"); err == nil {
+	if _, err := reg.Prefabs().Instantiate(ecs.Entity{}, "ship", "f9"); err == nil {
 		t.Error("a used id is accepted")
 	}
 	n := reg.World().Len()
-	if _, err := reg.InstantiatePrefab(ecs.Entity{}, "ship", ""); err != nil || reg.World().Len() != n+6 {
+	if _, err := reg.Prefabs().Instantiate(ecs.Entity{}, "ship", ""); err != nil || reg.World().Len() != n+6 {
 		t.Errorf("unnamed instance: %v, %d entities more", err, reg.World().Len()-n)
 	}
 }
@@ -318,7 +318,7 @@ func TestPrefabRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = reg.SetClasses(gl, []string{"gun", "hit"})
-	s9, err := reg.InstantiatePrefab(ecs.Entity{}, "gun", "s9")
+	s9, err := reg.Prefabs().Instantiate(ecs.Entity{}, "gun", "s9")
 	if err != nil {
 		t.Fatal(err)
 	}

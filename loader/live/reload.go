@@ -572,7 +572,7 @@ func (sc *schemas) pair(name string) (old, new *registry.Schema) {
 // the new schema) that sets them: new values, or the default for a
 // property no longer given. Values of a declared component whose schema
 // changes are compared by property name, after converting the old value
-// to the new type through its text form (as Registry.Redeclare migrates
+// to the new type through its text form (as Privileged.Redeclare migrates
 // the data).
 //
 // Its results are kept by the storage of the two patches (a cache of
@@ -834,7 +834,7 @@ func (s *Scene) Apply(d *Diff) error {
 	s.Roots = roots
 	for _, e := range made {
 		if s.World.Alive(e) {
-			s.Registry.Emit(e, "loaded", nil, false) // A-Frame's, as Build emits it
+			s.Registry.Events().Emit(e, "loaded", nil, false) // A-Frame's, as Build emits it
 		}
 	}
 	if len(errs) > 0 {
@@ -856,7 +856,7 @@ func (s *Scene) applyDeclarations(d *Diff) error {
 				return err
 			}
 		case c.Declared && !plan.SameSchema(c.Schema, dp.Schema):
-			notes, err := reg.Redeclare(dp.Decl.Name, dp.Schema)
+			notes, err := reg.Privileged().Redeclare(dp.Decl.Name, dp.Schema)
 			if err != nil {
 				return err
 			}
@@ -874,15 +874,15 @@ func (s *Scene) applyDeclarations(d *Diff) error {
 	}
 	for id := range d.old.Mixins {
 		if _, ok := d.new.Mixins[id]; !ok {
-			reg.RemoveMixin(id)
+			reg.Mixins().Remove(id)
 		}
 	}
 	for _, m := range d.new.Mixins {
-		reg.DefineMixin(m.Mixin)
+		reg.Mixins().Define(m.Mixin)
 	}
 	for name := range d.old.Prefabs {
 		if _, ok := d.new.Prefabs[name]; !ok {
-			reg.RemovePrefab(name)
+			reg.Prefabs().Remove(name)
 		}
 	}
 	return definePrefabs(d.new, reg)
@@ -895,7 +895,7 @@ func (s *Scene) applySettings(d *Diff) error {
 	for _, name := range d.Systems {
 		sys, _ := s.Registry.System(name)
 		p := changedPatch(sys.Schema, oldSys[name], newSys[name])
-		if err := s.Registry.ConfigureSystemPatch(name, p, registry.Merge); err != nil {
+		if err := sys.Configure(p, registry.Merge); err != nil {
 			return err
 		}
 	}

@@ -15,10 +15,10 @@ import (
 // Plan, so the differ matches, creates and destroys their parts like any
 // entity (parts by their names inside the prefab, see matchKey). What
 // this file adds: the list of prefabs that changed, and instances spawned
-// at run time (Registry.InstantiatePrefab, spawners), which have no node
+// at run time (Prefabs.Instantiate, spawners), which have no node
 // in the Plan: each follows its prefab's edit, compared template to
 // template, part by part by key, the root with what the instance was
-// made with written over both templates (Registry.PrefabOverrides).
+// made with written over both templates (Prefabs.Overrides).
 
 // spawnedEdits are the parts of instances spawned at run time that a
 // reload creates or destroys.
@@ -95,8 +95,8 @@ func (df *differ) sameTemplate(a, b *plan.Node) bool {
 // template o to n changes on it.
 func (df *differ) followSpawned(name string, o, n *plan.Node) {
 	reg := df.s.Registry
-	for _, e := range reg.SpawnedInstances() {
-		if reg.PrefabOf(e) != name {
+	for _, e := range reg.Prefabs().Spawned() {
+		if reg.Prefabs().Of(e) != name {
 			continue
 		}
 		if _, mine := df.s.indexOf(e); mine {
@@ -104,7 +104,7 @@ func (df *differ) followSpawned(name string, o, n *plan.Node) {
 		}
 		df.d.spawned.follow++
 		wo, wn := withoutMarker(o), withoutMarker(n)
-		if over := reg.PrefabOverrides(e); len(over) > 0 {
+		if over := reg.Prefabs().Overrides(e); len(over) > 0 {
 			wo, wn = withOverrides(wo, over), withOverrides(wn, over)
 		}
 		df.syncSpawned(e, wo, wn)
@@ -112,7 +112,7 @@ func (df *differ) followSpawned(name string, o, n *plan.Node) {
 }
 
 // withOverrides returns a template root with what an instance made at
-// run time wrote over it (Registry.PrefabOverrides): the properties it
+// run time wrote over it (Prefabs.Overrides): the properties it
 // gives are then the same before and after any edit, so that the edit
 // leaves them to the instance, as it does for an instance in the scene.
 func withOverrides(t *plan.Node, over []registry.NamedPatch) *plan.Node {
@@ -147,7 +147,7 @@ func (df *differ) syncSpawned(e ecs.Entity, o, n *plan.Node) {
 	}
 	parts := map[string]ecs.Entity{}
 	for ch := range w.ChildrenSeq(e) {
-		if k := reg.PartKey(ch); k != "" {
+		if k := reg.Prefabs().PartKey(ch); k != "" {
 			parts[k] = ch
 		}
 	}
@@ -188,7 +188,7 @@ func (s *Scene) applySpawned(d *Diff, errs *scenefile.ErrorList) {
 		if !w.Alive(a.parent) {
 			continue
 		}
-		e, err := s.Registry.InstantiatePart(a.parent, plan.RegistryNode(a.n), a.id)
+		e, err := s.Registry.Prefabs().InstantiatePart(a.parent, plan.RegistryNode(a.n), a.id)
 		if err != nil {
 			*errs = append(*errs, &scenefile.Error{Pos: a.n.Src.Pos, Msg: err.Error()})
 			continue

@@ -59,7 +59,7 @@ func entries(d *Diff, env *reloadEnv) []string {
 // values the edit did not touch survive.
 func TestReloadPrefabProperty(t *testing.T) {
 	env := newReloadEnv(t, prefabV1)
-	s9, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9")
+	s9, err := env.reg.Prefabs().Instantiate(ecs.Entity{}, "ship", "s9")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestReloadPrefabProperty(t *testing.T) {
 // keep their entities and runtime state.
 func TestReloadPrefabChildren(t *testing.T) {
 	env := newReloadEnv(t, prefabV1)
-	s9, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9")
+	s9, err := env.reg.Prefabs().Instantiate(ecs.Entity{}, "ship", "s9")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestReloadPrefabChildren(t *testing.T) {
 	if env.entity("f1/gun") != gun || env.attr(gun, "health") != "hp: 7; max: 100" {
 		t.Error("the gun part lost its entity or runtime state")
 	}
-	if kids := env.reg.World().Children(env.scene.Roots[2]); len(kids) != 3 || kids[1] != anonPart || env.reg.PartKey(kids[2]) != "radar" {
+	if kids := env.reg.World().Children(env.scene.Roots[2]); len(kids) != 3 || kids[1] != anonPart || env.reg.Prefabs().PartKey(kids[2]) != "radar" {
 		t.Errorf("unnamed instance's parts: %v", kids)
 	}
 	if kids := env.reg.World().Children(s9); len(kids) != 3 || env.reg.EntityID(kids[2]) != "s9/radar" {
@@ -172,7 +172,7 @@ entities:`, 1)
 	gun := env.entity("f2/gun")
 	d := env.mustReload(strings.Replace(two, "  - id: f2\n    prefab: ship", "  - id: f2\n    prefab: frigate", 1))
 	f2 := env.entity("f2")
-	if got := env.reg.PrefabOf(f2); got != "frigate" {
+	if got := env.reg.Prefabs().Of(f2); got != "frigate" {
 		t.Errorf("f2 is an instance of %q", got)
 	}
 	if got := env.attr(f2, "health"); got != "hp: 40; max: 99" {
@@ -243,7 +243,7 @@ func TestReloadSpawnerPrefab(t *testing.T) {
 		if got := env.attr(r, "position"); got != pos[i] {
 			t.Errorf("rock %d: position %q, was %q: the prefab's edit overwrote the spawner's", i, got, pos[i])
 		}
-		if kids := w.Children(r); len(kids) != 2 || env.reg.PartKey(kids[1]) != "dust" {
+		if kids := w.Children(r); len(kids) != 2 || env.reg.Prefabs().PartKey(kids[1]) != "dust" {
 			t.Errorf("rock %d: parts %v", i, kids)
 		}
 	}
@@ -270,7 +270,7 @@ func TestSpawnerPrefabLoadErrors(t *testing.T) {
 func TestReloadPrefabPartOverride(t *testing.T) {
 	src := strings.Replace(prefabV1, "    health: \"max: 99\"\n", "    health: \"max: 99\"\n    parts:\n      gun: {health: \"hp: 9\"}\n", 1)
 	env := newReloadEnv(t, src)
-	if _, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9"); err != nil {
+	if _, err := env.reg.Prefabs().Instantiate(ecs.Entity{}, "ship", "s9"); err != nil {
 		t.Fatal(err)
 	}
 	env.tick()
@@ -346,7 +346,7 @@ func TestReloadPrefabClassesAndComponents(t *testing.T) {
 	src := strings.Replace(prefabV1, "      - id: gun\n", "      - id: gun\n        class: gun\n", 1)
 	src = strings.Replace(src, "    health: \"max: 99\"\n", "    health: \"max: 99\"\n    velocity: 0 2 0\n", 1)
 	env := newReloadEnv(t, src)
-	if _, err := env.reg.InstantiatePrefab(ecs.Entity{}, "ship", "s9"); err != nil {
+	if _, err := env.reg.Prefabs().Instantiate(ecs.Entity{}, "ship", "s9"); err != nil {
 		t.Fatal(err)
 	}
 	env.tick()

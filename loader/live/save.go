@@ -154,7 +154,7 @@ func (r *Reloader) saveRequest(e ecs.Entity, name, attr string, remove bool) (*s
 		return nil, fmt.Errorf("unknown component %q", name)
 	}
 	switch {
-	case reg.IsPrefabMarker(q.comp):
+	case reg.Prefabs().IsMarker(q.comp):
 		return nil, fmt.Errorf("%s: %s is the marker of entity %s's prefab, which a scene file writes as the entity's %s: key (the key that makes it an instance, with the prefab's components and children); save-back does not change what an entity is an instance of: edit the file: %w",
 			node.Src.Pos, name, q.what, scenefile.YAMLPrefab, ErrFromPrefab)
 	case q.comp.ReadOnly():

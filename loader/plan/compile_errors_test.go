@@ -185,7 +185,7 @@ func TestBuildAllOrNothing(t *testing.T) {
 	if _, ok := reg.Component("mana"); ok {
 		t.Errorf("mana was declared by a failed load")
 	}
-	if m, _ := reg.Mixin("m"); m == nil || len(m.Components) != 1 || m.Components[0].Patch[0].Value != (registry.Vec3{X: 2, Y: 2, Z: 2}) {
+	if m, _ := reg.Mixins().Get("m"); m == nil || len(m.Components) != 1 || m.Components[0].Patch[0].Value != (registry.Vec3{X: 2, Y: 2, Z: 2}) {
 		t.Errorf("mixin m replaced by a failed load: %+v", m)
 	}
 	// The same scene without the clashes loads next to the first.

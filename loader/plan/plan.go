@@ -401,7 +401,7 @@ func (c *compiler) compile() *Plan {
 // only those are written for information and not read.
 func (c *compiler) checkComputed() {
 	for _, k := range c.doc.Computed {
-		if rc, ok := c.reg.Component(k.Name); !ok || !rc.ReadOnly() || c.reg.IsPrefabMarker(rc) {
+		if rc, ok := c.reg.Component(k.Name); !ok || !rc.ReadOnly() || c.reg.Prefabs().IsMarker(rc) {
 			c.errs.add(k.Pos, "unknown entity key %q: beside %q, a dump's entity has only the values of read-only components", k.Name, "components")
 		}
 	}
@@ -584,7 +584,7 @@ func (c *compiler) mixinComps(ids []string) ([]registry.NamedPatch, error) {
 	} else if err != nil {
 		cm.err = err
 	} else {
-		cm.comps = c.reg.Compose(ms, nil)
+		cm.comps = c.reg.Mixins().Compose(ms, nil)
 	}
 	c.composed[key] = cm
 	return cm.comps, cm.err
@@ -747,7 +747,7 @@ func (c *compiler) check(comp *scenefile.ComponentSpec, rc *registry.Component, 
 // prefabNames returns the prefabs a component's Check may name: the
 // document's and the Registry's.
 func (c *compiler) prefabNames() []string {
-	names := c.reg.PrefabNames()
+	names := c.reg.Prefabs().Names()
 	for _, p := range c.doc.Prefabs {
 		names = append(names, p.Name)
 	}

@@ -38,7 +38,7 @@ type PrefabPlan struct {
 	// read-only.
 	Root *Node
 	// Prefab is the template as the registry keeps it, for
-	// Registry.InstantiatePrefab.
+	// Prefabs.Instantiate.
 	Prefab *registry.Prefab
 }
 
@@ -395,7 +395,7 @@ func (c *compiler) registryNode(n *Node) *registry.PrefabNode {
 }
 
 // RegistryNode converts a template node (and its subtree) to the
-// registry's form, for Registry.InstantiatePart.
+// registry's form, for Prefabs.InstantiatePart.
 func RegistryNode(n *Node) *registry.PrefabNode {
 	return registryNodeIn(n, map[*Node]*registry.PrefabNode{})
 }

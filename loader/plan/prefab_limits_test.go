@@ -257,10 +257,10 @@ func TestPrefabsUnusedCostNothing(t *testing.T) {
 	if sc.Plan.Count != 111 || reg.World().Len() != 111 {
 		t.Errorf("%d entities, want the 111 of p3", reg.World().Len())
 	}
-	if n := len(reg.PrefabNames()); n != 206 {
+	if n := len(reg.Prefabs().Names()); n != 206 {
 		t.Errorf("%d prefabs defined, want 206", n)
 	}
-	if got := reg.PrefabSize("big7"); got != 1_000_000 {
+	if got := reg.Prefabs().Size("big7"); got != 1_000_000 {
 		t.Errorf("big7 has %d entities, want 1000000", got)
 	}
 }

@@ -205,9 +205,9 @@ func expansionCounts(t *testing.T, src string) (entities, depth int) {
 	for _, r := range sc.Roots {
 		depth = max(depth, treeDepth(reg.World(), r))
 	}
-	for _, name := range reg.PrefabNames() {
-		p, _ := reg.Prefab(name)
-		entities = max(entities, reg.PrefabSize(name))
+	for _, name := range reg.Prefabs().Names() {
+		p, _ := reg.Prefabs().Get(name)
+		entities = max(entities, reg.Prefabs().Size(name))
 		depth = max(depth, prefabDepth(p.Root))
 	}
 	return entities, depth

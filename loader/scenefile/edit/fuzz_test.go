@@ -105,7 +105,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	target := ents[entIdx%len(ents)]
 	schemas := map[string]*registry.Schema{}
 	for _, c := range reg.Components() {
-		if !c.Multiple && !components.IsWorld(c) && !reg.IsPrefabMarker(c) { // world is computed, the prefab marker is the prefab key: never written as components
+		if !c.Multiple && !components.IsWorld(c) && !reg.Prefabs().IsMarker(c) { // world is computed, the prefab marker is the prefab key: never written as components
 			schemas[c.Name] = c.Schema
 		}
 	}
