@@ -296,7 +296,8 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 		}
 		items = append(items, setItem{c, id, np.Name, np.Patch})
 	}
-	items = depsFirst(items)
+	var orderBuf [8]setItem
+	items = depsFirst(items, orderBuf[:0])
 	if r.w.Locked() {
 		for _, it := range items {
 			if err := r.setPatch(e, it.name, it.patch, Replace, priv); err != nil {
@@ -390,20 +391,14 @@ type setItem struct {
 
 // depsFirst orders items so that each one's dependencies that items also
 // holds come before it (depth-first, left to right); otherwise the order
-// is kept, and a list already in order is returned as it is.
-func depsFirst(items []setItem) []setItem {
-	index := func(name string) int {
-		for i, it := range items {
-			if it.name == name {
-				return i
-			}
-		}
-		return -1
-	}
+// is kept, and a list already in order is returned as it is. The
+// reordered list is appended to out (a caller's buffer, so that a load
+// allocates nothing here for entities of a few components).
+func depsFirst(items, out []setItem) []setItem {
 	ordered := true
 	for i, it := range items {
 		for _, d := range it.c.Dependencies {
-			if index(d) > i {
+			if itemIndex(items, d) > i {
 				ordered = false
 			}
 		}
@@ -411,23 +406,40 @@ func depsFirst(items []setItem) []setItem {
 	if ordered {
 		return items
 	}
-	out := make([]setItem, 0, len(items))
-	done := make([]bool, len(items))
-	var visit func(i int)
-	visit = func(i int) {
-		if done[i] {
-			return
-		}
-		done[i] = true
-		for _, d := range items[i].c.Dependencies {
-			if j := index(d); j >= 0 {
-				visit(j)
-			}
-		}
-		out = append(out, items[i])
+	var doneBuf [8]bool
+	done := doneBuf[:0]
+	if len(items) > len(doneBuf) {
+		done = make([]bool, len(items))
+	} else {
+		done = doneBuf[:len(items)]
 	}
 	for i := range items {
-		visit(i)
+		out = visitDeps(items, i, done, out)
 	}
 	return out
+}
+
+// itemIndex returns the index of the item named name, or -1.
+func itemIndex(items []setItem, name string) int {
+	for i, it := range items {
+		if it.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// visitDeps appends items[i] to out after its dependencies among items
+// (depth-first), unless done says it is there already.
+func visitDeps(items []setItem, i int, done []bool, out []setItem) []setItem {
+	if done[i] {
+		return out
+	}
+	done[i] = true
+	for _, d := range items[i].c.Dependencies {
+		if j := itemIndex(items, d); j >= 0 {
+			out = visitDeps(items, j, done, out)
+		}
+	}
+	return append(out, items[i])
 }
