@@ -407,7 +407,7 @@ func depsFirst(items, out []setItem) []setItem {
 		return items
 	}
 	var doneBuf [8]bool
-	done := doneBuf[:0]
+	var done []bool
 	if len(items) > len(doneBuf) {
 		done = make([]bool, len(items))
 	} else {

@@ -2,9 +2,7 @@ package live
 
 import (
 	"bytes"
-	"io/fs"
 	"testing"
-	"testing/fstest"
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
@@ -33,14 +31,3 @@ func dump(tb testing.TB, reg *registry.Registry) string {
 	return b.String()
 }
 
-// fstestFS is an in-memory file system of file name -> content.
-type fstestFS map[string]string
-
-// FS returns the files as an fs.FS.
-func (m fstestFS) FS() fs.FS {
-	out := fstest.MapFS{}
-	for k, v := range m {
-		out[k] = &fstest.MapFile{Data: []byte(v)}
-	}
-	return out
-}
