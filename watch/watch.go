@@ -16,8 +16,17 @@ import (
 
 // Options configure a [Watcher].
 type Options struct {
+	// Settle is how long a file must stay quiet after an event before a
+	// save that looks whole is read and reported (default 5 ms, at most
+	// Debounce): a save looks whole when its size and modification time
+	// did not change while it was read, it ends the way the last save
+	// did (with a newline or without), it is not a quarter or more
+	// shorter than the last save, and Complete, if set, accepts it.
+	Settle time.Duration
 	// Debounce is how long a file must stay quiet after an event before
-	// it counts as saved (default 50 ms): editors write in bursts.
+	// it counts as saved even though it does not look whole (default
+	// 50 ms): such a save is judged as it is then, and a broken one is
+	// reported to the reader like any other.
 	Debounce time.Duration
 	// MaxDelay caps the wait of a file that keeps changing (default ten
 	// times Debounce, 500 ms with the default Debounce).
@@ -32,12 +41,19 @@ type Options struct {
 	// reported on Errors as a [FileError] and waited for, like an
 	// unreadable one.
 	MaxBytes int64
+	// Complete, if set, says whether data, read from the watched file
+	// path, is a whole save (for a scene: whether it parses). It is
+	// asked only of saves that look whole otherwise, on the watcher's
+	// goroutine, and must not keep data. A save it refuses is looked at
+	// again after the next event, or judged as it is after Debounce.
+	Complete func(path string, data []byte) bool
 
 	read func(path string, max int64) ([]byte, error) // tests: replaces readFile
 }
 
 // Option defaults.
 const (
+	defaultSettle   = 5 * time.Millisecond
 	defaultDebounce = 50 * time.Millisecond
 	defaultMaxBytes = 64 << 20
 )
@@ -156,6 +172,10 @@ func New(ctx context.Context, files []string, opt Options) (*Watcher, error) {
 	if opt.Debounce <= 0 {
 		opt.Debounce = defaultDebounce
 	}
+	if opt.Settle <= 0 {
+		opt.Settle = min(defaultSettle, opt.Debounce)
+	}
+	opt.Settle = min(opt.Settle, opt.Debounce)
 	if opt.MaxDelay < opt.Debounce {
 		opt.MaxDelay = 10 * opt.Debounce
 	}
@@ -479,6 +499,12 @@ func (w *Watcher) changed(path string) bool {
 	if data == nil {
 		return false
 	}
+	return w.record(path, data)
+}
+
+// record makes data the content last judged of the file, and reports
+// whether it differs from the one before.
+func (w *Watcher) record(path string, data []byte) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.files[path] {
