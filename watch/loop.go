@@ -22,7 +22,7 @@ import (
 // loop is the state of one watcher's event loop, owned by its goroutine.
 type loop struct {
 	w       *Watcher
-	pending map[string]*pend // files waiting for their debounce
+	pending map[string]*pend // files waiting to be judged
 	timer   *time.Timer      // fires when the first pending file is due
 	out     []string         // saves not yet received by the reader
 	inOut   map[string]bool  // the files in out
@@ -97,7 +97,7 @@ func (w *Watcher) run(ctx context.Context) {
 	}
 }
 
-// mark makes the file pending, or restarts its debounce.
+// mark makes the file pending, or restarts its quiet time.
 func (l *loop) mark(f string) {
 	now := time.Now()
 	if p, ok := l.pending[f]; ok {

@@ -34,7 +34,7 @@ type Options struct {
 	// Poll, if positive, reads the files at this interval instead of
 	// using file system events (for file systems that deliver none, such
 	// as network mounts, WSL2's /mnt/c or bind mounts from another OS);
-	// a change seen is then debounced as above.
+	// a change seen is then judged as above.
 	Poll time.Duration
 	// MaxBytes bounds the size of a watched file (default 64 MiB, the
 	// loader's default limit). A larger file is not a save: it is
@@ -67,8 +67,13 @@ type Snapshot map[string][]byte
 // the target, which a watch on the file itself loses) and the parents of
 // those directories (so a removed and re-created directory is picked up
 // again; directories that are missing are retried every 250 ms); it stops
-// watching directories that no file needs any more. It debounces bursts
-// per file, ignores Chmod-only events, saves that do not change the
+// watching directories that no file needs any more. A file is read once
+// it has been quiet for Settle, and its save judged then if it looks
+// whole (see [Options.Settle]); one that does not is looked at again
+// after its next event, or judged as it is once quiet for Debounce. So a
+// burst of writes closer than Settle is one save, and a save written in
+// two chunks is not reported after the first. It ignores Chmod-only
+// events, saves that do not change the
 // content and empty files (an editor that truncates before writing shows
 // one for a moment), and survives files being deleted and re-created.
 // A file with content that is saved empty (0 bytes), and stays empty for
@@ -92,7 +97,7 @@ type Snapshot map[string][]byte
 // The event loop never blocks on the reader: saves not yet received are
 // merged into the next value sent on Changes.
 type Watcher struct {
-	// Changes receives, for each debounced save, the files whose content
+	// Changes receives, for each save judged, the files whose content
 	// changed (absolute paths).
 	Changes <-chan []string
 	// Errors receives errors of the underlying watcher and a [FileError]
