@@ -72,8 +72,8 @@ type Snapshot map[string][]byte
 // whole (see [Options.Settle]); one that does not is looked at again
 // after its next event, or judged as it is once quiet for Debounce. So a
 // burst of writes closer than Settle is one save, and a save written in
-// two chunks is not reported after the first. It ignores Chmod-only
-// events, saves that do not change the
+// two chunks is not reported after the first unless that looks whole. It
+// ignores Chmod-only events, saves that do not change the
 // content and empty files (an editor that truncates before writing shows
 // one for a moment), and survives files being deleted and re-created.
 // A file with content that is saved empty (0 bytes), and stays empty for
