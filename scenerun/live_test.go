@@ -209,3 +209,25 @@ func TestWatchSceneBurst(t *testing.T) {
 		t.Errorf("x = %v after the burst, want 20", env.x())
 	}
 }
+
+// TestReadsAsScene: WatchScene's check of a save reads it as a scene
+// file, in its format; a save larger than sceneCheckMax is not read.
+func TestReadsAsScene(t *testing.T) {
+	big := "entities:\n" + strings.Repeat("  - {position: 1 2 3}\n", sceneCheckMax/20)
+	for _, c := range []struct {
+		path, data string
+		want       bool
+	}{
+		{"s.yaml", flowScene(1), true},
+		{"s.yaml", flowScene(1)[:len(flowScene(1))-2], false}, // no "]"
+		{"s.json", `{"entities": [{"id": "a"}]}`, true},
+		{"s.json", "{\"entities\": [{\"id\": \"a\"},\n", false},
+		{"s.xml", `<scene><entity id="a"/></scene>`, true},
+		{"s.xml", "<scene><entity id=\"a\"/>\n", false},
+		{"s.yaml", big + "  - {position: [\n", true}, // too large to read
+	} {
+		if got := readsAsScene(c.path, []byte(c.data)); got != c.want {
+			t.Errorf("readsAsScene(%s, %.40q) = %v, want %v", c.path, c.data, got, c.want)
+		}
+	}
+}
