@@ -30,4 +30,3 @@ func dump(tb testing.TB, reg *registry.Registry) string {
 	}
 	return b.String()
 }
-
