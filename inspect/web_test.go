@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -171,7 +172,7 @@ entities:
 // TestColors: GET /api/colors packs each entity's colour (its color
 // component, else a color property) in the order of /api/transforms.
 func TestColors(t *testing.T) {
-	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*live.Scene, error) {
 		src := colorScene
 		if _, ok := reg.Component("color"); !ok { // a program may register its own
 			src = strings.Replace(src, "components:\n", "components:\n  color: {type: color, default: \"#ffffff\"}\n", 1)
