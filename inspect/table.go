@@ -50,12 +50,18 @@ type tableRow struct {
 
 // tableColumn is a column resolved against the registry: a component
 // and, for "comp.prop", the index of the property (-1: the whole
-// component).
+// component), and for a vector's axis ("comp.prop.y", or "comp.y" for a
+// single-property component) the axis's index in its printed value
+// (-1: the whole value).
 type tableColumn struct {
 	name string
 	comp *registry.Component
 	prop int
+	axis int
 }
+
+// axes are the names of a vector's axes, in the order they are printed.
+var axes = map[string]int{"x": 0, "y": 1, "z": 2, "w": 3}
 
 // getTable: GET /api/table.
 func (in *Inspector) getTable(w http.ResponseWriter, r *http.Request) {
@@ -123,7 +129,7 @@ func tableInt(w http.ResponseWriter, s, name string, def, lo, hi int) (int, bool
 
 // selectorAttr finds the attribute selectors of a selector's text:
 // "[name" and "[name.prop", name possibly an instance (sound__1).
-var selectorAttr = regexp.MustCompile(`\[\s*([A-Za-z_][A-Za-z0-9_-]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)?)`)
+var selectorAttr = regexp.MustCompile(`\[\s*([A-Za-z_][A-Za-z0-9_-]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)`)
 
 // selectorColumns returns the components (or component.property) the
 // selector names, known to the registry, in order, each once.
@@ -150,26 +156,37 @@ func (in *Inspector) selectorColumns(sel string) []string {
 	return cols
 }
 
-// tableColumns resolves column names: "comp" or "comp.prop".
+// tableColumns resolves column names: "comp", "comp.prop", and a
+// vector's axis, "comp.prop.y" ("comp.y" for a single-property
+// component).
 func (in *Inspector) tableColumns(names []string) ([]tableColumn, error) {
 	out := make([]tableColumn, len(names))
 	for i, n := range names {
-		comp, prop, hasProp := strings.Cut(n, ".")
-		c, ok := in.reg.Component(comp)
+		parts := strings.Split(n, ".")
+		c, ok := in.reg.Component(parts[0])
 		if !ok {
-			return nil, fmt.Errorf("inspect: components: unknown component %q", comp)
+			return nil, fmt.Errorf("inspect: components: unknown component %q", parts[0])
 		}
-		col := tableColumn{name: comp, comp: c, prop: -1}
-		if hasProp {
-			col.prop = -2
-			for k := range c.Schema.Props {
-				if c.Schema.Props[k].Name == prop {
-					col.prop = k
+		col := tableColumn{name: parts[0], comp: c, prop: -1, axis: -1}
+		rest := parts[1:]
+		if len(rest) > 0 {
+			if c.Schema.Single() {
+				col.prop = 0
+			} else {
+				k, ok := c.Schema.Lookup(rest[0])
+				col.prop = k
+				if !ok {
+					return nil, fmt.Errorf("inspect: components: %s has no property %q", parts[0], rest[0])
 				}
+				rest = rest[1:]
 			}
-			if col.prop < 0 {
-				return nil, fmt.Errorf("inspect: components: %s has no property %q", comp, prop)
+		}
+		if len(rest) > 0 {
+			a, ok := axes[rest[0]]
+			if !ok || len(rest) > 1 || !strings.HasPrefix(c.Schema.Props[col.prop].Type.Name, "vec") {
+				return nil, fmt.Errorf("inspect: components: %q: expected an axis (x, y, z, w) of a vector after %s", n, strings.Join(parts[:len(parts)-len(rest)], "."))
 			}
+			col.axis = a
 		}
 		out[i] = col
 	}
@@ -185,10 +202,17 @@ func (in *Inspector) tableCells(e ecs.Entity, cols []tableColumn) []*string {
 			continue // the entity lacks it
 		}
 		var s string
-		if c.prop >= 0 {
-			s = c.comp.Schema.Props[c.prop].Print(vs[c.prop])
-		} else {
+		switch {
+		case c.prop < 0:
 			s = c.comp.Schema.PrintAttr(vs)
+		case c.axis < 0:
+			s = c.comp.Schema.Props[c.prop].Print(vs[c.prop])
+		default:
+			f := strings.Fields(c.comp.Schema.Props[c.prop].Print(vs[c.prop]))
+			if c.axis >= len(f) {
+				continue // a vec2 has no z
+			}
+			s = f[c.axis]
 		}
 		cells[i] = &s
 	}

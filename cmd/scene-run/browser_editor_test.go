@@ -285,6 +285,11 @@ func TestBrowserTreeReparent(t *testing.T) {
 	if !p.hasEndpoint("PUT", "/api/entities/rock-1/parent", "rock-1") {
 		p.drag(p.center(`#tree-list .row[data-ref="wreck"]`), p.center(`#tree-list .row[data-ref="rock-1"]`), 8)
 		p.waitJS(`/move needs a newer server/.test(document.querySelector('#edit-msg').textContent)`)
+		var move struct{ Child, Parent string }
+		p.eval(`inspector.structure.lastMove`, &move)
+		if move.Child != "#wreck" || move.Parent != "rock-1" {
+			t.Errorf("the drop asked to move %q under %q, want #wreck under rock-1", move.Child, move.Parent)
+		}
 		t.Skip("the server has no PUT /api/entities/REF/parent: the page says so; reparenting comes with the server's structure edits")
 	}
 	p.drag(p.center(`#tree-list .row[data-ref="wreck"]`), p.center(`#tree-list .row[data-ref="ship"]`), 8)
@@ -384,7 +389,7 @@ func TestBrowserMeasureEditor(t *testing.T) {
 	fetches := 0
 	p.eval(`inspector.table.fetches`, &fetches)
 	p.waitJS(fmt.Sprintf(`inspector.view.updates > 2 && inspector.table.fetches > %d`, fetches+2)) // the table keeps fetching
-	time.Sleep(2 * time.Second) // past the first second's count
+	time.Sleep(2 * time.Second)                                                                    // past the first second's count
 	var rates []float64
 	for range 5 {
 		time.Sleep(time.Second)

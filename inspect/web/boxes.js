@@ -251,6 +251,7 @@ export class Boxes {
    * canvas this many pixels high, and fill the buffers.
    */
   layout(camera, heightPx) {
+    if (!this.capacity) return; // no transforms yet
     // Pixels per world unit at distance 1.
     const focal = heightPx / (2 * Math.tan((camera.fov * DEG) / 2));
     const cam = camera.position;

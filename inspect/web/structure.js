@@ -27,6 +27,7 @@ export class Structure {
     this.tree = tree;
     this.unsupported = {}; // button name -> why
     this.done = 0; // requests answered 2xx (the browser tests read it)
+    this.lastMove = null; // the last reparenting asked for: {child key, parent ref or null}
     add.addEventListener('click', () => this.add());
     clone.addEventListener('click', () => this.clone());
     remove.addEventListener('click', () => this.remove());
@@ -66,12 +67,13 @@ export class Structure {
       this.message.className = 'edit-msg';
       if (then) then(r);
     } catch (err) {
-      if (missing(err) && name) {
-        this.unsupported[name] = `${label} needs a newer server (it answered ${err.status}: ${err.message})`;
+      const why = missing(err) ? `${label} needs a newer server (it answered ${err.status}: ${err.message})` : '';
+      if (why && name) {
+        this.unsupported[name] = why;
         this.render();
       }
       this.message.className = 'edit-msg error';
-      this.message.textContent = `${label}: ${err.message}`;
+      this.message.textContent = why || `${label}: ${err.message}`;
     }
   }
 
@@ -94,6 +96,7 @@ export class Structure {
 
   /** Make the entity child (a key) a child of parent (a reference), or a root (null). */
   reparent(child, parent) {
+    this.lastMove = { child, parent }; // the browser tests read it
     return this.run(null, 'move', () => putText(`${entityURL(child)}/parent${this.query()}`, parent || ''), () => this.tree.load());
   }
 }
