@@ -17,6 +17,7 @@ const SELECTOR = '[position]';
 const ALL = ['position', 'rotation', 'scale'];
 const FPS = 30; // frames a second asked of the server while running
 const PAUSED_FPS = 4; // while paused, only edits move anything
+const SHAPES_EVERY = 1000; // ms: the shapes are fetched again at most this often
 
 export class Stream {
   constructor(view, store, info) {
@@ -33,6 +34,8 @@ export class Stream {
     this.lastUpdates = 0;
     this.rate = 0;
     this.controller = null;
+    this.shapesAt = -Infinity; // when the shapes were last fetched
+    this.shapeMap = new Map();
     setInterval(() => this.measure(), 1000);
   }
 
@@ -153,11 +156,17 @@ export class Stream {
    * server cannot say.
    */
   async shapes() {
+    // A spawning scene changes its structure every tick; 10,000 shapes
+    // are not fetched that often. Meanwhile an entity keeps the shape of
+    // its reference, or is a box.
+    if (performance.now() - this.shapesAt < SHAPES_EVERY) return this.shapeMap;
+    this.shapesAt = performance.now();
     const byRef = new Map();
     try {
       const t = await get(`api/table?selector=${encodeURIComponent(`${SELECTOR}[geometry]`)}&components=geometry&limit=100000`);
       for (const r of t.rows) if (r.cells[0] !== null) byRef.set(r.ref, shapeOf(r.cells[0]));
     } catch { /* an older server: boxes */ }
+    this.shapeMap = byRef;
     return byRef;
   }
 
