@@ -21,6 +21,7 @@ const MATCH_COLOR = new THREE.Color('#ffb224');
 const SELECTED_COLOR = new THREE.Color('#ffffff');
 const DIM = 0.25; // what is left of an unmatched box's colour while a selector is on
 const POINT_PX = 5; // a box smaller than this on screen (pixels) is drawn as a point
+const DETAIL_PX = 40; // a shape smaller than this is drawn with its coarse geometry
 const POINT_SHADE = 0.8; // points are unlit: darken them to sit among lit boxes
 // A-Frame's order for rotations given in degrees: yaw, then pitch, then roll.
 const EULER_ORDER = 'YXZ';
@@ -81,13 +82,19 @@ export class Boxes {
     }
   }
 
-  /** The mesh of a shape key, made on first use; its index in this.meshes. */
+  /**
+   * The mesh of a shape key, made on first use; its index in this.meshes.
+   * Each shape has two: its own, and after it its coarse one (low, the
+   * same for a box), for shapes small on screen.
+   */
   meshFor(key) {
     let at = this.meshIndex.get(key);
     if (at === undefined) {
-      const { geometry, doubleSided } = geometryOf(key);
       at = this.meshes.length;
-      this.meshes.push({ key, geometry, material: doubleSided ? this.doubleSided : this.material, mesh: null, slotOf: new Int32Array(0), capacity: 0, count: 0 });
+      for (const low of [false, true]) {
+        const { geometry, doubleSided } = key === BOX.key && low ? { geometry: this.meshes[at].geometry } : geometryOf(key, low);
+        this.meshes.push({ key: low ? `${key}~low` : key, geometry, material: doubleSided ? this.doubleSided : this.material, mesh: null, slotOf: new Int32Array(0), capacity: 0, count: 0 });
+      }
       this.meshIndex.set(key, at);
     }
     return at;
@@ -257,7 +264,7 @@ export class Boxes {
     const cam = camera.position;
     // Shapes first counted, so that each mesh has room.
     const need = new Int32Array(this.meshes.length);
-    for (let i = 0; i < this.count; i++) need[this.shapeOf[i]]++;
+    for (let i = 0; i < this.count; i++) { need[this.shapeOf[i]]++; need[this.shapeOf[i] + 1]++; }
     this.meshes.forEach((m, k) => { this.grow(m, need[k]); m.count = 0; m.recolor = this.repainted; });
     const pos = this.pointsGeometry.attributes.position.array;
     const pointRGB = this.pointsGeometry.attributes.color.array;
@@ -271,8 +278,9 @@ export class Boxes {
       const d = Math.hypot(x - cam.x, y - cam.y, z - cam.z);
       const size = this.sizes[i];
       if (size === 0) continue;
-      if ((size * focal) / d >= POINT_PX || this.refs[i] === this.selected) {
-        const m = this.meshes[this.shapeOf[i]];
+      const px = (size * focal) / d;
+      if (px >= POINT_PX || this.refs[i] === this.selected) {
+        const m = this.meshes[this.shapeOf[i] + (px < DETAIL_PX ? 1 : 0)];
         const nb = m.count++;
         m.mesh.instanceMatrix.array.set(this.matrices.subarray(o, o + 16), 16 * nb);
         const rgb = m.mesh.instanceColor.array;
@@ -311,10 +319,13 @@ export class Boxes {
     this.pointCount = np;
   }
 
-  /** How many entities each shape draws, by key (for the tests and the corner). */
+  /** How many entities each shape draws, by key, coarse or not (for the tests). */
   shapeCounts() {
     const out = {};
-    for (const m of this.meshes) if (m.mesh && m.mesh.count) out[m.key] = m.mesh.count;
+    for (const m of this.meshes) {
+      const key = m.key.replace(/~low$/, '');
+      if (m.mesh && m.mesh.count) out[key] = (out[key] || 0) + m.mesh.count;
+    }
     return out;
   }
 
