@@ -175,6 +175,7 @@ func TestBrowserUndoRedo(t *testing.T) {
 			res.Body.Close()
 		}
 		p.waitJS(`document.querySelector('#undo').disabled && document.querySelector('#redo').disabled && /GET \/api\/history answered 404/.test(document.querySelector('#undo').title)`)
+		historyEvents(p)
 		t.Skip("the server has no journal (GET /api/history answers 404): the buttons are disabled and say why; undo and redo come with the server's journal")
 	}
 	p.click(`#tree-list .row[data-ref="wreck"]`)
@@ -200,6 +201,44 @@ func TestBrowserUndoRedo(t *testing.T) {
 	p.eventually("the redo button", func() error { return wantSpeed(p, 5) })
 	// The panel shows the World's value again.
 	p.waitJS(`document.querySelector('` + speed + `').value === '5'`)
+}
+
+// historyEvents feeds the page "history" events as the server's journal
+// sends them (do, do, undo, then a new command) and checks the list and
+// the buttons: the undone entry struck out and offered for redo, then
+// dropped by the new command.
+func historyEvents(p *page) {
+	p.t.Helper()
+	entry := func(seq int, summary string, undone bool) string {
+		return fmt.Sprintf(`{seq: %d, op: 'set', ref: 'wreck', entity: '#wreck', component: 'spin', summary: %q, saved: false, undone: %v}`, seq, summary, undone)
+	}
+	p.eval(`(h => {
+		h.event({op: 'do', cursor: 1, entry: `+entry(1, "set #wreck spin", false)+`});
+		h.event({op: 'do', cursor: 2, entry: `+entry(2, "set #wreck position", false)+`});
+		h.event({op: 'undo', cursor: 1, entry: `+entry(2, "set #wreck position", true)+`});
+		return true })(inspector.history)`, new(bool))
+	var st struct {
+		Rows                 []string
+		Undone               []string
+		UndoTitle, RedoTitle string
+		Undo, Redo           bool
+	}
+	read := func() {
+		p.eval(`({rows: [...document.querySelectorAll('#history-list li')].map(li => li.textContent),
+			undone: [...document.querySelectorAll('#history-list li.undone')].map(li => li.textContent),
+			undoTitle: document.querySelector('#undo').title, redoTitle: document.querySelector('#redo').title,
+			undo: !document.querySelector('#undo').disabled, redo: !document.querySelector('#redo').disabled})`, &st)
+	}
+	read()
+	if strings.Join(st.Rows, "|") != "2set #wreck position|1set #wreck spin" || len(st.Undone) != 1 || !st.Undo || !st.Redo ||
+		st.UndoTitle != "undo: set #wreck spin (Ctrl-Z)" || st.RedoTitle != "redo: set #wreck position (Ctrl-Shift-Z)" {
+		p.t.Errorf("after do, do, undo: %+v", st)
+	}
+	p.eval(`(h => { h.event({op: 'do', cursor: 2, entry: `+entry(3, "create #rock-3", false)+`}); return true })(inspector.history)`, new(bool))
+	read()
+	if strings.Join(st.Rows, "|") != "3create #rock-3|1set #wreck spin" || len(st.Undone) != 0 || st.Redo {
+		p.t.Errorf("a new command after an undo: %+v", st)
+	}
 }
 
 // wantSpeed checks the wreck's spin speed in the World.
@@ -372,6 +411,23 @@ func TestBrowserTableLarge(t *testing.T) {
 	}
 	p.eval(`(() => { const b = document.querySelector('#table-body'); b.scrollTop = b.scrollHeight; return true })()`, new(bool))
 	p.waitJS(`document.querySelector('#table-body .trow[data-ref="cubes/9999"]')`)
+}
+
+// TestBrowserSystems: the systems tab shows the schedule's per-system
+// times, or, on a server without GET /api/schedule, says so.
+func TestBrowserSystems(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	p.click(`.tab[data-tab="systems"]`)
+	res, err := http.Get(p.base + "/api/schedule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode == http.StatusNotFound {
+		p.waitJS(`/does not have \(it answered 404\)/.test(document.querySelector('#systems .note').textContent)`)
+		return
+	}
+	p.waitJS(`[...document.querySelectorAll('#systems table.systems tbody tr')].some(tr => tr.cells[0].textContent === 'physics')`)
 }
 
 // TestBrowserMeasureEditor measures, with -measure, the view's updates per

@@ -353,7 +353,8 @@ func TestBrowserScreenshot(t *testing.T) {
 	p.typeInto(`#panel .comp[data-name="spin"] .prop[data-prop="speed"] input`, "90\n")
 	p.waitJS(`document.querySelector('#log-list li.edit')`)
 	p.click("#frame")
-	p.waitJS(`inspector.gizmo.controls.object === inspector.gizmo.proxy && document.querySelectorAll('#table-body .trow').length === 3`)
+	p.typeInto("#table-columns", "position, spin.speed, geometry.primitive\n")
+	p.waitJS(`inspector.gizmo.controls.object === inspector.gizmo.proxy && document.querySelectorAll('#table-body .trow').length === 3 && document.querySelectorAll('#table-head .tcell').length === 4`)
 	p.waitJS(`inspector.plots.rate.series[0].points.length >= 6`) // some points in the plots
 	buf, _ := p.screenshot("")
 	if err := os.WriteFile("../../docs/inspector.png", buf, 0o644); err != nil {

@@ -109,7 +109,7 @@ export class ResultsTable {
       const texts = [r.ref, ...r.cells.map((c) => (c === null ? '—' : c))];
       while (el.children.length < texts.length) el.append(cell(''));
       while (el.children.length > texts.length) el.lastChild.remove();
-      texts.forEach((x, i) => { put(el.children[i], 'textContent', x); put(el.children[i], 'title', x); });
+      texts.forEach((x, i) => { put(el.children[i], 'textContent', rounded(x)); put(el.children[i], 'title', x); });
       el.children[0].className = 'tcell ref';
       els.set(r.ref, el);
     });
@@ -117,6 +117,11 @@ export class ResultsTable {
     place(this.spacer, [...els.values()]);
     if (!t.columns.length) put(this.status, 'textContent', 'The selector names no component: list the columns to show above.');
   }
+}
+
+/** A cell's text with long decimals rounded to 4 places (the full text is its title). */
+function rounded(text) {
+  return text.replace(/-?\d+\.\d{5,}/g, (m) => String(Math.round(Number(m) * 1e4) / 1e4));
 }
 
 function cell(text) {
