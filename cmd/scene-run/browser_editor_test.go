@@ -309,6 +309,13 @@ func TestBrowserClone(t *testing.T) {
 	p.eval(`document.querySelector('#edit-msg').textContent`, &msg)
 	saved, _ := os.ReadFile(file)
 	if msg != "" {
+		// Refused: nothing changed, in the World or the file.
+		var now struct{ Count int }
+		p.api("/api/query?selector=%5Benemy%5D", &now)
+		if now.Count != after.Count || string(saved) != string(before) {
+			t.Errorf("a refused clone changed something: [enemy] %d → %d, file changed %v", after.Count, now.Count, string(saved) != string(before))
+		}
+		p.waitJS(`!document.querySelector('#clone-entity').disabled`) // saving refused, cloning still there
 		t.Skipf("the server refused to save the clone: %s", msg)
 	}
 	if len(saved) <= len(before) || strings.Count(string(saved), "prefab: big-rock") != strings.Count(string(before), "prefab: big-rock")+1 {
@@ -331,7 +338,7 @@ func TestBrowserTreeReparent(t *testing.T) {
 			t.Errorf("the drop asked to move %q under %q, want #wreck under rock-1", move.Child, move.Parent)
 		}
 		p.dragToRoot("wreck")
-		p.waitJS(`inspector.structure.lastMove.parent === null && /move needs a newer server/.test(document.querySelector('#edit-msg').textContent)`)
+		p.waitJS(`inspector.structure.lastMove.child === '#wreck' && inspector.structure.lastMove.parent === null && /move needs a newer server/.test(document.querySelector('#edit-msg').textContent)`)
 		t.Skip("the server has no PUT /api/entities/REF/parent: the page says so; reparenting comes with the server's structure edits")
 	}
 	p.drag(p.center(`#tree-list .row[data-ref="wreck"]`), p.center(`#tree-list .row[data-ref="ship"]`), 8)
@@ -352,14 +359,17 @@ func TestBrowserTreeReparent(t *testing.T) {
 }
 
 // dragToRoot drags ref's row until the root strip shows, and drops it
-// there.
+// there (one press, moves, one release).
 func (p *page) dragToRoot(ref string) {
 	p.t.Helper()
 	from := p.center(`#tree-list .row[data-ref="` + ref + `"]`)
 	p.do(chromedp.MouseEvent(chromedp.MouseMoved, from[0], from[1]), chromedp.MouseEvent(chromedp.MousePressed, from[0], from[1], pressed),
 		chromedp.MouseEvent(chromedp.MouseMoved, from[0], from[1]+20, pressed))
 	p.waitJS(`getComputedStyle(document.querySelector('#tree-root')).display !== 'none'`)
-	p.drag([]float64{from[0], from[1] + 20}, p.center("#tree-root"), 6)
+	to := p.center("#tree-root")
+	p.do(chromedp.MouseEvent(chromedp.MouseMoved, (from[0]+to[0])/2, (from[1]+20+to[1])/2, pressed),
+		chromedp.MouseEvent(chromedp.MouseMoved, to[0], to[1], pressed),
+		chromedp.MouseEvent(chromedp.MouseReleased, to[0], to[1], pressed))
 }
 
 // TestBrowserTable: a selector's matches are listed in the results

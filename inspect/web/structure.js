@@ -12,10 +12,14 @@
 import { post, put as putText, del, entityURL, ApiError } from './api.js';
 import { entityKey } from './store.js';
 
-/** Whether an error says the server lacks the endpoint (not that the request was wrong). */
-function missing(err) {
+/**
+ * Whether an error says the server lacks the endpoint (not that the
+ * request was wrong). A 501 to a request with ?save=1 says the server
+ * cannot save that change, not that it lacks the endpoint.
+ */
+function missing(err, saving) {
   if (!(err instanceof ApiError)) return false;
-  return err.status === 405 || err.status === 501 || (err.status === 404 && /no endpoint/.test(err.message));
+  return err.status === 405 || (err.status === 501 && !saving) || (err.status === 404 && /no endpoint/.test(err.message));
 }
 
 export class Structure {
@@ -67,7 +71,7 @@ export class Structure {
       this.message.className = 'edit-msg';
       if (then) then(r);
     } catch (err) {
-      const why = missing(err) ? `${label} needs a newer server (it answered ${err.status}: ${err.message})` : '';
+      const why = missing(err, this.saving()) ? `${label} needs a newer server (it answered ${err.status}: ${err.message})` : '';
       if (why && name) {
         this.unsupported[name] = why;
         this.render();
