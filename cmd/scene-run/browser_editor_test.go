@@ -145,6 +145,23 @@ func TestBrowserGizmo(t *testing.T) {
 	}
 	// The view draws it where the World has it.
 	p.waitJS(fmt.Sprintf(`(p => p && %q.split(' ').every((v, i) => Math.abs(Number(v) - p[i]) < 1e-3))(inspector.view.positionOf('rock-1'))`, after["position"]))
+	// Where the server keeps a journal, the drag is one command: one undo
+	// puts the entity back where it was.
+	var h struct{ Entries []struct{ Component string } }
+	if res, err := http.Get(p.base + "/api/history"); err != nil || res.StatusCode != http.StatusOK {
+		return
+	}
+	p.api("/api/history", &h)
+	if len(h.Entries) != 1 || h.Entries[0].Component != "position" {
+		t.Errorf("the journal after one drag: %+v", h.Entries)
+	}
+	p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	p.eventually("the undo of the drag", func() error {
+		if _, now := p.entity("rock-1"); now["position"] != before["position"] {
+			return fmt.Errorf("position %q, before the drag %q", now["position"], before["position"])
+		}
+		return nil
+	})
 }
 
 // sameVec reports whether two vectors' texts say the same numbers (to 1e-4).
