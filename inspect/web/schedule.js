@@ -55,8 +55,13 @@ export class SchedulePanel {
     put(this.note, 'textContent', `${s.workers ?? '?'} workers · phases: ${phases || 'none'}`);
     this.table.hidden = false;
     const rows = [];
+    if (s.error) put(this.note, 'textContent', `${this.note.textContent} · error: ${s.error}`);
+    const keys = [];
     for (const sys of s.systems || []) {
-      let tr = this.rows.get(sys.name);
+      // A name may come twice (a component's tick and tock): key by hook too.
+      const key = `${sys.kind}\t${sys.name}\t${sys.hook || ''}`;
+      keys.push(key);
+      let tr = this.rows.get(key);
       if (!tr) {
         tr = document.createElement('tr');
         for (let i = 0; i < 9; i++) tr.insertCell();
@@ -66,7 +71,7 @@ export class SchedulePanel {
       vals.forEach((v, i) => put(tr.cells[i], 'textContent', v === undefined || v === null ? '' : String(v)));
       rows.push(tr);
     }
-    this.rows = new Map(rows.map((tr) => [tr.cells[0].textContent, tr]));
+    this.rows = new Map(rows.map((tr, i) => [keys[i], tr]));
     place(this.tbody, rows);
   }
 }
