@@ -442,6 +442,46 @@ func TestBrowserTableLarge(t *testing.T) {
 	p.waitJS(`document.querySelector('#table-body .trow[data-ref="cubes/9999"]')`)
 }
 
+// another opens the page of p's run in a second tab, as another client.
+func (p *page) another() *page {
+	p.t.Helper()
+	q := &page{t: p.t, base: p.base, token: p.token, cmd: p.cmd, out: p.out, errb: p.errb, errors: p.errors}
+	ctx, cancel := chromedp.NewContext(browser(p.t))
+	p.t.Cleanup(cancel)
+	q.ctx = ctx
+	if err := chromedp.Do(ctx); err != nil {
+		p.t.Fatalf("opening a tab: %v", err)
+	}
+	q.do(chromedp.EmulateViewport(pageWidth, pageHeight), chromedp.Navigate(p.base+"/?token="+p.token))
+	q.waitJS(`window.inspector && inspector.view.count > 0 && document.querySelectorAll('#tree-list .row').length > 0`)
+	return q
+}
+
+// TestBrowserTwoPages: two pages on one run see each other's commands
+// and undo history live: an edit made in one is in the other's history,
+// undone from the other, and the first shows it undone and the value
+// back.
+func TestBrowserTwoPages(t *testing.T) {
+	a := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	a.pause()
+	if res, err := http.Get(a.base + "/api/history"); err != nil || res.StatusCode != http.StatusOK {
+		t.Skip("the server has no journal (GET /api/history): the pages share edits through the change events, and history comes with the journal")
+	}
+	b := a.another()
+	a.click(`#tree-list .row[data-ref="wreck"]`)
+	speed := `#panel .comp[data-name="spin"] .prop[data-prop="speed"] input`
+	a.waitJS(`document.querySelector('` + speed + `')`)
+	a.typeInto(speed, "7\n")
+	a.eventually("the edit", func() error { return wantSpeed(a, 7) })
+	b.click(`.tab[data-tab="history"]`)
+	b.waitJS(`[...document.querySelectorAll('#history-list li')].some(li => /wreck/.test(li.textContent) && !li.classList.contains('undone'))`)
+	b.click("#undo")
+	b.eventually("the undo from the other page", func() error { return wantSpeed(b, 10) })
+	a.click(`.tab[data-tab="history"]`)
+	a.waitJS(`document.querySelector('#history-list li.undone') && !document.querySelector('#redo').disabled`)
+	a.waitJS(`document.querySelector('` + speed + `').value === '10'`)
+}
+
 // TestBrowserSystems: the systems tab shows the schedule's per-system
 // times, or, on a server without GET /api/schedule, says so.
 func TestBrowserSystems(t *testing.T) {
