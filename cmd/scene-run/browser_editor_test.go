@@ -69,6 +69,17 @@ func (p *page) entity(ref string) (parent string, attrs map[string]string) {
 	return parent, attrs
 }
 
+// getStatus GETs path and returns the status of the answer.
+func (p *page) getStatus(path string) int {
+	p.t.Helper()
+	res, err := http.Get(p.base + path)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
 // hasEndpoint reports whether the server answers method path (with
 // body) with something other than 404, 405 or 501: whether it has the
 // endpoint.
@@ -148,7 +159,7 @@ func TestBrowserGizmo(t *testing.T) {
 	// Where the server keeps a journal, the drag is one command: one undo
 	// puts the entity back where it was.
 	var h struct{ Entries []struct{ Component string } }
-	if res, err := http.Get(p.base + "/api/history"); err != nil || res.StatusCode != http.StatusOK {
+	if p.getStatus("/api/history") != http.StatusOK {
 		return
 	}
 	p.api("/api/history", &h)
@@ -188,10 +199,7 @@ func sameVec(a, b string) bool {
 func TestBrowserUndoRedo(t *testing.T) {
 	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
 	p.pause()
-	if res, err := http.Get(p.base + "/api/history"); err != nil || res.StatusCode != http.StatusOK {
-		if err == nil {
-			res.Body.Close()
-		}
+	if p.getStatus("/api/history") != http.StatusOK {
 		p.waitJS(`document.querySelector('#undo').disabled && document.querySelector('#redo').disabled && /GET \/api\/history answered 404/.test(document.querySelector('#undo').title)`)
 		historyEvents(p)
 		t.Skip("the server has no journal (GET /api/history answers 404): the buttons are disabled and say why; undo and redo come with the server's journal")
@@ -464,7 +472,7 @@ func (p *page) another() *page {
 func TestBrowserTwoPages(t *testing.T) {
 	a := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
 	a.pause()
-	if res, err := http.Get(a.base + "/api/history"); err != nil || res.StatusCode != http.StatusOK {
+	if a.getStatus("/api/history") != http.StatusOK {
 		t.Skip("the server has no journal (GET /api/history): the pages share edits through the change events, and history comes with the journal")
 	}
 	b := a.another()
@@ -487,12 +495,7 @@ func TestBrowserTwoPages(t *testing.T) {
 func TestBrowserSystems(t *testing.T) {
 	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
 	p.click(`.tab[data-tab="systems"]`)
-	res, err := http.Get(p.base + "/api/schedule")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode == http.StatusNotFound {
+	if p.getStatus("/api/schedule") == http.StatusNotFound {
 		p.waitJS(`/does not have \(it answered 404\)/.test(document.querySelector('#systems .note').textContent)`)
 		return
 	}
