@@ -183,7 +183,7 @@ func (in *Inspector) tableColumns(names []string) ([]tableColumn, error) {
 		}
 		if len(rest) > 0 {
 			a, ok := axes[rest[0]]
-			if !ok || len(rest) > 1 || !strings.HasPrefix(c.Schema.Props[col.prop].Type.Name, "vec") {
+			if !ok || len(rest) > 1 || a >= vectorSize(c.Schema.Props[col.prop].Type.Name) {
 				return nil, fmt.Errorf("inspect: components: %q: expected an axis (x, y, z, w) of a vector after %s", n, strings.Join(parts[:len(parts)-len(rest)], "."))
 			}
 			col.axis = a
@@ -191,6 +191,20 @@ func (in *Inspector) tableColumns(names []string) ([]tableColumn, error) {
 		out[i] = col
 	}
 	return out, nil
+}
+
+// vectorSize returns the number of axes of a vector type (vec2, vec3,
+// vec4), 0 for another type.
+func vectorSize(typ string) int {
+	switch typ {
+	case "vec2":
+		return 2
+	case "vec3":
+		return 3
+	case "vec4":
+		return 4
+	}
+	return 0
 }
 
 // tableCells prints e's cells.
@@ -210,7 +224,7 @@ func (in *Inspector) tableCells(e ecs.Entity, cols []tableColumn) []*string {
 		default:
 			f := strings.Fields(c.comp.Schema.Props[c.prop].Print(vs[c.prop]))
 			if c.axis >= len(f) {
-				continue // a vec2 has no z
+				continue // not printed as its axes: no cell
 			}
 			s = f[c.axis]
 		}

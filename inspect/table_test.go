@@ -85,6 +85,8 @@ func TestTableErrors(t *testing.T) {
 		"selector=*&components=spin.nope":    `spin has no property "nope"`,
 		"selector=*&components=spin.speed.x": "expected an axis",
 		"selector=*&components=position.q":   "expected an axis",
+		"selector=*&components=position.w":   "expected an axis",
+		"selector=*&components=health..hp":   `health has no property ""`,
 		"selector=*&limit=-1":                "limit=",
 		"selector=*&limit=100001":            "limit=",
 		"selector=*&offset=x":                "offset=",
