@@ -175,6 +175,35 @@ func TestBrowserGizmo(t *testing.T) {
 	})
 }
 
+// TestBrowserGizmoSave: with "save to file" on, a gizmo's drag is saved
+// into the scene file at the entity's own position, and nowhere else.
+func TestBrowserGizmoSave(t *testing.T) {
+	file := copyScene(t, "asteroids.yaml")
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", file)
+	p.pause()
+	p.click("#save-edits")
+	p.click(`#tree-list .row[data-ref="rock-1"]`)
+	p.waitJS(`document.querySelector('#save-edits').checked && inspector.gizmo.controls.object === inspector.gizmo.proxy && inspector.view.screenPoint('rock-1')`)
+	before, _ := os.ReadFile(file)
+	var from []float64
+	p.eval(`inspector.view.screenPoint('rock-1')`, &from)
+	p.drag(from, []float64{from[0] - 60, from[1] + 30}, 10)
+	p.waitJS(`inspector.gizmo.last && inspector.gizmo.last.status !== 0`)
+	var last struct {
+		Body   string
+		Status int
+	}
+	p.eval(`inspector.gizmo.last`, &last)
+	if last.Status != http.StatusOK {
+		t.Fatalf("the saved drag: %+v", last)
+	}
+	after, _ := os.ReadFile(file)
+	want := strings.Replace(string(before), "        position: -5 5 0\n", "        position: "+last.Body+"\n", 1)
+	if string(after) != want || want == string(before) {
+		t.Errorf("the file after the saved drag of rock-1 to %q:\n%s", last.Body, after)
+	}
+}
+
 // sameVec reports whether two vectors' texts say the same numbers (to 1e-4).
 func sameVec(a, b string) bool {
 	fa, fb := strings.Fields(a), strings.Fields(b)
