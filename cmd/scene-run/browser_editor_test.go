@@ -175,6 +175,37 @@ func TestBrowserGizmo(t *testing.T) {
 	})
 }
 
+// TestBrowserGizmoModes: E and R switch the gizmo to rotate and scale; a
+// drag from the gizmo's centre then sends one rotation, or one scale, and
+// nothing else.
+func TestBrowserGizmoModes(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	p.pause()
+	p.click(`#tree-list .row[data-ref="rock-2"]`)
+	p.waitJS(`inspector.gizmo.controls.object === inspector.gizmo.proxy && inspector.view.screenPoint('rock-2')`)
+	for i, c := range []struct{ key, mode, component string }{{"e", "rotate", "rotation"}, {"r", "scale", "scale"}} {
+		p.do(chromedp.KeyEvent(c.key))
+		p.waitJS(fmt.Sprintf(`inspector.gizmo.controls.getMode() === %q && document.querySelector('#gizmo-%s').classList.contains('on')`, c.mode, c.mode))
+		_, before := p.entity("rock-2")
+		var from []float64
+		p.eval(`inspector.view.screenPoint('rock-2')`, &from)
+		p.drag(from, []float64{from[0] + 50, from[1] + 35}, 10)
+		p.waitJS(fmt.Sprintf(`inspector.gizmo.sent === %d && inspector.gizmo.last.status !== 0`, i+1))
+		var last struct {
+			Component, Body string
+			Status          int
+		}
+		p.eval(`inspector.gizmo.last`, &last)
+		_, after := p.entity("rock-2")
+		if last.Component != c.component || last.Status != http.StatusOK || !sameVec(after[c.component], last.Body) || after[c.component] == before[c.component] {
+			t.Errorf("%s: sent %+v; %s %q before, %q after", c.mode, last, c.component, before[c.component], after[c.component])
+		}
+		if after["position"] != before["position"] {
+			t.Errorf("%s: the position moved too: %q → %q", c.mode, before["position"], after["position"])
+		}
+	}
+}
+
 // TestBrowserGizmoSave: with "save to file" on, a gizmo's drag is saved
 // into the scene file at the entity's own position, and nowhere else.
 func TestBrowserGizmoSave(t *testing.T) {
