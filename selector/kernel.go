@@ -61,10 +61,9 @@ func (a *attrPred) markReader(bits []uint64, base unsafe.Pointer, size uintptr, 
 	}
 }
 
-// number is the Go types of numeric fields.
-type number interface {
-	~float64 | ~float32 | ~int | ~int8 | ~int16 | ~int32 | ~int64 |
-		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+// integer is the Go types of integer fields.
+type integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
 }
 
 // numberKernel compiles `float64(field) op c` for a field of type f.
@@ -72,31 +71,31 @@ func numberKernel(f FieldType, op Op, c float64, off uintptr) kernel {
 	lo, hi, out := interval(op, c)
 	switch f {
 	case FieldFloat64:
-		return numKernel[float64](lo, hi, out, off)
+		return floatKernel[float64](lo, hi, out, off)
 	case FieldFloat32:
-		return numKernel[float32](lo, hi, out, off)
+		return floatKernel[float32](lo, hi, out, off)
 	case FieldInt:
-		return numKernel[int](lo, hi, out, off)
+		return intKernel[int](lo, hi, out, off)
 	case FieldInt8:
-		return numKernel[int8](lo, hi, out, off)
+		return intKernel[int8](lo, hi, out, off)
 	case FieldInt16:
-		return numKernel[int16](lo, hi, out, off)
+		return intKernel[int16](lo, hi, out, off)
 	case FieldInt32:
-		return numKernel[int32](lo, hi, out, off)
+		return intKernel[int32](lo, hi, out, off)
 	case FieldInt64:
-		return numKernel[int64](lo, hi, out, off)
+		return intKernel[int64](lo, hi, out, off)
 	case FieldUint:
-		return numKernel[uint](lo, hi, out, off)
+		return intKernel[uint](lo, hi, out, off)
 	case FieldUint8:
-		return numKernel[uint8](lo, hi, out, off)
+		return intKernel[uint8](lo, hi, out, off)
 	case FieldUint16:
-		return numKernel[uint16](lo, hi, out, off)
+		return intKernel[uint16](lo, hi, out, off)
 	case FieldUint32:
-		return numKernel[uint32](lo, hi, out, off)
+		return intKernel[uint32](lo, hi, out, off)
 	case FieldUint64:
-		return numKernel[uint64](lo, hi, out, off)
+		return intKernel[uint64](lo, hi, out, off)
 	}
-	return numKernel[uintptr](lo, hi, out, off)
+	return intKernel[uintptr](lo, hi, out, off)
 }
 
 // interval returns the float64 values x for which `x op c` holds as the
@@ -130,13 +129,13 @@ func interval(op Op, c float64) (lo, hi float64, out bool) {
 	return c, inf, false // OpGe
 }
 
-// numKernel is the kernel of float64(field) in [lo, hi] (or outside it)
-// for a field of type T.
-func numKernel[T number](lo, hi float64, out bool, off uintptr) kernel {
+// floatKernel is the kernel of float64(field) in [lo, hi] (or outside
+// it) for a float field of type T.
+func floatKernel[T ~float32 | ~float64](lo, hi float64, out bool, off uintptr) kernel {
 	if out {
 		return kernel{off: off,
 			mark: func(bits []uint64, base unsafe.Pointer, size uintptr, n int) {
-				markOutside[T](bits, base, size, n, lo, hi)
+				markFloatOutside[T](bits, base, size, n, lo, hi)
 			},
 			test: func(p unsafe.Pointer) bool {
 				x := float64(*(*T)(p))
@@ -145,7 +144,7 @@ func numKernel[T number](lo, hi float64, out bool, off uintptr) kernel {
 	}
 	return kernel{off: off,
 		mark: func(bits []uint64, base unsafe.Pointer, size uintptr, n int) {
-			markInside[T](bits, base, size, n, lo, hi)
+			markFloatInside[T](bits, base, size, n, lo, hi)
 		},
 		test: func(p unsafe.Pointer) bool {
 			x := float64(*(*T)(p))
@@ -153,9 +152,9 @@ func numKernel[T number](lo, hi float64, out bool, off uintptr) kernel {
 		}}
 }
 
-// markInside marks the rows whose value, as a float64, lies in [lo, hi].
-// Bits are gathered in a word per 64 rows and stored once.
-func markInside[T number](bits []uint64, base unsafe.Pointer, size uintptr, n int, lo, hi float64) {
+// markFloatInside marks the rows whose value, as a float64, lies in
+// [lo, hi]. Bits are gathered in a word per 64 rows and stored once.
+func markFloatInside[T ~float32 | ~float64](bits []uint64, base unsafe.Pointer, size uintptr, n int, lo, hi float64) {
 	for w := 0; w*64 < n; w++ {
 		i0 := w * 64
 		var word uint64
@@ -168,9 +167,9 @@ func markInside[T number](bits []uint64, base unsafe.Pointer, size uintptr, n in
 	}
 }
 
-// markOutside marks the rows whose value, as a float64, lies outside
+// markFloatOutside marks the rows whose value, as a float64, lies outside
 // [lo, hi] (NaN included).
-func markOutside[T number](bits []uint64, base unsafe.Pointer, size uintptr, n int, lo, hi float64) {
+func markFloatOutside[T ~float32 | ~float64](bits []uint64, base unsafe.Pointer, size uintptr, n int, lo, hi float64) {
 	for w := 0; w*64 < n; w++ {
 		i0 := w * 64
 		var word uint64
@@ -181,6 +180,124 @@ func markOutside[T number](bits []uint64, base unsafe.Pointer, size uintptr, n i
 		}
 		bits[w] |= word
 	}
+}
+
+// intKernel is the kernel of float64(field) in [lo, hi] (or outside it)
+// for an integer field of type T. The interval becomes, once, the range of
+// integers of T whose conversion lies in it (the conversion is monotonic,
+// so they form a range), and the loop compares integers: v in [ilo, ihi]
+// is one unsigned comparison, v - ilo <= ihi - ilo, in 64-bit wrapping
+// arithmetic.
+func intKernel[T integer](lo, hi float64, out bool, off uintptr) kernel {
+	ilo, ihi, ok := intRange[T](lo, hi)
+	if !ok {
+		return constKernel(out, off) // no integer of T inside
+	}
+	b, span := uint64(ilo), uint64(ihi)-uint64(ilo)
+	if out {
+		return kernel{off: off,
+			mark: func(bits []uint64, base unsafe.Pointer, size uintptr, n int) {
+				markIntOutside[T](bits, base, size, n, b, span)
+			},
+			test: func(p unsafe.Pointer) bool { return uint64(*(*T)(p))-b > span }}
+	}
+	return kernel{off: off,
+		mark: func(bits []uint64, base unsafe.Pointer, size uintptr, n int) {
+			markIntInside[T](bits, base, size, n, b, span)
+		},
+		test: func(p unsafe.Pointer) bool { return uint64(*(*T)(p))-b <= span }}
+}
+
+// markIntInside marks the rows whose value v has uint64(v) - b <= span.
+func markIntInside[T integer](bits []uint64, base unsafe.Pointer, size uintptr, n int, b, span uint64) {
+	for w := 0; w*64 < n; w++ {
+		i0 := w * 64
+		var word uint64
+		for j := range min(n-i0, 64) {
+			if uint64(*(*T)(unsafe.Add(base, uintptr(i0+j)*size)))-b <= span {
+				word |= 1 << (uint(j) & 63)
+			}
+		}
+		bits[w] |= word
+	}
+}
+
+// markIntOutside marks the rows whose value v has uint64(v) - b > span.
+func markIntOutside[T integer](bits []uint64, base unsafe.Pointer, size uintptr, n int, b, span uint64) {
+	for w := 0; w*64 < n; w++ {
+		i0 := w * 64
+		var word uint64
+		for j := range min(n-i0, 64) {
+			if uint64(*(*T)(unsafe.Add(base, uintptr(i0+j)*size)))-b > span {
+				word |= 1 << (uint(j) & 63)
+			}
+		}
+		bits[w] |= word
+	}
+}
+
+// intRange returns the least and the greatest integer v of T with
+// lo <= float64(v) <= hi, and false if there is none. float64(v) does
+// not decrease as v grows, so each is found by bisection over T's values,
+// ordered as uint64 keys (the sign bit flipped for a signed T).
+func intRange[T integer](lo, hi float64) (ilo, ihi T, ok bool) {
+	var zero T
+	flip := uint64(0)
+	if ^zero < zero { // signed
+		flip = 1 << 63
+	}
+	val := func(k uint64) float64 { return float64(T(k ^ flip)) }
+	kmin, kmax := keyBounds[T](flip)
+	if !(val(kmax) >= lo && val(kmin) <= hi) { // NaN bounds included
+		return zero, zero, false
+	}
+	a, b := kmin, kmax // the least key whose value is >= lo
+	for a < b {
+		if m := a + (b-a)/2; val(m) >= lo {
+			b = m
+		} else {
+			a = m + 1
+		}
+	}
+	first := a
+	a, b = kmin, kmax // the greatest key whose value is <= hi
+	for a < b {
+		if m := b - (b-a)/2; val(m) <= hi {
+			a = m
+		} else {
+			b = m - 1
+		}
+	}
+	if first > a {
+		return zero, zero, false
+	}
+	return T(first ^ flip), T(a ^ flip), true
+}
+
+// keyBounds returns the keys of the least and the greatest value of T.
+func keyBounds[T integer](flip uint64) (kmin, kmax uint64) {
+	var zero T
+	bits := unsafe.Sizeof(zero) * 8
+	if flip == 0 {
+		return 0, uint64(^zero)
+	}
+	half := uint64(1) << (bits - 1) // -min(T) as an unsigned number
+	return (-half) ^ flip, (half - 1) ^ flip
+}
+
+// constKernel is the kernel of a test that every value passes (v) or none
+// does.
+func constKernel(v bool, off uintptr) kernel {
+	return kernel{off: off,
+		mark: func(bits []uint64, _ unsafe.Pointer, _ uintptr, n int) {
+			if !v {
+				return
+			}
+			for i := 0; i < n; i += 64 {
+				bits[i>>6] |= ^uint64(0) >> (64 - min(n-i, 64))
+			}
+		},
+		test: func(unsafe.Pointer) bool { return v }}
 }
 
 // boolKernel is the kernel of field == want for a bool field.
@@ -201,9 +318,7 @@ func boolKernel(want bool, off uintptr) kernel {
 // matcher that folds case without allocating.
 func (a *attrPred) stringKernel(off uintptr) kernel {
 	if a.never {
-		return kernel{off: off,
-			mark: func([]uint64, unsafe.Pointer, uintptr, int) {},
-			test: func(unsafe.Pointer) bool { return false }}
+		return constKernel(false, off)
 	}
 	if !a.fold && (a.op == OpEq || a.op == OpNe) {
 		s, want := a.str, a.op == OpEq

@@ -289,3 +289,76 @@ func FuzzKernel(f *testing.F) {
 		}
 	})
 }
+
+// TestIntRange checks the integer bounds of a float interval: against
+// every value of the 8-bit types, and by their defining property (the
+// least and the greatest integer inside) for the 64-bit ones.
+func TestIntRange(t *testing.T) {
+	var bounds []float64
+	for _, s := range numberOperands {
+		x, _ := strconv.ParseFloat(s, 64)
+		bounds = append(bounds, x, math.Nextafter(x, math.Inf(-1)), math.Nextafter(x, math.Inf(1)))
+	}
+	bounds = append(bounds, -128.5, 127.5, 255.5, -0.25, 0x1p63, -0x1p63, 0x1p64, 0x1p63-1024, 0x1p64-2048)
+	for _, lo := range bounds {
+		for _, hi := range bounds {
+			checkRange8[int8](t, lo, hi)
+			checkRange8[uint8](t, lo, hi)
+			checkRange64[int64](t, lo, hi, math.MinInt64, math.MaxInt64)
+			checkRange64[uint64](t, lo, hi, 0, math.MaxUint64)
+		}
+	}
+}
+
+func checkRange8[T int8 | uint8](t *testing.T, lo, hi float64) {
+	t.Helper()
+	ilo, ihi, ok := intRange[T](lo, hi)
+	n := 0
+	for v := range 256 {
+		x := T(v)
+		in := lo <= float64(x) && float64(x) <= hi
+		if in {
+			n++
+		}
+		if got := ok && ilo <= x && x <= ihi; got != in {
+			t.Fatalf("%T [%g, %g]: %d inside %v, got range [%d, %d] %v", x, lo, hi, x, in, ilo, ihi, ok)
+		}
+	}
+	if ok != (n > 0) {
+		t.Fatalf("%T [%g, %g]: ok %v with %d inside", ilo, lo, hi, ok, n)
+	}
+}
+
+func checkRange64[T int64 | uint64](t *testing.T, lo, hi float64, tmin, tmax T) {
+	t.Helper()
+	in := func(v T) bool { return lo <= float64(v) && float64(v) <= hi }
+	ilo, ihi, ok := intRange[T](lo, hi)
+	if !ok {
+		// No integer inside: then none of the candidates is.
+		for _, v := range []T{tmin, tmax, T(max(lo, float64(tmin))), T(min(hi, float64(tmax)))} {
+			if in(v) && float64(tmin) <= lo && hi <= float64(tmax) {
+				t.Fatalf("%T [%g, %g]: no range, but %d is inside", v, lo, hi, v)
+			}
+		}
+		return
+	}
+	if !in(ilo) || !in(ihi) || ilo > ihi || ilo != tmin && in(ilo-1) || ihi != tmax && in(ihi+1) {
+		t.Fatalf("%T [%g, %g]: range [%d, %d] is not the integers inside", ilo, lo, hi, ilo, ihi)
+	}
+}
+
+// TestConstKernel checks the kernels of tests every value or no value
+// passes, on columns of every length around a word.
+func TestConstKernel(t *testing.T) {
+	for n := range 130 {
+		for _, v := range []bool{false, true} {
+			bits := make([]uint64, (n+63)/64+1)
+			constKernel(v, 0).mark(bits, nil, 0, n)
+			for i := range len(bits) * 64 {
+				if got := bits[i>>6]&(1<<(i&63)) != 0; got != (v && i < n) {
+					t.Fatalf("n=%d v=%v: bit %d is %v", n, v, i, got)
+				}
+			}
+		}
+	}
+}

@@ -736,34 +736,52 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 			if !st.matchMask(q.Mask()) {
 				continue
 			}
-			n := q.Len()
+			// The entities of a table are often close in index: gather the
+			// bits of one word of bs in cur/acc and store them once, rather
+			// than read-modify-write the same word (each store chained to
+			// the one before) for each entity.
+			cur, acc := uint32(0), uint64(0)
 			if len(st.attrs) == 0 {
+				n := q.Len()
 				for i := range n {
 					idx := q.IndexAt(i)
-					bs[idx>>6] |= 1 << (idx & 63)
+					if idx>>6 != cur {
+						bs[cur] |= acc
+						cur, acc = idx>>6, 0
+					}
+					acc |= 1 << (idx & 63)
 				}
+				bs[cur] |= acc
 				k += n
 				continue
 			}
 			for w, rb := range s.tableBits(&q, st) {
+				k += bits.OnesCount64(rb)
 				for rb != 0 {
 					idx := q.IndexAt(w<<6 | bits.TrailingZeros64(rb))
 					rb &= rb - 1
-					bs[idx>>6] |= 1 << (idx & 63)
-					k++
+					if idx>>6 != cur {
+						bs[cur] |= acc
+						cur, acc = idx>>6, 0
+					}
+					acc |= 1 << (idx & 63)
 				}
 			}
+			bs[cur] |= acc
 		}
 	}
+	// k bounds the marks (an entity matching two members counts twice).
+	start := len(dst)
 	dst = slices.Grow(dst, k)
+	out, by, j := dst[start:start+k], c.ByIdx, 0
 	for i, x := range bs {
 		for x != 0 {
-			b := bits.TrailingZeros64(x)
-			dst = append(dst, c.ByIdx[i<<6|b])
+			out[j] = by[i<<6|bits.TrailingZeros64(x)]
+			j++
 			x &= x - 1
 		}
 	}
-	return dst
+	return dst[:start+j]
 }
 
 // tableRows returns the rows of the current table of q whose values
