@@ -15,7 +15,8 @@ const runUsage = `Usage: {prog} [run] [flags] [SCENE]
 
 Loads SCENE (YAML, XML or JSON by extension; without SCENE the embedded
 default scene, cubes.yaml) and runs it at a fixed time step, then prints a
-summary. Ctrl-C stops early, still with the summary. With -watch or
+summary. -emit 'SELECTOR:EVENT@TICK' (repeatable) emits EVENT on the
+entities SELECTOR matches once TICK ticks have run, for scripted runs. Ctrl-C stops early, still with the summary. With -watch or
 -inspect it runs until Ctrl-C unless -ticks is given.
 
 -inspect ADDR serves the inspection API (docs/inspector.md) while the scene
@@ -35,6 +36,8 @@ type runFlags struct {
 	poll     time.Duration
 	debounce time.Duration
 	inspect  string // -inspect address; "" for none
+	emits    []emitSpec
+	emitter  *emitter
 
 	// Set when the run starts (see inspect.go): the inspector, and the
 	// function each hot reload is reported to.
@@ -56,6 +59,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	intervalVar(fs, &f.poll, "poll", 0, "leave -poll out to use file system events", "with -watch: poll for changes at this `interval` instead of using file system events")
 	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved")
 	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
+	emitVar(fs, &f.emits)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -94,6 +98,14 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	if f.query != "" {
 		if _, err := rt.reg.QueryAll(f.query); err != nil {
 			return selectorError(err)
+		}
+	}
+	if f.emitter, err = newEmitter(rt, f.emits, stderr); err != nil {
+		return err
+	}
+	if f.ticks > 0 {
+		if err := f.emitter.checkTicks(f.ticks, "-ticks"); err != nil {
+			return err
 		}
 	}
 	if f.inspect != "" {
@@ -135,6 +147,7 @@ func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string,
 			continue
 		default:
 		}
+		f.emitter.due(rt, ticks)
 		if !beforeTick(f.inspector) { // paused by the inspector
 			if _, ok := waitUntil(ctx, time.Now().Add(10*time.Millisecond), reloads, f.inspector); !ok {
 				goto done
@@ -171,6 +184,12 @@ func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string,
 		}
 	}
 done:
+	if f.ticks > 0 && ticks == f.ticks {
+		f.emitter.due(rt, ticks)
+		if err := rt.reg.TakeErrors(); err != nil {
+			reportTickError(stderr, seen, ticks, err)
+		}
+	}
 	if tty {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
