@@ -5,9 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 	"unsafe"
+
+	"github.com/scenecs/scenecs/ecs"
 )
 
 // This file holds every kernel to attrPred.test, the definition of a
@@ -359,6 +362,53 @@ func TestConstKernel(t *testing.T) {
 					t.Fatalf("n=%d v=%v: bit %d is %v", n, v, i, got)
 				}
 			}
+		}
+	}
+}
+
+// TestGatherRuns holds gatherRuns to the plain one-bit-at-a-time gather
+// on bitsets of every density, with runs that fill whole words, cross
+// word boundaries, start at bit 0 and end at bit 63.
+func TestGatherRuns(t *testing.T) {
+	const n = 64 * 40
+	by := make([]ecs.Entity, n)
+	w := ecs.NewWorld()
+	for i := range by {
+		by[i] = w.NewEntity()
+	}
+	rng := rand.New(rand.NewPCG(7, 23))
+	fixed := [][]uint64{
+		{^uint64(0), ^uint64(0), 0, 1, 1 << 63},
+		{1<<63 | 1, ^uint64(0) >> 1, ^uint64(1), 0x5555555555555555},
+		{0xF0F0F0F0F0F0F0F0, 0x8000000000000001, 0x7FFFFFFFFFFFFFFE, 0},
+	}
+	for trial := range 200 {
+		bs := make([]uint64, n/64)
+		if trial < len(fixed) {
+			copy(bs, fixed[trial])
+		} else {
+			density := rng.Float64()
+			run := 1 + rng.IntN(100) // bits come in runs of about this length
+			on := false
+			for i := range n {
+				if i%run == 0 {
+					on = rng.Float64() < density
+				}
+				if on {
+					bs[i>>6] |= 1 << (i & 63)
+				}
+			}
+		}
+		var want []ecs.Entity
+		for i := range n {
+			if bs[i>>6]>>(i&63)&1 == 1 {
+				want = append(want, by[i])
+			}
+		}
+		out := make([]ecs.Entity, len(want)+1)
+		got := out[:gatherRuns(out, by, bs)]
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: gatherRuns copied %d entities, want %d (or in another order)", trial, len(got), len(want))
 		}
 	}
 }

@@ -773,15 +773,37 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 	// k bounds the marks (an entity matching two members counts twice).
 	start := len(dst)
 	dst = slices.Grow(dst, k)
-	out, by, j := dst[start:start+k], c.ByIdx, 0
+	j := gatherRuns(dst[start:start+k], c.ByIdx, bs)
+	return dst[:start+j]
+}
+
+// gatherRuns copies to out, in order, by[i] for each bit i set in bs, and
+// returns how many it copied. Set bits come in runs when neighbours in
+// index order match together (entities made together, with like values):
+// a run is copied as a block, with one bit scan per run rather than per
+// entity; a lone bit costs what it did one bit at a time.
+func gatherRuns(out, by []ecs.Entity, bs []uint64) int {
+	j := 0
 	for i, x := range bs {
 		for x != 0 {
-			out[j] = by[i<<6|bits.TrailingZeros64(x)]
-			j++
-			x &= x - 1
+			t := bits.TrailingZeros64(x)
+			r := bits.TrailingZeros64(^(x >> t)) // the run's length (64-t at most)
+			base := i<<6 | t
+			if r == 1 {
+				out[j] = by[base]
+				j++
+				x &= x - 1
+				continue
+			}
+			o, b := out[j:j+r], by[base:base+r]
+			for k := range o {
+				o[k] = b[k]
+			}
+			j += r
+			x &^= (1<<r - 1) << t // r == 64: 1<<64 is 0 and the mask all ones
 		}
 	}
-	return dst[:start+j]
+	return j
 }
 
 // tableRows returns the rows of the current table of q whose values
