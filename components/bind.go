@@ -35,14 +35,19 @@ type Bindings struct {
 	// the other runs' indexes, and whether they must be rebuilt.
 	groups []*bindGroup
 	byMemo map[*bindMemo]*bindGroup
-	nLoose int // runs[:nLoose] are loose, runs[nLoose:] in groups
-	dirty  bool
-	perm   permScratch
-	edits  uint64 // configures and removals, to notice those a hook makes
-	insts  map[animKey]*bindInst
-	frame  expr.Frame
-	ver    uint64 // the World version the cached pointers belong to
-	clock  *sceneClock
+	// The batches of runs whose value reads components and has a batch
+	// form (bindgroup.go), and the values of one batch.
+	batches []*bindBatch
+	byProg  map[*bindProg]*bindBatch
+	vals    [expr.BatchSize]float64
+	nLoose  int // runs[:nLoose] are loose, runs[nLoose:] in groups
+	dirty   bool
+	perm    permScratch
+	edits   uint64 // configures and removals, to notice those a hook makes
+	insts   map[animKey]*bindInst
+	frame   expr.Frame
+	ver     uint64 // the World version the cached pointers belong to
+	clock   *sceneClock
 
 	// Instances whose runs wrote position (movedPos), or rotation or
 	// scale (movedAll), this tick, marked with epoch; the filters of
@@ -112,7 +117,7 @@ func registerBind(reg *registry.Registry, b *Builtins) error {
 		return err
 	}
 	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{},
-		clock: &b.clock, progs: map[string]*cachedBind{}, byMemo: map[*bindMemo]*bindGroup{}}
+		clock: &b.clock, progs: map[string]*cachedBind{}, byMemo: map[*bindMemo]*bindGroup{}, byProg: map[*bindProg]*bindBatch{}}
 	_, err := registry.Register(reg, "bind", registry.Definition[BindSpec]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *BindSpec) { bs.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -249,6 +254,7 @@ func (bs *Bindings) step() {
 		bs.regroup()
 	}
 	bs.stepGroups()
+	bs.stepBatches()
 	bs.stepLoose()
 	bs.flush()
 }
@@ -492,7 +498,7 @@ func (bs *Bindings) bindPtrs(i int) bool {
 	r.dst = unsafe.Add(p, c.prog.tgt.off)
 	if r.write == wNumber && r.flags&bPatch == 0 {
 		r.flags |= bReady
-		if r.memo != nil {
+		if r.memo != nil || c.prog.bat != nil {
 			bs.dirty = true // it joins its group from the next tick
 		}
 	}
