@@ -2,6 +2,7 @@ package components
 
 import (
 	"math"
+	"runtime"
 	"testing"
 	"time"
 
@@ -134,25 +135,28 @@ func BenchmarkBindLoop(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchBound, "ns/entity")
 		})
 		// ratio-column runs the bind loop and hand-column in alternating
-		// blocks of ticks, so that the load of a shared machine falls on
-		// both alike, and reports the time of one over the other's.
+		// blocks of ticks and reports the CPU time of one over the
+		// other's (see threadCPU), so that the load of a shared machine
+		// falls on both alike.
 		b.Run(c.name+"/ratio-column", func(b *testing.B) {
 			bb, hb := newBindBench(b, c.expr), newBindBench(b, "")
 			t := 0.0
 			var tb, th time.Duration
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for b.Loop() {
-				t0 := time.Now()
-				for range 16 {
+				t0 := threadCPU()
+				for range 8 {
 					bb.b.clock.tick(hz)
 					bb.b.Bindings.step()
 					bb.b.Transforms.movedPos = bb.b.Transforms.movedPos[:0]
 				}
-				t1 := time.Now()
-				for range 16 {
+				t1 := threadCPU()
+				for range 8 {
 					t += hz
 					handColumn(hb, t, c.hand)
 				}
-				tb, th = tb+t1.Sub(t0), th+time.Since(t1)
+				tb, th = tb+t1-t0, th+threadCPU()-t1
 			}
 			checkBound(b, bb, c.hand)
 			b.ReportMetric(float64(tb)/float64(th), "bind/hand-column")

@@ -3,6 +3,7 @@ package selector_test
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -291,27 +292,30 @@ func benchValue(b *testing.B, bw *benchWorld, s *selector.Selector, hand func([]
 }
 
 // blockRatio runs hand and sel in alternating blocks of calls and returns
-// the time sel took over the time hand took. The first call of a block is
-// left out (it pays for the evictions of the other's data), so each is
-// timed with its own data as warm as its own loop leaves it, as in a
-// benchmark of its own; alternating every few milliseconds makes a
-// change of load on a shared machine fall on both alike.
+// the CPU time sel took over the CPU time hand took. The first call of a
+// block is left out (it pays for the evictions of the other's data), so
+// each is timed with its own data as warm as its own loop leaves it, as
+// in a benchmark of its own; the times are the thread's CPU time (see
+// threadCPU), and alternating every few milliseconds makes the rest of a
+// shared machine's load (its caches, its memory bus) fall on both alike.
 func blockRatio(b *testing.B, hand, sel func()) float64 {
-	const block = 8
+	const block = 4
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	var th, ts time.Duration
 	for b.Loop() {
 		hand()
-		t0 := time.Now()
+		t0 := threadCPU()
 		for range block - 1 {
 			hand()
 		}
-		th += time.Since(t0)
+		t1 := threadCPU()
 		sel()
-		t1 := time.Now()
+		t2 := threadCPU()
 		for range block - 1 {
 			sel()
 		}
-		ts += time.Since(t1)
+		th, ts = th+t1-t0, ts+threadCPU()-t2
 	}
 	return float64(ts) / float64(th)
 }
