@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
@@ -408,4 +409,100 @@ func TestValueLive(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPropertyReaderFields checks that the registry describes every plain
+// field as one (its type and offset, so that value tests on it run as
+// column loops: kernel.go), axes and channels included, down to
+// world.position.y, and nothing else: what is printed, joined or
+// converted is read through the reading functions. Each field's load
+// must give what the reading function gives.
+func TestPropertyReaderFields(t *testing.T) {
+	vw := newValueWorld(t, rand.New(rand.NewPCG(3, 3)), 1, false)
+	var k kinds
+	var wt components.WorldTransform
+	cases := []struct {
+		comp, prop string
+		field      selector.FieldType
+		off        uintptr
+	}{
+		{"kinds", "n", selector.FieldFloat64, unsafe.Offsetof(k.N)},
+		{"kinds", "t", selector.FieldFloat64, unsafe.Offsetof(k.T)},
+		{"kinds", "i", selector.FieldInt, unsafe.Offsetof(k.I)},
+		{"kinds", "l", selector.FieldInt, unsafe.Offsetof(k.L)},
+		{"kinds", "f32", selector.FieldFloat32, unsafe.Offsetof(k.F32)},
+		{"kinds", "i8", selector.FieldInt8, unsafe.Offsetof(k.I8)},
+		{"kinds", "u16", selector.FieldUint16, unsafe.Offsetof(k.U16)},
+		{"kinds__a", "u64", selector.FieldUint64, unsafe.Offsetof(k.U64)},
+		{"kinds", "b", selector.FieldBool, unsafe.Offsetof(k.B)},
+		{"kinds", "s", selector.FieldString, unsafe.Offsetof(k.S)},
+		{"kinds", "sel", selector.FieldString, unsafe.Offsetof(k.Sel)},
+		{"kinds", "v.y", selector.FieldFloat64, unsafe.Offsetof(k.V) + 8},
+		{"kinds", "v.z", selector.FieldFloat64, unsafe.Offsetof(k.V) + 16},
+		{"kinds", "c.g", selector.FieldUint8, unsafe.Offsetof(k.C) + 1},
+		{"kinds", "c.a", selector.FieldUint8, unsafe.Offsetof(k.C) + 3},
+		{"kinds", "v", selector.NoField, 0},
+		{"kinds", "c", selector.NoField, 0},
+		{"kinds", "d", selector.NoField, 0},
+		{"kinds", "a", selector.NoField, 0},
+		{"world", "position.y", selector.FieldFloat64, unsafe.Offsetof(wt.Position) + 8},
+		{"world", "scale.z", selector.FieldFloat64, unsafe.Offsetof(wt.Scale) + 16},
+		{"position", "y", selector.FieldFloat64, 8},
+		{"position", "x", selector.FieldFloat64, 0},
+		{"position", "", selector.NoField, 0},
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, c := range cases {
+		rd, err := vw.r.PropertyReader(c.comp, c.prop)
+		if err != nil {
+			t.Fatalf("%s.%s: %v", c.comp, c.prop, err)
+		}
+		if rd.Field != c.field || (c.field != selector.NoField && rd.Offset != c.off) {
+			t.Errorf("%s.%s: field %v at %d, want %v at %d", c.comp, c.prop, rd.Field, rd.Offset, c.field, c.off)
+			continue
+		}
+		for range 50 {
+			v, wv := randomKinds(rng), components.WorldTransform{Position: registry.Vec3{X: rng.NormFloat64(), Y: rng.NormFloat64()}, Scale: registry.Vec3{Z: rng.NormFloat64()}}
+			p := unsafe.Pointer(&v)
+			if c.comp == "world" {
+				p = unsafe.Pointer(&wv)
+			} else if c.comp == "position" {
+				p = unsafe.Pointer(&wv.Position)
+			}
+			if c.field != selector.NoField && !fieldAgrees(rd, p) {
+				t.Fatalf("%s.%s: the %v at offset %d does not read what the reading function does", c.comp, c.prop, rd.Field, rd.Offset)
+			}
+		}
+	}
+}
+
+// fieldAgrees reports whether the field rd describes, loaded from the
+// component value at p, is what rd's reading function returns.
+func fieldAgrees(rd selector.PropertyReader, p unsafe.Pointer) bool {
+	q := unsafe.Add(p, rd.Offset)
+	var num float64
+	switch rd.Field {
+	case selector.FieldBool:
+		return *(*bool)(q) == rd.Bool(p)
+	case selector.FieldString:
+		return *(*string)(q) == rd.Str(p)
+	case selector.FieldFloat64:
+		num = *(*float64)(q)
+	case selector.FieldFloat32:
+		num = float64(*(*float32)(q))
+	case selector.FieldInt:
+		num = float64(*(*int)(q))
+	case selector.FieldInt8:
+		num = float64(*(*int8)(q))
+	case selector.FieldUint8:
+		num = float64(*(*uint8)(q))
+	case selector.FieldUint16:
+		num = float64(*(*uint16)(q))
+	case selector.FieldUint64:
+		num = float64(*(*uint64)(q))
+	default:
+		return false
+	}
+	got := rd.Num(p)
+	return got == num || math.IsNaN(got) && math.IsNaN(num)
 }
