@@ -199,7 +199,7 @@ func TestBatchFieldTypes(t *testing.T) {
 		"f64": FieldVar(Field{0, unsafe.Offsetof(c.F64), FieldFloat64}),
 	}
 	cs := []comp{{1.5, -7, 1 << 60, -3, 0.1}, {float32(math.Inf(-1)), math.MaxInt32, math.MinInt64, math.MaxInt64, -2},
-		{-0.0, 0, -1, 1 << 53, math.NaN()}}
+		{float32(math.Copysign(0, -1)), 0, -1, 1 << 53, math.NaN()}}
 	var ptrs [MaxComps][]unsafe.Pointer
 	for i := range cs {
 		ptrs[0] = append(ptrs[0], unsafe.Pointer(&cs[i]))
