@@ -16,8 +16,8 @@ import (
 
 // Bindings runs the bind components of one Registry: every binding of
 // every entity has a state in one packed slice, and the behaviour system
-// evaluates them all in one loop per tick, writing through cached
-// pointers. Reads: the components the expressions name, on each bound
+// evaluates them all each tick (in batches of bindings that share a
+// program where it can: bindgroup.go), writing through cached pointers. Reads: the components the expressions name, on each bound
 // entity; the scene time. Writes: the bound properties (position,
 // rotation and scale reported to the transform system as the animations
 // report theirs; other components marked changed; a component with an

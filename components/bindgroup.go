@@ -13,9 +13,15 @@ import (
 // share a compiled program (and so its value) are gathered into a group,
 // the list of their fields' addresses, which the tick writes in a tight
 // loop after computing the value once; the transform system is told once
-// per bind instance. The other runs (loose) go through the per-run loop.
-// Groups are a cache of the runs: rebuilt after any change of the runs
-// or of the World's structure (which moves the addresses).
+// per bind instance. Bindings of a value that reads the entity's own
+// components (sin(time * 2 + position.x) * 3), when the program has a
+// batch form (expr.Batch), are gathered likewise by program into a
+// batch, with the addresses of the components they read: the tick
+// computes their values expr.BatchSize at a time, one loop per node of
+// the expression, then writes them. The other runs (loose) go through
+// the per-run loop. Groups and batches are a cache of the runs: rebuilt
+// after any change of the runs or of the World's structure (which moves
+// the addresses).
 
 // bindGroup is the batch of the runs sharing one program's memo.
 type bindGroup struct {
