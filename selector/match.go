@@ -780,21 +780,24 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 // gatherRuns copies to out, in order, by[i] for each bit i set in bs, and
 // returns how many it copied. Set bits come in runs when neighbours in
 // index order match together (entities made together, with like values):
-// a run is copied as a block, with one bit scan per run rather than per
-// entity; a lone bit costs what it did one bit at a time.
+// a word whose runs are two bits long or more on average is copied run
+// by run, with one bit scan per run rather than per entity; a word of
+// scattered bits, one bit at a time.
 func gatherRuns(out, by []ecs.Entity, bs []uint64) int {
 	j := 0
 	for i, x := range bs {
+		if bits.OnesCount64(x) < 2*bits.OnesCount64(x&^(x<<1)) { // set bits over run starts
+			for x != 0 {
+				out[j] = by[i<<6|bits.TrailingZeros64(x)]
+				j++
+				x &= x - 1
+			}
+			continue
+		}
 		for x != 0 {
 			t := bits.TrailingZeros64(x)
 			r := bits.TrailingZeros64(^(x >> t)) // the run's length (64-t at most)
 			base := i<<6 | t
-			if r == 1 {
-				out[j] = by[base]
-				j++
-				x &= x - 1
-				continue
-			}
 			o, b := out[j:j+r], by[base:base+r]
 			for k := range o {
 				o[k] = b[k]
