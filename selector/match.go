@@ -550,6 +550,18 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 			}
 			continue
 		}
+		if len(st.other) == 0 && last == 0 && len(st.attrs) > 0 {
+			// Only value tests: the rows their kernels mark, straight
+			// from the bits.
+			for w, rb := range s.tableBits(&q, st) {
+				dst = slices.Grow(dst, bits.OnesCount64(rb))
+				for rb != 0 {
+					dst = append(dst, q.EntityAt(w<<6|bits.TrailingZeros64(rb)))
+					rb &= rb - 1
+				}
+			}
+			continue
+		}
 		rows := s.tableRows(&q, st)
 		if len(st.other) == 0 && last == 0 {
 			dst = slices.Grow(dst, len(rows))
