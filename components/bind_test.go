@@ -239,3 +239,24 @@ func TestBindEntityBatches(t *testing.T) {
 		t.Errorf("errors:\n%s\nwant %q once, and nothing else", got, want)
 	}
 }
+
+// TestBindBatchFails: a batch whose value fails for every entity (a part
+// that does not depend on the entity fails) writes nothing, tick after
+// tick, and reports the error.
+func TestBindBatchFails(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("entities:\n")
+	for i := range 300 {
+		fmt.Fprintf(&text, "  - id: e%d\n    position: %d 5 0\n    bind: \"position.y: position.x + 1 %% 0\"\n", i, i)
+	}
+	w := load(t, text.String())
+	w.tick(4)
+	for i := range 300 {
+		if got, want := w.attr(fmt.Sprint("e", i), "position"), fmt.Sprintf("%d 5 0", i); got != want {
+			t.Fatalf("e%d at %s, want %s (unchanged)", i, got, want)
+		}
+	}
+	if got := w.errs(); !strings.Contains(got, "entity #e0: bind: position.y:") || !strings.Contains(got, "modulo by zero") {
+		t.Errorf("errors lack e0's modulo by zero:\n%.500s", got)
+	}
+}
