@@ -40,7 +40,8 @@ type Bindings struct {
 	batches []*bindBatch
 	byProg  map[*bindProg]*bindBatch
 	vals    [expr.BatchSize]float64
-	nLoose  int // runs[:nLoose] are loose, runs[nLoose:] in groups
+	view    [expr.MaxComps][]unsafe.Pointer // one batch's component pointers (kept here: Eval's argument escapes)
+	nLoose  int                             // runs[:nLoose] are loose, runs[nLoose:] in groups
 	dirty   bool
 	perm    permScratch
 	edits   uint64 // configures and removals, to notice those a hook makes

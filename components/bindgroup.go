@@ -225,8 +225,8 @@ func (bs *Bindings) rebatch() {
 // reported once, against the batch's first run, and nothing is written;
 // a value that is not finite is refused for its run alone.
 func (bs *Bindings) stepBatches() {
-	f := &bs.frame
-	var view [expr.MaxComps][]unsafe.Pointer
+	f, view := &bs.frame, &bs.view
+	defer clear(view[:]) // keep no component storage alive
 	for _, b := range bs.batches {
 		slots := b.prog.bat.Slots()
 		for lo := 0; lo < len(b.dsts); lo += expr.BatchSize {
@@ -236,7 +236,7 @@ func (bs *Bindings) stepBatches() {
 				view[k] = b.ptrs[k][lo:hi]
 			}
 			out := bs.vals[:hi-lo]
-			b.prog.bat.Eval(f, &view, out, b.tmp)
+			b.prog.bat.Eval(f, view, out, b.tmp)
 			if f.Err() != nil {
 				bs.refuse(b.runs[0], 0)
 				break
