@@ -32,9 +32,10 @@ type HostOptions struct {
 	// stopped by Stop or Close, the panic or the tick's error otherwise.
 	OnStop func(r *Room, err error)
 	// OnTick, if not nil, is called on the room's goroutine after each of
-	// its ticks (to publish its state, say). It may use the room's
-	// Registry through Do's argument only; it must not call Do.
-	OnTick func(r *Room)
+	// its ticks, with the room's Registry (to publish its state, say). It
+	// must not call the room's Do, Snapshot or Request, nor stop the room
+	// and wait: the room's goroutine is the one that would answer.
+	OnTick func(r *Room, reg *registry.Registry)
 }
 
 // Host runs many rooms in one process. Its methods may be called from

@@ -43,7 +43,7 @@ type Room struct {
 	entities atomic.Int64
 	time0    float64             // the scene time of the snapshot resumed from
 	mixins   []*loader.MixinSpec // the scene's mixins, which snapshots carry
-	onTick   func(*Room)
+	onTick   func(*Room, *registry.Registry)
 }
 
 // Info is what a listing shows of a room.
@@ -173,7 +173,7 @@ func (r *Room) loop() error {
 				return fmt.Errorf("room %s: tick %d: %w", r.id, r.tick.Load(), err)
 			}
 			if r.onTick != nil {
-				r.onTick(r)
+				r.onTick(r, r.reg)
 			}
 		}
 	}

@@ -34,30 +34,39 @@ type Snapshot struct {
 	Taken time.Time `json:"taken"`
 }
 
-// Snapshot takes a snapshot of the room between two ticks.
+// Snapshot takes a snapshot of the room. The World is read between two
+// ticks (its export into a document, and the spawners' states); the
+// document is printed after, on the caller's goroutine, while the room
+// ticks on.
 func (r *Room) Snapshot(ctx context.Context) (*Snapshot, error) {
 	var s *Snapshot
+	var doc *loader.Document
 	err := r.Do(ctx, func(reg *registry.Registry) error {
 		var err error
-		s, err = r.snapshot()
+		s, doc, err = r.capture()
 		return err
 	})
-	return s, err
-}
-
-// snapshot takes the snapshot on the room's goroutine.
-func (r *Room) snapshot() (*Snapshot, error) {
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
-	doc := loader.Export(r.reg, loader.ExportOptions{})
-	doc.Mixins = withMixins(doc.Mixins, r.mixins)
 	if err := loader.WriteYAML(&buf, doc); err != nil {
 		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
 	}
+	s.Dump = buf.Bytes()
+	return s, nil
+}
+
+// capture reads what a snapshot holds from the World, on the room's
+// goroutine: all but the printed dump.
+func (r *Room) capture() (*Snapshot, *loader.Document, error) {
+	doc := loader.Export(r.reg, loader.ExportOptions{})
+	doc.Mixins = withMixins(doc.Mixins, r.mixins)
 	s := &Snapshot{ID: r.id, Scene: r.scene, Hz: r.hz, Seed: r.seed, Tick: r.tick.Load(),
-		Time: r.time0 + r.reg.Time(), Dump: buf.Bytes(), Taken: time.Now()}
+		Time: r.time0 + r.reg.Time(), Taken: time.Now()}
 	es, err := r.reg.QueryAll("[spawner]")
 	if err != nil {
-		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
+		return nil, nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
 	}
 	for i, p := range loader.EntityPaths(r.reg, es) {
 		if st, ok := r.b.SpawnerState(es[i]); ok {
@@ -67,7 +76,7 @@ func (r *Room) snapshot() (*Snapshot, error) {
 			s.Spawners[p] = st
 		}
 	}
-	return s, nil
+	return s, doc, nil
 }
 
 // restore gives a room just loaded from s's dump the rest of s: its tick

@@ -1,0 +1,162 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Entry is a room's line in the directory (bucket PREFIX_rooms).
+type Entry struct {
+	ID    string  `json:"id"`
+	Host  string  `json:"host"` // empty: released by a host that left, to be claimed
+	Scene string  `json:"scene"`
+	Hz    float64 `json:"hz"`
+	Seed  int64   `json:"seed"`
+	// Tick is the room's tick at its last snapshot, and Snapshot when
+	// that was taken.
+	Tick     int64     `json:"tick"`
+	Snapshot time.Time `json:"snapshot"`
+	// Moves counts the times the room was resumed on another host.
+	Moves int `json:"moves"`
+	// Error, if not empty, says why the room stopped (a panic, a failed
+	// tick): no host resumes it.
+	Error string `json:"error,omitempty"`
+
+	rev uint64 // the entry's revision in the bucket
+}
+
+// HostInfo is a live host's line in bucket PREFIX_hosts.
+type HostInfo struct {
+	ID      string    `json:"id"`
+	Rooms   int       `json:"rooms"`
+	Started time.Time `json:"started"`
+	// Beat is when its last heartbeat reached the server.
+	Beat time.Time `json:"-"`
+}
+
+// stores are a fleet's buckets.
+type stores struct {
+	rooms, hosts jetstream.KeyValue
+	snaps        jetstream.ObjectStore
+	deadAfter    time.Duration
+}
+
+// openStores creates (or opens) the buckets of n.
+func openStores(ctx context.Context, js jetstream.JetStream, n names, deadAfter time.Duration) (*stores, error) {
+	s := stores{deadAfter: deadAfter}
+	var err error
+	if s.rooms, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.roomsKV, History: 1}); err != nil {
+		return nil, fmt.Errorf("fleet: directory bucket %s: %w", n.roomsKV, err)
+	}
+	if s.hosts, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.hostsKV, History: 1, TTL: deadAfter}); err != nil {
+		return nil, fmt.Errorf("fleet: hosts bucket %s: %w", n.hostsKV, err)
+	}
+	if s.snaps, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.snapshots}); err != nil {
+		return nil, fmt.Errorf("fleet: snapshot store %s: %w", n.snapshots, err)
+	}
+	return &s, nil
+}
+
+// entries returns every entry of a bucket, decoded into T.
+func entries[T any](ctx context.Context, kv jetstream.KeyValue, meta func(*T, jetstream.KeyValueEntry)) ([]*T, error) {
+	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = w.Stop() }()
+	var out []*T
+	for {
+		select {
+		case e := <-w.Updates():
+			if e == nil { // the end of what the bucket holds now
+				return out, nil
+			}
+			v := new(T)
+			if err := json.Unmarshal(e.Value(), v); err != nil {
+				continue // not ours; a listing should not fail for it
+			}
+			if meta != nil {
+				meta(v, e)
+			}
+			out = append(out, v)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// roomEntries returns the directory.
+func (s *stores) roomEntries(ctx context.Context) ([]*Entry, error) {
+	return entries(ctx, s.rooms, func(e *Entry, kve jetstream.KeyValueEntry) { e.rev = kve.Revision() })
+}
+
+// liveHosts returns the live hosts, by id: those whose last heartbeat
+// is younger than deadAfter. The bucket's TTL removes the others' keys
+// too, but JetStream expires messages on a timer of its own, seconds
+// late; the heartbeat's time, stamped by the server, says it at once
+// (given clocks in step with the server's, to well within deadAfter).
+func (s *stores) liveHosts(ctx context.Context) (map[string]*HostInfo, error) {
+	hs, err := entries(ctx, s.hosts, func(h *HostInfo, kve jetstream.KeyValueEntry) { h.Beat = kve.Created() })
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*HostInfo, len(hs))
+	for _, h := range hs {
+		if time.Since(h.Beat) < s.deadAfter {
+			m[h.ID] = h
+		}
+	}
+	return m, nil
+}
+
+// getEntry returns room id's entry; nil, nil if there is none.
+func (s *stores) getEntry(ctx context.Context, id string) (*Entry, error) {
+	kve, err := s.rooms.Get(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var e Entry
+	if err := json.Unmarshal(kve.Value(), &e); err != nil {
+		return nil, fmt.Errorf("fleet: directory entry %s: %w", id, err)
+	}
+	e.rev = kve.Revision()
+	return &e, nil
+}
+
+// update writes e over the revision it was read at (compare-and-set),
+// and keeps its new revision.
+func (s *stores) update(ctx context.Context, e *Entry) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	rev, err := s.rooms.Update(ctx, e.ID, b, e.rev)
+	if err != nil {
+		return err
+	}
+	e.rev = rev
+	return nil
+}
+
+// create writes e as a new entry; it fails if the room is in the
+// directory already.
+func (s *stores) create(ctx context.Context, e *Entry) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	rev, err := s.rooms.Create(ctx, e.ID, b)
+	if err != nil {
+		return err
+	}
+	e.rev = rev
+	return nil
+}
