@@ -122,4 +122,3 @@ func (h *Host) resume(ctx context.Context, e *Entry) error {
 	_, err = h.adopt(r, e)
 	return err
 }
-

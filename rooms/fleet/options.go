@@ -79,7 +79,7 @@ func (o *Options) defaults() {
 
 // names are the subjects and buckets of a prefix.
 type names struct {
-	create, hostCreate, room, state string // state and room: + "." + id
+	create, hostCreate, room, state    string // state and room: + "." + id
 	roomsKV, hostsKV, snapshots, queue string
 }
 
