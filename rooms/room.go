@@ -41,8 +41,9 @@ type Room struct {
 
 	tick     atomic.Int64 // ticks run, counting those before a snapshot it resumed from
 	entities atomic.Int64
-	time0    float64             // the scene time of the snapshot resumed from
-	mixins   []*loader.MixinSpec // the scene's mixins, which snapshots carry
+	time0    float64 // the scene time of the snapshot resumed from
+	header   []byte  // the scene's mixins and prefabs, which snapshots carry (sceneHeader)
+	lastDump int     // the size of the last snapshot's dump
 	onTick   func(*Room, *registry.Registry)
 }
 
@@ -103,7 +104,7 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
 	var scene *loader.Scene
 	switch {
 	case spec.Snapshot != nil:
-		scene, err = loader.LoadBytes(reg, spec.ID+".snapshot.yaml", spec.Snapshot.Dump, lopt)
+		scene, err = loadSnapshot(reg, spec.ID, spec.Snapshot, lopt)
 	case spec.Data != nil:
 		scene, err = loader.LoadBytes(reg, spec.File, spec.Data, lopt)
 	default:
@@ -120,7 +121,11 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 		onTick: opt.OnTick,
-		mixins: scene.Plan.Doc.Mixins,
+	}
+	if spec.Snapshot != nil {
+		r.header = spec.Snapshot.Header
+	} else if r.header, err = sceneHeader(scene.Plan.Doc); err != nil {
+		return nil, fmt.Errorf("room %s: %w", spec.ID, err)
 	}
 	if s := spec.Snapshot; s != nil {
 		if err := r.restore(s); err != nil {
@@ -146,11 +151,18 @@ func (r *Room) run(report func(*Room, error)) {
 }
 
 // loop is the room's goroutine: between ticks it runs what Do sends and
-// serves the inspector; it ticks every 1/hz seconds.
+// serves the inspector; it ticks every 1/hz seconds of wall time. A room
+// woken late (a busy machine) runs the ticks it owes at once, to hold
+// its rate; one more than a quarter of a second behind gives up the
+// ticks beyond that instead of running ever later.
 func (r *Room) loop() error {
 	dt := 1 / r.hz
-	t := time.NewTicker(time.Duration(float64(time.Second) / r.hz))
-	defer t.Stop()
+	step := time.Duration(float64(time.Second) / r.hz)
+	maxBehind := max(int64(r.hz/4), 2)
+	start := time.Now()
+	var slot int64 // the tick slots passed since start
+	timer := time.NewTimer(step)
+	defer timer.Stop()
 	for {
 		select {
 		case <-r.stop:
@@ -159,24 +171,36 @@ func (r *Room) loop() error {
 			fn()
 		case <-r.in.Wake():
 			r.in.Drain()
-		case <-t.C:
+		case <-timer.C:
 			r.in.Drain()
-			if !r.in.ShouldTick() {
-				continue
+			due := int64(time.Since(start) / step)
+			slot = max(slot, due-maxBehind)
+			for ; slot < due; slot++ {
+				if r.in.ShouldTick() {
+					if err := r.tickOnce(dt); err != nil {
+						return err
+					}
+				}
 			}
-			t0 := time.Now()
-			err := r.reg.Tick(dt)
-			r.in.Observe(time.Since(t0))
-			r.tick.Add(1)
-			r.entities.Store(int64(r.reg.World().Len()))
-			if err != nil {
-				return fmt.Errorf("room %s: tick %d: %w", r.id, r.tick.Load(), err)
-			}
-			if r.onTick != nil {
-				r.onTick(r, r.reg)
-			}
+			timer.Reset(time.Until(start.Add(time.Duration(slot+1) * step)))
 		}
 	}
+}
+
+// tickOnce runs one tick and what follows it.
+func (r *Room) tickOnce(dt float64) error {
+	t0 := time.Now()
+	err := r.reg.Tick(dt)
+	r.in.Observe(time.Since(t0))
+	r.tick.Add(1)
+	r.entities.Store(int64(r.reg.World().Len()))
+	if err != nil {
+		return fmt.Errorf("room %s: tick %d: %w", r.id, r.tick.Load(), err)
+	}
+	if r.onTick != nil {
+		r.onTick(r, r.reg)
+	}
+	return nil
 }
 
 // Do runs fn on the room's goroutine between two ticks, with the room's
@@ -217,4 +241,15 @@ func (r *Room) stoppedErr() error {
 func (r *Room) halt() {
 	r.stopOnce.Do(func() { close(r.stop) })
 	<-r.done
+}
+
+// loadSnapshot loads s into reg: its header (declarations and mixins), then
+// its dump.
+func loadSnapshot(reg *registry.Registry, id string, s *Snapshot, opt loader.Options) (*loader.Scene, error) {
+	if len(s.Header) > 0 {
+		if _, err := loader.LoadBytes(reg, id+".header.yaml", s.Header, opt); err != nil {
+			return nil, err
+		}
+	}
+	return loader.LoadBytes(reg, id+".snapshot.json", s.Dump, opt)
 }

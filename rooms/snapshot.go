@@ -23,10 +23,13 @@ type Snapshot struct {
 	// time in seconds.
 	Tick int64   `json:"tick"`
 	Time float64 `json:"time"`
-	// Dump is the World as a YAML dump (loader.Export, loader.WriteYAML),
-	// with the mixins of the scene it was loaded from: a dump alone holds
-	// none, and a spawner names the mixin it spawns.
+	// Dump is the World as a JSON dump (loader.WriteJSON).
 	Dump []byte `json:"dump"`
+	// Header is what the dump does not hold of the scene the room was
+	// made from, as a YAML scene of its own: its mixins, which spawners
+	// name (with the scene's declarations). It is loaded first, then the
+	// dump.
+	Header []byte `json:"header,omitempty"`
 	// Spawners are the running states of the spawners, by entity path
 	// (loader.EntityPath): where their random streams are.
 	Spawners map[string]components.SpawnerState `json:"spawners,omitempty"`
@@ -34,39 +37,31 @@ type Snapshot struct {
 	Taken time.Time `json:"taken"`
 }
 
-// Snapshot takes a snapshot of the room. The World is read between two
-// ticks (its export into a document, and the spawners' states); the
-// document is printed after, on the caller's goroutine, while the room
-// ticks on.
+// Snapshot takes a snapshot of the room, between two ticks: the room
+// does not tick while its World is written.
 func (r *Room) Snapshot(ctx context.Context) (*Snapshot, error) {
 	var s *Snapshot
-	var doc *loader.Document
 	err := r.Do(ctx, func(reg *registry.Registry) error {
 		var err error
-		s, doc, err = r.capture()
+		s, err = r.capture()
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := loader.WriteYAML(&buf, doc); err != nil {
-		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
-	}
-	s.Dump = buf.Bytes()
-	return s, nil
+	return s, err
 }
 
-// capture reads what a snapshot holds from the World, on the room's
-// goroutine: all but the printed dump.
-func (r *Room) capture() (*Snapshot, *loader.Document, error) {
-	doc := loader.Export(r.reg, loader.ExportOptions{})
-	doc.Mixins = withMixins(doc.Mixins, r.mixins)
+// capture takes the snapshot on the room's goroutine.
+func (r *Room) capture() (*Snapshot, error) {
+	var buf bytes.Buffer
+	buf.Grow(r.lastDump)
+	if err := loader.WriteJSON(&buf, r.reg, loader.ExportOptions{}); err != nil {
+		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
+	}
+	r.lastDump = buf.Len()
 	s := &Snapshot{ID: r.id, Scene: r.scene, Hz: r.hz, Seed: r.seed, Tick: r.tick.Load(),
-		Time: r.time0 + r.reg.Time(), Taken: time.Now()}
+		Time: r.time0 + r.reg.Time(), Dump: buf.Bytes(), Header: r.header, Taken: time.Now()}
 	es, err := r.reg.QueryAll("[spawner]")
 	if err != nil {
-		return nil, nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
+		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
 	}
 	for i, p := range loader.EntityPaths(r.reg, es) {
 		if st, ok := r.b.SpawnerState(es[i]); ok {
@@ -76,7 +71,21 @@ func (r *Room) capture() (*Snapshot, *loader.Document, error) {
 			s.Spawners[p] = st
 		}
 	}
-	return s, doc, nil
+	return s, nil
+}
+
+// sceneHeader returns the part of a scene a JSON dump does not hold, as
+// a scene file of its own (YAML): its mixins, which spawners name, with
+// the declarations they use. Nil if the scene has no mixins.
+func sceneHeader(doc *loader.Document) ([]byte, error) {
+	if len(doc.Mixins) == 0 {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	if err := loader.WriteYAML(&buf, &loader.Document{Decls: doc.Decls, Mixins: doc.Mixins}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // restore gives a room just loaded from s's dump the rest of s: its tick
@@ -99,21 +108,4 @@ func (r *Room) restore(s *Snapshot) error {
 		}
 	}
 	return nil
-}
-
-// withMixins returns have plus the mixins of scene it lacks.
-func withMixins(have, scene []*loader.MixinSpec) []*loader.MixinSpec {
-	if len(scene) == 0 {
-		return have
-	}
-	ids := make(map[string]bool, len(have))
-	for _, m := range have {
-		ids[m.ID] = true
-	}
-	for _, m := range scene {
-		if !ids[m.ID] {
-			have = append(have, m)
-		}
-	}
-	return have
 }
