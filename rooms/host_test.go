@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
@@ -164,5 +165,28 @@ func TestRoomPanics(t *testing.T) {
 	defer mu.Unlock()
 	if len(stopped) != 3 || stopped["ok"] != nil || stopped["ticking"] == nil || stopped["doing"] == nil {
 		t.Errorf("OnStop heard %v", stopped)
+	}
+}
+
+// TestRoomCatchesUp: a room held up between ticks (here by a Do that
+// takes 400 ms) runs the ticks it owes once free, up to a quarter of a
+// second's worth, instead of losing them: about 85 ticks in a second at
+// 100 Hz, where a room that dropped late ticks would run about 60.
+func TestRoomCatchesUp(t *testing.T) {
+	h := NewHost(HostOptions{})
+	defer h.Close()
+	r, err := h.Create(context.Background(), rainSpec("late", 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitTick(t, r, 1)
+	t0, start := r.Tick(), time.Now()
+	if err := r.Do(context.Background(), func(*registry.Registry) error { time.Sleep(400 * time.Millisecond); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second - time.Since(start))
+	ran := float64(r.Tick()-t0) / time.Since(start).Seconds()
+	if ran < 75 || ran > 102 {
+		t.Errorf("%.0f ticks/s with a 400 ms stall at 100 Hz, want about 85 (100 less the 15 owed beyond a quarter second)", ran)
 	}
 }
