@@ -151,7 +151,9 @@ func (r *Room) run(report func(*Room, error)) {
 }
 
 // loop is the room's goroutine: between ticks it runs what Do sends and
-// serves the inspector; it ticks every 1/hz seconds of wall time. A room
+// serves the inspector (in the time to spare before the next tick, and
+// within the inspector's share of wall time when it ticks); it ticks
+// every 1/hz seconds of wall time. A room
 // woken late (a busy machine) runs the ticks it owes at once, to hold
 // its rate; one more than a quarter of a second behind gives up the
 // ticks beyond that instead of running ever later.
@@ -170,7 +172,9 @@ func (r *Room) loop() error {
 		case fn := <-r.inbox:
 			fn()
 		case <-r.in.Wake():
-			r.in.Drain()
+			// Time to spare until the next tick: serve requests in it,
+			// not bound by the inspector's share of wall time.
+			r.in.DrainUntil(start.Add(time.Duration(slot+1) * step))
 		case <-timer.C:
 			r.in.Drain()
 			due := int64(time.Since(start) / step)
