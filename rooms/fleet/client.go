@@ -16,15 +16,14 @@ import (
 // Client reaches a fleet's rooms: it creates, destroys, lists and asks
 // them, from any process connected to the fleet's NATS.
 type Client struct {
-	nc      *nats.Conn
-	n       names
-	st      *stores
-	timeout time.Duration
+	nc *nats.Conn
+	n  names
+	st *stores
 }
 
 // NewClient returns a Client of the fleet with the given prefix (empty:
-// "scenecs") on nc. It opens the fleet's buckets, creating them if no
-// host has yet.
+// "scenecs") on nc. It opens the fleet's buckets as the hosts made them;
+// it fails if no host has joined yet.
 func NewClient(ctx context.Context, nc *nats.Conn, prefix string) (*Client, error) {
 	if prefix == "" {
 		prefix = "scenecs"
@@ -33,10 +32,8 @@ func NewClient(ctx context.Context, nc *nats.Conn, prefix string) (*Client, erro
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
-	o := Options{Prefix: prefix}
-	o.defaults()
-	c := &Client{nc: nc, n: namesOf(prefix), timeout: o.Timeout}
-	if c.st, err = openStores(ctx, js, c.n, o.DeadAfter); err != nil {
+	c := &Client{nc: nc, n: namesOf(prefix)}
+	if c.st, err = findStores(ctx, js, c.n); err != nil {
 		return nil, err
 	}
 	return c, nil

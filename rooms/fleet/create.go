@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 
@@ -99,14 +100,15 @@ func (h *Host) forward(m *nats.Msg, req CreateRequest) {
 	respond(m, status, resp.Data)
 }
 
-// place returns the live host with the fewest rooms in the directory
-// (this host on a tie, or if the directory cannot be read).
+// place returns the live host with the fewest rooms in the directory,
+// one of them at random on a tie (so that hosts placing rooms at once
+// spread them), or this host if the directory cannot be read.
 func (h *Host) place(ctx context.Context) string {
-	live, err := h.st.liveHosts(ctx)
+	es, err := h.st.roomEntries(ctx)
 	if err != nil {
 		return h.opt.ID
 	}
-	es, err := h.st.roomEntries(ctx)
+	live, err := h.st.liveHosts(ctx, h.opt.ID)
 	if err != nil {
 		return h.opt.ID
 	}
@@ -119,13 +121,17 @@ func (h *Host) place(ctx context.Context) string {
 			count[e.Host]++
 		}
 	}
-	best := h.opt.ID
+	least := count[h.opt.ID]
+	for _, n := range count {
+		least = min(least, n)
+	}
+	var ties []string
 	for id, n := range count {
-		if n < count[best] || n == count[best] && best != h.opt.ID && id < best {
-			best = id
+		if n == least {
+			ties = append(ties, id)
 		}
 	}
-	return best
+	return ties[rand.IntN(len(ties))]
 }
 
 // create makes the room req asks for on this host: its directory entry
@@ -142,6 +148,14 @@ func (h *Host) create(ctx context.Context, req CreateRequest) (*Entry, error) {
 	if e.Hz == 0 {
 		e.Hz = rooms.DefaultHz
 	}
+	h.mu.Lock()
+	h.pending[req.ID] = struct{}{}
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.pending, req.ID)
+		h.mu.Unlock()
+	}()
 	if err := h.st.create(ctx, e); err != nil {
 		if errors.Is(err, jetstream.ErrKeyExists) {
 			return nil, fmt.Errorf("fleet: room %s exists: %w", req.ID, err)
@@ -157,9 +171,9 @@ func (h *Host) create(ctx context.Context, req CreateRequest) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := h.snapshot(ctx, o); err != nil {
-		return nil, err
-	}
+	// The first snapshot makes the room resumable at once; if it fails,
+	// the next interval's tries again.
+	_ = h.snapshot(ctx, o)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	c := *o.e

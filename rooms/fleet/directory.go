@@ -46,35 +46,68 @@ type stores struct {
 	deadAfter    time.Duration
 }
 
-// openStores creates (or opens) the buckets of n.
-func openStores(ctx context.Context, js jetstream.JetStream, n names, deadAfter time.Duration) (*stores, error) {
+// openStores creates the buckets of n, or updates them to this
+// configuration (a host joining).
+func openStores(ctx context.Context, js jetstream.JetStream, n names, deadAfter time.Duration, replicas int) (*stores, error) {
 	s := stores{deadAfter: deadAfter}
 	var err error
-	if s.rooms, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.roomsKV, History: 1}); err != nil {
+	if s.rooms, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.roomsKV, History: 1, Replicas: replicas}); err != nil {
 		return nil, fmt.Errorf("fleet: directory bucket %s: %w", n.roomsKV, err)
 	}
-	if s.hosts, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.hostsKV, History: 1, TTL: deadAfter}); err != nil {
+	if s.hosts, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.hostsKV, History: 1, TTL: deadAfter, Replicas: replicas}); err != nil {
 		return nil, fmt.Errorf("fleet: hosts bucket %s: %w", n.hostsKV, err)
 	}
-	if s.snaps, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.snapshots}); err != nil {
+	if s.snaps, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.snapshots, Replicas: replicas}); err != nil {
 		return nil, fmt.Errorf("fleet: snapshot store %s: %w", n.snapshots, err)
 	}
 	return &s, nil
 }
 
-// entries returns every entry of a bucket, decoded into T.
-func entries[T any](ctx context.Context, kv jetstream.KeyValue, meta func(*T, jetstream.KeyValueEntry)) ([]*T, error) {
+// findStores opens the buckets of n as they are (a client); it fails if
+// no host has made them.
+func findStores(ctx context.Context, js jetstream.JetStream, n names) (*stores, error) {
+	var s stores
+	var err error
+	if s.rooms, err = js.KeyValue(ctx, n.roomsKV); err != nil {
+		return nil, fmt.Errorf("fleet: directory bucket %s: %w (has a host joined?)", n.roomsKV, err)
+	}
+	if s.hosts, err = js.KeyValue(ctx, n.hostsKV); err != nil {
+		return nil, fmt.Errorf("fleet: hosts bucket %s: %w (has a host joined?)", n.hostsKV, err)
+	}
+	st, err := s.hosts.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: hosts bucket %s: %w", n.hostsKV, err)
+	}
+	s.deadAfter = st.TTL()
+	if s.snaps, err = js.ObjectStore(ctx, n.snapshots); err != nil {
+		return nil, fmt.Errorf("fleet: snapshot store %s: %w (has a host joined?)", n.snapshots, err)
+	}
+	return &s, nil
+}
+
+// entries returns every entry of a bucket, decoded into T. The listing
+// (a watch of the bucket's last values) may leave out a key put while it
+// is made: that key comes as an update after the listing's end. So with
+// grace > 0 the updates arriving that long after the end are taken too,
+// each key's latest value kept.
+func entries[T any](ctx context.Context, kv jetstream.KeyValue, grace time.Duration, meta func(*T, jetstream.KeyValueEntry)) ([]*T, error) {
 	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = w.Stop() }()
 	var out []*T
+	at := map[string]int{} // key -> its index in out
+	var end <-chan time.Time
 	for {
 		select {
 		case e := <-w.Updates():
-			if e == nil { // the end of what the bucket holds now
-				return out, nil
+			if e == nil { // the end of what the bucket held
+				if grace <= 0 {
+					return out, nil
+				}
+				end = time.After(grace)
+				continue
 			}
 			v := new(T)
 			if err := json.Unmarshal(e.Value(), v); err != nil {
@@ -83,16 +116,30 @@ func entries[T any](ctx context.Context, kv jetstream.KeyValue, meta func(*T, je
 			if meta != nil {
 				meta(v, e)
 			}
-			out = append(out, v)
+			if i, ok := at[e.Key()]; ok {
+				out[i] = v
+			} else {
+				at[e.Key()] = len(out)
+				out = append(out, v)
+			}
+		case <-end:
+			return out, nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
 }
 
+// listGrace is how long a listing of the directory waits, after its end,
+// for the entries written while it was made. A listing may still miss
+// one on a slow enough machine: nothing that must be right depends on a
+// listing alone (a host's liveness and a room's loss are read key by
+// key), and what a listing misses is claimed or listed the next time.
+const listGrace = 50 * time.Millisecond
+
 // roomEntries returns the directory.
 func (s *stores) roomEntries(ctx context.Context) ([]*Entry, error) {
-	return entries(ctx, s.rooms, func(e *Entry, kve jetstream.KeyValueEntry) { e.rev = kve.Revision() })
+	return entries(ctx, s.rooms, listGrace, func(e *Entry, kve jetstream.KeyValueEntry) { e.rev = kve.Revision() })
 }
 
 // liveHosts returns the live hosts, by id: those whose last heartbeat
@@ -100,15 +147,41 @@ func (s *stores) roomEntries(ctx context.Context) ([]*Entry, error) {
 // too, but JetStream expires messages on a timer of its own, seconds
 // late; the heartbeat's time, stamped by the server, says it at once
 // (given clocks in step with the server's, to well within deadAfter).
-func (s *stores) liveHosts(ctx context.Context) (map[string]*HostInfo, error) {
-	hs, err := entries(ctx, s.hosts, func(h *HostInfo, kve jetstream.KeyValueEntry) { h.Beat = kve.Created() })
+//
+// A listing of a bucket (a watch of its last values) may miss a key put
+// while it is made: it comes after the listing's end. So each host that
+// also names (the hosts of the directory's rooms) is read by itself:
+// a host is never taken for dead for being busy beating.
+func (s *stores) liveHosts(ctx context.Context, also ...string) (map[string]*HostInfo, error) {
+	ids := map[string]bool{}
+	for _, id := range also {
+		if id != "" {
+			ids[id] = true
+		}
+	}
+	hs, err := entries[HostInfo](ctx, s.hosts, listGrace, nil)
 	if err != nil {
 		return nil, err
 	}
-	m := make(map[string]*HostInfo, len(hs))
 	for _, h := range hs {
+		ids[h.ID] = true
+	}
+	m := make(map[string]*HostInfo, len(ids))
+	for id := range ids {
+		kve, err := s.hosts.Get(ctx, id)
+		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var h HostInfo
+		if json.Unmarshal(kve.Value(), &h) != nil {
+			continue
+		}
+		h.Beat = kve.Created()
 		if time.Since(h.Beat) < s.deadAfter {
-			m[h.ID] = h
+			m[id] = &h
 		}
 	}
 	return m, nil

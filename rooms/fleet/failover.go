@@ -42,17 +42,43 @@ func (h *Host) snapshot(ctx context.Context, o *owned) error {
 	return nil
 }
 
-// checkOwned stops this host's copy of every room the directory no
-// longer gives it (destroyed, or claimed by another host while this one
-// was cut off).
-func (h *Host) checkOwned(ctx context.Context) {
+// upkeep reads the directory and the live hosts once, stops this
+// host's copy of every room the directory no longer gives it
+// (destroyed, or claimed by another host while this one was cut off),
+// and claims this host's share of the orphaned rooms.
+func (h *Host) upkeep(ctx context.Context) {
+	es, err := h.st.roomEntries(ctx)
+	if err != nil {
+		return
+	}
+	named := make([]string, len(es))
+	for i, e := range es {
+		named[i] = e.Host
+	}
+	live, err := h.st.liveHosts(ctx, named...)
+	if err != nil {
+		return
+	}
+	h.checkOwned(es)
+	h.claim(ctx, es, live)
+}
+
+// checkOwned stops this host's copy of every room es does not give it.
+func (h *Host) checkOwned(es []*Entry) {
+	byID := make(map[string]*Entry, len(es))
+	for _, e := range es {
+		byID[e.ID] = e
+	}
 	for _, o := range h.ownedRooms() {
-		cur, err := h.st.getEntry(ctx, o.room.ID())
-		if err != nil {
-			continue // cannot tell: keep it
-		}
+		cur := byID[o.room.ID()]
 		o.mu.Lock()
-		lost := cur == nil || cur.Host != h.opt.ID || o.e.Host != h.opt.ID
+		// An entry older than ours (read before our last write) proves
+		// nothing; one at or past our revision that names another host,
+		// or none, does.
+		lost := o.e.Host != h.opt.ID || cur != nil && cur.rev >= o.e.rev && cur.Host != h.opt.ID
+		if cur == nil {
+			lost = lost || h.gone(o)
+		}
 		o.mu.Unlock()
 		if lost {
 			h.drop(o)
@@ -61,21 +87,22 @@ func (h *Host) checkOwned(ctx context.Context) {
 	}
 }
 
-// claim resumes this host's share of the orphaned rooms: those of hosts
-// no longer alive, and those released by hosts that left. Each is
+// gone reports whether o's entry has left the directory for good (not
+// merely missing from a listing read before it was made).
+func (h *Host) gone(o *owned) bool {
+	ctx, cancel := h.ctx()
+	defer cancel()
+	cur, err := h.st.getEntry(ctx, o.room.ID())
+	return err == nil && cur == nil
+}
+
+// claim resumes this host's share of the orphaned rooms of es: those of
+// hosts no longer alive, and those released by hosts that left. Each is
 // claimed by compare-and-set on its entry, so exactly one host gets it.
-func (h *Host) claim(ctx context.Context) {
-	live, err := h.st.liveHosts(ctx)
-	if err != nil {
-		return
-	}
-	es, err := h.st.roomEntries(ctx)
-	if err != nil {
-		return
-	}
+func (h *Host) claim(ctx context.Context, es []*Entry, live map[string]*HostInfo) {
 	var orphans []*Entry
 	for _, e := range es {
-		if e.Error == "" && (e.Host == "" || live[e.Host] == nil) && h.local.Room(e.ID) == nil {
+		if e.Error == "" && h.orphan(e, live) {
 			orphans = append(orphans, e)
 		}
 	}
@@ -103,6 +130,18 @@ func (h *Host) claim(ctx context.Context) {
 			_ = h.st.update(ctx, e)
 		}
 	}
+}
+
+// orphan reports whether room e has no host running it: its host left
+// it, died, or is this host run again (the same id) without it.
+func (h *Host) orphan(e *Entry, live map[string]*HostInfo) bool {
+	h.mu.Lock()
+	_, creating := h.pending[e.ID]
+	h.mu.Unlock()
+	if creating || h.local.Room(e.ID) != nil {
+		return false
+	}
+	return e.Host == "" || e.Host == h.opt.ID || live[e.Host] == nil
 }
 
 // resume starts room e, just claimed, from its last snapshot.

@@ -30,7 +30,7 @@ type testFleet struct {
 // fastOptions beat, expire and snapshot quickly, for tests.
 func fastOptions(id string) Options {
 	return Options{ID: id, Scenes: os.DirFS("../testdata"), Heartbeat: 100 * time.Millisecond,
-		DeadAfter: 500 * time.Millisecond, SnapshotEvery: 200 * time.Millisecond, StateEvery: 5,
+		DeadAfter: 2 * time.Second, SnapshotEvery: 200 * time.Millisecond, StateEvery: 5,
 		Rooms: rooms.HostOptions{Register: registerBomb}}
 }
 

@@ -24,9 +24,10 @@ type Host struct {
 	local   *rooms.Host
 	started time.Time
 
-	mu    sync.Mutex
-	owned map[string]*owned // the rooms this host runs, by id
-	subs  []*nats.Subscription
+	mu      sync.Mutex
+	owned   map[string]*owned   // the rooms this host runs, by id
+	pending map[string]struct{} // the rooms being created here, entry made, room not yet adopted
+	subs    []*nats.Subscription
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -65,8 +66,8 @@ func Join(ctx context.Context, nc *nats.Conn, opt Options) (*Host, error) {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
 	h := &Host{opt: opt, n: namesOf(opt.Prefix), nc: nc, started: time.Now(),
-		owned: map[string]*owned{}, stop: make(chan struct{})}
-	if h.st, err = openStores(ctx, js, h.n, opt.DeadAfter); err != nil {
+		owned: map[string]*owned{}, pending: map[string]struct{}{}, stop: make(chan struct{})}
+	if h.st, err = openStores(ctx, js, h.n, opt.DeadAfter, opt.Replicas); err != nil {
 		return nil, err
 	}
 	ro := opt.Rooms
@@ -86,8 +87,7 @@ func Join(ctx context.Context, nc *nats.Conn, opt Options) (*Host, error) {
 		}
 		h.subs = append(h.subs, sub)
 	}
-	h.wg.Add(1)
-	go h.loop()
+	h.loops()
 	return h, nil
 }
 
@@ -102,32 +102,39 @@ func (h *Host) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), h.opt.Timeout)
 }
 
-// loop beats and claims every Heartbeat and snapshots every
-// SnapshotEvery, until the host stops.
-func (h *Host) loop() {
-	defer h.wg.Done()
-	beat := time.NewTicker(h.opt.Heartbeat)
-	defer beat.Stop()
-	snap := time.NewTicker(h.opt.SnapshotEvery)
-	defer snap.Stop()
-	for {
-		select {
-		case <-h.stop:
-			return
-		case <-beat.C:
-			ctx, cancel := h.ctx()
-			_ = h.beat(ctx)
-			h.checkOwned(ctx)
-			h.claim(ctx)
-			cancel()
-		case <-snap.C:
-			for _, o := range h.ownedRooms() {
+// loops starts the host's three loops: heartbeats, the directory's
+// upkeep (claims, rooms lost) every Heartbeat, and snapshots every
+// SnapshotEvery. Each has a goroutine of its own, so that a slow
+// round of snapshots or claims never holds up a heartbeat.
+func (h *Host) loops() {
+	h.every(h.opt.Heartbeat, func(ctx context.Context) { _ = h.beat(ctx) })
+	h.every(h.opt.Heartbeat, h.upkeep)
+	h.every(h.opt.SnapshotEvery, func(ctx context.Context) {
+		for _, o := range h.ownedRooms() {
+			_ = h.snapshot(ctx, o)
+		}
+	})
+}
+
+// every runs fn every d until the host stops, each run bounded by
+// Options.Timeout.
+func (h *Host) every(d time.Duration, fn func(ctx context.Context)) {
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.stop:
+				return
+			case <-t.C:
 				ctx, cancel := h.ctx()
-				_ = h.snapshot(ctx, o)
+				fn(ctx)
 				cancel()
 			}
 		}
-	}
+	}()
 }
 
 // beat puts the host's line in the hosts bucket.

@@ -42,6 +42,11 @@ type Options struct {
 	State func(r *rooms.Room, reg *registry.Registry) any
 	// Timeout bounds each NATS and JetStream call. Default 5 s.
 	Timeout time.Duration
+	// Replicas is the number of copies JetStream keeps of the directory,
+	// the hosts' heartbeats and the snapshots: 1 (the default) on one
+	// server, 3 on a cluster of three or more. Every host of a fleet
+	// should give the same.
+	Replicas int
 }
 
 func (o *Options) defaults() {
