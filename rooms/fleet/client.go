@@ -124,7 +124,7 @@ type Listing struct {
 // List returns every room of the directory, by id, each asked for its
 // live tick, entities and ticks per second.
 func (c *Client) List(ctx context.Context) ([]Listing, error) {
-	es, err := c.st.roomEntries(ctx)
+	es, err := c.st.roomEntries(ctx, listGrace)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: reading the directory: %w", err)
 	}
@@ -152,7 +152,7 @@ func (c *Client) List(ctx context.Context) ([]Listing, error) {
 
 // Hosts returns the live hosts, by id.
 func (c *Client) Hosts(ctx context.Context) ([]HostInfo, error) {
-	m, err := c.st.liveHosts(ctx)
+	m, err := c.st.liveHosts(ctx, listGrace)
 	if err != nil {
 		return nil, err
 	}

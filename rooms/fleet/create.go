@@ -104,11 +104,11 @@ func (h *Host) forward(m *nats.Msg, req CreateRequest) {
 // one of them at random on a tie (so that hosts placing rooms at once
 // spread them), or this host if the directory cannot be read.
 func (h *Host) place(ctx context.Context) string {
-	es, err := h.st.roomEntries(ctx)
+	es, err := h.st.roomEntries(ctx, 0)
 	if err != nil {
 		return h.opt.ID
 	}
-	live, err := h.st.liveHosts(ctx, h.opt.ID)
+	live, err := h.st.liveHosts(ctx, 0, h.opt.ID)
 	if err != nil {
 		return h.opt.ID
 	}

@@ -137,9 +137,10 @@ func entries[T any](ctx context.Context, kv jetstream.KeyValue, grace time.Durat
 // key), and what a listing misses is claimed or listed the next time.
 const listGrace = 50 * time.Millisecond
 
-// roomEntries returns the directory.
-func (s *stores) roomEntries(ctx context.Context) ([]*Entry, error) {
-	return entries(ctx, s.rooms, listGrace, func(e *Entry, kve jetstream.KeyValueEntry) { e.rev = kve.Revision() })
+// roomEntries returns the directory, waiting grace after the listing's
+// end (listGrace; 0 for a quick look that may miss a room).
+func (s *stores) roomEntries(ctx context.Context, grace time.Duration) ([]*Entry, error) {
+	return entries(ctx, s.rooms, grace, func(e *Entry, kve jetstream.KeyValueEntry) { e.rev = kve.Revision() })
 }
 
 // liveHosts returns the live hosts, by id: those whose last heartbeat
@@ -152,14 +153,16 @@ func (s *stores) roomEntries(ctx context.Context) ([]*Entry, error) {
 // while it is made: it comes after the listing's end. So each host that
 // also names (the hosts of the directory's rooms) is read by itself:
 // a host is never taken for dead for being busy beating.
-func (s *stores) liveHosts(ctx context.Context, also ...string) (map[string]*HostInfo, error) {
+//
+// grace is the listing's, as for roomEntries.
+func (s *stores) liveHosts(ctx context.Context, grace time.Duration, also ...string) (map[string]*HostInfo, error) {
 	ids := map[string]bool{}
 	for _, id := range also {
 		if id != "" {
 			ids[id] = true
 		}
 	}
-	hs, err := entries[HostInfo](ctx, s.hosts, listGrace, nil)
+	hs, err := entries[HostInfo](ctx, s.hosts, grace, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ func (h *Host) snapshot(ctx context.Context, o *owned) error {
 // (destroyed, or claimed by another host while this one was cut off),
 // and claims this host's share of the orphaned rooms.
 func (h *Host) upkeep(ctx context.Context) {
-	es, err := h.st.roomEntries(ctx)
+	es, err := h.st.roomEntries(ctx, listGrace)
 	if err != nil {
 		return
 	}
@@ -55,7 +55,7 @@ func (h *Host) upkeep(ctx context.Context) {
 	for i, e := range es {
 		named[i] = e.Host
 	}
-	live, err := h.st.liveHosts(ctx, named...)
+	live, err := h.st.liveHosts(ctx, 0, named...)
 	if err != nil {
 		return
 	}

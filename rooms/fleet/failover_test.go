@@ -24,7 +24,7 @@ func TestFleetFailover(t *testing.T) {
 	snapTick := map[string]int64{}
 	// Let every room snapshot at least once after its creation.
 	eventually(t, 5*time.Second, func() string {
-		es, err := f.client.st.roomEntries(f.ctx())
+		es, err := f.client.st.roomEntries(f.ctx(), listGrace)
 		if err != nil {
 			return err.Error()
 		}
@@ -146,7 +146,7 @@ func TestFleetRestart(t *testing.T) {
 	f := newFleet(t, 1)
 	f.createRooms("re", 4, 20)
 	eventually(t, 5*time.Second, func() string {
-		es, err := f.client.st.roomEntries(f.ctx())
+		es, err := f.client.st.roomEntries(f.ctx(), listGrace)
 		if err != nil {
 			return err.Error()
 		}
@@ -214,7 +214,7 @@ func TestBusyHostsAlive(t *testing.T) {
 	}
 	defer func() { close(stop); wg.Wait() }()
 	for i := 0; i < 100; i++ {
-		live, err := st.liveHosts(f.ctx(), ids...)
+		live, err := st.liveHosts(f.ctx(), 0, ids...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestListingWhileWritten(t *testing.T) {
 	defer func() { close(stop); wg.Wait() }()
 	time.Sleep(20 * time.Millisecond)
 	for i := 0; i < 50; i++ {
-		es, err := st.roomEntries(f.ctx())
+		es, err := st.roomEntries(f.ctx(), listGrace)
 		if err != nil {
 			t.Fatal(err)
 		}
