@@ -24,14 +24,17 @@
 //     Changes of ownership are compare-and-set on an entry's revision:
 //     exactly one host owns a room.
 //   - Key-value bucket scenecs_hosts: one key per live host, put at every
-//     heartbeat and expiring after Options.DeadAfter without one.
+//     heartbeat and expiring after Options.DeadAfter without one. A
+//     host's liveness is read key by key, never from a
+//     listing alone.
 //   - Object store scenecs_snapshots: each room's last [rooms.Snapshot].
 //
 // # Failover
 //
-// Every heartbeat, each host looks for rooms whose host has no key in
-// scenecs_hosts (dead) or is empty (left): it claims its share of them
-// by compare-and-set and resumes each from its last snapshot. What a
+// Every heartbeat, each host looks for rooms whose host's last heartbeat
+// is older than Options.DeadAfter (dead), or is empty (left), or is this
+// host without running the room (restarted): it claims its share of
+// them by compare-and-set and resumes each from its last snapshot. What a
 // room did after its last snapshot is lost: at most one snapshot
 // interval of ticks, and the changes and inputs of that interval. A host
 // that finds a room of its own claimed by another (it was cut off) stops
