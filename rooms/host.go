@@ -36,6 +36,10 @@ type HostOptions struct {
 	// must not call the room's Do, Snapshot or Request, nor stop the room
 	// and wait: the room's goroutine is the one that would answer.
 	OnTick func(r *Room, reg *registry.Registry)
+	// InspectHosts are extra Host header values each room's inspector
+	// accepts (inspect.Options.Hosts): the address of the program's own
+	// server, when it mounts rooms on it (ServeHTTP).
+	InspectHosts []string
 }
 
 // Host runs many rooms in one process. Its methods may be called from

@@ -116,7 +116,7 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
 	r := &Room{
 		id: spec.ID, scene: spec.sceneName(), hz: spec.Hz, seed: spec.Seed,
 		reg: reg, b: b,
-		in:     inspect.New(reg, inspect.Options{Scene: scene, Builtins: b, Hosts: []string{requestHost}}),
+		in:     inspect.New(reg, inspect.Options{Scene: scene, Builtins: b, Hosts: append([]string{requestHost}, opt.InspectHosts...)}),
 		inbox:  make(chan func()),
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),

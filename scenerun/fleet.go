@@ -26,7 +26,9 @@ without, it starts a NATS server with JetStream in this process on
 -listen and prints its URL ("nats: URL"), so one command runs the whole
 thing on one machine. It prints "host ID" once it serves, and runs until
 Ctrl-C or SIGTERM, when it snapshots its rooms and hands them to the
-other hosts.
+other hosts. With -inspect ADDR it serves a page listing the rooms of
+every host, each opening its inspector (this host's rooms here, the
+others' on their hosts' pages), and prints "inspect: URL".
 
 Flags:
 `
@@ -57,6 +59,7 @@ func (c *cli) cmdHost(ctx context.Context, args []string) error {
 	intervalVar(fs, &opt.Heartbeat, "heartbeat", time.Second, "", "how often the host says it is alive (an `interval`)")
 	intervalVar(fs, &opt.DeadAfter, "dead-after", 3*time.Second, "", "how long (an `interval`) a silent host counts as alive")
 	intervalVar(fs, &opt.SnapshotEvery, "snapshot", 2*time.Second, "", "how often (an `interval`) each room is snapshotted: at most this much is lost with a host")
+	inspectAddr := fs.String("inspect", "", "serve a page of the fleet's rooms on `addr` (host:port), each opening its inspector, and print its URL")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -68,6 +71,16 @@ func (c *cli) cmdHost(ctx context.Context, args []string) error {
 		opt.Scenes = os.DirFS(*dir)
 	}
 	opt.Rooms.Register = c.Register
+	var page net.Listener
+	var pageHosts []string
+	if *inspectAddr != "" {
+		var err error
+		if page, opt.Inspect, pageHosts, err = listenPage(*inspectAddr); err != nil {
+			return err
+		}
+		defer page.Close()
+		opt.Rooms.InspectHosts = pageHosts
+	}
 	if *url == "" {
 		stop, u, err := c.embeddedNATS(*listen, *store)
 		if err != nil {
@@ -84,6 +97,14 @@ func (c *cli) cmdHost(ctx context.Context, args []string) error {
 	h, err := fleet.Join(ctx, nc, opt)
 	if err != nil {
 		return fmt.Errorf("%s host: %w", c.Name, err)
+	}
+	if page != nil {
+		cl, err := fleet.NewClient(ctx, nc, "")
+		if err != nil {
+			h.Close()
+			return fmt.Errorf("%s host: %w", c.Name, err)
+		}
+		c.servePage(ctx, page, opt.Inspect, pageHosts, h, cl, c.stdout)
 	}
 	fmt.Fprintf(c.stdout, "host %s\n", h.ID())
 	<-ctx.Done()

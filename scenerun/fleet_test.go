@@ -3,6 +3,9 @@ package scenerun
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -32,15 +35,17 @@ func (l *lockedBuffer) String() string {
 // TestHostAndRooms runs "host" with its own NATS server and a program's
 // own component and scenes, then "rooms" against it: a room of the
 // program's scene is created, answers a query of the program's
-// component, is listed, and is destroyed; Ctrl-C (ctx) ends the host
-// with exit code 0.
+// component, is listed (and on the host's page, with its inspector),
+// and is destroyed; Ctrl-C (ctx) ends the host with exit code 0.
 func TestHostAndRooms(t *testing.T) {
 	p := Program{Name: "game", Register: registerMood, Scenes: fstest.MapFS{"mood.yaml": {Data: []byte(moodScene)}}, DefaultScene: "mood.yaml"}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb lockedBuffer
 	done := make(chan int)
-	go func() { done <- p.Run(ctx, []string{"host", "-listen", "127.0.0.1:0", "-id", "t1"}, &out, &errb) }()
+	go func() {
+		done <- p.Run(ctx, []string{"host", "-listen", "127.0.0.1:0", "-id", "t1", "-inspect", "127.0.0.1:0"}, &out, &errb)
+	}()
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(out.String(), "host t1\n") {
 		if time.Now().After(deadline) {
@@ -76,6 +81,7 @@ func TestHostAndRooms(t *testing.T) {
 	if got := run(1, "create", "r2", "nowhere.yaml"); !strings.Contains(got, "nowhere.yaml") {
 		t.Errorf("an unknown scene: %q", got)
 	}
+	checkPage(t, out.String())
 	run(0, "destroy", "r1")
 	if got := run(0); strings.Contains(got, "r1") {
 		t.Errorf("listing after destroy:\n%s", got)
@@ -103,5 +109,50 @@ func TestFleetUsage(t *testing.T) {
 	var o, e bytes.Buffer
 	if code := (Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://127.0.0.1:1"}, &o, &e); code != ExitScene || !strings.Contains(e.String(), "connecting to nats://127.0.0.1:1") {
 		t.Errorf("rooms with no server: exit %d: %s", code, e.String())
+	}
+}
+
+// checkPage checks the host's page (printed in out as "inspect: URL"):
+// it lists room r1 with a link to its inspector, which answers; without
+// the page's token, or under another Host, it is refused.
+func checkPage(t *testing.T, out string) {
+	t.Helper()
+	i := strings.Index(out, "inspect: ")
+	if i < 0 {
+		t.Fatalf("no inspect line:\n%s", out)
+	}
+	pageURL, _, _ := strings.Cut(out[i+len("inspect: "):], "\n")
+	base, _, _ := strings.Cut(pageURL, "/?token=")
+	get := func(u, host string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", u, nil)
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	st, page := get(pageURL, "")
+	link := regexp.MustCompile(`href="(rooms/r1/\?token=[0-9a-f]{32})"`).FindStringSubmatch(page)
+	if st != 200 || link == nil || !strings.Contains(page, "mood.yaml") {
+		t.Fatalf("page: %d\n%s", st, page)
+	}
+	roomURL := base + "/" + strings.Replace(link[1], "/?", "/api/stats?", 1)
+	if st, body := get(roomURL, ""); st != 200 || !strings.Contains(body, `"entities":1`) {
+		t.Errorf("the room's inspector through the page: %d %s", st, body)
+	}
+	if st, _ := get(base+"/", ""); st != http.StatusUnauthorized {
+		t.Errorf("the page without its token: %d, want 401", st)
+	}
+	if st, _ := get(pageURL, "evil.example:80"); st != http.StatusForbidden {
+		t.Errorf("the page under another Host: %d, want 403", st)
+	}
+	if st, _ := get(roomURL, "evil.example:80"); st != http.StatusForbidden {
+		t.Errorf("a room under another Host: %d, want 403", st)
 	}
 }

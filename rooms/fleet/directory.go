@@ -35,6 +35,8 @@ type HostInfo struct {
 	ID      string    `json:"id"`
 	Rooms   int       `json:"rooms"`
 	Started time.Time `json:"started"`
+	// Inspect is the host's page (Options.Inspect), if it serves one.
+	Inspect string `json:"inspect,omitempty"`
 	// Beat is when its last heartbeat reached the server.
 	Beat time.Time `json:"-"`
 }

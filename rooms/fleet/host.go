@@ -139,7 +139,7 @@ func (h *Host) every(d time.Duration, fn func(ctx context.Context)) {
 
 // beat puts the host's line in the hosts bucket.
 func (h *Host) beat(ctx context.Context) error {
-	b, _ := json.Marshal(HostInfo{ID: h.opt.ID, Rooms: h.local.Len(), Started: h.started})
+	b, _ := json.Marshal(HostInfo{ID: h.opt.ID, Rooms: h.local.Len(), Started: h.started, Inspect: h.opt.Inspect})
 	if _, err := h.st.hosts.Put(ctx, h.opt.ID, b); err != nil {
 		return fmt.Errorf("fleet: heartbeat: %w", err)
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	State func(r *rooms.Room, reg *registry.Registry) any
 	// Timeout bounds each NATS and JetStream call. Default 5 s.
 	Timeout time.Duration
+	// Inspect, if not empty, is the URL of the host's own page (without
+	// its token), which its heartbeats publish for the other hosts' pages
+	// to link to.
+	Inspect string
 	// Replicas is the number of copies JetStream keeps of the directory,
 	// the hosts' heartbeats and the snapshots: 1 (the default) on one
 	// server, 3 on a cluster of three or more. Every host of a fleet
