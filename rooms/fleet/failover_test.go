@@ -83,13 +83,14 @@ func TestFleetFailover(t *testing.T) {
 }
 
 // TestFleetLeave: a host that leaves in good order hands its rooms over at
-// once, with a snapshot taken as it left (no tick lost).
+// once, each paused and snapshotted as it left: no tick is lost.
 func TestFleetLeave(t *testing.T) {
 	f := newFleet(t, 2)
 	f.createRooms("l", 6, 20)
 	h := f.hosts[0]
 	var mine []string
-	for _, r := range h.Local().Rooms() {
+	old := h.Local().Rooms()
+	for _, r := range old {
 		mine = append(mine, r.ID())
 	}
 	if len(mine) == 0 {
@@ -107,6 +108,19 @@ func TestFleetLeave(t *testing.T) {
 		return ""
 	})
 	t.Logf("%d rooms moved %v after their host left", len(mine), time.Since(left).Round(time.Millisecond))
+	// Each room goes on from the last tick it ran on the host that left
+	// (were it snapshotted running, a tick between its snapshot and its
+	// stop would be lost).
+	for _, o := range old {
+		<-o.Done()
+		r := f.hosts[0].Local().Room(o.ID())
+		if r == nil {
+			t.Fatalf("room %s did not move", o.ID())
+		}
+		if r.Tick() < o.Tick() {
+			t.Errorf("room %s resumed at tick %d, below its last tick %d on the host that left", o.ID(), r.Tick(), o.Tick())
+		}
+	}
 	hs, err := f.client.Hosts(f.ctx())
 	if err != nil || len(hs) != 1 || hs[0].ID != "h1" {
 		t.Errorf("live hosts after h0 left: %v %v", hs, err)

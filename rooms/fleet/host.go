@@ -223,10 +223,14 @@ func (h *Host) Leave(ctx context.Context) error {
 	return nil
 }
 
-// release snapshots o, gives it up in the directory and stops it.
+// release pauses o, snapshots it, stops it and gives it up in the
+// directory.
 func (h *Host) release(ctx context.Context, o *owned) error {
 	h.drop(o)
+	// Paused, the room's snapshot is its last state: nothing is lost.
+	o.room.Request("POST", "/api/pause", nil)
 	err := h.snapshot(ctx, o)
+	_ = h.local.Stop(o.room.ID())
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.e.Host != h.opt.ID {
@@ -237,7 +241,6 @@ func (h *Host) release(ctx context.Context, o *owned) error {
 	if uerr := h.st.update(ctx, &e); uerr != nil {
 		return fmt.Errorf("fleet: releasing room %s: %w", e.ID, uerr)
 	}
-	_ = h.local.Stop(e.ID)
 	return err
 }
 
