@@ -59,12 +59,16 @@ func (c *cli) cmdHost(ctx context.Context, args []string) error {
 	intervalVar(fs, &opt.Heartbeat, "heartbeat", time.Second, "", "how often the host says it is alive (an `interval`)")
 	intervalVar(fs, &opt.DeadAfter, "dead-after", 3*time.Second, "", "how long (an `interval`) a silent host counts as alive")
 	intervalVar(fs, &opt.SnapshotEvery, "snapshot", 2*time.Second, "", "how often (an `interval`) each room is snapshotted: at most this much is lost with a host")
+	fs.IntVar(&opt.Replicas, "replicas", 1, "copies JetStream keeps of the directory and snapshots: 1 on one server, 3 on a cluster (`n` in 1..5, the same on every host)")
 	inspectAddr := fs.String("inspect", "", "serve a page of the fleet's rooms on `addr` (host:port), each opening its inspector, and print its URL")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return usagef("takes no arguments")
+	}
+	if opt.Replicas < 1 || opt.Replicas > 5 {
+		return usagef("-replicas %d: want 1 to 5", opt.Replicas)
 	}
 	opt.Scenes = c.Scenes
 	if *dir != "" {

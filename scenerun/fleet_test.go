@@ -99,6 +99,8 @@ func TestFleetUsage(t *testing.T) {
 		{"host", "extra"},
 		{"host", "-listen", "nowhere"},
 		{"host", "-heartbeat", "0s"},
+		{"host", "-replicas", "0"},
+		{"host", "-inspect", "nowhere"},
 		{"rooms", "-nats", "nats://127.0.0.1:1", "-bogus"},
 	} {
 		var o, e bytes.Buffer
