@@ -173,13 +173,13 @@ func onBench(t testing.TB) (*registry.Registry, ecs.Entity, any) {
 }
 
 // BenchmarkOnDispatch is one event delivered to an on with a condition
-// and one set, through Registry.Emit.
+// and one set, through Events.Emit.
 func BenchmarkOnDispatch(b *testing.B) {
 	r, e, detail := onBench(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		r.Emit(e, "hit", detail, false)
+		r.Events().Emit(e, "hit", detail, false)
 	}
 	b.StopTimer()
 	if err := r.TakeErrors(); err != nil {

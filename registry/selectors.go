@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 	"unsafe"
@@ -226,8 +227,11 @@ func (st *entityStore) get(e ecs.Entity) *entInfo {
 // slot returns e's entry, making it if needed.
 func (st *entityStore) slot(e ecs.Entity) *entInfo {
 	i := int(e.Index())
-	if i >= len(st.ents) {
-		st.ents = append(st.ents, make([]entInfo, i+1-len(st.ents))...)
+	if n := len(st.ents); i >= n {
+		// Grow in place (geometrically, as append does) without a
+		// temporary slice of the new entries.
+		st.ents = slices.Grow(st.ents, i+1-n)[:i+1]
+		clear(st.ents[n:])
 	}
 	info := &st.ents[i]
 	if info.e != e {

@@ -82,7 +82,7 @@ func TestManyRoomsIsolated(t *testing.T) {
 	for _, r := range rs[1:] {
 		var pos string
 		_ = r.Do(context.Background(), func(reg *registry.Registry) error {
-			e, _, _ := reg.QueryFirst("#ground")
+			e, _ := reg.EntityByID("ground")
 			pos, _ = reg.Attr(e, "position")
 			return nil
 		})

@@ -100,7 +100,7 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
 			return nil, fmt.Errorf("room %s: registering components: %w", spec.ID, err)
 		}
 	}
-	lopt := loader.Options{Context: ctx}
+	lopt := loader.Options{Context: ctx, Builtins: components.Names()}
 	var scene *loader.Scene
 	switch {
 	case spec.Snapshot != nil:
@@ -116,7 +116,7 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
 	r := &Room{
 		id: spec.ID, scene: spec.sceneName(), hz: spec.Hz, seed: spec.Seed,
 		reg: reg, b: b,
-		in:     inspect.New(reg, inspect.Options{Scene: scene, Builtins: b, Hosts: append([]string{requestHost}, opt.InspectHosts...)}),
+		in:     inspect.New(reg, inspect.Options{Scene: scene, Behaviour: b, Hosts: append([]string{requestHost}, opt.InspectHosts...)}),
 		inbox:  make(chan func()),
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
