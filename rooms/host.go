@@ -28,8 +28,10 @@ type HostOptions struct {
 	// each room's Registry, after the built-ins of package components.
 	Register func(reg *registry.Registry, b *components.Builtins) error
 	// OnStop, if not nil, is called once for every room that stops, on
-	// the room's goroutine after it stopped: err is nil for a room
+	// the room's goroutine once it no longer ticks and its host no longer
+	// lists it, before its Done channel closes: err is nil for a room
 	// stopped by Stop or Close, the panic or the tick's error otherwise.
+	// It must not wait for the room (Done, Stop).
 	OnStop func(r *Room, err error)
 	// OnTick, if not nil, is called on the room's goroutine after each of
 	// its ticks, with the room's Registry (to publish its state, say). It

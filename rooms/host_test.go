@@ -190,3 +190,34 @@ func TestRoomCatchesUp(t *testing.T) {
 		t.Errorf("%.0f ticks/s with a 400 ms stall at 100 Hz, want about 85 (100 less the 15 owed beyond a quarter second)", ran)
 	}
 }
+
+// TestStopIsDone: once Stop returns, or a room's Done is closed, its host
+// no longer lists it and OnStop has heard of it, every time (a room once
+// closed Done before its host forgot it).
+func TestStopIsDone(t *testing.T) {
+	var heard sync.Map
+	h := NewHost(HostOptions{OnStop: func(r *Room, _ error) {
+		time.Sleep(2 * time.Millisecond) // a slow OnStop: Stop and Done wait for it
+		heard.Store(r.ID(), true)
+	}})
+	defer h.Close()
+	const n = 60
+	for i := 0; i < n; i++ {
+		if _, err := h.Create(context.Background(), rainSpec(fmt.Sprintf("s%02d", i), 100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, r := range h.Rooms() {
+		if i%2 == 0 {
+			if err := h.Stop(r.ID()); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			_ = r.Do(context.Background(), func(*registry.Registry) error { panic("stop") })
+			<-r.Done()
+		}
+		if _, ok := heard.Load(r.ID()); !ok || h.Room(r.ID()) != nil || h.Len() != n-i-1 {
+			t.Fatalf("room %s stopped: OnStop heard %v, still listed %v, %d rooms left (want %d)", r.ID(), ok, h.Room(r.ID()) != nil, h.Len(), n-i-1)
+		}
+	}
+}

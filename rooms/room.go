@@ -144,8 +144,10 @@ func (r *Room) run(report func(*Room, error)) {
 			r.err = fmt.Errorf("room %s: panic at tick %d: %v\n%s", r.id, r.tick.Load()+1, p, debug.Stack())
 		}
 		r.in.Close()
-		close(r.done)
+		// Reported (forgotten by its host, OnStop told) before Done
+		// closes: whoever waited for Done sees the host without it.
 		report(r, r.err)
+		close(r.done)
 	}()
 	r.err = r.loop()
 }
