@@ -55,7 +55,8 @@ type Builtins struct {
 	Handlers *Handlers
 	Bindings *Bindings
 
-	clock sceneClock // the scene time the handlers and bindings read
+	clock       sceneClock                 // the scene time the handlers and bindings read
+	spawnStates map[ecs.Entity]*spawnState // the spawners' running states (spawnstate.go)
 }
 
 // Register registers the built-in components and systems on reg:

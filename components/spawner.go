@@ -54,6 +54,7 @@ type Spawner struct {
 // entities owed by its rate, and its colours parsed.
 type spawnState struct {
 	rng    *rand.Rand
+	src    *rand.PCG // rng's source, whose state SpawnerState saves
 	owed   float64
 	colors []registry.Color
 	bad    error // a colour that does not parse
@@ -61,7 +62,8 @@ type spawnState struct {
 
 // registerSpawner registers spawner.
 func registerSpawner(reg *registry.Registry, b *Builtins) error {
-	states := map[ecs.Entity]*spawnState{}
+	b.spawnStates = map[ecs.Entity]*spawnState{}
+	states := b.spawnStates
 	t := b.Transforms
 	setColors := func(st *spawnState, s *Spawner) {
 		st.colors, st.bad = st.colors[:0], nil
@@ -76,7 +78,8 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 	}
 	c, err := registry.Register(reg, "spawner", registry.Definition[Spawner]{
 		Init: func(c *registry.Context, s *Spawner) {
-			st := &spawnState{rng: rand.New(rand.NewPCG(uint64(s.Seed), 0x5ce7ec5^reg.Seed))}
+			src := rand.NewPCG(uint64(s.Seed), 0x5ce7ec5^reg.Seed)
+			st := &spawnState{rng: rand.New(src), src: src}
 			setColors(st, s)
 			states[c.Entity] = st
 			if s.Done || s.Count == 0 {
