@@ -18,6 +18,11 @@ const ALL = ['position', 'rotation', 'scale'];
 const FPS = 30; // frames a second asked of the server while running
 const PAUSED_FPS = 4; // while paused, only edits move anything
 const SHAPES_EVERY = 1000; // ms: the shapes are fetched again at most this often
+// ms between the starts of two fetches of the references and colours: a
+// scene that spawns or expires entities every tick changes its structure
+// in every frame, and fetching 10,000 references back to back kept the
+// page's main thread and the simulation's request share busy with them.
+const SYNC_EVERY = 250;
 
 export class Stream {
   constructor(view, store, info) {
@@ -36,6 +41,8 @@ export class Stream {
     this.controller = null;
     this.shapesAt = -Infinity; // when the shapes were last fetched
     this.shapeMap = new Map();
+    this.syncAt = -Infinity; // when the last fetch of the references began
+    this.syncTimer = null; // a resync waiting for SYNC_EVERY to pass
     setInterval(() => this.measure(), 1000);
   }
 
@@ -131,6 +138,13 @@ export class Stream {
   /** Fetch the references and colours again (after a structural change or an edit). */
   resync() {
     if (this.syncing) { this.again = true; return; }
+    if (this.syncTimer) return; // one is already on its way
+    const wait = this.syncAt + SYNC_EVERY - performance.now();
+    if (wait > 0) {
+      this.syncTimer = setTimeout(() => { this.syncTimer = null; this.resync(); }, wait);
+      return;
+    }
+    this.syncAt = performance.now();
     this.syncing = this.sync().catch(() => {}).finally(() => {
       this.syncing = null;
       if (this.again) { this.again = false; this.resync(); }
