@@ -55,6 +55,12 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.methods(w, r, handlers{"POST": in.postPlay})
 	case p == "/api/step":
 		in.methods(w, r, handlers{"POST": in.postStep})
+	case p == "/api/history":
+		in.methods(w, r, handlers{"GET": in.getHistory})
+	case p == "/api/undo":
+		in.methods(w, r, handlers{"POST": in.postUndo})
+	case p == "/api/redo":
+		in.methods(w, r, handlers{"POST": in.postRedo})
 	case p == "/api/entities":
 		in.methods(w, r, handlers{"POST": in.postEntity})
 	case strings.HasPrefix(p, "/api/entities/"):
@@ -66,6 +72,10 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postEvent(w, r, ref, name) }})
+			return
+		}
+		if ref, action, ok := splitActionPath(r.URL); ok {
+			in.entityAction(w, r, ref, action)
 			return
 		}
 		ref, comp, ok := splitEntityPath(r.URL)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"strings"
@@ -73,6 +74,10 @@ type Options struct {
 	// exactly that, or "name" for any port. Needed when a program
 	// mounts the Inspector on a server reached under another name.
 	Hosts []string
+	// Journal, if not nil, receives every change made through the API
+	// as a JSON line (JournalLine), for Replay: see docs/inspector.md.
+	// It is written on the simulation goroutine.
+	Journal io.Writer
 }
 
 // Defaults of Options.
@@ -126,6 +131,13 @@ type Inspector struct {
 	allow  allowance // Drain's (Options.Share)
 	cur    *work     // a request served in steps, begun and not done
 	log    eventLog  // the event log's budgets, and its tap
+
+	// The history of commands (journal.go), and the journal file's
+	// first write error (it stops at it).
+	hist       journal
+	journalErr error
+	capture      *capture // an event's effects being recorded (capture.go)
+	untapCapture func()
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -178,6 +190,7 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	in.transformSlots = streamSlots{kind: "transform streams", max: maxTransformStreams}
 	in.stats.init(reg.World().Len())
 	in.tapEvents()
+	in.untapCapture = in.tapCapture()
 	return in
 }
 
@@ -243,6 +256,7 @@ func (in *Inspector) Reloaded(d *loader.Diff, err error) {
 	}
 	in.stats.setWorld(in.w.Len(), in.reg.Time())
 	in.hub.publish("reload", ev)
+	in.reloadedHistory(d, err)
 }
 
 // reloadEvent is the data of a "reload" event.
