@@ -439,6 +439,7 @@ func (in *Inspector) execSet(l *JournalLine) reply {
 	}
 	rep := in.changed(ev, sv)
 	if rep.status < 300 {
+		ev = rep.body.(changeEvent) // saved, and where
 		var now []any
 		if nv, err := in.reg.Values(e, name); err == nil {
 			now = cloneValues(nv)
@@ -511,6 +512,7 @@ func (in *Inspector) execRemove(l *JournalLine) reply {
 	ev.Entries = []loader.DiffEntry{{Kind: loader.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
 	rep := in.changed(ev, sv)
 	if rep.status < 300 {
+		ev = rep.body.(changeEvent) // saved, and where
 		in.record(in.componentEntry(&ev, e, name, true, vals, nil, fileOf(sv)))
 	}
 	return rep

@@ -117,10 +117,6 @@ func detailJSON(detail any) json.RawMessage {
 // untapEvents removes the Registry tap (Drain calls it once the
 // Inspector is closed: on the simulation goroutine).
 func (in *Inspector) untapEvents() {
-	if in.untapCapture != nil {
-		in.untapCapture()
-		in.untapCapture = nil
-	}
 	if in.log.remove != nil {
 		in.log.remove()
 		in.log.remove = nil

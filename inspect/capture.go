@@ -8,8 +8,7 @@ import (
 	"strconv"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/registry"
-)
+	)
 
 // An event sent through the API is a command too: its handlers may set,
 // add or remove components and make entities. What they did is recorded
@@ -29,49 +28,59 @@ type touch struct {
 
 // capture records what an event's handlers do.
 type capture struct {
-	seen      map[ecs.Entity]map[string]bool
+	seen      map[ecs.Entity]map[ecs.ID]bool
 	order     []ecsTouch
 	created   []ecs.Entity
 	destroyed int
 }
 
 type ecsTouch struct {
-	e    ecs.Entity
-	name string
+	e  ecs.Entity
+	id ecs.ID
 }
 
-// tapCapture adds the Registry tap that feeds in.capture (active only
-// while an event sent through the API runs).
-func (in *Inspector) tapCapture() (remove func()) {
-	return in.reg.AddEventTap(registry.EventTap{
-		Active: func() bool { return in.capture != nil },
-		Event: func(e ecs.Entity, name string, detail any) {
-			c := in.capture
-			if c == nil {
-				return
-			}
-			switch name {
-			case "componentchanged", "componentinitialized", "componentremoved":
-			default:
-				return
-			}
-			ce, ok := detail.(registry.ComponentEvent)
-			if !ok {
-				return
-			}
-			full := ce.Name
-			if ce.ID != "" {
-				full += "__" + ce.ID
-			}
-			if c.seen[e] == nil {
-				c.seen[e] = map[string]bool{}
-			}
-			if !c.seen[e][full] {
-				c.seen[e][full] = true
-				c.order = append(c.order, ecsTouch{e, full})
-			}
-		},
-	})
+// observe records, through the World's observers, the components the
+// handlers touch (set in place or through the Registry, added, removed)
+// and the entities they make or destroy, until the returned function is
+// called.
+func (in *Inspector) observe(c *capture) (stop func()) {
+	touched := func(_ *ecs.World, _ ecs.Event, e ecs.Entity, id ecs.ID) {
+		if c.seen[e] == nil {
+			c.seen[e] = map[ecs.ID]bool{}
+		}
+		if !c.seen[e][id] {
+			c.seen[e][id] = true
+			c.order = append(c.order, ecsTouch{e, id})
+		}
+	}
+	ids := []ecs.ObserverID{
+		in.w.Observe(ecs.ComponentSet, touched),
+		in.w.Observe(ecs.ComponentAdded, touched),
+		in.w.Observe(ecs.ComponentRemoved, touched),
+		in.w.Observe(ecs.EntityCreated, func(_ *ecs.World, _ ecs.Event, x ecs.Entity, _ ecs.ID) { c.created = append(c.created, x) }),
+		in.w.Observe(ecs.EntityDestroyed, func(*ecs.World, ecs.Event, ecs.Entity, ecs.ID) { c.destroyed++ }),
+	}
+	return func() {
+		for _, id := range ids {
+			in.w.Unobserve(id)
+		}
+	}
+}
+
+// nameOf returns the name of the component stored as id on e (had: the
+// names e's components had before), or "" if none.
+func (in *Inspector) nameOf(e ecs.Entity, id ecs.ID, had map[string][]any) string {
+	for _, name := range in.reg.EntityComponents(e) {
+		if _, cid, ok := in.reg.LookupExisting(name); ok && cid == id {
+			return name
+		}
+	}
+	for name := range had {
+		if _, cid, ok := in.reg.LookupExisting(name); ok && cid == id {
+			return name
+		}
+	}
+	return ""
 }
 
 // worldValues copies every component value of every entity.
@@ -109,26 +118,20 @@ func (in *Inspector) execEmit(l *JournalLine) reply {
 	ev := sentEvent{Op: "emit", Ref: in.path(e), Entity: in.label(e), Event: l.Event, Detail: raw}
 	listened := in.listened(e, l.Event, !l.NoBubbles)
 	var before map[ecs.Entity]map[string][]any
-	c := &capture{seen: map[ecs.Entity]map[string]bool{}}
+	c := &capture{seen: map[ecs.Entity]map[ecs.ID]bool{}}
+	stop := func() {}
 	if listened {
 		before = in.worldValues()
-		in.capture = c
-		made := in.w.Observe(ecs.EntityCreated, func(_ *ecs.World, _ ecs.Event, x ecs.Entity, _ ecs.ID) { c.created = append(c.created, x) })
-		gone := in.w.Observe(ecs.EntityDestroyed, func(*ecs.World, ecs.Event, ecs.Entity, ecs.ID) { c.destroyed++ })
-		defer func() {
-			in.capture = nil
-			in.w.Unobserve(made)
-			in.w.Unobserve(gone)
-		}()
+		stop = in.observe(c)
 	}
 	in.reg.Emit(e, l.Event, detail, !l.NoBubbles)
+	stop()
 	// What the handlers reported goes to the caller, and back to the
 	// run's own report.
 	if err := in.reg.TakeErrors(); err != nil {
 		ev.Errors = errorLines(err)
 		in.reg.ReportError(err)
 	}
-	in.capture = nil
 	in.hub.publish("change", ev)
 	in.record(in.emitEntry(&ev, c, before))
 	return okReply(ev)
@@ -171,8 +174,15 @@ func (in *Inspector) emitEntry(ev *sentEvent, c *capture, before map[ecs.Entity]
 		if made[t.e] || !in.w.Alive(t.e) {
 			continue
 		}
-		tc := touch{s: in.hist.slotOf(t.e), name: t.name, before: before[t.e][t.name]}
-		if v, err := in.reg.Values(t.e, t.name); err == nil && in.reg.Has(t.e, t.name) {
+		name := in.nameOf(t.e, t.id, before[t.e])
+		if name == "" {
+			continue // storage the Registry does not name (a tag of its own)
+		}
+		if c, ok := in.reg.Component(name); ok && c.ReadOnly() {
+			continue // the world transform: its owner follows position, rotation, scale
+		}
+		tc := touch{s: in.hist.slotOf(t.e), name: name, before: before[t.e][name]}
+		if v, err := in.reg.Values(t.e, name); err == nil && in.reg.Has(t.e, name) {
 			tc.now = cloneValues(v)
 		}
 		ts = append(ts, tc)

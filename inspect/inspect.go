@@ -136,8 +136,6 @@ type Inspector struct {
 	// first write error (it stops at it).
 	hist       journal
 	journalErr error
-	capture      *capture // an event's effects being recorded (capture.go)
-	untapCapture func()
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -190,7 +188,6 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	in.transformSlots = streamSlots{kind: "transform streams", max: maxTransformStreams}
 	in.stats.init(reg.World().Len())
 	in.tapEvents()
-	in.untapCapture = in.tapCapture()
 	return in
 }
 

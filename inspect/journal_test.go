@@ -1,0 +1,327 @@
+package inspect
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+)
+
+// paused starts e and pauses it, so that dumps compare.
+func (e *env) paused() *env {
+	e.t.Helper()
+	if !e.started {
+		e.start()
+	}
+	e.call("POST", "/api/pause", "").expect(e.t, http.StatusOK)
+	return e
+}
+
+// history returns GET /api/history.
+func (e *env) history() historyList {
+	e.t.Helper()
+	var h historyList
+	e.get("/api/history").expect(e.t, http.StatusOK).json(e.t, &h)
+	return h
+}
+
+// undoRedo checks a command's undo and redo on the World: the dump after
+// undo is the dump before the command, after redo the dump after it.
+func undoRedo(t *testing.T, e *env, before, after string) {
+	t.Helper()
+	var st stepAnswer
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK).json(t, &st)
+	if !st.Entry.Undone {
+		t.Errorf("undo answered an entry not undone: %+v", st.Entry)
+	}
+	if got := e.dump(); got != before {
+		t.Fatalf("after undo the World is not as before:\n%s\nwant\n%s", got, before)
+	}
+	e.call("POST", "/api/redo", "").expect(t, http.StatusOK).json(t, &st)
+	if st.Entry.Undone {
+		t.Errorf("redo answered an entry still undone: %+v", st.Entry)
+	}
+	if got := e.dump(); got != after {
+		t.Fatalf("after redo the World is not as after the command:\n%s\nwant\n%s", got, after)
+	}
+}
+
+// TestUndoEachCommand: every kind of command is undone and redone in the
+// World exactly (the dump), and listed in the history.
+func TestUndoEachCommand(t *testing.T) {
+	e := newEnv(t, Options{}).paused()
+	initial := e.dump()
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		op, summary              string
+	}{
+		{"set a property", "PUT", "/api/entities/wreck/components/spin", "speed: 5", 200, "set", "set spin of #wreck"},
+		{"add a component", "PUT", "/api/entities/ship/components/velocity", "1 2 3", 200, "set", "set velocity of #ship"},
+		{"remove a component", "DELETE", "/api/entities/ship/components/health", "", 200, "remove", "remove health from #ship"},
+		{"remove from a mixin", "DELETE", "/api/entities/wreck/components/spin", "", 200, "remove", "remove spin from #wreck"},
+		{"create", "POST", "/api/entities", `{"parent":"field","id":"rock-3","class":"big","mixin":"rock","components":{"position":"1 2 3"}}`, 201, "create", "create #rock-3"},
+		{"clone a subtree", "POST", "/api/entities/ship/clone", "", 201, "clone", "clone #ship as #ship-2"},
+		{"clone with an id", "POST", "/api/entities/ship/0/clone", `{"id":"gun-3"}`, 201, "clone", "clone ship/0 as #gun-3"},
+		{"reparent", "PUT", "/api/entities/wreck/parent", "ship", 200, "reparent", "move #wreck under #ship"},
+		{"reparent to the root", "PUT", "/api/entities/ship/1/parent", "", 200, "reparent", "move #gun-3 under the root"},
+		{"destroy a subtree", "DELETE", "/api/entities/ship", "", 200, "destroy", "destroy #ship and 3 below it"},
+		{"destroy a middle child", "DELETE", "/api/entities/field/0", "", 200, "destroy", "destroy #rock-1"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.t = t
+			before := e.dump()
+			e.call(c.method, c.path, c.body).expect(t, c.status)
+			after := e.dump()
+			if after == before {
+				t.Fatal("the command changed nothing")
+			}
+			h := e.history()
+			if len(h.Entries) != i+1 || h.Cursor != h.Entries[i].Seq {
+				t.Fatalf("history %+v after %d commands", h, i+1)
+			}
+			if x := h.Entries[i]; x.Op != c.op || x.Summary != c.summary || x.Undone {
+				t.Errorf("entry %+v, want op %s, summary %q", x, c.op, c.summary)
+			}
+			undoRedo(t, e, before, after)
+		})
+	}
+	e.t = t
+	// Everything undone in turn leaves the scene as loaded.
+	for range cases {
+		e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	}
+	if msg := e.call("POST", "/api/undo", "").expect(t, http.StatusConflict).errMsg(t); msg != "nothing to undo" {
+		t.Errorf("undo at the start: %q", msg)
+	}
+	if got, want := e.dump(), initial; got != want {
+		t.Errorf("every command undone: the World is not as loaded:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestHistoryRedoTail: a command after an undo drops the entries that
+// could be redone; redo with nothing to redo is a 409; undo and redo
+// need the token.
+func TestHistoryRedoTail(t *testing.T) {
+	e := newEnv(t, Options{}).paused()
+	for _, v := range []string{"1", "2", "3"} {
+		e.call("PUT", "/api/entities/wreck/components/spin", "speed: "+v).expect(t, http.StatusOK)
+	}
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	h := e.history()
+	if h.Cursor != 1 || len(h.Entries) != 3 || !h.Entries[1].Undone || !h.Entries[2].Undone || h.Entries[0].Undone {
+		t.Fatalf("after two undos: %+v", h)
+	}
+	e.call("PUT", "/api/entities/ship/components/health", "hp: 7").expect(t, http.StatusOK)
+	h = e.history()
+	if len(h.Entries) != 2 || h.Entries[1].Component != "health" || h.Cursor != h.Entries[1].Seq || h.Entries[1].Seq <= h.Entries[0].Seq {
+		t.Fatalf("a new command after undo: %+v", h)
+	}
+	if msg := e.call("POST", "/api/redo", "").expect(t, http.StatusConflict).errMsg(t); msg != "nothing to redo" {
+		t.Errorf("redo at the end: %q", msg)
+	}
+	e.call("POST", "/api/undo", "", "noToken: 1").expect(t, http.StatusUnauthorized)
+	e.call("POST", "/api/redo", "", "noToken: 1").expect(t, http.StatusUnauthorized)
+	e.call("GET", "/api/undo", "").expect(t, http.StatusMethodNotAllowed)
+	// The speed is the first set's: the undone ones are gone.
+	var ent entityInfo
+	e.get("/api/entities/wreck").expect(t, http.StatusOK).json(t, &ent)
+	for _, c := range ent.Comps {
+		if c.Name == "spin" && !strings.Contains(c.Attr, "speed: 1") {
+			t.Errorf("spin %q, want speed 1", c.Attr)
+		}
+	}
+}
+
+// TestHistoryRefused: undoing a command whose entity the simulation
+// destroyed since, or whose id is taken again, is refused with nothing
+// changed, and the history stays where it was.
+func TestHistoryRefused(t *testing.T) {
+	e := newEnv(t, Options{}).paused()
+	e.call("PUT", "/api/entities/wreck/components/spin", "speed: 5").expect(t, http.StatusOK)
+	e.sim(func() {
+		w, _ := e.reg.EntityByID("wreck")
+		_ = e.reg.World().Destroy(w)
+	})
+	msg := e.call("POST", "/api/undo", "").expect(t, http.StatusConflict).errMsg(t)
+	if !strings.Contains(msg, "no longer exists") {
+		t.Errorf("undo on a destroyed entity: %q", msg)
+	}
+	if h := e.history(); h.Cursor != h.Entries[0].Seq || h.Entries[0].Undone {
+		t.Errorf("a refused undo moved the history: %+v", h)
+	}
+	// Destroy rock-1, make another rock-1: its undo would clash.
+	e.call("DELETE", "/api/entities/rock-1", "").expect(t, http.StatusOK)
+	e.sim(func() {
+		x := e.reg.World().NewEntity()
+		_ = e.reg.SetEntityID(x, "rock-1")
+	})
+	before := e.dump()
+	msg = e.call("POST", "/api/undo", "").expect(t, http.StatusConflict).errMsg(t)
+	if !strings.Contains(msg, `the id "rock-1" is used`) {
+		t.Errorf("undo into a taken id: %q", msg)
+	}
+	if e.dump() != before {
+		t.Error("a refused undo changed the World")
+	}
+}
+
+// TestReparentCycle: moving an entity under itself or a descendant is a
+// 409, and so is an unknown parent a 400; nothing changes.
+func TestReparentCycle(t *testing.T) {
+	e := newEnv(t, Options{}).paused()
+	before := e.dump()
+	for ref, parent := range map[string]string{"ship": "ship/0", "field": "rock-1", "wreck": "wreck"} {
+		e.call("PUT", "/api/entities/"+ref+"/parent", parent).expect(t, http.StatusConflict)
+	}
+	e.call("PUT", "/api/entities/ship/parent", "nowhere").expect(t, http.StatusBadRequest)
+	e.call("POST", "/api/entities/ship/clone", `{"id":"field"}`).expect(t, http.StatusConflict)
+	e.call("POST", "/api/entities/ship/clone", `{"id":"a b"}`).expect(t, http.StatusBadRequest)
+	e.call("GET", "/api/entities/ship/clone", "").expect(t, http.StatusMethodNotAllowed)
+	if e.dump() != before || len(e.history().Entries) != 0 {
+		t.Error("refused structure edits changed something")
+	}
+}
+
+// TestHistoryEvents: two streams (two pages) both see every change of
+// the history: do, undo, redo; a hot reload that changes the scene
+// clears it, one that changes nothing (a save read back) does not.
+func TestHistoryEvents(t *testing.T) {
+	e, file := newSaveEnv(t, "scene.yaml", savedScene)
+	e.paused()
+	a, closeA := e.stream()
+	defer closeA()
+	b, closeB := e.stream()
+	defer closeB()
+	e.call("PUT", "/api/entities/wreck/components/spin", "speed: 5").expect(t, http.StatusOK)
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+	for _, ch := range []<-chan sse{a, b} {
+		for _, want := range []string{"do", "undo", "redo"} {
+			var h historyEvent
+			if err := json.Unmarshal([]byte(next(t, ch, "history").data), &h); err != nil {
+				t.Fatal(err)
+			}
+			if h.Op != want || h.Entry == nil || h.Entry.Summary != "set spin of #wreck" || h.Entry.Undone != (want == "undo") {
+				t.Errorf("history event %+v, want %s", h, want)
+			}
+		}
+	}
+	reload := func() {
+		e.sim(func() {
+			d, err := e.in.opt.Reloader.Reload()
+			e.in.Reloaded(d, err)
+		})
+	}
+	reload() // nothing changed: the history stays
+	if got := e.history(); len(got.Entries) != 1 {
+		t.Errorf("history after a reload that changed nothing: %+v", got)
+	}
+	if err := os.WriteFile(file, []byte(replaceOnce(t, savedScene, "position: 0 15 0", "position: 0 16 0")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	var h historyEvent
+	if err := json.Unmarshal([]byte(next(t, a, "history").data), &h); err != nil || h.Op != "clear" || h.Reason == "" {
+		t.Errorf("after a reload that changed the scene: %+v %v", h, err)
+	} else if !strings.Contains(h.Reason, "~1") {
+		t.Errorf("reason %q", h.Reason)
+	}
+	if got := e.history(); len(got.Entries) != 0 {
+		t.Errorf("history after a reload: %+v", got)
+	}
+}
+
+// TestUndoSaved: undoing a saved set puts the file back byte for byte
+// and the World as it was; redo writes the save again; an edit of the
+// file in between makes undo refuse, with nothing changed.
+func TestUndoSaved(t *testing.T) {
+	for _, c := range []struct{ name, src, set, remove string }{
+		{"scene.yaml", savedScene, "/api/entities/ship/components/health?save=1", "/api/entities/rock-1/components/alive?save=1"},
+		{"scene.xml", savedXML, "/api/entities/ship/components/health?save=1", "/api/entities/rock-1/components/alive?save=1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, file := newSaveEnv(t, c.name, c.src)
+			e.paused()
+			before := e.dump()
+			e.call("PUT", c.set, "hp: 25").expect(t, http.StatusOK)
+			saved, after := readFile(t, file), e.dump()
+			if saved == c.src {
+				t.Fatal("the save changed nothing")
+			}
+			if h := e.history(); !h.Entries[0].Saved || h.Entries[0].File != c.name {
+				t.Errorf("saved entry: %+v", h.Entries[0])
+			}
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != c.src {
+				t.Errorf("undo of a saved set: the file is\n%s\nwant\n%s", got, c.src)
+			}
+			if e.dump() != before {
+				t.Error("undo of a saved set: the World is not as before")
+			}
+			e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != saved || e.dump() != after {
+				t.Errorf("redo of a saved set: the file is\n%s\nwant\n%s", got, saved)
+			}
+			// A saved remove, undone and redone.
+			e.call("DELETE", c.remove, "").expect(t, http.StatusOK)
+			removed := readFile(t, file)
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != saved {
+				t.Errorf("undo of a saved remove: the file is\n%s\nwant\n%s", got, saved)
+			}
+			e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != removed {
+				t.Errorf("redo of a saved remove: the file is\n%s", got)
+			}
+			// An editor's save in between: undo refuses and changes nothing.
+			edited := removed + "\n"
+			if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			now := e.dump()
+			msg := e.call("POST", "/api/undo", "").expect(t, http.StatusConflict).errMsg(t)
+			if !strings.Contains(msg, "edited since the change was saved") || readFile(t, file) != edited || e.dump() != now {
+				t.Errorf("undo over an edited file: %q", msg)
+			}
+		})
+	}
+}
+
+// TestUndoEvent: an event sent through the API is undone by putting back
+// what its handlers changed, and redone by setting it again.
+func TestUndoEvent(t *testing.T) {
+	e := newBehaviourEnv(t, behaviourScene)
+	e.call("POST", "/api/pause", "").expect(t, http.StatusOK)
+	score := func() string {
+		var s string
+		e.sim(func() { s, _ = e.reg.Attr(e.target(), "score") })
+		return s
+	}
+	e.call("POST", "/api/entities/target/events/hit", `{"damage": 5}`).expect(t, http.StatusOK)
+	if got := score(); got != "5" {
+		t.Fatalf("score after hit: %q", got)
+	}
+	h := e.history()
+	if len(h.Entries) != 1 || h.Entries[0].Op != "emit" || !strings.Contains(h.Entries[0].Summary, "send hit to #target (1 components changed") {
+		t.Fatalf("history: %+v", h.Entries[0])
+	}
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	if got := score(); got != "0" {
+		t.Errorf("score after undo: %q", got)
+	}
+	e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+	if got := score(); got != "5" {
+		t.Errorf("score after redo: %q", got)
+	}
+	// An event nobody listens to is recorded too, and undoes as nothing.
+	e.call("POST", "/api/entities/child/events/nothing?bubbles=0", "").expect(t, http.StatusOK)
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	if got := score(); got != "5" {
+		t.Errorf("score after undoing an unheard event: %q", got)
+	}
+}
