@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/scenecs/scenecs/ecs"
-	)
+)
 
 // An event sent through the API is a command too: its handlers may set,
 // add or remove components and make entities. What they did is recorded
