@@ -194,3 +194,21 @@ func (in *Inspector) componentEntry(ev *changeEvent, e ecs.Entity, name string, 
 	x.redo = func() *reply { return in.putBack(s, name, now, f, before, after, "redo "+x.Summary) }
 	return x
 }
+
+// Apply runs the change a journal line describes, as the API would have
+// (recording it in the history and, with Options.Journal, the journal),
+// but never saving it into a file: a replay reproduces a run's World,
+// not its saves. It returns an error saying why the change was refused,
+// which means the replay no longer follows the run that wrote the line.
+// Call it on the goroutine that ticks the Registry, between ticks.
+func (in *Inspector) Apply(l JournalLine) error {
+	l.Save = false
+	rep := in.apply(&l)
+	if rep.status < 300 {
+		return nil
+	}
+	if eb, ok := rep.body.(errorBody); ok {
+		return fmt.Errorf("%s %s: %d: %s", l.Op, l.Ref, rep.status, eb.Error)
+	}
+	return fmt.Errorf("%s %s: %d", l.Op, l.Ref, rep.status)
+}
