@@ -92,8 +92,8 @@ Usage:
   {prog} dump [-format yaml|xml|json] [-ticks N] [-emit S:EVENT@T]... SCENE
   {prog} validate SCENE...
   {prog} components
-  {prog} schema [-format json|xsd] [SCENE]
   {prog} replay [-format json|yaml|xml] SCENE JOURNAL
+  {prog} schema [-format json|xsd] [SCENE]
 
 Run "{prog} COMMAND -h" for a command's flags.
 Exit codes: 0 ok, 1 scene errors, 2 usage errors.
