@@ -400,9 +400,13 @@ DELETE /api/entities/REF                     destroy an entity and its subtree  
 PUT    /api/entities/REF/components/NAME     set from an attribute string body     [token]
 DELETE /api/entities/REF/components/NAME     remove a component                    [token]
 POST   /api/entities/REF/events/NAME         emit an event (JSON detail body)      [token]
+POST   /api/entities/REF/clone               copy an entity and its subtree        [token]
+PUT    /api/entities/REF/parent              move under the body's REF ("": root)  [token]
+GET    /api/history                          the changes made through the API
+POST   /api/undo, /api/redo                  undo or redo the last change          [token]
 POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]
 GET    /api/stats                            tick statistics
-GET    /api/events[?events=NAME,...]         Server-Sent Events: stats, reload, change, entity-event
+GET    /api/events[?events=NAME,...]         Server-Sent Events: stats, reload, change, history, entity-event
 GET    /api/transforms?components=position   packed float32 values for 3D views
 GET    /api/transforms/stream?...&fps=N      the same, frame after frame, on one response
 GET    /api/colors?selector=S                packed colours, in the order of /api/transforms
