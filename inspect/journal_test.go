@@ -324,3 +324,79 @@ func TestUndoEvent(t *testing.T) {
 		t.Errorf("score after undoing an unheard event: %q", got)
 	}
 }
+
+// TestSaveDestroy: DELETE ?save=1 of an entity takes its block out of
+// the YAML or XML file, everything else byte for byte; undo puts it back
+// (file and World), redo takes it out again, and a reload after each
+// finds nothing to do. An entity the file cannot lose alone (made at run
+// time, an unnamed child whose later siblings would shift) is refused
+// with the reason, nothing changed.
+func TestSaveDestroy(t *testing.T) {
+	for _, c := range []struct{ name, src, block string }{
+		{"scene.yaml", savedScene, "      - id: wreck\n        mixin: rock\n        position: 0 15 0\n        scale: 2 2 2\n"},
+		{"scene.xml", savedXML, `    <entity id="wreck" mixin="rock" position="0 15 0" scale="2 2 2"/>` + "\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, file := newSaveEnv(t, c.name, c.src)
+			e.paused()
+			before := e.dump()
+			e.call("DELETE", "/api/entities/wreck?save=1", "").expect(t, http.StatusOK)
+			want := replaceOnce(t, c.src, c.block, "")
+			if got := readFile(t, file); got != want {
+				t.Fatalf("after the saved destroy the file is\n%s\nwant\n%s", got, want)
+			}
+			after := e.dump()
+			reloadNothing := func(when string) {
+				e.sim(func() {
+					d, err := e.in.opt.Reloader.Reload()
+					if err != nil || !d.Empty() {
+						t.Errorf("%s: a reload finds %v %v", when, d, err)
+					}
+				})
+			}
+			reloadNothing("after the save")
+			if h := e.history(); !h.Entries[0].Saved || h.Entries[0].File != c.name {
+				t.Errorf("entry %+v", h.Entries[0])
+			}
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != c.src || e.dump() != before {
+				t.Fatalf("undo: the file is\n%s", got)
+			}
+			reloadNothing("after undo")
+			e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != want || e.dump() != after {
+				t.Fatalf("redo: the file is\n%s", got)
+			}
+			reloadNothing("after redo")
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			// Refused: a middle child without an id, an entity made at
+			// run time.
+			for ref, why := range map[string]string{"ship/0": "would change more than that", "made": "made at run time"} {
+				if ref == "made" {
+					e.call("POST", "/api/entities", `{"id":"made"}`).expect(t, http.StatusCreated)
+				}
+				now := e.dump()
+				msg := e.call("DELETE", "/api/entities/"+ref+"?save=1", "").expect(t, http.StatusConflict).errMsg(t)
+				if !strings.Contains(msg, why) || readFile(t, file) != c.src || e.dump() != now {
+					t.Errorf("DELETE %s ?save=1: %q", ref, msg)
+				}
+			}
+			// The last child without an id can go.
+			e.call("DELETE", "/api/entities/ship/1?save=1", "").expect(t, http.StatusOK)
+			reloadNothing("after the last child")
+			// The only child leaves an empty list.
+			e.call("DELETE", "/api/entities/rock-1?save=1", "").expect(t, http.StatusOK)
+			e.call("DELETE", "/api/entities/wreck?save=1", "").expect(t, http.StatusOK)
+			reloadNothing("after the only child")
+			if got := readFile(t, file); strings.Contains(got, "wreck") || c.name == "scene.yaml" && !strings.Contains(got, "  - id: field\n    children: []\n") {
+				t.Errorf("without field's children the file is\n%s", got)
+			}
+			for range 3 {
+				e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			}
+			if got := readFile(t, file); got != c.src {
+				t.Errorf("three undos: the file is\n%s", got)
+			}
+		})
+	}
+}

@@ -250,15 +250,22 @@ func (in *Inspector) execCreate(l *JournalLine) reply {
 	return out
 }
 
-// execDestroy destroys entity l.Ref and its subtree, and records it:
-// undo makes them again, at the same place, as they were.
+// execDestroy destroys entity l.Ref and its subtree (taking its block
+// out of the scene file if l.Save), and records it: undo makes them
+// again, at the same place, as they were (and puts the block back).
 func (in *Inspector) execDestroy(l *JournalLine) reply {
-	if rep := noEntitySave(l.Save, "removal"); rep != nil {
+	if rep := in.noSave(l.Save); rep != nil {
 		return *rep
 	}
 	e, err := in.resolve(l.Ref)
 	if err != nil {
 		return refError(err)
+	}
+	var sv *loader.SaveEdit
+	if l.Save {
+		if sv, err = in.opt.Reloader.PrepareDestroy(e); err != nil {
+			return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
+		}
 	}
 	ev := changeEvent{Op: "destroy", Ref: in.path(e), Entity: in.label(e)}
 	ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: ev.Entity})
@@ -274,25 +281,98 @@ func (in *Inspector) execDestroy(l *JournalLine) reply {
 	if bad != nil {
 		return *bad
 	}
-	rep := in.changed(ev, nil)
-	if rep.status < 300 {
-		summary := "destroy " + ev.Entity
-		if n := sn.size(); n > 1 {
-			summary += " and " + strconv.Itoa(n-1) + " below it"
+	if sv != nil {
+		if rep := in.commitStructure(sv, s, sn, at, true); rep != nil {
+			return *rep
 		}
-		x := &entry{Op: "destroy", Ref: ev.Ref, Entity: ev.Entity, Summary: summary}
-		x.undo = func() *reply {
-			_, bad := in.restore(at, sn, "undo "+summary)
-			return bad
-		}
-		x.redo = func() *reply {
-			var bad *reply
-			sn, at, bad = in.unmake(s, "redo "+summary)
-			return bad
-		}
-		in.record(x)
+		ev.Saved, ev.File = true, sv.Name
 	}
-	return rep
+	in.hub.publish("change", ev)
+	summary := "destroy " + ev.Entity
+	if n := sn.size(); n > 1 {
+		summary += " and " + strconv.Itoa(n-1) + " below it"
+	}
+	x := &entry{Op: "destroy", Ref: ev.Ref, Entity: ev.Entity, Summary: summary, Saved: ev.Saved, File: ev.File}
+	f := fileOf(sv)
+	x.undo = func() *reply { return in.remake(s, &sn, &at, f, "undo "+summary) }
+	x.redo = func() *reply {
+		var bad *reply
+		sn, at, bad = in.unmakeSaved(s, f, "redo "+summary)
+		return bad
+	}
+	in.record(x)
+	return reply{status: http.StatusOK, body: ev}
+}
+
+// commitStructure commits sv, the save of a structure change just made
+// in the World: on failure the change is undone there (the snapshot sn
+// made again at at if destroyed, else the entity s names destroyed) and
+// the answer says why.
+func (in *Inspector) commitStructure(sv *loader.SaveEdit, s *slot, sn *entSnap, at place, destroyed bool) *reply {
+	if _, err := sv.Commit(); err != nil {
+		if destroyed {
+			_, _ = in.restore(at, sn, "put the entity back")
+		} else if in.w.Alive(s.e) {
+			_ = in.w.Destroy(s.e)
+		}
+		rep := errReply(saveStatus(err), "inspect: not saved, and the change was undone in the running scene: "+err.Error())
+		return &rep
+	}
+	return nil
+}
+
+// remake makes the destroyed entity again from its snapshot (undo of a
+// destruction); for a saved one (f), its block goes back into the file
+// first checked, and the scene's Plan learns the entity made is the
+// file's.
+func (in *Inspector) remake(s *slot, sn **entSnap, at *place, f *savedFile, what string) *reply {
+	var sv *loader.SaveEdit
+	if f != nil {
+		var err error
+		if sv, err = in.opt.Reloader.PrepareSwapEntity(s.e, f.path, f.after, f.before); err != nil {
+			rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
+			return &rep
+		}
+	}
+	e, bad := in.restore(*at, *sn, what)
+	if bad != nil {
+		return bad
+	}
+	if sv != nil {
+		if err := sv.Adopt(e); err != nil {
+			_ = in.w.Destroy(e)
+			rep := errReply(http.StatusConflict, "inspect: cannot "+what+", nothing changed: "+err.Error())
+			return &rep
+		}
+		if rep := in.commitStructure(sv, s, nil, place{}, false); rep != nil {
+			return rep
+		}
+	}
+	return nil
+}
+
+// unmakeSaved is unmake (redo of a destruction), taking the entity's
+// block out of the file again for a saved one (f).
+func (in *Inspector) unmakeSaved(s *slot, f *savedFile, what string) (*entSnap, place, *reply) {
+	var sv *loader.SaveEdit
+	if f != nil {
+		if _, bad := in.alive(s, what); bad != nil {
+			return nil, place{}, bad
+		}
+		var err error
+		if sv, err = in.opt.Reloader.PrepareSwapEntity(s.e, f.path, f.before, f.after); err != nil {
+			rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
+			return nil, place{}, &rep
+		}
+	}
+	sn, at, bad := in.unmake(s, what)
+	if bad != nil || sv == nil {
+		return sn, at, bad
+	}
+	if rep := in.commitStructure(sv, s, sn, at, true); rep != nil {
+		return nil, place{}, rep
+	}
+	return sn, at, nil
 }
 
 // cloneRequest is the optional body of POST /api/entities/REF/clone.

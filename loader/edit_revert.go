@@ -34,36 +34,48 @@ import (
 // file is read-only (ErrReadOnly), or the file with to would change
 // anything but component name of e in the running scene (ErrCannotEdit).
 func (r *Reloader) PrepareSwap(e ecs.Entity, name, path string, from, to []byte) (*SaveEdit, error) {
-	if _, _, err := checkWritable(path); err != nil {
+	s, d, err := r.prepareSwap(path, from, to)
+	if err != nil {
 		return nil, err
+	}
+	if err := onlyComponent(d, e, name); err != nil {
+		return nil, fmt.Errorf("putting %s back would change more than %s of that entity (%v): the scene's files were edited and not reloaded, or reloaded since; nothing written: %w", path, name, err, ErrFileChanged)
+	}
+	s.world = r.recordWorld(e, name)
+	if n := matchedNode(d, e); n != nil && n.Src != nil {
+		s.Pos = n.Src.Pos
+	}
+	return s, nil
+}
+
+// prepareSwap checks that the file at path holds from and may be
+// written, and compiles the scene with to in its place: the SaveEdit
+// that writes to, and its diff with the running scene, for the caller
+// to check.
+func (r *Reloader) prepareSwap(path string, from, to []byte) (*SaveEdit, *Diff, error) {
+	if _, _, err := checkWritable(path); err != nil {
+		return nil, nil, err
 	}
 	lim := r.Options.Limits.withDefaults()
 	cur, _, err := regfile.Read(path, lim.MaxBytes, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !bytes.Equal(cur, from) {
-		return nil, fmt.Errorf("%s has been edited since the change was saved (edit it back by hand): %w", path, ErrFileChanged)
+		return nil, nil, fmt.Errorf("%s has been edited since the change was saved (edit it back by hand): %w", path, ErrFileChanged)
 	}
 	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, Snapshot{path: to})
 	if err != nil {
-		return nil, fmt.Errorf("the scene's files do not load with %s put back; nothing written:\n%v\n%w", path, err, ErrCannotEdit)
+		return nil, nil, fmt.Errorf("the scene's files do not load with %s put back; nothing written:\n%v\n%w", path, err, ErrCannotEdit)
 	}
 	d := r.Scene.Diff(plan)
-	if err := onlyComponent(d, e, name); err != nil {
-		return nil, fmt.Errorf("putting %s back would change more than %s of that entity (%v): the scene's files were edited and not reloaded, or reloaded since; nothing written: %w", path, name, err, ErrFileChanged)
-	}
 	rel := path
 	if dir, err := filepath.Abs(filepath.Dir(r.File)); err == nil {
 		if x, err := filepath.Rel(dir, path); err == nil {
 			rel = filepath.ToSlash(x)
 		}
 	}
-	s := &SaveEdit{File: path, Name: rel, Before: from, After: to, r: r, diff: d, snap: sfs.read, world: r.recordWorld(e, name)}
-	if n := matchedNode(d, e); n != nil && n.Src != nil {
-		s.Pos = n.Src.Pos
-	}
-	return s, nil
+	return &SaveEdit{File: path, Name: rel, Before: from, After: to, r: r, diff: d, snap: sfs.read}, d, nil
 }
 
 // onlyComponent checks that d changes nothing but component name of

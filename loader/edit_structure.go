@@ -1,0 +1,379 @@
+package loader
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/regfile"
+)
+
+// Structure edits saved into a scene file: an entity's whole block taken
+// out of its file (PrepareDestroy), and put back by undo (PrepareSwapEntity
+// and SaveEdit.Adopt). As for a component's save-back, the edit is made
+// on the bytes the scene was read from, then the scene is compiled with
+// it and diffed with the running scene: the diff must destroy that one
+// entity (with its subtree) and change nothing else, or the edit is
+// refused rather than written.
+//
+// This file belongs with the scene-file editing code (scenefile/edit
+// once loader is split into layers): EditRemoveEntity works on bytes and
+// an EntitySpec alone; the Prepare functions use the Reloader only
+// through checkFile, Scene.Diff and the SaveEdit they return.
+
+// PrepareDestroy prepares taking entity e's block (with its children)
+// out of the scene file it was read from. Call it on the simulation
+// goroutine before destroying e in the World, and Commit after: the
+// scene's Plan then no longer has it, and a reload keeps it gone.
+//
+// Refused: an entity no file wrote (spawned, or made at run time:
+// ErrNoSource), a part of a prefab's instance (its place is the
+// prefab's: ErrFromPrefab), a file edited since it was read
+// (ErrFileChanged), a read-only file (ErrReadOnly), a JSON file or an
+// entity written in a way the editor does not take apart, and an edit
+// that would change more than that entity, such as an entity without an
+// id whose later siblings are matched by their place and would shift
+// (ErrCannotEdit: give it an id, or edit the file).
+func (r *Reloader) PrepareDestroy(e ecs.Entity) (*SaveEdit, error) {
+	n := r.Scene.Nodes[e]
+	if n == nil || n.Src == nil || !n.Src.Pos.IsValid() {
+		return nil, fmt.Errorf("the entity was made at run time (spawned, or by the program or the inspector): %w", ErrNoSource)
+	}
+	if r.Scene.Registry.PartKey(e) != "" {
+		return nil, fmt.Errorf("the entity is a part of an instance of a prefab: its place is the prefab's: %w", ErrFromPrefab)
+	}
+	ent := n.Src
+	path := scenePath(r.File, ent.File)
+	src, err := r.currentBytes(path, ent)
+	if err != nil {
+		return nil, err
+	}
+	out, err := EditRemoveEntity(src, ent)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := checkWritable(path); err != nil {
+		return nil, err
+	}
+	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, Snapshot{path: out})
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := r.Scene.Diff(plan)
+	if err := onlyDestroyed(d, n); err != nil {
+		return nil, fmt.Errorf("%s: taking the entity out would change more than that (%v); nothing saved: %w", ent.Pos, err, ErrCannotEdit)
+	}
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
+}
+
+// currentBytes returns the bytes of the file at path, which must be those
+// the running scene (and ent's position) was read from.
+func (r *Reloader) currentBytes(path string, ent *EntitySpec) ([]byte, error) {
+	src := r.last[path]
+	if src == nil {
+		src = entitySource(ent)
+	}
+	cur, _, err := regfile.Read(path, r.Options.Limits.withDefaults().MaxBytes, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if src == nil || !bytes.Equal(cur, src) {
+		return nil, fmt.Errorf("%s: %w and are not reloaded yet; nothing saved (save again once the watcher has reloaded them)", ent.File, ErrFileChanged)
+	}
+	return src, nil
+}
+
+// onlyDestroyed checks that d destroys node n (with its subtree) and
+// changes nothing else.
+func onlyDestroyed(d *Diff, n *Node) error {
+	if len(d.Destroyed) != 1 || d.Destroyed[0] != n {
+		return errors.New(d.String())
+	}
+	if len(d.Created)+len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+		return errors.New(d.String())
+	}
+	return nil
+}
+
+// PrepareSwapEntity prepares writing to into the scene file at path,
+// which must hold from now: the undo (to: the bytes before) or redo of a
+// saved destruction of an entity. Undo's diff creates one entity, which
+// the caller makes in the World (as it was) and gives to Adopt before
+// Commit, so that the scene's Plan knows it as the file's; redo's diff
+// destroys entity e, which the caller destroys in the World before
+// Commit. Anything else is refused as PrepareSwap refuses it.
+func (r *Reloader) PrepareSwapEntity(e ecs.Entity, path string, from, to []byte) (*SaveEdit, error) {
+	s, d, err := r.prepareSwap(path, from, to)
+	if err != nil {
+		return nil, err
+	}
+	n := r.Scene.Nodes[e]
+	created := len(d.Created) == 1 && len(d.Destroyed) == 0
+	destroyed := n != nil && onlyDestroyed(d, n) == nil
+	rest := len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty()
+	if !(created || destroyed) || rest {
+		return nil, fmt.Errorf("putting %s back would change more than that entity (%v): the scene's files were edited and not reloaded, or reloaded since; nothing written: %w", path, d, ErrFileChanged)
+	}
+	return s, nil
+}
+
+// Adopt makes the entity the prepared swap creates (PrepareSwapEntity
+// for an undo) the entity e the caller made in the World for it, with
+// its subtree, child by child: Commit then creates nothing. e's subtree
+// must have the shape of the file's.
+func (s *SaveEdit) Adopt(e ecs.Entity) error {
+	d := s.diff
+	if d == nil || len(d.Created) != 1 {
+		return errors.New("loader: Adopt: the edit creates no entity")
+	}
+	w := s.r.Scene.World
+	pairs := map[*Node]ecs.Entity{}
+	var walk func(n *Node, e ecs.Entity) error
+	walk = func(n *Node, e ecs.Entity) error {
+		kids := w.Children(e)
+		if len(kids) != len(n.Children) {
+			return fmt.Errorf("loader: Adopt: %s has %d children in the file and %d in the World", n.Path, len(n.Children), len(kids))
+		}
+		pairs[n] = e
+		for i, c := range n.Children {
+			if err := walk(c, kids[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(d.Created[0], e); err != nil {
+		return err
+	}
+	for n, x := range pairs {
+		d.ents[n] = x
+		if d.new.entDiff == d {
+			n.ent = x
+		}
+	}
+	d.Created = nil
+	return nil
+}
+
+// EditRemoveEntity returns src without the block of entity ent (its
+// lines, children and comments inside them included; in XML its element
+// and the line it takes). A YAML entity must be a block sequence item
+// whose first key is on the dash's line; the only item of its sequence
+// leaves an empty flow sequence ("children: []").
+func EditRemoveEntity(src []byte, ent *EntitySpec) ([]byte, error) {
+	start, ok := lineColOffset(src, ent.Pos.Line, ent.Pos.Col)
+	if !ok {
+		return nil, fmt.Errorf("%s: the entity's position is not in the file: %w", ent.Pos, ErrCannotEdit)
+	}
+	switch FormatOf(ent.File) {
+	case FormatYAML:
+		return removeYAMLItem(src, start, ent)
+	case FormatXML:
+		return removeXMLElement(src, start, ent)
+	}
+	return nil, fmt.Errorf("%s: the editor does not edit %s files: %w", ent.File, formatName(ent.File), ErrCannotEdit)
+}
+
+// lineColOffset returns the byte offset of 1-based line and column (in
+// characters).
+func lineColOffset(src []byte, line, col int) (int, bool) {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		off += i + 1
+	}
+	for c := 1; c < col; c++ {
+		if off >= len(src) || src[off] == '\n' {
+			return 0, false
+		}
+		_, size := utf8.DecodeRune(src[off:])
+		off += size
+	}
+	return off, true
+}
+
+// lineAt returns the start and end (after its '\n', or len) of the line
+// holding offset off.
+func lineAt(src []byte, off int) (int, int) {
+	s := bytes.LastIndexByte(src[:off], '\n') + 1
+	e := bytes.IndexByte(src[off:], '\n')
+	if e < 0 {
+		return s, len(src)
+	}
+	return s, off + e + 1
+}
+
+// indentOf returns the number of leading spaces of line, and whether the
+// line holds only white space (or is a comment, when comments is set).
+func indentOf(line []byte) (n int, blank bool) {
+	for n < len(line) && line[n] == ' ' {
+		n++
+	}
+	rest := bytes.TrimRight(line[n:], " \t\r\n")
+	return n, len(rest) == 0
+}
+
+// removeYAMLItem removes the block sequence item whose first key starts
+// at start.
+func removeYAMLItem(src []byte, start int, ent *EntitySpec) ([]byte, error) {
+	ls, le := lineAt(src, start)
+	prefix := src[ls:start]
+	dash, _ := indentOf(prefix)
+	if dash >= len(prefix) || prefix[dash] != '-' || len(bytes.TrimLeft(prefix[dash+1:], " ")) != 0 {
+		return nil, fmt.Errorf("%s: the entity is not a block sequence item whose first key is on the dash's line: %w", ent.Pos, ErrCannotEdit)
+	}
+	end := le // after the last line of the block
+	for next := le; next < len(src); {
+		_, ne := lineAt(src, next)
+		ind, blank := indentOf(src[next:ne])
+		if !blank && ind <= dash {
+			break
+		}
+		if !blank {
+			end = ne
+		}
+		next = ne
+	}
+	out := append(append([]byte{}, src[:ls]...), src[end:]...)
+	if only, keyEnd := onlyItem(src, ls, end, dash); only {
+		out = append(append(append([]byte{}, src[:keyEnd]...), " []"...), out[keyEnd:]...)
+	}
+	return out, nil
+}
+
+// onlyItem reports whether the item in src[ls:end] (dash at column
+// dash) is the only one of its sequence: the line before it (blank lines
+// aside) ends a "key:" with nothing after it, and no item at the same
+// indentation follows. keyEnd is the offset right after that colon.
+func onlyItem(src []byte, ls, end, dash int) (bool, int) {
+	p := ls
+	for p > 0 {
+		s, _ := lineAt(src, p-1)
+		line := bytes.TrimRight(src[s:p], " \t\r\n")
+		if len(bytes.TrimSpace(line)) == 0 {
+			p = s
+			continue
+		}
+		if !bytes.HasSuffix(line, []byte(":")) {
+			return false, 0
+		}
+		keyEnd := s + len(line)
+		if end < len(src) {
+			_, ne := lineAt(src, end)
+			ind, _ := indentOf(src[end:ne])
+			if ind == dash && end+ind < len(src) && src[end+ind] == '-' {
+				return false, 0
+			}
+		}
+		return true, keyEnd
+	}
+	return false, 0
+}
+
+// removeXMLElement removes the entity element starting at start (its
+// '<'), with the line it takes when nothing else is on it.
+func removeXMLElement(src []byte, start int, ent *EntitySpec) ([]byte, error) {
+	if start >= len(src) || src[start] != '<' {
+		return nil, fmt.Errorf("%s: no start tag at the entity's position: %w", ent.Pos, ErrCannotEdit)
+	}
+	end, err := xmlElementEnd(src, start)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
+	}
+	ls, _ := lineAt(src, start)
+	_, le := lineAt(src, max(end-1, start))
+	before := bytes.TrimLeft(src[ls:start], " \t")
+	after := bytes.TrimRight(src[end:le], " \t\r\n")
+	if len(before) == 0 && len(after) == 0 {
+		start, end = ls, le
+	}
+	return append(append([]byte{}, src[:start]...), src[end:]...), nil
+}
+
+// xmlElementEnd returns the offset right after the element that starts
+// at start, counting nested entity elements and skipping comments,
+// CDATA sections, processing instructions and quoted attribute values.
+func xmlElementEnd(src []byte, start int) (int, error) {
+	depth := 0
+	for p := start; p < len(src); {
+		i := bytes.IndexByte(src[p:], '<')
+		if i < 0 {
+			break
+		}
+		p += i
+		rest := src[p:]
+		var skip string
+		switch {
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			skip = "-->"
+		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
+			skip = "]]>"
+		case bytes.HasPrefix(rest, []byte("<?")):
+			skip = "?>"
+		}
+		if skip != "" {
+			j := bytes.Index(rest, []byte(skip))
+			if j < 0 {
+				return 0, errors.New("unterminated markup")
+			}
+			p += j + len(skip)
+			continue
+		}
+		closing := bytes.HasPrefix(rest, []byte("</"))
+		tagEnd, selfClosing, err := xmlTagEnd(src, p)
+		if err != nil {
+			return 0, err
+		}
+		name := xmlTagName(rest, closing)
+		switch {
+		case name != "entity":
+		case closing:
+			depth--
+		case !selfClosing:
+			depth++
+		}
+		p = tagEnd
+		if depth == 0 {
+			return p, nil
+		}
+	}
+	return 0, errors.New("the element does not end")
+}
+
+// xmlTagEnd returns the offset after the tag starting at p ('<'), and
+// whether it closes itself ("/>").
+func xmlTagEnd(src []byte, p int) (int, bool, error) {
+	var quote byte
+	for i := p + 1; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			return i + 1, src[i-1] == '/', nil
+		}
+	}
+	return 0, false, errors.New("a tag does not end")
+}
+
+// xmlTagName returns the name of the tag at the start of rest.
+func xmlTagName(rest []byte, closing bool) string {
+	i := 1
+	if closing {
+		i = 2
+	}
+	j := i
+	for j < len(rest) && rest[j] != ' ' && rest[j] != '>' && rest[j] != '/' && rest[j] != '\t' && rest[j] != '\n' && rest[j] != '\r' {
+		j++
+	}
+	return string(rest[i:j])
+}
