@@ -400,3 +400,97 @@ func TestSaveDestroy(t *testing.T) {
 		})
 	}
 }
+
+// cutBlock finds the block that starts with first in got and returns
+// got without it, and where it was.
+func cutBlock(t *testing.T, got, first string, xml bool) (string, int) {
+	t.Helper()
+	i := strings.Index(got, first)
+	if i < 0 {
+		t.Fatalf("no %q in\n%s", first, got)
+	}
+	ind := len(first) - len(strings.TrimLeft(first, " "))
+	end := i + len(first)
+	if xml { // one line
+		end += strings.IndexByte(got[end:], '\n') + 1
+	}
+	for end < len(got) {
+		nl := strings.IndexByte(got[end:], '\n')
+		line := got[end : end+nl+1]
+		if xml || strings.TrimSpace(line) == "" || len(line)-len(strings.TrimLeft(line, " ")) <= ind {
+			break
+		}
+		end += nl + 1
+	}
+	return got[:i] + got[end:], i
+}
+
+// TestSaveCreateClone: POST /api/entities?save=1 and POST .../clone?save=1
+// write the new entity's block right after its previous sibling's (at
+// its indentation), everything else byte for byte; a reload finds
+// nothing to do; undo takes the block out again and redo puts it back.
+// Under a parent made at run time the save is refused.
+func TestSaveCreateClone(t *testing.T) {
+	for _, c := range []struct{ name, src, rock3, rockClone, shipAt string }{
+		{"scene.yaml", savedScene, "      - id: rock-3\n", "      - id: rock-2\n", "  - id: ship-2\n"},
+		{"scene.xml", savedXML, `    <entity id="rock-3"`, `    <entity id="rock-2"`, `  <entity id="ship-2"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, file := newSaveEnv(t, c.name, c.src)
+			e.paused()
+			xml := c.name == "scene.xml"
+			reloadNothing := func(when string) {
+				e.sim(func() {
+					d, err := e.in.opt.Reloader.Reload()
+					if err != nil || !d.Empty() {
+						t.Errorf("%s: a reload finds %v %v", when, d, err)
+					}
+				})
+			}
+			before := e.dump()
+			e.call("POST", "/api/entities?save=1", `{"parent":"field","id":"rock-3","class":"big","mixin":"rock","components":{"position":"1 2 3"}}`).expect(t, http.StatusCreated)
+			saved := readFile(t, file)
+			rest, at := cutBlock(t, saved, c.rock3, xml)
+			wreckEnd := strings.Index(c.src, "scale") // wreck's last line
+			wreckEnd += strings.IndexByte(c.src[wreckEnd:], '\n') + 1
+			if rest != c.src || at != wreckEnd {
+				t.Fatalf("after a saved create the file is\n%s", saved)
+			}
+			reloadNothing("after the create")
+			after := e.dump()
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != c.src || e.dump() != before {
+				t.Fatalf("undo of a saved create: the file is\n%s", got)
+			}
+			reloadNothing("after undo")
+			e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != saved || e.dump() != after {
+				t.Fatalf("redo of a saved create: the file is\n%s", got)
+			}
+			reloadNothing("after redo")
+			// A clone of rock-1 goes right after rock-1, of ship (with its
+			// children) right after ship.
+			e.call("POST", "/api/entities/rock-1/clone?save=1", "").expect(t, http.StatusCreated)
+			if rest, _ := cutBlock(t, readFile(t, file), c.rockClone, xml); rest != saved {
+				t.Fatalf("after a saved clone the file is\n%s", readFile(t, file))
+			}
+			reloadNothing("after the clone")
+			if !xml {
+				e.call("POST", "/api/entities/ship/clone?save=1", "").expect(t, http.StatusCreated)
+				reloadNothing("after the clone of a subtree")
+				e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			}
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != saved {
+				t.Fatalf("undo of the clones: the file is\n%s", got)
+			}
+			// Under an entity made at run time: refused, nothing made.
+			e.call("POST", "/api/entities", `{"id":"loose"}`).expect(t, http.StatusCreated)
+			now := e.dump()
+			msg := e.call("POST", "/api/entities?save=1", `{"parent":"loose"}`).expect(t, http.StatusConflict).errMsg(t)
+			if !strings.Contains(msg, "save the parent first") || e.dump() != now || readFile(t, file) != saved {
+				t.Errorf("create under a run-time parent: %q", msg)
+			}
+		})
+	}
+}

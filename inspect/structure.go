@@ -199,22 +199,41 @@ func (in *Inspector) unmake(s *slot, what string) (*entSnap, place, *reply) {
 
 // madeEntry is the history entry of a command that made the entity e
 // (create or clone): undo destroys it, redo makes it again as it was
-// when undone.
-func (in *Inspector) madeEntry(op, summary string, e ecs.Entity, ev *changeEvent) *entry {
+// when undone. For a saved one (f: the file without the block, then
+// with it), undo takes the block out of the file and redo puts it back.
+func (in *Inspector) madeEntry(op, summary string, e ecs.Entity, ev *changeEvent, f *savedFile) *entry {
 	s := in.hist.slotOf(e)
-	x := &entry{Op: op, Ref: ev.Ref, Entity: ev.Entity, Summary: summary}
+	x := &entry{Op: op, Ref: ev.Ref, Entity: ev.Entity, Summary: summary, Saved: ev.Saved, File: ev.File}
+	var rev *savedFile // the other way round: from with the block to without
+	if f != nil {
+		rev = &savedFile{path: f.path, name: f.name, before: f.after, after: f.before}
+	}
 	var sn *entSnap
 	var at place
 	x.undo = func() *reply {
 		var bad *reply
-		sn, at, bad = in.unmake(s, "undo "+summary)
+		sn, at, bad = in.unmakeSaved(s, rev, "undo "+summary)
 		return bad
 	}
-	x.redo = func() *reply {
-		_, bad := in.restore(at, sn, "redo "+summary)
-		return bad
-	}
+	x.redo = func() *reply { return in.remake(s, &sn, &at, rev, "redo "+summary) }
 	return x
+}
+
+// saveMade writes e, just made in the World (created or cloned), into
+// the scene file (?save=1); on a refusal or failure e is destroyed again
+// and the answer says why.
+func (in *Inspector) saveMade(e ecs.Entity, ev *changeEvent) (*savedFile, *reply) {
+	sv, err := in.opt.Reloader.PrepareCreate(e)
+	if err != nil {
+		_ = in.w.Destroy(e)
+		rep := errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
+		return nil, &rep
+	}
+	if rep := in.commitStructure(sv, in.hist.slotOf(e), nil, place{}, false); rep != nil {
+		return nil, rep
+	}
+	ev.Saved, ev.File = true, sv.Name
+	return fileOf(sv), nil
 }
 
 // execCreate creates the entity the JSON body l.Body describes (as POST
@@ -232,7 +251,7 @@ func (in *Inspector) execCreate(l *JournalLine) reply {
 	if req.ID != "" && !validWord(req.ID) {
 		return errReply(http.StatusBadRequest, fmt.Sprintf("inspect: invalid id %q (no spaces or control characters)", req.ID))
 	}
-	if rep := noEntitySave(l.Save, "creation"); rep != nil {
+	if rep := in.noSave(l.Save); rep != nil {
 		return *rep
 	}
 	e, rep := in.create(&req)
@@ -241,11 +260,17 @@ func (in *Inspector) execCreate(l *JournalLine) reply {
 	}
 	ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
 		Entries: []loader.DiffEntry{{Kind: loader.EntityCreated, Entity: in.label(e)}}}
+	var f *savedFile
+	if l.Save {
+		if f, rep = in.saveMade(e, &ev); rep != nil {
+			return *rep
+		}
+	}
 	out := in.changed(ev, nil)
 	if out.status == http.StatusCreated {
 		out.body = in.entityInfo(e)
 		out.header = map[string]string{"Location": "/api/entities/" + url.PathEscape(ev.Ref)}
-		in.record(in.madeEntry("create", "create "+ev.Entity, e, &ev))
+		in.record(in.madeEntry("create", "create "+ev.Entity, e, &ev, f))
 	}
 	return out
 }
@@ -414,7 +439,7 @@ func (in *Inspector) postClone(w http.ResponseWriter, r *http.Request, ref strin
 // or the original's id with the first free suffix -2, -3, ...; ids below
 // it get free suffixes alike.
 func (in *Inspector) execClone(l *JournalLine) reply {
-	if rep := noEntitySave(l.Save, "clone"); rep != nil {
+	if rep := in.noSave(l.Save); rep != nil {
 		return *rep
 	}
 	src, err := in.resolve(l.Ref)
@@ -445,8 +470,14 @@ func (in *Inspector) execClone(l *JournalLine) reply {
 		ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityCreated, Entity: in.label(d)})
 	}
 	ev.Entries = append([]loader.DiffEntry{{Kind: loader.EntityCreated, Entity: ev.Entity}}, ev.Entries...)
+	var f *savedFile
+	if l.Save {
+		if f, bad = in.saveMade(e, &ev); bad != nil {
+			return *bad
+		}
+	}
 	in.hub.publish("change", ev)
-	in.record(in.madeEntry("clone", "clone "+in.label(src)+" as "+ev.Entity, e, &ev))
+	in.record(in.madeEntry("clone", "clone "+in.label(src)+" as "+ev.Entity, e, &ev, f))
 	return reply{status: http.StatusCreated, body: in.entityInfo(e),
 		header: map[string]string{"Location": "/api/entities/" + url.PathEscape(ev.Ref)}}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -74,6 +76,13 @@ func (r *Reloader) currentBytes(path string, ent *EntitySpec) ([]byte, error) {
 	src := r.last[path]
 	if src == nil {
 		src = entitySource(ent)
+	}
+	if src == nil { // an entity without components: another one's
+		walkNodes(r.Scene.Plan.Roots, func(n *Node) {
+			if src == nil && n.Src != nil && n.Src.File == ent.File {
+				src = entitySource(n.Src)
+			}
+		})
 	}
 	cur, _, err := regfile.Read(path, r.Options.Limits.withDefaults().MaxBytes, nil)
 	if err != nil {
@@ -376,4 +385,387 @@ func xmlTagName(rest []byte, closing bool) string {
 		j++
 	}
 	return string(rest[i:j])
+}
+
+// PrepareCreate prepares writing entity e, made at run time (through the
+// inspector: created or cloned), with its subtree into the scene file of
+// its parent (the main scene file for a root), as a block of its own
+// right after its previous sibling that a file wrote (or before the
+// first), at that sibling's indentation. Call it on the simulation
+// goroutine after making e, and Commit: the scene's Plan then knows e as
+// the file's, so that a reload keeps it as it is.
+//
+// The block writes e's id, classes and every component as its attribute
+// string (the values e has, mixins composed: the file gets no "mixin:").
+// The edited scene is compiled and diffed with the running scene: it must
+// create that one entity under the right parent, with every component
+// and value e has, and change nothing else. Refused: a parent no file
+// wrote (save it first: ErrNoSource), an instance of a prefab or a part
+// of one (ErrFromPrefab), and what PrepareDestroy refuses.
+func (r *Reloader) PrepareCreate(e ecs.Entity) (*SaveEdit, error) {
+	sc := r.Scene
+	if n := sc.Nodes[e]; n != nil {
+		return nil, fmt.Errorf("the entity is already in the scene's files: %w", ErrCannotEdit)
+	}
+	if err := r.writable(e); err != nil {
+		return nil, err
+	}
+	ins, err := r.insertPlace(e)
+	if err != nil {
+		return nil, err
+	}
+	path := scenePath(r.File, ins.file)
+	src, err := r.currentBytes(path, ins.spec())
+	if err != nil {
+		return nil, err
+	}
+	out, err := ins.insert(src, r.blockOf(e, ins))
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := checkWritable(path); err != nil {
+		return nil, err
+	}
+	plan, sfs, err := checkFile(sc.Registry, r.File, r.Options, Snapshot{path: out})
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := sc.Diff(plan)
+	if err := r.onlyCreated(d, e); err != nil {
+		return nil, fmt.Errorf("%s: writing the entity would not give what the running scene has (%v); nothing saved: %w", ins.file, err, ErrCannotEdit)
+	}
+	s := &SaveEdit{File: path, Name: ins.file, Before: src, After: out, r: r, diff: d, snap: sfs.read}
+	if err := s.Adopt(e); err != nil {
+		return nil, fmt.Errorf("%v: %w", err, ErrCannotEdit)
+	}
+	return s, nil
+}
+
+// writable refuses an entity (or subtree) a file cannot write as it is:
+// an instance of a prefab, or a part of one.
+func (r *Reloader) writable(e ecs.Entity) error {
+	reg, w := r.Scene.Registry, r.Scene.World
+	if reg.PrefabOf(e) != "" || reg.PartKey(e) != "" {
+		return fmt.Errorf("the entity is (or is a part of) an instance of a prefab, which this save does not write: %w", ErrFromPrefab)
+	}
+	for _, c := range w.Children(e) {
+		if err := r.writable(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertion is where a new entity's block goes in a file.
+type insertion struct {
+	file   string
+	xml    bool
+	parent *Node // nil: a root
+	after  *Node // the previous sibling a file wrote, or nil
+	before *Node // the next one, when there is no previous
+}
+
+// insertPlace finds where e's block goes.
+func (r *Reloader) insertPlace(e ecs.Entity) (*insertion, error) {
+	sc, w := r.Scene, r.Scene.World
+	ins := &insertion{file: filepath.Base(r.File)}
+	if p, ok := w.Parent(e); ok {
+		pn := sc.Nodes[p]
+		if pn == nil || pn.Src == nil || !pn.Src.Pos.IsValid() {
+			return nil, fmt.Errorf("the entity's parent was made at run time: save the parent first: %w", ErrNoSource)
+		}
+		if r.Scene.Registry.PrefabOf(p) != "" || r.Scene.Registry.PartKey(p) != "" {
+			return nil, fmt.Errorf("the entity's parent is (a part of) an instance of a prefab: %w", ErrFromPrefab)
+		}
+		ins.parent, ins.file = pn, pn.Src.File
+	} else if len(sc.Plan.Roots) > 0 && sc.Plan.Roots[0].Src != nil {
+		ins.file = sc.Plan.Roots[0].Src.File
+	}
+	for x, ok := w.PrevSibling(e); ok; x, ok = w.PrevSibling(x) {
+		if n := sc.Nodes[x]; n != nil && n.Src != nil && n.Src.File == ins.file {
+			ins.after = n
+			break
+		}
+	}
+	if ins.after == nil {
+		for x, ok := w.NextSibling(e); ok; x, ok = w.NextSibling(x) {
+			if n := sc.Nodes[x]; n != nil && n.Src != nil && n.Src.File == ins.file {
+				ins.before = n
+				break
+			}
+		}
+	}
+	ins.xml = FormatOf(ins.file) == FormatXML
+	if !ins.xml && FormatOf(ins.file) != FormatYAML {
+		return nil, fmt.Errorf("%s: the editor does not edit %s files: %w", ins.file, formatName(ins.file), ErrCannotEdit)
+	}
+	return ins, nil
+}
+
+// onlyCreated checks that d creates one entity, e's counterpart (its
+// parent's node, every component and value of e and its subtree), and
+// changes nothing else.
+func (r *Reloader) onlyCreated(d *Diff, e ecs.Entity) error {
+	if len(d.Created) != 1 || len(d.Destroyed)+len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+		return errors.New(d.String())
+	}
+	n := d.Created[0]
+	if p, ok := r.Scene.World.Parent(e); ok != (n.Parent != nil) || ok && d.ents[n.Parent] != p {
+		return errors.New("it would be under another parent")
+	}
+	return r.sameAsWorld(n, e)
+}
+
+// sameAsWorld checks that node n composes exactly what entity e has (id,
+// classes, components and values; the computed world transform aside),
+// and so for their children in order.
+func (r *Reloader) sameAsWorld(n *Node, e ecs.Entity) error {
+	reg, w := r.Scene.Registry, r.Scene.World
+	if n.ID() != reg.EntityID(e) || !slicesEqual(n.Class(), reg.Classes(e)) {
+		return fmt.Errorf("%s: its id or classes differ", n.Path)
+	}
+	want := map[string]bool{}
+	for _, name := range reg.EntityComponents(e) {
+		if c, ok := reg.Component(name); ok && !c.ReadOnly() {
+			want[name] = true
+		}
+	}
+	for _, np := range n.Comps {
+		if !want[np.Name] {
+			return fmt.Errorf("%s: it would get %s", n.Path, np.Name)
+		}
+		delete(want, np.Name)
+		vals, err := reg.Values(e, np.Name)
+		sch := schemaOf(reg, np.Name)
+		if err != nil || sch == nil {
+			return fmt.Errorf("%s: %s: %v", n.Path, np.Name, err)
+		}
+		for _, pv := range np.Patch {
+			if pv.Index >= len(vals) || !sch.Props[pv.Index].Type.Equal(pv.Value, vals[pv.Index]) {
+				return fmt.Errorf("%s: %s would not read back as the running scene has it", n.Path, np.Name)
+			}
+		}
+	}
+	for name := range want {
+		return fmt.Errorf("%s: it would lose %s", n.Path, name)
+	}
+	kids := w.Children(e)
+	if len(kids) != len(n.Children) {
+		return fmt.Errorf("%s: %d children, want %d", n.Path, len(n.Children), len(kids))
+	}
+	for i, c := range n.Children {
+		if err := r.sameAsWorld(c, kids[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// blockOf writes e and its subtree as a scene file block, without
+// indentation (ins.insert indents it).
+func (r *Reloader) blockOf(e ecs.Entity, ins *insertion) []string {
+	reg, w := r.Scene.Registry, r.Scene.World
+	type kv struct{ k, v string }
+	var keys []kv
+	if id := reg.EntityID(e); id != "" {
+		keys = append(keys, kv{"id", id})
+	}
+	if cl := reg.Classes(e); len(cl) > 0 {
+		keys = append(keys, kv{"class", strings.Join(cl, " ")})
+	}
+	for _, name := range reg.EntityComponents(e) {
+		c, ok := reg.Component(name)
+		if !ok || c.ReadOnly() {
+			continue
+		}
+		attr, _ := reg.Attr(e, name)
+		keys = append(keys, kv{name, attr})
+	}
+	kids := w.Children(e)
+	var out []string
+	if ins.xml {
+		tag := "<entity"
+		for _, p := range keys {
+			tag += " " + p.k + `="` + xmlEscape(p.v, '"') + `"`
+		}
+		if len(kids) == 0 {
+			return []string{tag + "/>"}
+		}
+		out = append(out, tag+">")
+		for _, k := range kids {
+			for _, l := range r.blockOf(k, ins) {
+				out = append(out, "  "+l)
+			}
+		}
+		return append(out, "</entity>")
+	}
+	for i, p := range keys {
+		line := p.k + ":"
+		if p.v != "" {
+			line += " " + yamlValue(p.v, false)
+		}
+		if i == 0 {
+			out = append(out, "- "+line)
+		} else {
+			out = append(out, "  "+line)
+		}
+	}
+	if len(keys) == 0 {
+		out = append(out, "- {}")
+	}
+	if len(kids) > 0 {
+		out = append(out, "  children:")
+		for _, k := range kids {
+			for _, l := range r.blockOf(k, ins) {
+				out = append(out, "    "+l)
+			}
+		}
+	}
+	return out
+}
+
+// insert puts the block's lines into src at ins's place.
+func (ins *insertion) insert(src []byte, lines []string) ([]byte, error) {
+	nl := "\n"
+	if bytes.Contains(src, []byte("\r\n")) {
+		nl = "\r\n"
+	}
+	at, indent, lead, err := ins.where(src)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString(lead)
+	for _, l := range lines {
+		b.WriteString(indent + l + nl)
+	}
+	out := append(append(append([]byte{}, src[:at]...), b.String()...), src[at:]...)
+	return out, nil
+}
+
+// where returns the offset the block goes at, the indentation of its
+// lines, and text to write first (a "children:" key, say).
+func (ins *insertion) where(src []byte) (at int, indent, lead string, err error) {
+	nl := "\n"
+	if bytes.Contains(src, []byte("\r\n")) {
+		nl = "\r\n"
+	}
+	sib := ins.after
+	if sib == nil {
+		sib = ins.before
+	}
+	if sib != nil {
+		start, ok := lineColOffset(src, sib.Src.Pos.Line, sib.Src.Pos.Col)
+		if !ok {
+			return 0, "", "", fmt.Errorf("%s: the sibling's position is not in the file: %w", sib.Src.Pos, ErrCannotEdit)
+		}
+		ls, _ := lineAt(src, start)
+		ind, _ := indentOf(src[ls:start])
+		if ins.before != nil {
+			return ls, strings.Repeat(" ", ind), "", nil
+		}
+		end, err := blockEnd(src, start, ins.xml, sib.Src)
+		return end, strings.Repeat(" ", ind), "", err
+	}
+	if ins.parent == nil {
+		return 0, "", "", fmt.Errorf("the scene's file has no entities to put a new root after: %w", ErrCannotEdit)
+	}
+	ps := ins.parent.Src
+	start, ok := lineColOffset(src, ps.Pos.Line, ps.Pos.Col)
+	if !ok {
+		return 0, "", "", fmt.Errorf("%s: the parent's position is not in the file: %w", ps.Pos, ErrCannotEdit)
+	}
+	ls, _ := lineAt(src, start)
+	if ins.xml {
+		ind, _ := indentOf(src[ls:start])
+		return xmlFirstChild(src, start, ind, nl)
+	}
+	end, err := blockEnd(src, start, false, ps)
+	if err != nil {
+		return 0, "", "", err
+	}
+	key := start - ls // the parent's keys' column
+	if strings.Contains(string(src[start:end]), "children:") {
+		return 0, "", "", fmt.Errorf("%s: the parent writes children: in a way the editor does not extend: %w", ps.Pos, ErrCannotEdit)
+	}
+	return end, strings.Repeat(" ", key+2), strings.Repeat(" ", key) + "children:" + nl, nil
+}
+
+// blockEnd returns the offset after the block (YAML item or XML element)
+// of the entity whose first key or start tag is at start.
+func blockEnd(src []byte, start int, xml bool, ent *EntitySpec) (int, error) {
+	if xml {
+		end, err := xmlElementEnd(src, start)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
+		}
+		_, le := lineAt(src, max(end-1, start))
+		if len(bytes.TrimSpace(src[end:le])) == 0 {
+			return le, nil
+		}
+		return 0, fmt.Errorf("%s: something follows the element on its line: %w", ent.Pos, ErrCannotEdit)
+	}
+	ls, le := lineAt(src, start)
+	dash, _ := indentOf(src[ls:start])
+	end := le
+	for next := le; next < len(src); {
+		_, ne := lineAt(src, next)
+		ind, blank := indentOf(src[next:ne])
+		if !blank && ind <= dash {
+			break
+		}
+		if !blank {
+			end = ne
+		}
+		next = ne
+	}
+	if end == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
+		return 0, fmt.Errorf("%s: the file does not end with a line break: %w", ent.Pos, ErrCannotEdit)
+	}
+	return end, nil
+}
+
+// xmlFirstChild returns where the first child element of the element at
+// start goes: before its end tag, or in place of its "/>".
+func xmlFirstChild(src []byte, start, ind int, nl string) (int, string, string, error) {
+	tagEnd, self, err := xmlTagEnd(src, start)
+	if err != nil {
+		return 0, "", "", fmt.Errorf("%v: %w", err, ErrCannotEdit)
+	}
+	pad := strings.Repeat(" ", ind)
+	if self {
+		return 0, "", "", fmt.Errorf("the parent element closes itself (%s/>): give it an end tag first: %w", pad, ErrCannotEdit)
+	}
+	end, err := xmlElementEnd(src, start)
+	if err != nil {
+		return 0, "", "", fmt.Errorf("%v: %w", err, ErrCannotEdit)
+	}
+	closeAt := bytes.LastIndex(src[tagEnd:end], []byte("</")) + tagEnd
+	ls, _ := lineAt(src, closeAt)
+	if len(bytes.TrimSpace(src[ls:closeAt])) == 0 {
+		return ls, pad + "  ", "", nil
+	}
+	return closeAt, pad + "  ", nl, nil
+}
+
+// spec is an entity of the file the block goes into.
+func (ins *insertion) spec() *EntitySpec {
+	for _, n := range []*Node{ins.after, ins.before, ins.parent} {
+		if n != nil && n.Src != nil {
+			return n.Src
+		}
+	}
+	return &EntitySpec{File: ins.file}
 }
