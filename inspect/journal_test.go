@@ -494,3 +494,61 @@ func TestSaveCreateClone(t *testing.T) {
 		})
 	}
 }
+
+// TestSaveReparent: PUT .../parent?save=1 moves the entity's block (its
+// lines as written) under the new parent, after its last child, at its
+// indentation; a reload finds nothing to do; undo and redo move it back
+// and forth in the file. An entity without an id is refused.
+func TestSaveReparent(t *testing.T) {
+	for _, c := range []struct{ name, src, block, moved, root string }{
+		{"scene.yaml", savedScene, "      - id: wreck\n        mixin: rock\n        position: 0 15 0\n        scale: 2 2 2\n",
+			"        position: 1 0.5 0\n      - id: wreck\n        mixin: rock\n        position: 0 15 0\n        scale: 2 2 2\n  - id: field\n",
+			"        velocity: 0.5 -1 0\n  - id: wreck\n    mixin: rock\n    position: 0 15 0\n    scale: 2 2 2\n"},
+		{"scene.xml", savedXML, `    <entity id="wreck" mixin="rock" position="0 15 0" scale="2 2 2"/>` + "\n",
+			`    <entity class="gun right" position="1 0.5 0"/>` + "\n" + `    <entity id="wreck" mixin="rock" position="0 15 0" scale="2 2 2"/>` + "\n  </entity>\n",
+			"  </entity>\n" + `  <entity id="wreck" mixin="rock" position="0 15 0" scale="2 2 2"/>` + "\n</scene>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, file := newSaveEnv(t, c.name, c.src)
+			e.paused()
+			reloadNothing := func(when string) {
+				e.sim(func() {
+					d, err := e.in.opt.Reloader.Reload()
+					if err != nil || !d.Empty() {
+						t.Errorf("%s: a reload finds %v %v", when, d, err)
+					}
+				})
+			}
+			before := e.dump()
+			e.call("PUT", "/api/entities/wreck/parent?save=1", "ship").expect(t, http.StatusOK)
+			moved := readFile(t, file)
+			if !strings.Contains(moved, c.moved) || strings.Replace(moved, c.block, "", 1) != strings.Replace(c.src, c.block, "", 1) {
+				t.Fatalf("after a saved move the file is\n%s", moved)
+			}
+			reloadNothing("after the move")
+			after := e.dump()
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != c.src || e.dump() != before {
+				t.Fatalf("undo of a saved move: the file is\n%s", got)
+			}
+			reloadNothing("after undo")
+			e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); got != moved || e.dump() != after {
+				t.Fatalf("redo of a saved move: the file is\n%s", got)
+			}
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			// To the root: after the last root, at the roots' indentation.
+			e.call("PUT", "/api/entities/wreck/parent?save=1", "").expect(t, http.StatusOK)
+			if got := readFile(t, file); !strings.Contains(got, c.root) {
+				t.Fatalf("after a saved move to the root the file is\n%s", got)
+			}
+			reloadNothing("after the move to the root")
+			e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+			now := e.dump()
+			msg := e.call("PUT", "/api/entities/ship/0/parent?save=1", "field").expect(t, http.StatusConflict).errMsg(t)
+			if !strings.Contains(msg, "give it an id") || readFile(t, file) != c.src || e.dump() != now {
+				t.Errorf("a saved move of an entity without an id: %q", msg)
+			}
+		})
+	}
+}

@@ -565,7 +565,7 @@ func (in *Inspector) putParent(w http.ResponseWriter, r *http.Request, ref strin
 // among its new siblings, keeping its own (local) position, rotation and
 // scale. 409 for a move under itself or one of its descendants.
 func (in *Inspector) execReparent(l *JournalLine) reply {
-	if rep := noEntitySave(l.Save, "reparenting"); rep != nil {
+	if rep := in.noSave(l.Save); rep != nil {
 		return *rep
 	}
 	e, err := in.resolve(l.Ref)
@@ -590,17 +590,29 @@ func (in *Inspector) execReparent(l *JournalLine) reply {
 		return errReply(http.StatusConflict, "inspect: "+err.Error())
 	}
 	to := in.placeOf(e)
+	s := in.hist.slotOf(e)
 	ev := changeEvent{Op: "reparent", Ref: in.path(e), Entity: in.label(e),
 		Entries: []loader.DiffEntry{{Kind: loader.EntityMoved, Entity: in.label(e), Old: oldRef, New: in.path(e)}}}
+	var f *savedFile
+	if l.Save {
+		sv, err := in.opt.Reloader.PrepareReparent(e)
+		if err == nil {
+			_, err = sv.Commit()
+		}
+		if err != nil {
+			_ = in.moveTo(s, from, "move it back")
+			return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
+		}
+		ev.Saved, ev.File, f = true, sv.Name, fileOf(sv)
+	}
 	in.hub.publish("change", ev)
 	where := "the root"
 	if !parent.IsZero() {
 		where = in.label(parent)
 	}
-	s := in.hist.slotOf(e)
-	x := &entry{Op: "reparent", Ref: oldRef, Entity: label, Summary: "move " + label + " under " + where}
-	x.undo = func() *reply { return in.moveTo(s, from, "undo "+x.Summary) }
-	x.redo = func() *reply { return in.moveTo(s, to, "redo "+x.Summary) }
+	x := &entry{Op: "reparent", Ref: oldRef, Entity: label, Summary: "move " + label + " under " + where, Saved: ev.Saved, File: ev.File}
+	x.undo = func() *reply { return in.moveSaved(s, from, f, true, "undo "+x.Summary) }
+	x.redo = func() *reply { return in.moveSaved(s, to, f, false, "redo "+x.Summary) }
 	in.record(x)
 	return okReply(in.entityInfo(e))
 }
@@ -666,4 +678,35 @@ func (in *Inspector) entityAction(w http.ResponseWriter, r *http.Request, ref, a
 	case "parent":
 		in.methods(w, r, handlers{"PUT": func(w http.ResponseWriter, r *http.Request) { in.putParent(w, r, ref) }})
 	}
+}
+
+// moveSaved is moveTo for undo (back) or redo of a reparenting, the
+// entity's block moved in the file too for a saved one (f).
+func (in *Inspector) moveSaved(s *slot, p place, f *savedFile, back bool, what string) *reply {
+	if f == nil {
+		return in.moveTo(s, p, what)
+	}
+	e, bad := in.alive(s, what)
+	if bad != nil {
+		return bad
+	}
+	from, to := f.before, f.after
+	if back {
+		from, to = to, from
+	}
+	sv, err := in.opt.Reloader.PrepareSwapMove(e, f.path, from, to)
+	if err != nil {
+		rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
+		return &rep
+	}
+	old := in.placeOf(e)
+	if bad := in.moveTo(s, p, what); bad != nil {
+		return bad
+	}
+	if _, err := sv.Commit(); err != nil {
+		_ = in.moveTo(s, old, what)
+		rep := errReply(saveStatus(err), "inspect: cannot "+what+": the file was not written, and nothing changed: "+err.Error())
+		return &rep
+	}
+	return nil
 }

@@ -769,3 +769,126 @@ func (ins *insertion) spec() *EntitySpec {
 	}
 	return &EntitySpec{File: ins.file}
 }
+
+// PrepareReparent prepares moving entity e's block in its file to where
+// e now stands in the World (moved there just before, under another
+// parent, last among its siblings): its lines are taken out and put
+// back after the new previous sibling's block (or as the parent's first
+// child), shifted to that indentation, comments and layout kept. Call it
+// on the simulation goroutine right after the move, and Commit. The
+// edited scene must move that entity and change nothing else, so an
+// entity without an id (matched by its place) is refused: give it an id.
+// Refused too: a move between files, an entity made at run time or a
+// part of a prefab instance, as PrepareDestroy refuses them.
+func (r *Reloader) PrepareReparent(e ecs.Entity) (*SaveEdit, error) {
+	n := r.Scene.Nodes[e]
+	if n == nil || n.Src == nil || !n.Src.Pos.IsValid() {
+		return nil, fmt.Errorf("the entity was made at run time (spawned, or by the program or the inspector): %w", ErrNoSource)
+	}
+	if r.Scene.Registry.PartKey(e) != "" {
+		return nil, fmt.Errorf("the entity is a part of an instance of a prefab: its place is the prefab's: %w", ErrFromPrefab)
+	}
+	ins, err := r.insertPlace(e)
+	if err != nil {
+		return nil, err
+	}
+	if ins.after == n || ins.before == n {
+		return nil, fmt.Errorf("loader: PrepareReparent: the entity is its own sibling")
+	}
+	ent := n.Src
+	if ins.file != ent.File {
+		return nil, fmt.Errorf("the entity is written in %s and its new parent in %s: the editor does not move blocks between files: %w", ent.File, ins.file, ErrCannotEdit)
+	}
+	path := scenePath(r.File, ent.File)
+	src, err := r.currentBytes(path, ent)
+	if err != nil {
+		return nil, err
+	}
+	out, err := moveBlock(src, ent, ins)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := checkWritable(path); err != nil {
+		return nil, err
+	}
+	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, Snapshot{path: out})
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := r.Scene.Diff(plan)
+	if err := onlyMoved(d, e); err != nil {
+		return nil, fmt.Errorf("%s: moving the entity's block would change more than its place (%v); nothing saved (an entity without an id is matched by its place: give it an id): %w", ent.Pos, err, ErrCannotEdit)
+	}
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
+}
+
+// onlyMoved checks that d moves entity e and changes nothing else.
+func onlyMoved(d *Diff, e ecs.Entity) error {
+	if len(d.Moved) != 1 || d.ents[d.Moved[0]] != e {
+		return errors.New(d.String())
+	}
+	if len(d.Created)+len(d.Destroyed)+len(d.Changed)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+		return errors.New(d.String())
+	}
+	return nil
+}
+
+// moveBlock returns src with ent's block moved to ins's place.
+func moveBlock(src []byte, ent *EntitySpec, ins *insertion) ([]byte, error) {
+	start, ok := lineColOffset(src, ent.Pos.Line, ent.Pos.Col)
+	if !ok {
+		return nil, fmt.Errorf("%s: the entity's position is not in the file: %w", ent.Pos, ErrCannotEdit)
+	}
+	rs, _ := lineAt(src, start)
+	re, err := blockEnd(src, start, ins.xml, ent)
+	if err != nil {
+		return nil, err
+	}
+	at, indent, lead, err := ins.where(src)
+	if err != nil {
+		return nil, err
+	}
+	if at > rs && at < re {
+		return nil, fmt.Errorf("%s: the new place is inside the entity's own block: %w", ent.Pos, ErrCannotEdit)
+	}
+	old, _ := indentOf(src[rs:start])
+	lines := strings.SplitAfter(string(src[rs:re]), "\n")
+	var b strings.Builder
+	b.WriteString(lead)
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		ind, blank := indentOf([]byte(l))
+		if blank {
+			b.WriteString(l)
+			continue
+		}
+		if ind < old {
+			return nil, fmt.Errorf("%s: a line of the block is indented less than its first: %w", ent.Pos, ErrCannotEdit)
+		}
+		b.WriteString(indent + l[old:])
+	}
+	block := b.String()
+	out := make([]byte, 0, len(src)+len(block))
+	if at >= re {
+		out = append(append(append(append(out, src[:rs]...), src[re:at]...), block...), src[at:]...)
+	} else {
+		out = append(append(append(append(out, src[:at]...), block...), src[at:rs]...), src[re:]...)
+	}
+	return out, nil
+}
+
+// PrepareSwapMove prepares writing to into the scene file at path, which
+// must hold from now: the undo or redo of a saved move of entity e
+// (PrepareReparent). The caller moves e in the World and Commits.
+func (r *Reloader) PrepareSwapMove(e ecs.Entity, path string, from, to []byte) (*SaveEdit, error) {
+	s, d, err := r.prepareSwap(path, from, to)
+	if err != nil {
+		return nil, err
+	}
+	if err := onlyMoved(d, e); err != nil {
+		return nil, fmt.Errorf("putting %s back would change more than the entity's place (%v): the scene's files were edited and not reloaded, or reloaded since; nothing written: %w", path, err, ErrFileChanged)
+	}
+	return s, nil
+}
