@@ -25,12 +25,15 @@ type JournalLine struct {
 	// Tick counts the ticks run before the change was applied.
 	Tick uint64 `json:"tick"`
 	// Op is "set", "remove", "create", "destroy", "clone", "reparent",
-	// "emit", "undo" or "redo"; "reload" marks a hot reload that changed
+	// "emit", "revert" (a prefab instance's override dropped), "undo" or
+	// "redo"; "reload" marks a hot reload that changed
 	// the scene (a replay cannot make it again).
 	Op string `json:"op"`
 	// Ref is the entity's reference when the change was made.
 	Ref       string `json:"ref,omitempty"`
 	Component string `json:"component,omitempty"`
+	// Property is the property a revert names ("": the whole component).
+	Property string `json:"property,omitempty"`
 	// Attr is the attribute string of a set.
 	Attr string `json:"attr,omitempty"`
 	// Save: the change was asked with ?save=1 (a replay never writes
@@ -68,6 +71,8 @@ func (in *Inspector) apply(l *JournalLine) reply {
 		rep = in.execReparent(l)
 	case "emit":
 		rep = in.execEmit(l)
+	case "revert":
+		rep = in.execRevert(l)
 	case "undo":
 		rep = in.undo()
 	case "redo":

@@ -74,6 +74,10 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postEvent(w, r, ref, name) }})
 			return
 		}
+		if ref, action, ok := splitPrefabPath(r.URL); ok {
+			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postPrefab(w, r, ref, action) }})
+			return
+		}
 		if ref, action, ok := splitActionPath(r.URL); ok {
 			in.entityAction(w, r, ref, action)
 			return
@@ -402,6 +406,7 @@ DELETE /api/entities/REF/components/NAME     remove a component                 
 POST   /api/entities/REF/events/NAME         emit an event (JSON detail body)      [token]
 POST   /api/entities/REF/clone               copy an entity and its subtree        [token]
 PUT    /api/entities/REF/parent              move under the body's REF ("": root)  [token]
+POST   /api/entities/REF/prefab/revert       an instance's value back to its prefab's [token]
 GET    /api/history                          the changes made through the API
 POST   /api/undo, /api/redo                  undo or redo the last change          [token]
 POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]

@@ -6,6 +6,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // paused starts e and pauses it, so that dumps compare.
@@ -551,4 +554,67 @@ func TestSaveReparent(t *testing.T) {
 			}
 		})
 	}
+}
+
+const prefabScene = `prefabs:
+  rock:
+    spin: "axis: 0 1 0; speed: 45"
+    velocity: 0 0 0
+entities:
+  - id: r1
+    prefab: rock
+    spin: "axis: 1 0 0; speed: 10"
+    alive:
+  - id: plain
+    spin: "speed: 3"
+`
+
+// TestPrefabRevert: POST .../prefab/revert gives an instance's property,
+// or whole component, its prefab's value again (a component the prefab
+// lacks goes), as an undoable command; a non-instance is a 409; apply,
+// variant and a saved revert are not there yet (501).
+func TestPrefabRevert(t *testing.T) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+		return loader.LoadBytes(reg, "scene.yaml", []byte(prefabScene), loader.Options{})
+	}).paused()
+	attr := func(name string) string {
+		var s string
+		e.sim(func() {
+			r, _ := e.reg.EntityByID("r1")
+			if !e.reg.Has(r, name) {
+				s = "(none)"
+				return
+			}
+			s, _ = e.reg.Attr(r, name)
+		})
+		return s
+	}
+	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"spin","property":"speed"}`).expect(t, http.StatusOK)
+	if got := attr("spin"); got != "axis: 1 0 0; speed: 45" {
+		t.Errorf("after reverting spin.speed: %q", got)
+	}
+	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"spin"}`).expect(t, http.StatusOK)
+	if got := attr("spin"); got != "axis: 0 1 0; speed: 45" {
+		t.Errorf("after reverting spin: %q", got)
+	}
+	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"alive"}`).expect(t, http.StatusOK)
+	if got := attr("alive"); got != "(none)" {
+		t.Errorf("after reverting alive: %q", got)
+	}
+	if h := e.history(); len(h.Entries) != 3 || h.Entries[0].Op != "revert" || h.Entries[0].Summary != "revert spin.speed of #r1 to its prefab" {
+		t.Errorf("history %+v", h.Entries[0])
+	}
+	for range 3 {
+		e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	}
+	if got := attr("spin") + " " + attr("alive"); got != "axis: 1 0 0; speed: 10 " {
+		t.Errorf("after three undos: %q", got)
+	}
+	e.call("POST", "/api/entities/plain/prefab/revert", `{"component":"spin"}`).expect(t, http.StatusConflict)
+	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"spin","property":"nope"}`).expect(t, http.StatusNotFound)
+	e.call("POST", "/api/entities/r1/prefab/revert", `{}`).expect(t, http.StatusBadRequest)
+	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin"}`).expect(t, http.StatusNotImplemented)
+	e.call("POST", "/api/entities/r1/prefab/apply", `{"component":"spin"}`).expect(t, http.StatusNotImplemented)
+	e.call("POST", "/api/entities/r1/prefab/variant", `{"name":"rock-b"}`).expect(t, http.StatusNotImplemented)
+	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"spin"}`, "noToken: 1").expect(t, http.StatusUnauthorized)
 }

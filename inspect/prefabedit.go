@@ -1,0 +1,182 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Prefab workflows on an instance of a prefab. Revert (drop an
+// instance's override: its component, or one property, goes back to the
+// prefab's value) is a command like a set. Apply (push the instance's
+// value into the prefab) and variant (a new prefab from a tuned
+// instance) are not there yet: 501.
+
+// prefabRequest is the body of POST /api/entities/REF/prefab/ACTION.
+type prefabRequest struct {
+	Component string `json:"component"`
+	Property  string `json:"property"`
+	Name      string `json:"name"`
+}
+
+// prefabActions are the actions under /api/entities/REF/prefab/.
+var prefabActions = map[string]bool{"apply": true, "revert": true, "variant": true}
+
+// splitPrefabPath cuts /api/entities/REF/prefab/ACTION into the
+// unescaped reference and the action; ok is false for another path.
+func splitPrefabPath(u *url.URL) (ref, action string, ok bool) {
+	rest := strings.TrimPrefix(u.EscapedPath(), "/api/entities/")
+	i := strings.LastIndex(rest, "/prefab/")
+	if i <= 0 || !prefabActions[rest[i+len("/prefab/"):]] {
+		return "", "", false
+	}
+	ref, err := url.PathUnescape(rest[:i])
+	if err != nil || ref == "" {
+		return "", "", false
+	}
+	return ref, rest[i+len("/prefab/"):], true
+}
+
+// postPrefab: POST /api/entities/REF/prefab/ACTION.
+func (in *Inspector) postPrefab(w http.ResponseWriter, r *http.Request, ref, action string) {
+	save, ok := in.wantSave(w, r)
+	if !ok {
+		return
+	}
+	body, ok := in.readBody(w, r)
+	if !ok {
+		return
+	}
+	var req prefabRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil || dec.More() {
+		writeError(w, http.StatusBadRequest, `inspect: body: want {"component": "name", "property": "name"} (property optional), or {"name": "new-prefab"} for a variant`)
+		return
+	}
+	if action != "revert" {
+		writeError(w, http.StatusNotImplemented, "inspect: prefab/"+action+" is not supported yet; nothing changed (edit the prefab in the scene file, under -watch)")
+		return
+	}
+	if req.Component == "" {
+		writeError(w, http.StatusBadRequest, `inspect: body: "component" is missing`)
+		return
+	}
+	in.do(w, r, func() reply {
+		return in.apply(&JournalLine{Op: "revert", Ref: ref, Component: req.Component, Property: req.Property, Save: save})
+	})
+}
+
+// execRevert gives component l.Component (or its property l.Property) of
+// instance l.Ref its prefab's value again: the values the prefab's root
+// composes, defaults for the properties it does not write; a component
+// the prefab does not have is removed.
+func (in *Inspector) execRevert(l *JournalLine) reply {
+	if l.Save {
+		return errReply(http.StatusNotImplemented, "inspect: saving a revert into the scene file (?save=1) is not supported yet; nothing changed (revert without ?save=1, or delete the instance's key in the file)")
+	}
+	e, err := in.resolve(l.Ref)
+	if err != nil {
+		return refError(err)
+	}
+	name := l.Component
+	c, bad := in.component("set", name)
+	if bad != nil {
+		return *bad
+	}
+	node, rep := in.prefabRoot(e)
+	if rep != nil {
+		return *rep
+	}
+	want, has := prefabValues(c.Schema, node, name)
+	had := in.reg.Has(e, name)
+	var old []any
+	if had {
+		if v, err := in.reg.Values(e, name); err == nil {
+			old = cloneValues(v)
+		}
+	}
+	var now []any
+	switch {
+	case l.Property != "":
+		idx := propIndex(c.Schema, l.Property)
+		if idx < 0 {
+			return errReply(http.StatusNotFound, fmt.Sprintf("inspect: component %q has no property %q", name, l.Property))
+		}
+		if !had {
+			return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", l.Ref, name))
+		}
+		now = cloneValues(old)
+		now[idx] = want[idx]
+	case has:
+		now = want
+	}
+	if now == nil {
+		if had {
+			err = in.reg.Remove(e, name)
+		}
+	} else {
+		err = in.reg.SetPatch(e, name, valuesPatch(cloneValues(now)), registry.Merge)
+	}
+	if err != nil {
+		return writeErrReply(http.StatusConflict, err)
+	}
+	ev := changeEvent{Op: "revert", Ref: in.path(e), Entity: in.label(e), Component: name}
+	if attr, err := in.reg.Attr(e, name); err == nil && now != nil {
+		ev.Attr = attr
+	}
+	in.hub.publish("change", ev)
+	x := in.componentEntry(&ev, e, name, had, old, now, nil)
+	x.Summary = "revert " + name + " of " + ev.Entity + " to its prefab"
+	if l.Property != "" {
+		x.Summary = "revert " + name + "." + l.Property + " of " + ev.Entity + " to its prefab"
+	}
+	in.record(x)
+	return okReply(ev)
+}
+
+// prefabRoot returns the prefab node e is the root instance of, or a
+// 409 saying e is not one.
+func (in *Inspector) prefabRoot(e ecs.Entity) (*registry.PrefabNode, *reply) {
+	name := in.reg.PrefabOf(e)
+	p, ok := in.reg.Prefab(name)
+	if name == "" || !ok || p.Root == nil || in.reg.PartKey(e) != "" {
+		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: %s is not the root of an instance of a prefab (a part of one is reverted through its prefab's file)", in.label(e)))
+		return nil, &rep
+	}
+	return p.Root, nil
+}
+
+// prefabValues returns the values node composes for component name over
+// the schema's defaults, and whether the node has the component.
+func prefabValues(s *registry.Schema, node *registry.PrefabNode, name string) ([]any, bool) {
+	vals := cloneValues(s.Defaults())
+	for _, np := range node.Components {
+		if np.Name != name {
+			continue
+		}
+		for _, pv := range np.Patch {
+			if pv.Index < len(vals) {
+				vals[pv.Index] = pv.Value
+			}
+		}
+		return cloneValues(vals), true
+	}
+	return vals, false
+}
+
+// propIndex returns the index of property name in s, or -1.
+func propIndex(s *registry.Schema, name string) int {
+	for i := range s.Props {
+		if s.Props[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
