@@ -73,6 +73,8 @@ func (in *Inspector) apply(l *JournalLine) reply {
 		rep = in.execEmit(l)
 	case "revert":
 		rep = in.execRevert(l)
+	case "apply":
+		rep = in.execApplyPrefab(l)
 	case "undo":
 		rep = in.undo()
 	case "redo":

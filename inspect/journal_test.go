@@ -571,8 +571,9 @@ entities:
 
 // TestPrefabRevert: POST .../prefab/revert gives an instance's property,
 // or whole component, its prefab's value again (a component the prefab
-// lacks goes), as an undoable command; a non-instance is a 409; apply,
-// variant and a saved revert are not there yet (501).
+// lacks goes), as an undoable command; a non-instance is a 409; variant
+// and a saved revert are not there yet (501); apply needs ?save=1 and
+// the scene's file.
 func TestPrefabRevert(t *testing.T) {
 	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
 		return loader.LoadBytes(reg, "scene.yaml", []byte(prefabScene), loader.Options{})
@@ -614,7 +615,73 @@ func TestPrefabRevert(t *testing.T) {
 	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"spin","property":"nope"}`).expect(t, http.StatusNotFound)
 	e.call("POST", "/api/entities/r1/prefab/revert", `{}`).expect(t, http.StatusBadRequest)
 	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin"}`).expect(t, http.StatusNotImplemented)
-	e.call("POST", "/api/entities/r1/prefab/apply", `{"component":"spin"}`).expect(t, http.StatusNotImplemented)
+	e.call("POST", "/api/entities/r1/prefab/apply", `{"component":"spin"}`).expect(t, http.StatusConflict)
+	e.call("POST", "/api/entities/r1/prefab/apply?save=1", `{"component":"spin"}`).expect(t, http.StatusNotImplemented)
 	e.call("POST", "/api/entities/r1/prefab/variant", `{"name":"rock-b"}`).expect(t, http.StatusNotImplemented)
 	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"spin"}`, "noToken: 1").expect(t, http.StatusUnauthorized)
+}
+
+const prefabFileScene = `prefabs:
+  rock:
+    spin: "axis: 0 1 0; speed: 45"   # the rocks' spin
+    velocity: 0 0 0
+entities:
+  - id: r1
+    prefab: rock
+    spin: "axis: 1 0 0; speed: 10"
+  - id: r2
+    prefab: rock
+  - id: r3
+    prefab: rock
+    position: 1 2 3
+`
+
+// TestPrefabApply: POST .../prefab/apply?save=1 writes an instance's
+// value into its prefab in the file (that value alone) and every other
+// instance follows at once; undo puts the file and the instances back,
+// redo again; a reload after each finds nothing to do.
+func TestPrefabApply(t *testing.T) {
+	e, file := newSaveEnv(t, "scene.yaml", prefabFileScene)
+	e.paused()
+	spin := func(id string) string {
+		var s string
+		e.sim(func() {
+			r, _ := e.reg.EntityByID(id)
+			s, _ = e.reg.Attr(r, "spin")
+		})
+		return s
+	}
+	reloadNothing := func(when string) {
+		e.sim(func() {
+			d, err := e.in.opt.Reloader.Reload()
+			if err != nil || !d.Empty() {
+				t.Errorf("%s: a reload finds %v %v", when, d, err)
+			}
+		})
+	}
+	before := e.dump()
+	e.call("POST", "/api/entities/r1/prefab/apply?save=1", `{"component":"spin","property":"speed"}`).expect(t, http.StatusOK)
+	want := replaceOnce(t, prefabFileScene, `spin: "axis: 0 1 0; speed: 45"`, `spin: "axis: 0 1 0; speed: 10"`)
+	if got := readFile(t, file); got != want {
+		t.Fatalf("after apply the file is\n%s", got)
+	}
+	if spin("r2") != "axis: 0 1 0; speed: 10" || spin("r3") != "axis: 0 1 0; speed: 10" || spin("r1") != "axis: 1 0 0; speed: 10" {
+		t.Errorf("after apply: r1 %q r2 %q r3 %q", spin("r1"), spin("r2"), spin("r3"))
+	}
+	reloadNothing("after apply")
+	after := e.dump()
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	if got := readFile(t, file); got != prefabFileScene || e.dump() != before {
+		t.Fatalf("undo of apply: the file is\n%s\nr2 %q", got, spin("r2"))
+	}
+	reloadNothing("after undo")
+	e.call("POST", "/api/redo", "").expect(t, http.StatusOK)
+	if got := readFile(t, file); got != want || e.dump() != after {
+		t.Fatalf("redo of apply: the file is\n%s", got)
+	}
+	if h := e.history(); h.Entries[0].Summary != "apply spin.speed of #r1 to prefab rock" || !h.Entries[0].Saved {
+		t.Errorf("entry %+v", h.Entries[0])
+	}
+	e.call("POST", "/api/entities/r1/prefab/apply", `{"component":"spin"}`).expect(t, http.StatusConflict)
+	e.call("POST", "/api/entities/r1/prefab/apply?save=1", `{"component":"health"}`).expect(t, http.StatusNotFound)
 }

@@ -15,8 +15,10 @@ import (
 // Prefab workflows on an instance of a prefab. Revert (drop an
 // instance's override: its component, or one property, goes back to the
 // prefab's value) is a command like a set. Apply (push the instance's
-// value into the prefab) and variant (a new prefab from a tuned
-// instance) are not there yet: 501.
+// value into the prefab, saved into the file: every instance follows
+// through the hot-reload path) is a command whose undo swaps the file
+// back the same way. Variant (a new prefab from a tuned instance) is not
+// there yet: 501.
 
 // prefabRequest is the body of POST /api/entities/REF/prefab/ACTION.
 type prefabRequest struct {
@@ -60,7 +62,7 @@ func (in *Inspector) postPrefab(w http.ResponseWriter, r *http.Request, ref, act
 		writeError(w, http.StatusBadRequest, `inspect: body: want {"component": "name", "property": "name"} (property optional), or {"name": "new-prefab"} for a variant`)
 		return
 	}
-	if action != "revert" {
+	if action == "variant" {
 		writeError(w, http.StatusNotImplemented, "inspect: prefab/"+action+" is not supported yet; nothing changed (edit the prefab in the scene file, under -watch)")
 		return
 	}
@@ -69,7 +71,7 @@ func (in *Inspector) postPrefab(w http.ResponseWriter, r *http.Request, ref, act
 		return
 	}
 	in.do(w, r, func() reply {
-		return in.apply(&JournalLine{Op: "revert", Ref: ref, Component: req.Component, Property: req.Property, Save: save})
+		return in.apply(&JournalLine{Op: action, Ref: ref, Component: req.Component, Property: req.Property, Save: save})
 	})
 }
 
@@ -179,4 +181,88 @@ func propIndex(s *registry.Schema, name string) int {
 		}
 	}
 	return -1
+}
+
+// execApplyPrefab writes the value of component l.Component (or its
+// property l.Property) of instance l.Ref into its prefab in the scene
+// file, and applies that to the running scene: every instance that does
+// not write the component itself follows. It needs ?save=1 (the prefab
+// is the file's).
+func (in *Inspector) execApplyPrefab(l *JournalLine) reply {
+	if rep := in.noSave(l.Save); rep != nil {
+		return *rep
+	}
+	if !l.Save {
+		return errReply(http.StatusConflict, "inspect: applying a value to a prefab writes the prefab in the scene file: ask with ?save=1; nothing changed")
+	}
+	e, err := in.resolve(l.Ref)
+	if err != nil {
+		return refError(err)
+	}
+	name := l.Component
+	c, bad := in.component("set", name)
+	if bad != nil {
+		return *bad
+	}
+	if _, rep := in.prefabRoot(e); rep != nil {
+		return *rep
+	}
+	vals, err := in.reg.Values(e, name)
+	if err != nil || !in.reg.Has(e, name) {
+		return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", l.Ref, name))
+	}
+	attr := c.Schema.PrintAttr(vals)
+	if l.Property != "" {
+		idx := propIndex(c.Schema, l.Property)
+		if idx < 0 {
+			return errReply(http.StatusNotFound, fmt.Sprintf("inspect: component %q has no property %q", name, l.Property))
+		}
+		attr = l.Property + ": " + c.Schema.Props[idx].Print(vals[idx])
+	}
+	prefab := in.reg.PrefabOf(e)
+	sv, err := in.opt.Reloader.PrepareApplyPrefab(prefab, name, attr)
+	if err != nil {
+		return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
+	}
+	d, err := sv.Commit()
+	if err != nil {
+		return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
+	}
+	ev := changeEvent{Op: "apply", Ref: in.path(e), Entity: in.label(e), Component: name, Attr: attr, Saved: true, File: sv.Name}
+	ev.Entries, _ = capEntries(d.Entries(in.reg))
+	in.hub.publish("change", ev)
+	f := fileOf(sv)
+	x := &entry{Op: "apply", Ref: ev.Ref, Entity: ev.Entity, Component: name, Saved: true, File: sv.Name,
+		Summary: "apply " + name + " of " + ev.Entity + " to prefab " + prefab}
+	if l.Property != "" {
+		x.Summary = "apply " + name + "." + l.Property + " of " + ev.Entity + " to prefab " + prefab
+	}
+	swap := func(from, to []byte, what string) *reply {
+		if f == nil {
+			return nil // the prefab already said so: nothing was written
+		}
+		sv, err := in.opt.Reloader.PrepareSwapPrefab(prefab, name, f.path, from, to)
+		if err == nil {
+			_, err = sv.Commit()
+		}
+		if err != nil {
+			rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
+			return &rep
+		}
+		return nil
+	}
+	x.undo = func() *reply {
+		if f == nil {
+			return nil
+		}
+		return swap(f.after, f.before, "undo "+x.Summary)
+	}
+	x.redo = func() *reply {
+		if f == nil {
+			return nil
+		}
+		return swap(f.before, f.after, "redo "+x.Summary)
+	}
+	in.record(x)
+	return okReply(ev)
 }
