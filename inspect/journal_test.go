@@ -684,4 +684,18 @@ func TestPrefabApply(t *testing.T) {
 	}
 	e.call("POST", "/api/entities/r1/prefab/apply", `{"component":"spin"}`).expect(t, http.StatusConflict)
 	e.call("POST", "/api/entities/r1/prefab/apply?save=1", `{"component":"health"}`).expect(t, http.StatusNotFound)
+	// A saved revert of r1's spin takes its own key out of the file.
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	before = e.dump()
+	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin"}`).expect(t, http.StatusOK)
+	dropped := replaceOnce(t, prefabFileScene, "    spin: \"axis: 1 0 0; speed: 10\"\n", "")
+	if got := readFile(t, file); got != dropped || spin("r1") != "axis: 0 1 0; speed: 45" {
+		t.Fatalf("after a saved revert: r1 %q, the file is\n%s", spin("r1"), got)
+	}
+	reloadNothing("after a saved revert")
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	if got := readFile(t, file); got != prefabFileScene || e.dump() != before {
+		t.Fatalf("undo of a saved revert: the file is\n%s", got)
+	}
+	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin","property":"speed"}`).expect(t, http.StatusNotImplemented)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -80,8 +81,11 @@ func (in *Inspector) postPrefab(w http.ResponseWriter, r *http.Request, ref, act
 // composes, defaults for the properties it does not write; a component
 // the prefab does not have is removed.
 func (in *Inspector) execRevert(l *JournalLine) reply {
-	if l.Save {
-		return errReply(http.StatusNotImplemented, "inspect: saving a revert into the scene file (?save=1) is not supported yet; nothing changed (revert without ?save=1, or delete the instance's key in the file)")
+	if rep := in.noSave(l.Save); rep != nil {
+		return *rep
+	}
+	if l.Save && l.Property != "" {
+		return errReply(http.StatusNotImplemented, "inspect: saving the revert of one property (?save=1) is not supported yet; nothing changed (revert the whole component, or edit the instance's value in the file)")
 	}
 	e, err := in.resolve(l.Ref)
 	if err != nil {
@@ -119,6 +123,12 @@ func (in *Inspector) execRevert(l *JournalLine) reply {
 	case has:
 		now = want
 	}
+	var sv *loader.SaveEdit
+	if l.Save {
+		if sv, err = in.opt.Reloader.PrepareDropOverride(e, name); err != nil {
+			return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
+		}
+	}
 	if now == nil {
 		if had {
 			err = in.reg.Remove(e, name)
@@ -133,8 +143,13 @@ func (in *Inspector) execRevert(l *JournalLine) reply {
 	if attr, err := in.reg.Attr(e, name); err == nil && now != nil {
 		ev.Attr = attr
 	}
+	if sv != nil {
+		if rep := in.commitSave(sv, &ev); rep != nil {
+			return *rep
+		}
+	}
 	in.hub.publish("change", ev)
-	x := in.componentEntry(&ev, e, name, had, old, now, nil)
+	x := in.componentEntry(&ev, e, name, had, old, now, fileOf(sv))
 	x.Summary = "revert " + name + " of " + ev.Entity + " to its prefab"
 	if l.Property != "" {
 		x.Summary = "revert " + name + "." + l.Property + " of " + ev.Entity + " to its prefab"

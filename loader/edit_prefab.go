@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -154,4 +155,45 @@ func editPrefabComponent(src []byte, body *EntitySpec, prefab, name string, sch 
 		return nil, fail("%s", msg)
 	}
 	return out, nil
+}
+
+// PrepareDropOverride prepares taking instance e's own key for component
+// name out of its file, so that the instance gets the prefab's value
+// again (a revert of its override, saved). Call it before giving e the
+// prefab's values in the World, and Commit right after, as for
+// PrepareSet. An instance that does not write the component itself has
+// nothing to write (the SaveEdit does not change the file). Refused:
+// what PrepareSet refuses, and an edit that would change anything but
+// that component of e.
+func (r *Reloader) PrepareDropOverride(e ecs.Entity, name string) (*SaveEdit, error) {
+	n := r.Scene.Nodes[e]
+	if n == nil || n.Src == nil || !n.Src.Pos.IsValid() {
+		return nil, fmt.Errorf("the entity was made at run time (spawned, or by the program or the inspector): %w", ErrNoSource)
+	}
+	ent := n.Src
+	if len(ownComponents(ent, name)) == 0 {
+		return &SaveEdit{Name: ent.File, Pos: ent.Pos, r: r}, nil
+	}
+	path := scenePath(r.File, ent.File)
+	src, err := r.currentBytes(path, ent)
+	if err != nil {
+		return nil, err
+	}
+	out, err := EditRemove(src, ent, name)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := checkWritable(path); err != nil {
+		return nil, err
+	}
+	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, Snapshot{path: out})
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := r.Scene.Diff(plan)
+	if err := onlyComponent(d, e, name); err != nil {
+		return nil, fmt.Errorf("%s: dropping the override would change more than %s of that entity (%v); nothing saved: %w", ent.Pos, name, err, ErrCannotEdit)
+	}
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read,
+		world: r.recordWorld(e, name)}, nil
 }
