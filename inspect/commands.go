@@ -25,7 +25,8 @@ type JournalLine struct {
 	// Tick counts the ticks run before the change was applied.
 	Tick uint64 `json:"tick"`
 	// Op is "set", "remove", "create", "destroy", "clone", "reparent",
-	// "emit", "revert" (a prefab instance's override dropped), "undo" or
+	// "emit", "revert" (a prefab instance's override dropped), "apply"
+	// (an instance's value pushed into its prefab), "variant", "undo" or
 	// "redo"; "reload" marks a hot reload that changed
 	// the scene (a replay cannot make it again).
 	Op string `json:"op"`
@@ -43,6 +44,8 @@ type JournalLine struct {
 	Body json.RawMessage `json:"body,omitempty"`
 	// ID is the id asked for a clone.
 	ID string `json:"id,omitempty"`
+	// Name is the new prefab's name of a variant.
+	Name string `json:"name,omitempty"`
 	// Parent is the new parent of a reparent ("" for the root); Root
 	// says the reparent made the entity a root.
 	Parent string `json:"parent,omitempty"`
@@ -75,6 +78,8 @@ func (in *Inspector) apply(l *JournalLine) reply {
 		rep = in.execRevert(l)
 	case "apply":
 		rep = in.execApplyPrefab(l)
+	case "variant":
+		rep = in.execVariant(l)
 	case "undo":
 		rep = in.undo()
 	case "redo":

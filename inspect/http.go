@@ -408,6 +408,7 @@ POST   /api/entities/REF/clone               copy an entity and its subtree     
 PUT    /api/entities/REF/parent              move under the body's REF ("": root)  [token]
 POST   /api/entities/REF/prefab/revert       an instance's value back to its prefab's [token]
 POST   /api/entities/REF/prefab/apply?save=1 an instance's value into its prefab  [token]
+POST   /api/entities/REF/prefab/variant?save=1 a new prefab from the instance   [token]
 GET    /api/history                          the changes made through the API
 POST   /api/undo, /api/redo                  undo or redo the last change          [token]
 POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]

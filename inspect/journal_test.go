@@ -617,7 +617,7 @@ func TestPrefabRevert(t *testing.T) {
 	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin"}`).expect(t, http.StatusNotImplemented)
 	e.call("POST", "/api/entities/r1/prefab/apply", `{"component":"spin"}`).expect(t, http.StatusConflict)
 	e.call("POST", "/api/entities/r1/prefab/apply?save=1", `{"component":"spin"}`).expect(t, http.StatusNotImplemented)
-	e.call("POST", "/api/entities/r1/prefab/variant", `{"name":"rock-b"}`).expect(t, http.StatusNotImplemented)
+	e.call("POST", "/api/entities/r1/prefab/variant?save=1", `{"name":"rock-b"}`).expect(t, http.StatusNotImplemented)
 	e.call("POST", "/api/entities/r1/prefab/revert", `{"component":"spin"}`, "noToken: 1").expect(t, http.StatusUnauthorized)
 }
 
@@ -698,4 +698,29 @@ func TestPrefabApply(t *testing.T) {
 		t.Fatalf("undo of a saved revert: the file is\n%s", got)
 	}
 	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin","property":"speed"}`).expect(t, http.StatusNotImplemented)
+	// A variant from r1: a new prefab after rock, with r1's own spin;
+	// nothing else changes. Undo takes it out.
+	now := e.dump()
+	e.call("POST", "/api/entities/r1/prefab/variant?save=1", `{"name":"rock-fast"}`).expect(t, http.StatusOK)
+	if got := e.dump(); !strings.Contains(got, `"rock-fast"`) || strings.Replace(got, now[strings.Index(now, `"entities"`):], "", 1) == got {
+		t.Errorf("a variant changed the entities, or the dump lacks it:\n%s", got)
+	}
+	variant := replaceOnce(t, prefabFileScene, "    velocity: 0 0 0\n", "    velocity: 0 0 0\n  rock-fast:\n    prefab: rock\n    spin: \"axis: 1 0 0; speed: 10\"\n")
+	if got := readFile(t, file); got != variant {
+		t.Fatalf("after a variant the file is\n%s", got)
+	}
+	e.sim(func() {
+		if _, ok := e.reg.Prefab("rock-fast"); !ok {
+			t.Error("the variant is not defined in the running scene")
+		}
+	})
+	reloadNothing("after a variant")
+	e.call("POST", "/api/entities/r1/prefab/variant?save=1", `{"name":"rock-fast"}`).expect(t, http.StatusConflict)
+	e.call("POST", "/api/entities/r1/prefab/variant", `{"name":"rock-b"}`).expect(t, http.StatusConflict)
+	e.call("POST", "/api/entities/r1/prefab/variant?save=1", `{"name":""}`).expect(t, http.StatusBadRequest)
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	if got := readFile(t, file); got != prefabFileScene || e.dump() != now {
+		t.Fatalf("undo of a variant: the file is\n%s", got)
+	}
+	reloadNothing("after undoing a variant")
 }

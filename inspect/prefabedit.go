@@ -18,8 +18,8 @@ import (
 // prefab's value) is a command like a set. Apply (push the instance's
 // value into the prefab, saved into the file: every instance follows
 // through the hot-reload path) is a command whose undo swaps the file
-// back the same way. Variant (a new prefab from a tuned instance) is not
-// there yet: 501.
+// back the same way. Variant writes a new prefab, a variant of the
+// instance's, with what the instance tunes.
 
 // prefabRequest is the body of POST /api/entities/REF/prefab/ACTION.
 type prefabRequest struct {
@@ -64,7 +64,11 @@ func (in *Inspector) postPrefab(w http.ResponseWriter, r *http.Request, ref, act
 		return
 	}
 	if action == "variant" {
-		writeError(w, http.StatusNotImplemented, "inspect: prefab/"+action+" is not supported yet; nothing changed (edit the prefab in the scene file, under -watch)")
+		if !validWord(req.Name) {
+			writeError(w, http.StatusBadRequest, `inspect: body: want {"name": "new-prefab"} (no spaces or control characters)`)
+			return
+		}
+		in.do(w, r, func() reply { return in.apply(&JournalLine{Op: "variant", Ref: ref, Name: req.Name, Save: save}) })
 		return
 	}
 	if req.Component == "" {
@@ -280,4 +284,95 @@ func (in *Inspector) execApplyPrefab(l *JournalLine) reply {
 	}
 	in.record(x)
 	return okReply(ev)
+}
+
+// execVariant adds prefab l.Name to the scene file: a variant of the
+// prefab instance l.Ref is made from, with every component the instance
+// has a value of its own for (its position and rotation, which place
+// the instance, aside). It needs ?save=1; the instance stays as it is.
+func (in *Inspector) execVariant(l *JournalLine) reply {
+	if rep := in.noSave(l.Save); rep != nil {
+		return *rep
+	}
+	if !l.Save {
+		return errReply(http.StatusConflict, "inspect: a variant is a new prefab of the scene file: ask with ?save=1; nothing changed")
+	}
+	e, err := in.resolve(l.Ref)
+	if err != nil {
+		return refError(err)
+	}
+	node, rep := in.prefabRoot(e)
+	if rep != nil {
+		return *rep
+	}
+	base := in.reg.PrefabOf(e)
+	comps, rep := in.tuned(e, node)
+	if rep != nil {
+		return *rep
+	}
+	sv, err := in.opt.Reloader.PrepareVariant(l.Name, base, comps)
+	if err == nil {
+		_, err = sv.Commit()
+	}
+	if err != nil {
+		return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
+	}
+	ev := changeEvent{Op: "variant", Ref: in.path(e), Entity: in.label(e), Saved: true, File: sv.Name}
+	in.hub.publish("change", ev)
+	f := fileOf(sv)
+	x := &entry{Op: "variant", Ref: ev.Ref, Entity: ev.Entity, Saved: true, File: sv.Name,
+		Summary: "make prefab " + l.Name + " from " + ev.Entity + " (a variant of " + base + ")"}
+	swap := func(from, to []byte, what string) *reply {
+		sv, err := in.opt.Reloader.PrepareSwapVariant(l.Name, f.path, from, to)
+		if err == nil {
+			_, err = sv.Commit()
+		}
+		if err != nil {
+			rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
+			return &rep
+		}
+		return nil
+	}
+	x.undo = func() *reply { return swap(f.after, f.before, "undo "+x.Summary) }
+	x.redo = func() *reply { return swap(f.before, f.after, "redo "+x.Summary) }
+	in.record(x)
+	return okReply(ev)
+}
+
+// tuned returns e's components whose values differ from those the prefab
+// node composes (or that it lacks), as name and attribute string; the
+// read-only ones and position and rotation left out. A component of the
+// prefab that e lacks is a 409: a variant cannot take it away.
+func (in *Inspector) tuned(e ecs.Entity, node *registry.PrefabNode) ([][2]string, *reply) {
+	var out [][2]string
+	have := map[string]bool{}
+	for _, name := range in.reg.EntityComponents(e) {
+		have[name] = true
+		c, ok := in.reg.Component(name)
+		if !ok || c.ReadOnly() || name == "position" || name == "rotation" {
+			continue
+		}
+		vals, err := in.reg.Values(e, name)
+		if err != nil {
+			continue
+		}
+		want, has := prefabValues(c.Schema, node, name)
+		same := has
+		for i := range c.Schema.Props {
+			if same && !c.Schema.Props[i].Type.Equal(want[i], vals[i]) {
+				same = false
+			}
+		}
+		if !same {
+			attr, _ := in.reg.Attr(e, name)
+			out = append(out, [2]string{name, attr})
+		}
+	}
+	for _, np := range node.Components {
+		if c, ok := in.reg.Component(np.Name); ok && !c.ReadOnly() && !have[np.Name] {
+			rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: %s lacks %s, which its prefab has and a variant cannot take away; nothing changed", in.label(e), np.Name))
+			return nil, &rep
+		}
+	}
+	return out, nil
 }

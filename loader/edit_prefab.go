@@ -1,9 +1,11 @@
 package loader
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -196,4 +198,98 @@ func (r *Reloader) PrepareDropOverride(e ecs.Entity, name string) (*SaveEdit, er
 	}
 	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read,
 		world: r.recordWorld(e, name)}, nil
+}
+
+// PrepareVariant prepares adding prefab name to the scene file, a variant
+// of prefab base with comps (component name and attribute string, in
+// order) written over it: after the last prefab of the scene's main
+// file, at its indentation. Commit writes it and defines the prefab in
+// the running scene; no entity changes. Refused: a name a prefab or
+// mixin already has, a base written in an included file, and an edit
+// that would change anything but add that prefab (ErrCannotEdit).
+func (r *Reloader) PrepareVariant(name, base string, comps [][2]string) (*SaveEdit, error) {
+	sc := r.Scene
+	var last *PrefabSpec
+	for _, ps := range sc.Plan.Doc.Prefabs {
+		if ps.Name == name {
+			return nil, fmt.Errorf("a prefab named %q is already there: %w", name, ErrCannotEdit)
+		}
+		last = ps
+	}
+	if _, ok := sc.Registry.Prefab(base); !ok || last == nil || !last.Pos.IsValid() {
+		return nil, fmt.Errorf("prefab %q is not written in the scene's main file: %w", base, ErrNoSource)
+	}
+	path := scenePath(r.File, last.Body.File)
+	src, err := r.currentBytes(path, last.Body)
+	if err != nil {
+		return nil, err
+	}
+	xml := FormatOf(last.Body.File) == FormatXML
+	start, ok := lineColOffset(src, last.Pos.Line, last.Pos.Col)
+	if !ok {
+		return nil, fmt.Errorf("%s: the prefab's position is not in the file: %w", last.Pos, ErrCannotEdit)
+	}
+	if xml && src[start] != '<' { // the name attribute's value: back to the tag's '<'
+		start = bytes.LastIndexByte(src[:start], '<')
+	}
+	end, err := blockEnd(src, start, xml, last.Body)
+	if err != nil {
+		return nil, err
+	}
+	ls, _ := lineAt(src, start)
+	ind, _ := indentOf(src[ls:start])
+	pad := strings.Repeat(" ", ind)
+	var b strings.Builder
+	if xml {
+		b.WriteString(pad + `<prefab name="` + xmlEscape(name, '"') + `" prefab="` + xmlEscape(base, '"') + `"`)
+		for _, c := range comps {
+			b.WriteString(" " + c[0] + `="` + xmlEscape(c[1], '"') + `"`)
+		}
+		b.WriteString("/>\n")
+	} else {
+		b.WriteString(pad + yamlValue(name, false) + ":\n" + pad + "  prefab: " + yamlValue(base, false) + "\n")
+		for _, c := range comps {
+			b.WriteString(pad + "  " + c[0] + ":")
+			if c[1] != "" {
+				b.WriteString(" " + yamlValue(c[1], false))
+			}
+			b.WriteString("\n")
+		}
+	}
+	out := append(append(append([]byte{}, src[:end]...), b.String()...), src[end:]...)
+	if _, _, err := checkWritable(path); err != nil {
+		return nil, err
+	}
+	plan, sfs, err := checkFile(sc.Registry, r.File, r.Options, Snapshot{path: out})
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := sc.Diff(plan)
+	if err := onlyPrefabs(d, name); err != nil {
+		return nil, fmt.Errorf("adding prefab %s would change more than that (%v); nothing saved: %w", name, err, ErrCannotEdit)
+	}
+	return &SaveEdit{File: path, Name: last.Body.File, Pos: last.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.read}, nil
+}
+
+// PrepareSwapVariant prepares writing to into the file at path, which
+// must hold from now: the undo or redo of PrepareVariant (prefab name
+// removed or added again, nothing else).
+func (r *Reloader) PrepareSwapVariant(name, path string, from, to []byte) (*SaveEdit, error) {
+	s, d, err := r.prepareSwap(path, from, to)
+	if err != nil {
+		return nil, err
+	}
+	if err := onlyPrefabs(d, name); err != nil {
+		return nil, fmt.Errorf("putting %s back would change more than prefab %s (%v): the scene's files were edited and not reloaded, or reloaded since; nothing written: %w", path, name, err, ErrFileChanged)
+	}
+	return s, nil
+}
+
+// onlyPrefabs checks that d adds or removes prefab name and changes
+// nothing else.
+func onlyPrefabs(d *Diff, name string) error {
+	if len(d.Prefabs) != 1 || !strings.HasPrefix(d.Prefabs[0], name+" (") || len(d.Created)+len(d.Destroyed)+len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins) > 0 || !d.spawned.empty() {
+		return errors.New(d.String())
+	}
+	return nil
 }
