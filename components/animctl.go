@@ -34,7 +34,7 @@ func (a *Animations) remove(e ecs.Entity, id ecs.ID) {
 // place.
 func (a *Animations) drop(i int) {
 	for _, l := range a.cfgs[i].lis {
-		a.reg.Off(l)
+		a.reg.Events().Off(l)
 	}
 	delete(a.index, a.cfgs[i].key)
 	last := len(a.runs) - 1
@@ -255,7 +255,7 @@ func (a *Animations) overlap(i, j int) bool {
 func (a *Animations) listen(i int) {
 	c := &a.cfgs[i]
 	for _, l := range c.lis {
-		a.reg.Off(l)
+		a.reg.Events().Off(l)
 	}
 	c.lis = c.lis[:0]
 	e, key := a.warm[i].e, c.key
@@ -264,7 +264,7 @@ func (a *Animations) listen(i int) {
 			if n == "" {
 				continue
 			}
-			c.lis = append(c.lis, a.reg.On(e, n, func(*registry.Event) {
+			c.lis = append(c.lis, a.reg.Events().On(e, n, func(*registry.Event) {
 				if j, ok := a.index[key]; ok && a.runs[j].flags&rHeld == 0 && a.cfgs[j].data.Enabled {
 					act(j)
 					a.flush()
@@ -351,12 +351,12 @@ func (a *Animations) filter(id ecs.ID) *ecs.Filter {
 func (a *Animations) emit(ev animEvent) {
 	d := AnimationEvent{Name: ev.name}
 	if !ev.complete {
-		a.reg.Emit(ev.e, "animationbegin", d, false)
+		a.reg.Events().Emit(ev.e, "animationbegin", d, false)
 		return
 	}
-	a.reg.Emit(ev.e, "animationcomplete", d, false)
+	a.reg.Events().Emit(ev.e, "animationcomplete", d, false)
 	if _, id, ok := cutInstance(ev.name); ok {
-		a.reg.Emit(ev.e, "animationcomplete__"+id, d, false)
+		a.reg.Events().Emit(ev.e, "animationcomplete__"+id, d, false)
 	}
 }
 
@@ -386,7 +386,7 @@ type AnimationState struct {
 
 // find returns the state index of e's animation name.
 func (a *Animations) find(e ecs.Entity, name string) (int, error) {
-	c, id, ok := a.reg.LookupExisting(name)
+	c, id, ok := lookupExisting(a.reg, name)
 	if !ok || c != a.comp || !a.w.Has(e, id) {
 		return 0, fmt.Errorf("components: %s has no animation %q", entityLabel(a.reg, e), name)
 	}

@@ -472,7 +472,7 @@ func (a *Animations) bind(i int) bool {
 	}
 	p, err := a.w.GetPtr(w.e, w.target)
 	if err != nil && errors.Is(err, ecs.ErrNoComponent) {
-		if rc, id, ok := a.reg.LookupExisting(a.cfgs[i].tgt.comp); ok && rc != nil && id != w.target {
+		if rc, id, ok := lookupExisting(a.reg, a.cfgs[i].tgt.comp); ok && rc != nil && id != w.target {
 			s.flags &^= rBound
 			return a.bind(i)
 		}

@@ -71,12 +71,12 @@ func (in *Inspector) observe(c *capture) (stop func()) {
 // names e's components had before), or "" if none.
 func (in *Inspector) nameOf(e ecs.Entity, id ecs.ID, had map[string][]any) string {
 	for _, name := range in.reg.EntityComponents(e) {
-		if _, cid, ok := in.reg.LookupExisting(name); ok && cid == id {
+		if cid, ok := in.existingID(name); ok && cid == id {
 			return name
 		}
 	}
 	for name := range had {
-		if _, cid, ok := in.reg.LookupExisting(name); ok && cid == id {
+		if cid, ok := in.existingID(name); ok && cid == id {
 			return name
 		}
 	}
@@ -124,7 +124,7 @@ func (in *Inspector) execEmit(l *JournalLine) reply {
 		before = in.worldValues()
 		stop = in.observe(c)
 	}
-	in.reg.Emit(e, l.Event, detail, !l.NoBubbles)
+	in.reg.Events().Emit(e, l.Event, detail, !l.NoBubbles)
 	stop()
 	// What the handlers reported goes to the caller, and back to the
 	// run's own report.
@@ -141,7 +141,7 @@ func (in *Inspector) execEmit(l *JournalLine) reply {
 // e, or on an ancestor if it bubbles): if none, nothing is captured.
 func (in *Inspector) listened(e ecs.Entity, name string, bubbles bool) bool {
 	for x, ok := e, true; ok; x, ok = in.w.Parent(x) {
-		if in.reg.Listening(x, name) {
+		if in.reg.Events().Listening(x, name) {
 			return true
 		}
 		if !bubbles {
@@ -226,4 +226,14 @@ func (in *Inspector) emitEntry(ev *sentEvent, c *capture, before map[ecs.Entity]
 		return nil
 	}
 	return x
+}
+
+// existingID returns the ecs ID that stores component name, if that
+// storage exists (it registers no instance of a component).
+func (in *Inspector) existingID(name string) (ecs.ID, bool) {
+	c, ok := in.reg.Component(name)
+	if !ok {
+		return 0, false
+	}
+	return c.ExistingID(name)
 }

@@ -7,7 +7,7 @@ import (
 	"reflect"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -102,7 +102,7 @@ type savedFile struct {
 }
 
 // fileOf returns what sv wrote, or nil if it wrote nothing.
-func fileOf(sv *loader.SaveEdit) *savedFile {
+func fileOf(sv *live.SaveEdit) *savedFile {
 	if sv == nil || !sv.Changed() {
 		return nil
 	}
@@ -144,7 +144,7 @@ func (in *Inspector) putBack(s *slot, name string, vals []any, f *savedFile, fro
 	if bad != nil {
 		return bad
 	}
-	var sv *loader.SaveEdit
+	var sv *live.SaveEdit
 	if f != nil {
 		rl := in.opt.Reloader
 		if rl == nil {
@@ -152,7 +152,7 @@ func (in *Inspector) putBack(s *slot, name string, vals []any, f *savedFile, fro
 			return &rep
 		}
 		var err error
-		if sv, err = rl.PrepareSwap(e, name, f.path, from, to); err != nil {
+		if sv, err = live.NewSaver(rl).PrepareSwap(e, name, f.path, from, to); err != nil {
 			rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
 			return &rep
 		}

@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 )
 
 // The journal: every change made through the API (a component set or
@@ -231,7 +231,7 @@ func (in *Inspector) alive(s *slot, what string) (ecs.Entity, *reply) {
 // changed the scene clears it (the entries' old values may no longer be
 // what a reload left); one that changed nothing (the watcher reading a
 // save-back the inspector just wrote) or failed keeps it.
-func (in *Inspector) reloadedHistory(d *loader.Diff, err error) {
+func (in *Inspector) reloadedHistory(d *live.Diff, err error) {
 	if err != nil || d == nil || d.Empty() {
 		return
 	}

@@ -710,7 +710,7 @@ func TestPrefabApply(t *testing.T) {
 		t.Fatalf("after a variant the file is\n%s", got)
 	}
 	e.sim(func() {
-		if _, ok := e.reg.Prefab("rock-fast"); !ok {
+		if _, ok := e.reg.Prefabs().Get("rock-fast"); !ok {
 			t.Error("the variant is not defined in the running scene")
 		}
 	})

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -127,9 +127,9 @@ func (in *Inspector) execRevert(l *JournalLine) reply {
 	case has:
 		now = want
 	}
-	var sv *loader.SaveEdit
+	var sv *live.SaveEdit
 	if l.Save {
-		if sv, err = in.opt.Reloader.PrepareDropOverride(e, name); err != nil {
+		if sv, err = live.NewSaver(in.opt.Reloader).PrepareDropOverride(e, name); err != nil {
 			return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
 		}
 	}
@@ -165,9 +165,9 @@ func (in *Inspector) execRevert(l *JournalLine) reply {
 // prefabRoot returns the prefab node e is the root instance of, or a
 // 409 saying e is not one.
 func (in *Inspector) prefabRoot(e ecs.Entity) (*registry.PrefabNode, *reply) {
-	name := in.reg.PrefabOf(e)
-	p, ok := in.reg.Prefab(name)
-	if name == "" || !ok || p.Root == nil || in.reg.PartKey(e) != "" {
+	name := in.reg.Prefabs().Of(e)
+	p, ok := in.reg.Prefabs().Get(name)
+	if name == "" || !ok || p.Root == nil || in.reg.Prefabs().PartKey(e) != "" {
 		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: %s is not the root of an instance of a prefab (a part of one is reverted through its prefab's file)", in.label(e)))
 		return nil, &rep
 	}
@@ -238,8 +238,8 @@ func (in *Inspector) execApplyPrefab(l *JournalLine) reply {
 		}
 		attr = l.Property + ": " + c.Schema.Props[idx].Print(vals[idx])
 	}
-	prefab := in.reg.PrefabOf(e)
-	sv, err := in.opt.Reloader.PrepareApplyPrefab(prefab, name, attr)
+	prefab := in.reg.Prefabs().Of(e)
+	sv, err := live.NewSaver(in.opt.Reloader).PrepareApplyPrefab(prefab, name, attr)
 	if err != nil {
 		return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
 	}
@@ -260,7 +260,7 @@ func (in *Inspector) execApplyPrefab(l *JournalLine) reply {
 		if f == nil {
 			return nil // the prefab already said so: nothing was written
 		}
-		sv, err := in.opt.Reloader.PrepareSwapPrefab(prefab, name, f.path, from, to)
+		sv, err := live.NewSaver(in.opt.Reloader).PrepareSwapPrefab(prefab, name, f.path, from, to)
 		if err == nil {
 			_, err = sv.Commit()
 		}
@@ -305,12 +305,12 @@ func (in *Inspector) execVariant(l *JournalLine) reply {
 	if rep != nil {
 		return *rep
 	}
-	base := in.reg.PrefabOf(e)
+	base := in.reg.Prefabs().Of(e)
 	comps, rep := in.tuned(e, node)
 	if rep != nil {
 		return *rep
 	}
-	sv, err := in.opt.Reloader.PrepareVariant(l.Name, base, comps)
+	sv, err := live.NewSaver(in.opt.Reloader).PrepareVariant(l.Name, base, comps)
 	if err == nil {
 		_, err = sv.Commit()
 	}
@@ -323,7 +323,7 @@ func (in *Inspector) execVariant(l *JournalLine) reply {
 	x := &entry{Op: "variant", Ref: ev.Ref, Entity: ev.Entity, Saved: true, File: sv.Name,
 		Summary: "make prefab " + l.Name + " from " + ev.Entity + " (a variant of " + base + ")"}
 	swap := func(from, to []byte, what string) *reply {
-		sv, err := in.opt.Reloader.PrepareSwapVariant(l.Name, f.path, from, to)
+		sv, err := live.NewSaver(in.opt.Reloader).PrepareSwapVariant(l.Name, f.path, from, to)
 		if err == nil {
 			_, err = sv.Commit()
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -39,10 +39,10 @@ type place struct {
 
 // snapshot records e and its subtree (slots made for each).
 func (in *Inspector) snapshot(e ecs.Entity) *entSnap {
-	sn := &entSnap{s: in.hist.slotOf(e), id: in.reg.EntityID(e), class: in.reg.Classes(e), part: in.reg.PartKey(e)}
+	sn := &entSnap{s: in.hist.slotOf(e), id: in.reg.EntityID(e), class: in.reg.Classes(e), part: in.reg.Prefabs().PartKey(e)}
 	for _, name := range in.reg.EntityComponents(e) {
 		c, ok := in.reg.Component(name)
-		if !ok || c.ReadOnly() && !in.reg.IsPrefabMarker(c) {
+		if !ok || c.ReadOnly() && !in.reg.Prefabs().IsMarker(c) {
 			continue
 		}
 		if v, err := in.reg.Values(e, name); err == nil {
@@ -148,7 +148,7 @@ func (in *Inspector) build(parent ecs.Entity, index int, sn *entSnap) (ecs.Entit
 		}
 	}
 	if sn.part != "" {
-		in.reg.SetPartKey(e, sn.part)
+		in.reg.Prefabs().SetPartKey(e, sn.part)
 	}
 	comps := make([]registry.NamedPatch, len(sn.comps))
 	for i, np := range sn.comps {
@@ -223,7 +223,7 @@ func (in *Inspector) madeEntry(op, summary string, e ecs.Entity, ev *changeEvent
 // the scene file (?save=1); on a refusal or failure e is destroyed again
 // and the answer says why.
 func (in *Inspector) saveMade(e ecs.Entity, ev *changeEvent) (*savedFile, *reply) {
-	sv, err := in.opt.Reloader.PrepareCreate(e)
+	sv, err := live.NewSaver(in.opt.Reloader).PrepareCreate(e)
 	if err != nil {
 		_ = in.w.Destroy(e)
 		rep := errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
@@ -259,7 +259,7 @@ func (in *Inspector) execCreate(l *JournalLine) reply {
 		return *rep
 	}
 	ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
-		Entries: []loader.DiffEntry{{Kind: loader.EntityCreated, Entity: in.label(e)}}}
+		Entries: []live.DiffEntry{{Kind: live.EntityCreated, Entity: in.label(e)}}}
 	var f *savedFile
 	if l.Save {
 		if f, rep = in.saveMade(e, &ev); rep != nil {
@@ -286,20 +286,20 @@ func (in *Inspector) execDestroy(l *JournalLine) reply {
 	if err != nil {
 		return refError(err)
 	}
-	var sv *loader.SaveEdit
+	var sv *live.SaveEdit
 	if l.Save {
-		if sv, err = in.opt.Reloader.PrepareDestroy(e); err != nil {
+		if sv, err = live.NewSaver(in.opt.Reloader).PrepareDestroy(e); err != nil {
 			return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
 		}
 	}
 	ev := changeEvent{Op: "destroy", Ref: in.path(e), Entity: in.label(e)}
-	ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: ev.Entity})
+	ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.EntityDestroyed, Entity: ev.Entity})
 	var sub []ecs.Entity
 	for d := range in.w.Descendants(e) {
 		sub = append(sub, d)
 	}
 	for _, l := range in.labels(sub) {
-		ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: l})
+		ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.EntityDestroyed, Entity: l})
 	}
 	s := in.hist.slotOf(e)
 	sn, at, bad := in.unmake(s, "destroy "+ev.Entity)
@@ -333,7 +333,7 @@ func (in *Inspector) execDestroy(l *JournalLine) reply {
 // in the World: on failure the change is undone there (the snapshot sn
 // made again at at if destroyed, else the entity s names destroyed) and
 // the answer says why.
-func (in *Inspector) commitStructure(sv *loader.SaveEdit, s *slot, sn *entSnap, at place, destroyed bool) *reply {
+func (in *Inspector) commitStructure(sv *live.SaveEdit, s *slot, sn *entSnap, at place, destroyed bool) *reply {
 	if _, err := sv.Commit(); err != nil {
 		if destroyed {
 			_, _ = in.restore(at, sn, "put the entity back")
@@ -351,10 +351,10 @@ func (in *Inspector) commitStructure(sv *loader.SaveEdit, s *slot, sn *entSnap, 
 // first checked, and the scene's Plan learns the entity made is the
 // file's.
 func (in *Inspector) remake(s *slot, sn **entSnap, at *place, f *savedFile, what string) *reply {
-	var sv *loader.SaveEdit
+	var sv *live.SaveEdit
 	if f != nil {
 		var err error
-		if sv, err = in.opt.Reloader.PrepareSwapEntity(s.e, f.path, f.after, f.before); err != nil {
+		if sv, err = live.NewSaver(in.opt.Reloader).PrepareSwapEntity(s.e, f.path, f.after, f.before); err != nil {
 			rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
 			return &rep
 		}
@@ -379,13 +379,13 @@ func (in *Inspector) remake(s *slot, sn **entSnap, at *place, f *savedFile, what
 // unmakeSaved is unmake (redo of a destruction), taking the entity's
 // block out of the file again for a saved one (f).
 func (in *Inspector) unmakeSaved(s *slot, f *savedFile, what string) (*entSnap, place, *reply) {
-	var sv *loader.SaveEdit
+	var sv *live.SaveEdit
 	if f != nil {
 		if _, bad := in.alive(s, what); bad != nil {
 			return nil, place{}, bad
 		}
 		var err error
-		if sv, err = in.opt.Reloader.PrepareSwapEntity(s.e, f.path, f.before, f.after); err != nil {
+		if sv, err = live.NewSaver(in.opt.Reloader).PrepareSwapEntity(s.e, f.path, f.before, f.after); err != nil {
 			rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
 			return nil, place{}, &rep
 		}
@@ -467,9 +467,9 @@ func (in *Inspector) execClone(l *JournalLine) reply {
 	}
 	ev := changeEvent{Op: "clone", Ref: in.path(e), Entity: in.label(e)}
 	for d := range in.w.Descendants(e) {
-		ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityCreated, Entity: in.label(d)})
+		ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.EntityCreated, Entity: in.label(d)})
 	}
-	ev.Entries = append([]loader.DiffEntry{{Kind: loader.EntityCreated, Entity: ev.Entity}}, ev.Entries...)
+	ev.Entries = append([]live.DiffEntry{{Kind: live.EntityCreated, Entity: ev.Entity}}, ev.Entries...)
 	var f *savedFile
 	if l.Save {
 		if f, bad = in.saveMade(e, &ev); bad != nil {
@@ -592,10 +592,10 @@ func (in *Inspector) execReparent(l *JournalLine) reply {
 	to := in.placeOf(e)
 	s := in.hist.slotOf(e)
 	ev := changeEvent{Op: "reparent", Ref: in.path(e), Entity: in.label(e),
-		Entries: []loader.DiffEntry{{Kind: loader.EntityMoved, Entity: in.label(e), Old: oldRef, New: in.path(e)}}}
+		Entries: []live.DiffEntry{{Kind: live.EntityMoved, Entity: in.label(e), Old: oldRef, New: in.path(e)}}}
 	var f *savedFile
 	if l.Save {
-		sv, err := in.opt.Reloader.PrepareReparent(e)
+		sv, err := live.NewSaver(in.opt.Reloader).PrepareReparent(e)
 		if err == nil {
 			_, err = sv.Commit()
 		}
@@ -694,7 +694,7 @@ func (in *Inspector) moveSaved(s *slot, p place, f *savedFile, back bool, what s
 	if back {
 		from, to = to, from
 	}
-	sv, err := in.opt.Reloader.PrepareSwapMove(e, f.path, from, to)
+	sv, err := live.NewSaver(in.opt.Reloader).PrepareSwapMove(e, f.path, from, to)
 	if err != nil {
 		rep := errReply(saveStatus(err), "inspect: cannot "+what+", nothing changed: "+err.Error())
 		return &rep

@@ -42,17 +42,17 @@
 //     [Registry.PauseEntity] and [Registry.PlayEntity] one entity.
 //   - Mixins, prefabs and limits: a [Mixin] is a named set of component
 //     values that entities and spawners instantiate
-//     ([Registry.DefineMixin]); a [Prefab] is a named entity subtree,
+//     ([Mixins.Define]); a [Prefab] is a named entity subtree,
 //     instanced whole. [Limits] bound what spawners create ([ErrLimit]),
 //     and [Registry.SetContext] lets a [context.Context] stop long work.
 //   - Ids, classes and selectors: entity ids ([Registry.SetEntityID],
 //     [Registry.EntityByID]) and classes ([Registry.SetClasses]) are kept
 //     here, and [*Registry] is a [selector.Source]: [Registry.QueryAll],
-//     [Registry.QueryFirst] and [Registry.Compile] run CSS-like selectors
+//     [Registry.Resolve] and [Registry.Compile] run CSS-like selectors
 //     against it. A [SelectorText] property names an entity by selector
 //     ([Registry.Resolve]).
-//   - Events: [Registry.On] listens for named events ([Event]) on an
-//     entity and [Registry.Emit] sends one, bubbling up the hierarchy if
+//   - Events: [Events.On] listens for named events ([Event]) on an
+//     entity and [Events.Emit] sends one, bubbling up the hierarchy if
 //     asked; the registry emits componentinitialized, componentchanged and
 //     componentremoved itself.
 //

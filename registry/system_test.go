@@ -93,7 +93,8 @@ func TestSystemLifecycle(t *testing.T) {
 		}
 	}
 	// Replace resets what the patch does not give.
-	must(t, r.ConfigureSystemPatch("sim", Patch{{Index: 1, Value: "side"}}, Replace))
+	sim, _ := r.System("sim")
+	must(t, sim.Configure(Patch{{Index: 1, Value: "side"}}, Replace))
 	if got, want := rec.take(), `update 3/"side" -> 1/"side"`; got != want {
 		t.Errorf("Replace: %s", got)
 	}
@@ -187,7 +188,7 @@ func TestSystemSelector(t *testing.T) {
 	if !reflect.DeepEqual(es, []ecs.Entity{a, c}) {
 		t.Errorf("QueryAll %v", es)
 	}
-	if e, ok, err := r.QueryFirst("[unit]"); err != nil || !ok || e != a {
+	if e, ok, err := r.Resolve("[unit]"); err != nil || !ok || e != a {
 		t.Errorf("QueryFirst %v %v %v", e, ok, err)
 	}
 	if e, ok, err := r.Resolve(SelectorText("[unit]")); err != nil || !ok || e != a {
@@ -196,7 +197,7 @@ func TestSystemSelector(t *testing.T) {
 	if _, ok, err := r.Resolve(""); ok || err != nil {
 		t.Errorf("Resolve(\"\") %v %v", ok, err)
 	}
-	if es, err := r.ResolveAll(SelectorAllText("[unit]")); err != nil || len(es) != 2 {
+	if es, err := r.QueryAll(string(SelectorAllText("[unit]"))); err != nil || len(es) != 2 {
 		t.Errorf("ResolveAll %v %v", es, err)
 	}
 	if _, err := r.QueryAll("unit"); fmt.Sprint(err) != `bad selector "unit"` {
@@ -247,8 +248,7 @@ func TestSystemErrors(t *testing.T) {
 		}, `registry: system "mismatch": schema describes registry.lcTicker, not registry.sysConfig`},
 		{"unknown", func() error { return r.ConfigureSystem("physic", "") }, `unknown system "physic" (did you mean "physics"?)`},
 		{"unknown far", func() error { return r.ConfigureSystem("zzzzzz", "") }, `unknown system "zzzzzz"`},
-		{"unknown patch", func() error { return r.ConfigureSystemPatch("zzzzzz", nil, Merge) }, `unknown system "zzzzzz"`},
-		{"index out of range", func() error { return r.ConfigureSystemPatch("physics", Patch{{Index: 2, Value: 1.0}}, Merge) },
+		{"index out of range", func() error { s, _ := r.System("physics"); return s.Configure(Patch{{Index: 2, Value: 1.0}}, Merge) },
 			`registry: configure physics: property index 2 out of range`},
 	}
 	for _, tt := range tests {

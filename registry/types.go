@@ -37,7 +37,7 @@ type SelectorText string
 
 // SelectorAllText is the value of a selectorAll property: the source text
 // of a selector, resolved to every matching entity with
-// [Registry.ResolveAll].
+// [Registry.QueryAll].
 type SelectorAllText string
 
 // String returns v in attribute syntax, "x y".

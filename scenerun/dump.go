@@ -110,7 +110,7 @@ func (c *cli) cmdValidate(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx}); err != nil {
+		if _, err := loader.CheckFile(rt.reg, path, loadOptions(ctx)); err != nil {
 			if ctx.Err() != nil {
 				return c.interruptedError(path)
 			}

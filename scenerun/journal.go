@@ -120,7 +120,7 @@ func (c *cli) cmdReplay(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	in := inspect.New(rt.reg, inspect.Options{Scene: scene, Builtins: rt.b})
+	in := inspect.New(rt.reg, inspect.Options{Scene: scene, Behaviour: rt.b})
 	defer in.Close()
 	if err := replayLines(ctx, rt, in, em, sc, fs.Arg(1), h.Hz); err != nil {
 		return err
