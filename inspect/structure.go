@@ -451,10 +451,7 @@ func (in *Inspector) execClone(l *JournalLine) reply {
 			return errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", l.ID))
 		}
 	}
-	sn := in.copySnap(in.snapshot(src), map[string]bool{})
-	if l.ID != "" {
-		sn.id = l.ID
-	}
+	sn := in.copySnap(in.snapshot(src), l.ID, map[string]bool{})
 	p := in.placeOf(src)
 	p.index++
 	parent, _ := in.w.Parent(src)
@@ -483,15 +480,40 @@ func (in *Inspector) execClone(l *JournalLine) reply {
 }
 
 // copySnap returns a copy of sn without slots, its ids replaced by free
-// ones (taken: the ids the copy already uses).
-func (in *Inspector) copySnap(sn *entSnap, taken map[string]bool) *entSnap {
+// ones (taken: the ids the copy already uses), the root's by id if not
+// "". A part of a prefab's
+// instance named after its instance ("<instance id>/<key>", as
+// Prefabs.Instantiate names them) is named after the copy of the
+// instance alike, or has no id if the copy has none.
+func (in *Inspector) copySnap(sn *entSnap, id string, taken map[string]bool) *entSnap {
+	if id == "" {
+		return in.copySnapUnder(sn, "", "", taken)
+	}
+	taken[id] = true
+	c := &entSnap{id: id, class: sn.class, part: sn.part, comps: sn.comps}
+	for _, k := range sn.kids {
+		c.kids = append(c.kids, in.copySnapUnder(k, sn.id, id, taken))
+	}
+	return c
+}
+
+// copySnapUnder is copySnap for sn whose parent's id was oldParent and
+// whose parent's copy has the id newParent.
+func (in *Inspector) copySnapUnder(sn *entSnap, oldParent, newParent string, taken map[string]bool) *entSnap {
 	c := &entSnap{class: sn.class, part: sn.part, comps: sn.comps}
-	if sn.id != "" {
+	switch {
+	case sn.part != "" && oldParent != "" && sn.id == oldParent+"/"+sn.part:
+		if newParent != "" {
+			c.id = newParent + "/" + sn.part
+		}
+	case sn.id != "":
 		c.id = in.freeID(sn.id, taken)
+	}
+	if c.id != "" {
 		taken[c.id] = true
 	}
 	for _, k := range sn.kids {
-		c.kids = append(c.kids, in.copySnap(k, taken))
+		c.kids = append(c.kids, in.copySnapUnder(k, sn.id, c.id, taken))
 	}
 	return c
 }

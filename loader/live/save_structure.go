@@ -13,6 +13,7 @@ import (
 	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // Structure edits saved into a scene file, prefab apply, revert and
@@ -190,12 +191,15 @@ func (s *SaveEdit) Adopt(e ecs.Entity) error {
 // the file's, so that a reload keeps it as it is.
 //
 // The block writes e's id, classes and every component as its attribute
-// string (the values e has, mixins composed: the file gets no "mixin:").
-// The edited scene is compiled and diffed with the running scene: it must
-// create that one entity under the right parent, with every component
-// and value e has, and change nothing else. Refused: a parent no file
-// wrote (save it first: ErrNoSource), an instance of a prefab or a part
-// of one (ErrFromPrefab), and what PrepareDestroy refuses.
+// string (the values e has, mixins composed: the file gets no "mixin:");
+// an instance of a prefab is written as "prefab: NAME" with what it and
+// its parts have over the prefab (parts: changed or removed; see
+// blockOf). The edited scene is compiled and diffed with the running
+// scene: it must create that one entity under the right parent, with
+// every component and value e has, and change nothing else. Refused: a
+// parent no file wrote (save it first: ErrNoSource), a part of an
+// instance alone or a parent that is one (ErrFromPrefab), and what
+// PrepareDestroy refuses.
 func (sv *Saver) PrepareCreate(e ecs.Entity) (*SaveEdit, error) {
 	r := sv.r
 	sc := r.Scene
@@ -237,13 +241,19 @@ func (sv *Saver) PrepareCreate(e ecs.Entity) (*SaveEdit, error) {
 }
 
 // writable refuses an entity (or subtree) a file cannot write as it is:
-// an instance of a prefab, or a part of one.
+// a part of a prefab's instance outside an instance written with it (an
+// instance's root is written as "prefab: NAME" with what it sets over
+// the prefab, its parts being the prefab's).
 func (r *Reloader) writable(e ecs.Entity) error {
 	reg, w := r.Scene.Registry, r.Scene.World
-	if reg.Prefabs().Of(e) != "" || reg.Prefabs().PartKey(e) != "" {
-		return fmt.Errorf("the entity is (or is a part of) an instance of a prefab, which this save does not write: %w", ErrFromPrefab)
+	if reg.Prefabs().PartKey(e) != "" {
+		return fmt.Errorf("the entity is a part of an instance of a prefab, which this save does not write alone: %w", ErrFromPrefab)
 	}
+	inst := reg.Prefabs().Of(e) != ""
 	for _, c := range w.Children(e) {
+		if inst && reg.Prefabs().PartKey(c) != "" {
+			continue // the prefab's
+		}
 		if err := r.writable(c); err != nil {
 			return err
 		}
@@ -310,6 +320,9 @@ func (r *Reloader) sameAsWorld(n *plan.Node, e ecs.Entity) error {
 	if n.ID() != reg.EntityID(e) || !slices.Equal(n.Class(), reg.Classes(e)) {
 		return fmt.Errorf("%s: its id or classes differ", n.Path)
 	}
+	if n.Prefab() != reg.Prefabs().Of(e) {
+		return fmt.Errorf("%s: it would be an instance of %q, not %q", n.Path, n.Prefab(), reg.Prefabs().Of(e))
+	}
 	want := map[string]bool{}
 	for _, name := range reg.EntityComponents(e) {
 		if c, ok := reg.Component(name); ok && !c.ReadOnly() {
@@ -317,6 +330,9 @@ func (r *Reloader) sameAsWorld(n *plan.Node, e ecs.Entity) error {
 		}
 	}
 	for _, np := range n.Comps {
+		if c, ok := reg.Component(np.Name); ok && c.ReadOnly() {
+			continue // the prefab marker: Plan and World agree on the prefab (Prefabs().Of)
+		}
 		if !want[np.Name] {
 			return fmt.Errorf("%s: it would get %s", n.Path, np.Name)
 		}
@@ -349,28 +365,115 @@ func (r *Reloader) sameAsWorld(n *plan.Node, e ecs.Entity) error {
 
 // blockOf writes e and its subtree as a scene file block: its id,
 // classes and every component but the read-only ones, as attribute
-// strings.
+// strings. An instance of a prefab is written as "prefab: NAME" with the
+// classes and components it has over the prefab's root (a component
+// whose values all equal the root's is left to the prefab), and the
+// children that are not parts of it; the compile check (sameAsWorld)
+// refuses what this does not give back.
 func (r *Reloader) blockOf(e ecs.Entity) *edit.Block {
 	reg, w := r.Scene.Registry, r.Scene.World
 	b := &edit.Block{}
 	if id := reg.EntityID(e); id != "" {
 		b.Keys = append(b.Keys, [2]string{"id", id})
 	}
-	if cl := reg.Classes(e); len(cl) > 0 {
+	var root *registry.PrefabNode
+	if name := reg.Prefabs().Of(e); name != "" {
+		b.Keys = append(b.Keys, [2]string{"prefab", name})
+		if p, ok := reg.Prefabs().Get(name); ok {
+			root = p.Root
+		}
+	}
+	if cl := reg.Classes(e); len(cl) > 0 && (root == nil || !slices.Equal(cl, root.Class)) {
 		b.Keys = append(b.Keys, [2]string{"class", strings.Join(cl, " ")})
 	}
-	for _, name := range reg.EntityComponents(e) {
-		c, ok := reg.Component(name)
-		if !ok || c.ReadOnly() {
-			continue
-		}
-		attr, _ := reg.Attr(e, name)
-		b.Keys = append(b.Keys, [2]string{name, attr})
+	b.Keys = append(b.Keys, r.overKeys(e, root)...)
+	if root != nil {
+		b.Parts = r.partsOf(e, root, "", nil)
 	}
 	for _, k := range w.Children(e) {
+		if root != nil && reg.Prefabs().PartKey(k) != "" {
+			continue
+		}
 		b.Children = append(b.Children, r.blockOf(k))
 	}
 	return b
+}
+
+// overKeys returns e's components (but the read-only ones) as keys,
+// those whose values node t gives left out (t nil: all).
+func (r *Reloader) overKeys(e ecs.Entity, t *registry.PrefabNode) [][2]string {
+	reg := r.Scene.Registry
+	var keys [][2]string
+	for _, name := range reg.EntityComponents(e) {
+		c, ok := reg.Component(name)
+		if !ok || c.ReadOnly() || t != nil && r.asPrefab(e, name, t) {
+			continue
+		}
+		attr, _ := reg.Attr(e, name)
+		keys = append(keys, [2]string{name, attr})
+	}
+	return keys
+}
+
+// partsOf appends to out what the parts of instance e (below path
+// prefix) have over their template nodes, children of t: classes and
+// components, by the part's path.
+func (r *Reloader) partsOf(e ecs.Entity, t *registry.PrefabNode, prefix string, out []*edit.Part) []*edit.Part {
+	reg, w := r.Scene.Registry, r.Scene.World
+	byKey := map[string]ecs.Entity{}
+	for _, k := range w.Children(e) {
+		if key := reg.Prefabs().PartKey(k); key != "" {
+			byKey[key] = k
+		}
+	}
+	for _, tk := range t.Children {
+		k, ok := byKey[tk.Key]
+		if !ok {
+			out = append(out, &edit.Part{Path: prefix + tk.Key, Removed: true})
+			continue
+		}
+		var keys [][2]string
+		if cl := reg.Classes(k); !slices.Equal(cl, tk.Class) {
+			keys = append(keys, [2]string{"class", strings.Join(cl, " ")})
+		}
+		keys = append(keys, r.overKeys(k, tk)...)
+		if len(keys) > 0 {
+			out = append(out, &edit.Part{Path: prefix + tk.Key, Keys: keys})
+		}
+		out = r.partsOf(k, tk, prefix+tk.Key+"/", out)
+	}
+	return out
+}
+
+// asPrefab reports whether component name of instance e has the values
+// the prefab's root gives it (so the instance need not write it).
+func (r *Reloader) asPrefab(e ecs.Entity, name string, root *registry.PrefabNode) bool {
+	reg := r.Scene.Registry
+	vals, err := reg.Values(e, name)
+	sch := schemaOf(reg, name)
+	if err != nil || sch == nil {
+		return false
+	}
+	for _, np := range root.Components {
+		if np.Name != name {
+			continue
+		}
+		given := map[int]any{}
+		for _, pv := range np.Patch {
+			given[pv.Index] = pv.Value
+		}
+		for i, pr := range sch.Props {
+			v, ok := given[i]
+			if !ok {
+				v = pr.Default
+			}
+			if i >= len(vals) || !pr.Type.Equal(v, vals[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // placeSpec is an entity of the file the block goes into.

@@ -34,11 +34,22 @@ func InsertEntity(src []byte, ins *Place, lines []string) ([]byte, error) {
 }
 
 // Block is an entity written as a new block of a scene file: its keys
-// (id, class, then components with their attribute strings) in order,
-// and its children.
+// (id, prefab, class, then components with their attribute strings) in
+// order, what an instance of a prefab changes on the prefab's parts, and
+// its children.
 type Block struct {
 	Keys     [][2]string
+	Parts    []*Part
 	Children []*Block
+}
+
+// Part is what an instance changes on one part of its prefab: the part's
+// path inside the prefab ("0", "gun/0") and its keys (class, components).
+type Part struct {
+	Path string
+	Keys [][2]string
+	// Removed: the instance lacks the part (it writes no keys then).
+	Removed bool
 }
 
 // Lines returns the block's lines without indentation, in XML or YAML.
@@ -49,10 +60,21 @@ func (b *Block) Lines(xml bool) []string {
 		for _, p := range b.Keys {
 			tag += " " + p[0] + `="` + xmlEscape(p[1], '"') + `"`
 		}
-		if len(b.Children) == 0 {
+		if len(b.Children)+len(b.Parts) == 0 {
 			return []string{tag + "/>"}
 		}
 		out = append(out, tag+">")
+		for _, p := range b.Parts {
+			if p.Removed {
+				out = append(out, `  <removed path="`+xmlEscape(p.Path, '"')+`"/>`)
+				continue
+			}
+			line := `  <part path="` + xmlEscape(p.Path, '"') + `"`
+			for _, kv := range p.Keys {
+				line += " " + kv[0] + `="` + xmlEscape(kv[1], '"') + `"`
+			}
+			out = append(out, line+"/>")
+		}
 		for _, k := range b.Children {
 			for _, l := range k.Lines(xml) {
 				out = append(out, "  "+l)
@@ -73,6 +95,28 @@ func (b *Block) Lines(xml bool) []string {
 	}
 	if len(b.Keys) == 0 {
 		out = append(out, "- {}")
+	}
+	if len(b.Parts) > 0 {
+		out = append(out, "  parts:")
+		for _, p := range b.Parts {
+			key := "    \"" + yamlDoubleEscape(p.Path) + "\":"
+			switch {
+			case p.Removed:
+				out = append(out, key+" removed")
+				continue
+			case len(p.Keys) == 0:
+				out = append(out, key+" {}")
+				continue
+			}
+			out = append(out, key)
+			for _, kv := range p.Keys {
+				line := "      " + kv[0] + ":"
+				if kv[1] != "" {
+					line += " " + yamlValue(kv[1], false)
+				}
+				out = append(out, line)
+			}
+		}
 	}
 	if len(b.Children) > 0 {
 		out = append(out, "  children:")
