@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/scenecs/scenecs/loader/internal/xmltok"
 	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
@@ -134,7 +134,7 @@ func (b *Block) Lines(xml bool) []string {
 // in right after prefab last's definition at its indentation.
 func AddPrefab(src []byte, last *scenefile.PrefabSpec, name, base string, comps [][2]string) ([]byte, error) {
 	xml := scenefile.FormatOf(last.Body.File) == scenefile.FormatXML
-	start, ok := lineColOffset(src, last.Pos.Line, last.Pos.Col)
+	start, ok := offsetOf(src, last.Body.File, last.Pos)
 	if !ok {
 		return nil, fmt.Errorf("%s: the prefab's position is not in the file: %w", last.Pos, ErrCannotEdit)
 	}
@@ -174,7 +174,7 @@ func AddPrefab(src []byte, last *scenefile.PrefabSpec, name, base string, comps 
 // whose first key is on the dash's line; the only item of its sequence
 // leaves an empty flow sequence ("children: []").
 func RemoveEntity(src []byte, ent *scenefile.EntitySpec) ([]byte, error) {
-	start, ok := lineColOffset(src, ent.Pos.Line, ent.Pos.Col)
+	start, ok := offsetOf(src, ent.File, ent.Pos)
 	if !ok {
 		return nil, fmt.Errorf("%s: the entity's position is not in the file: %w", ent.Pos, ErrCannotEdit)
 	}
@@ -187,25 +187,10 @@ func RemoveEntity(src []byte, ent *scenefile.EntitySpec) ([]byte, error) {
 	return nil, fmt.Errorf("%s: the editor does not edit %s files: %w", ent.File, formatName(ent.File), ErrCannotEdit)
 }
 
-// lineColOffset returns the byte offset of 1-based line and column (in
-// characters).
-func lineColOffset(src []byte, line, col int) (int, bool) {
-	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return 0, false
-		}
-		off += i + 1
-	}
-	for c := 1; c < col; c++ {
-		if off >= len(src) || src[off] == '\n' {
-			return 0, false
-		}
-		_, size := utf8.DecodeRune(src[off:])
-		off += size
-	}
-	return off, true
+// offsetOf returns the byte offset of pos, a position the reader gave
+// in file, whose bytes are src.
+func offsetOf(src []byte, file string, pos scenefile.Pos) (int, bool) {
+	return scenefile.NewSource(file, src).Offset(pos)
 }
 
 // lineAt returns the start and end (after its '\n', or len) of the line
@@ -307,86 +292,44 @@ func removeXMLElement(src []byte, start int, ent *scenefile.EntitySpec) ([]byte,
 }
 
 // xmlElementEnd returns the offset right after the element that starts
-// at start, counting nested entity elements and skipping comments,
-// CDATA sections, processing instructions and quoted attribute values.
+// at start, as the XML scanner reads its tokens (nested elements,
+// comments, CDATA sections, processing instructions and attribute values
+// are the scanner's).
 func xmlElementEnd(src []byte, start int) (int, error) {
+	sc := xmltok.NewScanner(src, start)
 	depth := 0
-	for p := start; p < len(src); {
-		i := bytes.IndexByte(src[p:], '<')
-		if i < 0 {
-			break
-		}
-		p += i
-		rest := src[p:]
-		var skip string
-		switch {
-		case bytes.HasPrefix(rest, []byte("<!--")):
-			skip = "-->"
-		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
-			skip = "]]>"
-		case bytes.HasPrefix(rest, []byte("<?")):
-			skip = "?>"
-		}
-		if skip != "" {
-			j := bytes.Index(rest, []byte(skip))
-			if j < 0 {
-				return 0, errors.New("unterminated markup")
-			}
-			p += j + len(skip)
-			continue
-		}
-		closing := bytes.HasPrefix(rest, []byte("</"))
-		tagEnd, selfClosing, err := xmlTagEnd(src, p)
-		if err != nil {
-			return 0, err
-		}
-		name := xmlTagName(rest, closing)
-		switch {
-		case name != "entity":
-		case closing:
-			depth--
-		case !selfClosing:
+	for sc.Next() {
+		switch sc.Token().Kind {
+		case xmltok.Start:
 			depth++
+		case xmltok.End:
+			depth--
+			if depth == 0 {
+				return sc.Offset(), nil
+			}
 		}
-		p = tagEnd
 		if depth == 0 {
-			return p, nil
+			return 0, errors.New("no start tag there")
 		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, errors.New(err.Msg)
 	}
 	return 0, errors.New("the element does not end")
 }
 
-// xmlTagEnd returns the offset after the tag starting at p ('<'), and
-// whether it closes itself ("/>").
+// xmlTagEnd returns the offset after the start tag at p ('<'), as the
+// scanner reads it, and whether it closes itself ("/>").
 func xmlTagEnd(src []byte, p int) (int, bool, error) {
-	var quote byte
-	for i := p + 1; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '>':
-			return i + 1, src[i-1] == '/', nil
+	sc := xmltok.NewScanner(src, p)
+	if !sc.Next() || sc.Token().Kind != xmltok.Start {
+		if err := sc.Err(); err != nil {
+			return 0, false, errors.New(err.Msg)
 		}
+		return 0, false, errors.New("no start tag there")
 	}
-	return 0, false, errors.New("a tag does not end")
-}
-
-// xmlTagName returns the name of the tag at the start of rest.
-func xmlTagName(rest []byte, closing bool) string {
-	i := 1
-	if closing {
-		i = 2
-	}
-	j := i
-	for j < len(rest) && rest[j] != ' ' && rest[j] != '>' && rest[j] != '/' && rest[j] != '\t' && rest[j] != '\n' && rest[j] != '\r' {
-		j++
-	}
-	return string(rest[i:j])
+	end := sc.Offset()
+	return end, end >= 2 && src[end-2] == '/', nil
 }
 
 // insert puts the block's lines into src at ins's place.
@@ -420,7 +363,7 @@ func (ins *Place) where(src []byte) (at int, indent, lead string, err error) {
 		sib = ins.Before
 	}
 	if sib != nil {
-		start, ok := lineColOffset(src, sib.Pos.Line, sib.Pos.Col)
+		start, ok := offsetOf(src, sib.File, sib.Pos)
 		if !ok {
 			return 0, "", "", fmt.Errorf("%s: the sibling's position is not in the file: %w", sib.Pos, ErrCannotEdit)
 		}
@@ -436,7 +379,7 @@ func (ins *Place) where(src []byte) (at int, indent, lead string, err error) {
 		return 0, "", "", fmt.Errorf("the scene's file has no entities to put a new root after: %w", ErrCannotEdit)
 	}
 	ps := ins.Parent
-	start, ok := lineColOffset(src, ps.Pos.Line, ps.Pos.Col)
+	start, ok := offsetOf(src, ps.File, ps.Pos)
 	if !ok {
 		return 0, "", "", fmt.Errorf("%s: the parent's position is not in the file: %w", ps.Pos, ErrCannotEdit)
 	}
@@ -516,7 +459,7 @@ func xmlFirstChild(src []byte, start, ind int, nl string) (int, string, string, 
 // MoveEntity returns src with ent's block (its lines, children and
 // comments inside them) moved to place ins, re-indented to it.
 func MoveEntity(src []byte, ent *scenefile.EntitySpec, ins *Place) ([]byte, error) {
-	start, ok := lineColOffset(src, ent.Pos.Line, ent.Pos.Col)
+	start, ok := offsetOf(src, ent.File, ent.Pos)
 	if !ok {
 		return nil, fmt.Errorf("%s: the entity's position is not in the file: %w", ent.Pos, ErrCannotEdit)
 	}
