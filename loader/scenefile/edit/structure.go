@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/loader/internal/xmltok"
+	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
 	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
@@ -223,17 +224,9 @@ func removeYAMLItem(src []byte, start int, ent *scenefile.EntitySpec) ([]byte, e
 	if dash >= len(prefix) || prefix[dash] != '-' || len(bytes.TrimLeft(prefix[dash+1:], " ")) != 0 {
 		return nil, fmt.Errorf("%s: the entity is not a block sequence item whose first key is on the dash's line: %w", ent.Pos, ErrCannotEdit)
 	}
-	end := le // after the last line of the block
-	for next := le; next < len(src); {
-		_, ne := lineAt(src, next)
-		ind, blank := indentOf(src[next:ne])
-		if !blank && ind <= dash {
-			break
-		}
-		if !blank {
-			end = ne
-		}
-		next = ne
+	end, err := yamlBlockEnd(src, ent.File, start, le)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
 	}
 	out := append(append([]byte{}, src[:ls]...), src[end:]...)
 	if only, keyEnd := onlyItem(src, ls, end, dash); only {
@@ -413,19 +406,10 @@ func blockEnd(src []byte, start int, xml bool, ent *scenefile.EntitySpec) (int, 
 		}
 		return 0, fmt.Errorf("%s: something follows the element on its line: %w", ent.Pos, ErrCannotEdit)
 	}
-	ls, le := lineAt(src, start)
-	dash, _ := indentOf(src[ls:start])
-	end := le
-	for next := le; next < len(src); {
-		_, ne := lineAt(src, next)
-		ind, blank := indentOf(src[next:ne])
-		if !blank && ind <= dash {
-			break
-		}
-		if !blank {
-			end = ne
-		}
-		next = ne
+	_, le := lineAt(src, start)
+	end, err := yamlBlockEnd(src, ent.File, start, le)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v: %w", ent.Pos, err, ErrCannotEdit)
 	}
 	if end == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
 		return 0, fmt.Errorf("%s: the file does not end with a line break: %w", ent.Pos, ErrCannotEdit)
@@ -552,4 +536,42 @@ func SetPrefabComponent(src []byte, body *scenefile.EntitySpec, prefab, name str
 		return nil, fail("%s", msg)
 	}
 	return out, nil
+}
+
+// yamlBlockEnd returns the offset after the last line of the block that
+// starts at start, as the YAML parser spans it: an entity's mapping that
+// starts there, or the value of the mapping key written there (a
+// prefab's name); le is the end of start's line (at least that).
+func yamlBlockEnd(src []byte, file string, start, le int) (int, error) {
+	y, err := newYAMLEditor(file, src)
+	if err != nil {
+		return 0, err
+	}
+	var end int32 = -1
+	var find func(n *yamlsyntax.Node)
+	find = func(n *yamlsyntax.Node) {
+		if end >= 0 || int(n.Off) > start || int(n.End) < start {
+			return
+		}
+		if n.Kind == yamlsyntax.Mapping && int(n.Off) == start {
+			end = n.End
+			return
+		}
+		if n.Kind == yamlsyntax.Mapping {
+			for _, p := range pairs(n) {
+				if int(p.k.Off) == start {
+					end = p.v.End
+					return
+				}
+			}
+		}
+		for _, c := range n.Content {
+			find(c)
+		}
+	}
+	find(y.root)
+	if end < 0 {
+		return 0, errors.New("no block of the parser's starts there")
+	}
+	return max(le, y.lines.next(max(int(end)-1, start))), nil
 }
