@@ -378,58 +378,76 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 	}
 	attr := strings.TrimRight(string(body), " \t\r\n")
 	in.do(w, r, func() reply {
-		if rep := in.noSave(save); rep != nil {
-			return *rep
-		}
-		e, err := in.resolve(ref)
-		if err != nil {
-			return refError(err)
-		}
-		c, bad := in.component("set", name)
-		if bad != nil {
+		return in.apply(&JournalLine{Op: "set", Ref: ref, Component: name, Attr: attr, Save: save})
+	})
+}
+
+// execSet sets component l.Component of entity l.Ref from the attribute
+// string l.Attr (saving it if l.Save), and records it in the history.
+func (in *Inspector) execSet(l *JournalLine) reply {
+	ref, name, attr, save := l.Ref, l.Component, l.Attr, l.Save
+	if rep := in.noSave(save); rep != nil {
+		return *rep
+	}
+	e, err := in.resolve(ref)
+	if err != nil {
+		return refError(err)
+	}
+	c, bad := in.component("set", name)
+	if bad != nil {
+		return *bad
+	}
+	p, err := c.Schema.ParseAttr(name, attr)
+	if err == nil && c.HasCheck() {
+		// What a scene file's value is checked for (an expression's
+		// names, an animation's path), placed in the body.
+		err = c.CheckAttr(&registry.CheckContext{Registry: in.reg, Name: name}, name, attr, p)
+	}
+	if err != nil {
+		return attrErrorReply(err)
+	}
+	var sv *live.SaveEdit
+	if save {
+		if sv, bad = in.prepareSave(e, name, attr, false); bad != nil {
 			return *bad
 		}
-		p, err := c.Schema.ParseAttr(name, attr)
-		if err == nil && c.HasCheck() {
-			// What a scene file's value is checked for (an expression's
-			// names, an animation's path), placed in the body.
-			err = c.CheckAttr(&registry.CheckContext{Registry: in.reg, Name: name}, name, attr, p)
+	}
+	had := in.reg.Has(e, name)
+	var old []any
+	if had {
+		if v, err := in.reg.Values(e, name); err == nil {
+			old = cloneValues(v)
 		}
-		if err != nil {
-			return attrErrorReply(err)
-		}
-		var sv *live.SaveEdit
-		if save {
-			if sv, bad = in.prepareSave(e, name, attr, false); bad != nil {
-				return *bad
-			}
-		}
-		had := in.reg.Has(e, name)
-		var old []any
-		if had {
-			old, _ = in.reg.Values(e, name)
-		}
-		if err := in.reg.SetPatch(e, name, p, registry.Merge); err != nil {
-			return writeErrReply(http.StatusBadRequest, err)
-		}
-		ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []live.DiffEntry{}}
-		if nv, err := in.reg.Values(e, name); err == nil {
-			ev.Attr = c.Schema.PrintAttr(nv)
-			ev.Value = export.DumpEntities(in.reg, []ecs.Entity{e})[0].Components[name]
-			if !had {
-				ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.ComponentAdded, Entity: ev.Entity, Component: name, New: ev.Attr})
-			} else {
-				for i := range c.Schema.Props {
-					pr := &c.Schema.Props[i]
-					if i < len(old) && !pr.Type.Equal(old[i], nv[i]) {
-						ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.PropertyChanged, Entity: ev.Entity, Component: name,
-							Property: pr.Name, Old: pr.Print(old[i]), New: pr.Print(nv[i])})
-					}
+	}
+	if err := in.reg.SetPatch(e, name, p, registry.Merge); err != nil {
+		return writeErrReply(http.StatusBadRequest, err)
+	}
+	ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []live.DiffEntry{}}
+	if nv, err := in.reg.Values(e, name); err == nil {
+		ev.Attr = c.Schema.PrintAttr(nv)
+		ev.Value = export.DumpEntities(in.reg, []ecs.Entity{e})[0].Components[name]
+		if !had {
+			ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.ComponentAdded, Entity: ev.Entity, Component: name, New: ev.Attr})
+		} else {
+			for i := range c.Schema.Props {
+				pr := &c.Schema.Props[i]
+				if i < len(old) && !pr.Type.Equal(old[i], nv[i]) {
+					ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.PropertyChanged, Entity: ev.Entity, Component: name,
+						Property: pr.Name, Old: pr.Print(old[i]), New: pr.Print(nv[i])})
 				}
 			}
 		}
-		return in.changed(ev, sv)
-	})
+	}
+	rep := in.changed(ev, sv)
+	if rep.status < 300 {
+		ev = rep.body.(changeEvent) // saved, and where
+		var now []any
+		if nv, err := in.reg.Values(e, name); err == nil {
+			now = cloneValues(nv)
+		}
+		in.record(in.componentEntry(&ev, e, name, had, old, now, fileOf(sv)))
+	}
+	return rep
 }
 
 // changed publishes a change made through the API, commits its save to
@@ -455,34 +473,50 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		return
 	}
 	in.do(w, r, func() reply {
-		if rep := in.noSave(save); rep != nil {
-			return *rep
-		}
-		e, err := in.resolve(ref)
-		if err != nil {
-			return refError(err)
-		}
-		if _, bad := in.component("remove", name); bad != nil {
+		return in.apply(&JournalLine{Op: "remove", Ref: ref, Component: name, Save: save})
+	})
+}
+
+// execRemove removes component l.Component of entity l.Ref (saving it
+// if l.Save), and records it in the history.
+func (in *Inspector) execRemove(l *JournalLine) reply {
+	ref, name, save := l.Ref, l.Component, l.Save
+	if rep := in.noSave(save); rep != nil {
+		return *rep
+	}
+	e, err := in.resolve(ref)
+	if err != nil {
+		return refError(err)
+	}
+	if _, bad := in.component("remove", name); bad != nil {
+		return *bad
+	}
+	if !in.reg.Has(e, name) {
+		return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", ref, name))
+	}
+	var sv *live.SaveEdit
+	if save {
+		var bad *reply
+		if sv, bad = in.prepareSave(e, name, "", true); bad != nil {
 			return *bad
 		}
-		if !in.reg.Has(e, name) {
-			return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", ref, name))
-		}
-		var sv *live.SaveEdit
-		if save {
-			var bad *reply
-			if sv, bad = in.prepareSave(e, name, "", true); bad != nil {
-				return *bad
-			}
-		}
-		old, _ := in.reg.Attr(e, name)
-		ev := changeEvent{Op: "remove", Ref: in.path(e), Entity: in.label(e), Component: name}
-		if err := in.reg.Remove(e, name); err != nil {
-			return writeErrReply(http.StatusBadRequest, err)
-		}
-		ev.Entries = []live.DiffEntry{{Kind: live.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
-		return in.changed(ev, sv)
-	})
+	}
+	old, _ := in.reg.Attr(e, name)
+	var vals []any
+	if v, err := in.reg.Values(e, name); err == nil {
+		vals = cloneValues(v)
+	}
+	ev := changeEvent{Op: "remove", Ref: in.path(e), Entity: in.label(e), Component: name}
+	if err := in.reg.Remove(e, name); err != nil {
+		return writeErrReply(http.StatusBadRequest, err)
+	}
+	ev.Entries = []live.DiffEntry{{Kind: live.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
+	rep := in.changed(ev, sv)
+	if rep.status < 300 {
+		ev = rep.body.(changeEvent) // saved, and where
+		in.record(in.componentEntry(&ev, e, name, true, vals, nil, fileOf(sv)))
+	}
+	return rep
 }
 
 // createRequest is the body of POST /api/entities.
@@ -602,61 +636,79 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: invalid id %q (no spaces or control characters)", req.ID))
 		return
 	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, body); err != nil {
+		writeError(w, http.StatusBadRequest, "inspect: body: "+err.Error())
+		return
+	}
 	in.do(w, r, func() reply {
-		if rep := noEntitySave(save, "creation"); rep != nil {
-			return *rep
-		}
-		var parent ecs.Entity
-		if req.Parent != "" {
-			p, err := in.resolve(req.Parent)
-			if err != nil {
-				return errReply(http.StatusBadRequest, "inspect: parent: "+err.Error())
-			}
-			parent = p
-		}
-		if rep := in.withinLimits(parent); rep != nil {
-			return *rep
-		}
-		if req.ID != "" {
-			if _, used := in.reg.EntityByID(req.ID); used {
-				return errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID))
-			}
-		}
-		mixins, err := in.reg.Mixins().Expand(req.Mixin)
-		if err != nil {
-			return errReply(http.StatusBadRequest, "inspect: mixin: "+err.Error())
-		}
-		own := make([]registry.NamedPatch, 0, len(req.Components))
-		for _, kv := range req.Components {
-			c, _, err := in.reg.Lookup(kv[0])
-			if err != nil {
-				return errReply(http.StatusBadRequest, "inspect: components: "+err.Error())
-			}
-			p, err := c.Schema.ParseAttr(kv[0], kv[1])
-			if err != nil {
-				return attrErrorReply(err)
-			}
-			own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
-		}
-		comps := in.reg.Mixins().Compose(mixins, own)
-		for _, np := range comps { // own components and the mixins'
-			if rep := in.writable("add", np.Name); rep != nil {
-				return *rep
-			}
-		}
-		e, err := in.reg.Create(parent, registry.CreateSpec{ID: req.ID, Classes: req.Class, Components: comps})
-		if err != nil {
-			return writeErrReply(http.StatusBadRequest, err)
-		}
-		ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
-			Entries: []live.DiffEntry{{Kind: live.EntityCreated, Entity: in.label(e)}}}
-		rep := in.changed(ev, nil)
-		if rep.status == http.StatusCreated {
-			rep.body = in.entityInfo(e)
-			rep.header = map[string]string{"Location": "/api/entities/" + url.PathEscape(ev.Ref)}
-		}
-		return rep
+		return in.apply(&JournalLine{Op: "create", Body: compact.Bytes(), Save: save})
 	})
+}
+
+// create makes the entity req describes, everything checked first: a
+// bad request makes nothing.
+func (in *Inspector) create(req *createRequest) (ecs.Entity, *reply) {
+	fail := func(rep reply) (ecs.Entity, *reply) { return ecs.Entity{}, &rep }
+	var parent ecs.Entity
+	if req.Parent != "" {
+		p, err := in.resolve(req.Parent)
+		if err != nil {
+			return fail(errReply(http.StatusBadRequest, "inspect: parent: "+err.Error()))
+		}
+		parent = p
+	}
+	if rep := in.withinLimits(parent); rep != nil {
+		return fail(*rep)
+	}
+	if req.ID != "" {
+		if _, used := in.reg.EntityByID(req.ID); used {
+			return fail(errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID)))
+		}
+	}
+	mixins, err := in.reg.Mixins().Expand(req.Mixin)
+	if err != nil {
+		return fail(errReply(http.StatusBadRequest, "inspect: mixin: "+err.Error()))
+	}
+	own := make([]registry.NamedPatch, 0, len(req.Components))
+	for _, kv := range req.Components {
+		c, _, err := in.reg.Lookup(kv[0])
+		if err != nil {
+			return fail(errReply(http.StatusBadRequest, "inspect: components: "+err.Error()))
+		}
+		p, err := c.Schema.ParseAttr(kv[0], kv[1])
+		if err != nil {
+			return fail(attrErrorReply(err))
+		}
+		own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
+	}
+	comps := in.reg.Mixins().Compose(mixins, own)
+	for _, np := range comps { // own components and the mixins'
+		if rep := in.writable("add", np.Name); rep != nil {
+			return fail(*rep)
+		}
+	}
+	e := in.w.NewEntity()
+	undo := func(rep reply) (ecs.Entity, *reply) { _ = in.w.Destroy(e); return fail(rep) }
+	if !parent.IsZero() {
+		if err := in.w.SetParent(e, parent); err != nil {
+			return undo(errReply(http.StatusBadRequest, "inspect: parent: "+err.Error()))
+		}
+	}
+	if req.ID != "" {
+		if err := in.reg.SetEntityID(e, req.ID); err != nil {
+			return undo(errReply(http.StatusConflict, "inspect: "+err.Error()))
+		}
+	}
+	if len(req.Class) > 0 {
+		if err := in.reg.SetClasses(e, req.Class); err != nil {
+			return undo(errReply(http.StatusBadRequest, "inspect: "+err.Error()))
+		}
+	}
+	if err := in.reg.SetMany(e, comps); err != nil {
+		return undo(writeErrReply(http.StatusBadRequest, err))
+	}
+	return e, nil
 }
 
 // withinLimits answers 409 when a new entity under parent (a root if
@@ -693,28 +745,7 @@ func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref st
 	if !ok {
 		return
 	}
-	in.do(w, r, func() reply {
-		if rep := noEntitySave(save, "removal"); rep != nil {
-			return *rep
-		}
-		e, err := in.resolve(ref)
-		if err != nil {
-			return refError(err)
-		}
-		ev := changeEvent{Op: "destroy", Ref: in.path(e), Entity: in.label(e)}
-		ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.EntityDestroyed, Entity: ev.Entity})
-		var sub []ecs.Entity
-		for d := range in.w.Descendants(e) {
-			sub = append(sub, d)
-		}
-		for _, l := range in.labels(sub) {
-			ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.EntityDestroyed, Entity: l})
-		}
-		if err := in.w.Destroy(e); err != nil {
-			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())
-		}
-		return in.changed(ev, nil)
-	})
+	in.do(w, r, func() reply { return in.apply(&JournalLine{Op: "destroy", Ref: ref, Save: save}) })
 }
 
 // runState is the answer of pause, play and step.

@@ -186,23 +186,15 @@ func (in *Inspector) postEvent(w http.ResponseWriter, r *http.Request, ref, name
 			writeJSON(w, http.StatusBadRequest, errorBody{Error: "inspect: the detail is not JSON: " + err.Error(), Offset: &off})
 			return
 		}
-		raw = bytes.TrimSpace(body)
+		var c bytes.Buffer
+		if err := json.Compact(&c, body); err == nil {
+			raw = c.Bytes() // one line, for the journal
+		} else {
+			raw = bytes.TrimSpace(body)
+		}
 	}
 	in.do(w, r, func() reply {
-		e, err := in.resolve(ref)
-		if err != nil {
-			return refError(err)
-		}
-		ev := sentEvent{Op: "emit", Ref: in.path(e), Entity: in.label(e), Event: name, Detail: raw}
-		in.reg.Events().Emit(e, name, detail, bubbles)
-		// What the handlers reported goes to the caller, and back to the
-		// run's own report.
-		if err := in.reg.TakeErrors(); err != nil {
-			ev.Errors = errorLines(err)
-			in.reg.ReportError(err)
-		}
-		in.hub.publish("change", ev)
-		return okReply(ev)
+		return in.apply(&JournalLine{Op: "emit", Ref: ref, Event: name, Detail: raw, NoBubbles: !bubbles})
 	})
 }
 

@@ -55,6 +55,12 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.methods(w, r, handlers{"POST": in.postPlay})
 	case p == "/api/step":
 		in.methods(w, r, handlers{"POST": in.postStep})
+	case p == "/api/history":
+		in.methods(w, r, handlers{"GET": in.getHistory})
+	case p == "/api/undo":
+		in.methods(w, r, handlers{"POST": in.postUndo})
+	case p == "/api/redo":
+		in.methods(w, r, handlers{"POST": in.postRedo})
 	case p == "/api/entities":
 		in.methods(w, r, handlers{"POST": in.postEntity})
 	case strings.HasPrefix(p, "/api/entities/"):
@@ -66,6 +72,14 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postEvent(w, r, ref, name) }})
+			return
+		}
+		if ref, action, ok := splitPrefabPath(r.URL); ok {
+			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postPrefab(w, r, ref, action) }})
+			return
+		}
+		if ref, action, ok := splitActionPath(r.URL); ok {
+			in.entityAction(w, r, ref, action)
 			return
 		}
 		ref, comp, ok := splitEntityPath(r.URL)
@@ -390,9 +404,16 @@ DELETE /api/entities/REF                     destroy an entity and its subtree  
 PUT    /api/entities/REF/components/NAME     set from an attribute string body     [token]
 DELETE /api/entities/REF/components/NAME     remove a component                    [token]
 POST   /api/entities/REF/events/NAME         emit an event (JSON detail body)      [token]
+POST   /api/entities/REF/clone               copy an entity and its subtree        [token]
+PUT    /api/entities/REF/parent              move under the body's REF ("": root)  [token]
+POST   /api/entities/REF/prefab/revert       an instance's value back to its prefab's [token]
+POST   /api/entities/REF/prefab/apply?save=1 an instance's value into its prefab  [token]
+POST   /api/entities/REF/prefab/variant?save=1 a new prefab from the instance   [token]
+GET    /api/history                          the changes made through the API
+POST   /api/undo, /api/redo                  undo or redo the last change          [token]
 POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]
 GET    /api/stats                            tick statistics
-GET    /api/events[?events=NAME,...]         Server-Sent Events: stats, reload, change, entity-event
+GET    /api/events[?events=NAME,...]         Server-Sent Events: stats, reload, change, history, entity-event
 GET    /api/transforms?components=position   packed float32 values for 3D views
 GET    /api/transforms/stream?...&fps=N      the same, frame after frame, on one response
 GET    /api/colors?selector=S                packed colours, in the order of /api/transforms

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"strings"
@@ -75,6 +76,10 @@ type Options struct {
 	// exactly that, or "name" for any port. Needed when a program
 	// mounts the Inspector on a server reached under another name.
 	Hosts []string
+	// Journal, if not nil, receives every change made through the API
+	// as a JSON line (JournalLine), for Replay: see docs/inspector.md.
+	// It is written on the simulation goroutine.
+	Journal io.Writer
 }
 
 // Defaults of Options.
@@ -128,6 +133,11 @@ type Inspector struct {
 	allow  allowance // Drain's (Options.Share)
 	cur    *work     // a request served in steps, begun and not done
 	log    eventLog  // the event log's budgets, and its tap
+
+	// The history of commands (journal.go), and the journal file's
+	// first write error (it stops at it).
+	hist       journal
+	journalErr error
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -245,6 +255,7 @@ func (in *Inspector) Reloaded(d *live.Diff, err error) {
 	}
 	in.stats.setWorld(in.w.Len(), in.reg.Time())
 	in.hub.publish("reload", ev)
+	in.reloadedHistory(d, err)
 }
 
 // reloadEvent is the data of a "reload" event.

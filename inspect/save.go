@@ -28,16 +28,6 @@ func (in *Inspector) noSave(save bool) *reply {
 	return &rep
 }
 
-// noEntitySave answers the creation or destruction of an entity asked to
-// be saved: 501, before anything changes.
-func noEntitySave(save bool, what string) *reply {
-	if !save {
-		return nil
-	}
-	rep := errReply(http.StatusNotImplemented, "inspect: saving the "+what+" of entities into the scene file (?save=1) is not supported; nothing was changed (make the change without ?save=1, or edit the file)")
-	return &rep
-}
-
 // prepareSave prepares saving the change of component name of e (set from
 // attr, or removed) into the scene's files. A refusal is a 409 whose
 // message says why (an entity made at run time, a component from a

@@ -233,14 +233,18 @@ func TestSaveRefused(t *testing.T) {
 	refused("DELETE", "/api/entities/wreck/components/spin?save=1", "", http.StatusConflict, `from mixin "rock"`)
 	refused("DELETE", "/api/entities/ship/components/rotation?save=1", "", http.StatusNotFound, "no component")
 	refused("PUT", "/api/entities/ship/components/health?save=1", "hp: many", http.StatusBadRequest, "many")
-	refused("POST", "/api/entities?save=1", `{"id": "x"}`, http.StatusNotImplemented, "creation of entities")
-	refused("DELETE", "/api/entities/wreck?save=1", "", http.StatusNotImplemented, "removal of entities")
+	refused("POST", "/api/entities?save=1", `{"id": "x", "parent": "made"}`, http.StatusConflict, "save the parent first")
+	refused("DELETE", "/api/entities/made?save=1", "", http.StatusConflict, "made at run time")
+	refused("PUT", "/api/entities/made/parent?save=1", "field", http.StatusConflict, "made at run time")
 	// The file edited and not reloaded.
 	edited := replaceOnce(t, savedScene, "position: 0 15 0", "position: 0 16 0")
 	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	refused("PUT", "/api/entities/ship/components/health?save=1", "hp: 1", http.StatusConflict, "changed since they were loaded")
+	refused("DELETE", "/api/entities/wreck?save=1", "", http.StatusConflict, "changed since they were loaded")
+	refused("POST", "/api/entities?save=1", `{"id": "y", "parent": "field"}`, http.StatusConflict, "changed since they were loaded")
+	refused("PUT", "/api/entities/wreck/parent?save=1", "ship", http.StatusConflict, "changed since they were loaded")
 	if after := e.dump(); after != before {
 		t.Fatal("a refused save changed the World")
 	}

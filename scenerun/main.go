@@ -92,6 +92,9 @@ Usage:
   {prog} dump [-format yaml|xml|json] [-ticks N] [-emit S:EVENT@T]... SCENE
   {prog} validate SCENE...
   {prog} components
+  {prog} replay [-format json|yaml|xml] SCENE JOURNAL
+  {prog} host [-nats URL] [flags]
+  {prog} rooms [list | create SCENE | destroy ID | ask ID VERB [PAYLOAD]]
   {prog} schema [-format json|xsd] [SCENE]
 
 Run "{prog} COMMAND -h" for a command's flags.
@@ -125,7 +128,7 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 	cmd := "run"
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "query", "dump", "validate", "components", "schema":
+		case "run", "query", "dump", "validate", "components", "schema", "replay":
 			cmd, args = args[0], args[1:]
 		case "host", "rooms": // fleet.go
 			cmd, args = args[0], args[1:]
@@ -148,6 +151,8 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 		err = c.cmdComponents(args)
 	case "schema":
 		err = c.cmdSchema(ctx, args)
+	case "replay":
+		err = c.cmdReplay(ctx, args)
 	case "host", "rooms":
 		err = c.cmdFleet(ctx, cmd, args)
 	}

@@ -36,6 +36,8 @@ type runFlags struct {
 	poll     time.Duration
 	debounce time.Duration
 	inspect  string // -inspect address; "" for none
+	journal  string // -journal file; "" for none
+	jf       *journalFile
 	emits    []emitSpec
 	emitter  *emitter
 
@@ -60,8 +62,12 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved when it does not read as a scene (half written or broken)")
 	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
 	emitVar(fs, &f.emits)
+	fs.StringVar(&f.journal, "journal", "", "with -inspect: write every change made through the inspector to `file` (JSON lines), for replay")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.journal != "" && f.inspect == "" {
+		return usagef("-journal goes with -inspect (it records the changes made through the inspector)")
 	}
 	if f.inspect != "" {
 		if err := checkInspectAddr(f.inspect); err != nil {
@@ -105,6 +111,11 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	}
 	if f.ticks > 0 {
 		if err := f.emitter.checkTicks(f.ticks, "-ticks"); err != nil {
+			return err
+		}
+	}
+	if f.journal != "" {
+		if f.jf, err = openJournal(f.journal, newJournalHeader(c.sceneName(path), f)); err != nil {
 			return err
 		}
 	}
@@ -192,6 +203,9 @@ done:
 	}
 	if tty {
 		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err := f.jf.end(ticks); err != nil {
+		fmt.Fprintf(stderr, "-journal: %v\n", err)
 	}
 	elapsed := time.Since(start)
 	fmt.Fprintf(stdout, "scene     %s\n", c.sceneName(path))
