@@ -1,6 +1,7 @@
-package behaviour
+package behaviour_test
 
 import (
+	"github.com/scenecs/scenecs/components"
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -31,7 +32,7 @@ type handTweens struct {
 	ts    []handTween
 	pos   ecs.Map[registry.Vec3]
 	moved *ecs.Filter
-	t     *Transforms
+	t     mover
 }
 
 // step is the hand-written loop: easeInQuad, looping, from 0 0 0 to
@@ -64,7 +65,7 @@ type columnTween struct {
 
 // columnStep is the hand-written loop over packed columns: the tweens
 // and positions of each table side by side.
-func columnStep(f *ecs.Filter, posID, tweenID ecs.ID, t *Transforms, dt float64) {
+func columnStep(f *ecs.Filter, posID, tweenID ecs.ID, t mover, dt float64) {
 	q := f.Query()
 	for q.NextTable() {
 		ps := ecs.Column[registry.Vec3](&q, posID)
@@ -97,13 +98,19 @@ var benchNames = []string{"animation", "hand", "hand-column"}
 // benchScene returns a registry with benchAnimated entities with a
 // position each, animated by the animation component, by a system
 // running the hand-written loop over a slice, or by one over packed
-// columns.
-func benchScene(b *testing.B, kind int) (*registry.Registry, *Builtins, func(dt float64)) {
+// columns. If log is not nil, the loops report their moves to it instead
+// of to the transform state.
+func benchScene(b *testing.B, kind int, log *moveLog) (*registry.Registry, *components.Builtins, func(dt float64)) {
 	w := ecs.NewWorld()
 	r := registry.New(w)
-	bi, err := Register(r)
+	bi, err := components.Register(r)
 	must(b, err)
-	h := &handTweens{pos: bi.Position, t: bi.Transforms}
+	var mv mover = bi.Transforms
+	if log != nil {
+		bi.ReportMoves(log.Moved, log.MovedPositions)
+		mv = log
+	}
+	h := &handTweens{pos: bi.Position, t: mv}
 	pos := registry.Patch{{Index: 0, Value: registry.Vec3{}}}
 	anim := namedPatchesB(b, r, "animation", "property: position; from: 0 0 0; to: 10 5 2; dur: 2000; loop: true")
 	tweens := ecs.MustRegister[columnTween](w, "bench-tween")
@@ -120,14 +127,14 @@ func benchScene(b *testing.B, kind int) (*registry.Registry, *Builtins, func(dt 
 			must(b, tweens.Add(e, columnTween{To: to, DurS: 2}))
 		}
 	}
-	step := func(dt float64) { bi.Animations.step(dt); bi.Animations.flush() }
+	step := func(dt float64) { bi.Animations.Step(dt); bi.Animations.Flush() }
 	switch kind {
 	case benchHand:
 		h.moved = ecs.NewFilter(w, ecs.With(bi.Position.ID(), bi.World.ID()))
 		step = h.step
 	case benchColumn:
 		f := ecs.NewFilter(w, ecs.With(bi.Position.ID(), tweens.ID(), bi.World.ID()))
-		step = func(dt float64) { columnStep(f, bi.Position.ID(), tweens.ID(), bi.Transforms, dt) }
+		step = func(dt float64) { columnStep(f, bi.Position.ID(), tweens.ID(), mv, dt) }
 	}
 	if kind != benchAnimation {
 		_, err := registry.RegisterSystem(r, "hand", registry.SystemDefinition[struct{}]{
@@ -153,7 +160,7 @@ func namedPatchesB(b *testing.B, r *registry.Registry, name, attr string) regist
 func BenchmarkAnimationTick(b *testing.B) {
 	for kind, name := range benchNames {
 		b.Run(name, func(b *testing.B) {
-			r, bi, _ := benchScene(b, kind)
+			r, bi, _ := benchScene(b, kind, nil)
 			b.ResetTimer()
 			for range b.N {
 				if err := r.Tick(hz); err != nil {
@@ -175,11 +182,12 @@ func BenchmarkAnimationTick(b *testing.B) {
 func BenchmarkAnimationLoop(b *testing.B) {
 	for kind, name := range benchNames {
 		b.Run(name, func(b *testing.B) {
-			_, bi, step := benchScene(b, kind)
+			log := &moveLog{}
+			_, _, step := benchScene(b, kind, log)
 			b.ResetTimer()
 			for range b.N {
 				step(hz)
-				bi.Transforms.moved, bi.Transforms.movedPos = bi.Transforms.moved[:0], bi.Transforms.movedPos[:0]
+				log.clear()
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchAnimated, "ns/entity")
@@ -189,7 +197,7 @@ func BenchmarkAnimationLoop(b *testing.B) {
 
 // checkBenchPositions checks that every position is on the tween's
 // path and that its world position follows it.
-func checkBenchPositions(b *testing.B, r *registry.Registry, bi *Builtins) {
+func checkBenchPositions(b *testing.B, r *registry.Registry, bi *components.Builtins) {
 	q := ecs.NewFilter(r.World(), ecs.With(bi.Position.ID())).Query()
 	defer q.Close()
 	for q.Next() {

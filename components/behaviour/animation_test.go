@@ -1,7 +1,8 @@
-package behaviour
+package behaviour_test
 
 import (
 	"fmt"
+	"github.com/scenecs/scenecs/components"
 	"math"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ const hz = 1.0 / 60
 // animRegistry returns a registry with the built-ins and two declared
 // components: score (a single number) and stats (one property of every
 // kind an animation writes).
-func animRegistry(t testing.TB) (*registry.Registry, *Builtins) {
+func animRegistry(t testing.TB) (*registry.Registry, *components.Builtins) {
 	t.Helper()
 	_, r, b := builtinRegistry(t)
 	declare := func(name string, specs ...registry.PropSpec) {

@@ -1,6 +1,7 @@
-package behaviour
+package behaviour_test
 
 import (
+	. "github.com/scenecs/scenecs/components/behaviour"
 	"math"
 	"testing"
 
@@ -103,8 +104,9 @@ func TestAnimationRemoved(t *testing.T) {
 	ticks(t, r, 1)
 	must(t, r.Remove(es[1], "animation"))
 	must(t, r.World().Destroy(es[3]))
-	if n := b.Animations.Running(); n != 3 || len(b.Animations.runs) != 3 || len(b.Animations.index) != 3 {
-		t.Errorf("after a removal and a destroy: %d running, %d states", n, len(b.Animations.runs))
+	runs, indexed := b.Animations.States()
+	if n := b.Animations.Running(); n != 3 || runs != 3 || indexed != 3 {
+		t.Errorf("after a removal and a destroy: %d running, %d states", n, runs)
 	}
 	ticks(t, r, 2)
 	for i, e := range es {
@@ -183,7 +185,7 @@ func TestLoopType(t *testing.T) {
 	for _, bad := range []string{"-1", "+2", "1.5", "yes", "True", "99999999999", "1 2"} {
 		_, err := typ.Parse(" "+bad, Loop("0"))
 		ve, ok := err.(*registry.ValueError)
-		if !ok || ve.Offset != 1 || ve.Text != bad || ve.Expected != loopExpected {
+		if !ok || ve.Offset != 1 || ve.Text != bad || ve.Expected != LoopExpected {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package behaviour
+package behaviour_test
 
 import "time"
 

@@ -1,4 +1,4 @@
-package behaviour
+package behaviour_test
 
 import (
 	"strings"

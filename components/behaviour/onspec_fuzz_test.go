@@ -1,7 +1,9 @@
-package behaviour
+package behaviour_test
 
 import (
 	"errors"
+	"github.com/scenecs/scenecs/components"
+	. "github.com/scenecs/scenecs/components/behaviour"
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -12,7 +14,7 @@ import (
 // int, a string and a vector, against which fuzzed values compile.
 func fuzzRegistry(t testing.TB) *registry.Registry {
 	reg := registry.New(ecs.NewWorld())
-	if _, err := Register(reg); err != nil {
+	if _, err := components.Register(reg); err != nil {
 		t.Fatal(err)
 	}
 	s, err := registry.NewSchema([]registry.PropSpec{{Name: "hp", Type: "int"}, {Name: "text", Type: "string"}, {Name: "dir", Type: "vec3"}}, reg.Types())
@@ -40,14 +42,14 @@ func checkSyntaxError(t *testing.T, text string, err error) {
 // same handler, which compiles or fails with an error inside the text,
 // or fails with an error inside the text; nothing panics.
 func FuzzOnSyntax(f *testing.F) {
-	for _, tc := range onSyntaxCases {
-		f.Add(tc.text)
+	for _, tc := range OnSyntaxTexts() {
+		f.Add(tc)
 	}
 	f.Add("event: hit; if: health.hp > detail.damage ?? 1; set: health.hp = health.hp - 1, position.y = 2; emit: hurt with {hp: health.hp}")
 	f.Add("event: a; target: #x; spawn: p at position + vec3(0, 1, 0); start: animation__open")
-	typ := onType()
+	typ := OnType()
 	reg := fuzzRegistry(f)
-	env := regEnv(reg)
+	env := RegEnv(reg)
 	f.Fuzz(func(t *testing.T, text string) {
 		v, err := typ.Parse(text, OnSpec{})
 		if err != nil {
@@ -56,10 +58,10 @@ func FuzzOnSyntax(f *testing.F) {
 		}
 		printed := typ.Print(v)
 		back, err := typ.Parse(printed, OnSpec{})
-		if err != nil || !typ.Equal(v, back) || itemsString(back.(OnSpec)) != itemsString(v.(OnSpec)) {
-			t.Fatalf("%q printed as %q reads back as %q, %v", text, printed, itemsString(back.(OnSpec)), err)
+		if err != nil || !typ.Equal(v, back) || ItemsString(back.(OnSpec)) != ItemsString(v.(OnSpec)) {
+			t.Fatalf("%q printed as %q reads back as %q, %v", text, printed, ItemsString(back.(OnSpec)), err)
 		}
-		if _, err := compileOn(v.(OnSpec), "on__x", env); err != nil {
+		if _, err := CompileOn(v.(OnSpec), "on__x", env); err != nil {
 			var pe *registry.PropError
 			if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset > len(text) {
 				t.Fatalf("%q: compile error %v, not placed in the text", text, err)
@@ -74,8 +76,8 @@ func FuzzBindSyntax(f *testing.F) {
 		"health.hp: health.hp + 1; health.dir: health.dir * 2; health.text: string(time)", "a: (1; b: 2", "position.y"} {
 		f.Add(s)
 	}
-	typ := bindType()
-	env := regEnv(fuzzRegistry(f))
+	typ := BindType()
+	env := RegEnv(fuzzRegistry(f))
 	f.Fuzz(func(t *testing.T, text string) {
 		v, err := typ.Parse(text, BindSpec{})
 		if err != nil {
@@ -84,10 +86,10 @@ func FuzzBindSyntax(f *testing.F) {
 		}
 		printed := typ.Print(v)
 		back, err := typ.Parse(printed, BindSpec{})
-		if err != nil || !typ.Equal(v, back) || len(back.(BindSpec).items) != len(v.(BindSpec).items) {
+		if err != nil || !typ.Equal(v, back) || BindItems(back.(BindSpec)) != BindItems(v.(BindSpec)) {
 			t.Fatalf("%q printed as %q reads back as %v, %v", text, printed, back, err)
 		}
-		if _, err := compileBind(v.(BindSpec), env); err != nil {
+		if _, err := CompileBind(v.(BindSpec), env); err != nil {
 			var pe *registry.PropError
 			if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset > len(text) {
 				t.Fatalf("%q: compile error %v, not placed in the text", text, err)

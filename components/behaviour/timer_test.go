@@ -1,7 +1,8 @@
-package behaviour
+package behaviour_test
 
 import (
 	"fmt"
+	. "github.com/scenecs/scenecs/components/behaviour"
 	"strings"
 	"testing"
 
@@ -56,15 +57,15 @@ func TestTimer(t *testing.T) {
 	if got := fires(t, r, e, "timer", 60); got != "60:timer#1" {
 		t.Errorf("delay 1000 over 60 ticks: %q", got)
 	}
-	// A period far shorter than a tick: at most maxFiresPerTick events
+	// A period far shorter than a tick: at most MaxFiresPerTick events
 	// a tick; the others due by the tick's time are dropped (counted).
 	// 166 are due in the first tick (at 0.1 to 16.6 ms), 333 by the
 	// second's end.
 	e = entityWith(t, r, "timer=delay: 0.1; repeat: true")
 	got := fires(t, r, e, "timer", 2)
-	if n := strings.Count(got, ":timer#"); n != 2*maxFiresPerTick ||
-		!strings.Contains(got, fmt.Sprintf("1:timer#%d 2:timer#167 ", maxFiresPerTick)) ||
-		!strings.HasSuffix(got, fmt.Sprintf("2:timer#%d", 166+maxFiresPerTick)) {
+	if n := strings.Count(got, ":timer#"); n != 2*MaxFiresPerTick ||
+		!strings.Contains(got, fmt.Sprintf("1:timer#%d 2:timer#167 ", MaxFiresPerTick)) ||
+		!strings.HasSuffix(got, fmt.Sprintf("2:timer#%d", 166+MaxFiresPerTick)) {
 		t.Errorf("0.1 ms period: %d events: %q", n, got)
 	}
 	if n, running := b.Timers.Fired(e, "timer"); !running || n != 333 {
