@@ -59,9 +59,10 @@ type Builtins struct {
 // (boolean, default true), color (default white), velocity, acceleration
 // and gravity (vec3, in units per second, per second squared, and a
 // per-entity gravity force acting as an acceleration), spin, lifetime,
-// spawner, ground, geometry (A-Frame's primitives and their sizes), the behaviour components (animation, timer,
-// event-set, with the property types loop and pairs), the physics
-// system, the behaviour system and the transform system.
+// spawner, ground, geometry (A-Frame's primitives and their sizes), the
+// behaviour components of package components/behaviour (animation, timer,
+// event-set, on, bind, with their property types), the physics system,
+// the behaviour system and the transform system.
 // docs/components.md lists their properties and behaviour.
 func Register(reg *registry.Registry) (*Builtins, error) {
 	b := &Builtins{}

@@ -58,9 +58,9 @@ func (t *transforms) Moved(f *ecs.Filter) { t.host.Moved(f) }
 func (t *transforms) MovedPositions(f *ecs.Filter) { t.host.MovedPositions(f) }
 
 // Register registers the behaviour components (animation, timer,
-// event-set, on, bind, with the property types loop and pairs) and the
-// behaviour system on reg, which must hold the components host names.
-// Package components calls it (components.Register registers
+// event-set, on, bind, with the property types loop, pairs, on and bind)
+// and the behaviour system on reg, which must hold the components host
+// names. Package components calls it (components.Register registers
 // everything); docs/components.md lists the properties.
 func Register(reg *registry.Registry, host Host) (*Builtins, error) {
 	b := &Builtins{host: host}
