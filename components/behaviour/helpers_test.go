@@ -2,7 +2,6 @@ package behaviour_test
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/scenecs/scenecs/components"
@@ -27,24 +26,6 @@ func builtinRegistry(t testing.TB) (*ecs.World, *registry.Registry, *components.
 	must(t, err)
 	return w, r, b
 }
-
-// namedPatches parses "name=attr" strings into NamedPatches.
-func namedPatches(t *testing.T, r *registry.Registry, comps ...string) []registry.NamedPatch {
-	t.Helper()
-	var out []registry.NamedPatch
-	for _, c := range comps {
-		name, attr, _ := strings.Cut(strings.TrimSpace(c), "=")
-		comp, _, err := r.Lookup(name)
-		must(t, err)
-		p, err := comp.Schema.ParseAttr(name, attr)
-		must(t, err)
-		out = append(out, registry.NamedPatch{Name: name, Patch: p})
-	}
-	return out
-}
-
-// v3 returns the vector x y z.
-func v3(x, y, z float64) registry.Vec3 { return registry.Vec3{X: x, Y: y, Z: z} }
 
 // moveLog stands in for the transform state's lists of moved filters in
 // the benchmarks of a loop alone, which clear it where the transform
