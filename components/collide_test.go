@@ -58,7 +58,7 @@ func TestCollide(t *testing.T) {
 		{"slope", "restitution: 0", "position=0 1 0|gravity=0 -10 0|scale=1 1 1", false, "19:b>g(floor)"},
 		{"nested", "restitution: 0", "position=0 1 0|gravity=0 -10 0", true, "19:b>g(floor)"},
 	} {
-		r, _ := animRegistry(t)
+		_, r, _ := builtinRegistry(t)
 		w := r.World()
 		g := entityWith(t, r, "ground="+tc.ground, "position=0 -0.5 0", "scale=100 1 100")
 		must(t, r.SetEntityID(g, "floor"))
@@ -86,7 +86,7 @@ func TestCollide(t *testing.T) {
 // TestCollideAgain: a body at rest gets no more collides; woken and
 // dropped again, it gets one.
 func TestCollideAgain(t *testing.T) {
-	r, bi := animRegistry(t)
+	_, r, bi := builtinRegistry(t)
 	g := entityWith(t, r, "ground=restitution: 0", "position=0 -0.5 0", "scale=100 1 100")
 	b := entityWith(t, r, "position=0 1 0", "gravity=0 -10 0")
 	l := &collideLog{names: map[ecs.Entity]string{b: "b", g: "g"}}

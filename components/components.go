@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/scenecs/scenecs/components/behaviour"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -42,20 +43,13 @@ type Builtins struct {
 	// read world matrices and report direct writes.
 	Transform  *registry.System
 	Transforms *Transforms
-	// Behaviour is the system that runs the animation, timer and
-	// event-set components every tick; Animations, Timers and EventSets
-	// are their runtimes, to control them from Go.
-	Behaviour  *registry.System
-	Animations *Animations
-	Timers     *Timers
-	EventSets  *EventSets
-	// Handlers runs the on components (inside the Emit that delivers
-	// their events), Bindings the bind components (in the behaviour
-	// system's tick).
-	Handlers *Handlers
-	Bindings *Bindings
+	// Builtins are the behaviour components' system and runtimes
+	// (package behaviour), promoted: b.Behaviour is the behaviour
+	// system, b.Animations, b.Timers, b.EventSets, b.Handlers and
+	// b.Bindings control them from Go, b.BehaviourOf reports an
+	// entity's running behaviour to the inspector.
+	*behaviour.Builtins
 
-	clock       sceneClock                 // the scene time the handlers and bindings read
 	spawnStates map[ecs.Entity]*spawnState // the spawners' running states (spawnstate.go)
 }
 
@@ -65,9 +59,10 @@ type Builtins struct {
 // (boolean, default true), color (default white), velocity, acceleration
 // and gravity (vec3, in units per second, per second squared, and a
 // per-entity gravity force acting as an acceleration), spin, lifetime,
-// spawner, ground, geometry (A-Frame's primitives and their sizes), the behaviour components (animation, timer,
-// event-set, with the property types loop and pairs), the physics
-// system, the behaviour system and the transform system.
+// spawner, ground, geometry (A-Frame's primitives and their sizes), the
+// behaviour components of package components/behaviour (animation, timer,
+// event-set, on, bind, with their property types), the physics system,
+// the behaviour system and the transform system.
 // docs/components.md lists their properties and behaviour.
 func Register(reg *registry.Registry) (*Builtins, error) {
 	b := &Builtins{}
@@ -80,6 +75,19 @@ func Register(reg *registry.Registry) (*Builtins, error) {
 		}
 	}
 	return b, nil
+}
+
+// registerBehaviour registers the behaviour components and system
+// (package behaviour) after physics, so that an animation of position has
+// the last word in a tick, and before the transform system.
+func registerBehaviour(reg *registry.Registry, b *Builtins) (err error) {
+	t := b.Transforms
+	b.Builtins, err = behaviour.Register(reg, behaviour.Host{
+		Position: b.Position.ID(), Rotation: b.Rotation.ID(), Scale: b.Scale.ID(), World: b.World.ID(),
+		Velocity: b.Velocity.ID(), Sleeping: b.SleepingID,
+		Moved: t.Moved, MovedPositions: t.MovedPositions,
+	})
+	return err
 }
 
 // registerValue registers a single-property component whose Go type is

@@ -10,7 +10,8 @@
 //   - Registering: there is no global registry. [Register] registers the
 //     components and systems on one [registry.Registry] and returns
 //     [Builtins]: typed access to their data for Go code ([ecs.Map]
-//     values), the physics and transform systems, and the transform state.
+//     values), the physics and transform systems, the transform state,
+//     and the behaviour runtimes of package components/behaviour.
 //   - Transform: position, rotation and scale are relative to the parent;
 //     world ([WorldTransform]) is their result in world space, read-only.
 //     [Transforms] keeps it up to date incrementally: [Transforms.World]
@@ -30,11 +31,11 @@
 //   - Others: visible and color ([registry.Color]); [Spin] turns an
 //     entity; [Lifetime] destroys it after a time; [Spawner] creates
 //     entities from a mixin or a prefab, at once or at a rate.
-//   - Behaviour in scene time, run by the behaviour system: animation
-//     (A-Frame's, with every easing of [Easings]; [Animations] starts,
-//     pauses and restarts one from Go), timer ([Timer]: an event after a
-//     delay, once or repeating) and event-set (A-Frame's community component: properties
-//     set when an event arrives); physics emits collide when a body lands.
+//   - Behaviour in scene time: animation, timer, event-set, on and bind
+//     are package components/behaviour, which [Register] registers with
+//     the rest (handing it the transform state as a [behaviour.Host]) and
+//     [Builtins] embeds (b.Animations starts, pauses and restarts an
+//     animation from Go); physics emits collide when a body lands.
 //
 // docs/components.md lists every property. In Go code:
 //

@@ -48,3 +48,25 @@ func namedPatches(t *testing.T, r *registry.Registry, comps ...string) []registr
 
 // v3 returns the vector x y z.
 func v3(x, y, z float64) registry.Vec3 { return registry.Vec3{X: x, Y: y, Z: z} }
+
+// hz is the step of the tests' ticks, 60 Hz.
+const hz = 1.0 / 60
+
+// entityWith makes an entity with the components "name=attr".
+func entityWith(t testing.TB, r *registry.Registry, comps ...string) ecs.Entity {
+	t.Helper()
+	e := r.World().NewEntity()
+	for _, c := range comps {
+		name, attr, _ := strings.Cut(c, "=")
+		must(t, r.Set(e, name, attr))
+	}
+	return e
+}
+
+// ticks ticks r n times at hz.
+func ticks(t testing.TB, r *registry.Registry, n int) {
+	t.Helper()
+	for range n {
+		must(t, r.Tick(hz))
+	}
+}

@@ -632,3 +632,10 @@ func add3(a, b registry.Vec3) registry.Vec3 {
 func sub3(a, b registry.Vec3) registry.Vec3 {
 	return registry.Vec3{X: a.X - b.X, Y: a.Y - b.Y, Z: a.Z - b.Z}
 }
+
+// pausedID returns the ecs ID of the registry's paused tag
+// ([registry.PausedTag]), whose entities physics skips.
+func pausedID(reg *registry.Registry) ecs.ID {
+	id, _ := reg.World().ComponentID(registry.PausedTag)
+	return id
+}

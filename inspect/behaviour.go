@@ -200,7 +200,8 @@ func (in *Inspector) postEvent(w http.ResponseWriter, r *http.Request, ref, name
 
 // Behaviours tells an entity's running behaviour (animations, timers,
 // handlers, bindings) for GET /api/entities/REF; the built-ins of package
-// components are one (components.Builtins.BehaviourOf).
+// components are one (components.Builtins, through the
+// components/behaviour Builtins it embeds).
 type Behaviours interface {
 	// BehaviourOf returns e's running behaviour as a value encoding/json
 	// writes, or nil if e runs none.

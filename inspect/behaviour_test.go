@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/components/behaviour"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
@@ -213,7 +214,7 @@ func mustJSON(t *testing.T, data string, v any) {
 func TestEntityBehaviour(t *testing.T) {
 	e := newBehaviourEnv(t, behaviourScene)
 	e.call("POST", "/api/entities/target/events/hit", `{"damage": 5}`).expect(t, http.StatusOK)
-	var info struct{ Behaviour *components.BehaviourInfo }
+	var info struct{ Behaviour *behaviour.BehaviourInfo }
 	e.get("/api/entities/target").expect(t, http.StatusOK).json(t, &info)
 	b := info.Behaviour
 	if b == nil || len(b.Animations) != 1 || len(b.Timers) != 1 || len(b.Handlers) != 2 || len(b.Bindings) != 1 {
