@@ -281,9 +281,12 @@ func TestBrowserUndoRedo(t *testing.T) {
 	p.waitJS(`document.querySelector('#history-list li.undone') && !document.querySelector('#redo').disabled`)
 	p.do(chromedp.KeyEvent("Z", chromedp.KeyModifiers(chromedp.ModifierCtrl, chromedp.ModifierShift)))
 	p.eventually("Ctrl-Shift-Z", func() error { return wantSpeed(p, 5) })
-	p.waitJS(`!document.querySelector('#history-list li.undone')`)
+	p.waitJS(`!document.querySelector('#history-list li.undone') && !document.querySelector('#undo').disabled`)
 	p.click("#undo")
 	p.eventually("the undo button", func() error { return wantSpeed(p, 10) })
+	// The redo button is enabled by the history event, which may follow
+	// the World's change: a click before it would do nothing.
+	p.waitJS(`document.querySelector('#history-list li.undone') && !document.querySelector('#redo').disabled`)
 	p.click("#redo")
 	p.eventually("the redo button", func() error { return wantSpeed(p, 5) })
 	// The panel shows the World's value again.
