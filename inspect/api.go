@@ -688,25 +688,9 @@ func (in *Inspector) create(req *createRequest) (ecs.Entity, *reply) {
 			return fail(*rep)
 		}
 	}
-	e := in.w.NewEntity()
-	undo := func(rep reply) (ecs.Entity, *reply) { _ = in.w.Destroy(e); return fail(rep) }
-	if !parent.IsZero() {
-		if err := in.w.SetParent(e, parent); err != nil {
-			return undo(errReply(http.StatusBadRequest, "inspect: parent: "+err.Error()))
-		}
-	}
-	if req.ID != "" {
-		if err := in.reg.SetEntityID(e, req.ID); err != nil {
-			return undo(errReply(http.StatusConflict, "inspect: "+err.Error()))
-		}
-	}
-	if len(req.Class) > 0 {
-		if err := in.reg.SetClasses(e, req.Class); err != nil {
-			return undo(errReply(http.StatusBadRequest, "inspect: "+err.Error()))
-		}
-	}
-	if err := in.reg.SetMany(e, comps); err != nil {
-		return undo(writeErrReply(http.StatusBadRequest, err))
+	e, err := in.reg.Create(parent, registry.CreateSpec{ID: req.ID, Classes: req.Class, Components: comps})
+	if err != nil {
+		return fail(writeErrReply(http.StatusBadRequest, err))
 	}
 	return e, nil
 }

@@ -125,38 +125,26 @@ func (in *Inspector) restore(p place, sn *entSnap, what string) (ecs.Entity, *re
 
 // build makes sn under parent at index (-1: last), then its children.
 func (in *Inspector) build(parent ecs.Entity, index int, sn *entSnap) (ecs.Entity, error) {
-	e := in.w.NewEntity()
-	if err := in.w.InsertChild(parent, e, index); err != nil {
-		_ = in.w.Destroy(e)
+	comps := make([]registry.NamedPatch, len(sn.comps))
+	for i, np := range sn.comps {
+		comps[i] = registry.NamedPatch{Name: np.Name, Patch: clonePatch(np.Patch)}
+	}
+	// The one creation path (read-only components included: the snapshot
+	// holds what the World had), then the place among the siblings.
+	e, err := in.reg.Privileged().Create(parent, registry.CreateSpec{ID: sn.id, Classes: sn.class, Components: comps, PartKey: sn.part})
+	if err != nil {
 		return e, err
+	}
+	if index >= 0 {
+		if err := in.w.InsertChild(parent, e, index); err != nil {
+			_ = in.w.Destroy(e)
+			return ecs.Entity{}, err
+		}
 	}
 	if sn.s == nil {
 		sn.s = in.hist.slotOf(e)
 	} else {
 		in.hist.moved(sn.s, e)
-	}
-	if sn.id != "" {
-		if err := in.reg.SetEntityID(e, sn.id); err != nil {
-			_ = in.w.Destroy(e)
-			return e, err
-		}
-	}
-	if len(sn.class) > 0 {
-		if err := in.reg.SetClasses(e, sn.class); err != nil {
-			_ = in.w.Destroy(e)
-			return e, err
-		}
-	}
-	if sn.part != "" {
-		in.reg.Prefabs().SetPartKey(e, sn.part)
-	}
-	comps := make([]registry.NamedPatch, len(sn.comps))
-	for i, np := range sn.comps {
-		comps[i] = registry.NamedPatch{Name: np.Name, Patch: clonePatch(np.Patch)}
-	}
-	if err := in.reg.Privileged().SetMany(e, comps); err != nil {
-		_ = in.w.Destroy(e)
-		return e, err
 	}
 	for _, k := range sn.kids {
 		if _, err := in.build(e, -1, k); err != nil {
