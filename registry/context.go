@@ -19,19 +19,43 @@ type Context struct {
 	// ("sound__1" for an instance of a multiple component).
 	ID   ecs.ID
 	Name string
-	// Time is the scene time in seconds and Delta the time step of the
-	// current tick, in seconds.
+	// Time is the scene time in seconds (in a fixed-step phase, its
+	// clock) and Delta the time since the hook last ran: the time step of
+	// the current tick, or the fixed step, in seconds.
 	Time, Delta float64
 
-	q *ecs.Query
+	q          *ecs.Query
+	cmds       *ecs.Commands // tick and tock hooks: the run's buffer
+	restricted bool          // the hook runs under the parallel rules
+}
+
+// Commands returns the buffer of structural changes of this run of a tick
+// or tock hook, applied in order at the end of its batch: a tick that
+// declares its [Access] (and runs under the parallel rules) makes its
+// structural changes, MarkChanged calls and deferred work there. It panics
+// outside tick and tock hooks.
+func (c *Context) Commands() *ecs.Commands {
+	if c.cmds == nil {
+		panic("registry: Context.Commands outside a tick or tock hook: change the World directly there")
+	}
+	return c.cmds
 }
 
 // EntityAt returns the entity of row i of the column a TickColumn hook is
 // given.
 func (c *Context) EntityAt(i int) ecs.Entity { return c.q.EntityAt(i) }
 
-// Emit emits an entity event on the hook's entity (see [Registry.Emit]).
-func (c *Context) Emit(name string, detail any) { c.Registry.Emit(c.Entity, name, detail, true) }
+// Emit emits an entity event on the hook's entity (see [Registry.Emit]):
+// at once, except from a tick that runs under the parallel rules, whose
+// events are emitted at the end of its batch, in order with its commands.
+func (c *Context) Emit(name string, detail any) {
+	if c.restricted {
+		r, e := c.Registry, c.Entity
+		c.cmds.Defer(func(*ecs.World) { r.Emit(e, name, detail, true) })
+		return
+	}
+	c.Registry.Emit(c.Entity, name, detail, true)
+}
 
 // On listens to an entity event on the hook's entity.
 func (c *Context) On(name string, fn func(ev *Event)) ListenerID {
