@@ -54,8 +54,8 @@ type batch struct {
 
 // plan is a computed schedule.
 type plan struct {
-	entries     []*entry                  // run order, all phases
-	phases      [len(phaseNames)][]batch  // batches per phase
+	entries     []*entry                 // run order, all phases
+	phases      [len(phaseNames)][]batch // batches per phase
 	groups      [len(phaseNames) * numSlots][]*entry
 	ambiguities []Ambiguity
 	warnings    []string

@@ -568,7 +568,9 @@ func (s *Schedule) SetEnabled(name string, on bool) error {
 
 // Enabled reports whether the system, component tick or entry called
 // name runs (see [Schedule.SetEnabled]).
-func (s *Schedule) Enabled(name string) bool { return !s.off[name] && !s.off[strings.TrimSuffix(name, ".tock")] }
+func (s *Schedule) Enabled(name string) bool {
+	return !s.off[name] && !s.off[strings.TrimSuffix(name, ".tock")]
+}
 
 // Err returns the error that stops the schedule (a cycle or contradiction
 // made by [Schedule.Configure], an ambiguity in strict mode), computing
