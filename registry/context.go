@@ -140,6 +140,7 @@ type listener struct {
 // from its descendants). Listeners are forgotten when e is destroyed. On a
 // stale entity it registers nothing and returns 0.
 func (r *Registry) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID {
+	r.notFrozen("On")
 	if !r.w.Alive(e) {
 		// Keyed by index, the listener would wake up on the entity that
 		// reuses the slot.
@@ -153,6 +154,7 @@ func (r *Registry) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID 
 
 // Off removes a listener; it reports whether one was removed.
 func (r *Registry) Off(id ListenerID) bool {
+	r.notFrozen("Off")
 	k := uint32(id)
 	ls := r.listeners[k]
 	for i, l := range ls {
@@ -176,6 +178,7 @@ func (r *Registry) Off(id ListenerID) bool {
 // child-attached and child-detached, emitted on the parent with a
 // [ChildEvent] as Detail, bubble.
 func (r *Registry) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
+	r.notFrozen("Emit")
 	if len(r.listeners) == 0 {
 		return
 	}
@@ -225,5 +228,16 @@ func (r *Registry) EmitLoaded(top ecs.Entity) {
 	post(top)
 	for _, e := range order {
 		r.Emit(e, "loaded", nil, false)
+	}
+}
+
+// notFrozen panics if the World is frozen: op, which uses state of the
+// Registry that only one goroutine may touch, was called by a system that
+// runs under the parallel rules (see [Access]).
+func (r *Registry) notFrozen(op string) {
+	if r.w.Frozen() {
+		panic("registry: " + op + " from a system running under the parallel rules (the World is frozen): " +
+			"emit with its Context's or SystemContext's Emit, make changes through its Commands, " +
+			"or declare it Exclusive")
 	}
 }

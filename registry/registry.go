@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -64,6 +65,7 @@ type Registry struct {
 	docShare
 
 	cancel  context.Context // checked by long spawns; nil: never cancelled
+	errMu   sync.Mutex      // guards errs and dropped: parallel systems report too
 	errs    []error         // errors of deferred work, see TakeErrors
 	dropped int             // errors not kept beyond maxPendingErrors
 }

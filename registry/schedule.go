@@ -401,8 +401,8 @@ func (s *Schedule) successors(x *node, extra *node, dst []*node) []*node {
 			dst = append(dst, y)
 		}
 	}
-	if extra != nil && x != extra && slices.Contains(extra.settings().After, x.name) {
-		dst = append(dst, extra)
+	if extra != nil && slices.Contains(extra.settings().After, x.name) {
+		dst = append(dst, extra) // x == extra: it names itself
 	}
 	return dst
 }

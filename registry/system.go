@@ -141,6 +141,7 @@ func (s *SystemContext) Entities() []ecs.Entity {
 	if s.System.matcher == nil {
 		return nil
 	}
+	s.Registry.notFrozen("SystemContext.Entities")
 	return s.System.matcher.QueryAll(nil)
 }
 
@@ -420,9 +421,6 @@ func (r *Registry) Tick(dt float64) error {
 	r.time += dt
 	r.delta = dt
 	r.sched.run(dt)
-	if err == nil && r.errs == nil {
-		return nil
-	}
 	return errors.Join(err, r.TakeErrors())
 }
 
@@ -553,6 +551,7 @@ func (r *Registry) setSelectorEngine(s selectorEngine) {
 }
 
 func (r *Registry) compile(src string) (compiledSelector, error) {
+	r.notFrozen("a selector query")
 	if r.sel == nil {
 		return nil, fmt.Errorf("registry: no selector engine set")
 	}
