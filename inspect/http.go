@@ -55,6 +55,11 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.methods(w, r, handlers{"POST": in.postPlay})
 	case p == "/api/step":
 		in.methods(w, r, handlers{"POST": in.postStep})
+	case p == "/api/schedule":
+		in.methods(w, r, handlers{"GET": in.getSchedule})
+	case p == "/api/schedule/enable" || p == "/api/schedule/disable" || p == "/api/schedule/step":
+		op := strings.TrimPrefix(p, "/api/schedule/")
+		in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postSchedule(w, r, op) }})
 	case p == "/api/entities":
 		in.methods(w, r, handlers{"POST": in.postEntity})
 	case strings.HasPrefix(p, "/api/entities/"):
@@ -380,7 +385,10 @@ DELETE /api/entities/REF                     destroy an entity and its subtree  
 PUT    /api/entities/REF/components/NAME     set from an attribute string body     [token]
 DELETE /api/entities/REF/components/NAME     remove a component                    [token]
 POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]
-GET    /api/stats                            tick statistics
+GET    /api/stats                            tick statistics, per-system times
+GET    /api/schedule                         phases, systems in run order, access, rates, times
+POST   /api/schedule/enable?name=SYSTEM      turn a system on (disable: off)       [token]
+POST   /api/schedule/step?name=SYSTEM        run one system once now               [token]
 GET    /api/events                           Server-Sent Events: stats, reload, change
 GET    /api/transforms?components=position   packed float32 values for 3D views
 GET    /api/transforms/stream?...&fps=N      the same, frame after frame, on one response

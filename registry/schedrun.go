@@ -460,7 +460,7 @@ func (s *Schedule) Phases() []PhaseInfo {
 // as scene-run schedule does.
 func (s *Schedule) String() string {
 	var b strings.Builder
-	if err := s.writeTable(&b); err != nil {
+	if err := s.WriteTable(&b, 0); err != nil {
 		return err.Error()
 	}
 	return b.String()

@@ -87,26 +87,41 @@ func (s *Schedule) Stats(window time.Duration) []SystemStats {
 	return out
 }
 
-// writeTable writes the schedule as a table: the phases, then one line
-// per entry in run order.
-func (s *Schedule) writeTable(w io.Writer) error {
+// WriteTable writes the schedule as a table, as scene-run schedule prints
+// it: the workers, the phases, then one line per entry in run order (its
+// batch: entries of one batch may run at the same time), then the
+// warnings. A window above 0 adds each entry's median and 99th
+// percentile time per run over that window.
+func (s *Schedule) WriteTable(w io.Writer, window time.Duration) error {
 	infos, err := s.Systems()
 	if err != nil {
 		return err
 	}
+	var stats []SystemStats
+	if window > 0 {
+		stats = s.Stats(window)
+	}
 	fmt.Fprintf(w, "workers: %d\n", s.workers)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PHASE\tSTEP\t")
+	fmt.Fprintln(tw, "PHASE\tRUNS")
 	for _, ph := range s.Phases() {
-		step := "every tick"
+		step := "once per tick"
 		if ph.Step > 0 {
-			step = fmt.Sprintf("fixed %gs (at most %d per tick)", ph.Step, ph.MaxSteps)
+			step = fmt.Sprintf("every fixed step of %.4g s (%.4g Hz), at most %d per tick", ph.Step, 1/ph.Step, ph.MaxSteps)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t\n", ph.Name, step)
+		fmt.Fprintf(tw, "%s\t%s\n", ph.Name, step)
 	}
-	fmt.Fprintln(tw, "\t\t")
-	fmt.Fprintln(tw, "#\tPHASE\tBATCH\tSYSTEM\tKIND\tRUNS\tREADS\tWRITES\tBEFORE\tAFTER\t")
-	for _, si := range infos {
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	head := "#\tPHASE\tBATCH\tSYSTEM\tKIND\tMODE\tREADS\tWRITES\tBEFORE\tAFTER\t"
+	if stats != nil {
+		head += "P50\tP99\t"
+	}
+	fmt.Fprintln(tw, head)
+	for i, si := range infos {
 		kind := si.Kind + " " + si.Hook
 		runs := "parallel"
 		switch {
@@ -127,8 +142,12 @@ func (s *Schedule) writeTable(w io.Writer) error {
 		if !si.Enabled {
 			runs += ", disabled"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", si.Order, si.Phase, si.Batch, si.Name, kind, runs,
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", si.Order, si.Phase, si.Batch, si.Name, kind, runs,
 			list(si.Reads), list(si.Writes), list(si.Before), list(si.After))
+		if stats != nil {
+			fmt.Fprintf(tw, "%v\t%v\t", stats[i].P50, stats[i].P99)
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

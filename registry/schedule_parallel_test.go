@@ -105,7 +105,7 @@ func parallelScene(t testing.TB, n, workers int) (*Registry, *[]string) {
 	})
 	must(t, err)
 	r.Schedule().SetWorkers(workers)
-	r.Schedule().minSplit = 0 // parallel whatever the work
+	r.Schedule().SetSplitThreshold(0) // parallel whatever the work
 	return r, log
 }
 
@@ -183,7 +183,7 @@ func TestParallelBatchRunsAtOnce(t *testing.T) {
 		must(t, err)
 	}
 	r.Schedule().SetWorkers(2)
-	r.Schedule().minSplit = 0
+	r.Schedule().SetSplitThreshold(0)
 	must(t, r.Tick(0.1))
 	if !met[0] || !met[1] {
 		t.Errorf("the two systems did not run at once: %v", met)
@@ -233,7 +233,7 @@ func TestParallelMisuseIsRefused(t *testing.T) {
 				must(t, err)
 			}
 			r.Schedule().SetWorkers(workers)
-			r.Schedule().minSplit = 0
+			r.Schedule().SetSplitThreshold(0)
 			v := catchPanic(func() { _ = r.Tick(0.1) })
 			if s := fmt.Sprint(v); !strings.Contains(s, c.want) {
 				t.Errorf("%d workers, %s: panic %q, want %q", workers, c.name, s, c.want)
@@ -275,7 +275,7 @@ func TestParallelPanicDropsTheBatch(t *testing.T) {
 		must(t, err)
 	}
 	r.Schedule().SetWorkers(3)
-	r.Schedule().minSplit = 0
+	r.Schedule().SetSplitThreshold(0)
 	if v := catchPanic(func() { _ = r.Tick(0.1) }); v != "boom in s1" {
 		t.Errorf("panic %v", v)
 	}
@@ -335,7 +335,7 @@ func TestChunkedSystemsAndTicks(t *testing.T) {
 			ecs.NewMap[pval](w, c.ID).Get(e).N = i * 100
 		}
 		r.Schedule().SetWorkers(workers)
-		r.Schedule().minSplit = 0
+		r.Schedule().SetSplitThreshold(0)
 		must(t, r.Tick(0.1))
 		if len(order) != 1050 || len(sizes) != 2 || !sizes[100] || !sizes[50] {
 			t.Fatalf("%d workers: %d rows, chunk sizes %v", workers, len(order), sizes)

@@ -207,7 +207,7 @@ func TestScheduleStats(t *testing.T) {
 		t.Errorf("a window with no runs: %+v", st[0])
 	}
 	table := r.Schedule().String()
-	for _, want := range []string{"workers:", "physics", "fixed 0.0166", "slow", "exclusive (undeclared)"} {
+	for _, want := range []string{"workers:", "physics", "every fixed step of 0.01667 s (60 Hz)", "slow", "exclusive (undeclared)"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}

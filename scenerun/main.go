@@ -93,6 +93,7 @@ Usage:
   {prog} validate SCENE...
   {prog} components
   {prog} schema [-format json|xsd] [SCENE]
+  {prog} schedule [-json] [-ticks N] [SCENE]
 
 Run "{prog} COMMAND -h" for a command's flags.
 Exit codes: 0 ok, 1 scene errors, 2 usage errors.
@@ -125,7 +126,7 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 	cmd := "run"
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "query", "dump", "validate", "components", "schema":
+		case "run", "query", "dump", "validate", "components", "schema", "schedule":
 			cmd, args = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, c.help())
@@ -146,6 +147,8 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 		err = c.cmdComponents(args)
 	case "schema":
 		err = c.cmdSchema(ctx, args)
+	case "schedule":
+		err = c.cmdSchedule(ctx, args)
 	}
 	var ue *usageError
 	switch {

@@ -35,6 +35,7 @@ type runFlags struct {
 	poll     time.Duration
 	debounce time.Duration
 	inspect  string // -inspect address; "" for none
+	workers  int
 
 	// Set when the run starts (see inspect.go): the inspector, and the
 	// function each hot reload is reported to.
@@ -55,6 +56,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "with -watch: print what each save would change, without applying it")
 	intervalVar(fs, &f.poll, "poll", 0, "leave -poll out to use file system events", "with -watch: poll for changes at this `interval` instead of using file system events")
 	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved")
+	workersVar(fs, &f.workers)
 	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -87,9 +89,13 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	rt.reg.Schedule().SetWorkers(f.workers)
 	scene, err := rt.load(ctx, path)
 	if err != nil {
 		return err
+	}
+	for _, warn := range rt.reg.Schedule().Warnings() {
+		fmt.Fprintf(stderr, "%s: schedule: warning: %s\n", c.Name, warn)
 	}
 	if f.query != "" {
 		if _, err := rt.reg.QueryAll(f.query); err != nil {

@@ -1,0 +1,102 @@
+package scenerun
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/inspect"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// determinismTicks is how many ticks the determinism test runs (fewer
+// under the race detector, see race_test.go).
+var determinismTicks = 600
+
+// TestDumpsSameForAnyWorkers: the default scene, asteroids and a scene
+// with spawners and events, run 600 ticks with 1, 2 and 4 workers, dump
+// to the same bytes. Every batch with more than one system is spread over
+// the workers (a split threshold of 0), so that parallel runs really
+// happen.
+func TestDumpsSameForAnyWorkers(t *testing.T) {
+	split := Program{Register: func(reg *registry.Registry, _ *components.Builtins) error {
+		reg.Schedule().SetSplitThreshold(0)
+		return nil
+	}}
+	ticks := itoa(determinismTicks)
+	for _, scene := range []string{"", "../scenes/asteroids.yaml", "testdata/spawn-events.yaml"} {
+		var want string
+		for _, workers := range []string{"1", "2", "4"} {
+			args := []string{"dump", "-format", "json", "-ticks", ticks, "-workers", workers}
+			if scene != "" {
+				args = append(args, scene)
+			} else {
+				args = append(args, "../scenes/cubes.yaml")
+			}
+			code, out, errs := runProg(split, args...)
+			if code != ExitOK {
+				t.Fatalf("%s -workers %s: exit %d: %s", scene, workers, code, errs)
+			}
+			if workers == "1" {
+				want = out
+				if len(out) < 1000 {
+					t.Fatalf("%s: dump too short: %s", scene, out)
+				}
+				continue
+			}
+			if out != want {
+				t.Errorf("%s: -workers %s dumps differently from -workers 1", scene, workers)
+			}
+		}
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// TestScheduleCommand: scene-run schedule prints the phases and the
+// systems in run order (with times after -ticks), and -json what GET
+// /api/schedule answers; -workers is checked.
+func TestScheduleCommand(t *testing.T) {
+	code, out, errs := runProg(Program{}, "schedule", "-workers", "3")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 3 && f[0] >= "0" && f[0] <= "9" {
+			lines = append(lines, f[3])
+		}
+	}
+	if got := strings.Join(lines, " "); got != "physics behaviour spin lifetime spawner transform" {
+		t.Errorf("systems %q in:\n%s", got, out)
+	}
+	for _, want := range []string{"workers: 3", "physics      every fixed step of 0.01667 s (60 Hz), at most 8 per tick", "post-update  once per tick"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "P50") {
+		t.Error("times without -ticks")
+	}
+	_, out, _ = runProg(Program{}, "schedule", "-ticks", "3", "../scenes/asteroids.yaml")
+	if !strings.Contains(out, "P50") || !strings.Contains(out, "µs") {
+		t.Errorf("-ticks 3: no times:\n%s", out)
+	}
+	_, out, _ = runProg(Program{}, "schedule", "-json")
+	var si inspect.ScheduleInfo
+	if err := json.Unmarshal([]byte(out), &si); err != nil || len(si.Systems) != 6 || si.Systems[2].Name != "spin" || len(si.Phases) != 5 {
+		t.Errorf("-json: %v %+v", err, si)
+	}
+	for _, bad := range []string{"0", "-1", "x", "5000"} {
+		if code, _, errs := runProg(Program{}, "schedule", "-workers", bad); code != ExitUsage || !strings.Contains(errs, "-workers") {
+			t.Errorf("-workers %s: exit %d %s", bad, code, errs)
+		}
+	}
+	if code, _, errs := runProg(Program{}, "schedule", "a.yaml", "b.yaml"); code != ExitUsage {
+		t.Errorf("two scenes: exit %d %s", code, errs)
+	}
+}
