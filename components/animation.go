@@ -138,7 +138,10 @@ func playsOf(l Loop, dir uint8) int64 {
 // AnimationEvent is the Detail of animationbegin and animationcomplete
 // (and animationcomplete__ID), A-Frame's {name}: the animation's name on
 // the entity, such as animation__open.
-type AnimationEvent struct{ Name string }
+// Expressions read it as detail.name.
+type AnimationEvent struct {
+	Name string `expr:"name"`
+}
 
 // registerAnimation registers the loop type and the animation component
 // and makes the runtime that runs them.

@@ -48,6 +48,13 @@ type Builtins struct {
 	Animations *Animations
 	Timers     *Timers
 	EventSets  *EventSets
+	// Handlers runs the on components (inside the Emit that delivers
+	// their events), Bindings the bind components (in the behaviour
+	// system's tick).
+	Handlers *Handlers
+	Bindings *Bindings
+
+	clock sceneClock // the scene time the handlers and bindings read
 }
 
 // Register registers the built-in components and systems on reg:

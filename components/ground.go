@@ -134,12 +134,15 @@ func scale3(a registry.Vec3, k float64) registry.Vec3 {
 // moving into it: it lands, or bounces. A body that stays in contact
 // (resting, sliding) is not told again; one that leaves the ground and
 // comes back is.
+//
+// Expressions read its fields as detail.target, detail.targetId and
+// detail.speed.
 type CollideEvent struct {
 	// Target is the ground hit, TargetID its id ("" if none).
-	Target   ecs.Entity
-	TargetID string
+	Target   ecs.Entity `expr:"target"`
+	TargetID string     `expr:"targetId"`
 	// Speed is the body's speed into the ground when it hit.
-	Speed float64
+	Speed float64 `expr:"speed"`
 }
 
 // contacts is what the physics system keeps to emit collide: the hits

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 
@@ -37,10 +38,11 @@ type Timer struct {
 
 // TimerEvent is the Detail of a timer's event: the timer's name on the
 // entity (timer, timer__wave) and how many times it has fired, this one
-// included (1 for the first).
+// included (1 for the first). Expressions read detail.name and
+// detail.count.
 type TimerEvent struct {
-	Name  string
-	Count int64
+	Name  string `expr:"name"`
+	Count int64  `expr:"count"`
 }
 
 // maxFiresPerTick bounds the events one timer emits in one tick; the
@@ -285,4 +287,54 @@ func (ts *Timers) Fired(e ecs.Entity, name string) (n int64, running bool) {
 		return 0, false
 	}
 	return ts.runs[i].fired, ts.runs[i].flags&rRunning != 0
+}
+
+// find returns the state index of e's timer name.
+func (ts *Timers) find(e ecs.Entity, name string) (int, error) {
+	c, id, ok := ts.reg.LookupExisting(name)
+	if ok && c.Name == "timer" {
+		if i, ok := ts.index[animKey{e.Index(), id}]; ok && ts.runs[i].e == e {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("components: %s has no timer %q", entityLabel(ts.reg, e), name)
+}
+
+// Restart starts e's timer name again from zero, whatever its state (as
+// its start events do).
+func (ts *Timers) Restart(e ecs.Entity, name string) error {
+	i, err := ts.find(e, name)
+	if err == nil {
+		ts.start(i)
+	}
+	return err
+}
+
+// Pause pauses e's running timer name where it is (as its pause events
+// do); Resume resumes it.
+func (ts *Timers) Pause(e ecs.Entity, name string) error {
+	i, err := ts.find(e, name)
+	if err == nil && ts.runs[i].flags&rRunning != 0 {
+		ts.runs[i].flags |= rPaused
+	}
+	return err
+}
+
+// Resume resumes e's timer name paused by Pause or its pause events.
+func (ts *Timers) Resume(e ecs.Entity, name string) error {
+	i, err := ts.find(e, name)
+	if err == nil {
+		ts.runs[i].flags &^= rPaused
+	}
+	return err
+}
+
+// Stop stops e's timer name (as its stop events do); Restart starts it
+// again.
+func (ts *Timers) Stop(e ecs.Entity, name string) error {
+	i, err := ts.find(e, name)
+	if err == nil {
+		ts.runs[i].flags &^= rRunning | rPaused
+	}
+	return err
 }

@@ -243,6 +243,10 @@ type entityInfo struct {
 	// Source is where the scene file writes the entity, when the
 	// Inspector knows the scene and the entity comes from it.
 	Source string `json:"source,omitempty"`
+	// Behaviour is the entity's running behaviour (animations with their
+	// progress, timers, handlers, bindings with their values), when the
+	// Inspector knows the built-ins (Options.Builtins) and it has some.
+	Behaviour *behaviourInfo `json:"behaviour,omitempty"`
 }
 
 // componentValue is one component of an entity: as an attribute string
@@ -273,6 +277,7 @@ func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
 			out.Source = n.Src.Pos.String()
 		}
 	}
+	out.Behaviour = in.behaviourOf(e)
 	return out
 }
 
@@ -384,6 +389,11 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 			return *bad
 		}
 		p, err := c.Schema.ParseAttr(name, attr)
+		if err == nil && c.HasCheck() {
+			// What a scene file's value is checked for (an expression's
+			// names, an animation's path), placed in the body.
+			err = c.CheckAttr(&registry.CheckContext{Registry: in.reg, Name: name}, name, attr, p)
+		}
 		if err != nil {
 			return attrErrorReply(err)
 		}

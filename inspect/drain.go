@@ -141,6 +141,13 @@ func (a *allowance) refill(now time.Time, share float64, budget time.Duration) {
 // is spent, a large one (a dump) a slice at a time. Requests whose client
 // has gone are skipped. It returns the number of requests answered.
 func (in *Inspector) Drain() int {
+	if in.log.remove != nil {
+		select {
+		case <-in.closed:
+			in.untapEvents() // on the simulation goroutine, as the Registry wants
+		default:
+		}
+	}
 	if in.cur == nil && len(in.queue) == 0 {
 		return 0 // nothing to do: not even a look at the clock
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,28 +23,38 @@ type hub struct {
 	mu   sync.Mutex
 	subs map[*subscriber]struct{}
 	seq  uint64
+	// open counts the streams, for the event log to ask without the lock.
+	open atomic.Int32
 }
 
 type subscriber struct {
 	ch      chan []byte
 	dropped atomic.Int64
+	// events, if not nil, are the names of the entity events the stream
+	// takes (GET /api/events?events=hit,open); nil: all.
+	events map[string]bool
 }
 
-// subscribe adds a stream (its slot is already taken: see slots.go).
-func (h *hub) subscribe() *subscriber {
+// subscribe adds a stream (its slot is already taken: see slots.go)
+// taking the entity events named in events (nil: all).
+func (h *hub) subscribe(events map[string]bool) *subscriber {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.subs == nil {
 		h.subs = map[*subscriber]struct{}{}
 	}
-	s := &subscriber{ch: make(chan []byte, streamBuffer)}
+	s := &subscriber{ch: make(chan []byte, streamBuffer), events: events}
 	h.subs[s] = struct{}{}
+	h.open.Add(1)
 	return s
 }
 
 func (h *hub) unsubscribe(s *subscriber) {
 	h.mu.Lock()
-	delete(h.subs, s)
+	if _, ok := h.subs[s]; ok {
+		delete(h.subs, s)
+		h.open.Add(-1)
+	}
 	h.mu.Unlock()
 }
 
@@ -54,7 +65,15 @@ func (h *hub) count() int {
 }
 
 // publish sends an event to every stream without waiting for any.
-func (h *hub) publish(event string, v any) {
+func (h *hub) publish(event string, v any) { h.send(event, "", v) }
+
+// publishEvent sends an "entity-event" about the entity event name to
+// the streams that take it.
+func (h *hub) publishEvent(name string, v any) { h.send("entity-event", name, v) }
+
+// send sends an event to every stream (that takes the entity event
+// name, if not "") without waiting for any.
+func (h *hub) send(event, name string, v any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.subs) == 0 {
@@ -67,6 +86,9 @@ func (h *hub) publish(event string, v any) {
 	h.seq++
 	msg := fmt.Appendf(nil, "id: %d\nevent: %s\ndata: %s\n\n", h.seq, event, data)
 	for s := range h.subs {
+		if name != "" && s.events != nil && !s.events[name] {
+			continue
+		}
 		select {
 		case s.ch <- msg:
 		default:
@@ -75,9 +97,35 @@ func (h *hub) publish(event string, v any) {
 	}
 }
 
+// eventFilter reads ?events=NAME,NAME of GET /api/events: the entity
+// events the stream takes (nil: all); ok is false if it wrote an error.
+func eventFilter(w http.ResponseWriter, r *http.Request) (map[string]bool, bool) {
+	q := r.URL.Query()
+	if !q.Has("events") {
+		return nil, true
+	}
+	names := map[string]bool{}
+	for _, n := range strings.Split(q.Get("events"), ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !validEvent(n) {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: events: %q is not an event name (letters, digits, '-', '_' and '.')", n))
+			return nil, false
+		}
+		names[n] = true
+	}
+	return names, true
+}
+
 // events serves GET /api/events. It holds one of the maxStreams slots
 // (slots.go); each write has a deadline of Timeouts.StreamWrite.
 func (in *Inspector) events(w http.ResponseWriter, r *http.Request) {
+	filter, ok := eventFilter(w, r)
+	if !ok {
+		return
+	}
 	rc := http.NewResponseController(w)
 	sl, why := in.eventSlots.acquire(time.Now(), func() { _ = rc.SetWriteDeadline(time.Now()) })
 	if sl == nil {
@@ -86,7 +134,7 @@ func (in *Inspector) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer in.eventSlots.release(sl)
-	s := in.hub.subscribe()
+	s := in.hub.subscribe(filter)
 	defer in.hub.unsubscribe(s)
 	streamDeadlines(rc)
 	h := w.Header()

@@ -67,6 +67,9 @@ type env struct {
 	started bool
 	// updates records "old->new" per health update hook (sim goroutine).
 	updates []string
+	// tickErr, if set, takes the errors ticks return (else they fail
+	// the test).
+	tickErr func(error)
 }
 
 func newRegistry(t testing.TB, e *env) *registry.Registry {
@@ -141,7 +144,9 @@ func (e *env) start() *env {
 			case <-e.in.Wake():
 			case <-t.C:
 			}
-			if err := e.in.Tick(1.0 / 60); err != nil {
+			if err := e.in.Tick(1.0 / 60); err != nil && e.tickErr != nil {
+				e.tickErr(err)
+			} else if err != nil {
 				e.t.Errorf("tick: %v", err)
 			}
 		}

@@ -63,6 +63,16 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p == "/api/entities":
 		in.methods(w, r, handlers{"POST": in.postEntity})
 	case strings.HasPrefix(p, "/api/entities/"):
+		if ref, name, ok := splitEventPath(strings.TrimPrefix(r.URL.EscapedPath(), "/api/entities/")); ok {
+			ref, err1 := url.PathUnescape(ref)
+			name, err2 := url.PathUnescape(name)
+			if err1 != nil || err2 != nil || ref == "" || strings.Contains(name, "/") {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: bad event path %q", r.URL.EscapedPath()))
+				return
+			}
+			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postEvent(w, r, ref, name) }})
+			return
+		}
 		ref, comp, ok := splitEntityPath(r.URL)
 		switch {
 		case !ok:
@@ -384,12 +394,13 @@ POST   /api/entities                         create an entity (JSON body)       
 DELETE /api/entities/REF                     destroy an entity and its subtree     [token]
 PUT    /api/entities/REF/components/NAME     set from an attribute string body     [token]
 DELETE /api/entities/REF/components/NAME     remove a component                    [token]
+POST   /api/entities/REF/events/NAME         emit an event (JSON detail body)      [token]
 POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]
 GET    /api/stats                            tick statistics, per-system times
 GET    /api/schedule                         phases, systems in run order, access, rates, times
 POST   /api/schedule/enable?name=SYSTEM      turn a system on (disable: off)       [token]
 POST   /api/schedule/step?name=SYSTEM        run one system once now               [token]
-GET    /api/events                           Server-Sent Events: stats, reload, change
+GET    /api/events[?events=NAME,...]         Server-Sent Events: stats, reload, change, entity-event
 GET    /api/transforms?components=position   packed float32 values for 3D views
 GET    /api/transforms/stream?...&fps=N      the same, frame after frame, on one response
 GET    /api/colors?selector=S                packed colours, in the order of /api/transforms

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
@@ -63,6 +64,10 @@ type Options struct {
 	// Timeouts); zero fields take DefaultTimeouts. Listen's server uses
 	// them, and so do the streams' per-write deadlines.
 	Timeouts Timeouts
+	// Builtins, if not nil, are the built-ins of package components the
+	// Registry runs: GET /api/entities/REF then reports the entity's
+	// running animations, timers, handlers (on) and bindings (bind).
+	Builtins *components.Builtins
 	// Hosts are extra Host header values accepted besides the server's
 	// own address and the loopback names with its port: "name:port" for
 	// exactly that, or "name" for any port. Needed when a program
@@ -122,6 +127,7 @@ type Inspector struct {
 	steps  int
 	allow  allowance // Drain's (Options.Share)
 	cur    *work     // a request served in steps, begun and not done
+	log    eventLog  // the event log's budgets, and its tap
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -173,6 +179,7 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	in.eventSlots = streamSlots{kind: "event streams", max: maxStreams}
 	in.transformSlots = streamSlots{kind: "transform streams", max: maxTransformStreams}
 	in.stats.init(reg.World().Len())
+	in.tapEvents()
 	return in
 }
 

@@ -674,11 +674,12 @@ func (c *compiler) component(comp *ComponentSpec) (registry.NamedPatch, bool) {
 // value parsed from comp, with the scene's declared components known;
 // its error is placed in comp's text as parse errors are.
 func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch registry.Patch) error {
-	cx := &registry.CheckContext{Registry: c.reg, Names: c.src.known, Schema: func(name string) (*registry.Schema, bool) {
+	cx := &registry.CheckContext{Registry: c.reg, Name: comp.Name, Names: c.src.known, Schema: func(name string) (*registry.Schema, bool) {
 		s, ok, err := c.src.lookup(name)
 		return s, ok && err == nil
 	}}
-	if comp.Kind == ValueMap && !rc.Schema.Single() {
+	cx.Prefabs = c.prefabNames
+	if comp.Kind == ValueMap && (!rc.Schema.Single() || rc.Schema.TakesMap()) {
 		kv := make([][2]string, len(comp.Map))
 		for i, e := range comp.Map {
 			kv[i] = [2]string{e.Key, e.Value}
@@ -690,6 +691,16 @@ func (c *compiler) check(comp *ComponentSpec, rc *registry.Component, patch regi
 		text = "" // nothing to point into: errors go to the value
 	}
 	return rc.CheckAttr(cx, comp.Name, text, patch)
+}
+
+// prefabNames returns the prefabs a component's Check may name: the
+// document's and the Registry's.
+func (c *compiler) prefabNames() []string {
+	names := c.reg.PrefabNames()
+	for _, p := range c.doc.Prefabs {
+		names = append(names, p.Name)
+	}
+	return names
 }
 
 // parseValue parses a component (or system setting) value with schema s,
@@ -720,7 +731,7 @@ func (c *compiler) parseValue(comp *ComponentSpec, s *registry.Schema) (registry
 			patch[0].Value = comp.Text
 		}
 	case ValueMap:
-		if s.Single() {
+		if s.Single() && !s.TakesMap() {
 			// A single-property value written as a mapping, such as
 			// position: {x: 1, y: 2, z: 3} (as JSON dumps write vectors):
 			// the values of the axes, which must be named in order.

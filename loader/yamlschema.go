@@ -162,6 +162,11 @@ func schemaValue(s *registry.Schema, doc string) jsonObj {
 			}
 			v["properties"], v["additionalProperties"] = props, false
 		}
+		if s.TakesMap() {
+			// on: {event: hit, set: ...}: the type reads the mapping.
+			v["type"] = []any{"string", "object"}
+			v["additionalProperties"] = jsonObj{"type": []any{"string", "number", "boolean", "null"}}
+		}
 		return withNull(v)
 	}
 	props := jsonObj{}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -159,12 +160,26 @@ func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
 // are those of ParseAttr for multi-property components: keys camelCase or
 // hyphen-case, keys and values trimmed, the last of a repeated property
 // wins, the same errors. A tag takes only an empty mapping; a
-// single-property component cannot be written as a mapping. Every pair
+// single-property component cannot be written as a mapping, unless its
+// type has a ParseMap ([Schema.TakesMap]), which is given the pairs as
+// they are. Every pair
 // is looked at, as ParseAttr looks at every chunk; in each [*AttrError],
 // Pair is the index of the offending pair in kv.
 func (s *Schema) ParseMap(component string, kv [][2]string) (Patch, error) {
 	if len(kv) == 0 {
 		return nil, nil
+	}
+	if s.TakesMap() {
+		v, err := s.Props[0].Type.ParseMap(kv, s.Props[0].Default)
+		if err != nil {
+			var ae *AttrError
+			if errors.As(err, &ae) {
+				ae.Component = component
+				return nil, ae
+			}
+			return nil, &AttrError{Kind: InvalidValue, Component: component, Text: kv[0][1], Expected: err.Error(), Err: err}
+		}
+		return Patch{{Index: 0, Value: v}}, nil
 	}
 	if s.IsTag() || s.Single() {
 		exp := "a bare value (" + nameOr(component, "the component") + " has a single property), not a mapping"
@@ -205,6 +220,13 @@ func (s *Schema) ParseMap(component string, kv [][2]string) (Patch, error) {
 		p = p.set(0, idx, v)
 	}
 	return p, errs.err()
+}
+
+// TakesMap reports whether the schema is that of a single-property
+// component whose type can be written as a mapping (its Type.ParseMap is
+// set): [Schema.ParseMap] then hands the whole mapping to the type.
+func (s *Schema) TakesMap() bool {
+	return s.Single() && s.Props[0].Type != nil && s.Props[0].Type.ParseMap != nil
 }
 
 func (s *Schema) unknownProperty(component, key string, offset, pair int) *AttrError {

@@ -14,6 +14,9 @@ import (
 type CheckContext struct {
 	// Registry is the Registry the component is registered in.
 	Registry *Registry
+	// Name is the component's name as written, an instance's included
+	// (on__click), when the caller knows it.
+	Name string
 	// Schema returns the schema of the component name (a base name or
 	// name__instance) as the data being checked sees it: a scene being
 	// compiled also sees the components it declares. ok is false for a
@@ -22,6 +25,19 @@ type CheckContext struct {
 	// Names, if set, returns the names Schema knows, for suggestions
 	// ("did you mean"); if nil, the Registry's names are.
 	Names func() []string
+	// Prefabs, if set, returns the names of the prefabs the data being
+	// checked can name (a scene's own among them); if nil, the
+	// Registry's are (see [CheckContext.PrefabNames]).
+	Prefabs func() []string
+}
+
+// PrefabNames returns the names of the prefabs the data being checked
+// can name: cx.Prefabs(), or the Registry's.
+func (cx *CheckContext) PrefabNames() []string {
+	if cx.Prefabs != nil {
+		return cx.Prefabs()
+	}
+	return cx.Registry.PrefabNames()
 }
 
 // ComponentNames returns the names of the components the data being
@@ -49,15 +65,23 @@ type PropError struct {
 	Offset int
 	// Expected says what would have been accepted, as a noun phrase.
 	Expected string
+	// Msg, if set, is the message in its own words, in place of
+	// `invalid value "TEXT": expected EXPECTED` (see [AttrError.Msg]).
+	Msg string
 }
 
-// Error returns `property "to": invalid value "1 x": expected a vec3`.
+// Error returns `property "to": invalid value "1 x": expected a vec3`,
+// or `property "to": MSG`.
 func (e *PropError) Error() string {
 	var b strings.Builder
 	if e.Property != "" {
 		b.WriteString("property ")
 		b.WriteString(strconv.Quote(e.Property))
 		b.WriteString(": ")
+	}
+	if e.Msg != "" {
+		b.WriteString(e.Msg)
+		return b.String()
 	}
 	b.WriteString("invalid value ")
 	b.WriteString(strconv.Quote(e.Text))
@@ -105,7 +129,9 @@ func (c *Component) CheckAttr(cx *CheckContext, name, text string, patch Patch) 
 // CheckMap is [Component.CheckAttr] for data parsed from the key/value
 // pairs kv by [Schema.ParseMap]: the AttrError's Pair is the pair that
 // gives the property (the last), its Offset in that pair's value; Pair
-// is -1 and Offset 0 when kv does not give it.
+// is -1 and Offset 0 when kv does not give it. For a component whose
+// single property takes the whole mapping ([Schema.TakesMap]), the
+// PropError's Property names the pair by its key as written.
 func (c *Component) CheckMap(cx *CheckContext, name string, kv [][2]string, patch Patch) error {
 	err := c.check(cx, patch)
 	pe, ok := err.(*PropError)
@@ -114,6 +140,19 @@ func (c *Component) CheckMap(cx *CheckContext, name string, kv [][2]string, patc
 	}
 	ae := c.attrError(name, pe)
 	ae.Pair, ae.Offset = -1, 0
+	if c.Schema.TakesMap() {
+		// The whole mapping is the single property's value: the
+		// PropError's Property is the key of the pair, as written.
+		for i := len(kv) - 1; i >= 0; i-- {
+			ks, ke := trimBounds(kv[i][0])
+			if kv[i][0][ks:ke] == pe.Property {
+				vs, _ := trimBounds(kv[i][1])
+				ae.Pair, ae.Offset = i, vs+pe.Offset
+				break
+			}
+		}
+		return ae
+	}
 	idx, known := c.Schema.Lookup(ae.Property)
 	for i := len(kv) - 1; i >= 0 && known; i-- {
 		ks, ke := trimBounds(kv[i][0])
@@ -130,7 +169,7 @@ func (c *Component) CheckMap(cx *CheckContext, name string, kv [][2]string, patc
 // PropError (in the property's value).
 func (c *Component) attrError(name string, pe *PropError) *AttrError {
 	return &AttrError{Kind: InvalidValue, Component: name, Property: pe.Property, Text: pe.Text,
-		Expected: pe.Expected, Offset: pe.Offset, Pair: -1, Err: pe}
+		Expected: pe.Expected, Msg: pe.Msg, Offset: pe.Offset, Pair: -1, Err: pe}
 }
 
 // valueAt returns the byte offset in the attribute string text of the

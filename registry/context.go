@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -68,7 +69,9 @@ func (c *Context) Query(selector string) ([]ecs.Entity, error) {
 	return c.Registry.QueryAll(selector)
 }
 
-// Event is an entity event delivered to listeners.
+// Event is an entity event delivered to listeners. It is valid only
+// during the listener's call (Emit reuses it): a listener that keeps an
+// event keeps a copy of the fields it needs, not the pointer.
 type Event struct {
 	// Name is the event's name, such as "componentchanged".
 	Name string
@@ -90,7 +93,11 @@ func (ev *Event) StopPropagation() { ev.stopped = true }
 // and componentremoved, A-Frame's {name, id}: the component's base name
 // and its instance id ("" for a component that is not an instance of a
 // multiple one).
-type ComponentEvent struct{ Name, ID string }
+// Expressions read its fields as detail.name and detail.id.
+type ComponentEvent struct {
+	Name string `expr:"name"`
+	ID   string `expr:"id"`
+}
 
 // String returns the component's name as scenes write it: "sound" or
 // "sound__beep".
@@ -112,18 +119,23 @@ func componentEvent(name string) ComponentEvent {
 // has listeners (loading a large scene initialises millions of
 // components).
 func (r *Registry) emitComponent(e ecs.Entity, event, name string) {
-	if len(r.listeners) == 0 {
-		return
-	}
-	if _, ok := r.listeners[e.Index()]; !ok {
-		return
+	if !r.tapping() {
+		if len(r.listeners) == 0 {
+			return
+		}
+		if _, ok := r.listeners[e.Index()]; !ok {
+			return
+		}
 	}
 	r.Emit(e, event, componentEvent(name), false)
 }
 
 // ChildEvent is the Detail of child-attached and child-detached,
 // A-Frame's {el}: the child that was attached or detached.
-type ChildEvent struct{ El ecs.Entity }
+// Expressions read it as detail.el.
+type ChildEvent struct {
+	El ecs.Entity `expr:"el"`
+}
 
 // ListenerID identifies a listener, for Off. It holds the index of the
 // listener's entity (its low 32 bits), so that Off looks at that entity's
@@ -179,10 +191,24 @@ func (r *Registry) Off(id ListenerID) bool {
 // [ChildEvent] as Detail, bubble.
 func (r *Registry) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
 	r.notFrozen("Emit")
+	for i := range r.taps {
+		if t := &r.taps[i].tap; t.Active == nil || t.Active() {
+			t.Event(e, name, detail)
+		}
+	}
 	if len(r.listeners) == 0 {
 		return
 	}
-	ev := &Event{Name: name, Target: e, Detail: detail}
+	// Events are reused (Emit nests when listeners emit): a delivery in
+	// the steady state allocates nothing.
+	var ev *Event
+	if n := len(r.evFree); n > 0 {
+		ev, r.evFree = r.evFree[n-1], r.evFree[:n-1]
+	} else {
+		ev = new(Event)
+	}
+	*ev = Event{Name: name, Target: e, Detail: detail}
+	defer r.freeEvent(ev)
 	for cur := e; ; {
 		ev.Current = cur
 		for _, l := range r.listeners[cur.Index()] {
@@ -201,6 +227,73 @@ func (r *Registry) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
 	}
 }
 
+// freeEvent returns ev to the Events Emit reuses.
+func (r *Registry) freeEvent(ev *Event) {
+	*ev = Event{}
+	if len(r.evFree) < 64 {
+		r.evFree = append(r.evFree, ev)
+	}
+}
+
+// Listening reports whether e has a listener for the event name (on e
+// itself: not one an ancestor has for a bubbling event). A component
+// that writes data through a pointer asks it for componentchanged,
+// which such a write does not emit.
+func (r *Registry) Listening(e ecs.Entity, name string) bool {
+	if !r.w.Alive(e) {
+		return false
+	}
+	for _, l := range r.listeners[e.Index()] {
+		if l.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// An EventTap is told of the events emitted on a Registry's entities
+// (see [Registry.AddEventTap]).
+type EventTap struct {
+	// Active, if set, says whether the tap wants events now: while no
+	// tap is active, Emit calls none and the component events are not
+	// made for them (a tap that watches only while someone looks costs
+	// nothing meanwhile). It may be called from the Registry's goroutine
+	// only, and often: keep it cheap (an atomic load).
+	Active func() bool
+	// Event is called with each event, before its listeners run. It
+	// must not keep detail beyond the call unless it knows its type, and
+	// must not emit.
+	Event func(e ecs.Entity, name string, detail any)
+}
+
+// eventTap is one tap AddEventTap registered.
+type eventTap struct {
+	id  int
+	tap EventTap
+}
+
+// AddEventTap registers t to be told of every event emitted with
+// [Registry.Emit] (the built-in events included), whether or not any
+// listens: an inspector's event log. The returned function removes it.
+func (r *Registry) AddEventTap(t EventTap) (remove func()) {
+	r.nextTap++
+	id := r.nextTap
+	r.taps = append(r.taps, eventTap{id, t})
+	return func() {
+		r.taps = slices.DeleteFunc(r.taps, func(t eventTap) bool { return t.id == id })
+	}
+}
+
+// tapping reports whether a tap wants events now.
+func (r *Registry) tapping() bool {
+	for i := range r.taps {
+		if t := &r.taps[i].tap; t.Active == nil || t.Active() {
+			return true
+		}
+	}
+	return false
+}
+
 // EmitLoaded emits loaded (A-Frame's event: the entity is built, its
 // components initialised) on top and every entity below it, each after
 // its descendants, children in order (grandchild, child, its sibling,
@@ -214,7 +307,7 @@ func (r *Registry) EmitLoaded(top ecs.Entity) {
 		r.w.Defer(func(*ecs.World) { r.EmitLoaded(top) })
 		return
 	}
-	if len(r.listeners) == 0 || !r.w.Alive(top) {
+	if len(r.listeners) == 0 && !r.tapping() || !r.w.Alive(top) {
 		return
 	}
 	var order []ecs.Entity

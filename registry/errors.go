@@ -75,6 +75,11 @@ type AttrError struct {
 	// Err is the error the property type's Parse function returned, if
 	// any.
 	Err error
+	// Msg, if set, says what is wrong in its own words, in place of
+	// `invalid value "TEXT": expected EXPECTED` (an expression's error:
+	// `if: unknown name "helth.hp" (did you mean "health.hp"?)`); Text
+	// and Offset still locate it.
+	Msg string
 }
 
 // Error formats the error as described on [AttrError].
@@ -98,6 +103,15 @@ func (e *AttrError) Error() string {
 	case InvalidSyntax:
 		b.WriteString("invalid text ")
 	default:
+		if e.Msg != "" {
+			if e.Property != "" {
+				b.WriteString("property ")
+				b.WriteString(strconv.Quote(e.Property))
+				b.WriteString(": ")
+			}
+			b.WriteString(e.Msg)
+			return b.String()
+		}
 		if e.Property != "" {
 			b.WriteString("property ")
 			b.WriteString(strconv.Quote(e.Property))

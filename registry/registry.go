@@ -50,6 +50,9 @@ type Registry struct {
 
 	listeners map[uint32][]listener
 	nextLis   ListenerID
+	evFree    []*Event   // Events done with, reused by Emit
+	taps      []eventTap // see AddEventTap
+	nextTap   int
 
 	pausedTag ecs.ID
 	started   bool
@@ -200,6 +203,11 @@ type hooks struct {
 
 // HasTick reports whether the component has a tick or tock hook.
 func (c *Component) HasTick() bool { return c.hooks.tick != nil || c.hooks.tock != nil }
+
+// HasUpdate reports whether the component has an update hook: a write
+// of its data that goes around [Registry.SetPatch] (through a pointer)
+// would not run it.
+func (c *Component) HasUpdate() bool { return c.hooks.update != nil }
 
 // Definition describes a component backed by the Go type T. Every field is
 // optional. Hooks receive a Context naming the entity and instance, and a

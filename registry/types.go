@@ -91,6 +91,14 @@ type Type struct {
 	Print func(v any) string
 	// Equal reports whether two values are the same for change detection.
 	Equal func(a, b any) bool
+	// ParseMap, if set, lets a single-property component of this type be
+	// written as a mapping (a YAML mapping, a JSON object) as well as
+	// an attribute string: it converts the key/value pairs, as written
+	// (not trimmed), to a value. Its errors should be *AttrError values
+	// whose Pair is the index of the offending pair and Offset a byte
+	// offset in that pair's key (Kind UnknownProperty) or value (the
+	// other kinds). See [Schema.TakesMap].
+	ParseMap func(kv [][2]string, def any) (any, error)
 }
 
 // The built-in property types. NewTypes copies them into each Types, so

@@ -13,9 +13,10 @@ import (
 	"github.com/scenecs/scenecs/registry"
 )
 
-const dumpUsage = `Usage: {prog} dump [-format yaml|xml|json] [-ticks N] [-flat] SCENE
+const dumpUsage = `Usage: {prog} dump [-format yaml|xml|json] [-ticks N] [-emit SELECTOR:EVENT@TICK]... [-flat] SCENE
 
-Loads SCENE, runs N ticks, and writes the World's state as a scene
+Loads SCENE, runs N ticks (emitting the -emit events when they are
+due), and writes the World's state as a scene
 document that loads back to the same entities and values. Instances
 of prefabs are written as "prefab: NAME" plus what differs from the
 prefab (a part destroyed at run time as "removed"), with the prefabs;
@@ -38,6 +39,8 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
 	var workers int
 	workersVar(fs, &workers)
+	var emits []emitSpec
+	emitVar(fs, &emits)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -57,7 +60,14 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}
-	if err := tickN(ctx, rt, ticks, hz); err != nil {
+	em, err := newEmitter(rt, emits, c.stderr)
+	if err != nil {
+		return err
+	}
+	if err := em.checkTicks(ticks, "-ticks"); err != nil {
+		return err
+	}
+	if err := tickN(ctx, rt, ticks, hz, em); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(stdout)

@@ -88,8 +88,8 @@ const topUsage = `{prog} runs, watches, queries, validates and dumps scenecs sce
 
 Usage:
   {prog} [run] [flags] [SCENE]     run SCENE (default: the embedded {default})
-  {prog} query [-json] [-ticks N] SCENE SELECTOR
-  {prog} dump [-format yaml|xml|json] [-ticks N] SCENE
+  {prog} query [-json] [-ticks N] [-emit S:EVENT@T]... SCENE SELECTOR
+  {prog} dump [-format yaml|xml|json] [-ticks N] [-emit S:EVENT@T]... SCENE
   {prog} validate SCENE...
   {prog} components
   {prog} schema [-format json|xsd] [SCENE]

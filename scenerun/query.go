@@ -10,9 +10,10 @@ import (
 	"github.com/scenecs/scenecs/selector"
 )
 
-const queryUsage = `Usage: {prog} query [-json] [-ticks N] SCENE SELECTOR
+const queryUsage = `Usage: {prog} query [-json] [-ticks N] [-emit SELECTOR:EVENT@TICK]... SCENE SELECTOR
 
-Loads SCENE, runs N ticks, and prints the entities SELECTOR matches in
+Loads SCENE, runs N ticks (emitting the -emit events when they are due),
+and prints the entities SELECTOR matches in
 document order, one per line: the entity's id, or its path (ids or 0-based
 child indexes from the root, joined by "/"). With -json, prints one JSON
 array of the entities in the dump format. No match prints nothing.
@@ -30,6 +31,8 @@ func (c *cli) cmdQuery(ctx context.Context, args []string) error {
 	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
 	var workers int
 	workersVar(fs, &workers)
+	var emits []emitSpec
+	emitVar(fs, &emits)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -48,7 +51,14 @@ func (c *cli) cmdQuery(ctx context.Context, args []string) error {
 	if _, err := rt.reg.QueryAll(sel); err != nil {
 		return selectorError(err)
 	}
-	if err := tickN(ctx, rt, ticks, hz); err != nil {
+	em, err := newEmitter(rt, emits, c.stderr)
+	if err != nil {
+		return err
+	}
+	if err := em.checkTicks(ticks, "-ticks"); err != nil {
+		return err
+	}
+	if err := tickN(ctx, rt, ticks, hz, em); err != nil {
 		return err
 	}
 	es, err := rt.reg.QueryAll(sel)

@@ -15,7 +15,8 @@ const runUsage = `Usage: {prog} [run] [flags] [SCENE]
 
 Loads SCENE (YAML, XML or JSON by extension; without SCENE the embedded
 default scene, cubes.yaml) and runs it at a fixed time step, then prints a
-summary. Ctrl-C stops early, still with the summary. With -watch or
+summary. -emit 'SELECTOR:EVENT@TICK' (repeatable) emits EVENT on the
+entities SELECTOR matches once TICK ticks have run, for scripted runs. Ctrl-C stops early, still with the summary. With -watch or
 -inspect it runs until Ctrl-C unless -ticks is given.
 
 -inspect ADDR serves the inspection API (docs/inspector.md) while the scene
@@ -36,6 +37,8 @@ type runFlags struct {
 	debounce time.Duration
 	inspect  string // -inspect address; "" for none
 	workers  int
+	emits    []emitSpec
+	emitter  *emitter
 
 	// Set when the run starts (see inspect.go): the inspector, and the
 	// function each hot reload is reported to.
@@ -58,6 +61,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved")
 	workersVar(fs, &f.workers)
 	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
+	emitVar(fs, &f.emits)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -102,6 +106,14 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 			return selectorError(err)
 		}
 	}
+	if f.emitter, err = newEmitter(rt, f.emits, stderr); err != nil {
+		return err
+	}
+	if f.ticks > 0 {
+		if err := f.emitter.checkTicks(f.ticks, "-ticks"); err != nil {
+			return err
+		}
+	}
 	if f.inspect != "" {
 		ictx, cancel := context.WithCancel(ctx)
 		defer cancel() // stops serving when the run ends
@@ -141,6 +153,7 @@ func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string,
 			continue
 		default:
 		}
+		f.emitter.due(rt, ticks)
 		if !beforeTick(f.inspector) { // paused by the inspector
 			if _, ok := waitUntil(ctx, time.Now().Add(10*time.Millisecond), reloads, f.inspector); !ok {
 				goto done
@@ -177,6 +190,12 @@ func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string,
 		}
 	}
 done:
+	if f.ticks > 0 && ticks == f.ticks {
+		f.emitter.due(rt, ticks)
+		if err := rt.reg.TakeErrors(); err != nil {
+			reportTickError(stderr, seen, ticks, err)
+		}
+	}
 	if tty {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

@@ -71,16 +71,22 @@ func (c *cli) sceneName(path string) string {
 	return path
 }
 
-// tickN runs n ticks of 1/hz seconds, stopping with an error if ctx ends.
-func tickN(ctx context.Context, rt *runtime, n int, hz float64) error {
+// tickN runs n ticks of 1/hz seconds, emitting em's events when they
+// are due (em may be nil), stopping with an error if ctx ends.
+func tickN(ctx context.Context, rt *runtime, n int, hz float64, em *emitter) error {
 	dt := 1 / hz
 	for i := 0; i < n; i++ {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%s: interrupted after %s", rt.c.Name, plural(i, "tick"))
 		}
+		em.due(rt, i)
 		if err := rt.reg.Tick(dt); err != nil {
 			return fmt.Errorf("tick %d: %w", i+1, err)
 		}
+	}
+	em.due(rt, n)
+	if err := rt.reg.TakeErrors(); err != nil {
+		return fmt.Errorf("after tick %d: %w", n, err)
 	}
 	return nil
 }

@@ -50,7 +50,7 @@ func (c *cli) cmdSchedule(ctx context.Context, args []string) error {
 	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}
-	if err := tickN(ctx, rt, ticks, hz); err != nil {
+	if err := tickN(ctx, rt, ticks, hz, nil); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(c.stdout)

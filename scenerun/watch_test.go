@@ -143,3 +143,24 @@ func TestWatchEmptySaveInspector(t *testing.T) {
 	write(t, file, "")
 	clitest.WaitFor(t, events, regexp.MustCompile(`event: reload\ndata: \{"ok":false,"errors":\["reload level.yaml held back: level.yaml is empty \(0 bytes\)`), 10*time.Second)
 }
+
+// TestWatchBehaviourEdits: under run -watch, a save of an on or a bind
+// whose expression does not compile fails at file:line:col inside the
+// string, the running scene unchanged; the next good save applies the
+// new expression.
+func TestWatchBehaviourEdits(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "level.yaml")
+	const scene = "components:\n  score: {type: int}\nentities:\n  - id: a\n    score: 0\n    on__hit: \"set: score = score + 1\"\n    bind: \"position.y: time\"\n"
+	write(t, file, scene)
+	stdout, stderr := watchRun(t, file)
+	write(t, file, strings.Replace(scene, "score + 1", "scor + 1", 1))
+	want := "reload level.yaml failed; the running scene is unchanged:\n" + file + ":6:28: on__hit: set score: unknown name \"scor\" (did you mean \"score\"?)"
+	clitest.WaitFor(t, stderr, regexp.MustCompile(regexp.QuoteMeta(want)), 10*time.Second)
+	write(t, file, strings.Replace(scene, "position.y: time", "position.y: sin(tim)", 1))
+	want = file + ":7:28: bind: position.y: unknown name \"tim\" (did you mean \"time\"?)"
+	clitest.WaitFor(t, stderr, regexp.MustCompile(regexp.QuoteMeta(want)), 10*time.Second)
+	write(t, file, strings.Replace(scene, "score + 1", "score + 2", 1))
+	want = "reload level.yaml: +0 -0 ~1 ("
+	clitest.WaitFor(t, stdout, regexp.MustCompile(regexp.QuoteMeta(want)), 10*time.Second)
+	clitest.WaitFor(t, stdout, regexp.MustCompile(regexp.QuoteMeta(`~ #a on__hit set: score = score + 1 → set: score = score + 2`)), 10*time.Second)
+}

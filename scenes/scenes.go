@@ -5,7 +5,8 @@ package scenes
 import "embed"
 
 // FS holds the example scene files: cubes.yaml (the default), cubes.xml,
-// asteroids.yaml and authoring.yaml.
+// asteroids.yaml, authoring.yaml and behaviour.yaml (timers, animations,
+// event handlers and bindings, without Go).
 //
 //go:embed *.yaml *.xml
 var FS embed.FS

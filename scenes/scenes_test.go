@@ -219,3 +219,88 @@ func handStep(ps, vs, gs []registry.Vec3, dt float64) {
 		ps[i].Z += vs[i].Z * dt
 	}
 }
+
+// TestBehaviourScene checks that behaviour.yaml does what it says: the
+// door opens when its timer fires and turns green when open; the lamp
+// blinks; the countdown counts down and drops a wave of three rocks at
+// 0, every 3 s; the rocks flash when they land, or when sent "hit", and
+// last six seconds.
+func TestBehaviourScene(t *testing.T) {
+	reg, _ := newRegistry(t)
+	sc, err := loader.Load(reg, scenes.FS, "behaviour.yaml", loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ent := func(id string) ecs.Entity { e, _ := sc.Entity(id); return e }
+	attr := func(id, comp string) string { s, _ := reg.Attr(ent(id), comp); return s }
+	tick := 0
+	run := func(to int) {
+		for ; tick < to; tick++ {
+			if err := reg.Tick(1.0 / 60); err != nil {
+				t.Fatalf("tick %d: %v", tick+1, err)
+			}
+		}
+	}
+	count := func(sel string) int { es, _ := reg.QueryAll(sel); return len(es) }
+	run(20)
+	if attr("lamp", "color") != "#ffee88" || attr("door", "position") != "-6 1.5 -4" || attr("countdown", "countdown") != "3" {
+		t.Errorf("at 1/3 s: lamp %s, door %s, countdown %s", attr("lamp", "color"), attr("door", "position"), attr("countdown", "countdown"))
+	}
+	run(90)
+	if attr("lamp", "color") != "#30302a" || attr("countdown", "countdown") != "2" || attr("countdown", "color") != "#ffb224" {
+		t.Errorf("at 1.5 s: lamp %s, countdown %s (%s)", attr("lamp", "color"), attr("countdown", "countdown"), attr("countdown", "color"))
+	}
+	run(179)
+	if count(".rock") != 0 {
+		t.Errorf("rocks before the countdown reached 0: %d", count(".rock"))
+	}
+	run(181)
+	if count(".rock") != 3 || attr("countdown", "countdown") != "3" {
+		t.Errorf("at 3 s: %d rocks, countdown %s", count(".rock"), attr("countdown", "countdown"))
+	}
+	if y := attr("door", "position"); y == "-6 1.5 -4" || y == "-6 4.5 -4" {
+		t.Errorf("at 3 s the door is not opening: %s", y)
+	}
+	run(240)
+	if attr("door", "position") != "-6 4.5 -4" || attr("door", "color") != "#7ddc8c" {
+		t.Errorf("at 4 s the door is not open and green: %s %s", attr("door", "position"), attr("door", "color"))
+	}
+	run(262)
+	flashing := 0
+	for _, e := range mustQuery(t, reg, ".rock") {
+		if c, _ := reg.Attr(e, "color"); c != "#888888" {
+			flashing++
+		}
+	}
+	if flashing < 2 {
+		t.Errorf("%d rocks flash after landing", flashing)
+	}
+	run(360)
+	if count(".rock") != 6 {
+		t.Errorf("at 6 s: %d rocks, want two waves", count(".rock"))
+	}
+	rocks := mustQuery(t, reg, ".rock")
+	for _, e := range rocks {
+		reg.Emit(e, "hit", nil, false)
+	}
+	run(361)
+	for _, e := range rocks {
+		// One tick into the flash from #ff4040 to #888888.
+		if c, _ := reg.Attr(e, "color"); c < "#f0" || c > "#ff5" {
+			t.Errorf("a rock sent hit is %s, not red", c)
+		}
+	}
+	run(560)
+	if n := count(".rock"); n != 6 {
+		t.Errorf("at 9.33 s: %d rocks, want 6 (the first wave gone after 6 s, the third come)", n)
+	}
+}
+
+func mustQuery(t *testing.T, reg *registry.Registry, sel string) []ecs.Entity {
+	t.Helper()
+	es, err := reg.QueryAll(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}

@@ -26,7 +26,7 @@ func runBin(t *testing.T, args ...string) result {
 	return clitest.Run(t, binary(t), "../..", args...)
 }
 
-var exampleScenes = []string{"scenes/cubes.yaml", "scenes/cubes.xml", "scenes/asteroids.yaml", "scenes/authoring.yaml"}
+var exampleScenes = []string{"scenes/cubes.yaml", "scenes/cubes.xml", "scenes/asteroids.yaml", "scenes/authoring.yaml", "scenes/behaviour.yaml"}
 
 func TestRunDefaultScene(t *testing.T) {
 	r := runBin(t, "-ticks", "30").Expect(t, 0)

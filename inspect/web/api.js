@@ -29,8 +29,8 @@ async function request(method, path, body, signal) {
 export const get = (path, signal) => request('GET', path, undefined, signal);
 /** PUT a text body (an attribute string). */
 export const put = (path, text) => request('PUT', path, text);
-/** POST with no body (pause, play, step). */
-export const post = (path) => request('POST', path);
+/** POST, with no body (pause, play, step) or a text one (an event's JSON detail). */
+export const post = (path, body) => request('POST', path, body);
 /** DELETE. */
 export const del = (path) => request('DELETE', path);
 

@@ -9,6 +9,7 @@ import { Stream } from './stream.js';
 import { Panel } from './panel.js';
 import { Plot } from './plots.js';
 import { ReloadLog } from './reload-log.js';
+import { EventLog } from './event-log.js';
 import { RunControls } from './run-controls.js';
 import { connectEvents } from './events.js';
 
@@ -21,6 +22,7 @@ const view = new View($('view'), store);
 const stream = new Stream(view, store, $('view-info'));
 const panel = new Panel($('panel'), store);
 const log = new ReloadLog($('log-list'), store);
+const events = new EventLog($('events-list'), $('events-filter'), store);
 const run = new RunControls({
   pause: $('pause'), play: $('play'), step: $('step'), steps: $('steps'),
   numbers: $('numbers'), message: $('run-msg'),
@@ -56,6 +58,7 @@ connectEvents({
     if (ev.op === 'create' || ev.op === 'destroy') store.sceneChanged();
     if (ev.ref === store.selected) panel.refresh();
   },
+  'entity-event'(ev) { events.add(ev); },
   dropped() { store.sceneChanged(); },
 }, $('conn'));
 
@@ -68,4 +71,4 @@ function report(err) {
 
 // For debugging from the console and for the browser tests: the parts,
 // read-only use intended.
-window.inspector = { store, tree, selectorBox, view, stream, panel, log, run, plots: { rate, cost } };
+window.inspector = { store, tree, selectorBox, view, stream, panel, log, events, run, plots: { rate, cost } };

@@ -5,12 +5,15 @@
 // single-property component); a value the parser refuses shows the
 // parser's message beside the field and changes nothing. Edits applied
 // are listed for "Save to file", which sends each again with ?save=1 so
-// the server writes it into the scene file.
+// the server writes it into the scene file. A behaviour box on top shows
+// the entity's running animations, timers, handlers and bindings, and
+// sends it events (behaviour.js).
 
 import { get, put, del, entityURL, componentURL, ApiError } from './api.js';
 import { makeEditor } from './editors.js';
 import { entityKey } from './store.js';
 import { place, put as assign } from './keyed.js';
+import { BehaviourBox } from './behaviour.js';
 
 const REFRESH = 500; // ms between refreshes of the live values
 
@@ -127,7 +130,7 @@ export class Panel {
     head.append(title, meta, source, this.saveBar());
     const list = document.createElement('div');
     list.className = 'components';
-    this.parts = { title, meta, source, list, adder: this.adder() };
+    this.parts = { title, meta, source, list, adder: this.adder(), behaviour: new BehaviourBox(() => this.target()) };
     this.update(e);
     this.el.replaceChildren(head, list);
   }
@@ -139,7 +142,8 @@ export class Panel {
    */
   update(e) {
     this.entity = e;
-    const { title, meta, source, list, adder } = this.parts;
+    const { title, meta, source, list, adder, behaviour } = this.parts;
+    behaviour.update(e.behaviour);
     assign(title, 'textContent', e.id ? `#${e.id}` : e.ref);
     const bits = [e.handle];
     if (e.class && e.class.length) bits.push(e.class.map((c) => `.${c}`).join(' '));
@@ -165,7 +169,7 @@ export class Panel {
       boxes.set(c.name, b);
     }
     this.boxes = boxes;
-    place(list, [...[...boxes.values()].map((b) => b.el), adder.form]);
+    place(list, [behaviour.el, ...[...boxes.values()].map((b) => b.el), adder.form]);
     adder.offer(new Set(e.components.map((c) => c.name)));
   }
 

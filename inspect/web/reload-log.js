@@ -36,6 +36,11 @@ export class ReloadLog {
       return;
     }
     const lines = (ev.entries || []).map(entryLine);
+    if (ev.op === 'emit') {
+      for (const e of ev.errors || []) lines.push({ text: e, cls: 'error' });
+      this.add('edit', `emit ${ev.event} on ${ev.entity}`, lines);
+      return;
+    }
     const what = ev.component ? `${ev.entity} ${ev.component}` : ev.entity;
     this.add('edit', `${ev.op} ${what}${ev.saved ? ' · saved to file' : ''}`, lines);
   }

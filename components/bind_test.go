@@ -1,0 +1,186 @@
+package components_test
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
+)
+
+const bindScene = `
+components:
+  health: {hp: {type: int, default: 10}}
+entities:
+  - id: bob
+    position: 1 0 0
+    bind: "position.y: sin(time * 2) * 3"
+  - id: spinner
+    bind__turn: {rotation: "vec3(0, time * 90, 0)", visible: "time > 0.5"}
+    children:
+      - id: arm
+        position: 1 0 0
+  - id: lamp
+    health: {hp: 10}
+    bind: "color: health.hp < 5 ? '#ff0000' : '#00ff00'; health.hp: 10 - floor(time * 10)"
+  - id: grower
+    bind: "scale.x: 2"
+  - id: clock
+    timer: "delay: 1000; event: ring"
+    bind: "timer.delay: 500"
+`
+
+// TestBindFollows: bound properties equal their expressions after every
+// tick: numbers, vectors, booleans, colours from text, an int; world
+// transforms follow the bound transforms; a missing target component is
+// added; a component with an update hook is set through it.
+func TestBindFollows(t *testing.T) {
+	reg := registry.New(ecs.NewWorld())
+	tr, err := components.Register(reg)
+	mustOK(t, err)
+	if _, err := loader.LoadBytes(reg, "scene.yaml", []byte(bindScene), loader.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, reg: reg}
+	for n := 1; n <= 40; n++ {
+		w.tick(1)
+		tm := float64(n) * (1.0 / 60)
+		if got, want := w.attr("bob", "position"), fmt.Sprintf("1 %s 0", fmtNum(math.Sin(tm*2)*3)); got != want {
+			t.Fatalf("tick %d: bob at %s, want %s", n, got, want)
+		}
+		if got, want := w.attr("spinner", "rotation"), "0 "+fmtNum(tm*90)+" 0"; got != want {
+			t.Fatalf("tick %d: rotation %s, want %s", n, got, want)
+		}
+		if got, want := w.attr("spinner", "visible"), fmt.Sprint(tm > 0.5); got != want {
+			t.Fatalf("tick %d: visible %s, want %s", n, got, want)
+		}
+	}
+	arm, _ := tr.Transforms.World(w.e("arm"))
+	// spinner turned 40/60*90 = 60 degrees about y: the arm at x=1 in
+	// its space is at (cos 60°, 0, -sin 60°) in the world.
+	if math.Abs(arm.Position.X-0.5) > 1e-9 || math.Abs(arm.Position.Z+math.Sqrt(3)/2) > 1e-9 {
+		t.Errorf("the arm's world position %v does not follow the bound rotation", arm.Position)
+	}
+	if got := w.attr("lamp", "health"); got != "hp: 4" {
+		t.Errorf("lamp health %s, want hp: 4 (10 - floor(40/60*10))", got)
+	}
+	if got := w.attr("lamp", "color"); got != "#ff0000" {
+		t.Errorf("lamp color %s: it read hp before the binding that writes it, in the same tick (hp 5 at tick 39: green); want red", got)
+	}
+	if got := w.attr("grower", "scale"); got != "2 1 1" {
+		t.Errorf("grower scale %s: the missing scale was not added and bound", got)
+	}
+	if n, running := tr.Timers.Fired(w.e("clock"), "timer"); n != 1 || running {
+		t.Errorf("the timer's bound delay of 500 ms (set through its update hook) did not make it ring by 666 ms: fired %d", n)
+	}
+	if e := w.errs(); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+}
+
+// fmtNum prints a number as attribute strings do.
+func fmtNum(x float64) string {
+	s, _ := registry.New(ecs.NewWorld()).Types().Lookup("number")
+	return s.Print(x)
+}
+
+// TestBindErrors: a binding that reads a component its entity lacks, or
+// gives a value no property holds, is reported once and leaves the
+// property as it was; the others go on.
+func TestBindErrors(t *testing.T) {
+	w := load(t, `
+components:
+  health: {hp: {type: int, default: 10}}
+entities:
+  - id: a
+    position: 0 0 0
+    bind: "position.x: health.hp; position.y: sqrt(time - 1); position.z: time"
+`)
+	w.tick(3)
+	got := w.errs()
+	for _, want := range []string{
+		"entity #a: bind: position.x: the expression reads health, which #a does not have",
+		"entity #a: bind: position.y: the value is NaN, not a finite number",
+	} {
+		if strings.Count(got, want) != 1 {
+			t.Errorf("errors lack %q once:\n%s", want, got)
+		}
+	}
+	if p := w.attr("a", "position"); p != "0 0 0.05" {
+		t.Errorf("position %s, want 0 0 0.05", p)
+	}
+}
+
+// TestBindEdits: a bind set again takes its new bindings at once; one
+// removed stops; removing the bindings of some entities leaves the
+// others bound (the packed states are moved, not lost).
+func TestBindEdits(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("entities:\n")
+	for i := range 20 {
+		fmt.Fprintf(&text, "  - id: e%d\n    position: 0 0 0\n    bind: \"position.x: %d + time\"\n", i, i)
+	}
+	w := load(t, text.String())
+	w.tick(6)
+	for i := 0; i < 20; i += 3 {
+		mustOK(t, w.reg.Remove(w.e(fmt.Sprint("e", i)), "bind"))
+	}
+	mustOK(t, w.reg.Set(w.e("e1"), "bind", "position.y: 7"))
+	w.tick(6)
+	for i := range 20 {
+		got := w.attr(fmt.Sprint("e", i), "position")
+		want := fmt.Sprintf("%s 0 0", fmtNum(float64(i)+12.0/60))
+		switch {
+		case i%3 == 0:
+			want = fmt.Sprintf("%s 0 0", fmtNum(float64(i)+6.0/60))
+		case i == 1:
+			want = fmt.Sprintf("%s 7 0", fmtNum(1+6.0/60))
+		}
+		if got != want {
+			t.Errorf("e%d at %s, want %s", i, got, want)
+		}
+	}
+}
+
+// TestBindBatches: entities bound alike to a value of the time share one
+// batch, which follows entities destroyed, bound, and moved to other
+// storage (a component added) tick after tick.
+func TestBindBatches(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("entities:\n")
+	for i := range 50 {
+		fmt.Fprintf(&text, "  - id: e%d\n    position: %d 0 0\n    bind: \"position.y: time * 2\"\n", i, i)
+	}
+	w := load(t, text.String())
+	next := 50
+	for tick := 1; tick <= 30; tick++ {
+		switch tick % 3 {
+		case 0:
+			mustOK(t, w.reg.World().Destroy(w.e(fmt.Sprint("e", tick))))
+		case 1:
+			e := w.reg.World().NewEntity()
+			mustOK(t, w.reg.SetEntityID(e, fmt.Sprint("e", next)))
+			mustOK(t, w.reg.Set(e, "position", fmt.Sprintf("%d 0 0", next)))
+			mustOK(t, w.reg.Set(e, "bind", "position.y: time * 2"))
+			next++
+		case 2:
+			mustOK(t, w.reg.Set(w.e(fmt.Sprint("e", 40+tick%10)), "visible", "true"))
+		}
+		w.tick(1)
+		want := fmtNum(float64(tick) * (1.0 / 60) * 2)
+		es, _ := w.reg.QueryAll("[bind]")
+		for _, e := range es {
+			vs, _ := w.reg.Values(e, "position")
+			if got := fmtNum(vs[0].(registry.Vec3).Y); got != want {
+				t.Fatalf("tick %d: %s at y %s, want %s", tick, w.reg.EntityID(e), got, want)
+			}
+		}
+	}
+	if e := w.errs(); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+}

@@ -1,0 +1,242 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Behaviour in the inspector: events sent to an entity (POST
+// /api/entities/REF/events/NAME), the event log ("entity-event" events on
+// the stream, rate-limited per event name), and an entity's running
+// behaviour in GET /api/entities/REF (animations, timers, handlers,
+// bindings), when Options.Builtins is given.
+
+// Rate of the event log, per event name: a burst of logBurst events,
+// then logRate per second; the others are counted and reported with the
+// next event of the name that is logged.
+const (
+	logRate  = 20.0
+	logBurst = 40.0
+	// logNames bounds the names the log keeps a budget for; events of
+	// names beyond share one.
+	logNames = 256
+	// maxLogDetail bounds an event's detail in the log, as JSON bytes.
+	maxLogDetail = 512
+)
+
+// logBucket is the budget of one event name.
+type logBucket struct {
+	tokens  float64
+	last    time.Time
+	skipped int
+}
+
+// eventLog is the state of the event log, on the simulation goroutine.
+type eventLog struct {
+	buckets map[string]*logBucket
+	remove  func() // removes the Registry tap
+}
+
+// entityEvent is the data of an "entity-event" event: an event emitted
+// on an entity.
+type entityEvent struct {
+	// Name is the event's name; Entity the entity it was emitted on
+	// (its label, "#id" or its path), Ref its reference.
+	Name   string `json:"name"`
+	Entity string `json:"entity"`
+	Ref    string `json:"ref"`
+	// Time is the scene time in seconds.
+	Time float64 `json:"time"`
+	// Detail is the event's detail as JSON (null for none); a detail
+	// that cannot be written as JSON, or longer than 512 bytes, is a
+	// string describing it.
+	Detail json.RawMessage `json:"detail"`
+	// Skipped counts the events of the same name the log left out
+	// since the last one it showed (beyond its rate).
+	Skipped int `json:"skipped,omitempty"`
+}
+
+// tapEvents makes the Inspector log the Registry's events.
+func (in *Inspector) tapEvents() {
+	in.log.buckets = map[string]*logBucket{}
+	in.log.remove = in.reg.AddEventTap(registry.EventTap{
+		Active: func() bool { return in.hub.open.Load() > 0 }, // only while a stream is open
+		Event:  in.logEvent,
+	})
+}
+
+// logEvent is the Registry tap, active while a stream is open: it
+// publishes e's event, within the event name's rate. It runs on the
+// simulation goroutine, inside Registry.Emit.
+func (in *Inspector) logEvent(e ecs.Entity, name string, detail any) {
+	b := in.log.buckets[name]
+	key := name
+	if b == nil {
+		if len(in.log.buckets) >= logNames {
+			key = "" // the shared budget of the names beyond
+			b = in.log.buckets[key]
+		}
+		if b == nil {
+			b = &logBucket{tokens: logBurst, last: time.Now()}
+			in.log.buckets[key] = b
+		}
+	}
+	now := time.Now()
+	b.tokens = min(logBurst, b.tokens+now.Sub(b.last).Seconds()*logRate)
+	b.last = now
+	if b.tokens < 1 {
+		b.skipped++
+		return
+	}
+	b.tokens--
+	ev := entityEvent{Name: name, Entity: in.label(e), Ref: in.path(e), Time: in.reg.Time(), Detail: detailJSON(detail), Skipped: b.skipped}
+	b.skipped = 0
+	in.hub.publishEvent(name, ev)
+}
+
+// detailJSON writes an event's detail for the log.
+func detailJSON(detail any) json.RawMessage {
+	b, err := json.Marshal(detail)
+	if err != nil {
+		b, _ = json.Marshal(fmt.Sprintf("%T (not JSON: %v)", detail, err))
+	} else if len(b) > maxLogDetail {
+		b, _ = json.Marshal(fmt.Sprintf("%T of %d bytes as JSON (too long to log)", detail, len(b)))
+	}
+	return b
+}
+
+// untapEvents removes the Registry tap (Drain calls it once the
+// Inspector is closed: on the simulation goroutine).
+func (in *Inspector) untapEvents() {
+	if in.log.remove != nil {
+		in.log.remove()
+		in.log.remove = nil
+	}
+}
+
+// sentEvent is the answer of POST /api/entities/REF/events/NAME, and the
+// data of its "change" event (op "emit").
+type sentEvent struct {
+	Op     string          `json:"op"`
+	Ref    string          `json:"ref"`
+	Entity string          `json:"entity"`
+	Event  string          `json:"event"`
+	Detail json.RawMessage `json:"detail"`
+	// Errors are what the event's handlers reported (they are also
+	// reported as the run's errors).
+	Errors []string `json:"errors,omitempty"`
+}
+
+// validEvent reports whether name is an event name a scene's on can
+// name: letters, digits, '-', '_' and '.'.
+func validEvent(name string) bool {
+	if name == "" || len(name) > 200 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// postEvent: POST /api/entities/REF/events/NAME with the detail as a
+// JSON body (empty: no detail); ?bubbles=0 keeps the event from
+// bubbling to the entity's ancestors.
+func (in *Inspector) postEvent(w http.ResponseWriter, r *http.Request, ref, name string) {
+	if !validEvent(name) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: event name %q: want letters, digits, '-', '_' and '.'", name))
+		return
+	}
+	bubbles := true
+	if v := r.URL.Query().Get("bubbles"); v != "" {
+		b, ok := boolParam(w, r.URL.Query(), "bubbles")
+		if !ok {
+			return
+		}
+		bubbles = b
+	}
+	body, ok := in.readBody(w, r)
+	if !ok {
+		return
+	}
+	var detail any
+	raw := json.RawMessage("null")
+	if len(bytes.TrimSpace(body)) > 0 {
+		if !utf8.Valid(body) {
+			writeError(w, http.StatusBadRequest, "inspect: the detail is not valid UTF-8")
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(body))
+		if err := dec.Decode(&detail); err != nil || dec.More() {
+			if err == nil {
+				err = fmt.Errorf("more than one JSON value")
+			}
+			off := int(dec.InputOffset())
+			writeJSON(w, http.StatusBadRequest, errorBody{Error: "inspect: the detail is not JSON: " + err.Error(), Offset: &off})
+			return
+		}
+		raw = bytes.TrimSpace(body)
+	}
+	in.do(w, r, func() reply {
+		e, err := in.resolve(ref)
+		if err != nil {
+			return refError(err)
+		}
+		ev := sentEvent{Op: "emit", Ref: in.path(e), Entity: in.label(e), Event: name, Detail: raw}
+		in.reg.Emit(e, name, detail, bubbles)
+		// What the handlers reported goes to the caller, and back to the
+		// run's own report.
+		if err := in.reg.TakeErrors(); err != nil {
+			ev.Errors = errorLines(err)
+			in.reg.ReportError(err)
+		}
+		in.hub.publish("change", ev)
+		return okReply(ev)
+	})
+}
+
+// behaviourInfo is what GET /api/entities/REF reports of an entity's
+// running behaviour.
+type behaviourInfo struct {
+	Animations []components.AnimationInfo `json:"animations,omitempty"`
+	Timers     []components.TimerInfo     `json:"timers,omitempty"`
+	Handlers   []components.HandlerInfo   `json:"handlers,omitempty"`
+	Bindings   []components.BindingInfo   `json:"bindings,omitempty"`
+}
+
+// behaviourOf returns e's running behaviour, or nil if it has none (or
+// the Inspector was not given the built-ins).
+func (in *Inspector) behaviourOf(e ecs.Entity) *behaviourInfo {
+	b := in.opt.Builtins
+	if b == nil {
+		return nil
+	}
+	info := &behaviourInfo{Animations: b.Animations.Of(e), Timers: b.Timers.Of(e), Handlers: b.Handlers.Of(e), Bindings: b.Bindings.Of(e)}
+	if len(info.Animations)+len(info.Timers)+len(info.Handlers)+len(info.Bindings) == 0 {
+		return nil
+	}
+	return info
+}
+
+// splitEventPath cuts REF/events/NAME (the escaped path after
+// /api/entities/) into the reference and the event name; ok is false if
+// rest has no /events/NAME.
+func splitEventPath(rest string) (ref, name string, ok bool) {
+	i := strings.LastIndex(rest, "/events/")
+	if i <= 0 {
+		return "", "", false
+	}
+	return rest[:i], rest[i+len("/events/"):], true
+}
