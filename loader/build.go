@@ -224,6 +224,9 @@ func BuildContext(ctx context.Context, plan *Plan, reg *registry.Registry) (*Sce
 	}
 	s := &Scene{Plan: plan, Registry: reg, World: reg.World(),
 		Entities: make(map[*Node]ecs.Entity, plan.Count), Nodes: make(map[ecs.Entity]*Node, plan.Count)}
+	if err := applySchedule(reg, nil, plan.Schedule); err != nil {
+		return nil, err
+	}
 	if err := applyDefinitions(plan, reg); err != nil {
 		return nil, err
 	}
