@@ -71,7 +71,7 @@ func splitSchedule(sc *ComponentSpec) ([]*KV, *ComponentSpec) {
 				at := off + len(k) - len(strings.TrimLeft(k, " \t\n\r"))
 				vat := off + len(k) + 1 + len(v) - len(strings.TrimLeft(v, " \t\n\r"))
 				keys = append(keys, &KV{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v),
-					Pos: sc.src.textPos(sc.ValuePos, sc.val, sc.key, sc.Text, at, false),
+					Pos:      sc.src.textPos(sc.ValuePos, sc.val, sc.key, sc.Text, at, false),
 					ValuePos: sc.src.textPos(sc.ValuePos, sc.val, sc.key, sc.Text, vat, false)})
 			} else {
 				kept = append(kept, ch)
