@@ -37,8 +37,7 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 	var hz float64
 	countVar(fs, &ticks, "ticks", 0, "run `n` ticks before dumping")
 	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
-	var workers int
-	workersVar(fs, &workers)
+	sched := scheduleVar(fs)
 	var emits []emitSpec
 	emitVar(fs, &emits)
 	if err := parseFlags(fs, args); err != nil {
@@ -56,7 +55,7 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rt.reg.Schedule().SetWorkers(workers)
+	sched.apply(rt.reg)
 	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ type runFlags struct {
 	poll     time.Duration
 	debounce time.Duration
 	inspect  string // -inspect address; "" for none
-	workers  int
+	sched    *schedFlags
 	emits    []emitSpec
 	emitter  *emitter
 
@@ -59,7 +59,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "with -watch: print what each save would change, without applying it")
 	intervalVar(fs, &f.poll, "poll", 0, "leave -poll out to use file system events", "with -watch: poll for changes at this `interval` instead of using file system events")
 	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved")
-	workersVar(fs, &f.workers)
+	f.sched = scheduleVar(fs)
 	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
 	emitVar(fs, &f.emits)
 	if err := parseFlags(fs, args); err != nil {
@@ -93,7 +93,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rt.reg.Schedule().SetWorkers(f.workers)
+	f.sched.apply(rt.reg)
 	scene, err := rt.load(ctx, path)
 	if err != nil {
 		return err

@@ -11,9 +11,10 @@ import (
 	"strconv"
 
 	"github.com/scenecs/scenecs/inspect"
+	"github.com/scenecs/scenecs/registry"
 )
 
-const scheduleUsage = `Usage: {prog} schedule [-json] [-ticks N] [-workers N] [SCENE]
+const scheduleUsage = `Usage: {prog} schedule [-json] [-ticks N] [-workers N] [-strict] [-shuffle SEED] [SCENE]
 
 Loads SCENE (without SCENE the embedded default scene) and prints its
 schedule: the phases in order (the fixed-step ones with their step), then
@@ -31,11 +32,11 @@ Flags:
 func (c *cli) cmdSchedule(ctx context.Context, args []string) error {
 	fs := c.newFlags("schedule", scheduleUsage)
 	asJSON := fs.Bool("json", false, "print the schedule as JSON (as GET /api/schedule)")
-	var ticks, workers int
+	var ticks int
 	var hz float64
 	countVar(fs, &ticks, "ticks", 0, "run `n` ticks first and add the times per run")
 	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
-	workersVar(fs, &workers)
+	sched := scheduleVar(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func (c *cli) cmdSchedule(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rt.reg.Schedule().SetWorkers(workers)
+	sched.apply(rt.reg)
 	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}
@@ -99,8 +100,28 @@ func (f workersFlag) Set(s string) error {
 	return nil
 }
 
-// workersVar defines -workers, defaulting to GOMAXPROCS.
-func workersVar(fs *flag.FlagSet, p *int) {
-	*p = goruntime.GOMAXPROCS(0)
-	fs.Var(workersFlag{p}, "workers", "run non-conflicting systems on `n` workers (1: one after the other; the result is the same)")
+// schedFlags are the flags of the schedule that run, query, dump and
+// schedule share: -workers, -strict and -shuffle.
+type schedFlags struct {
+	workers int
+	strict  bool
+	shuffle uint64
+}
+
+// scheduleVar defines the schedule's flags on fs, -workers defaulting to
+// GOMAXPROCS.
+func scheduleVar(fs *flag.FlagSet) *schedFlags {
+	f := &schedFlags{workers: goruntime.GOMAXPROCS(0)}
+	fs.Var(workersFlag{&f.workers}, "workers", "run non-conflicting systems on `n` workers (1: one after the other; the result is the same)")
+	fs.BoolVar(&f.strict, "strict", false, "make an ambiguous order of systems (see the schedule command) an error instead of a warning")
+	fs.Uint64Var(&f.shuffle, "shuffle", 0, "order the systems no constraint orders by a permutation drawn from `seed` (0: registration order), to expose hidden order dependence")
+	return f
+}
+
+// apply sets the flags on reg's schedule.
+func (f *schedFlags) apply(reg *registry.Registry) {
+	s := reg.Schedule()
+	s.SetWorkers(f.workers)
+	s.SetStrict(f.strict)
+	s.SetShuffle(f.shuffle)
 }
