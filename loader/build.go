@@ -90,7 +90,17 @@ func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) 
 	if err != nil {
 		return nil, err
 	}
-	return BuildContext(opt.ctx(), plan, reg)
+	s, err := BuildContext(opt.ctx(), plan, reg)
+	if err != nil {
+		// The positions of what only building finds (an impossible
+		// schedule, say) name files as CheckFile's do.
+		dir, _ := filepath.Split(filepath.Clean(file))
+		if dir == "" {
+			dir = "."
+		}
+		return nil, withDir(err, dir)
+	}
+	return s, nil
 }
 
 // CheckFile reads and validates the scene file (with its includes) against

@@ -235,6 +235,20 @@ func (sp *SchedulePlan) merged(base registry.Settings) registry.Settings {
 // order (a cycle), everything goes back as it was and the error points
 // at the scene's entry of one of the systems it names.
 func applySchedule(reg *registry.Registry, old, plans []*SchedulePlan) error {
+	return trySchedule(reg, old, plans, true)
+}
+
+// CheckSchedule reports the error building p into reg would find in the
+// schedule (an order p's schedule settings make impossible: a cycle, a
+// constraint the phases contradict), changing nothing. Positions name
+// files as p's do. Like [Build], call it on the goroutine that ticks reg.
+func (p *Plan) CheckSchedule(reg *registry.Registry) error {
+	return trySchedule(reg, nil, p.Schedule, false)
+}
+
+// trySchedule is applySchedule, which with keep false puts everything
+// back as it was in any case.
+func trySchedule(reg *registry.Registry, old, plans []*SchedulePlan, keep bool) error {
 	s := reg.Schedule()
 	set := func(ps []*SchedulePlan, others []*SchedulePlan) {
 		for _, sp := range others {
@@ -257,10 +271,12 @@ func applySchedule(reg *registry.Registry, old, plans []*SchedulePlan) error {
 	before := s.Err()
 	set(plans, old)
 	err := s.Err()
+	if !keep || err != nil && before == nil {
+		set(old, plans)
+	}
 	if err == nil || before != nil {
 		return nil // (an error of the program's own: Tick reports it)
 	}
-	set(old, plans)
 	at := plans[0]
 	for _, sp := range plans {
 		if regexp.MustCompile(`\b` + regexp.QuoteMeta(sp.Name) + `\b`).MatchString(err.Error()) {
@@ -268,7 +284,7 @@ func applySchedule(reg *registry.Registry, old, plans []*SchedulePlan) error {
 			break
 		}
 	}
-	return fmt.Errorf("%v: scene: %s: %v", at.pos, at.Name, err)
+	return ErrorList{{Pos: at.pos, Msg: fmt.Sprintf("scene: %s: %v", at.Name, err)}}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,6 +1,8 @@
 package loader
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -137,5 +139,41 @@ func TestSceneScheduleReload(t *testing.T) {
 	}
 	if st, _ := reg.Schedule().Settings("spin"); st.Phase == registry.PhasePostUpdate {
 		t.Errorf("spin back to its definition: %+v", st)
+	}
+}
+
+// TestSceneScheduleFileErrors: LoadFile and Plan.CheckSchedule place an
+// impossible order at the file (with its directory) and change nothing;
+// a good plan's check leaves the schedule as it was too.
+func TestSceneScheduleFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	good := filepath.Join(dir, "good.yaml")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(bad, []byte("scene:\n  lifetime: {_every: 2, _before: spawner}\n  spin: {_before: lifetime}\n  spawner: {_before: spin}\n"), 0o644))
+	must(os.WriteFile(good, []byte("scene:\n  spin: {_phase: input}\n"), 0o644))
+	reg := newTestRegistry(t)
+	before := runOrder(t, reg)
+	want := bad + ":2:14: scene: lifetime: registry: schedule: before/after ordering has a cycle:"
+	if _, err := LoadFile(reg, bad, Options{}); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("LoadFile: %v\nwant %s", err, want)
+	}
+	for _, f := range []string{bad, good} {
+		plan, err := CheckFile(reg, f, Options{})
+		if err != nil {
+			t.Fatalf("CheckFile %s: %v", f, err)
+		}
+		err = plan.CheckSchedule(reg)
+		if (err != nil) != (f == bad) {
+			t.Errorf("CheckSchedule %s: %v", f, err)
+		}
+		if after := runOrder(t, reg); after != before {
+			t.Errorf("CheckSchedule %s changed the order: %s -> %s", f, before, after)
+		}
 	}
 }

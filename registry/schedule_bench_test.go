@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/scenecs/scenecs/ecs"
 )
@@ -90,9 +91,11 @@ func independentScene(b *testing.B, n, chunk int) (*Registry, []func()) {
 }
 
 // BenchmarkScheduleParallel: four independent systems of equal cost over
-// 100,000 entities, on 1 and 2 workers, against the same work in four
-// plain loops (hand) in the same run; and the same work as one system
-// split into chunks of 4096 rows.
+// 100,000 entities on 1 and 2 workers, against the same work in four
+// plain loops (hand); and the same work as one system split into chunks
+// of 4096 rows. The three run in turn within each iteration, each timed,
+// so that the machine's other load weighs on all three alike (see
+// interleaved).
 func BenchmarkScheduleParallel(b *testing.B) {
 	const n = 100_000
 	for _, chunk := range []int{0, 4096} {
@@ -101,26 +104,41 @@ func BenchmarkScheduleParallel(b *testing.B) {
 		if chunk > 0 {
 			name = "chunked"
 		}
-		b.Run(name+"/hand", func(b *testing.B) {
-			for b.Loop() {
+		tick := func(workers int) func() {
+			return func() {
+				r.Schedule().SetWorkers(workers)
+				if err := r.Tick(1.0 / 60); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			interleaved(b, []string{"hand", "workers=1", "workers=2"}, func() {
 				for _, f := range hand {
 					f()
 				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/tick")
+			}, tick(1), tick(2))
 		})
-		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(b *testing.B) {
-				r.Schedule().SetWorkers(workers)
-				for b.Loop() {
-					if err := r.Tick(1.0 / 60); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/tick")
-			})
+	}
+}
+
+// interleaved runs the cases in turn, once each per iteration, and
+// reports each one's mean time per run in µs (µs/NAME) and the ratio of
+// the last to the one before (last/prev).
+func interleaved(b *testing.B, names []string, cases ...func()) {
+	total := make([]time.Duration, len(cases))
+	for b.Loop() {
+		for i, f := range cases {
+			t0 := time.Now()
+			f()
+			total[i] += time.Since(t0)
 		}
 	}
+	for i, name := range names {
+		b.ReportMetric(float64(total[i].Nanoseconds())/1e3/float64(b.N), "µs/"+name)
+	}
+	k := len(cases) - 1
+	b.ReportMetric(float64(total[k])/float64(total[k-1]), "last/prev")
 }
 
 // BenchmarkScheduleOverheadPerSystem: the cost the schedule adds to each

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/scenecs/scenecs/loader"
@@ -112,7 +113,11 @@ func (c *cli) cmdValidate(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx}); err != nil {
+		plan, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx})
+		if err == nil {
+			err = scheduleErr(plan, rt, path)
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return c.interruptedError(path)
 			}
@@ -131,6 +136,18 @@ func unwrapPathErr(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	return err
+}
+
+// scheduleErr returns the error building plan (read from path) would find
+// in the schedule, its positions naming files as CheckFile's do.
+func scheduleErr(plan *loader.Plan, rt *runtime, path string) error {
+	err := plan.CheckSchedule(rt.reg)
+	if list, ok := err.(loader.ErrorList); ok {
+		for _, e := range list {
+			e.Pos.File = filepath.Join(filepath.Dir(path), e.Pos.File)
+		}
 	}
 	return err
 }

@@ -176,3 +176,13 @@ func TestScheduleStrictAndShuffle(t *testing.T) {
 		t.Error("the same seed gives different orders")
 	}
 }
+
+// TestValidateFindsScheduleCycles: scene-run validate reports an order a
+// scene's schedule settings make impossible, at the file.
+func TestValidateFindsScheduleCycles(t *testing.T) {
+	code, _, errs := runProg(Program{}, "validate", "testdata/schedule-cycle.yaml", "testdata/fixed-step.yaml")
+	want := "testdata/schedule-cycle.yaml:4:10: scene: spin: registry: schedule: before/after ordering has a cycle: spin -> lifetime -> spin"
+	if code != ExitScene || !strings.Contains(errs, want) || strings.Contains(errs, "fixed-step") {
+		t.Errorf("exit %d: %s\nwant %s", code, errs, want)
+	}
+}
