@@ -116,9 +116,11 @@ func (s *Schedule) WriteTable(w io.Writer, window time.Duration) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	head := "#\tPHASE\tBATCH\tSYSTEM\tKIND\tMODE\tREADS\tWRITES\tBEFORE\tAFTER\t"
+	// Rows are cells joined by tabs, without one after the last, which
+	// would pad the line with spaces.
+	head := "#\tPHASE\tBATCH\tSYSTEM\tKIND\tMODE\tREADS\tWRITES\tBEFORE\tAFTER"
 	if stats != nil {
-		head += "P50\tP99\t"
+		head += "\tP50\tP99"
 	}
 	fmt.Fprintln(tw, head)
 	for i, si := range infos {
@@ -134,7 +136,7 @@ func (s *Schedule) WriteTable(w io.Writer, window time.Duration) error {
 			runs += fmt.Sprintf(", chunks of %d", si.ChunkSize)
 		}
 		if si.Every > 1 {
-			runs += fmt.Sprintf(", every %d", si.Every)
+			runs += fmt.Sprintf(", every %d runs", si.Every)
 		}
 		if si.Interval > 0 {
 			runs += fmt.Sprintf(", every %gs", si.Interval)
@@ -142,10 +144,10 @@ func (s *Schedule) WriteTable(w io.Writer, window time.Duration) error {
 		if !si.Enabled {
 			runs += ", disabled"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", si.Order, si.Phase, si.Batch, si.Name, kind, runs,
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", si.Order, si.Phase, si.Batch, si.Name, kind, runs,
 			list(si.Reads), list(si.Writes), list(si.Before), list(si.After))
 		if stats != nil {
-			fmt.Fprintf(tw, "%v\t%v\t", stats[i].P50, stats[i].P99)
+			fmt.Fprintf(tw, "\t%v\t%v", stats[i].P50, stats[i].P99)
 		}
 		fmt.Fprintln(tw)
 	}
