@@ -36,6 +36,8 @@ scene:
   physics: {_interval: 0.5, maxSteps: 4}
 entities: [{id: a, spin: "speed: 10"}]
 `},
+		{"s.json", `{"scene": {"spin": {"_phase": "pre-update", "_reads": "position"}, "lifetime": "_phase: pre-update; _before: spin; _every: 3",
+			"physics": {"_interval": 0.5, "_exclusive": true, "maxSteps": 4}}, "entities": [{"id": "a", "components": {"spin": {"speed": 10}}}]}`},
 		{"s.xml", `<scene spin="_phase: pre-update; _reads: position" lifetime="_phase: pre-update; _before: spin; _every: 3" physics="_interval: 0.5; maxSteps: 4"><entity id="a" spin="speed: 10"/></scene>`},
 	} {
 		reg := newTestRegistry(t)
