@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,7 +146,7 @@ func (s *Schedule) runFrozen(units []unit) {
 			est += units[i].e.est
 		}
 	}
-	if s.workers > 1 && len(units) > 1 && est >= s.minSplit {
+	if s.spread() && len(units) > 1 && est >= s.minSplit {
 		s.runParallel(units)
 	} else {
 		for i := range units {
@@ -170,8 +171,20 @@ func (s *Schedule) runFrozen(units []unit) {
 	s.record(units, t0)
 }
 
-// runParallel runs units on min(workers, len(units)) goroutines, the
-// calling one among them, each taking the next unit in order.
+// spread reports whether batches may go to other goroutines: more than
+// one worker, and more than one processor to run them (with GOMAXPROCS
+// 1, other goroutines would only take turns with the calling one).
+func (s *Schedule) spread() bool {
+	if s.workers <= 1 {
+		return false
+	}
+	s.procs = runtime.GOMAXPROCS(0)
+	return s.procs > 1
+}
+
+// runParallel runs units on min(workers, GOMAXPROCS, len(units))
+// goroutines, the calling one among them, each taking the next unit in
+// order.
 func (s *Schedule) runParallel(units []unit) {
 	var next atomic.Int64
 	work := func() {
@@ -194,7 +207,7 @@ func (s *Schedule) runParallel(units []unit) {
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(s.workers, len(units)) - 1 {
+	for range min(s.workers, s.procs, len(units)) - 1 {
 		wg.Go(work)
 	}
 	work()

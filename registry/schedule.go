@@ -213,6 +213,7 @@ type Schedule struct {
 	strict   bool
 	shuffle  uint64
 	minSplit int64 // ns of estimated work below which a batch runs serially
+	procs    int   // GOMAXPROCS when the batch running was spread
 
 	off     map[string]bool // disabled nodes and entries, by name
 	running bool            // a batch or RunOnce is running
@@ -254,8 +255,10 @@ func (r *Registry) Schedule() *Schedule { return r.sched }
 func (s *Schedule) Workers() int { return s.workers }
 
 // SetWorkers sets the number of workers (goroutines, the calling one
-// included) that run parallel batches: 1 is the serial schedule. The
-// result of a tick does not depend on it. n below 1 means GOMAXPROCS.
+// included) that run parallel batches: 1 is the serial schedule. No more
+// goroutines than GOMAXPROCS share a batch (with GOMAXPROCS 1, batches
+// run on the calling goroutine). The result of a tick does not depend on
+// it. n below 1 means GOMAXPROCS.
 func (s *Schedule) SetWorkers(n int) {
 	if n < 1 {
 		n = runtime.GOMAXPROCS(0)
