@@ -277,6 +277,9 @@ func trySchedule(reg *registry.Registry, old, plans []*SchedulePlan, keep bool) 
 	if err == nil || before != nil {
 		return nil // (an error of the program's own: Tick reports it)
 	}
+	if len(plans) == 0 {
+		return ErrorList{{Msg: fmt.Sprintf("scene: %v", err)}}
+	}
 	at := plans[0]
 	for _, sp := range plans {
 		if regexp.MustCompile(`\b` + regexp.QuoteMeta(sp.Name) + `\b`).MatchString(err.Error()) {
