@@ -38,6 +38,7 @@ type executor struct {
 // run runs every phase of one tick of dt seconds (r.time already moved).
 func (s *Schedule) run(dt float64) {
 	p := s.plan
+	s.clock = monoNow()
 	for i := range phaseNames {
 		ps := &s.phases[i]
 		if ps.step == 0 {
@@ -115,12 +116,16 @@ func (s *Schedule) runBatch(b *batch, delta, now float64, k, n int) {
 }
 
 // runExclusive runs an exclusive entry on the calling goroutine, with the
-// World as it is, then applies its commands.
+// World as it is, then applies its commands. Its time runs from the
+// previous batch's end (s.clock: one clock read per batch, the
+// schedule's bookkeeping between them counted in) to the end of its
+// commands.
 func (s *Schedule) runExclusive(u *unit) {
-	t0 := time.Now()
+	t0 := s.clock
 	s.runUnit(u)
-	u.dur = int64(time.Since(t0))
 	s.r.w.Apply(u.cmds)
+	s.clock = monoNow()
+	u.dur = s.clock - t0
 	s.record(s.exec.units, t0)
 }
 
@@ -130,7 +135,7 @@ func (s *Schedule) runExclusive(u *unit) {
 // and the World thawed; the batch's commands are dropped.
 func (s *Schedule) runFrozen(units []unit) {
 	w := s.r.w
-	t0 := time.Now()
+	t0 := s.clock // see runExclusive
 	w.Freeze()
 	s.running = true
 	thaw := func() {
@@ -149,11 +154,15 @@ func (s *Schedule) runFrozen(units []unit) {
 	if s.spread() && len(units) > 1 && est >= s.minSplit {
 		s.runParallel(units)
 	} else {
+		// One clock read per unit: each ends when the next starts (the
+		// first when the batch did, its freeze counted in).
+		t := t0
 		for i := range units {
 			u := &units[i]
-			t := time.Now()
 			s.runUnit(u)
-			u.dur = int64(time.Since(t))
+			now := monoNow()
+			u.dur = now - t
+			t = now
 		}
 	}
 	thaw()
@@ -168,6 +177,7 @@ func (s *Schedule) runFrozen(units []unit) {
 	for i := range units {
 		w.Apply(units[i].cmds)
 	}
+	s.clock = monoNow()
 	s.record(units, t0)
 }
 
@@ -194,7 +204,7 @@ func (s *Schedule) runParallel(units []unit) {
 				return
 			}
 			u := &units[i]
-			t := time.Now()
+			t := monoNow()
 			func() {
 				defer func() {
 					if v := recover(); v != nil {
@@ -203,7 +213,7 @@ func (s *Schedule) runParallel(units []unit) {
 				}()
 				s.runUnit(u)
 			}()
-			u.dur = int64(time.Since(t))
+			u.dur = monoNow() - t
 		}
 	}
 	var wg sync.WaitGroup
@@ -214,10 +224,17 @@ func (s *Schedule) runParallel(units []unit) {
 	wg.Wait()
 }
 
+// monoEpoch is the origin of monoNow.
+var monoEpoch = time.Now()
+
+// monoNow returns the nanoseconds since monoEpoch by the monotonic clock:
+// one clock read (time.Now reads the wall clock too), the schedule's
+// timings' clock.
+func monoNow() int64 { return int64(time.Since(monoEpoch)) }
+
 // record adds the time of each entry of units (the sum of its units') to
 // its statistics.
-func (s *Schedule) record(units []unit, at time.Time) {
-	now := at.UnixNano()
+func (s *Schedule) record(units []unit, now int64) {
 	for i := 0; i < len(units); {
 		e := units[i].e
 		var d int64
@@ -369,6 +386,7 @@ func (s *Schedule) RunOnce(name string) error {
 			now = s.r.time
 		}
 		s.exec.units = s.exec.units[:0]
+		s.clock = monoNow()
 		s.addUnits(e, delta, now, 0, 1)
 		if len(s.exec.units) == 0 {
 			continue

@@ -12,7 +12,7 @@ import (
 // statSamples is how many runs of an entry its statistics keep.
 const statSamples = 512
 
-// timings keeps the last runs of an entry: when each started (Unix ns)
+// timings keeps the last runs of an entry: when each started (monoNow)
 // and how long it took (ns).
 type timings struct {
 	at, d []int64 // rings once full
@@ -55,7 +55,7 @@ func (s *Schedule) Stats(window time.Duration) []SystemStats {
 	}
 	since := int64(0)
 	if window > 0 {
-		since = time.Now().Add(-window).UnixNano()
+		since = monoNow() - int64(window)
 	}
 	out := make([]SystemStats, 0, len(s.plan.entries))
 	var ds []int64

@@ -214,6 +214,7 @@ type Schedule struct {
 	shuffle  uint64
 	minSplit int64 // ns of estimated work below which a batch runs serially
 	procs    int   // GOMAXPROCS when the batch running was spread
+	clock    int64 // monoNow when the last batch ended (a clock read each batch saves)
 
 	off     map[string]bool // disabled nodes and entries, by name
 	running bool            // a batch or RunOnce is running
