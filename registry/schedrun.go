@@ -151,7 +151,7 @@ func (s *Schedule) runFrozen(units []unit) {
 			est += units[i].e.est
 		}
 	}
-	if s.spread() && len(units) > 1 && est >= s.minSplit {
+	if len(units) > 1 && est >= s.minSplit && s.spread() {
 		s.runParallel(units)
 	} else {
 		// One clock read per unit: each ends when the next starts (the
