@@ -1,6 +1,6 @@
 module github.com/scenecs/scenecs/bench
 
-go 1.26
+go 1.26.0
 
 replace github.com/scenecs/scenecs => ../
 

@@ -156,7 +156,7 @@ func TestAnimationStopsRelated(t *testing.T) {
 		"animation__s=property: scale; to: 2 2 2; dur: 1000",
 		"animation__d=property: position.x; to: 5; dur: 1000; delay: 5000; startEvents: go")
 	ticks(t, r, 6)
-	r.Emit(e, "go", nil, false)
+	r.Events().Emit(e, "go", nil, false)
 	for name, running := range map[string]bool{"animation__a": false, "animation__x": true, "animation__s": true, "animation__d": true} {
 		if st, _ := b.Animations.State(e, name); st.Running != running {
 			t.Errorf("%s running %v, want %v", name, st.Running, running)

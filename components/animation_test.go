@@ -74,7 +74,7 @@ type eventLog struct {
 
 func (l *eventLog) listen(r *registry.Registry, e ecs.Entity, names ...string) {
 	for _, n := range names {
-		r.On(e, n, func(ev *registry.Event) { l.got = append(l.got, fmt.Sprintf("%d %s %v", l.tick, ev.Name, ev.Detail)) })
+		r.Events().On(e, n, func(ev *registry.Event) { l.got = append(l.got, fmt.Sprintf("%d %s %v", l.tick, ev.Name, ev.Detail)) })
 	}
 }
 
@@ -220,9 +220,9 @@ func TestAnimationEvents(t *testing.T) {
 	if v := num(t, r, e, "score", 0); v != 0 {
 		t.Errorf("with startEvents, it does not autoplay: %v", v)
 	}
-	r.Emit(e, "go", nil, false)
+	r.Events().Emit(e, "go", nil, false)
 	ticks(t, r, 3)
-	r.Emit(e, "hold", nil, false)
+	r.Events().Emit(e, "hold", nil, false)
 	ticks(t, r, 20)
 	if v := num(t, r, e, "score", 0); math.Abs(v-5) > 1e-9 {
 		t.Errorf("held half way: %v", v)
@@ -230,19 +230,19 @@ func TestAnimationEvents(t *testing.T) {
 	if st, _ := b.Animations.State(e, "animation"); !st.Paused || !st.Running {
 		t.Errorf("held: %+v", st)
 	}
-	r.Emit(e, "free", nil, false)
+	r.Events().Emit(e, "free", nil, false)
 	ticks(t, r, 3)
 	if v := num(t, r, e, "score", 0); v != 10 {
 		t.Errorf("resumed to the end: %v", v)
 	}
-	r.Emit(e, "go", nil, false) // starts again, from 10 (the current value) to 10
+	r.Events().Emit(e, "go", nil, false) // starts again, from 10 (the current value) to 10
 	ticks(t, r, 3)
 	if v := num(t, r, e, "score", 0); v != 10 {
 		t.Errorf("restarted from the current value: %v", v)
 	}
 	must(t, r.Set(e, "score", "4"))
 	must(t, r.Set(e, "animation", "enabled: false"))
-	r.Emit(e, "go", nil, false)
+	r.Events().Emit(e, "go", nil, false)
 	ticks(t, r, 3)
 	if v := num(t, r, e, "score", 0); v != 4 {
 		t.Errorf("disabled, start events are ignored: %v", v)
@@ -254,7 +254,7 @@ func TestAnimationEvents(t *testing.T) {
 	if v := num(t, r, e2, "score", 0); v != 10 {
 		t.Errorf("autoplayed to the end: %v", v)
 	}
-	r.Emit(e2, "again", nil, false)
+	r.Events().Emit(e2, "again", nil, false)
 	ticks(t, r, 3)
 	if v := num(t, r, e2, "score", 0); math.Abs(v-5) > 1e-9 {
 		t.Errorf("restarted: %v, want 5", v)

@@ -56,7 +56,7 @@ func TestAnimationPausedEntity(t *testing.T) {
 	ticks(t, r, 3)
 	must(t, r.PauseEntity(e))
 	ticks(t, r, 10)
-	r.Emit(e, "again", nil, false)
+	r.Events().Emit(e, "again", nil, false)
 	must(t, r.PlayEntity(e))
 	if v := num(t, r, e, "score", 0); math.Abs(v-5) > 1e-9 {
 		t.Errorf("paused half way: %v", v)
@@ -157,7 +157,7 @@ func TestAnimationRedeclared(t *testing.T) {
 	ticks(t, r, 3)
 	s, err := registry.NewSchema([]registry.PropSpec{{Name: "label", Type: "string"}, {Name: "speed", Type: "number"}}, r.Types())
 	must(t, err)
-	if _, err := r.Redeclare("stats", s); err != nil {
+	if _, err := r.Privileged().Redeclare("stats", s); err != nil {
 		t.Fatal(err)
 	}
 	ticks(t, r, 1)

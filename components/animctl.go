@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"github.com/scenecs/scenecs/internal/easing"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -34,7 +35,7 @@ func (a *Animations) remove(e ecs.Entity, id ecs.ID) {
 // place.
 func (a *Animations) drop(i int) {
 	for _, l := range a.cfgs[i].lis {
-		a.reg.Off(l)
+		a.reg.Events().Off(l)
 	}
 	delete(a.index, a.cfgs[i].key)
 	last := len(a.runs) - 1
@@ -75,9 +76,9 @@ func (a *Animations) configure(e ecs.Entity, id ecs.ID, v *Animation) {
 	toChanged := v.To != c.data.To
 	enabling := first || !c.data.Enabled
 	c.data, c.ready, c.err = *v, true, ""
-	ez, _ := easingByName(v.Easing) // the schema's oneOf lists the easings
+	ez, _ := easing.ByName(v.Easing) // the schema's oneOf lists the easings
 	s.ease = uint8(ez)
-	w.period = elasticPeriod(v.Elasticity)
+	w.period = easing.ElasticPeriod(v.Elasticity)
 	s.durS, w.delayS = v.Dur/1000, v.Delay/1000
 	s.dir = dirOf(v.Dir)
 	w.plays = playsOf(v.Loop, s.dir)
@@ -255,7 +256,7 @@ func (a *Animations) overlap(i, j int) bool {
 func (a *Animations) listen(i int) {
 	c := &a.cfgs[i]
 	for _, l := range c.lis {
-		a.reg.Off(l)
+		a.reg.Events().Off(l)
 	}
 	c.lis = c.lis[:0]
 	e, key := a.warm[i].e, c.key
@@ -264,7 +265,7 @@ func (a *Animations) listen(i int) {
 			if n == "" {
 				continue
 			}
-			c.lis = append(c.lis, a.reg.On(e, n, func(*registry.Event) {
+			c.lis = append(c.lis, a.reg.Events().On(e, n, func(*registry.Event) {
 				if j, ok := a.index[key]; ok && a.runs[j].flags&rHeld == 0 && a.cfgs[j].data.Enabled {
 					act(j)
 					a.flush()
@@ -351,12 +352,12 @@ func (a *Animations) filter(id ecs.ID) *ecs.Filter {
 func (a *Animations) emit(ev animEvent) {
 	d := AnimationEvent{Name: ev.name}
 	if !ev.complete {
-		a.reg.Emit(ev.e, "animationbegin", d, false)
+		a.reg.Events().Emit(ev.e, "animationbegin", d, false)
 		return
 	}
-	a.reg.Emit(ev.e, "animationcomplete", d, false)
+	a.reg.Events().Emit(ev.e, "animationcomplete", d, false)
 	if _, id, ok := cutInstance(ev.name); ok {
-		a.reg.Emit(ev.e, "animationcomplete__"+id, d, false)
+		a.reg.Events().Emit(ev.e, "animationcomplete__"+id, d, false)
 	}
 }
 
@@ -386,7 +387,7 @@ type AnimationState struct {
 
 // find returns the state index of e's animation name.
 func (a *Animations) find(e ecs.Entity, name string) (int, error) {
-	c, id, ok := a.reg.LookupExisting(name)
+	c, id, ok := lookupExisting(a.reg, name)
 	if !ok || c != a.comp || !a.w.Has(e, id) {
 		return 0, fmt.Errorf("components: %s has no animation %q", entityLabel(a.reg, e), name)
 	}

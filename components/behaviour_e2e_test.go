@@ -254,7 +254,7 @@ entities:
 	}
 	a, _ := sc.Entity("a")
 	var rang []float64
-	reg.On(a, "ring", func(*registry.Event) { rang = append(rang, reg.Time()) })
+	reg.Events().On(a, "ring", func(*registry.Event) { rang = append(rang, reg.Time()) })
 	step := func(n int) {
 		for range n {
 			if err := reg.Tick(1.0 / 60); err != nil {
@@ -276,11 +276,11 @@ entities:
 	if got := x(); got < 12.49 || got > 12.51 {
 		t.Errorf("from edited (restarted): x %v, want 12.5", got)
 	}
-	reg.Emit(a, "ping", nil, false)
+	reg.Events().Emit(a, "ping", nil, false)
 	if reg.Has(a, "color") {
 		t.Error("the edited event-set still listens to ping")
 	}
-	reg.Emit(a, "pong", nil, false)
+	reg.Events().Emit(a, "pong", nil, false)
 	if s, _ := reg.Attr(a, "color"); s != "#ff0000" {
 		t.Errorf("pong: color %q", s)
 	}

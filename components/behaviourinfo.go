@@ -52,6 +52,24 @@ type BindingInfo struct {
 	Error string
 }
 
+// pausedID returns the ecs ID of the registry's paused tag
+// ([registry.PausedTag]), which registry.New registers.
+func pausedID(reg *registry.Registry) ecs.ID {
+	id, _ := reg.World().ComponentID(registry.PausedTag)
+	return id
+}
+
+// lookupExisting returns the component of name, the ecs ID that stores
+// name and whether that storage exists (see
+// [registry.Component.ExistingID]); c is nil for an unknown name.
+func lookupExisting(reg *registry.Registry, name string) (c *registry.Component, id ecs.ID, ok bool) {
+	if c, ok = reg.Component(name); !ok {
+		return nil, 0, false
+	}
+	id, ok = c.ExistingID(name)
+	return c, id, ok
+}
+
 // instances calls fn with the ecs ID and name of each instance of
 // component c that e has, in ecs ID order.
 func instances(reg *registry.Registry, e ecs.Entity, c string, fn func(id ecs.ID, name string)) {
@@ -65,7 +83,7 @@ func instances(reg *registry.Registry, e ecs.Entity, c string, fn func(id ecs.ID
 			continue
 		}
 		for _, n := range reg.EntityComponents(e) {
-			if _, nid, ok := reg.LookupExisting(n); ok && nid == id {
+			if _, nid, ok := lookupExisting(reg, n); ok && nid == id {
 				fn(id, n)
 				break
 			}
@@ -157,4 +175,25 @@ func (bs *Bindings) valueText(c *bindCold) string {
 func axisText(v any, a int) string {
 	var t animTarget
 	return strconv.FormatFloat(t.lanesOf(v)[a], 'g', -1, 64)
+}
+
+// BehaviourInfo is an entity's running behaviour, as an inspector shows it
+// (package inspect, GET /api/entities/REF): its animations with their
+// progress, timers, handlers and bindings with their values.
+type BehaviourInfo struct {
+	Animations []AnimationInfo `json:"animations,omitempty"`
+	Timers     []TimerInfo     `json:"timers,omitempty"`
+	Handlers   []HandlerInfo   `json:"handlers,omitempty"`
+	Bindings   []BindingInfo   `json:"bindings,omitempty"`
+}
+
+// BehaviourOf returns e's running behaviour as a *[BehaviourInfo], or nil
+// (an untyped nil) if it runs none: what inspect.Options.Behaviour asks
+// of the program's built-ins.
+func (b *Builtins) BehaviourOf(e ecs.Entity) any {
+	info := &BehaviourInfo{Animations: b.Animations.Of(e), Timers: b.Timers.Of(e), Handlers: b.Handlers.Of(e), Bindings: b.Bindings.Of(e)}
+	if len(info.Animations)+len(info.Timers)+len(info.Handlers)+len(info.Bindings) == 0 {
+		return nil
+	}
+	return info
 }

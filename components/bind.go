@@ -16,8 +16,8 @@ import (
 
 // Bindings runs the bind components of one Registry: every binding of
 // every entity has a state in one packed slice, and the behaviour system
-// evaluates them all in one loop per tick, writing through cached
-// pointers. Reads: the components the expressions name, on each bound
+// evaluates them all each tick (in batches of bindings that share a
+// program where it can: bindgroup.go), writing through cached pointers. Reads: the components the expressions name, on each bound
 // entity; the scene time. Writes: the bound properties (position,
 // rotation and scale reported to the transform system as the animations
 // report theirs; other components marked changed; a component with an
@@ -35,14 +35,20 @@ type Bindings struct {
 	// the other runs' indexes, and whether they must be rebuilt.
 	groups []*bindGroup
 	byMemo map[*bindMemo]*bindGroup
-	nLoose int // runs[:nLoose] are loose, runs[nLoose:] in groups
-	dirty  bool
-	perm   permScratch
-	edits  uint64 // configures and removals, to notice those a hook makes
-	insts  map[animKey]*bindInst
-	frame  expr.Frame
-	ver    uint64 // the World version the cached pointers belong to
-	clock  *sceneClock
+	// The batches of runs whose value reads components and has a batch
+	// form (bindgroup.go), and the values of one batch.
+	batches []*bindBatch
+	byProg  map[*bindProg]*bindBatch
+	vals    [expr.BatchSize]float64
+	view    [expr.MaxComps][]unsafe.Pointer // one batch's component pointers (kept here: Eval's argument escapes)
+	nLoose  int                             // runs[:nLoose] are loose, runs[nLoose:] in groups
+	dirty   bool
+	perm    permScratch
+	edits   uint64 // configures and removals, to notice those a hook makes
+	insts   map[animKey]*bindInst
+	frame   expr.Frame
+	ver     uint64 // the World version the cached pointers belong to
+	clock   *sceneClock
 
 	// Instances whose runs wrote position (movedPos), or rotation or
 	// scale (movedAll), this tick, marked with epoch; the filters of
@@ -112,7 +118,7 @@ func registerBind(reg *registry.Registry, b *Builtins) error {
 		return err
 	}
 	bs := &Bindings{reg: reg, w: reg.World(), t: b.Transforms, insts: map[animKey]*bindInst{}, filters: map[ecs.ID]*ecs.Filter{},
-		clock: &b.clock, progs: map[string]*cachedBind{}, byMemo: map[*bindMemo]*bindGroup{}}
+		clock: &b.clock, progs: map[string]*cachedBind{}, byMemo: map[*bindMemo]*bindGroup{}, byProg: map[*bindProg]*bindBatch{}}
 	_, err := registry.Register(reg, "bind", registry.Definition[BindSpec]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *BindSpec) { bs.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -249,6 +255,7 @@ func (bs *Bindings) step() {
 		bs.regroup()
 	}
 	bs.stepGroups()
+	bs.stepBatches()
 	bs.stepLoose()
 	bs.flush()
 }
@@ -492,7 +499,7 @@ func (bs *Bindings) bindPtrs(i int) bool {
 	r.dst = unsafe.Add(p, c.prog.tgt.off)
 	if r.write == wNumber && r.flags&bPatch == 0 {
 		r.flags |= bReady
-		if r.memo != nil {
+		if r.memo != nil || c.prog.bat != nil {
 			bs.dirty = true // it joins its group from the next tick
 		}
 	}

@@ -2,7 +2,9 @@ package components
 
 import (
 	"math"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -123,24 +125,58 @@ func BenchmarkBindLoop(b *testing.B) {
 		}
 		b.Run(c.name+"/hand-column", func(b *testing.B) {
 			bb := newBindBench(b, "")
-			id, t := bb.b.Position.ID(), 0.0
+			t := 0.0
 			b.ResetTimer()
 			for range b.N {
 				t += hz
-				q := bb.moved.Query()
-				for q.NextTable() {
-					ps := ecs.Column[registry.Vec3](&q, id)
-					for i := range ps {
-						ps[i].Y = c.hand(t, &ps[i])
-					}
-				}
-				bb.b.Transforms.MovedPositions(bb.moved)
-				bb.b.Transforms.movedPos = bb.b.Transforms.movedPos[:0]
+				handColumn(bb, t, c.hand)
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchBound, "ns/entity")
 		})
+		// ratio-column runs the bind loop and hand-column in alternating
+		// blocks of ticks and reports the CPU time of one over the
+		// other's (see threadCPU), so that the load of a shared machine
+		// falls on both alike.
+		b.Run(c.name+"/ratio-column", func(b *testing.B) {
+			bb, hb := newBindBench(b, c.expr), newBindBench(b, "")
+			t := 0.0
+			var tb, th time.Duration
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for b.Loop() {
+				t0 := threadCPU()
+				for range 8 {
+					bb.b.clock.tick(hz)
+					bb.b.Bindings.step()
+					bb.b.Transforms.movedPos = bb.b.Transforms.movedPos[:0]
+				}
+				t1 := threadCPU()
+				for range 8 {
+					t += hz
+					handColumn(hb, t, c.hand)
+				}
+				tb, th = tb+t1-t0, th+threadCPU()-t1
+			}
+			checkBound(b, bb, c.hand)
+			b.ReportMetric(float64(tb)/float64(th), "bind/hand-column")
+		})
 	}
+}
+
+// handColumn is one tick of the hand-written loop over the packed
+// position columns: y computed from the time and the position.
+func handColumn(bb *bindBench, t float64, hand func(float64, *registry.Vec3) float64) {
+	id := bb.b.Position.ID()
+	q := bb.moved.Query()
+	for q.NextTable() {
+		ps := ecs.Column[registry.Vec3](&q, id)
+		for i := range ps {
+			ps[i].Y = hand(t, &ps[i])
+		}
+	}
+	bb.b.Transforms.MovedPositions(bb.moved)
+	bb.b.Transforms.movedPos = bb.b.Transforms.movedPos[:0]
 }
 
 // checkBound checks that every bound position holds its expression's
@@ -173,13 +209,13 @@ func onBench(t testing.TB) (*registry.Registry, ecs.Entity, any) {
 }
 
 // BenchmarkOnDispatch is one event delivered to an on with a condition
-// and one set, through Registry.Emit.
+// and one set, through Events.Emit.
 func BenchmarkOnDispatch(b *testing.B) {
 	r, e, detail := onBench(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		r.Emit(e, "hit", detail, false)
+		r.Events().Emit(e, "hit", detail, false)
 	}
 	b.StopTimer()
 	if err := r.TakeErrors(); err != nil {

@@ -184,3 +184,79 @@ func TestBindBatches(t *testing.T) {
 		t.Errorf("errors: %s", e)
 	}
 }
+
+// TestBindEntityBatches: entities bound alike to a value that reads their
+// own components share one batch (evaluated 256 at a time), which gives
+// each entity its own value and follows entities destroyed, bound, and
+// moved to other storage tick after tick; a value that is not finite for
+// one entity is refused for that entity alone; a batch on rotation
+// reads one component and writes another.
+func TestBindEntityBatches(t *testing.T) {
+	const n = 600
+	var text strings.Builder
+	text.WriteString("entities:\n")
+	for i := range n {
+		fmt.Fprintf(&text, "  - id: e%d\n    position: %d 0 0\n    bind: \"position.y: sin(time * 2 + position.x) * 3; position.z: 1 / position.x; rotation.y: position.x * time\"\n", i, i)
+	}
+	w := load(t, text.String())
+	next := n
+	for tick := 1; tick <= 18; tick++ {
+		// A change every other tick: the tick after a structural change
+		// runs the bindings one by one, while they find their components
+		// anew; the next one runs the batches.
+		switch tick % 6 {
+		case 0:
+			mustOK(t, w.reg.World().Destroy(w.e(fmt.Sprint("e", tick*7))))
+		case 2:
+			e := w.reg.World().NewEntity()
+			mustOK(t, w.reg.SetEntityID(e, fmt.Sprint("e", next)))
+			mustOK(t, w.reg.Set(e, "position", fmt.Sprintf("%d 0 0", next)))
+			mustOK(t, w.reg.Set(e, "bind", "position.y: sin(time * 2 + position.x) * 3; position.z: 1 / position.x; rotation.y: position.x * time"))
+			next++
+		case 4:
+			mustOK(t, w.reg.Set(w.e(fmt.Sprint("e", 300+tick)), "visible", "true"))
+		}
+		w.tick(1)
+		tm := float64(tick) * (1.0 / 60)
+		es, _ := w.reg.QueryAll("[bind]")
+		if len(es) < n {
+			t.Fatalf("tick %d: %d bound entities", tick, len(es))
+		}
+		for _, e := range es {
+			vs, _ := w.reg.Values(e, "position")
+			p := vs[0].(registry.Vec3)
+			rs, _ := w.reg.Values(e, "rotation")
+			wantZ := 1 / p.X
+			if p.X == 0 {
+				wantZ = 0 // 1/0 is refused: z keeps its value
+			}
+			if p.Y != math.Sin(tm*2+p.X)*3 || p.Z != wantZ || rs[0].(registry.Vec3).Y != p.X*tm {
+				t.Fatalf("tick %d: %s at %v rotated %v, want y %v, z %v, rotation.y %v", tick, w.reg.EntityID(e), p, rs[0], math.Sin(tm*2+p.X)*3, wantZ, p.X*tm)
+			}
+		}
+	}
+	if got, want := w.errs(), "entity #e0: bind: position.z: the value is +Inf, not a finite number"; strings.Count(got, "bind:") != 1 || !strings.Contains(got, want) {
+		t.Errorf("errors:\n%s\nwant %q once, and nothing else", got, want)
+	}
+}
+
+// TestBindBatchFails: a batch whose value fails for every entity (a part
+// that does not depend on the entity fails) writes nothing, tick after
+// tick, and reports the error.
+func TestBindBatchFails(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("entities:\n")
+	for i := range 300 {
+		fmt.Fprintf(&text, "  - id: e%d\n    position: %d 5 0\n    bind: \"position.y: position.x + 1 %% 0\"\n", i, i)
+	}
+	w := load(t, text.String())
+	w.tick(4)
+	for i := range 300 {
+		if got, want := w.attr(fmt.Sprint("e", i), "position"), fmt.Sprintf("%d 5 0", i); got != want {
+			t.Fatalf("e%d at %s, want %s (unchanged)", i, got, want)
+		}
+	}
+	if got := w.errs(); !strings.Contains(got, "entity #e0: bind: position.y:") || !strings.Contains(got, "modulo by zero") {
+		t.Errorf("errors lack e0's modulo by zero:\n%.500s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -12,9 +13,15 @@ import (
 // share a compiled program (and so its value) are gathered into a group,
 // the list of their fields' addresses, which the tick writes in a tight
 // loop after computing the value once; the transform system is told once
-// per bind instance. The other runs (loose) go through the per-run loop.
-// Groups are a cache of the runs: rebuilt after any change of the runs
-// or of the World's structure (which moves the addresses).
+// per bind instance. Bindings of a value that reads the entity's own
+// components (sin(time * 2 + position.x) * 3), when the program has a
+// batch form (expr.Batch), are gathered likewise by program into a
+// batch, with the addresses of the components they read: the tick
+// computes their values expr.BatchSize at a time, one loop per node of
+// the expression, then writes them. The other runs (loose) go through
+// the per-run loop. Groups and batches are a cache of the runs: rebuilt
+// after any change of the runs or of the World's structure (which moves
+// the addresses).
 
 // bindGroup is the batch of the runs sharing one program's memo.
 type bindGroup struct {
@@ -34,9 +41,26 @@ type permScratch struct {
 	cold  []bindCold
 }
 
-// groupable reports whether run r goes in a group.
-func groupable(r *bindRun) bool {
-	return r.memo != nil && r.flags&(bReady|bTransform) == bReady|bTransform
+// bindBatch is the batch of the runs that share one program whose value
+// reads components and has a batch form ([expr.Batch]): the tick
+// evaluates it for up to expr.BatchSize runs at a time, from the
+// addresses of their components, and writes the values in a tight loop.
+type bindBatch struct {
+	prog  *bindProg
+	pos   bool                            // it writes positions (else rotations or scales)
+	runs  []int                           // the runs, for their errors
+	dsts  []unsafe.Pointer                // the fields written
+	ptrs  [expr.MaxComps][]unsafe.Pointer // the components read, by slot
+	insts []ecs.ID                        // the bind instances of its runs
+	tmp   []float64                       // the batch's scratch
+}
+
+// groupable reports whether run i goes in a group or a batch: a number
+// written in place on a transform, whose value reads no component (a
+// group) or has a batch form (a batch).
+func (bs *Bindings) groupable(i int) bool {
+	r := &bs.runs[i]
+	return (r.memo != nil || bs.cold[i].prog.bat != nil) && r.flags&(bReady|bTransform) == bReady|bTransform
 }
 
 // regroup puts the loose runs first and the grouped ones after, each in
@@ -48,7 +72,7 @@ func (bs *Bindings) regroup() {
 	ps.order = ps.order[:0]
 	for pass := range 2 {
 		for i := range bs.runs {
-			if groupable(&bs.runs[i]) == (pass == 1) {
+			if bs.groupable(i) == (pass == 1) {
 				ps.order = append(ps.order, i)
 			}
 		}
@@ -60,8 +84,12 @@ func (bs *Bindings) regroup() {
 	for _, g := range bs.groups {
 		g.dsts, g.insts, g.first = g.dsts[:0], g.insts[:0], -1
 	}
+	bs.rebatch()
 	for i := bs.nLoose; i < len(bs.runs); i++ {
 		r := &bs.runs[i]
+		if r.memo == nil {
+			continue // in a batch
+		}
 		g := bs.byMemo[r.memo]
 		if g == nil {
 			g = &bindGroup{memo: r.memo, num: r.num, first: -1}
@@ -142,6 +170,88 @@ func (bs *Bindings) stepGroups() {
 		}
 		for _, id := range g.insts {
 			if g.pos {
+				bs.t.MovedPositions(bs.filter(id))
+			} else {
+				bs.t.Moved(bs.filter(id))
+			}
+		}
+	}
+}
+
+// rebatch rebuilds the batches from the grouped runs that have no memo.
+func (bs *Bindings) rebatch() {
+	for _, b := range bs.batches {
+		b.runs, b.dsts, b.insts = b.runs[:0], b.dsts[:0], b.insts[:0]
+		for k := range b.ptrs {
+			b.ptrs[k] = b.ptrs[k][:0]
+		}
+	}
+	for i := bs.nLoose; i < len(bs.runs); i++ {
+		r := &bs.runs[i]
+		if r.memo != nil {
+			continue
+		}
+		bp := bs.cold[i].prog
+		b := bs.byProg[bp]
+		if b == nil {
+			b = &bindBatch{prog: bp, tmp: bp.bat.Scratch()}
+			bs.byProg[bp] = b
+			bs.batches = append(bs.batches, b)
+		}
+		if len(b.runs) == 0 {
+			b.pos = r.flags&bPosition != 0
+		}
+		b.runs, b.dsts = append(b.runs, i), append(b.dsts, r.dst)
+		for m := bp.bat.Slots(); m != 0; m &= m - 1 {
+			k := bits.TrailingZeros8(m)
+			b.ptrs[k] = append(b.ptrs[k], bs.srcs[i][k])
+		}
+		b.insts = appendOnce(b.insts, r.inst)
+	}
+	keep := bs.batches[:0]
+	for _, b := range bs.batches {
+		if len(b.runs) > 0 {
+			keep = append(keep, b)
+		} else {
+			delete(bs.byProg, b.prog)
+		}
+	}
+	clear(bs.batches[len(keep):])
+	bs.batches = keep
+}
+
+// stepBatches evaluates every batch and writes its values. An error is
+// every run's (only what does not depend on the entity can fail): it is
+// reported once, against the batch's first run, and nothing is written;
+// a value that is not finite is refused for its run alone.
+func (bs *Bindings) stepBatches() {
+	f, view := &bs.frame, &bs.view
+	defer clear(view[:]) // keep no component storage alive
+	for _, b := range bs.batches {
+		slots := b.prog.bat.Slots()
+		for lo := 0; lo < len(b.dsts); lo += expr.BatchSize {
+			hi := min(lo+expr.BatchSize, len(b.dsts))
+			for m := slots; m != 0; m &= m - 1 {
+				k := bits.TrailingZeros8(m)
+				view[k] = b.ptrs[k][lo:hi]
+			}
+			out := bs.vals[:hi-lo]
+			b.prog.bat.Eval(f, view, out, b.tmp)
+			if f.Err() != nil {
+				bs.refuse(b.runs[0], 0)
+				break
+			}
+			dsts := b.dsts[lo:hi]
+			for j, x := range out {
+				if x-x != 0 {
+					bs.refuse(b.runs[lo+j], x)
+					continue
+				}
+				*(*float64)(dsts[j]) = x
+			}
+		}
+		for _, id := range b.insts {
+			if b.pos {
 				bs.t.MovedPositions(bs.filter(id))
 			} else {
 				bs.t.Moved(bs.filter(id))

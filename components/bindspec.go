@@ -93,8 +93,9 @@ type bindProgram struct {
 type bindProg struct {
 	path, src string
 	tgt       propTarget
-	mask      uint8     // the slots its expression reads
-	memo      *bindMemo // for a number that reads no component
+	mask      uint8       // the slots its expression reads
+	memo      *bindMemo   // for a number that reads no component
+	bat       *expr.Batch // for a number that reads components, if it has a batch form
 	num       func(*expr.Frame) float64
 	b         func(*expr.Frame) bool
 	s         func(*expr.Frame) string
@@ -120,8 +121,11 @@ func compileBind(spec BindSpec, env schemaEnv) (*bindProgram, error) {
 			return nil, exprPropErr(onItem{pair: it.pair, key: it.path}, eerr)
 		}
 		bp := bindProg{path: it.path, src: it.expr, tgt: t, mask: mask}
-		if mask == 0 && t.kind == expr.Number {
+		switch {
+		case mask == 0 && t.kind == expr.Number:
 			bp.memo = &bindMemo{}
+		case t.kind == expr.Number:
+			bp.bat = prog.Batch()
 		}
 		setFuncs(&bp.num, &bp.b, &bp.s, &bp.v, prog, t.kind)
 		p.items = append(p.items, bp)

@@ -17,7 +17,7 @@ type collideLog struct {
 }
 
 func (l *collideLog) listen(r *registry.Registry, e ecs.Entity) {
-	r.On(e, "collide", func(ev *registry.Event) {
+	r.Events().On(e, "collide", func(ev *registry.Event) {
 		d := ev.Detail.(CollideEvent)
 		if d.Speed <= 0 {
 			l.got = append(l.got, "bad speed")

@@ -32,6 +32,7 @@ type Builtins struct {
 	Lifetime                        ecs.Map[Lifetime]
 	Spawner                         ecs.Map[Spawner]
 	Ground                          ecs.Map[Ground]
+	Geometry                        ecs.Map[Geometry]
 	// SleepingID is the ecs tag of bodies at rest on a ground, which
 	// physics skips until something wakes them.
 	SleepingID ecs.ID
@@ -54,7 +55,8 @@ type Builtins struct {
 	Handlers *Handlers
 	Bindings *Bindings
 
-	clock sceneClock // the scene time the handlers and bindings read
+	clock       sceneClock                 // the scene time the handlers and bindings read
+	spawnStates map[ecs.Entity]*spawnState // the spawners' running states (spawnstate.go)
 }
 
 // Register registers the built-in components and systems on reg:
@@ -63,7 +65,7 @@ type Builtins struct {
 // (boolean, default true), color (default white), velocity, acceleration
 // and gravity (vec3, in units per second, per second squared, and a
 // per-entity gravity force acting as an acceleration), spin, lifetime,
-// spawner, ground, the behaviour components (animation, timer,
+// spawner, ground, geometry (A-Frame's primitives and their sizes), the behaviour components (animation, timer,
 // event-set, with the property types loop and pairs), the physics
 // system, the behaviour system and the transform system.
 // docs/components.md lists their properties and behaviour.
@@ -71,7 +73,7 @@ func Register(reg *registry.Registry) (*Builtins, error) {
 	b := &Builtins{}
 	for _, step := range []func(*registry.Registry, *Builtins) error{
 		registerTransform, registerMotion, registerSpin, registerLifetime,
-		registerSpawner, registerGround, registerPhysics, registerBehaviour, registerTransformSystem,
+		registerSpawner, registerGround, registerGeometry, registerPhysics, registerBehaviour, registerTransformSystem,
 	} {
 		if err := step(reg, b); err != nil {
 			return nil, err

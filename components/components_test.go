@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,7 +178,8 @@ func TestPhysics(t *testing.T) {
 	}
 
 	// The step is configurable.
-	must(t, r.ConfigureSystem("physics", "step: 0.5; maxSteps: 2"))
+	phys, _ := r.System("physics")
+	must(t, phys.ConfigureAttr("step: 0.5; maxSteps: 2"))
 	x := b.Position.Get(mover).X
 	r.Tick(1)
 	if got := b.Position.Get(mover).X; math.Abs(got-(x+1)) > 1e-9 {
@@ -300,7 +302,7 @@ func TestLifetime(t *testing.T) {
 func TestSpawner(t *testing.T) {
 	spawn := func(attr string) (*registry.Registry, *Builtins, ecs.Entity, []ecs.Entity) {
 		w, r, b := builtinRegistry(t)
-		r.DefineMixin(&registry.Mixin{ID: "ball", Components: namedPatches(t, r, "spin=speed: 10", "position=9 9 9")})
+		r.Mixins().Define(&registry.Mixin{ID: "ball", Components: namedPatches(t, r, "spin=speed: 10", "position=9 9 9")})
 		e := w.NewEntity()
 		must(t, r.Set(e, "spawner", attr))
 		return r, b, e, w.Children(e)
@@ -364,14 +366,14 @@ func TestSpawner(t *testing.T) {
 // spawnerror event on the spawner, with nothing spawned.
 func TestSpawnerErrors(t *testing.T) {
 	w, r, _ := builtinRegistry(t)
-	r.DefineMixin(&registry.Mixin{ID: "cyclic", Mixins: []string{"cyclic"}})
+	r.Mixins().Define(&registry.Mixin{ID: "cyclic", Mixins: []string{"cyclic"}})
 	for _, tt := range []struct{ mixin, want string }{
 		{"nope", `spawner: unknown mixin "nope"`},
 		{"cyclic", `mixin cycle: cyclic -> cyclic`},
 	} {
 		e := w.NewEntity()
 		var got []string
-		r.On(e, "spawnerror", func(ev *registry.Event) { got = append(got, fmt.Sprint(ev.Detail)) })
+		r.Events().On(e, "spawnerror", func(ev *registry.Event) { got = append(got, fmt.Sprint(ev.Detail)) })
 		must(t, r.Set(e, "spawner", "count: 2; mixin: "+tt.mixin))
 		if len(got) != 1 || got[0] != tt.want {
 			t.Errorf("mixin %s: spawnerror %q, want %q", tt.mixin, got, tt.want)
@@ -416,5 +418,31 @@ func TestResetSingleProperty(t *testing.T) {
 	must(t, r.ResetProperty(e, "scale", ""))
 	if got, _ := r.Attr(e, "scale"); got != "1 1 1" {
 		t.Errorf("scale after reset %q", got)
+	}
+}
+
+// TestNames: Names lists every component and system Register registers,
+// and nothing else.
+func TestNames(t *testing.T) {
+	reg := registry.New(ecs.NewWorld())
+	if _, err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	names := Names()
+	want := len(reg.Names()) + len(reg.Systems())
+	if len(names) != want {
+		t.Fatalf("%d names, want %d: %v", len(names), want, names)
+	}
+	for _, n := range names {
+		_, comp := reg.Component(n)
+		_, sys := reg.System(n)
+		if !comp && !sys {
+			t.Errorf("%q is neither a component nor a system of Register", n)
+		}
+	}
+	for _, n := range []string{"position", "world", "physics", "spawner"} {
+		if !slices.Contains(names, n) {
+			t.Errorf("Names lacks %q", n)
+		}
 	}
 }

@@ -32,6 +32,7 @@ const (
 // EventSets runs the event-set components of one Registry.
 type EventSets struct {
 	reg     *registry.Registry
+	paused  ecs.ID // the registry's paused tag
 	types   *registry.Types
 	sets    map[animKey]*eventSet
 	pending []pendingSet
@@ -71,7 +72,7 @@ func registerEventSet(reg *registry.Registry, b *Builtins) error {
 	if err := registerType(reg, registry.PairsType()); err != nil {
 		return err
 	}
-	es := &EventSets{reg: reg, types: reg.Types(), sets: map[animKey]*eventSet{}}
+	es := &EventSets{reg: reg, paused: pausedID(reg), types: reg.Types(), sets: map[animKey]*eventSet{}}
 	_, err := registry.Register(reg, "event-set", registry.Definition[registry.Pairs]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *registry.Pairs) { es.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -88,7 +89,7 @@ func registerEventSet(reg *registry.Registry, b *Builtins) error {
 func (es *EventSets) configure(e ecs.Entity, id ecs.ID, name string, ps registry.Pairs) {
 	key := animKey{e.Index(), id}
 	if old := es.sets[key]; old != nil {
-		es.reg.Off(old.lis)
+		es.reg.Events().Off(old.lis)
 	}
 	lookup := func(n string) (*registry.Schema, bool) {
 		c, ok := es.reg.Component(n)
@@ -107,14 +108,14 @@ func (es *EventSets) configure(e ecs.Entity, id ecs.ID, name string, ps registry
 	}
 	es.sets[key] = set
 	if set.event != "" {
-		set.lis = es.reg.On(e, set.event, func(*registry.Event) { es.fire(key, e) })
+		set.lis = es.reg.Events().On(e, set.event, func(*registry.Event) { es.fire(key, e) })
 	}
 }
 
 func (es *EventSets) remove(e ecs.Entity, id ecs.ID) {
 	key := animKey{e.Index(), id}
 	if set := es.sets[key]; set != nil {
-		es.reg.Off(set.lis)
+		es.reg.Events().Off(set.lis)
 		delete(es.sets, key)
 	}
 }
@@ -243,7 +244,7 @@ func valueError(p registry.Pair, err error) *registry.PropError {
 // its delay.
 func (es *EventSets) fire(key animKey, e ecs.Entity) {
 	set := es.sets[key]
-	if set == nil || set.e != e || es.reg.Paused() || es.reg.World().Has(e, es.reg.PausedTag()) {
+	if set == nil || set.e != e || es.reg.Paused() || es.reg.World().Has(e, es.paused) {
 		return // A-Frame's event-set does not listen while paused
 	}
 	if set.delayS > 0 {
@@ -259,7 +260,7 @@ func (es *EventSets) fire(key animKey, e ecs.Entity) {
 func (es *EventSets) apply(set *eventSet) {
 	target := set.e
 	if set.target != "" {
-		t, ok, err := es.reg.QueryFirst(set.target)
+		t, ok, err := es.reg.Resolve(registry.SelectorText(set.target))
 		if err != nil || !ok {
 			if err == nil {
 				err = fmt.Errorf("_target %q matches no entity", set.target)

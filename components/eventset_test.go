@@ -26,18 +26,18 @@ func TestEventSet(t *testing.T) {
 		"event-set=_event: hit; color: red; scale: 2 2 2; stats.hp: 5; position.y: 9",
 		"event-set__click=stats: speed: 4; stats.on: true; visible: false")
 	var changed []string
-	r.On(e, "componentchanged", func(ev *registry.Event) { changed = append(changed, ev.Detail.(registry.ComponentEvent).String()) })
+	r.Events().On(e, "componentchanged", func(ev *registry.Event) { changed = append(changed, ev.Detail.(registry.ComponentEvent).String()) })
 	if r.Has(e, "color") {
 		t.Fatal("set before the event")
 	}
-	r.Emit(e, "hit", nil, false)
+	r.Events().Emit(e, "hit", nil, false)
 	for name, want := range map[string]string{"color": "#ff0000", "scale": "2 2 2", "position": "1 9 3",
 		"stats": "hp: 5; speed: 1; on: false; tint: #000000; aim: 0 0; q: 0 0 0 1; label: "} {
 		if got := attr(t, r, e, name); got != want {
 			t.Errorf("after hit, %s: %q, want %q", name, got, want)
 		}
 	}
-	r.Emit(e, "click", nil, false)
+	r.Events().Emit(e, "click", nil, false)
 	if got := attr(t, r, e, "stats"); !strings.HasPrefix(got, "hp: 5; speed: 4; on: true;") {
 		t.Errorf("after click, stats: %q", got)
 	}
@@ -50,17 +50,17 @@ func TestEventSet(t *testing.T) {
 	}
 	// An edit listens to the new event only.
 	must(t, r.Set(e, "event-set__click", "_event: tap; stats.hp: 8"))
-	r.Emit(e, "click", nil, false)
-	r.Emit(e, "tap", nil, false)
+	r.Events().Emit(e, "click", nil, false)
+	r.Events().Emit(e, "tap", nil, false)
 	if got := attr(t, r, e, "stats"); !strings.HasPrefix(got, "hp: 8;") {
 		t.Errorf("after the edit and tap: %q", got)
 	}
 	// Removed, it listens no more; a paused entity does not listen.
 	must(t, r.Remove(e, "event-set__click"))
 	must(t, r.Set(e, "stats", "hp: 0"))
-	r.Emit(e, "tap", nil, false)
+	r.Events().Emit(e, "tap", nil, false)
 	must(t, r.PauseEntity(e))
-	r.Emit(e, "hit", nil, false)
+	r.Events().Emit(e, "hit", nil, false)
 	if got := attr(t, r, e, "stats"); !strings.HasPrefix(got, "hp: 0;") {
 		t.Errorf("removed or paused, it set: %q", got)
 	}
@@ -78,14 +78,14 @@ func TestEventSetTargetDelay(t *testing.T) {
 	for _, l := range lamps {
 		must(t, r.SetClasses(l, []string{"lamp"}))
 	}
-	r.Emit(src, "go", nil, false)
+	r.Events().Emit(src, "go", nil, false)
 	if err := r.TakeErrors(); err == nil || !strings.Contains(err.Error(), `_target "#late" matches no entity`) {
 		t.Errorf("a target that matches nothing: %v", err)
 	}
 	late := r.World().NewEntity()
 	must(t, r.SetEntityID(late, "late"))
 	ticks(t, r, 3)
-	r.Emit(src, "go", nil, false) // a second wait, 3 ticks after the first
+	r.Events().Emit(src, "go", nil, false) // a second wait, 3 ticks after the first
 	if got := attr(t, r, late, "score"); got != "7" {
 		t.Errorf("target resolved when the event arrives: score %q", got)
 	}
@@ -103,7 +103,7 @@ func TestEventSetTargetDelay(t *testing.T) {
 		t.Errorf("the second event's set: %q", got)
 	}
 	// A set that waits on a removed event-set is dropped.
-	r.Emit(src, "go", nil, false)
+	r.Events().Emit(src, "go", nil, false)
 	must(t, r.Remove(src, "event-set__go"))
 	must(t, r.Set(lamps[0], "color", "white"))
 	ticks(t, r, 10)

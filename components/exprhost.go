@@ -52,7 +52,7 @@ func regEnv(reg *registry.Registry) schemaEnv {
 			}
 			return c.Schema, true
 		},
-		names: reg.Names, prefabs: reg.PrefabNames,
+		names: reg.Names, prefabs: reg.Prefabs().Names,
 		readOnly: func(n string) bool { c, ok := reg.Component(n); return ok && c.ReadOnly() },
 	}
 }

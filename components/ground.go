@@ -194,7 +194,7 @@ func (ph *physics) emitCollides() {
 	for k := range cs {
 		c := cs[k]
 		if ph.w.Alive(c.body) {
-			ph.reg.Emit(c.body, "collide", CollideEvent{Target: c.ground, TargetID: ph.reg.EntityID(c.ground), Speed: c.speed}, true)
+			ph.reg.Events().Emit(c.body, "collide", CollideEvent{Target: c.ground, TargetID: ph.reg.EntityID(c.ground), Speed: c.speed}, true)
 		}
 	}
 	clear(cs)

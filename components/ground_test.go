@@ -195,7 +195,7 @@ func TestGroundSlopeAndNested(t *testing.T) {
 // velocities are in its space), and they follow it when it moves.
 func TestSpawnerOwnSpace(t *testing.T) {
 	w, r, b := newReg(t)
-	r.DefineMixin(&registry.Mixin{ID: "dot"})
+	r.Mixins().Define(&registry.Mixin{ID: "dot"})
 	sp := w.NewEntity()
 	ok(t, r.Set(sp, "position", "20 0 20"))
 	ok(t, r.Set(sp, "rotation", "0 90 0"))
@@ -237,7 +237,7 @@ func TestSpawnerOwnSpace(t *testing.T) {
 // spawner's ranges; a colour that does not parse is a spawn error.
 func TestSpawnerRate(t *testing.T) {
 	w, r, b := newReg(t)
-	r.DefineMixin(&registry.Mixin{ID: "spark", Components: namedPatches(t, r, "lifetime=seconds: 9")})
+	r.Mixins().Define(&registry.Mixin{ID: "spark", Components: namedPatches(t, r, "lifetime=seconds: 9")})
 	sp := w.NewEntity()
 	ok(t, r.Set(sp, "spawner", "mixin: spark; count: 10; rate: 60; max: 40; lifetime: 0.5 1; colors: red, #00ff00"))
 	if n := b.Transforms.Children(sp); n != 10 {
@@ -272,7 +272,7 @@ func TestSpawnerRate(t *testing.T) {
 	}
 	bad := w.NewEntity()
 	var got []string
-	r.On(bad, "spawnerror", func(ev *registry.Event) { got = append(got, fmt.Sprint(ev.Detail)) })
+	r.Events().On(bad, "spawnerror", func(ev *registry.Event) { got = append(got, fmt.Sprint(ev.Detail)) })
 	ok(t, r.Set(bad, "spawner", "count: 1; colors: nope"))
 	if len(got) != 1 || !strings.Contains(got[0], `spawner: colors: `) || len(w.Children(bad)) != 0 {
 		t.Errorf("bad colour: %q, %d children", got, len(w.Children(bad)))

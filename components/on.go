@@ -27,10 +27,11 @@ const maxOnDepth = 32
 // scene time; what it writes: the components its sets, adds and removes
 // name, on its targets, and the entities it spawns and destroys.
 type Handlers struct {
-	reg *registry.Registry
-	w   *ecs.World
-	b   *Builtins
-	hs  map[animKey]*handler
+	reg    *registry.Registry
+	w      *ecs.World
+	paused ecs.ID // the registry's paused tag
+	b      *Builtins
+	hs     map[animKey]*handler
 	// sels are the compiled selectors of from and target clauses, shared
 	// by the handlers that write the same text.
 	sels map[string]*selRef
@@ -82,7 +83,7 @@ func registerOn(reg *registry.Registry, b *Builtins) error {
 	if err := registerType(reg, onType()); err != nil {
 		return err
 	}
-	hs := &Handlers{reg: reg, w: reg.World(), b: b, hs: map[animKey]*handler{}, sels: map[string]*selRef{}, clock: &b.clock}
+	hs := &Handlers{reg: reg, w: reg.World(), paused: pausedID(reg), b: b, hs: map[animKey]*handler{}, sels: map[string]*selRef{}, clock: &b.clock}
 	_, err := registry.Register(reg, "on", registry.Definition[OnSpec]{
 		Multiple: true,
 		Update:   func(cx *registry.Context, v, _ *OnSpec) { hs.configure(cx.Entity, cx.ID, cx.Name, *v) },
@@ -223,12 +224,12 @@ func (hs *Handlers) listen(h *handler, evs []string) {
 		}
 	}
 	for _, l := range h.lis {
-		hs.reg.Off(l)
+		hs.reg.Events().Off(l)
 	}
 	h.lis, h.evs = h.lis[:0], append(h.evs[:0], evs...)
 	key, e := h.key, h.e
 	for _, ev := range evs {
-		h.lis = append(h.lis, hs.reg.On(e, ev, func(ev *registry.Event) { hs.deliver(key, e, ev) }))
+		h.lis = append(h.lis, hs.reg.Events().On(e, ev, func(ev *registry.Event) { hs.deliver(key, e, ev) }))
 	}
 }
 
@@ -240,7 +241,7 @@ func (hs *Handlers) remove(e ecs.Entity, id ecs.ID) {
 		return
 	}
 	for _, l := range h.lis {
-		hs.reg.Off(l)
+		hs.reg.Events().Off(l)
 	}
 	hs.release(h.bound)
 	delete(hs.hs, key)
@@ -260,7 +261,7 @@ func (hs *Handlers) deliver(key animKey, e ecs.Entity, ev *registry.Event) {
 	if h == nil || h.e != e || h.bound == nil || ev.Current != e {
 		return
 	}
-	if hs.reg.Paused() || hs.w.Has(e, hs.reg.PausedTag()) {
+	if hs.reg.Paused() || hs.w.Has(e, hs.paused) {
 		return // as A-Frame removes a component's event listeners on pause
 	}
 	b := h.bound
@@ -396,7 +397,7 @@ func (hs *Handlers) act(h *handler, b *boundOn, i int, f *expr.Frame, targets []
 			detail = v
 		}
 		for _, t := range targets {
-			hs.reg.Emit(t, st.name, detail, true)
+			hs.reg.Events().Emit(t, st.name, detail, true)
 		}
 	case onSpawn:
 		hs.spawn(h, st, f, targets)
@@ -479,7 +480,7 @@ func (hs *Handlers) spawn(h *handler, st *onStep, f *expr.Frame, targets []ecs.E
 			if !hs.w.Alive(t) {
 				return
 			}
-			if _, err := hs.reg.InstantiatePrefabOver(t, st.name, "", nil, own); err != nil {
+			if _, err := hs.reg.Prefabs().InstantiateOver(t, st.name, "", nil, own); err != nil {
 				hs.fail(h, fmt.Errorf("spawn %s: %w", st.name, err))
 			}
 		})

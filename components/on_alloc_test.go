@@ -10,11 +10,11 @@ import (
 func TestOnDispatchAllocates(t *testing.T) {
 	r, e, detail := onBench(t)
 	hp := func() float64 { vs, _ := r.Values(e, "health"); return vs[0].(float64) }
-	r.Emit(e, "hit", detail, false)
+	r.Events().Emit(e, "hit", detail, false)
 	if got := hp(); got != 95 {
 		t.Fatalf("hp %v after a hit of 5", got)
 	}
-	allocs := testing.AllocsPerRun(200, func() { r.Emit(e, "hit", detail, false) })
+	allocs := testing.AllocsPerRun(200, func() { r.Events().Emit(e, "hit", detail, false) })
 	if allocs != 0 {
 		t.Errorf("a delivery allocates %v times", allocs)
 	}

@@ -72,7 +72,7 @@ func runOnScene(t *testing.T, name, text string, n int, damages ...float64) stri
 	}
 	target, _ := sc.Entity("target")
 	for _, d := range damages {
-		reg.Emit(target, "hit", map[string]any{"damage": d}, false)
+		reg.Events().Emit(target, "hit", map[string]any{"damage": d}, false)
 	}
 	if err := reg.TakeErrors(); err != nil {
 		t.Fatalf("%s: %v", name, err)

@@ -46,7 +46,9 @@ func (w *world) attr(id, comp string) string {
 	return s
 }
 
-func (w *world) emit(id, event string, detail any) { w.reg.Emit(w.e(id), event, detail, false) }
+func (w *world) emit(id, event string, detail any) {
+	w.reg.Events().Emit(w.e(id), event, detail, false)
+}
 
 func (w *world) tick(n int) {
 	w.t.Helper()
@@ -154,12 +156,12 @@ entities:
       - id: bullet
         class: bullet
 `)
-	w.reg.Emit(w.e("plain"), "ping", nil, true)
+	w.reg.Events().Emit(w.e("plain"), "ping", nil, true)
 	w.emit("p", "ping", nil)
 	if w.reg.Has(w.e("p"), "enemy") {
 		t.Fatal("a ping from a source that is not a .bullet ran the handler")
 	}
-	w.reg.Emit(w.e("bullet"), "ping", nil, true)
+	w.reg.Events().Emit(w.e("bullet"), "ping", nil, true)
 	if !w.reg.Has(w.e("p"), "enemy") {
 		t.Error("a ping bubbling from the .bullet did not run the handler")
 	}

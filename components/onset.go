@@ -21,7 +21,7 @@ func (hs *Handlers) set(st *onStep, c *registry.Component, id ecs.ID, t ecs.Enti
 	if !hs.w.Alive(t) {
 		return nil
 	}
-	if tg.write <= wVec4 && !tg.check && !c.HasUpdate() && hs.w.Has(t, id) && !hs.reg.Listening(t, "componentchanged") {
+	if tg.write <= wVec4 && !tg.check && !c.HasUpdate() && hs.w.Has(t, id) && !hs.reg.Events().Listening(t, "componentchanged") {
 		p, err := hs.w.GetPtr(t, id)
 		if err != nil {
 			return err

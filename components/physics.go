@@ -53,7 +53,7 @@ func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinitio
 			_ = s.Registry.Schedule().SetStep(registry.PhasePhysics, cfg.Step, cfg.MaxSteps)
 		},
 		Init: func(s *registry.SystemContext, cfg *Physics) {
-			w, paused := ph.w, reg.PausedTag()
+			w, paused := ph.w, pausedID(reg)
 			ph.f = ecs.NewFilter(w, ecs.With(ids.pos, ids.vel), ecs.Without(paused, ph.sleepID))
 			ph.bodies = ecs.NewFilter(w, ecs.With(ids.pos, ids.vel, ids.world), ecs.Without(paused, ids.ground, ph.sleepID))
 			ph.grounds = ecs.NewFilter(w, ecs.With(ids.ground, ids.world))

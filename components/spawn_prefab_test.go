@@ -13,7 +13,7 @@ import (
 // and two debris parts (one with a child of its own): 4 entities.
 func defineRock(t *testing.T, r *registry.Registry) {
 	t.Helper()
-	must(t, r.DefinePrefab(&registry.Prefab{Name: "rock", Root: &registry.PrefabNode{
+	must(t, r.Prefabs().Define(&registry.Prefab{Name: "rock", Root: &registry.PrefabNode{
 		Class:      []string{"rock"},
 		Components: namedPatches(t, r, "color=#884400", "scale=2 2 2"),
 		Children: []*registry.PrefabNode{
@@ -31,7 +31,7 @@ func defineRock(t *testing.T, r *registry.Registry) {
 func TestSpawnerPrefab(t *testing.T) {
 	w, r, b := builtinRegistry(t)
 	defineRock(t, r)
-	r.DefineMixin(&registry.Mixin{ID: "big", Components: namedPatches(t, r, "scale=5 5 5")})
+	r.Mixins().Define(&registry.Mixin{ID: "big", Components: namedPatches(t, r, "scale=5 5 5")})
 	e := w.NewEntity()
 	must(t, r.Set(e, "spawner", "prefab: rock; mixin: big; count: 3; velocity: 1 1 1; colors: #00ff00"))
 	must(t, r.TakeErrors())
@@ -41,7 +41,7 @@ func TestSpawnerPrefab(t *testing.T) {
 	}
 	seen := map[registry.Vec3]bool{}
 	for _, k := range kids {
-		if got := r.PrefabOf(k); got != "rock" {
+		if got := r.Prefabs().Of(k); got != "rock" {
 			t.Errorf("child is an instance of %q", got)
 		}
 		if got := strings.Join(r.Classes(k), " "); got != "rock" {
@@ -59,14 +59,14 @@ func TestSpawnerPrefab(t *testing.T) {
 		}
 		seen[p] = true
 		parts := w.Children(k)
-		if len(parts) != 2 || r.PartKey(parts[0]) != "chip" || r.PartKey(parts[1]) != "0" || len(w.Children(parts[0])) != 1 {
+		if len(parts) != 2 || r.Prefabs().PartKey(parts[0]) != "chip" || r.Prefabs().PartKey(parts[1]) != "0" || len(w.Children(parts[0])) != 1 {
 			t.Fatalf("parts %v", parts)
 		}
-		if got, _ := r.Attr(parts[1], "position"); got != "-1 0 0" || r.PrefabOf(parts[1]) != "" {
-			t.Errorf("part 0: position %q, prefab %q", got, r.PrefabOf(parts[1]))
+		if got, _ := r.Attr(parts[1], "position"); got != "-1 0 0" || r.Prefabs().Of(parts[1]) != "" {
+			t.Errorf("part 0: position %q, prefab %q", got, r.Prefabs().Of(parts[1]))
 		}
 		over := map[string]bool{}
-		for _, np := range r.PrefabOverrides(k) {
+		for _, np := range r.Prefabs().Overrides(k) {
 			over[np.Name] = true
 		}
 		if !over["position"] || !over["velocity"] || !over["color"] || !over["scale"] || len(over) != 4 {
@@ -75,7 +75,7 @@ func TestSpawnerPrefab(t *testing.T) {
 	}
 	// Destroying an instance forgets its overrides.
 	must(t, w.Destroy(kids[0]))
-	if r.PrefabOverrides(kids[0]) != nil {
+	if r.Prefabs().Overrides(kids[0]) != nil {
 		t.Error("overrides of a destroyed instance kept")
 	}
 	// The instance selector finds the spawned instances.
@@ -147,7 +147,7 @@ func TestSpawnerPrefabMax(t *testing.T) {
 	if n := len(w.Children(e)); n != 5 || w.Len() != 1+5*4 {
 		t.Errorf("%d instances, %d entities; want 5 and 21", n, w.Len())
 	}
-	if got := fmt.Sprint(r.PrefabOf(w.Children(e)[4])); got != "rock" {
+	if got := fmt.Sprint(r.Prefabs().Of(w.Children(e)[4])); got != "rock" {
 		t.Errorf("last child is an instance of %q", got)
 	}
 }

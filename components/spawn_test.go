@@ -19,7 +19,7 @@ func spawnErrors(t *testing.T, w *ecs.World, r *registry.Registry, attr string) 
 	t.Helper()
 	e := w.NewEntity()
 	var events []string
-	r.On(e, "spawnerror", func(ev *registry.Event) { events = append(events, fmt.Sprint(ev.Detail)) })
+	r.Events().On(e, "spawnerror", func(ev *registry.Event) { events = append(events, fmt.Sprint(ev.Detail)) })
 	must(t, r.Set(e, "spawner", attr))
 	return e, events, r.TakeErrors()
 }
@@ -88,13 +88,13 @@ func TestSpawnerDepthLimit(t *testing.T) {
 		sp, _ := r.Component("spawner")
 		p, err := sp.Schema.ParseAttr("spawner", fmt.Sprintf("mixin: egg; count: %d", count))
 		must(t, err)
-		r.DefineMixin(&registry.Mixin{ID: "egg", Components: []registry.NamedPatch{{Name: "spawner", Patch: p}}})
+		r.Mixins().Define(&registry.Mixin{ID: "egg", Components: []registry.NamedPatch{{Name: "spawner", Patch: p}}})
 		return w, r
 	}
 	t.Run("chain", func(t *testing.T) {
 		w, r := selfSpawning(t, 1)
 		start := time.Now()
-		_, err := r.Instantiate(ecs.Entity{}, []string{"egg"}, nil)
+		_, err := r.Mixins().Instantiate(ecs.Entity{}, []string{"egg"}, nil)
 		must(t, err)
 		// The root (depth 0) and one entity per level down to the
 		// spawner at depth 16, which is refused.
@@ -112,7 +112,7 @@ func TestSpawnerDepthLimit(t *testing.T) {
 	t.Run("tree, depth bound", func(t *testing.T) {
 		w, r := selfSpawning(t, 2)
 		r.Limits.MaxSpawnDepth = 5
-		_, err := r.Instantiate(ecs.Entity{}, []string{"egg"}, nil)
+		_, err := r.Mixins().Instantiate(ecs.Entity{}, []string{"egg"}, nil)
 		must(t, err)
 		// 1 + 2 + 4 + 8 + 16 + 32: the 32 spawners at depth 5 fail.
 		if w.Len() != 63 {
@@ -127,7 +127,7 @@ func TestSpawnerDepthLimit(t *testing.T) {
 		w, r := selfSpawning(t, 10)
 		r.Limits.MaxEntities = 5000
 		start := time.Now()
-		_, err := r.Instantiate(ecs.Entity{}, []string{"egg"}, nil)
+		_, err := r.Mixins().Instantiate(ecs.Entity{}, []string{"egg"}, nil)
 		must(t, err)
 		if w.Len() > 5000 || w.Len() < 4990 {
 			t.Errorf("%d entities, want close to the limit of 5000", w.Len())
@@ -164,7 +164,7 @@ func TestSpawnerCancel(t *testing.T) {
 		}
 	}})
 	must(t, err)
-	r.DefineMixin(&registry.Mixin{ID: "counted", Components: []registry.NamedPatch{{Name: "counter"}}})
+	r.Mixins().Define(&registry.Mixin{ID: "counted", Components: []registry.NamedPatch{{Name: "counter"}}})
 	e, _, err := spawnErrors(t, w, r, "mixin: counted; count: 100000")
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped after") {
 		t.Errorf("TakeErrors = %v, want context.Canceled", err)
@@ -208,7 +208,7 @@ func TestSpawnErrorsFromTick(t *testing.T) {
 func TestSpawnErrorType(t *testing.T) {
 	w, r, _ := builtinRegistry(t)
 	r.Limits.MaxEntities = 100
-	r.DefineMixin(&registry.Mixin{ID: "cyclic", Mixins: []string{"cyclic"}})
+	r.Mixins().Define(&registry.Mixin{ID: "cyclic", Mixins: []string{"cyclic"}})
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, tt := range []struct {
@@ -230,7 +230,7 @@ func TestSpawnErrorType(t *testing.T) {
 			e := w.NewEntity()
 			must(t, r.SetEntityID(e, tt.id))
 			var detail any
-			r.On(e, "spawnerror", func(ev *registry.Event) { detail = ev.Detail })
+			r.Events().On(e, "spawnerror", func(ev *registry.Event) { detail = ev.Detail })
 			must(t, r.Set(e, "spawner", tt.attr))
 			err := r.TakeErrors()
 			var se *registry.SpawnError

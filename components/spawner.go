@@ -11,7 +11,7 @@ import (
 )
 
 // Spawner creates entities from a mixin, or whole instances of a prefab
-// (each with its subtree, see [registry.Registry.InstantiatePrefabOver]:
+// (each with its subtree, see [registry.Prefabs.InstantiateOver]:
 // the mixin, if any, is then written over the prefab's root, as on an
 // instance in a scene), as its children, in its own space: their positions, drawn uniformly from a box of size Area centred
 // on the spawner's origin, are relative to the spawner, so they appear
@@ -54,6 +54,7 @@ type Spawner struct {
 // entities owed by its rate, and its colours parsed.
 type spawnState struct {
 	rng    *rand.Rand
+	src    *rand.PCG // rng's source, whose state SpawnerState saves
 	owed   float64
 	colors []registry.Color
 	bad    error // a colour that does not parse
@@ -61,7 +62,8 @@ type spawnState struct {
 
 // registerSpawner registers spawner.
 func registerSpawner(reg *registry.Registry, b *Builtins) error {
-	states := map[ecs.Entity]*spawnState{}
+	b.spawnStates = map[ecs.Entity]*spawnState{}
+	states := b.spawnStates
 	t := b.Transforms
 	setColors := func(st *spawnState, s *Spawner) {
 		st.colors, st.bad = st.colors[:0], nil
@@ -76,7 +78,8 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 	}
 	c, err := registry.Register(reg, "spawner", registry.Definition[Spawner]{
 		Init: func(c *registry.Context, s *Spawner) {
-			st := &spawnState{rng: rand.New(rand.NewPCG(uint64(s.Seed), 0x5ce7ec5^reg.Seed))}
+			src := rand.NewPCG(uint64(s.Seed), 0x5ce7ec5^reg.Seed)
+			st := &spawnState{rng: rand.New(src), src: src}
 			setColors(st, s)
 			states[c.Entity] = st
 			if s.Done || s.Count == 0 {
@@ -122,7 +125,7 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 			// Waiting for room under Limits.MaxEntities is not an error.
 			size := 1
 			if s.Prefab != "" {
-				size = max(1, reg.PrefabSize(s.Prefab))
+				size = max(1, reg.Prefabs().Size(s.Prefab))
 			}
 			if room := (reg.Limits.WithDefaults().MaxEntities - c.World.Len()) / size; n > room {
 				if n = room; n <= 0 {
@@ -148,7 +151,7 @@ func runSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spa
 	}
 	if err := spawn(reg, parent, spawnerID, s, n, st); err != nil {
 		reg.ReportError(&registry.SpawnError{Entity: parent, EntityID: reg.EntityID(parent), Err: err})
-		reg.Emit(parent, "spawnerror", err, false)
+		reg.Events().Emit(parent, "spawnerror", err, false)
 	}
 }
 
@@ -212,9 +215,9 @@ func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawne
 		}
 		var err error
 		if s.Prefab != "" {
-			_, err = reg.InstantiatePrefabOver(parent, s.Prefab, "", mixins, own)
+			_, err = reg.Prefabs().InstantiateOver(parent, s.Prefab, "", mixins, own)
 		} else {
-			_, err = reg.Instantiate(parent, mixins, own)
+			_, err = reg.Mixins().Instantiate(parent, mixins, own)
 		}
 		if err != nil {
 			return err
@@ -230,15 +233,15 @@ func checkSpawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s S
 	if err := reg.ContextErr(); err != nil {
 		return fmt.Errorf("spawner: %w", err)
 	}
-	if _, ok := reg.Mixin(s.Mixin); !ok && s.Mixin != "" {
+	if _, ok := reg.Mixins().Get(s.Mixin); !ok && s.Mixin != "" {
 		return fmt.Errorf("spawner: unknown mixin %q", s.Mixin)
 	}
 	size := 1
 	if s.Prefab != "" {
-		if _, ok := reg.Prefab(s.Prefab); !ok {
-			return fmt.Errorf("spawner: unknown prefab %q%s", s.Prefab, didyoumean.Hint(s.Prefab, reg.PrefabNames()))
+		if _, ok := reg.Prefabs().Get(s.Prefab); !ok {
+			return fmt.Errorf("spawner: unknown prefab %q%s", s.Prefab, didyoumean.Hint(s.Prefab, reg.Prefabs().Names()))
 		}
-		size = reg.PrefabSize(s.Prefab)
+		size = reg.Prefabs().Size(s.Prefab)
 	}
 	lim := reg.Limits.WithDefaults()
 	w := reg.World()

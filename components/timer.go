@@ -123,7 +123,7 @@ func (ts *Timers) remove(e ecs.Entity, id ecs.ID) {
 
 func (ts *Timers) drop(i int) {
 	for _, l := range ts.cfgs[i].lis {
-		ts.reg.Off(l)
+		ts.reg.Events().Off(l)
 	}
 	delete(ts.index, ts.cfgs[i].key)
 	last := len(ts.runs) - 1
@@ -183,7 +183,7 @@ func (ts *Timers) start(i int) {
 func (ts *Timers) listen(i int) {
 	c := &ts.cfgs[i]
 	for _, l := range c.lis {
-		ts.reg.Off(l)
+		ts.reg.Events().Off(l)
 	}
 	c.lis = c.lis[:0]
 	e, key := ts.runs[i].e, c.key
@@ -192,7 +192,7 @@ func (ts *Timers) listen(i int) {
 			if n == "" {
 				continue
 			}
-			c.lis = append(c.lis, ts.reg.On(e, n, func(*registry.Event) {
+			c.lis = append(c.lis, ts.reg.Events().On(e, n, func(*registry.Event) {
 				if j, ok := ts.index[key]; ok && ts.runs[j].flags&rHeld == 0 {
 					act(&ts.runs[j], j)
 				}
@@ -256,7 +256,7 @@ func (ts *Timers) step(dt float64) {
 	}
 	for k := 0; k < len(ts.events); k++ {
 		f := ts.events[k]
-		ts.reg.Emit(f.e, f.event, TimerEvent{Name: f.name, Count: f.count}, false)
+		ts.reg.Events().Emit(f.e, f.event, TimerEvent{Name: f.name, Count: f.count}, false)
 	}
 	clear(ts.events)
 	ts.events = ts.events[:0]
@@ -264,7 +264,7 @@ func (ts *Timers) step(dt float64) {
 
 // Start starts e's timer name from zero (as its start events do).
 func (ts *Timers) Start(e ecs.Entity, name string) bool {
-	c, id, ok := ts.reg.LookupExisting(name)
+	c, id, ok := lookupExisting(ts.reg, name)
 	if !ok || c.Name != "timer" {
 		return false
 	}
@@ -278,7 +278,7 @@ func (ts *Timers) Start(e ecs.Entity, name string) bool {
 // Fired returns how many times e's timer name has fired since it last
 // started, and whether it is running.
 func (ts *Timers) Fired(e ecs.Entity, name string) (n int64, running bool) {
-	_, id, ok := ts.reg.LookupExisting(name)
+	_, id, ok := lookupExisting(ts.reg, name)
 	if !ok {
 		return 0, false
 	}
@@ -291,7 +291,7 @@ func (ts *Timers) Fired(e ecs.Entity, name string) (n int64, running bool) {
 
 // find returns the state index of e's timer name.
 func (ts *Timers) find(e ecs.Entity, name string) (int, error) {
-	c, id, ok := ts.reg.LookupExisting(name)
+	c, id, ok := lookupExisting(ts.reg, name)
 	if ok && c.Name == "timer" {
 		if i, ok := ts.index[animKey{e.Index(), id}]; ok && ts.runs[i].e == e {
 			return i, nil

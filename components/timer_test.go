@@ -14,11 +14,11 @@ func fires(t *testing.T, r *registry.Registry, e ecs.Entity, event string, n int
 	t.Helper()
 	var got []string
 	tick := 0
-	id := r.On(e, event, func(ev *registry.Event) {
+	id := r.Events().On(e, event, func(ev *registry.Event) {
 		d := ev.Detail.(TimerEvent)
 		got = append(got, fmt.Sprintf("%d:%s#%d", tick, d.Name, d.Count))
 	})
-	defer r.Off(id)
+	defer r.Events().Off(id)
 	for tick = 1; tick <= n; tick++ {
 		ticks(t, r, 1)
 	}
@@ -83,7 +83,7 @@ func TestTimerEvents(t *testing.T) {
 	var got []string
 	tick := 0
 	for _, n := range []string{"timer", "beat"} {
-		r.On(e, n, func(ev *registry.Event) {
+		r.Events().On(e, n, func(ev *registry.Event) {
 			got = append(got, fmt.Sprintf("%d:%s:%s", tick, ev.Name, ev.Detail.(TimerEvent).Name))
 		})
 	}
@@ -94,13 +94,13 @@ func TestTimerEvents(t *testing.T) {
 		}
 	}
 	step(5)
-	r.Emit(e, "go", nil, false)
+	r.Events().Emit(e, "go", nil, false)
 	step(8) // fires 6 ticks after go
-	r.Emit(e, "hold", nil, false)
+	r.Events().Emit(e, "hold", nil, false)
 	step(20)
-	r.Emit(e, "free", nil, false)
+	r.Events().Emit(e, "free", nil, false)
 	step(6) // had run 2 of 6 ticks when held: fires at 4 more
-	r.Emit(e, "halt", nil, false)
+	r.Events().Emit(e, "halt", nil, false)
 	step(20)
 	want := "3:beat:timer__b 11:timer:timer__a 37:timer:timer__a"
 	if s := strings.Join(got, " "); s != want {

@@ -47,7 +47,11 @@ func (cc *compiler) compile(n ast.Node) code {
 		punt("%s", nodeName(n))
 	}
 	c.at = cc.span(n)
-	return fold(c)
+	c = fold(c)
+	if cc.codes != nil {
+		cc.codes[n] = c
+	}
+	return c
 }
 
 // nodeName names a construct for Program.Interpreted.

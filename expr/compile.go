@@ -23,6 +23,7 @@ type Program struct {
 	c      code
 	interp string   // why the interpreter runs it, or ""
 	names  []string // the names it reads, sorted
+	batch  *Batch   // its batch form, or nil (batch.go)
 }
 
 // compiler compiles one checked tree to closures.
@@ -34,6 +35,7 @@ type compiler struct {
 	extents map[ast.Node][2]int // see extent
 	env     reflect.Type        // the environment's struct type (see envType)
 	names   []string            // its fields' names
+	codes   map[ast.Node]code   // the code compiled for each node, for batchOf
 }
 
 // Compile parses, checks and compiles the expression src, resolving its
@@ -79,8 +81,13 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 		return nil, err
 	}
 	ast.Walk(&tree.Node, structNatures{&config.NtCache})
-	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}, extents: map[ast.Node][2]int{}, env: env, names: names}
+	cc := &compiler{src: src, vars: rs.vars, t: t, spans: map[ast.Node]span{}, extents: map[ast.Node][2]int{}, env: env, names: names,
+		codes: map[ast.Node]code{}}
 	c, why := cc.top(tree.Node)
+	var batch *Batch
+	if why == "" && (want == Number || want == Any) {
+		batch = cc.batchOf(tree.Node)
+	}
 	if why != "" {
 		if c, err = cc.interpret(tree, config); err != nil {
 			return nil, err
@@ -89,8 +96,8 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	if c, err = cc.want(c, want); err != nil {
 		return nil, err
 	}
-	cc.spans, cc.extents, cc.vars = nil, nil, nil // the closures keep cc for its source only
-	return &Program{src: src, c: c, interp: why, names: names}, nil
+	cc.spans, cc.extents, cc.vars, cc.codes = nil, nil, nil, nil // the closures keep cc for its source only
+	return &Program{src: src, c: c, interp: why, names: names, batch: batch}, nil
 }
 
 // recheck parses and resolves the source again and checks the copy with

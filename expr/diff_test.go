@@ -220,6 +220,7 @@ func checkSame(t *testing.T, src string, opts []exprlang.Option) string {
 	if interp != "" {
 		return outSameInterp
 	}
+	checkBatch(t, src) // and the batch form, if it has one, gives the closure's values
 	return outSame
 }
 

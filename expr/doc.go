@@ -58,6 +58,10 @@
 //     it for every entity of the system's loop with Frame.Comp filled from
 //     the query's columns, and check [Frame.Err] after the loop;
 //     [Program.Const] and [Program.Names] tell what the value depends on;
+//     for many entities at once, [Program.Batch] (when not nil) computes
+//     up to [BatchSize] values per call, one loop per node of the
+//     expression, from each entity's component pointers: the same values
+//     as the closure, without its call per node and entity;
 //   - a value predicate of a selector: a [Field] variable per `comp.prop`,
 //     the predicate a BoolFunc called with the candidate's component
 //     pointers in Frame.Comp.

@@ -28,6 +28,11 @@ type sig struct {
 	out      Kind
 	build    func(a []code) code
 	vm       func(a []any) any
+	// The function of numbers itself, for batches (batch.go): f1, f2 or
+	// f3 after its arity (f2 for a variadic one of two arguments).
+	f1 func(float64) float64
+	f2 func(x, y float64) float64
+	f3 func(x, y, z float64) float64
 }
 
 // konst reports whether every code of a is constant.
@@ -49,7 +54,7 @@ func num1(fn func(float64) float64) sig {
 			}
 			return numCode(func(f *Frame) float64 { return fn(x(f)) }, a[0].konst)
 		},
-		vm: func(a []any) any { return fn(a[0].(float64)) }}
+		vm: func(a []any) any { return fn(a[0].(float64)) }, f1: fn}
 }
 
 // direct1 returns, for the functions binds use most, a closure calling
@@ -75,7 +80,7 @@ func num2(fn func(x, y float64) float64) sig {
 			x, y := a[0].n, a[1].n
 			return numCode(func(f *Frame) float64 { return fn(x(f), y(f)) }, konst(a))
 		},
-		vm: func(a []any) any { return fn(a[0].(float64), a[1].(float64)) }}
+		vm: func(a []any) any { return fn(a[0].(float64), a[1].(float64)) }, f2: fn}
 }
 
 func num3(fn func(x, y, z float64) float64) sig {
@@ -84,7 +89,7 @@ func num3(fn func(x, y, z float64) float64) sig {
 			x, y, z := a[0].n, a[1].n, a[2].n
 			return numCode(func(f *Frame) float64 { return fn(x(f), y(f), z(f)) }, konst(a))
 		},
-		vm: func(a []any) any { return fn(a[0].(float64), a[1].(float64), a[2].(float64)) }}
+		vm: func(a []any) any { return fn(a[0].(float64), a[1].(float64), a[2].(float64)) }, f3: fn}
 }
 
 // numN is a function of two or more numbers folded pairwise (min, max).
@@ -112,7 +117,8 @@ func numN(fn func(x, y float64) float64) sig {
 				r = fn(r, x.(float64))
 			}
 			return r
-		}}
+		},
+		f2: fn}
 }
 
 // The math functions that Go's math package does not have as such.

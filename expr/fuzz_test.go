@@ -41,15 +41,24 @@ func TestGeneratedDifferential(t *testing.T) {
 		n = 300
 	}
 	outcomes := map[string]int{}
+	batched := 0
 	for range n {
 		data := make([]byte, 64)
 		for i := range data {
 			data[i] = byte(r.Uint32())
 		}
 		g := &gen{data: data}
-		outcomes[checkSame(t, g.expr(genKinds[g.n(len(genKinds))], 5), opts)]++
+		src := g.expr(genKinds[g.n(len(genKinds))], 5)
+		outcomes[checkSame(t, src, opts)]++
+		if p, err := Compile(src, diffResolver(), Any); err == nil && p.Batch() != nil && !p.Const() {
+			batched++
+		}
 	}
-	t.Logf("%d expressions: %v", n, outcomes)
+	t.Logf("%d expressions: %v; %d not constant with a batch form", n, outcomes, batched)
+	// Batches are compared on the expressions that have one (checkSame).
+	if batched < n/100 {
+		t.Errorf("only %d of %d expressions have a batch form that is not constant", batched, n)
+	}
 	// The comparison is only worth something if most expressions compile
 	// and run as closures.
 	if outcomes[outSame] < n/3 {

@@ -16,7 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/selector"
 )
@@ -26,17 +27,17 @@ import (
 // only that function touches the Registry and the World.
 
 // getScene: GET /api/scene[?root=REF]. The dump is captured in steps
-// (loader.JSONCapture), within each Drain's budget, and formatted off the
+// (export.JSONCapture), within each Drain's budget, and formatted off the
 // simulation goroutine; X-Scene-Ticks says the tick (or first-last ticks)
 // the capture saw.
 func (in *Inspector) getScene(w http.ResponseWriter, r *http.Request) {
 	root := r.URL.Query().Get("root")
-	var c *loader.JSONCapture
+	var c *export.JSONCapture
 	var hdr map[string]string
 	var first uint64
 	in.doSteps(w, r, func(until time.Time) (reply, bool) {
 		if c == nil {
-			var opt loader.ExportOptions
+			var opt export.Options
 			if root != "" {
 				e, err := in.resolve(root)
 				if err != nil {
@@ -44,7 +45,7 @@ func (in *Inspector) getScene(w http.ResponseWriter, r *http.Request) {
 				}
 				opt.Root = e
 			}
-			c, hdr, first = loader.NewJSONCapture(in.reg, opt), in.versionHeader(), in.stats.ticksNow()
+			c, hdr, first = export.NewJSONCapture(in.reg, opt), in.versionHeader(), in.stats.ticksNow()
 		}
 		if !c.Capture(until) {
 			return reply{}, false
@@ -77,7 +78,7 @@ type queryResult struct {
 	// Version is the World's structural version (ecs.World.Version)
 	// when the query ran.
 	Version  uint64               `json:"version"`
-	Entities []*loader.DumpEntity `json:"entities,omitempty"`
+	Entities []*export.DumpEntity `json:"entities,omitempty"`
 }
 
 // getQuery: GET /api/query?selector=S[&full=1].
@@ -93,7 +94,7 @@ func (in *Inspector) getQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out *queryResult
-	var c *loader.DumpCapture // full=1: the matches' dump, in steps
+	var c *export.DumpCapture // full=1: the matches' dump, in steps
 	in.doSteps(w, r, func(until time.Time) (reply, bool) {
 		if out == nil {
 			es, err := in.query(sel)
@@ -104,7 +105,7 @@ func (in *Inspector) getQuery(w http.ResponseWriter, r *http.Request) {
 			if !full {
 				return okReply(out), true
 			}
-			c = loader.NewDumpCapture(in.reg, es)
+			c = export.NewDumpCapture(in.reg, es)
 		}
 		if !c.Capture(until) {
 			return reply{}, false
@@ -245,8 +246,8 @@ type entityInfo struct {
 	Source string `json:"source,omitempty"`
 	// Behaviour is the entity's running behaviour (animations with their
 	// progress, timers, handlers, bindings with their values), when the
-	// Inspector knows the built-ins (Options.Builtins) and it has some.
-	Behaviour *behaviourInfo `json:"behaviour,omitempty"`
+	// Inspector knows it (Options.Behaviour) and it has some.
+	Behaviour any `json:"behaviour,omitempty"`
 }
 
 // componentValue is one component of an entity: as an attribute string
@@ -258,13 +259,13 @@ type componentValue struct {
 }
 
 func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
-	d := loader.DumpEntities(in.reg, []ecs.Entity{e})[0]
-	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}, World: d.World}
+	d := export.DumpEntities(in.reg, []ecs.Entity{e})[0]
+	out := &entityInfo{Ref: d.Path, ID: d.ID, Handle: e.String(), Class: d.Class, Parent: d.Parent, Children: []string{}, Comps: []componentValue{}, World: d.Computed[worldName]}
 	out.Children = append(out.Children, in.paths(in.w.Children(e))...)
 	for _, name := range in.reg.EntityComponents(e) {
 		v, ok := d.Components[name]
 		if !ok {
-			continue // world: apart, as in dumps
+			continue // read-only components: apart, as in dumps
 		}
 		attr, err := in.reg.Attr(e, name)
 		if err != nil {
@@ -273,7 +274,7 @@ func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
 		out.Comps = append(out.Comps, componentValue{Name: name, Attr: attr, Value: v})
 	}
 	if s := in.opt.Scene; s != nil {
-		if n, ok := s.Nodes[e]; ok && n.Src != nil && n.Src.Pos.IsValid() {
+		if n, ok := s.NodeOf(e); ok && n.Src != nil && n.Src.Pos.IsValid() {
 			out.Source = n.Src.Pos.String()
 		}
 	}
@@ -316,8 +317,8 @@ type changeEvent struct {
 	Attr string `json:"attr,omitempty"`
 	// Value is the component's typed value after a set (as the dump
 	// writes it).
-	Value   json.RawMessage    `json:"value,omitempty"`
-	Entries []loader.DiffEntry `json:"entries,omitempty"`
+	Value   json.RawMessage  `json:"value,omitempty"`
+	Entries []live.DiffEntry `json:"entries,omitempty"`
 	// Saved reports that the change was saved (?save=1): File, the scene
 	// file it went to (as the scene names it), now says it.
 	Saved bool   `json:"saved,omitempty"`
@@ -397,7 +398,7 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 		if err != nil {
 			return attrErrorReply(err)
 		}
-		var sv *loader.SaveEdit
+		var sv *live.SaveEdit
 		if save {
 			if sv, bad = in.prepareSave(e, name, attr, false); bad != nil {
 				return *bad
@@ -411,17 +412,17 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 		if err := in.reg.SetPatch(e, name, p, registry.Merge); err != nil {
 			return writeErrReply(http.StatusBadRequest, err)
 		}
-		ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []loader.DiffEntry{}}
+		ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []live.DiffEntry{}}
 		if nv, err := in.reg.Values(e, name); err == nil {
 			ev.Attr = c.Schema.PrintAttr(nv)
-			ev.Value = loader.DumpEntities(in.reg, []ecs.Entity{e})[0].Components[name]
+			ev.Value = export.DumpEntities(in.reg, []ecs.Entity{e})[0].Components[name]
 			if !had {
-				ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.ComponentAdded, Entity: ev.Entity, Component: name, New: ev.Attr})
+				ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.ComponentAdded, Entity: ev.Entity, Component: name, New: ev.Attr})
 			} else {
 				for i := range c.Schema.Props {
 					pr := &c.Schema.Props[i]
 					if i < len(old) && !pr.Type.Equal(old[i], nv[i]) {
-						ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.PropertyChanged, Entity: ev.Entity, Component: name,
+						ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.PropertyChanged, Entity: ev.Entity, Component: name,
 							Property: pr.Name, Old: pr.Print(old[i]), New: pr.Print(nv[i])})
 					}
 				}
@@ -433,7 +434,7 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 
 // changed publishes a change made through the API, commits its save to
 // the scene file if one was prepared (sv), and answers it.
-func (in *Inspector) changed(ev changeEvent, sv *loader.SaveEdit) reply {
+func (in *Inspector) changed(ev changeEvent, sv *live.SaveEdit) reply {
 	status := http.StatusOK
 	if ev.Op == "create" {
 		status = http.StatusCreated
@@ -467,7 +468,7 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		if !in.reg.Has(e, name) {
 			return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", ref, name))
 		}
-		var sv *loader.SaveEdit
+		var sv *live.SaveEdit
 		if save {
 			var bad *reply
 			if sv, bad = in.prepareSave(e, name, "", true); bad != nil {
@@ -479,7 +480,7 @@ func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref
 		if err := in.reg.Remove(e, name); err != nil {
 			return writeErrReply(http.StatusBadRequest, err)
 		}
-		ev.Entries = []loader.DiffEntry{{Kind: loader.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
+		ev.Entries = []live.DiffEntry{{Kind: live.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
 		return in.changed(ev, sv)
 	})
 }
@@ -621,7 +622,7 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 				return errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID))
 			}
 		}
-		mixins, err := in.reg.ExpandMixins(req.Mixin)
+		mixins, err := in.reg.Mixins().Expand(req.Mixin)
 		if err != nil {
 			return errReply(http.StatusBadRequest, "inspect: mixin: "+err.Error())
 		}
@@ -637,37 +638,18 @@ func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
 			}
 			own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
 		}
-		comps := in.reg.Compose(mixins, own)
+		comps := in.reg.Mixins().Compose(mixins, own)
 		for _, np := range comps { // own components and the mixins'
 			if rep := in.writable("add", np.Name); rep != nil {
 				return *rep
 			}
 		}
-		e := in.w.NewEntity()
-		if !parent.IsZero() {
-			if err := in.w.SetParent(e, parent); err != nil {
-				_ = in.w.Destroy(e)
-				return errReply(http.StatusBadRequest, "inspect: parent: "+err.Error())
-			}
-		}
-		if req.ID != "" {
-			if err := in.reg.SetEntityID(e, req.ID); err != nil {
-				_ = in.w.Destroy(e)
-				return errReply(http.StatusConflict, "inspect: "+err.Error())
-			}
-		}
-		if len(req.Class) > 0 {
-			if err := in.reg.SetClasses(e, req.Class); err != nil {
-				_ = in.w.Destroy(e)
-				return errReply(http.StatusBadRequest, "inspect: "+err.Error())
-			}
-		}
-		if err := in.reg.SetMany(e, comps); err != nil {
-			_ = in.w.Destroy(e)
+		e, err := in.reg.Create(parent, registry.CreateSpec{ID: req.ID, Classes: req.Class, Components: comps})
+		if err != nil {
 			return writeErrReply(http.StatusBadRequest, err)
 		}
 		ev := changeEvent{Op: "create", Ref: in.path(e), Entity: in.label(e),
-			Entries: []loader.DiffEntry{{Kind: loader.EntityCreated, Entity: in.label(e)}}}
+			Entries: []live.DiffEntry{{Kind: live.EntityCreated, Entity: in.label(e)}}}
 		rep := in.changed(ev, nil)
 		if rep.status == http.StatusCreated {
 			rep.body = in.entityInfo(e)
@@ -694,8 +676,8 @@ func (in *Inspector) withinLimits(parent ecs.Entity) *reply {
 	// A dump holds the World's entities and the prefabs' bodies, which
 	// a read counts alike.
 	n := in.w.Len() + 1
-	for _, name := range in.reg.PrefabNames() {
-		n += in.reg.PrefabSize(name)
+	for _, name := range in.reg.Prefabs().Names() {
+		n += in.reg.Prefabs().Size(name)
 	}
 	if n > lim.MaxEntities {
 		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: the scene would hold %d entities (prefab bodies included), more than a scene file may (%d, loader.Limits.MaxEntities): its dump would not load back", n, lim.MaxEntities))
@@ -720,13 +702,13 @@ func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref st
 			return refError(err)
 		}
 		ev := changeEvent{Op: "destroy", Ref: in.path(e), Entity: in.label(e)}
-		ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: ev.Entity})
+		ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.EntityDestroyed, Entity: ev.Entity})
 		var sub []ecs.Entity
 		for d := range in.w.Descendants(e) {
 			sub = append(sub, d)
 		}
 		for _, l := range in.labels(sub) {
-			ev.Entries = append(ev.Entries, loader.DiffEntry{Kind: loader.EntityDestroyed, Entity: l})
+			ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.EntityDestroyed, Entity: l})
 		}
 		if err := in.w.Destroy(e); err != nil {
 			return errReply(http.StatusInternalServerError, "inspect: "+err.Error())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/selector"
 )
@@ -925,7 +926,7 @@ func TestClose(t *testing.T) {
 }
 
 // TestPaths: naming (and labelling) many entities at once gives what
-// loader.EntityPath (and label) gives each, for unnamed roots, named and
+// export.EntityPath (and label) gives each, for unnamed roots, named and
 // unnamed children, at depth.
 func TestPaths(t *testing.T) {
 	var b strings.Builder
@@ -958,7 +959,7 @@ func TestPaths(t *testing.T) {
 	slices.Reverse(es) // any order
 	got, labels := in.paths(es), in.labels(es)
 	for i, e := range es {
-		if want := loader.EntityPath(reg, e); got[i] != want {
+		if want := export.EntityPath(reg, e); got[i] != want {
 			t.Errorf("%v: %q, want %q", e, got[i], want)
 		}
 		if want := in.label(e); labels[i] != want {

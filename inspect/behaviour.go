@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -18,7 +17,7 @@ import (
 // /api/entities/REF/events/NAME), the event log ("entity-event" events on
 // the stream, rate-limited per event name), and an entity's running
 // behaviour in GET /api/entities/REF (animations, timers, handlers,
-// bindings), when Options.Builtins is given.
+// bindings), when Options.Behaviour is given.
 
 // Rate of the event log, per event name: a burst of logBurst events,
 // then logRate per second; the others are counted and reported with the
@@ -68,7 +67,7 @@ type entityEvent struct {
 // tapEvents makes the Inspector log the Registry's events.
 func (in *Inspector) tapEvents() {
 	in.log.buckets = map[string]*logBucket{}
-	in.log.remove = in.reg.AddEventTap(registry.EventTap{
+	in.log.remove = in.reg.Events().AddTap(registry.EventTap{
 		Active: func() bool { return in.hub.open.Load() > 0 }, // only while a stream is open
 		Event:  in.logEvent,
 	})
@@ -76,7 +75,7 @@ func (in *Inspector) tapEvents() {
 
 // logEvent is the Registry tap, active while a stream is open: it
 // publishes e's event, within the event name's rate. It runs on the
-// simulation goroutine, inside Registry.Emit.
+// simulation goroutine, inside Events.Emit.
 func (in *Inspector) logEvent(e ecs.Entity, name string, detail any) {
 	b := in.log.buckets[name]
 	key := name
@@ -195,7 +194,7 @@ func (in *Inspector) postEvent(w http.ResponseWriter, r *http.Request, ref, name
 			return refError(err)
 		}
 		ev := sentEvent{Op: "emit", Ref: in.path(e), Entity: in.label(e), Event: name, Detail: raw}
-		in.reg.Emit(e, name, detail, bubbles)
+		in.reg.Events().Emit(e, name, detail, bubbles)
 		// What the handlers reported goes to the caller, and back to the
 		// run's own report.
 		if err := in.reg.TakeErrors(); err != nil {
@@ -207,27 +206,22 @@ func (in *Inspector) postEvent(w http.ResponseWriter, r *http.Request, ref, name
 	})
 }
 
-// behaviourInfo is what GET /api/entities/REF reports of an entity's
-// running behaviour.
-type behaviourInfo struct {
-	Animations []components.AnimationInfo `json:"animations,omitempty"`
-	Timers     []components.TimerInfo     `json:"timers,omitempty"`
-	Handlers   []components.HandlerInfo   `json:"handlers,omitempty"`
-	Bindings   []components.BindingInfo   `json:"bindings,omitempty"`
+// Behaviours tells an entity's running behaviour (animations, timers,
+// handlers, bindings) for GET /api/entities/REF; the built-ins of package
+// components are one (components.Builtins.BehaviourOf).
+type Behaviours interface {
+	// BehaviourOf returns e's running behaviour as a value encoding/json
+	// writes, or nil if e runs none.
+	BehaviourOf(e ecs.Entity) any
 }
 
 // behaviourOf returns e's running behaviour, or nil if it has none (or
-// the Inspector was not given the built-ins).
-func (in *Inspector) behaviourOf(e ecs.Entity) *behaviourInfo {
-	b := in.opt.Builtins
-	if b == nil {
+// the Inspector was not given Options.Behaviour).
+func (in *Inspector) behaviourOf(e ecs.Entity) any {
+	if in.opt.Behaviour == nil {
 		return nil
 	}
-	info := &behaviourInfo{Animations: b.Animations.Of(e), Timers: b.Timers.Of(e), Handlers: b.Handlers.Of(e), Bindings: b.Bindings.Of(e)}
-	if len(info.Animations)+len(info.Timers)+len(info.Handlers)+len(info.Bindings) == 0 {
-		return nil
-	}
-	return info
+	return in.opt.Behaviour.BehaviourOf(e)
 }
 
 // splitEventPath cuts REF/events/NAME (the escaped path after

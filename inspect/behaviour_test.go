@@ -31,7 +31,7 @@ entities:
 `
 
 // newBehaviourEnv serves text with an Inspector that knows the
-// built-ins (Options.Builtins).
+// built-ins (Options.Behaviour).
 func newBehaviourEnv(t *testing.T, text string) *env {
 	t.Helper()
 	e := &env{t: t, calls: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
@@ -43,7 +43,7 @@ func newBehaviourEnv(t *testing.T, text string) *env {
 	if e.scene, err = loader.LoadBytes(e.reg, "scene.yaml", []byte(text), loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	e.in = New(e.reg, Options{Scene: e.scene, Builtins: b})
+	e.in = New(e.reg, Options{Scene: e.scene, Behaviour: b})
 	e.srv = httptest.NewServer(e.in)
 	t.Cleanup(func() {
 		e.halt()
@@ -156,9 +156,9 @@ func TestEventLog(t *testing.T) {
 	e.sim(func() {
 		target := e.target()
 		for i := range 500 {
-			e.reg.Emit(target, "spam", i, false)
+			e.reg.Events().Emit(target, "spam", i, false)
 		}
-		e.reg.Emit(target, "pong", nil, false)
+		e.reg.Events().Emit(target, "pong", nil, false)
 	})
 	n := 0
 	deadline := time.After(10 * time.Second)
@@ -181,7 +181,7 @@ func TestEventLog(t *testing.T) {
 		t.Errorf("%d spam events logged out of 500 in one go; the burst is %v", n, logBurst)
 	}
 	time.Sleep(200 * time.Millisecond) // the budget refills
-	e.sim(func() { e.reg.Emit(e.target(), "spam", -1, false) })
+	e.sim(func() { e.reg.Events().Emit(e.target(), "spam", -1, false) })
 	for {
 		mustJSON(t, next(t, all, "entity-event").data, &ev)
 		if ev.Name == "spam" {
@@ -213,7 +213,7 @@ func mustJSON(t *testing.T, data string, v any) {
 func TestEntityBehaviour(t *testing.T) {
 	e := newBehaviourEnv(t, behaviourScene)
 	e.call("POST", "/api/entities/target/events/hit", `{"damage": 5}`).expect(t, http.StatusOK)
-	var info entityInfo
+	var info struct{ Behaviour *components.BehaviourInfo }
 	e.get("/api/entities/target").expect(t, http.StatusOK).json(t, &info)
 	b := info.Behaviour
 	if b == nil || len(b.Animations) != 1 || len(b.Timers) != 1 || len(b.Handlers) != 2 || len(b.Bindings) != 1 {

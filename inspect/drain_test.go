@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -68,7 +70,7 @@ func TestSceneInSteps(t *testing.T) {
 	for i := range 3000 {
 		fmt.Fprintf(&src, "  - id: e%d\n    position: %d 0 0\n    velocity: 1 0 0\n", i, i)
 	}
-	e := newEnvWith(t, Options{Budget: 50 * time.Microsecond, Share: 1}, func(reg *registry.Registry) (*loader.Scene, error) {
+	e := newEnvWith(t, Options{Budget: 50 * time.Microsecond, Share: 1}, func(reg *registry.Registry) (*live.Scene, error) {
 		return loader.LoadBytes(reg, "big.yaml", []byte(src.String()), loader.Options{})
 	})
 	for _, target := range []string{"/api/scene", "/api/query?full=1&selector=*"} {
@@ -103,7 +105,7 @@ func TestSceneInSteps(t *testing.T) {
 			}
 			continue
 		}
-		doc, err := loader.ReadJSON("dump.json", r.body, loader.Limits{})
+		doc, err := scenefile.ReadJSON("dump.json", r.body, scenefile.Limits{})
 		if err != nil || len(doc.Entities) != 3000 {
 			t.Fatalf("the dump does not read back whole: %v", err)
 		}

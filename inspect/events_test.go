@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -95,12 +96,12 @@ func TestEventsReload(t *testing.T) {
 	if err := os.WriteFile(file, []byte(testScene), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*live.Scene, error) {
 		return loader.LoadFile(reg, file, loader.Options{})
 	})
 	e.in.statsEvery = 20 * time.Millisecond
 	e.start()
-	rl := &loader.Reloader{Scene: e.scene, File: file, Recheck: -1}
+	rl := &live.Reloader{Scene: e.scene, File: file, Recheck: -1}
 	events, stop := e.stream()
 	defer stop()
 
@@ -193,17 +194,17 @@ func TestEntitiesAcrossReload(t *testing.T) {
 	if err := os.WriteFile(file, []byte(testScene), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*live.Scene, error) {
 		return loader.LoadFile(reg, file, loader.Options{})
 	}).start()
-	rl := &loader.Reloader{Scene: e.scene, File: file, Recheck: -1}
+	rl := &live.Reloader{Scene: e.scene, File: file, Recheck: -1}
 	e.call("POST", "/api/entities", `{"parent": "field", "id": "made", "components": {"position": "1 1 1"}}`).expect(t, http.StatusCreated)
 	e.call("POST", "/api/entities", `{"parent": "ship", "components": {"position": "2 2 2"}}`).expect(t, http.StatusCreated)
 	e.call("DELETE", "/api/entities/rock-1", "").expect(t, http.StatusOK)
 	edited := strings.Replace(testScene, "position: 0 15 0", "position: 0 16 0", 1)
 	edited = strings.Replace(edited, "position: -5 10 0", "position: -5 11 0", 1)
 	os.WriteFile(file, []byte(edited), 0o644)
-	var d *loader.Diff
+	var d *live.Diff
 	e.sim(func() {
 		var err error
 		if d, err = rl.Reload(); err != nil {

@@ -26,6 +26,8 @@ func FuzzServeHTTP(f *testing.F) {
 		{"POST", "/api/step?n=2", ""},
 		{"GET", "/api/transforms?components=position,health.hp", ""},
 		{"GET", "/api/scene?root=1/0", ""},
+		{"GET", "/api/table?selector=[health.hp<60],[velocity.y<0]&offset=1&limit=2", ""},
+		{"GET", "/api/table?selector=*&components=spin.axis.z,position.w,health..hp,", ""},
 		{"PATCH", "/api/entities/e1v0/components/x", "\x00"},
 	} {
 		f.Add(s[0], s[1], s[2])

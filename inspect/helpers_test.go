@@ -16,6 +16,8 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -58,7 +60,7 @@ entities:
 type env struct {
 	t       *testing.T
 	reg     *registry.Registry
-	scene   *loader.Scene
+	scene   *live.Scene
 	in      *Inspector
 	srv     *httptest.Server
 	calls   chan func()
@@ -98,13 +100,13 @@ func newRegistry(t testing.TB, e *env) *registry.Registry {
 // given) and serves it with httptest. It does not tick: call start.
 func newEnv(t *testing.T, opt Options) *env {
 	t.Helper()
-	return newEnvWith(t, opt, func(reg *registry.Registry) (*loader.Scene, error) {
+	return newEnvWith(t, opt, func(reg *registry.Registry) (*live.Scene, error) {
 		return loader.LoadBytes(reg, "scene.yaml", []byte(testScene), loader.Options{})
 	})
 }
 
 // newEnvWith is newEnv loading the scene with load.
-func newEnvWith(t *testing.T, opt Options, load func(*registry.Registry) (*loader.Scene, error)) *env {
+func newEnvWith(t *testing.T, opt Options, load func(*registry.Registry) (*live.Scene, error)) *env {
 	t.Helper()
 	e := &env{t: t, calls: make(chan func()), stop: make(chan struct{}), done: make(chan struct{})}
 	e.reg = newRegistry(t, e)
@@ -186,7 +188,7 @@ func (e *env) sim(f func()) {
 func (e *env) dump() string {
 	var b bytes.Buffer
 	e.sim(func() {
-		if err := loader.WriteJSON(&b, e.reg, loader.ExportOptions{}); err != nil {
+		if err := export.WriteJSON(&b, e.reg, export.Options{}); err != nil {
 			e.t.Error(err)
 		}
 	})

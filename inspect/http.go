@@ -404,6 +404,7 @@ GET    /api/events[?events=NAME,...]         Server-Sent Events: stats, reload, 
 GET    /api/transforms?components=position   packed float32 values for 3D views
 GET    /api/transforms/stream?...&fps=N      the same, frame after frame, on one response
 GET    /api/colors?selector=S                packed colours, in the order of /api/transforms
+GET    /api/table?selector=S[&components=..] the matches as table rows, with values (offset, limit)
 GET    /api/tree                             every entity's reference, id, classes and depth
 
 [token]: Authorization: Bearer TOKEN, or ?token=TOKEN (printed when the run starts).

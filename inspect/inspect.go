@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -46,28 +46,30 @@ type Options struct {
 	// Scene, if not nil, is the loaded scene the Registry runs: entities
 	// then report the file position they come from. Optional; default
 	// Reloader.Scene.
-	Scene *loader.Scene
+	Scene *live.Scene
 	// Reloader, if not nil, is the scene's Reloader: changes made with
 	// ?save=1 are then also written into the scene's files (see
 	// docs/inspector.md, "Save-back"), and the scene is brought up to
 	// date with them. It is used on the simulation goroutine only (in
 	// Drain), as the program's own reloads are. Without it ?save=1 is
 	// answered 501.
-	Reloader *loader.Reloader
+	Reloader *live.Reloader
 	// Limits are the limits scene files are read with (zero fields take
-	// loader.DefaultLimits; default: Reloader.Options.Limits). POST
+	// scenefile.DefaultLimits; default: Reloader.Options.Limits). POST
 	// /api/entities refuses to nest entities deeper than MaxDepth or to
 	// make the World hold more than MaxEntities, so that whatever the API
 	// builds dumps to a file that loads back.
-	Limits loader.Limits
+	Limits scenefile.Limits
 	// Timeouts bound how long a client may hold a connection (see
 	// Timeouts); zero fields take DefaultTimeouts. Listen's server uses
 	// them, and so do the streams' per-write deadlines.
 	Timeouts Timeouts
-	// Builtins, if not nil, are the built-ins of package components the
-	// Registry runs: GET /api/entities/REF then reports the entity's
-	// running animations, timers, handlers (on) and bindings (bind).
-	Builtins *components.Builtins
+	// Behaviour, if not nil, tells entities' running behaviour (the
+	// built-ins of package components the Registry runs do:
+	// *components.Builtins): GET /api/entities/REF then reports the
+	// entity's running animations, timers, handlers (on) and bindings
+	// (bind).
+	Behaviour Behaviours
 	// Hosts are extra Host header values accepted besides the server's
 	// own address and the loopback names with its port: "name:port" for
 	// exactly that, or "name" for any port. Needed when a program
@@ -148,10 +150,10 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	if opt.Scene == nil && opt.Reloader != nil {
 		opt.Scene = opt.Reloader.Scene
 	}
-	if opt.Limits == (loader.Limits{}) && opt.Reloader != nil {
+	if opt.Limits == (scenefile.Limits{}) && opt.Reloader != nil {
 		opt.Limits = opt.Reloader.Options.Limits
 	}
-	def := loader.DefaultLimits()
+	def := scenefile.DefaultLimits()
 	if opt.Limits.MaxDepth <= 0 {
 		opt.Limits.MaxDepth = def.MaxDepth
 	}
@@ -235,7 +237,7 @@ func (in *Inspector) Wake() <-chan struct{} { return in.wake }
 // message). Call it on the simulation goroutine right after the reload
 // (or the failed attempt) with what Reloader.Reload or Scene.Apply
 // returned; d may be nil when err is not.
-func (in *Inspector) Reloaded(d *loader.Diff, err error) {
+func (in *Inspector) Reloaded(d *live.Diff, err error) {
 	ev := reloadEvent{OK: err == nil}
 	if d != nil {
 		ev.Summary = d.Summary()
@@ -251,19 +253,19 @@ func (in *Inspector) Reloaded(d *loader.Diff, err error) {
 
 // reloadEvent is the data of a "reload" event.
 type reloadEvent struct {
-	OK       bool               `json:"ok"`
-	Summary  string             `json:"summary,omitempty"`
-	Entries  []loader.DiffEntry `json:"entries,omitempty"`
-	More     int                `json:"more,omitempty"`
-	Warnings []string           `json:"warnings,omitempty"`
-	Errors   []string           `json:"errors,omitempty"`
+	OK       bool             `json:"ok"`
+	Summary  string           `json:"summary,omitempty"`
+	Entries  []live.DiffEntry `json:"entries,omitempty"`
+	More     int              `json:"more,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
+	Errors   []string         `json:"errors,omitempty"`
 }
 
 // maxEventEntries bounds the entries one event carries; More counts the
 // others.
 const maxEventEntries = 10000
 
-func capEntries(es []loader.DiffEntry) ([]loader.DiffEntry, int) {
+func capEntries(es []live.DiffEntry) ([]live.DiffEntry, int) {
 	if len(es) > maxEventEntries {
 		return es[:maxEventEntries], len(es) - maxEventEntries
 	}
@@ -272,7 +274,7 @@ func capEntries(es []loader.DiffEntry) ([]loader.DiffEntry, int) {
 
 // errorLines returns an error's messages, one per positioned error.
 func errorLines(err error) []string {
-	var list loader.ErrorList
+	var list scenefile.ErrorList
 	if errors.As(err, &list) {
 		out := make([]string, 0, len(list))
 		for _, e := range list {

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -31,8 +34,8 @@ entities:
 // nothing made; every tree the API accepted dumps (JSON, YAML, XML) to a
 // file that loads back with those limits, to the same entities.
 func TestCreateWithinLimits(t *testing.T) {
-	lim := loader.Limits{MaxDepth: 7, MaxEntities: 40}
-	e := newEnvWith(t, Options{Limits: lim}, func(reg *registry.Registry) (*loader.Scene, error) {
+	lim := scenefile.Limits{MaxDepth: 7, MaxEntities: 40}
+	e := newEnvWith(t, Options{Limits: lim}, func(reg *registry.Registry) (*live.Scene, error) {
 		return loader.LoadBytes(reg, "scene.yaml", []byte(limitsScene), loader.Options{Limits: lim})
 	}).start()
 	grow := func(from string) (depth int) {
@@ -74,7 +77,7 @@ func TestCreateWithinLimits(t *testing.T) {
 		total += grow("plain")
 	}
 	var n int
-	e.sim(func() { n = e.reg.World().Len() + e.reg.PrefabSize("tower") })
+	e.sim(func() { n = e.reg.World().Len() + e.reg.Prefabs().Size("tower") })
 	if n != lim.MaxEntities {
 		t.Errorf("%d entities and prefab nodes after growing until refused, want %d (%d made)", n, lim.MaxEntities, total)
 	}
@@ -92,31 +95,31 @@ func TestCreateWithinLimits(t *testing.T) {
 		r.json(t, &g)
 		parent = g.Handle
 	}
-	if made != loader.DefaultLimits().MaxDepth {
-		t.Errorf("default limits: chain of %d, want %d", made, loader.DefaultLimits().MaxDepth)
+	if made != scenefile.DefaultLimits().MaxDepth {
+		t.Errorf("default limits: chain of %d, want %d", made, scenefile.DefaultLimits().MaxDepth)
 	}
-	checkDumpsLoad(t, d, loader.Limits{})
+	checkDumpsLoad(t, d, scenefile.Limits{})
 }
 
 // checkDumpsLoad dumps the World in every format and loads each back
 // with lim into a fresh Registry: it must load, with as many entities.
-func checkDumpsLoad(t *testing.T, e *env, lim loader.Limits) {
+func checkDumpsLoad(t *testing.T, e *env, lim scenefile.Limits) {
 	t.Helper()
 	files := map[string][]byte{}
 	var n int
 	e.sim(func() {
 		n = e.reg.World().Len()
 		var b bytes.Buffer
-		if err := loader.WriteJSON(&b, e.reg, loader.ExportOptions{}); err != nil {
+		if err := export.WriteJSON(&b, e.reg, export.Options{}); err != nil {
 			t.Error(err)
 		}
 		files["dump.json"] = b.Bytes()
-		doc := loader.Export(e.reg, loader.ExportOptions{})
+		doc := export.Export(e.reg, export.Options{})
 		var y, x bytes.Buffer
-		if err := loader.WriteYAML(&y, doc); err != nil {
+		if err := scenefile.WriteYAML(&y, doc); err != nil {
 			t.Error(err)
 		}
-		if err := loader.WriteXML(&x, doc); err != nil {
+		if err := scenefile.WriteXML(&x, doc); err != nil {
 			t.Error(err)
 		}
 		files["dump.yaml"], files["dump.xml"] = y.Bytes(), x.Bytes()

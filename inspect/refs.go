@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 )
 
 // Entity references
 //
-// An entity is named the way scene-run query prints it (loader.EntityPath):
+// An entity is named the way scene-run query prints it (export.EntityPath):
 // its id, or its path, 0-based child indexes from the nearest ancestor with
 // an id or from the roots, joined by "/" ("ship/0", "2/1"). A reference may
 // also be "#id" (as reload and change events name entities), "#id/0/1",
@@ -128,18 +128,18 @@ func parseHandle(s string) (idx, gen uint32, ok bool) {
 }
 
 // path returns the reference scene-run query prints for e.
-func (in *Inspector) path(e ecs.Entity) string { return loader.EntityPath(in.reg, e) }
+func (in *Inspector) path(e ecs.Entity) string { return export.EntityPath(in.reg, e) }
 
 // paths returns the references of many entities, the same as path gives
-// each, naming each parent once (loader.EntityPaths).
-func (in *Inspector) paths(es []ecs.Entity) []string { return loader.EntityPaths(in.reg, es) }
+// each, naming each parent once (export.EntityPaths).
+func (in *Inspector) paths(es []ecs.Entity) []string { return export.EntityPaths(in.reg, es) }
 
 // label names e as events do: "#id", or its path.
 func (in *Inspector) label(e ecs.Entity) string {
 	if id := in.reg.EntityID(e); id != "" {
 		return "#" + id
 	}
-	return loader.EntityPath(in.reg, e)
+	return export.EntityPath(in.reg, e)
 }
 
 // labels returns the labels of many entities, the same as label gives

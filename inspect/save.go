@@ -5,11 +5,11 @@ import (
 	"net/http"
 
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 )
 
 // Save-back: a change asked with ?save=1 is prepared before the World is
-// touched (loader.Reloader.PrepareSet, PrepareRemove: the scene's files
+// touched (live.Saver.PrepareSet, PrepareRemove: the scene's files
 // read, the edit made and checked, nothing written), so that a refusal
 // leaves the World and the files as they were; then the change is made in
 // the World, and the edit committed (written, and the scene's Plan
@@ -44,14 +44,14 @@ func noEntitySave(save bool, what string) *reply {
 // mixin or a prefab, a removal the file cannot write, files edited and
 // not reloaded, a read-only file, a place the editor cannot edit);
 // nothing has changed then.
-func (in *Inspector) prepareSave(e ecs.Entity, name, attr string, remove bool) (*loader.SaveEdit, *reply) {
+func (in *Inspector) prepareSave(e ecs.Entity, name, attr string, remove bool) (*live.SaveEdit, *reply) {
 	rl := in.opt.Reloader
-	var sv *loader.SaveEdit
+	var sv *live.SaveEdit
 	var err error
 	if remove {
-		sv, err = rl.PrepareRemove(e, name)
+		sv, err = live.NewSaver(rl).PrepareRemove(e, name)
 	} else {
-		sv, err = rl.PrepareSet(e, name, attr)
+		sv, err = live.NewSaver(rl).PrepareSet(e, name, attr)
 	}
 	if err == nil {
 		return sv, nil
@@ -63,7 +63,7 @@ func (in *Inspector) prepareSave(e ecs.Entity, name, attr string, remove bool) (
 // saveStatus is the status of a save refused or failed with err: 409 for
 // what the scene or its files make impossible, 500 for anything else.
 func saveStatus(err error) int {
-	for _, want := range []error{loader.ErrNoSource, loader.ErrFromMixin, loader.ErrFromPrefab, loader.ErrFileChanged, loader.ErrReadOnly, loader.ErrCannotEdit} {
+	for _, want := range []error{live.ErrNoSource, live.ErrFromMixin, live.ErrFromPrefab, live.ErrFileChanged, live.ErrReadOnly, live.ErrCannotEdit} {
 		if errors.Is(err, want) {
 			return http.StatusConflict
 		}
@@ -77,9 +77,9 @@ func saveStatus(err error) int {
 // the loader has undone the change in the World, and the answer says so
 // (409, or 500 for a failure of the system); the change is not
 // published, since it did not happen.
-func (in *Inspector) commitSave(sv *loader.SaveEdit, ev *changeEvent) *reply {
+func (in *Inspector) commitSave(sv *live.SaveEdit, ev *changeEvent) *reply {
 	if _, err := sv.Commit(); err != nil {
-		if errors.Is(err, loader.ErrNotUndone) {
+		if errors.Is(err, live.ErrNotUndone) {
 			rep := errReply(http.StatusInternalServerError, "inspect: not saved, and the change made in the running scene stays: "+err.Error())
 			return &rep
 		}

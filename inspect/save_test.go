@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/watch"
 )
@@ -71,8 +73,8 @@ func newSaveEnv(t *testing.T, name, src string) (*env, string) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rl := &loader.Reloader{File: file, Recheck: -1}
-	e := newEnvWith(t, Options{Reloader: rl}, func(reg *registry.Registry) (*loader.Scene, error) {
+	rl := &live.Reloader{File: file, Recheck: -1}
+	e := newEnvWith(t, Options{Reloader: rl}, func(reg *registry.Registry) (*live.Scene, error) {
 		s, err := loader.LoadFile(reg, file, loader.Options{})
 		rl.Scene = s
 		return s, err
@@ -114,7 +116,7 @@ func TestSaveRoundTripWatched(t *testing.T) {
 	}
 	// The watcher's reloads, applied on the simulation goroutine as
 	// scene-run does, with a Reloader of its own.
-	wrl := &loader.Reloader{Scene: e.scene, File: file, Recheck: -1}
+	wrl := &live.Reloader{Scene: e.scene, File: file, Recheck: -1}
 	go func() {
 		for {
 			select {
@@ -122,7 +124,7 @@ func TestSaveRoundTripWatched(t *testing.T) {
 				return
 			case <-w.Changes:
 				e.sim(func() {
-					d, err := wrl.ReloadFrom(loader.Snapshot(w.Snapshot()))
+					d, err := wrl.ReloadFrom(scenefile.Snapshot(w.Snapshot()))
 					e.in.Reloaded(d, err)
 				})
 			}

@@ -184,7 +184,11 @@ func (in *Inspector) columns(spec string) ([]column, error) {
 // column resolves "comp" (a single-property component) or "comp.prop".
 func (in *Inspector) column(spec string) (column, error) {
 	name, prop, hasProp := strings.Cut(spec, ".")
-	c, id, ok := in.reg.LookupExisting(name)
+	c, ok := in.reg.Component(name)
+	var id ecs.ID
+	if ok {
+		id, ok = c.ExistingID(name)
+	}
 	if !ok {
 		if c == nil {
 			_, _, err := in.reg.Lookup(name)

@@ -90,7 +90,7 @@ func wantsPage(r *http.Request) bool {
 }
 
 // serveWeb serves the page's static files and the endpoints the page
-// adds (/api/tree, /api/colors, /api/transforms/stream). It reports
+// adds (/api/tree, /api/colors, /api/transforms/stream, /api/table). It reports
 // whether it answered.
 func (in *Inspector) serveWeb(w http.ResponseWriter, r *http.Request) bool {
 	switch p := r.URL.Path; {
@@ -100,6 +100,8 @@ func (in *Inspector) serveWeb(w http.ResponseWriter, r *http.Request) bool {
 		in.methods(w, r, handlers{"GET": in.getColors})
 	case p == "/api/transforms/stream":
 		in.methods(w, r, handlers{"GET": in.getTransformStream})
+	case p == "/api/table":
+		in.methods(w, r, handlers{"GET": in.getTable})
 	case strings.HasPrefix(p, "/api/"):
 		return false
 	default:

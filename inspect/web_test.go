@@ -3,6 +3,7 @@ package inspect
 import (
 	"bufio"
 	"encoding/binary"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -71,8 +73,20 @@ func TestPage(t *testing.T) {
 // import map, is embedded; the page's own files reach no other server.
 func TestPageFiles(t *testing.T) {
 	importRe := regexp.MustCompile(`(?m)^import .* from '([^']+)';|import\('([^']+)'\)`)
-	mapped := map[string]string{"three": "third_party/three/three.module.js", "three/addons/OrbitControls.js": "third_party/three/OrbitControls.js"}
 	page, _ := fs.ReadFile(webFS, "index.html")
+	// The import map: a name, or a prefix ending in / (three/addons/).
+	var importMap struct{ Imports map[string]string }
+	if m := regexp.MustCompile(`(?s)<script type="importmap">(.*?)</script>`).FindSubmatch(page); m == nil || json.Unmarshal(m[1], &importMap) != nil {
+		t.Fatal("index.html has no import map")
+	}
+	resolve := func(spec string) (string, bool) {
+		for name, to := range importMap.Imports {
+			if spec == name || (strings.HasSuffix(name, "/") && strings.HasPrefix(spec, name)) {
+				return strings.TrimPrefix(to+strings.TrimPrefix(spec, name), "./"), true
+			}
+		}
+		return "", false
+	}
 	for _, m := range regexp.MustCompile(`"(\./third_party/[^"]+)"`).FindAllStringSubmatch(string(page), -1) {
 		p := strings.TrimPrefix(m[1], "./")
 		if strings.HasSuffix(p, "/") {
@@ -93,7 +107,7 @@ func TestPageFiles(t *testing.T) {
 		}
 		for _, m := range importRe.FindAllStringSubmatch(string(b), -1) {
 			spec := m[1] + m[2]
-			p, ok := mapped[spec]
+			p, ok := resolve(spec)
 			if !ok {
 				p = strings.TrimPrefix(spec, "./")
 			}
@@ -171,7 +185,7 @@ entities:
 // TestColors: GET /api/colors packs each entity's colour (its color
 // component, else a color property) in the order of /api/transforms.
 func TestColors(t *testing.T) {
-	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*live.Scene, error) {
 		src := colorScene
 		if _, ok := reg.Component("color"); !ok { // a program may register its own
 			src = strings.Replace(src, "components:\n", "components:\n  color: {type: color, default: \"#ffffff\"}\n", 1)

@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/registry"
 )
 
 // The world transform in the API: the world component (see
-// components.WorldTransform) is shown as "world" by GET /api/entities/REF
+// components.WorldTransform), read-only, is shown as "world" by GET /api/entities/REF
 // and sent by GET /api/transforms. Like every read-only component (the
 // registry's flag, registry.Component.ReadOnly: world, the prefab marker,
 // a program's own), it cannot be set, removed or given to a new entity
@@ -20,9 +19,13 @@ import (
 // component name that its definition refuses: 409, saying why; nil if
 // the change may go on.
 func (in *Inspector) writable(op, name string) *reply {
-	err := in.reg.CheckWritable(op, name)
-	if err == nil || !errors.Is(err, registry.ErrReadOnly) {
+	c, ok := in.reg.Component(name)
+	if !ok {
 		return nil // unknown names are answered by the caller
+	}
+	err := c.CheckWritable(op, name)
+	if err == nil || !errors.Is(err, registry.ErrReadOnly) {
+		return nil
 	}
 	rep := readOnlyReply(err)
 	return &rep
@@ -45,11 +48,18 @@ func writeErrReply(status int, err error) reply {
 
 // defaultTransforms is the components GET /api/transforms sends when the
 // request names none: the world transforms (position, rotation, scale:
-// nine floats per entity) when the built-in world component is
-// registered, else position.
+// nine floats per entity) when a read-only world component is registered
+// (the built-ins' world transform, which its owner computes), else
+// position.
 func (in *Inspector) defaultTransforms() string {
-	if c, ok := in.reg.Component(components.WorldName); ok && components.IsWorld(c) {
-		return components.WorldName
+	if c, ok := in.reg.Component(worldName); ok && c.ReadOnly() {
+		return worldName
 	}
 	return "position"
 }
+
+// worldName is the name of the world transform, the read-only component
+// the built-ins compute from position, rotation and scale: the API shows
+// it apart ("world" in GET /api/entities/REF, the default of GET
+// /api/transforms).
+const worldName = "world"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -90,20 +91,20 @@ entities:
 // relabelling an instance, creating an entity with one among its own
 // components or through a mixin.
 func TestReadOnlyComponents(t *testing.T) {
-	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*loader.Scene, error) {
+	e := newEnvWith(t, Options{}, func(reg *registry.Registry) (*live.Scene, error) {
 		_, err := registry.Register(reg, "score", registry.Definition[health]{ReadOnly: true, Owner: "kept by the scoring system", Multiple: true})
 		if err != nil {
 			return nil, err
 		}
-		reg.DefineMixin(&registry.Mixin{ID: "fake-rock", Components: []registry.NamedPatch{
+		reg.Mixins().Define(&registry.Mixin{ID: "fake-rock", Components: []registry.NamedPatch{
 			{Name: registry.PrefabComponent, Patch: registry.Patch{{Index: 0, Value: registry.PrefabRef("rock")}}}}})
-		reg.DefineMixin(&registry.Mixin{ID: "cheat", Components: []registry.NamedPatch{{Name: "score"}}})
+		reg.Mixins().Define(&registry.Mixin{ID: "cheat", Components: []registry.NamedPatch{{Name: "score"}}})
 		return loader.LoadBytes(reg, "scene.yaml", []byte(readOnlyScene), loader.Options{})
 	}).start()
 	e.call("POST", "/api/pause", "").expect(t, http.StatusOK)
 	var spawned ecs.Entity
 	e.sim(func() {
-		x, err := e.reg.InstantiatePrefab(ecs.Entity{}, "rock", "spawned")
+		x, err := e.reg.Prefabs().Instantiate(ecs.Entity{}, "rock", "spawned")
 		if err != nil {
 			t.Error(err)
 		}
@@ -165,7 +166,7 @@ func TestReadOnlyComponents(t *testing.T) {
 		t.Errorf("[prefab=rock] matches %d, want %d (and 2)", n, rocks)
 	}
 	e.sim(func() {
-		if got := e.reg.PrefabOf(spawned); got != "rock" {
+		if got := e.reg.Prefabs().Of(spawned); got != "rock" {
 			t.Errorf("spawned instance relabelled %q", got)
 		}
 	})

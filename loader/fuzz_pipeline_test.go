@@ -2,74 +2,17 @@ package loader
 
 import (
 	"bytes"
-	"encoding/json"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/internal/scenegen"
 	"github.com/scenecs/scenecs/registry"
 )
 
-func FuzzReadJSON(f *testing.F) {
-	f.Add([]byte(`{"entities":[{"id":"a","path":"a","parent":null,"class":["x"],"components":{"position":{"x":1,"y":2,"z":3},"enemy":{}}},{"path":"a/0","parent":"a","class":[],"components":{"health":{"hp":5}}}]}`))
-	f.Add([]byte(`{"scene":{"physics":"step: 0.02"},"components":{"hp":{"type":"int","default":"3"}},"entities":[]}`))
-	for _, s := range []string{"", "{", "[]", `{"entities":{}}`, `{"entities":[{"parent":"nope"}]}`, `{"x":1}`} {
-		f.Add([]byte(s))
-	}
-	f.Add(genLoadScene("json", 12))
-	// A dump that keeps prefabs: instances as prefab plus differences.
-	reg := newTestRegistry(f)
-	if _, err := LoadBytes(reg, "p.yaml", []byte(prefabSeeds["yaml"][0]), Options{}); err != nil {
-		f.Fatal(err)
-	}
-	var dump bytes.Buffer
-	if err := WriteJSON(&dump, reg, ExportOptions{}); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(dump.Bytes())
-	// A dump of instances that lost parts at run time: "parts":
-	// {"path": "removed"} on the instance, in the prefabs' bodies too.
-	reg = newTestRegistry(f)
-	if _, err := LoadBytes(reg, "p.yaml", []byte(removedSceneText), Options{}); err != nil {
-		f.Fatal(err)
-	}
-	for _, id := range []string{"f1/gun-left", "f2/gun-right/muzzle", "v1/extra"} {
-		e, _ := reg.EntityByID(id)
-		_ = reg.World().Destroy(e)
-	}
-	dump.Reset()
-	if err := WriteJSON(&dump, reg, ExportOptions{}); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(dump.Bytes())
-	f.Add([]byte(`{"prefabs":{"s":{"children":[{"id":"g"},{"prefab":"s2","parts":{"x":"removed","y":{}}}]},"s2":{"children":[{"id":"x"},{"id":"y"}]}},"entities":[{"id":"i","prefab":"s","parts":{"g":"removed","1/x":"gone","z":{}}},{"id":"i/1","parent":"i","depth":1,"prefab":"s2","part":"1","parts":{"y":"removed"}}]}`))
-	addHostileSeeds(f, "json")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := ReadJSON("f.json", data, fuzzLimits)
-		// The syntax is JSON's: what encoding/json finds invalid is an
-		// error, and "invalid JSON" errors are for invalid JSON only
-		// (apart from what the reader refuses on purpose: invalid UTF-8,
-		// nesting beyond 1,000; and a byte order mark it accepts).
-		deliberate := !utf8.Valid(data) || bytes.HasPrefix(data, []byte("\ufeff")) || bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) > 1000
-		if !deliberate {
-			syntax := err != nil && strings.Contains(err.Error(), "invalid JSON")
-			if valid := json.Valid(data); valid == syntax || !valid && err == nil {
-				t.Fatalf("encoding/json says valid=%v, ReadJSON says %v\n%q", valid, err, data)
-			}
-		}
-		if err != nil {
-			if _, ok := err.(ErrorList); !ok {
-				t.Fatalf("error is not an ErrorList: %#v", err)
-			}
-			return
-		}
-		if doc == nil {
-			t.Fatal("no document and no error")
-		}
-	})
-}
+// fuzzLimits keep every fuzz input cheap (as the readers' fuzz tests
+// do): the pipeline must refuse, not crash or hang.
+var fuzzLimits = Limits{MaxBytes: 1 << 16, MaxDepth: 32, MaxEntities: 2000, MaxErrors: 50}
 
 // FuzzLoad runs the whole pipeline on fuzzed YAML and XML: read, compile
 // (also on documents that were read with errors, as loads do to report
@@ -78,14 +21,14 @@ func FuzzReadJSON(f *testing.F) {
 // the World empty; an export must load back.
 func FuzzLoad(f *testing.F) {
 	for _, ext := range []string{"yaml", "xml"} {
-		f.Add(ext == "xml", genScene(ext, 5))
+		f.Add(ext == "xml", scenegen.Scene(ext, 5))
 	}
 	f.Add(false, []byte("mixins:\n  a: {mixin: b}\n  b: {mixin: a}\nentities:\n  - mixin: a\n    position: 1 2\n"))
 	f.Add(false, []byte("components:\n  hp: {type: int, min: 0}\nentities:\n  - id: x\n    hp: -1\n  - id: x\n    helth: 3\n"))
 	f.Add(true, []byte(`<scene><entity id="a" position="1 2 3 4"/><entity id="a"/></scene>`))
 	f.Add(false, genFlowScene(5))
 	for _, ext := range []string{"yaml", "xml"} {
-		for _, src := range prefabSeeds[ext] {
+		for _, src := range scenegen.PrefabScenes(ext) {
 			f.Add(ext == "xml", []byte(src))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -226,7 +227,7 @@ func TestMixinsAgreeWithRegistry(t *testing.T) {
 	}
 	for i, l := range lists {
 		e, _ := reg.EntityByID(fmt.Sprintf("e%d", i))
-		inst, err := reg.Instantiate(e, strings.Fields(l), nil)
+		inst, err := reg.Mixins().Instantiate(e, strings.Fields(l), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,12 +303,12 @@ func TestOverlay(t *testing.T) {
 	}
 	for _, own := range owns {
 		for _, mixins := range [][]*registry.Mixin{nil, ms} {
-			base := reg.Compose(mixins, nil)
+			base := reg.Mixins().Compose(mixins, nil)
 			snapshot := fmt.Sprint(base, own)
-			got := overlay(base, own)
-			want := reg.Compose(mixins, own)
+			got := plan.Overlay(base, own)
+			want := reg.Mixins().Compose(mixins, own)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("overlay(%v, %v) = %v, want %v", base, own, got, want)
+				t.Errorf("plan.Overlay(%v, %v) = %v, want %v", base, own, got, want)
 			}
 			if fmt.Sprint(base, own) != snapshot {
 				t.Errorf("overlay modified its inputs")

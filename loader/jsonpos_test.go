@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 // markedPos removes the marker "‸" from src and returns the text and the
@@ -16,7 +18,7 @@ func markedPos(file, src string) (string, string) {
 	before := src[:i]
 	line := 1 + strings.Count(before, "\n")
 	col := 1 + utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:])
-	return before + src[i+len("‸"):], Pos{File: file, Line: line, Col: col}.String()
+	return before + src[i+len("‸"):], scenefile.Pos{File: file, Line: line, Col: col}.String()
 }
 
 // TestJSONPositionsMultiByte: every error in a JSON dump is placed in the

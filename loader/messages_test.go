@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -60,7 +61,7 @@ func TestForgotBuiltins(t *testing.T) {
 		"  - position: 1 2 3\n    rotation: 0 90 0\n    scale: 2 2 2\n    visible:\n    velocity: 1 0 0\n    helth: 3\n" +
 		"  - position: 4 5 6\n    spin: \"speed: 4\"\n    acceleration: 0 0 1\n    gravity: 0 -1 0\n    lifetime: \"seconds: 2\"\n"
 	reg := registry.New(ecs.NewWorld())
-	_, err := LoadBytes(reg, "a.yaml", []byte(src), Options{})
+	_, err := LoadBytes(reg, "a.yaml", []byte(src), Options{Builtins: components.Names()})
 	want := "a.yaml:2:3: built-in components and systems are not registered (physics, position, rotation, scale, velocity, spin, acceleration, gravity, lifetime, visible): the program must call components.Register\n" +
 		"a.yaml:9:5: unknown component \"helth\""
 	if err == nil || err.Error() != want {
@@ -69,7 +70,14 @@ func TestForgotBuiltins(t *testing.T) {
 	// Tags alone that happen to be built-in names are fine without the
 	// built-ins: they are tags.
 	reg = registry.New(ecs.NewWorld())
-	if _, err := LoadBytes(reg, "b.yaml", []byte("entities:\n  - visible:\n"), Options{}); err != nil {
+	if _, err := LoadBytes(reg, "b.yaml", []byte("entities:\n  - visible:\n"), Options{Builtins: components.Names()}); err != nil {
 		t.Errorf("a tag named like a built-in: %v", err)
+	}
+	// A program that does not say which names are built-in gets each
+	// unknown name on its own.
+	reg = registry.New(ecs.NewWorld())
+	_, err = LoadBytes(reg, "a.yaml", []byte(src), Options{})
+	if list, ok := err.(ErrorList); !ok || len(list) != 11 || list[0].Error() != `a.yaml:2:3: unknown system "physics"` {
+		t.Errorf("without Builtins: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -98,25 +99,25 @@ func randValue(r *rand.Rand, typ string) string {
 // classes, and a tree of up to 40 entities up to 6 deep.
 func genWorldDoc(r *rand.Rand, types []string) *Document {
 	doc := &Document{}
-	kit := &Decl{Name: "kit"}
+	kit := &scenefile.Decl{Name: "kit"}
 	for _, t := range types {
-		kit.Props = append(kit.Props, &PropDecl{Name: "p" + strings.ToUpper(t[:1]) + t[1:], Type: t})
-		doc.Decls = append(doc.Decls, &Decl{Name: "s-" + strings.ToLower(t), Single: true, Props: []*PropDecl{{Type: t}}})
+		kit.Props = append(kit.Props, &scenefile.PropDecl{Name: "p" + strings.ToUpper(t[:1]) + t[1:], Type: t})
+		doc.Decls = append(doc.Decls, &scenefile.Decl{Name: "s-" + strings.ToLower(t), Single: true, Props: []*scenefile.PropDecl{{Type: t}}})
 	}
 	doc.Decls = append(doc.Decls, kit,
-		&Decl{Name: "label", Single: true, Props: []*PropDecl{{Type: "string", Default: "dflt", HasDefault: true}}},
-		&Decl{Name: "mode", Single: true, Props: []*PropDecl{{Type: "string", Default: "walk", HasDefault: true, OneOf: []string{"walk", "run"}}}},
-		&Decl{Name: "tagx"})
+		&scenefile.Decl{Name: "label", Single: true, Props: []*scenefile.PropDecl{{Type: "string", Default: "dflt", HasDefault: true}}},
+		&scenefile.Decl{Name: "mode", Single: true, Props: []*scenefile.PropDecl{{Type: "string", Default: "walk", HasDefault: true, OneOf: []string{"walk", "run"}}}},
+		&scenefile.Decl{Name: "tagx"})
 	if r.Intn(2) == 0 {
-		doc.Scene = append(doc.Scene, &ComponentSpec{Name: "physics", Kind: ValueText, Text: "step: " + strconv.FormatFloat(0.001+r.Float64()/10, 'g', -1, 64)})
+		doc.Systems = append(doc.Systems, &scenefile.ComponentSpec{Name: "physics", Kind: scenefile.ValueText, Text: "step: " + strconv.FormatFloat(0.001+r.Float64()/10, 'g', -1, 64)})
 	}
 	ids := slices.Clone(oddIDs)
 	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	count := 0
-	var gen func(depth int) *EntitySpec
-	gen = func(depth int) *EntitySpec {
+	var gen func(depth int) *scenefile.EntitySpec
+	gen = func(depth int) *scenefile.EntitySpec {
 		count++
-		e := &EntitySpec{}
+		e := &scenefile.EntitySpec{}
 		if r.Intn(2) == 0 && len(ids) > 0 {
 			e.ID, ids = ids[0], ids[1:]
 		}
@@ -125,39 +126,39 @@ func genWorldDoc(r *rand.Rand, types []string) *Document {
 				e.Class = append(e.Class, c)
 			}
 		}
-		add := func(c *ComponentSpec) { e.Components = append(e.Components, c) }
+		add := func(c *scenefile.ComponentSpec) { e.Components = append(e.Components, c) }
 		if r.Intn(2) == 0 {
-			c := &ComponentSpec{Name: "kit", Kind: ValueMap, Exact: true}
+			c := &scenefile.ComponentSpec{Name: "kit", Kind: scenefile.ValueMap, Exact: true}
 			for _, p := range kit.Props {
 				if r.Intn(2) == 0 {
-					c.Map = append(c.Map, &KV{Key: p.Name, Value: randValue(r, p.Type), Exact: true})
+					c.Map = append(c.Map, &scenefile.KV{Key: p.Name, Value: randValue(r, p.Type), Exact: true})
 				}
 			}
 			if len(c.Map) == 0 {
-				c.Kind = ValueEmpty
+				c.Kind = scenefile.ValueEmpty
 			}
 			add(c)
 		}
 		for _, t := range types {
 			if r.Intn(5) == 0 {
-				add(&ComponentSpec{Name: "s-" + strings.ToLower(t), Kind: ValueText, Text: randValue(r, t), Exact: true})
+				add(&scenefile.ComponentSpec{Name: "s-" + strings.ToLower(t), Kind: scenefile.ValueText, Text: randValue(r, t), Exact: true})
 			}
 		}
 		if r.Intn(2) == 0 {
-			c := &ComponentSpec{Name: "label", Kind: ValueText, Text: randValue(r, "string"), Exact: true}
+			c := &scenefile.ComponentSpec{Name: "label", Kind: scenefile.ValueText, Text: randValue(r, "string"), Exact: true}
 			if c.Text == "" {
-				c.Kind = ValueEmpty
+				c.Kind = scenefile.ValueEmpty
 			}
 			add(c)
 		}
 		if r.Intn(3) == 0 {
-			add(&ComponentSpec{Name: "mode", Kind: ValueText, Text: []string{"walk", "run"}[r.Intn(2)], Exact: true})
+			add(&scenefile.ComponentSpec{Name: "mode", Kind: scenefile.ValueText, Text: []string{"walk", "run"}[r.Intn(2)], Exact: true})
 		}
 		if r.Intn(3) == 0 {
-			add(&ComponentSpec{Name: "tagx"})
+			add(&scenefile.ComponentSpec{Name: "tagx"})
 		}
 		if r.Intn(4) == 0 {
-			add(&ComponentSpec{Name: "boss"}) // an undeclared tag
+			add(&scenefile.ComponentSpec{Name: "boss"}) // an undeclared tag
 		}
 		for _, b := range []string{"position", "scale", "visible", "velocity"} {
 			if r.Intn(3) == 0 {
@@ -165,7 +166,7 @@ func genWorldDoc(r *rand.Rand, types []string) *Document {
 				if b == "visible" {
 					typ = "boolean"
 				}
-				add(&ComponentSpec{Name: b, Kind: ValueText, Text: randValue(r, typ)})
+				add(&scenefile.ComponentSpec{Name: b, Kind: scenefile.ValueText, Text: randValue(r, typ)})
 			}
 		}
 		if depth < 6 {
@@ -317,11 +318,11 @@ func TestJSONPathLikeIDs(t *testing.T) {
   {"path":"0/0","parent":"0","class":[],"components":{}},
   {"path":"1","parent":null,"class":[],"components":{}}
 ]}`
-	doc, err := ReadJSON("old.json", []byte(legacy), Limits{})
+	doc, err := scenefile.ReadJSON("old.json", []byte(legacy), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(doc.Entities) != 2 || len(doc.Entities[0].Children) != 1 || len(doc.Entities[0].Children[0].Children) != 1 {
-		t.Errorf("legacy dump read as %s", dumpDoc(doc))
+		t.Errorf("legacy dump read as %d entities: %+v", len(doc.Entities), doc.Entities)
 	}
 }

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -40,8 +41,8 @@ func valueOf(t *testing.T, reg *registry.Registry, id, comp string, prop int) an
 func TestExactStrings(t *testing.T) {
 	for _, s := range exactStrings {
 		q := fmt.Sprintf("%q", s) // a Go quoted string is a YAML double-quoted one here
-		xml := xmlAttrValue(s)
-		js := jsonString(s)
+		xml := xmlQuoted(s)
+		js := jsonQuoted(s)
 		srcs := map[string]string{
 			"a.yaml": stringsDecls + "entities:\n  - {id: a, label: " + q + ", note: {text: " + q + "}}\n",
 			"b.xml": "<scene><components><component name=\"label\" type=\"string\" default=\"dflt\"/>" +
@@ -147,4 +148,20 @@ func TestXMLPropertyAttributes(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "b.xml:1:21: invalid property name \"9x\"") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// xmlQuoted returns s as a double-quoted XML attribute value, with the
+// characters an attribute cannot hold as they are written as references.
+func xmlQuoted(s string) string {
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\n", "&#10;", "\r", "&#13;", "\t", "&#9;")
+	return `"` + r.Replace(s) + `"`
+}
+
+// jsonQuoted returns s as a JSON string.
+func jsonQuoted(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

@@ -37,7 +37,7 @@ func (cx *CheckContext) PrefabNames() []string {
 	if cx.Prefabs != nil {
 		return cx.Prefabs()
 	}
-	return cx.Registry.PrefabNames()
+	return cx.Registry.Prefabs().Names()
 }
 
 // ComponentNames returns the names of the components the data being

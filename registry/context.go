@@ -46,21 +46,22 @@ func (c *Context) Commands() *ecs.Commands {
 // given.
 func (c *Context) EntityAt(i int) ecs.Entity { return c.q.EntityAt(i) }
 
-// Emit emits an entity event on the hook's entity (see [Registry.Emit]):
+// Emit emits an entity event on the hook's entity (see [Events.Emit]):
 // at once, except from a tick that runs under the parallel rules, whose
 // events are emitted at the end of its batch, in order with its commands.
 func (c *Context) Emit(name string, detail any) {
+	evs := c.Registry.Events()
 	if c.restricted {
-		r, e := c.Registry, c.Entity
-		c.cmds.Defer(func(*ecs.World) { r.Emit(e, name, detail, true) })
+		e := c.Entity
+		c.cmds.Defer(func(*ecs.World) { evs.Emit(e, name, detail, true) })
 		return
 	}
-	c.Registry.Emit(c.Entity, name, detail, true)
+	evs.Emit(c.Entity, name, detail, true)
 }
 
 // On listens to an entity event on the hook's entity.
 func (c *Context) On(name string, fn func(ev *Event)) ListenerID {
-	return c.Registry.On(c.Entity, name, fn)
+	return c.Registry.Events().On(c.Entity, name, fn)
 }
 
 // Query returns the entities matching a selector, in document order. It
@@ -127,7 +128,7 @@ func (r *Registry) emitComponent(e ecs.Entity, event, name string) {
 			return
 		}
 	}
-	r.Emit(e, event, componentEvent(name), false)
+	r.Events().Emit(e, event, componentEvent(name), false)
 }
 
 // ChildEvent is the Detail of child-attached and child-detached,
@@ -151,8 +152,9 @@ type listener struct {
 // On registers fn for events called name emitted on e (or bubbling up
 // from its descendants). Listeners are forgotten when e is destroyed. On a
 // stale entity it registers nothing and returns 0.
-func (r *Registry) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID {
-	r.notFrozen("On")
+func (evs *Events) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID {
+	r := evs.r
+	r.notFrozen("Events.On")
 	if !r.w.Alive(e) {
 		// Keyed by index, the listener would wake up on the entity that
 		// reuses the slot.
@@ -165,8 +167,9 @@ func (r *Registry) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID 
 }
 
 // Off removes a listener; it reports whether one was removed.
-func (r *Registry) Off(id ListenerID) bool {
-	r.notFrozen("Off")
+func (evs *Events) Off(id ListenerID) bool {
+	r := evs.r
+	r.notFrozen("Events.Off")
 	k := uint32(id)
 	ls := r.listeners[k]
 	for i, l := range ls {
@@ -189,8 +192,9 @@ func (r *Registry) Off(id ListenerID) bool {
 // (a [ComponentEvent] as Detail) and loaded (no Detail) do not bubble;
 // child-attached and child-detached, emitted on the parent with a
 // [ChildEvent] as Detail, bubble.
-func (r *Registry) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
-	r.notFrozen("Emit")
+func (evs *Events) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
+	r := evs.r
+	r.notFrozen("Events.Emit")
 	for i := range r.taps {
 		if t := &r.taps[i].tap; t.Active == nil || t.Active() {
 			t.Event(e, name, detail)
@@ -239,7 +243,8 @@ func (r *Registry) freeEvent(ev *Event) {
 // itself: not one an ancestor has for a bubbling event). A component
 // that writes data through a pointer asks it for componentchanged,
 // which such a write does not emit.
-func (r *Registry) Listening(e ecs.Entity, name string) bool {
+func (evs *Events) Listening(e ecs.Entity, name string) bool {
+	r := evs.r
 	if !r.w.Alive(e) {
 		return false
 	}
@@ -252,7 +257,7 @@ func (r *Registry) Listening(e ecs.Entity, name string) bool {
 }
 
 // An EventTap is told of the events emitted on a Registry's entities
-// (see [Registry.AddEventTap]).
+// (see [Events.AddTap]).
 type EventTap struct {
 	// Active, if set, says whether the tap wants events now: while no
 	// tap is active, Emit calls none and the component events are not
@@ -272,10 +277,11 @@ type eventTap struct {
 	tap EventTap
 }
 
-// AddEventTap registers t to be told of every event emitted with
-// [Registry.Emit] (the built-in events included), whether or not any
+// AddTap registers t to be told of every event emitted with
+// [Events.Emit] (the built-in events included), whether or not any
 // listens: an inspector's event log. The returned function removes it.
-func (r *Registry) AddEventTap(t EventTap) (remove func()) {
+func (evs *Events) AddTap(t EventTap) (remove func()) {
+	r := evs.r
 	r.nextTap++
 	id := r.nextTap
 	r.taps = append(r.taps, eventTap{id, t})
@@ -302,9 +308,10 @@ func (r *Registry) tapping() bool {
 // entities Instantiate and InstantiatePrefab make. While the World
 // defers structural changes, it waits for them (the entities'
 // components) to be made.
-func (r *Registry) EmitLoaded(top ecs.Entity) {
+func (evs *Events) EmitLoaded(top ecs.Entity) {
+	r := evs.r
 	if r.w.Locked() {
-		r.w.Defer(func(*ecs.World) { r.EmitLoaded(top) })
+		r.w.Defer(func(*ecs.World) { r.Events().EmitLoaded(top) })
 		return
 	}
 	if len(r.listeners) == 0 && !r.tapping() || !r.w.Alive(top) {
@@ -320,7 +327,7 @@ func (r *Registry) EmitLoaded(top ecs.Entity) {
 	}
 	post(top)
 	for _, e := range order {
-		r.Emit(e, "loaded", nil, false)
+		r.Events().Emit(e, "loaded", nil, false)
 	}
 }
 

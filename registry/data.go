@@ -277,7 +277,7 @@ func (r *Registry) addDependencies(e ecs.Entity, c *Component, seen map[string]b
 		if !ok {
 			return fmt.Errorf("registry: component %q depends on unknown component %q", c.Name, d)
 		}
-		if r.IsPrefabMarker(dc) {
+		if r.Prefabs().IsMarker(dc) {
 			// Added with its default, the marker would name no prefab
 			// and make the entity match [prefab] as a fake instance.
 			return fmt.Errorf("registry: component %q depends on %q, the read-only marker of prefab instances, which only instancing a prefab may add", c.Name, d)
@@ -360,14 +360,14 @@ func (r *Registry) remove(e ecs.Entity, name string, priv bool) error {
 
 // Has reports whether e has the component (or instance) name.
 func (r *Registry) Has(e ecs.Entity, name string) bool {
-	_, id, ok := r.LookupExisting(name)
+	_, id, ok := r.lookupExisting(name)
 	return ok && r.w.Has(e, id)
 }
 
 // Values returns the property values of e's component name in schema
 // order.
 func (r *Registry) Values(e ecs.Entity, name string) ([]any, error) {
-	c, id, ok := r.LookupExisting(name)
+	c, id, ok := r.lookupExisting(name)
 	if !ok {
 		if c == nil {
 			return nil, r.unknown(name)

@@ -31,7 +31,7 @@
 //     or tick by column, tock, pause, play) run in A-Frame's order and
 //     receive a [Context] naming the entity and component instance.
 //   - Systems: [RegisterSystem] with a [SystemDefinition] registers a
-//     [System]: one configuration ([Registry.ConfigureSystem]) and hooks
+//     [System]: one configuration ([System.ConfigureAttr]) and hooks
 //     that receive a [SystemContext], optionally over the entities a
 //     selector matches.
 //   - Ticking: [Registry.Tick] advances scene time ([Registry.Time]):
@@ -42,17 +42,17 @@
 //     [Registry.PauseEntity] and [Registry.PlayEntity] one entity.
 //   - Mixins, prefabs and limits: a [Mixin] is a named set of component
 //     values that entities and spawners instantiate
-//     ([Registry.DefineMixin]); a [Prefab] is a named entity subtree,
+//     ([Mixins.Define]); a [Prefab] is a named entity subtree,
 //     instanced whole. [Limits] bound what spawners create ([ErrLimit]),
 //     and [Registry.SetContext] lets a [context.Context] stop long work.
 //   - Ids, classes and selectors: entity ids ([Registry.SetEntityID],
 //     [Registry.EntityByID]) and classes ([Registry.SetClasses]) are kept
 //     here, and [*Registry] is a [selector.Source]: [Registry.QueryAll],
-//     [Registry.QueryFirst] and [Registry.Compile] run CSS-like selectors
+//     [Registry.Resolve] and [Registry.Compile] run CSS-like selectors
 //     against it. A [SelectorText] property names an entity by selector
 //     ([Registry.Resolve]).
-//   - Events: [Registry.On] listens for named events ([Event]) on an
-//     entity and [Registry.Emit] sends one, bubbling up the hierarchy if
+//   - Events: [Events.On] listens for named events ([Event]) on an
+//     entity and [Events.Emit] sends one, bubbling up the hierarchy if
 //     asked; the registry emits componentinitialized, componentchanged and
 //     componentremoved itself.
 //

@@ -16,7 +16,7 @@ func TestComponentEventDetail(t *testing.T) {
 	e := w.NewEntity()
 	var got []string
 	for _, n := range []string{"componentinitialized", "componentchanged", "componentremoved"} {
-		r.On(e, n, func(ev *Event) {
+		r.Events().On(e, n, func(ev *Event) {
 			d := ev.Detail.(ComponentEvent)
 			got = append(got, ev.Name+" "+d.Name+"/"+d.ID+" "+d.String())
 		})
@@ -44,7 +44,7 @@ func TestOffPerEntity(t *testing.T) {
 		es = append(es, e)
 		for k := range 3 {
 			i, k := i, k
-			ids = append(ids, r.On(e, "ping", func(*Event) { count[i*10+k]++ }))
+			ids = append(ids, r.Events().On(e, "ping", func(*Event) { count[i*10+k]++ }))
 		}
 	}
 	seen := map[ListenerID]bool{}
@@ -54,17 +54,17 @@ func TestOffPerEntity(t *testing.T) {
 		}
 		seen[id] = true
 	}
-	if !r.Off(ids[3*7+1]) || r.Off(ids[3*7+1]) || r.Off(0) || r.Off(ids[5]+1<<40) {
+	if !r.Events().Off(ids[3*7+1]) || r.Events().Off(ids[3*7+1]) || r.Events().Off(0) || r.Events().Off(ids[5]+1<<40) {
 		t.Error("Off: the first removal must succeed, the others fail")
 	}
 	// A listener that removes another listener of its entity during an
 	// Emit: later Emits do not call that one.
-	r.On(es[9], "ping", func(*Event) { r.Off(ids[3*9+2]) })
+	r.Events().On(es[9], "ping", func(*Event) { r.Events().Off(ids[3*9+2]) })
 	for _, e := range es {
-		r.Emit(e, "ping", nil, false)
+		r.Events().Emit(e, "ping", nil, false)
 	}
 	for _, e := range es {
-		r.Emit(e, "ping", nil, false)
+		r.Events().Emit(e, "ping", nil, false)
 	}
 	for i := range 50 {
 		for k := range 3 {
@@ -80,11 +80,11 @@ func TestOffPerEntity(t *testing.T) {
 			}
 		}
 	}
-	if id := r.On(es[0], "x", func(*Event) {}); !r.Off(id) || r.listeners[es[0].Index()] == nil {
+	if id := r.Events().On(es[0], "x", func(*Event) {}); !r.Events().Off(id) || r.listeners[es[0].Index()] == nil {
 		t.Error("Off of the entity's last-added listener")
 	}
 	must(t, w.Destroy(es[0]))
-	if r.Off(ids[0]) {
+	if r.Events().Off(ids[0]) {
 		t.Error("Off of a destroyed entity's listener")
 	}
 }
@@ -103,21 +103,21 @@ func TestEmitLoaded(t *testing.T) {
 			must(t, w.SetParent(e, parent))
 		}
 		names[e] = name
-		r.On(e, "loaded", func(ev *Event) { got = append(got, names[ev.Current]+"<"+names[ev.Target]) })
+		r.Events().On(e, "loaded", func(ev *Event) { got = append(got, names[ev.Current]+"<"+names[ev.Target]) })
 		return e
 	}
 	root := mk("root", ecs.Entity{})
 	c1 := mk("c1", root)
 	mk("g1", c1)
 	mk("c2", root)
-	r.EmitLoaded(root)
+	r.Events().EmitLoaded(root)
 	if s := strings.Join(got, " "); s != "g1<g1 c1<c1 c2<c2 root<root" {
 		t.Errorf("order: %s", s)
 	}
 	got = nil
 	f := ecs.NewFilter(w)
 	q := f.Query()
-	r.EmitLoaded(c1)
+	r.Events().EmitLoaded(c1)
 	if len(got) != 0 {
 		t.Error("emitted while the World is locked")
 	}
@@ -133,13 +133,13 @@ func TestEmitLoaded(t *testing.T) {
 		},
 	})
 	must(t, err)
-	r.DefineMixin(&Mixin{ID: "m", Components: []NamedPatch{{Name: "unit"}}})
-	if _, err := r.Instantiate(root, []string{"m"}, nil); err != nil {
+	r.Mixins().Define(&Mixin{ID: "m", Components: []NamedPatch{{Name: "unit"}}})
+	if _, err := r.Mixins().Instantiate(root, []string{"m"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	must(t, r.DefinePrefab(&Prefab{Name: "p", Root: &PrefabNode{Components: []NamedPatch{{Name: "unit"}},
+	must(t, r.Prefabs().Define(&Prefab{Name: "p", Root: &PrefabNode{Components: []NamedPatch{{Name: "unit"}},
 		Children: []*PrefabNode{{Key: "0", Components: []NamedPatch{{Name: "unit"}}}}}}))
-	if _, err := r.InstantiatePrefab(root, "p", ""); err != nil {
+	if _, err := r.Prefabs().Instantiate(root, "p", ""); err != nil {
 		t.Fatal(err)
 	}
 	if s := strings.Join(got, " "); s != "made<made made<made made<made" {

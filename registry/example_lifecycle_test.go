@@ -75,20 +75,21 @@ func Example_lifecycle() {
 	}
 
 	// A mixin, and an entity made from it with its own values on top.
-	r.DefineMixin(&registry.Mixin{ID: "soldier", Components: []registry.NamedPatch{
+	r.Mixins().Define(&registry.Mixin{ID: "soldier", Components: []registry.NamedPatch{
 		{Name: "health", Patch: mustParse(r, "health", "hp: 80; regen: 10")},
 		{Name: "faction", Patch: mustParse(r, "faction", "team: blue")},
 	}})
 	squad := w.NewEntity()
-	r.On(squad, "died", func(ev *registry.Event) { fmt.Println("died:", ev.Target == ev.Current) })
-	e, err := r.Instantiate(squad, []string{"soldier"}, []registry.NamedPatch{
+	r.Events().On(squad, "died", func(ev *registry.Event) { fmt.Println("died:", ev.Target == ev.Current) })
+	e, err := r.Mixins().Instantiate(squad, []string{"soldier"}, []registry.NamedPatch{
 		{Name: "faction", Patch: mustParse(r, "faction", "rank: 3")},
 	})
 	if err != nil {
 		panic(err)
 	}
 
-	if err := r.ConfigureSystem("clock", "scale: 2"); err != nil {
+	clock, _ := r.System("clock")
+	if err := clock.ConfigureAttr("scale: 2"); err != nil {
 		panic(err)
 	}
 	r.Tick(1) // starts the systems, then ticks

@@ -54,7 +54,7 @@ func recordingDefinition(rec *recorder) Definition[lcUnit] {
 // listenAll records the built-in component events on e.
 func listenAll(r *Registry, e ecs.Entity, rec *recorder) {
 	for _, name := range []string{"componentinitialized", "componentchanged", "componentremoved"} {
-		r.On(e, name, func(ev *Event) { rec.add("event %s %v", ev.Name, ev.Detail) })
+		r.Events().On(e, name, func(ev *Event) { rec.add("event %s %v", ev.Name, ev.Detail) })
 	}
 }
 
@@ -664,7 +664,7 @@ func TestMultiple(t *testing.T) {
 	if ids := c.InstanceIDs(); len(ids) != 3 || ids[0] != c.ID || ids[1] != id1 {
 		t.Errorf("InstanceIDs %v", ids)
 	}
-	if _, _, ok := r.LookupExisting("sound__never"); ok {
+	if _, _, ok := r.lookupExisting("sound__never"); ok {
 		t.Error("LookupExisting registered an instance")
 	}
 	if r.Has(e, "sound__never") {
@@ -703,7 +703,7 @@ func TestEntityEvents(t *testing.T) {
 	name := map[ecs.Entity]string{root: "root", mid: "mid", leaf: "leaf"}
 	for _, e := range []ecs.Entity{root, mid} {
 		for _, ev := range []string{"child-attached", "child-detached"} {
-			r.On(e, ev, func(ev *Event) {
+			r.Events().On(e, ev, func(ev *Event) {
 				rec.add("%s at %s on %s: %s", ev.Name, name[ev.Current], name[ev.Target], name[ev.Detail.(ChildEvent).El])
 			})
 		}
@@ -724,31 +724,31 @@ func TestEntityEvents(t *testing.T) {
 
 	// Custom events bubble from the target up, Current following.
 	for _, e := range []ecs.Entity{leaf, mid, root} {
-		r.On(e, "hit", func(ev *Event) {
+		r.Events().On(e, "hit", func(ev *Event) {
 			rec.add("%s at %s from %s: %v", ev.Name, name[ev.Current], name[ev.Target], ev.Detail)
 		})
 	}
-	r.Emit(leaf, "hit", 3, true)
+	r.Events().Emit(leaf, "hit", 3, true)
 	if got, want := rec.take(), "hit at leaf from leaf: 3 | hit at mid from leaf: 3 | hit at root from leaf: 3"; got != want {
 		t.Errorf("bubbling: %s", got)
 	}
-	r.Emit(leaf, "hit", 4, false)
+	r.Events().Emit(leaf, "hit", 4, false)
 	if got, want := rec.take(), "hit at leaf from leaf: 4"; got != want {
 		t.Errorf("not bubbling: %s", got)
 	}
-	stop := r.On(mid, "hit", func(ev *Event) { rec.add("stop"); ev.StopPropagation() })
-	r.Emit(leaf, "hit", 5, true)
+	stop := r.Events().On(mid, "hit", func(ev *Event) { rec.add("stop"); ev.StopPropagation() })
+	r.Events().Emit(leaf, "hit", 5, true)
 	if got, want := rec.take(), "hit at leaf from leaf: 5 | hit at mid from leaf: 5 | stop"; got != want {
 		t.Errorf("StopPropagation: %s", got)
 	}
-	if !r.Off(stop) || r.Off(stop) {
+	if !r.Events().Off(stop) || r.Events().Off(stop) {
 		t.Error("Off reports wrongly")
 	}
-	r.Emit(mid, "hit", 6, true)
+	r.Events().Emit(mid, "hit", 6, true)
 	if got, want := rec.take(), "hit at mid from mid: 6 | hit at root from mid: 6"; got != want {
 		t.Errorf("after Off: %s", got)
 	}
-	r.Emit(leaf, "other", nil, true)
+	r.Events().Emit(leaf, "other", nil, true)
 	if got := rec.take(); got != "" {
 		t.Errorf("other event reached %s", got)
 	}
@@ -770,13 +770,13 @@ func TestEntityEvents(t *testing.T) {
 	for range 4 {
 		n := w.NewEntity()
 		if n.Index() == leaf.Index() {
-			r.Emit(n, "hit", 7, false)
+			r.Events().Emit(n, "hit", 7, false)
 		}
 	}
-	if id := r.On(leaf, "hit", func(*Event) { rec.add("stale") }); id != 0 {
+	if id := r.Events().On(leaf, "hit", func(*Event) { rec.add("stale") }); id != 0 {
 		t.Errorf("On(stale) = %d", id)
 	}
-	r.Emit(leaf, "hit", 8, true)
+	r.Events().Emit(leaf, "hit", 8, true)
 	if got := rec.take(); got != "" {
 		t.Errorf("events after destroy: %s", got)
 	}

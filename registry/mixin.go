@@ -31,25 +31,33 @@ type NamedPatch struct {
 	Patch Patch
 }
 
-// DefineMixin adds or replaces a mixin.
-func (r *Registry) DefineMixin(m *Mixin) { r.mixins[m.ID] = m }
+// Define adds or replaces a mixin.
+func (mxs *Mixins) Define(m *Mixin) {
+	r := mxs.r
+	r.mixins[m.ID] = m
+}
 
-// RemoveMixin forgets a mixin.
-func (r *Registry) RemoveMixin(id string) { delete(r.mixins, id) }
+// Remove forgets a mixin.
+func (mxs *Mixins) Remove(id string) {
+	r := mxs.r
+	delete(r.mixins, id)
+}
 
-// Mixin returns the mixin called id.
-func (r *Registry) Mixin(id string) (*Mixin, bool) {
+// Get returns the mixin called id.
+func (mxs *Mixins) Get(id string) (*Mixin, bool) {
+	r := mxs.r
 	m, ok := r.mixins[id]
 	return m, ok
 }
 
-// ExpandMixins returns the mixins ids stand for, nested mixins expanded
+// Expand returns the mixins ids stand for, nested mixins expanded
 // before the mixin that lists them, in order of increasing precedence. A
 // mixin reached twice (two mixins sharing a part, or an id listed twice)
 // is kept at its first place only, so that a mixin always beats the parts
 // it lists. A cycle or an unknown id is a [*MixinError] (an unknown id with
 // the nearest defined one suggested). See [ExpandMixinsFunc].
-func (r *Registry) ExpandMixins(ids []string) ([]*Mixin, error) {
+func (mxs *Mixins) Expand(ids []string) ([]*Mixin, error) {
+	r := mxs.r
 	ms, err := ExpandMixinsFunc(ids, r.lookupMixin)
 	if me, ok := err.(*MixinError); ok && me.Unknown != "" {
 		known := make([]string, 0, len(r.mixins))
@@ -111,9 +119,9 @@ func (e *MixinError) Error() string {
 	return fmt.Sprintf("mixin cycle of %d mixins: %s -> ... -> %s", len(e.Cycle), head, tail)
 }
 
-// ExpandMixinsFunc is [Registry.ExpandMixins] over any set of mixins, lookup
+// ExpandMixinsFunc is [Mixins.Expand] over any set of mixins, lookup
 // finding a mixin by id: the one expansion the Registry
-// ([Registry.Instantiate], the spawner) and the loader (scenes, before they
+// ([Mixins.Instantiate], the spawner) and the loader (scenes, before they
 // are built) share, so that both compose alike. It stops at the first problem,
 // a [*MixinError] (with no Suggest). It takes time linear in the number of
 // mixins reached and of the ids they list, whatever their nesting.
@@ -199,7 +207,7 @@ func walkMixins(ids []string, lookup func(string) (*Mixin, bool), report func(*M
 // Compose merges the components of mixins (by increasing precedence) and
 // an entity's own components into one patch per component, in the order
 // components first appear. Later values of a property win.
-func (r *Registry) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
+func (mxs *Mixins) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 	var out []NamedPatch
 	index := map[string]int{}
 	add := func(np NamedPatch) {
@@ -232,29 +240,13 @@ func (r *Registry) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 // initialises a dependency with its markup data whatever the attribute
 // order). A read-only component among them is refused (*ReadOnlyError)
 // before anything is made.
-func (r *Registry) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
-	ms, err := r.ExpandMixins(mixinIDs)
+func (mxs *Mixins) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
+	r := mxs.r
+	e, err := r.Create(parent, CreateSpec{Mixins: mixinIDs, Components: own})
 	if err != nil {
 		return ecs.Entity{}, err
 	}
-	comps := r.Compose(ms, own)
-	for _, np := range comps {
-		if err := r.CheckWritable("add", np.Name); err != nil {
-			return ecs.Entity{}, err
-		}
-	}
-	e := r.w.NewEntity()
-	if !parent.IsZero() {
-		if err := r.w.SetParent(e, parent); err != nil {
-			_ = r.w.Destroy(e)
-			return ecs.Entity{}, err
-		}
-	}
-	if err := r.SetMany(e, comps); err != nil {
-		_ = r.w.Destroy(e)
-		return ecs.Entity{}, err
-	}
-	r.EmitLoaded(e)
+	r.Events().EmitLoaded(e)
 	return e, nil
 }
 
@@ -304,7 +296,8 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 		}
 		items = append(items, setItem{c, id, np.Name, np.Patch})
 	}
-	items = depsFirst(items)
+	var orderBuf [8]setItem
+	items = depsFirst(items, orderBuf[:0])
 	if r.w.Locked() {
 		for _, it := range items {
 			if err := r.setPatch(e, it.name, it.patch, Replace, priv); err != nil {
@@ -398,20 +391,14 @@ type setItem struct {
 
 // depsFirst orders items so that each one's dependencies that items also
 // holds come before it (depth-first, left to right); otherwise the order
-// is kept, and a list already in order is returned as it is.
-func depsFirst(items []setItem) []setItem {
-	index := func(name string) int {
-		for i, it := range items {
-			if it.name == name {
-				return i
-			}
-		}
-		return -1
-	}
+// is kept, and a list already in order is returned as it is. The
+// reordered list is appended to out (a caller's buffer, so that a load
+// allocates nothing here for entities of a few components).
+func depsFirst(items, out []setItem) []setItem {
 	ordered := true
 	for i, it := range items {
 		for _, d := range it.c.Dependencies {
-			if index(d) > i {
+			if itemIndex(items, d) > i {
 				ordered = false
 			}
 		}
@@ -419,23 +406,40 @@ func depsFirst(items []setItem) []setItem {
 	if ordered {
 		return items
 	}
-	out := make([]setItem, 0, len(items))
-	done := make([]bool, len(items))
-	var visit func(i int)
-	visit = func(i int) {
-		if done[i] {
-			return
-		}
-		done[i] = true
-		for _, d := range items[i].c.Dependencies {
-			if j := index(d); j >= 0 {
-				visit(j)
-			}
-		}
-		out = append(out, items[i])
+	var doneBuf [8]bool
+	var done []bool
+	if len(items) > len(doneBuf) {
+		done = make([]bool, len(items))
+	} else {
+		done = doneBuf[:len(items)]
 	}
 	for i := range items {
-		visit(i)
+		out = visitDeps(items, i, done, out)
 	}
 	return out
+}
+
+// itemIndex returns the index of the item named name, or -1.
+func itemIndex(items []setItem, name string) int {
+	for i, it := range items {
+		if it.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// visitDeps appends items[i] to out after its dependencies among items
+// (depth-first), unless done says it is there already.
+func visitDeps(items []setItem, i int, done []bool, out []setItem) []setItem {
+	if done[i] {
+		return out
+	}
+	done[i] = true
+	for _, d := range items[i].c.Dependencies {
+		if j := itemIndex(items, d); j >= 0 {
+			out = visitDeps(items, j, done, out)
+		}
+	}
+	return append(out, items[i])
 }

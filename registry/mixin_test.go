@@ -22,7 +22,7 @@ func mixinRegistry(t *testing.T, defs ...string) (*ecs.World, *Registry) {
 	_, err = Register(r, "sound", Definition[lcSound]{Multiple: true})
 	must(t, err)
 	for _, d := range defs {
-		r.DefineMixin(parseMixin(t, r, d))
+		r.Mixins().Define(parseMixin(t, r, d))
 	}
 	return w, r
 }
@@ -89,7 +89,7 @@ func TestExpandMixins(t *testing.T) {
 		{ids: "broken", err: `mixin "broken": unknown mixin "nowhere"`},
 	}
 	for _, tt := range tests {
-		ms, err := r.ExpandMixins(strings.Fields(tt.ids))
+		ms, err := r.Mixins().Expand(strings.Fields(tt.ids))
 		if tt.err != "" {
 			if fmt.Sprint(err) != tt.err || ms != nil {
 				t.Errorf("ExpandMixins(%q) = %v, %v; want error %q", tt.ids, mixinIDs(ms), err, tt.err)
@@ -100,11 +100,11 @@ func TestExpandMixins(t *testing.T) {
 			t.Errorf("ExpandMixins(%q) = %q, %v; want %q", tt.ids, mixinIDs(ms), err, tt.want)
 		}
 	}
-	if _, ok := r.Mixin("foo"); !ok {
+	if _, ok := r.Mixins().Get("foo"); !ok {
 		t.Error("Mixin(foo)")
 	}
-	r.RemoveMixin("foo")
-	if _, ok := r.Mixin("foo"); ok {
+	r.Mixins().Remove("foo")
+	if _, ok := r.Mixins().Get("foo"); ok {
 		t.Error("RemoveMixin(foo)")
 	}
 }
@@ -140,13 +140,13 @@ func TestComposePrecedence(t *testing.T) {
 	for _, tt := range tests {
 		w, r := mixinRegistry(t, defs...)
 		own := namedPatches(t, r, tt.own...)
-		ms, err := r.ExpandMixins(strings.Fields(tt.mixins))
+		ms, err := r.Mixins().Expand(strings.Fields(tt.mixins))
 		must(t, err)
-		composed := r.Compose(ms, own)
+		composed := r.Mixins().Compose(ms, own)
 		if len(composed) != len(tt.want) {
 			t.Errorf("%q + %q: composed %d components, want %d", tt.mixins, tt.own, len(composed), len(tt.want))
 		}
-		e, err := r.Instantiate(ecs.Entity{}, strings.Fields(tt.mixins), own)
+		e, err := r.Mixins().Instantiate(ecs.Entity{}, strings.Fields(tt.mixins), own)
 		must(t, err)
 		for name, want := range tt.want {
 			if got, err := r.Attr(e, name); err != nil || got != want {
@@ -163,9 +163,9 @@ func TestComposePrecedence(t *testing.T) {
 // twice does not change the mixins.
 func TestComposeDoesNotAlias(t *testing.T) {
 	_, r := mixinRegistry(t, "red:| unit=name: red; hp: 10")
-	m, _ := r.Mixin("red")
+	m, _ := r.Mixins().Get("red")
 	own := namedPatches(t, r, "unit=name: green")
-	_ = r.Compose([]*Mixin{m}, own)
+	_ = r.Mixins().Compose([]*Mixin{m}, own)
 	if got := m.Components[0].Patch[0].Value; got != "red" {
 		t.Errorf("mixin changed by Compose: %v", got)
 	}
@@ -189,9 +189,9 @@ func TestInstantiate(t *testing.T) {
 		_, err := Register(r, n.name, d)
 		must(t, err)
 	}
-	r.DefineMixin(&Mixin{ID: "m", Components: namedPatches(t, r, "top=n: 1", "base=n: 2")})
+	r.Mixins().Define(&Mixin{ID: "m", Components: namedPatches(t, r, "top=n: 1", "base=n: 2")})
 	parent := w.NewEntity()
-	e, err := r.Instantiate(parent, []string{"m"}, nil)
+	e, err := r.Mixins().Instantiate(parent, []string{"m"}, nil)
 	must(t, err)
 	// base is given by the mixin after top, yet initialised first with
 	// its data: no init with defaults followed by an update.
@@ -203,20 +203,20 @@ func TestInstantiate(t *testing.T) {
 	}
 
 	n := w.Len()
-	if _, err := r.Instantiate(parent, []string{"nope"}, nil); fmt.Sprint(err) != `unknown mixin "nope"` {
+	if _, err := r.Mixins().Instantiate(parent, []string{"nope"}, nil); fmt.Sprint(err) != `unknown mixin "nope"` {
 		t.Errorf("unknown mixin: %v", err)
 	}
-	r.DefineMixin(&Mixin{ID: "ghost", Components: []NamedPatch{{Name: "ghost"}}})
-	if _, err := r.Instantiate(parent, []string{"ghost"}, nil); fmt.Sprint(err) != `unknown component "ghost"` {
+	r.Mixins().Define(&Mixin{ID: "ghost", Components: []NamedPatch{{Name: "ghost"}}})
+	if _, err := r.Mixins().Instantiate(parent, []string{"ghost"}, nil); fmt.Sprint(err) != `unknown component "ghost"` {
 		t.Errorf("unknown component: %v", err)
 	}
 	bad := []NamedPatch{{Name: "top", Patch: Patch{{Index: 5, Value: 1}}}}
-	if _, err := r.Instantiate(parent, nil, bad); fmt.Sprint(err) != "registry: set top: property index 5 out of range" {
+	if _, err := r.Mixins().Instantiate(parent, nil, bad); fmt.Sprint(err) != "registry: set top: property index 5 out of range" {
 		t.Errorf("bad patch: %v", err)
 	}
 	dead := w.NewEntity()
 	must(t, w.Destroy(dead))
-	if _, err := r.Instantiate(dead, nil, nil); err == nil {
+	if _, err := r.Mixins().Instantiate(dead, nil, nil); err == nil {
 		t.Error("Instantiate under a dead parent succeeded")
 	}
 	if w.Len() != n {
@@ -239,7 +239,7 @@ func chainMixins(r *Registry, n, cycleTo int) {
 		case cycleTo >= 0:
 			m.Mixins = []string{fmt.Sprintf("m%d", cycleTo)}
 		}
-		r.DefineMixin(m)
+		r.Mixins().Define(m)
 	}
 }
 
@@ -251,7 +251,7 @@ func TestExpandMixinsLongChains(t *testing.T) {
 		_, r := newTestRegistry(t)
 		chainMixins(r, n, -1)
 		start := time.Now()
-		ms, err := r.ExpandMixins([]string{"m0", "m5", "m0"})
+		ms, err := r.Mixins().Expand([]string{"m0", "m5", "m0"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +276,7 @@ func TestMixinCyclesEveryLength(t *testing.T) {
 			// m0 .. m(lead-1) lead into the cycle m(lead) .. m(lead+n-1).
 			chainMixins(r, lead+n, lead)
 			start := time.Now()
-			_, err := r.ExpandMixins([]string{"m0"})
+			_, err := r.Mixins().Expand([]string{"m0"})
 			var me *MixinError
 			if !errors.As(err, &me) || len(me.Cycle) != n || me.Cycle[0] != fmt.Sprintf("m%d", lead) {
 				t.Fatalf("cycle %d after %d: %v", n, lead, err)
@@ -344,10 +344,10 @@ func TestCheckMixins(t *testing.T) {
 	all := make([]string, n)
 	for i := range n {
 		all[i] = fmt.Sprintf("w%d", i)
-		r2.DefineMixin(&Mixin{ID: all[i], Mixins: slices.Clone(all[:i])})
+		r2.Mixins().Define(&Mixin{ID: all[i], Mixins: slices.Clone(all[:i])})
 	}
 	CheckMixins(all, r2.lookupMixin, func(e *MixinError) { t.Errorf("wide DAG: %v", e) })
-	ms, err := r2.ExpandMixins(all[n-1:])
+	ms, err := r2.Mixins().Expand(all[n-1:])
 	if err != nil || len(ms) != n || ms[0].ID != "w0" {
 		t.Errorf("wide DAG expansion: %d mixins, %v", len(ms), err)
 	}

@@ -22,7 +22,7 @@ import (
 const PrefabComponent = "prefab"
 
 // Prefab is a named entity subtree, instanced whole by
-// [Registry.InstantiatePrefab] (and the spawner's `prefab` property);
+// [Prefabs.Instantiate] (and the spawner's `prefab` property);
 // the loader defines the prefabs of a scene. Its nodes hold their
 // components composed (mixins and base prefabs applied), so
 // instantiating parses nothing.
@@ -38,7 +38,7 @@ type PrefabNode struct {
 	// Key is the node's name inside the prefab (an unnamed child's
 	// 0-based rank among the unnamed children of its parent, in
 	// decimal); "" for the root.
-	// An instance's part keeps it ([Registry.PartKey]), and an instance
+	// An instance's part keeps it ([Prefabs.PartKey]), and an instance
 	// with an id gives the part the id "<instance id>/<key>" (nested
 	// parts: "<parent's id>/<key>").
 	Key string
@@ -73,7 +73,7 @@ type partSlot struct {
 // PrefabRef is the value of the [PrefabComponent] marker.
 type PrefabRef string
 
-// DefinePrefab defines (or replaces) a prefab. It registers the
+// Define defines (or replaces) a prefab. It registers the
 // [PrefabComponent] marker the first time, and fails if a component of
 // that name was registered otherwise.
 //
@@ -81,7 +81,8 @@ type PrefabRef string
 // (*ReadOnlyError), except the marker of a nested instance naming the
 // prefab its node instantiates (PrefabNode.Prefab), as the loader writes
 // it.
-func (r *Registry) DefinePrefab(p *Prefab) error {
+func (pfs *Prefabs) Define(p *Prefab) error {
+	r := pfs.r
 	if _, err := r.prefabMarker(); err != nil {
 		return err
 	}
@@ -113,17 +114,22 @@ func prefabSize(n *PrefabNode, memo map[*PrefabNode]int) int {
 	return k
 }
 
-// RemovePrefab forgets a prefab. Its instances stay as they are.
-func (r *Registry) RemovePrefab(name string) { delete(r.prefabs.defs, name) }
+// Remove forgets a prefab. Its instances stay as they are.
+func (pfs *Prefabs) Remove(name string) {
+	r := pfs.r
+	delete(r.prefabs.defs, name)
+}
 
-// Prefab returns the prefab defined under name.
-func (r *Registry) Prefab(name string) (*Prefab, bool) {
+// Get returns the prefab defined under name.
+func (pfs *Prefabs) Get(name string) (*Prefab, bool) {
+	r := pfs.r
 	p, ok := r.prefabs.defs[name]
 	return p, ok
 }
 
-// PrefabNames returns the names of the defined prefabs, sorted.
-func (r *Registry) PrefabNames() []string {
+// Names returns the names of the defined prefabs, sorted.
+func (pfs *Prefabs) Names() []string {
+	r := pfs.r
 	out := make([]string, 0, len(r.prefabs.defs))
 	for n := range r.prefabs.defs {
 		out = append(out, n)
@@ -163,16 +169,18 @@ func (r *Registry) prefabMarker() (*Component, error) {
 	return c, nil
 }
 
-// IsPrefabMarker reports whether c is the [PrefabComponent] marker of
+// IsMarker reports whether c is the [PrefabComponent] marker of
 // its Registry, which exports write as `prefab: NAME`, not as a
 // component.
-func (r *Registry) IsPrefabMarker(c *Component) bool {
+func (pfs *Prefabs) IsMarker(c *Component) bool {
+	r := pfs.r
 	return c != nil && c == r.prefabs.comp
 }
 
-// PrefabOf returns the prefab e is an instance of ("" for none), as its
+// Of returns the prefab e is an instance of ("" for none), as its
 // marker says.
-func (r *Registry) PrefabOf(e ecs.Entity) string {
+func (pfs *Prefabs) Of(e ecs.Entity) string {
+	r := pfs.r
 	if r.prefabs.comp == nil {
 		return ""
 	}
@@ -186,7 +194,8 @@ func (r *Registry) PrefabOf(e ecs.Entity) string {
 // its name inside the prefab ("" forgets it). The loader and
 // InstantiatePrefab call it; exports and hot reload use it to match the
 // part with the prefab's node.
-func (r *Registry) SetPartKey(e ecs.Entity, key string) {
+func (pfs *Prefabs) SetPartKey(e ecs.Entity, key string) {
+	r := pfs.r
 	st := &r.prefabs
 	i := int(e.Index())
 	if key == "" {
@@ -206,7 +215,8 @@ func (r *Registry) SetPartKey(e ecs.Entity, key string) {
 }
 
 // PartKey returns e's name inside the prefab it is a part of, or "".
-func (r *Registry) PartKey(e ecs.Entity) string {
+func (pfs *Prefabs) PartKey(e ecs.Entity) string {
+	r := pfs.r
 	st := &r.prefabs
 	if i := int(e.Index()); i < len(st.parts) && st.parts[i].e == e {
 		return st.parts[i].key
@@ -214,26 +224,28 @@ func (r *Registry) PartKey(e ecs.Entity) string {
 	return ""
 }
 
-// InstantiatePrefab creates an instance of the prefab name under parent
+// Instantiate creates an instance of the prefab name under parent
 // (a root if parent is the zero Entity): the prefab's root entity with
 // the marker [PrefabComponent], and its whole subtree, each entity with
 // its composed components and classes, children in order. With an id,
 // the root gets it and each part "<parent's id>/<key>". On an error
 // nothing is left behind.
-func (r *Registry) InstantiatePrefab(parent ecs.Entity, name, id string) (ecs.Entity, error) {
-	return r.InstantiatePrefabOver(parent, name, id, nil, nil)
+func (pfs *Prefabs) Instantiate(parent ecs.Entity, name, id string) (ecs.Entity, error) {
+	r := pfs.r
+	return r.Prefabs().InstantiateOver(parent, name, id, nil, nil)
 }
 
-// InstantiatePrefabOver is [Registry.InstantiatePrefab] with the
+// InstantiateOver is [Prefabs.Instantiate] with the
 // components of the mixins mixinIDs and then own written over the
 // root's, per property, as an instance's mixins and own components are
 // in a scene (the spawner's prefab property uses it). The Registry keeps
-// what they give until the root is destroyed ([Registry.PrefabOverrides]),
+// what they give until the root is destroyed ([Prefabs.Overrides]),
 // so that hot reload leaves those properties to the instance when the
 // prefab changes, as it does for an instance a scene writes. A read-only
 // component among them (the marker itself, say) is refused
 // (*ReadOnlyError) before anything is made.
-func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
+func (pfs *Prefabs) InstantiateOver(parent ecs.Entity, name, id string, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
+	r := pfs.r
 	p, ok := r.prefabs.defs[name]
 	if !ok {
 		return ecs.Entity{}, fmt.Errorf("registry: unknown prefab %q%s", name, nearestPrefab(r, name))
@@ -245,19 +257,19 @@ func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mix
 	}
 	var over []NamedPatch
 	if len(mixinIDs) > 0 || len(own) > 0 {
-		ms, err := r.ExpandMixins(mixinIDs)
+		ms, err := r.Mixins().Expand(mixinIDs)
 		if err != nil {
 			return ecs.Entity{}, err
 		}
-		over = r.Compose(ms, own)
+		over = r.Mixins().Compose(ms, own)
 		for _, np := range over {
-			if err := r.CheckWritable("add", np.Name); err != nil {
+			if err := r.checkWritable("add", np.Name); err != nil {
 				return ecs.Entity{}, err
 			}
 		}
 	}
 	marker := NamedPatch{Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef(name)}}}
-	e, err := r.instantiateNode(parent, p.Root, id, marker, over)
+	e, err := r.instantiateNode(parent, p.Root, id, "", marker, over)
 	if err != nil {
 		if !e.IsZero() {
 			_ = r.w.Destroy(e)
@@ -268,23 +280,25 @@ func (r *Registry) InstantiatePrefabOver(parent ecs.Entity, name, id string, mix
 		r.prefabs.made = map[ecs.Entity][]NamedPatch{}
 	}
 	r.prefabs.made[e] = over
-	r.EmitLoaded(e)
+	r.Events().EmitLoaded(e)
 	return e, nil
 }
 
-// PrefabOverrides returns what [Registry.InstantiatePrefabOver] wrote
+// Overrides returns what [Prefabs.InstantiateOver] wrote
 // over the prefab's root when it made e (mixins and own components
 // composed), or nil. The slice is the Registry's: do not modify it.
-func (r *Registry) PrefabOverrides(e ecs.Entity) []NamedPatch {
+func (pfs *Prefabs) Overrides(e ecs.Entity) []NamedPatch {
+	r := pfs.r
 	return r.prefabs.made[e]
 }
 
-// SpawnedInstances returns the roots of the live instances that
-// [Registry.InstantiatePrefab] and [Registry.InstantiatePrefabOver]
+// Spawned returns the roots of the live instances that
+// [Prefabs.Instantiate] and [Prefabs.InstantiateOver]
 // made (not those a loader builds from a scene), sorted by entity
 // index. Hot reload walks them to make them follow an edit of their
 // prefab.
-func (r *Registry) SpawnedInstances() []ecs.Entity {
+func (pfs *Prefabs) Spawned() []ecs.Entity {
+	r := pfs.r
 	out := make([]ecs.Entity, 0, len(r.prefabs.made))
 	for e := range r.prefabs.made {
 		out = append(out, e)
@@ -296,10 +310,11 @@ func (r *Registry) SpawnedInstances() []ecs.Entity {
 // maxPrefabSize caps the entity count PrefabSize reports.
 const maxPrefabSize = 1 << 53
 
-// PrefabSize returns the number of entities an instance of the prefab
+// Size returns the number of entities an instance of the prefab
 // name has (0 if it is not defined), as counted when it was defined: a
 // program that changes a prefab's nodes afterwards defines it again.
-func (r *Registry) PrefabSize(name string) int {
+func (pfs *Prefabs) Size(name string) int {
+	r := pfs.r
 	p, ok := r.prefabs.defs[name]
 	if !ok {
 		return 0
@@ -307,70 +322,53 @@ func (r *Registry) PrefabSize(name string) int {
 	return p.size
 }
 
-// instantiateNode creates the entity of n under parent with the id
-// given, and its subtree; over (composed) is written over n's
-// components per property, and marker, if it has a name, set over them.
-// It returns the entity made, also on an error.
-func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id string, marker NamedPatch, over []NamedPatch) (ecs.Entity, error) {
-	e := r.w.NewEntity()
-	if !parent.IsZero() {
-		if err := r.w.SetParent(e, parent); err != nil {
-			_ = r.w.Destroy(e)
-			return ecs.Entity{}, err
-		}
-	}
-	if id != "" {
-		if err := r.SetEntityID(e, id); err != nil {
-			return e, err
-		}
-	}
-	if len(n.Class) > 0 {
-		if err := r.SetClasses(e, n.Class); err != nil {
-			return e, err
-		}
-	}
+// instantiateNode creates the entity of n under parent with the id and
+// part key given (see Registry.Create), and its subtree; over (composed)
+// is written over n's components per property, and marker, if it has a
+// name, set over them. If a part of its subtree fails, it returns the
+// entity made with the error, for the caller to destroy.
+func (r *Registry) instantiateNode(parent ecs.Entity, n *PrefabNode, id, key string, marker NamedPatch, over []NamedPatch) (ecs.Entity, error) {
 	comps := n.Components
 	if len(over) > 0 {
-		comps = r.Compose([]*Mixin{{Components: comps}}, over)
+		comps = r.Mixins().Compose([]*Mixin{{Components: comps}}, over)
 	}
 	if marker.Name != "" {
 		comps = append(comps[:len(comps):len(comps)], marker)
 	}
 	// The Registry's own rights: the marker is read-only, and the
 	// node's components were checked by DefinePrefab, over by the caller.
-	if err := r.setMany(e, comps, true); err != nil {
-		return e, err
+	e, err := r.create(parent, &CreateSpec{ID: id, Classes: n.Class, Components: comps, PartKey: key}, true)
+	if err != nil {
+		return ecs.Entity{}, err
 	}
 	for _, ch := range n.Children {
 		cid := ""
 		if id != "" {
 			cid = id + "/" + ch.Key
 		}
-		c, err := r.instantiateNode(e, ch, cid, NamedPatch{}, nil)
-		if err != nil {
+		if _, err := r.instantiateNode(e, ch, cid, ch.Key, NamedPatch{}, nil); err != nil {
 			return e, err
 		}
-		r.SetPartKey(c, ch.Key)
 	}
 	return e, nil
 }
 
 func nearestPrefab(r *Registry, name string) string {
-	return didyoumean.Hint(name, r.PrefabNames())
+	return didyoumean.Hint(name, r.Prefabs().Names())
 }
 
 // InstantiatePart creates the prefab node n (a part of an instance)
 // under parent, with its subtree: the part's key recorded, the id given
 // (its parts get "<id>/<key>"). Hot reload uses it to add a part a
 // prefab edit adds to an instance spawned at run time.
-func (r *Registry) InstantiatePart(parent ecs.Entity, n *PrefabNode, id string) (ecs.Entity, error) {
-	e, err := r.instantiateNode(parent, n, id, NamedPatch{}, nil)
+func (pfs *Prefabs) InstantiatePart(parent ecs.Entity, n *PrefabNode, id string) (ecs.Entity, error) {
+	r := pfs.r
+	e, err := r.instantiateNode(parent, n, id, n.Key, NamedPatch{}, nil)
 	if err != nil {
 		if !e.IsZero() {
 			_ = r.w.Destroy(e)
 		}
 		return ecs.Entity{}, err
 	}
-	r.SetPartKey(e, n.Key)
 	return e, nil
 }

@@ -14,30 +14,30 @@ import (
 // id) leaves nothing behind.
 func TestInstantiatePrefabOver(t *testing.T) {
 	w, r := mixinRegistry(t, "tough: | unit=hp: 500; name: tank")
-	must(t, r.DefinePrefab(&Prefab{Name: "squad", Root: &PrefabNode{
+	must(t, r.Prefabs().Define(&Prefab{Name: "squad", Root: &PrefabNode{
 		Components: namedPatches(t, r, "unit=hp: 10; name: lead; pos: 1 1 1"),
 		Children:   []*PrefabNode{{Key: "0", Components: namedPatches(t, r, "unit=hp: 5")}},
 	}}))
-	e, err := r.InstantiatePrefabOver(ecs.Entity{}, "squad", "s1", []string{"tough"}, namedPatches(t, r, "unit=hp: 7"))
+	e, err := r.Prefabs().InstantiateOver(ecs.Entity{}, "squad", "s1", []string{"tough"}, namedPatches(t, r, "unit=hp: 7"))
 	must(t, err)
 	if got, _ := r.Attr(e, "unit"); got != "hp: 7; name: tank; pos: 1 1 1" {
 		t.Errorf("root unit %q", got)
 	}
 	part, _ := r.EntityByID("s1/0")
-	if got, _ := r.Attr(part, "unit"); got != "hp: 5; name: grunt; pos: 0 1 0" || r.PartKey(part) != "0" {
-		t.Errorf("part unit %q, key %q", got, r.PartKey(part))
+	if got, _ := r.Attr(part, "unit"); got != "hp: 5; name: grunt; pos: 0 1 0" || r.Prefabs().PartKey(part) != "0" {
+		t.Errorf("part unit %q, key %q", got, r.Prefabs().PartKey(part))
 	}
-	over := r.PrefabOverrides(e)
+	over := r.Prefabs().Overrides(e)
 	if len(over) != 1 || over[0].Name != "unit" || len(over[0].Patch) != 2 {
 		t.Errorf("overrides %+v, want unit hp and name", over)
 	}
-	plain, err := r.InstantiatePrefab(ecs.Entity{}, "squad", "")
+	plain, err := r.Prefabs().Instantiate(ecs.Entity{}, "squad", "")
 	must(t, err)
-	if r.PrefabOverrides(plain) != nil {
+	if r.Prefabs().Overrides(plain) != nil {
 		t.Error("an instance made without overrides has some")
 	}
 	must(t, w.Destroy(e))
-	if r.PrefabOverrides(e) != nil {
+	if r.Prefabs().Overrides(e) != nil {
 		t.Error("the overrides outlive the instance")
 	}
 
@@ -58,7 +58,7 @@ func TestInstantiatePrefabOver(t *testing.T) {
 			must(t, r.SetEntityID(x, tt.id))
 			n++
 		}
-		_, err := r.InstantiatePrefabOver(ecs.Entity{}, tt.name, tt.id, tt.mixins, tt.own)
+		_, err := r.Prefabs().InstantiateOver(ecs.Entity{}, tt.name, tt.id, tt.mixins, tt.own)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s %v %v: %v, want %s", tt.name, tt.mixins, tt.own, err, tt.want)
 		}
@@ -77,11 +77,11 @@ func TestPrefabSizeShared(t *testing.T) {
 	for range 40 {
 		n = &PrefabNode{Key: "0", Children: []*PrefabNode{n, n}}
 	}
-	must(t, r.DefinePrefab(&Prefab{Name: "huge", Root: n}))
-	if got, want := r.PrefabSize("huge"), 1<<41-1; got != want {
+	must(t, r.Prefabs().Define(&Prefab{Name: "huge", Root: n}))
+	if got, want := r.Prefabs().Size("huge"), 1<<41-1; got != want {
 		t.Errorf("PrefabSize = %d, want %d", got, want)
 	}
-	if got := r.PrefabSize("none"); got != 0 {
+	if got := r.Prefabs().Size("none"); got != 0 {
 		t.Errorf("PrefabSize of an unknown prefab = %d", got)
 	}
 }
@@ -91,7 +91,7 @@ func TestPrefabSizeShared(t *testing.T) {
 // prefab (a fake instance); it is refused when added.
 func TestDependencyOnPrefabMarker(t *testing.T) {
 	w, r := mixinRegistry(t)
-	must(t, r.DefinePrefab(&Prefab{Name: "p", Root: &PrefabNode{}})) // registers the marker
+	must(t, r.Prefabs().Define(&Prefab{Name: "p", Root: &PrefabNode{}})) // registers the marker
 	_, err := Register(r, "fake", Definition[lcUnit]{Dependencies: []string{PrefabComponent}})
 	must(t, err)
 	e := w.NewEntity()

@@ -78,9 +78,15 @@ func (c *Component) refuse(op, name string, priv bool) error {
 }
 
 // CheckWritable returns the *ReadOnlyError a public write op ("set",
-// "remove" or "add") of the component name would return, or nil: for a
-// caller that checks a whole request before changing anything.
-func (r *Registry) CheckWritable(op, name string) error {
+// "remove" or "add") of the component would return, or nil: for a caller
+// that checks a whole request before changing anything. name is the
+// component's name as written (an instance's, "score__q"), for the
+// error.
+func (c *Component) CheckWritable(op, name string) error { return c.refuse(op, name, false) }
+
+// checkWritable is [Component.CheckWritable] by name: an unknown name is
+// an error too.
+func (r *Registry) checkWritable(op, name string) error {
 	c, _, err := r.Lookup(name)
 	if err != nil {
 		return err
@@ -135,7 +141,7 @@ func (r *Registry) checkPrefabNode(prefab string, n *PrefabNode, root bool, seen
 		if !c.readOnly {
 			continue
 		}
-		if r.IsPrefabMarker(c) && !root && n.Prefab != "" && len(np.Patch) == 1 && np.Patch[0].Value == PrefabRef(n.Prefab) {
+		if r.Prefabs().IsMarker(c) && !root && n.Prefab != "" && len(np.Patch) == 1 && np.Patch[0].Value == PrefabRef(n.Prefab) {
 			continue
 		}
 		where := "its root"

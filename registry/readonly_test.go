@@ -23,10 +23,10 @@ func readOnlyRegistry(t *testing.T) (*ecs.World, *Registry) {
 	must(t, err)
 	_, err = Register(r, "tracked", Definition[lcSound]{Dependencies: []string{"score"}})
 	must(t, err)
-	must(t, r.DefinePrefab(&Prefab{Name: "rock", Root: &PrefabNode{Components: namedPatches(t, r, "unit=hp: 9")}}))
-	must(t, r.DefinePrefab(&Prefab{Name: "boulder", Root: &PrefabNode{Components: namedPatches(t, r, "unit=hp: 90")}}))
-	r.DefineMixin(&Mixin{ID: "cheat", Components: []NamedPatch{{Name: "score", Patch: Patch{{Index: 0, Value: 99}}}}})
-	r.DefineMixin(&Mixin{ID: "fake", Components: []NamedPatch{{Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef("rock")}}}}})
+	must(t, r.Prefabs().Define(&Prefab{Name: "rock", Root: &PrefabNode{Components: namedPatches(t, r, "unit=hp: 9")}}))
+	must(t, r.Prefabs().Define(&Prefab{Name: "boulder", Root: &PrefabNode{Components: namedPatches(t, r, "unit=hp: 90")}}))
+	r.Mixins().Define(&Mixin{ID: "cheat", Components: []NamedPatch{{Name: "score", Patch: Patch{{Index: 0, Value: 99}}}}})
+	r.Mixins().Define(&Mixin{ID: "fake", Components: []NamedPatch{{Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef("rock")}}}}})
 	return w, r
 }
 
@@ -36,7 +36,7 @@ func readOnlyRegistry(t *testing.T) (*ecs.World, *Registry) {
 // changing nothing: no value set or removed, no entity made.
 func TestReadOnlyWrites(t *testing.T) {
 	w, r := readOnlyRegistry(t)
-	inst, err := r.InstantiatePrefab(ecs.Entity{}, "rock", "")
+	inst, err := r.Prefabs().Instantiate(ecs.Entity{}, "rock", "")
 	must(t, err)
 	kept := w.NewEntity()
 	must(t, r.Privileged().SetPatch(kept, "score", Patch{{Index: 0, Value: 5}}, Merge))
@@ -65,24 +65,27 @@ func TestReadOnlyWrites(t *testing.T) {
 		{"Remove marker", func() error { return r.Remove(inst, PrefabComponent) }},
 		{"SetMany marker", func() error { return r.SetMany(bare, []NamedPatch{{Name: PrefabComponent, Patch: marker("rock")}}) }},
 		{"Instantiate own", func() error {
-			_, err := r.Instantiate(ecs.Entity{}, nil, []NamedPatch{{Name: "unit"}, {Name: "score"}})
+			_, err := r.Mixins().Instantiate(ecs.Entity{}, nil, []NamedPatch{{Name: "unit"}, {Name: "score"}})
 			return err
 		}},
-		{"Instantiate mixin", func() error { _, err := r.Instantiate(ecs.Entity{}, []string{"plain", "cheat"}, nil); return err }},
-		{"Instantiate fake", func() error { _, err := r.Instantiate(ecs.Entity{}, []string{"fake"}, nil); return err }},
+		{"Instantiate mixin", func() error {
+			_, err := r.Mixins().Instantiate(ecs.Entity{}, []string{"plain", "cheat"}, nil)
+			return err
+		}},
+		{"Instantiate fake", func() error { _, err := r.Mixins().Instantiate(ecs.Entity{}, []string{"fake"}, nil); return err }},
 		{"InstantiatePrefabOver own", func() error {
-			_, err := r.InstantiatePrefabOver(ecs.Entity{}, "rock", "", nil, []NamedPatch{{Name: PrefabComponent, Patch: marker("boulder")}})
+			_, err := r.Prefabs().InstantiateOver(ecs.Entity{}, "rock", "", nil, []NamedPatch{{Name: PrefabComponent, Patch: marker("boulder")}})
 			return err
 		}},
 		{"InstantiatePrefabOver mixin", func() error {
-			_, err := r.InstantiatePrefabOver(ecs.Entity{}, "rock", "", []string{"cheat"}, nil)
+			_, err := r.Prefabs().InstantiateOver(ecs.Entity{}, "rock", "", []string{"cheat"}, nil)
 			return err
 		}},
 		{"DefinePrefab root", func() error {
-			return r.DefinePrefab(&Prefab{Name: "forged", Root: &PrefabNode{Components: []NamedPatch{{Name: "score"}}}})
+			return r.Prefabs().Define(&Prefab{Name: "forged", Root: &PrefabNode{Components: []NamedPatch{{Name: "score"}}}})
 		}},
 		{"DefinePrefab part marker", func() error {
-			return r.DefinePrefab(&Prefab{Name: "forged", Root: &PrefabNode{Children: []*PrefabNode{
+			return r.Prefabs().Define(&Prefab{Name: "forged", Root: &PrefabNode{Children: []*PrefabNode{
 				{Key: "0", Prefab: "rock", Components: []NamedPatch{{Name: PrefabComponent, Patch: marker("boulder")}}},
 			}}})
 		}},
@@ -109,10 +112,10 @@ func TestReadOnlyWrites(t *testing.T) {
 	if r.Has(bare, "unit") {
 		t.Error("a refused SetMany set its other components")
 	}
-	if _, ok := r.Prefab("forged"); ok {
+	if _, ok := r.Prefabs().Get("forged"); ok {
 		t.Error("a prefab with a read-only component was defined")
 	}
-	if got := r.PrefabOf(inst); got != "rock" {
+	if got := r.Prefabs().Of(inst); got != "rock" {
 		t.Errorf("instance marker %q", got)
 	}
 }
@@ -151,14 +154,14 @@ func TestReadOnlyOwners(t *testing.T) {
 	if r.Has(e, "score__x") {
 		t.Error("privileged remove")
 	}
-	must(t, r.DefinePrefab(&Prefab{Name: "pile", Root: &PrefabNode{Children: []*PrefabNode{
+	must(t, r.Prefabs().Define(&Prefab{Name: "pile", Root: &PrefabNode{Children: []*PrefabNode{
 		{Key: "0", Prefab: "rock", Components: []NamedPatch{{Name: "unit"}, {Name: PrefabComponent, Patch: Patch{{Index: 0, Value: PrefabRef("rock")}}}}},
 	}}}))
-	pile, err := r.InstantiatePrefab(ecs.Entity{}, "pile", "pile")
+	pile, err := r.Prefabs().Instantiate(ecs.Entity{}, "pile", "pile")
 	must(t, err)
 	part, _ := r.EntityByID("pile/0")
-	if r.PrefabOf(pile) != "pile" || r.PrefabOf(part) != "rock" {
-		t.Errorf("markers %q %q", r.PrefabOf(pile), r.PrefabOf(part))
+	if r.Prefabs().Of(pile) != "pile" || r.Prefabs().Of(part) != "rock" {
+		t.Errorf("markers %q %q", r.Prefabs().Of(pile), r.Prefabs().Of(part))
 	}
 	d := w.NewEntity()
 	must(t, r.Set(d, "tracked", ""))
@@ -179,10 +182,22 @@ func TestReadOnlyOwners(t *testing.T) {
 	if a, _ := r.Attr(d, "score"); a != "points: 0" || ran != 1 {
 		t.Errorf("after a refused write in a tick (%d ticks): %q", ran, a)
 	}
-	if err := r.CheckWritable("add", "unit"); err != nil {
+	if err := r.checkWritable("add", "unit"); err != nil {
 		t.Errorf("CheckWritable(unit): %v", err)
 	}
-	if err := r.CheckWritable("add", "score__q"); !errors.Is(err, ErrReadOnly) {
+	if err := r.checkWritable("add", "score__q"); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("CheckWritable(score__q): %v", err)
+	}
+	if err := r.checkWritable("add", "nope"); err == nil {
+		t.Error("CheckWritable of an unknown name: no error")
+	}
+	score, _ := r.Component("score")
+	var ro *ReadOnlyError
+	if err := score.CheckWritable("remove", "score__q"); !errors.As(err, &ro) || ro.Op != "remove" || ro.Component != "score__q" {
+		t.Errorf("Component.CheckWritable: %v", err)
+	}
+	unit, _ := r.Component("unit")
+	if err := unit.CheckWritable("set", "unit"); err != nil {
+		t.Errorf("Component.CheckWritable(unit): %v", err)
 	}
 }

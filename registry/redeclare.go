@@ -17,8 +17,8 @@ func (r *Registry) nameOf(id ecs.ID) string {
 }
 
 // Redeclare replaces the schema of a declared (data-only) component, for
-// example when a scene file's components section changes during hot
-// reload. Existing data is migrated property by property, by name: a
+// the code that owns the declaration: the loader, when a scene file's
+// components section changes during hot reload. Existing data is migrated property by property, by name: a
 // property kept with the same type keeps its value; one whose type changed
 // is converted through its text form when the new type accepts it; one
 // that is new takes its default. What could not be migrated is returned as
@@ -26,7 +26,8 @@ func (r *Registry) nameOf(id ecs.ID) string {
 //
 // The component gets new storage (a new ecs ID); selectors compiledSelector
 // before should be compiled again.
-func (r *Registry) Redeclare(name string, s *Schema) (notes []string, err error) {
+func (p Privileged) Redeclare(name string, s *Schema) (notes []string, err error) {
+	r := p.r
 	old, ok := r.comps[name]
 	if !ok || !old.Declared {
 		return nil, fmt.Errorf("registry: %q is not a declared component", name)

@@ -46,7 +46,7 @@ func TestRedeclare(t *testing.T) {
 		{Name: "bounded", Type: "number", Max: f(10)},
 	}, r.Types())
 	must(t, err)
-	notes, err := r.Redeclare("stats", s2)
+	notes, err := r.Privileged().Redeclare("stats", s2)
 	must(t, err)
 
 	want := []string{
@@ -86,7 +86,7 @@ func TestRedeclare(t *testing.T) {
 		t.Errorf("selector on the new property: %v", err)
 	}
 	// Again: the next internal name.
-	_, err = r.Redeclare("stats", s1)
+	_, err = r.Privileged().Redeclare("stats", s1)
 	must(t, err)
 	if c, _ := r.Component("stats"); w.ComponentName(c.ID) != "stats@3" {
 		t.Errorf("second Redeclare stored as %q", w.ComponentName(c.ID))
@@ -95,7 +95,7 @@ func TestRedeclare(t *testing.T) {
 	_, err = Register(r, "unit", Definition[lcUnit]{})
 	must(t, err)
 	for _, name := range []string{"unit", "nobody"} {
-		if _, err := r.Redeclare(name, s2); fmt.Sprint(err) != fmt.Sprintf("registry: %q is not a declared component", name) {
+		if _, err := r.Privileged().Redeclare(name, s2); fmt.Sprint(err) != fmt.Sprintf("registry: %q is not a declared component", name) {
 			t.Errorf("Redeclare(%s) = %v", name, err)
 		}
 	}

@@ -55,6 +55,7 @@ type Registry struct {
 	nextTap   int
 
 	pausedTag ecs.ID
+	groups    groups // Prefabs, Mixins, Events
 	started   bool
 	paused    bool
 	inTick    bool
@@ -94,23 +95,24 @@ func New(w *ecs.World) *Registry {
 		listeners: make(map[uint32][]listener),
 	}
 	r.sched = newSchedule(r)
-	id, err := w.RegisterTag("paused")
+	id, err := w.RegisterTag(PausedTag)
 	if err != nil {
 		panic(fmt.Sprintf("registry.New: %v (the World already has a component named paused)", err))
 	}
 	r.pausedTag = id
+	r.groups = groups{Prefabs{r}, Mixins{r}, Events{r}}
 	r.sel = newSelectorEngine(r)
 	w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		delete(r.listeners, e.Index())
 	})
 	w.Observe(ecs.ChildAttached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		if p, ok := w.Parent(e); ok {
-			r.Emit(p, "child-attached", ChildEvent{El: e}, true)
+			r.Events().Emit(p, "child-attached", ChildEvent{El: e}, true)
 		}
 	})
 	w.Observe(ecs.ChildDetached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		if p, ok := w.Parent(e); ok {
-			r.Emit(p, "child-detached", ChildEvent{El: e}, true)
+			r.Events().Emit(p, "child-detached", ChildEvent{El: e}, true)
 		}
 	})
 	return r
@@ -565,19 +567,28 @@ func (r *Registry) Lookup(name string) (*Component, ecs.ID, error) {
 	return c, id, err
 }
 
-// LookupExisting is like Lookup but never registers a new instance: an
-// instance never used so far reports ok=false.
-func (r *Registry) LookupExisting(name string) (*Component, ecs.ID, bool) {
+// lookupExisting is like Lookup but never registers a new instance: an
+// instance never used so far reports ok=false (c is then the component,
+// or nil for an unknown name).
+func (r *Registry) lookupExisting(name string) (*Component, ecs.ID, bool) {
 	c, ok := r.Component(name)
 	if !ok {
 		return nil, 0, false
 	}
+	id, ok := c.ExistingID(name)
+	return c, id, ok
+}
+
+// ExistingID returns the ecs ID that stores name, the component's own
+// name or one of its instances' ("sound__b"), if that storage exists: it
+// never registers an instance (see [Registry.Lookup], which does).
+func (c *Component) ExistingID(name string) (ecs.ID, bool) {
 	base, inst, isInst := strings.Cut(name, "__")
 	if !isInst {
-		return c, c.ID, base == c.Name
+		return c.ID, base == c.Name
 	}
 	id, ok := c.instances[inst]
-	return c, id, ok
+	return id, ok
 }
 
 // UnknownComponentError reports a component name that is neither

@@ -155,7 +155,7 @@ func interleaved(b *testing.B, names []string, cases ...func()) {
 // system it runs, on one worker: ticks of 64 systems that do nothing
 // (exclusive ones, or declared ones, which run under the parallel rules
 // in batches), against the loop before the schedule calling the same
-// hooks (FixedLoopTick), in turn within each iteration. Reported per
+// hooks (fixedLoopTick), in turn within each iteration. Reported per
 // system: the difference is the schedule's own cost.
 func BenchmarkScheduleOverheadPerSystem(b *testing.B) {
 	for _, decl := range []bool{false, true} {
@@ -181,7 +181,7 @@ func BenchmarkScheduleOverheadPerSystem(b *testing.B) {
 			}
 		}
 		b.Run(name, func(b *testing.B) {
-			interleaved(b, []string{"fixed-loop", "schedule"}, tick(r.FixedLoopTick), tick(r.Tick))
+			interleaved(b, []string{"fixed-loop", "schedule"}, tick(r.fixedLoopTick), tick(r.Tick))
 			// µs per tick of 64 systems: ns per system is µs*1000/64.
 		})
 	}

@@ -46,7 +46,7 @@ func parallelScene(t testing.TB, n, workers int) (*Registry, *[]string) {
 		if i%5 == 0 {
 			must(t, w.Add(e, tag.ID))
 		}
-		r.On(e, "ping", func(ev *Event) {
+		r.Events().On(e, "ping", func(ev *Event) {
 			mu.Lock()
 			*log = append(*log, fmt.Sprintf("ping %d %v", ev.Target.Index(), ev.Detail))
 			mu.Unlock()
@@ -208,7 +208,9 @@ func TestParallelMisuseIsRefused(t *testing.T) {
 			{"Add", "ecs: Add while the World is frozen", func(s *SystemContext, e ecs.Entity, other ecs.ID, _ *ecs.Filter) { _ = s.World.Add(e, other) }},
 			{"Destroy", "ecs: Destroy while the World is frozen", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) { _ = s.World.Destroy(e) }},
 			{"Set", "ecs: SetPtr while the World is frozen", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) { _ = s.Registry.Set(e, "mine", "n: 3") }},
-			{"Emit", "registry: Emit from a system running under the parallel rules", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) { s.Registry.Emit(e, "x", nil, false) }},
+			{"Emit", "registry: Events.Emit from a system running under the parallel rules", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) {
+				s.Registry.Events().Emit(e, "x", nil, false)
+			}},
 			{"QueryAll", "registry: a selector query from a system running under the parallel rules", func(s *SystemContext, _ ecs.Entity, _ ecs.ID, _ *ecs.Filter) { _, _ = s.Registry.QueryAll("[mine]") }},
 			{"Column", `component "other" is not among the components this query may use`, func(s *SystemContext, _ ecs.Entity, other ecs.ID, f *ecs.Filter) {
 				q := s.Query(f)

@@ -50,7 +50,7 @@ func BenchmarkScheduleScenes(b *testing.B) {
 					t0 := time.Now()
 					var err error
 					if i == 0 {
-						err = reg.FixedLoopTick(1.0 / 60)
+						err = registry.FixedLoopTick(reg, 1.0/60)
 					} else {
 						err = reg.Tick(1.0 / 60)
 					}

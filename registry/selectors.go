@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 	"unsafe"
@@ -226,8 +227,11 @@ func (st *entityStore) get(e ecs.Entity) *entInfo {
 // slot returns e's entry, making it if needed.
 func (st *entityStore) slot(e ecs.Entity) *entInfo {
 	i := int(e.Index())
-	if i >= len(st.ents) {
-		st.ents = append(st.ents, make([]entInfo, i+1-len(st.ents))...)
+	if n := len(st.ents); i >= n {
+		// Grow in place (geometrically, as append does) without a
+		// temporary slice of the new entries.
+		st.ents = slices.Grow(st.ents, i+1-n)[:i+1]
+		clear(st.ents[n:])
 	}
 	info := &st.ents[i]
 	if info.e != e {
@@ -380,7 +384,7 @@ func axisReader(p *Property, axis string) (selector.PropertyReader, bool) {
 			off := p.Offset + uintptr(i)*8
 			return selector.PropertyReader{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
 				return *(*float64)(unsafe.Add(q, off))
-			}}, true
+			}, Field: selector.FieldFloat64, Offset: off}, true
 		}
 	}
 	if p.FieldType == reflect.TypeFor[Color]() {
@@ -388,21 +392,24 @@ func axisReader(p *Property, axis string) (selector.PropertyReader, bool) {
 			off := p.Offset + uintptr(i)
 			return selector.PropertyReader{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
 				return float64(*(*uint8)(unsafe.Add(q, off)))
-			}}, true
+			}, Field: selector.FieldUint8, Offset: off}, true
 		}
 	}
 	return selector.PropertyReader{}, false
 }
 
 // propReader builds the reader for property p at byte offset off of the
-// component value.
+// component value. A plain field also gets its type for the selector's
+// column loops (fieldTypes); a duration (compared in seconds), an array
+// and a printed value do not.
 func propReader(p *Property, off uintptr) selector.PropertyReader {
 	at := func(q unsafe.Pointer) unsafe.Pointer { return unsafe.Add(q, off) }
 	ft := p.FieldType
-	sp := selector.PropertyReader{Type: p.Type.Name}
+	sp := selector.PropertyReader{Type: p.Type.Name, Field: fieldTypes[ft.Kind()], Offset: off}
 	if p.Type.GoType == reflect.TypeFor[time.Duration]() && ft.Kind() == reflect.Int64 {
 		sp.Kind = selector.KindNumber
 		sp.Num = func(q unsafe.Pointer) float64 { return time.Duration(*(*int64)(at(q))).Seconds() }
+		sp.Field = selector.NoField
 		return sp
 	}
 	switch ft.Kind() {
@@ -452,6 +459,7 @@ func propReader(p *Property, off uintptr) selector.PropertyReader {
 			return sp
 		}
 	}
+	sp.Field = selector.NoField
 	gt, typ := p.Type.GoType, p.Type
 	sp.Str = func(q unsafe.Pointer) string {
 		v := reflect.NewAt(ft, at(q)).Elem()
@@ -461,6 +469,16 @@ func propReader(p *Property, off uintptr) selector.PropertyReader {
 		return typ.Print(v.Interface())
 	}
 	return sp
+}
+
+// fieldTypes maps the kinds of Go types a selector reads as plain fields.
+var fieldTypes = map[reflect.Kind]selector.FieldType{
+	reflect.Float64: selector.FieldFloat64, reflect.Float32: selector.FieldFloat32,
+	reflect.Int: selector.FieldInt, reflect.Int8: selector.FieldInt8, reflect.Int16: selector.FieldInt16,
+	reflect.Int32: selector.FieldInt32, reflect.Int64: selector.FieldInt64,
+	reflect.Uint: selector.FieldUint, reflect.Uint8: selector.FieldUint8, reflect.Uint16: selector.FieldUint16,
+	reflect.Uint32: selector.FieldUint32, reflect.Uint64: selector.FieldUint64, reflect.Uintptr: selector.FieldUintptr,
+	reflect.Bool: selector.FieldBool, reflect.String: selector.FieldString,
 }
 
 var _ selector.Source = (*Registry)(nil)

@@ -22,6 +22,7 @@ type System struct {
 	// Selector, if set, names the entities the system serves.
 	Selector string
 
+	reg     *Registry
 	comp    *Component // carries the schema's accessors
 	data    unsafe.Pointer
 	matcher compiledSelector
@@ -123,16 +124,16 @@ func (s *SystemContext) Query(f *ecs.Filter) ecs.Query {
 	return f.Query()
 }
 
-// Emit emits an entity event (see [Registry.Emit]): at once from an
+// Emit emits an entity event (see [Events.Emit]): at once from an
 // exclusive system, at the end of the batch (with its commands, in order)
 // from one that runs under the parallel rules.
 func (s *SystemContext) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
 	if s.restricted {
 		r := s.Registry
-		s.cmds.Defer(func(*ecs.World) { r.Emit(e, name, detail, bubbles) })
+		s.cmds.Defer(func(*ecs.World) { r.Events().Emit(e, name, detail, bubbles) })
 		return
 	}
-	s.Registry.Emit(e, name, detail, bubbles)
+	s.Registry.Events().Emit(e, name, detail, bubbles)
 }
 
 // Entities returns the entities the system's selector matches now, in
@@ -195,7 +196,7 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 	}
 	c := &Component{Name: name, Schema: s}
 	c.access = makeAccess(s)
-	sys := &System{Name: name, Schema: s, Selector: d.Selector, comp: c, data: c.newValue()}
+	sys := &System{Name: name, Schema: s, Selector: d.Selector, comp: c, data: c.newValue(), reg: r}
 	if d.Init != nil {
 		sys.init = func(sc *SystemContext, p unsafe.Pointer) { d.Init(sc, (*T)(p)) }
 	}
@@ -253,28 +254,23 @@ func (r *Registry) sysCtx(s *System) *SystemContext {
 	return &SystemContext{Registry: r, World: r.w, System: s, Time: r.time, Delta: r.delta}
 }
 
-// ConfigureSystem sets a system's configuration from an attribute string,
-// merging with the current one. After [Registry.Start], Update runs if the data
-// changed.
-func (r *Registry) ConfigureSystem(name, attr string) error {
-	s, ok := r.sysNames[name]
-	if !ok {
-		return fmt.Errorf("unknown system %q%s", name, didYouMean(name, r.systemNames()))
-	}
-	p, err := s.Schema.ParseAttr(name, attr)
+// ConfigureAttr sets the system's configuration from an attribute string
+// ("scale: 2"), merged with the current one, as a scene's systems: entry
+// does. After [Registry.Start], Update runs if the data changed.
+func (s *System) ConfigureAttr(attr string) error {
+	p, err := s.Schema.ParseAttr(s.Name, attr)
 	if err != nil {
 		return err
 	}
-	return r.ConfigureSystemPatch(name, p, Merge)
+	return s.Configure(p, Merge)
 }
 
-// ConfigureSystemPatch is [Registry.ConfigureSystem] with parsed values.
-func (r *Registry) ConfigureSystemPatch(name string, p Patch, mode SetMode) error {
-	s, ok := r.sysNames[name]
-	if !ok {
-		return fmt.Errorf("unknown system %q%s", name, didYouMean(name, r.systemNames()))
-	}
-	c := s.comp
+// Configure sets the system's configuration from parsed values, merged
+// with the current one or replacing it (mode), as
+// [System.ConfigureAttr] does from an attribute string. After
+// [Registry.Start], Update runs if the data changed.
+func (s *System) Configure(p Patch, mode SetMode) error {
+	r, name, c := s.reg, s.Name, s.comp
 	for _, pv := range p {
 		if pv.Index < 0 || pv.Index >= len(c.Schema.Props) {
 			return fmt.Errorf("registry: configure %s: property index %d out of range", name, pv.Index)
@@ -300,14 +296,6 @@ func (r *Registry) ConfigureSystemPatch(name string, p Patch, mode SetMode) erro
 		s.update(r.sysCtx(s), s.data, old)
 	}
 	return nil
-}
-
-func (r *Registry) systemNames() []string {
-	var ns []string
-	for _, s := range r.systems {
-		ns = append(ns, s.Name)
-	}
-	return ns
 }
 
 // compileSystem compiles the system's selector, if it has one, into its
@@ -484,11 +472,12 @@ func (r *Registry) PlayEntity(e ecs.Entity) error {
 	return r.setEntityPaused(e, false)
 }
 
-// PausedTag returns the ecs ID of the paused tag that [Registry.PauseEntity]
-// adds. A system that walks the World with its own [ecs.Filter] leaves
-// paused entities out with ecs.Without(r.PausedTag()), as the Registry's
-// tick filters do.
-func (r *Registry) PausedTag() ecs.ID { return r.pausedTag }
+// PausedTag is the name of the tag that [Registry.PauseEntity] adds to an
+// entity (reserved: [New] registers it in the World). A system that walks
+// the World with its own [ecs.Filter] leaves paused entities out with
+// ecs.Without of its ID (World.ComponentID(PausedTag)), as the
+// Registry's tick filters do; the selector [paused] finds them.
+const PausedTag = "paused"
 
 func (r *Registry) setEntityPaused(e ecs.Entity, pause bool) error {
 	if !r.w.Alive(e) {
@@ -575,30 +564,18 @@ func (r *Registry) QueryAll(selector string) ([]ecs.Entity, error) {
 	return m.QueryAll(nil), nil
 }
 
-// QueryFirst returns the first entity matching selector.
-func (r *Registry) QueryFirst(selector string) (ecs.Entity, bool, error) {
-	m, err := r.compile(selector)
+// Resolve resolves a selector-typed property now: the first matching
+// entity in document order ("" matches none). Resolution is lazy, so a
+// target created after the property was set is found. A selector held as
+// a string resolves the same way: Resolve(SelectorText(s)).
+func (r *Registry) Resolve(s SelectorText) (ecs.Entity, bool, error) {
+	if s == "" {
+		return ecs.Entity{}, false, nil
+	}
+	m, err := r.compile(string(s))
 	if err != nil {
 		return ecs.Entity{}, false, err
 	}
 	e, ok := m.QueryFirst()
 	return e, ok, nil
-}
-
-// Resolve resolves a selector-typed property now: the first matching
-// entity. Resolution is lazy, so a target created after the property was
-// set is found.
-func (r *Registry) Resolve(s SelectorText) (ecs.Entity, bool, error) {
-	if s == "" {
-		return ecs.Entity{}, false, nil
-	}
-	return r.QueryFirst(string(s))
-}
-
-// ResolveAll resolves a selectorAll-typed property now.
-func (r *Registry) ResolveAll(s SelectorAllText) ([]ecs.Entity, error) {
-	if s == "" {
-		return nil, nil
-	}
-	return r.QueryAll(string(s))
 }

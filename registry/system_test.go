@@ -55,7 +55,7 @@ func (m fakeMatcher) QueryFirst() (ecs.Entity, bool) {
 func (m fakeMatcher) Matches(e ecs.Entity) bool { return m.r.Has(e, m.name) }
 
 // TestSystemLifecycle checks init, update(zero) at Start, update(old) on
-// ConfigureSystem only when the data changes, tick and tock each frame.
+// ConfigureAttr only when the data changes, tick and tock each frame.
 func TestSystemLifecycle(t *testing.T) {
 	_, r := newTestRegistry(t)
 	rec := &recorder{}
@@ -69,7 +69,7 @@ func TestSystemLifecycle(t *testing.T) {
 	})
 	must(t, err)
 	// Configured before Start: no hook runs, the data is kept.
-	must(t, r.ConfigureSystem("sim", "rate: 2"))
+	must(t, sys.ConfigureAttr("rate: 2"))
 	if got := rec.take(); got != "" {
 		t.Errorf("hooks before Start: %s", got)
 	}
@@ -87,13 +87,14 @@ func TestSystemLifecycle(t *testing.T) {
 		{"rate: 3; label: side", `update 2/"side" -> 3/"side"`},
 	}
 	for _, s := range steps {
-		must(t, r.ConfigureSystem("sim", s.attr))
+		must(t, sys.ConfigureAttr(s.attr))
 		if got := rec.take(); got != s.want {
-			t.Errorf("ConfigureSystem(%q): %s, want %s", s.attr, got, s.want)
+			t.Errorf("ConfigureAttr(%q): %s, want %s", s.attr, got, s.want)
 		}
 	}
 	// Replace resets what the patch does not give.
-	must(t, r.ConfigureSystemPatch("sim", Patch{{Index: 1, Value: "side"}}, Replace))
+	sim, _ := r.System("sim")
+	must(t, sim.Configure(Patch{{Index: 1, Value: "side"}}, Replace))
 	if got, want := rec.take(), `update 3/"side" -> 1/"side"`; got != want {
 		t.Errorf("Replace: %s", got)
 	}
@@ -187,7 +188,7 @@ func TestSystemSelector(t *testing.T) {
 	if !reflect.DeepEqual(es, []ecs.Entity{a, c}) {
 		t.Errorf("QueryAll %v", es)
 	}
-	if e, ok, err := r.QueryFirst("[unit]"); err != nil || !ok || e != a {
+	if e, ok, err := r.Resolve("[unit]"); err != nil || !ok || e != a {
 		t.Errorf("QueryFirst %v %v %v", e, ok, err)
 	}
 	if e, ok, err := r.Resolve(SelectorText("[unit]")); err != nil || !ok || e != a {
@@ -196,7 +197,7 @@ func TestSystemSelector(t *testing.T) {
 	if _, ok, err := r.Resolve(""); ok || err != nil {
 		t.Errorf("Resolve(\"\") %v %v", ok, err)
 	}
-	if es, err := r.ResolveAll(SelectorAllText("[unit]")); err != nil || len(es) != 2 {
+	if es, err := r.QueryAll(string(SelectorAllText("[unit]"))); err != nil || len(es) != 2 {
 		t.Errorf("ResolveAll %v %v", es, err)
 	}
 	if _, err := r.QueryAll("unit"); fmt.Sprint(err) != `bad selector "unit"` {
@@ -245,10 +246,7 @@ func TestSystemErrors(t *testing.T) {
 			_, err := RegisterSystem(r, "mismatch", SystemDefinition[sysConfig]{Schema: other})
 			return err
 		}, `registry: system "mismatch": schema describes registry.lcTicker, not registry.sysConfig`},
-		{"unknown", func() error { return r.ConfigureSystem("physic", "") }, `unknown system "physic" (did you mean "physics"?)`},
-		{"unknown far", func() error { return r.ConfigureSystem("zzzzzz", "") }, `unknown system "zzzzzz"`},
-		{"unknown patch", func() error { return r.ConfigureSystemPatch("zzzzzz", nil, Merge) }, `unknown system "zzzzzz"`},
-		{"index out of range", func() error { return r.ConfigureSystemPatch("physics", Patch{{Index: 2, Value: 1.0}}, Merge) },
+		{"index out of range", func() error { s, _ := r.System("physics"); return s.Configure(Patch{{Index: 2, Value: 1.0}}, Merge) },
 			`registry: configure physics: property index 2 out of range`},
 	}
 	for _, tt := range tests {
@@ -258,10 +256,11 @@ func TestSystemErrors(t *testing.T) {
 			}
 		})
 	}
-	err = r.ConfigureSystem("physics", "rate: fast")
+	phys, _ := r.System("physics")
+	err = phys.ConfigureAttr("rate: fast")
 	var ae *AttrError
 	if !errors.As(err, &ae) || ae.Component != "physics" || ae.Property != "rate" {
-		t.Errorf("ConfigureSystem(rate: fast) = %v", err)
+		t.Errorf("ConfigureAttr(rate: fast) = %v", err)
 	}
 	if _, ok := r.System("mismatch"); ok {
 		t.Error("failed system registered")

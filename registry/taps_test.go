@@ -18,18 +18,18 @@ func TestEmitReusesEvents(t *testing.T) {
 	a, b := w.NewEntity(), w.NewEntity()
 	must(t, w.SetParent(b, a))
 	var seen []string
-	r.On(a, "ping", func(ev *Event) {
-		r.Emit(a, "pong", nil, false)
+	r.Events().On(a, "ping", func(ev *Event) {
+		r.Events().Emit(a, "pong", nil, false)
 		seen = append(seen, ev.Name) // still ping after the nested Emit
 	})
 	n := 0
-	r.On(a, "pong", func(ev *Event) { n++ })
-	r.Emit(b, "ping", nil, true)
+	r.Events().On(a, "pong", func(ev *Event) { n++ })
+	r.Events().Emit(b, "ping", nil, true)
 	if len(seen) != 1 || seen[0] != "ping" || n != 1 {
 		t.Fatalf("seen %v, pong %d", seen, n)
 	}
 	detail := any(map[string]any{"k": 1.0})
-	allocs := testing.AllocsPerRun(100, func() { r.Emit(b, "ping", detail, true) })
+	allocs := testing.AllocsPerRun(100, func() { r.Events().Emit(b, "ping", detail, true) })
 	if allocs != 0 {
 		t.Errorf("Emit allocates %v times per call", allocs)
 	}
@@ -41,17 +41,17 @@ func TestListening(t *testing.T) {
 	w, r := newTestRegistry(t)
 	a, b := w.NewEntity(), w.NewEntity()
 	must(t, w.SetParent(b, a))
-	id := r.On(a, "componentchanged", func(*Event) {})
-	if !r.Listening(a, "componentchanged") || r.Listening(b, "componentchanged") || r.Listening(a, "hit") {
+	id := r.Events().On(a, "componentchanged", func(*Event) {})
+	if !r.Events().Listening(a, "componentchanged") || r.Events().Listening(b, "componentchanged") || r.Events().Listening(a, "hit") {
 		t.Error("Listening is wrong")
 	}
-	r.Off(id)
-	if r.Listening(a, "componentchanged") {
+	r.Events().Off(id)
+	if r.Events().Listening(a, "componentchanged") {
 		t.Error("Listening after Off")
 	}
-	r.On(b, "hit", func(*Event) {})
+	r.Events().On(b, "hit", func(*Event) {})
 	must(t, w.Destroy(b))
-	if r.Listening(b, "hit") {
+	if r.Events().Listening(b, "hit") {
 		t.Error("Listening on a destroyed entity")
 	}
 }
@@ -65,7 +65,7 @@ func TestEventTap(t *testing.T) {
 	e := w.NewEntity()
 	var got []string
 	active := false
-	remove := r.AddEventTap(EventTap{
+	remove := r.Events().AddTap(EventTap{
 		Active: func() bool { return active },
 		Event: func(_ ecs.Entity, name string, detail any) {
 			if d, ok := detail.(ComponentEvent); ok {
@@ -74,14 +74,14 @@ func TestEventTap(t *testing.T) {
 			got = append(got, name)
 		},
 	})
-	r.Emit(e, "unseen", nil, false) // not active: not told
+	r.Events().Emit(e, "unseen", nil, false) // not active: not told
 	active = true
 	must(t, r.Set(e, "unit", "hp: 1"))
 	must(t, r.Set(e, "unit", "hp: 2"))
-	r.Emit(e, "hit", nil, false)
-	r.EmitLoaded(e)
+	r.Events().Emit(e, "hit", nil, false)
+	r.Events().EmitLoaded(e)
 	remove()
-	r.Emit(e, "after", nil, false)
+	r.Events().Emit(e, "after", nil, false)
 	want := "componentinitialized unit|componentchanged unit|hit|loaded"
 	if s := strings.Join(got, "|"); s != want {
 		t.Errorf("tap saw %s\nwant %s", s, want)
@@ -92,7 +92,7 @@ func TestEventTap(t *testing.T) {
 	set := func() { hp++; must(t, r.Set(e, "unit", fmt.Sprintf("hp: %d", hp))) }
 	without := testing.AllocsPerRun(50, set)
 	active = false
-	r.AddEventTap(EventTap{Active: func() bool { return active }, Event: func(ecs.Entity, string, any) { t.Error("told while inactive") }})
+	r.Events().AddTap(EventTap{Active: func() bool { return active }, Event: func(ecs.Entity, string, any) { t.Error("told while inactive") }})
 	if with := testing.AllocsPerRun(50, set); with != without {
 		t.Errorf("a set allocates %v times with an inactive tap, %v without", with, without)
 	}

@@ -113,7 +113,7 @@ func (c *cli) cmdValidate(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		plan, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx})
+		plan, err := loader.CheckFile(rt.reg, path, loadOptions(ctx))
 		if err == nil {
 			err = scheduleErr(plan, rt, path)
 		}

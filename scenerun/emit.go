@@ -168,7 +168,7 @@ func (em *emitter) due(rt *runtime, ticks int) {
 			continue
 		}
 		for _, e := range es {
-			rt.reg.Emit(e, s.event, s.detail, true)
+			rt.reg.Events().Emit(e, s.event, s.detail, true)
 		}
 	}
 }

@@ -26,9 +26,9 @@ func checkInspectAddr(addr string) error {
 // it through f.reloaded. A scene read from a file (path) can be saved
 // into (?save=1): the inspector gets a Reloader of its own on it.
 func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, path string, f *runFlags, stdout io.Writer) error {
-	opt := inspect.Options{Scene: scene, Builtins: rt.b}
+	opt := inspect.Options{Scene: scene, Behaviour: rt.b}
 	if path != "" {
-		opt.Reloader = &loader.Reloader{Scene: scene, File: filepath.Clean(path), Options: loader.Options{Context: ctx}}
+		opt.Reloader = &loader.Reloader{Scene: scene, File: filepath.Clean(path), Options: loadOptions(ctx)}
 	}
 	in := inspect.New(rt.reg, opt)
 	url, err := in.Listen(ctx, f.inspect)

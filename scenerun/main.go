@@ -128,6 +128,8 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 		switch args[0] {
 		case "run", "query", "dump", "validate", "components", "schema", "schedule":
 			cmd, args = args[0], args[1:]
+		case "host", "rooms": // fleet.go
+			cmd, args = args[0], args[1:]
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, c.help())
 			return ExitOK
@@ -149,6 +151,8 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 		err = c.cmdSchema(ctx, args)
 	case "schedule":
 		err = c.cmdSchedule(ctx, args)
+	case "host", "rooms":
+		err = c.cmdFleet(ctx, cmd, args)
 	}
 	var ue *usageError
 	switch {

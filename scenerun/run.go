@@ -58,7 +58,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.watch, "watch", false, "hot-reload SCENE and its includes on every save (implies -realtime)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "with -watch: print what each save would change, without applying it")
 	intervalVar(fs, &f.poll, "poll", 0, "leave -poll out to use file system events", "with -watch: poll for changes at this `interval` instead of using file system events")
-	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved")
+	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved when it does not read as a scene (half written or broken)")
 	f.sched = scheduleVar(fs)
 	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
 	emitVar(fs, &f.emits)

@@ -43,7 +43,7 @@ func (c *cli) newRuntime(seed int64) (*runtime, error) {
 func (rt *runtime) load(ctx context.Context, path string) (*loader.Scene, error) {
 	var s *loader.Scene
 	var err error
-	opt := loader.Options{Context: ctx}
+	opt := loadOptions(ctx)
 	if path == "" {
 		s, err = loader.Load(rt.reg, rt.c.Scenes, rt.c.DefaultScene, opt)
 	} else {
@@ -56,6 +56,13 @@ func (rt *runtime) load(ctx context.Context, path string) (*loader.Scene, error)
 		return nil, rt.c.interruptedError(rt.c.sceneName(path))
 	}
 	return s, err
+}
+
+// loadOptions are the options of a load interrupted by ctx, which knows
+// the names of the built-ins (a program's Register that leaves them out
+// is told so).
+func loadOptions(ctx context.Context) loader.Options {
+	return loader.Options{Context: ctx, Builtins: components.Names()}
 }
 
 // interruptedError says that loading the scene was interrupted (exit 1).

@@ -46,7 +46,7 @@ func (c *cli) cmdSchema(ctx context.Context, args []string) error {
 		}
 		// The whole scene is checked, so that a schema is never made from
 		// declarations the loader would refuse.
-		plan, err := loader.CheckFile(rt.reg, path, loader.Options{Context: ctx})
+		plan, err := loader.CheckFile(rt.reg, path, loadOptions(ctx))
 		if err != nil {
 			if ctx.Err() != nil {
 				return c.interruptedError(path)

@@ -112,12 +112,7 @@ func emptySaveError(scene *loader.Scene, path, empty string) error {
 	name := filepath.Base(path)
 	file := name
 	what := name + " is empty (0 bytes)"
-	n := 0 // the scene's entities a reload of an empty file destroys
-	for _, e := range scene.Entities {
-		if scene.World.Alive(e) {
-			n++
-		}
-	}
+	n := scene.Len() // the scene's entities a reload of an empty file destroys
 	if !sameFile(path, empty) {
 		file = empty
 		if rel, err := filepath.Rel(filepath.Dir(path), empty); err == nil {

@@ -281,7 +281,7 @@ func TestBehaviourScene(t *testing.T) {
 	}
 	rocks := mustQuery(t, reg, ".rock")
 	for _, e := range rocks {
-		reg.Emit(e, "hit", nil, false)
+		reg.Events().Emit(e, "hit", nil, false)
 	}
 	run(361)
 	for _, e := range rocks {

@@ -47,8 +47,8 @@ type Selector struct {
 	hier   bool           // some part needs the hierarchy
 	buf    []ecs.Entity
 	rows   []int32
-	cols   []colRef // scratch for tableRows
-	starts []int    // scratch for tableRows
+	rbits  []uint64 // scratch for tableBits: the rows that pass
+	rtmp   []uint64 // scratch for tableBits: the rows that pass one predicate
 }
 
 // complexPlan is one complex selector: compounds left to right. combs[i]
@@ -290,6 +290,9 @@ func (c *compiler) attr(st *compoundPlan, a *Attr) error {
 	}
 	p := &attrPred{comp: pn, prop: prop, op: a.Op, attr: a}
 	if err := p.prepare(); err != nil {
+		return err
+	}
+	if err := p.buildKernel(); err != nil {
 		return err
 	}
 	c.sel.attrs = append(c.sel.attrs, p)
@@ -557,6 +560,8 @@ type attrPred struct {
 	boolv bool
 	fold  bool // `i` flag
 	never bool // the operand can match nothing (empty ^= $= *=, ~= with space)
+
+	kern kernel // the test compiled for the property's storage (kernel.go)
 }
 
 func (a *attrPred) errorf(format string, args ...any) *Error {
@@ -629,7 +634,9 @@ func (a *attrPred) prepare() error {
 	return nil
 }
 
-// test reports whether the component value at p satisfies the predicate.
+// test reports whether the component value at p satisfies the predicate,
+// through the reading functions. It is the definition the kernels follow,
+// and the kernel of a property that is not a plain field.
 func (a *attrPred) test(p unsafe.Pointer) bool {
 	switch a.prop.Kind {
 	case KindNumber, KindInt:
@@ -686,7 +693,7 @@ func (a *attrPred) test(p unsafe.Pointer) bool {
 // satisfying instance is enough.
 func (a *attrPred) match(x *exec, e ecs.Entity) bool {
 	for _, id := range a.comp.ids {
-		if p, err := x.w.GetPtr(e, id); err == nil && a.test(p) {
+		if p, err := x.w.GetPtr(e, id); err == nil && a.kern.test(unsafe.Add(p, a.kern.off)) {
 			return true
 		}
 	}

@@ -510,7 +510,7 @@ func TestMatcher(t *testing.T) {
 	if err != nil || !ok || e != f.ids["e2"] {
 		t.Fatalf("Resolve %v %v %v", e, ok, err)
 	}
-	es, err := f.r.ResolveAll(registry.SelectorAllText(".item"))
+	es, err := f.r.QueryAll(string(registry.SelectorAllText(".item")))
 	if err != nil || f.names(es) != "weapon shield" {
 		t.Fatalf("ResolveAll %v %v", f.names(es), err)
 	}

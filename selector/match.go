@@ -500,13 +500,6 @@ func (n *nthNode) fill(x *exec, e ecs.Entity) {
 	}
 }
 
-// colRef is one packed column an attribute predicate reads in the
-// current table.
-type colRef struct {
-	base unsafe.Pointer
-	size uintptr
-}
-
 // collect appends the entities matching any member to dst, in no
 // particular order; an entity may appear once per member it matches.
 func (s *Selector) collect(x *exec, dst []ecs.Entity) []ecs.Entity {
@@ -557,6 +550,18 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 			}
 			continue
 		}
+		if len(st.other) == 0 && last == 0 && len(st.attrs) > 0 {
+			// Only value tests: the rows their kernels mark, straight
+			// from the bits.
+			for w, rb := range s.tableBits(&q, st) {
+				dst = slices.Grow(dst, bits.OnesCount64(rb))
+				for rb != 0 {
+					dst = append(dst, q.EntityAt(w<<6|bits.TrailingZeros64(rb)))
+					rb &= rb - 1
+				}
+			}
+			continue
+		}
 		rows := s.tableRows(&q, st)
 		if len(st.other) == 0 && last == 0 {
 			dst = slices.Grow(dst, len(rows))
@@ -580,62 +585,6 @@ func (s *Selector) walkTables(x *exec, m *complexPlan, dst []ecs.Entity) []ecs.E
 		}
 	}
 	return dst
-}
-
-// filterRows appends the rows 0..n-1 whose value satisfies a in one of
-// the columns cs.
-func (a *attrPred) filterRows(rows []int32, cs []colRef, n int) []int32 {
-	if len(cs) == 1 {
-		base, size := cs[0].base, cs[0].size
-		if a.prop.Kind == KindNumber || a.prop.Kind == KindInt {
-			num, v := a.prop.Num, a.num
-			switch a.op {
-			case OpLt:
-				for i := range n {
-					if num(unsafe.Add(base, uintptr(i)*size)) < v {
-						rows = append(rows, int32(i))
-					}
-				}
-				return rows
-			case OpGt:
-				for i := range n {
-					if num(unsafe.Add(base, uintptr(i)*size)) > v {
-						rows = append(rows, int32(i))
-					}
-				}
-				return rows
-			}
-		}
-		for i := range n {
-			if a.test(unsafe.Add(base, uintptr(i)*size)) {
-				rows = append(rows, int32(i))
-			}
-		}
-		return rows
-	}
-	for i := range n {
-		for _, c := range cs {
-			if a.test(unsafe.Add(c.base, uintptr(i)*c.size)) {
-				rows = append(rows, int32(i))
-				break
-			}
-		}
-	}
-	return rows
-}
-
-// refineRows keeps the rows whose value satisfies a in one of cs.
-func (a *attrPred) refineRows(rows []int32, cs []colRef) []int32 {
-	out := rows[:0]
-	for _, i := range rows {
-		for _, c := range cs {
-			if a.test(unsafe.Add(c.base, uintptr(i)*c.size)) {
-				out = append(out, i)
-				break
-			}
-		}
-	}
-	return out
 }
 
 // QueryAll appends the matching entities to dst in document order
@@ -670,22 +619,31 @@ func (s *Selector) QueryFirst() (ecs.Entity, bool) {
 }
 
 // Count returns the number of matching entities. A selector made only of
-// component tests is counted table by table, without visiting entities.
+// component tests is counted table by table, without visiting entities;
+// one that adds value tests on the subject's own components counts the
+// bits its kernels mark.
 func (s *Selector) Count() int {
 	var x exec
 	s.begin(&x)
 	if len(s.members) == 1 {
 		m := s.members[0]
 		st := m.subject()
-		if len(m.steps) == 1 && len(st.ent) == 0 {
+		if len(m.steps) == 1 && len(st.ent) == len(st.attrs) {
 			if st.never {
 				return 0
 			}
 			n := 0
 			q := st.filter.Query()
 			for q.NextTable() {
-				if st.matchMask(q.Mask()) {
+				if !st.matchMask(q.Mask()) {
+					continue
+				}
+				if len(st.attrs) == 0 {
 					n += q.Len()
+					continue
+				}
+				for _, rb := range s.tableBits(&q, st) {
+					n += bits.OnesCount64(rb)
 				}
 			}
 			return n
@@ -790,69 +748,135 @@ func (s *Selector) queryMarked(dst []ecs.Entity) []ecs.Entity {
 			if !st.matchMask(q.Mask()) {
 				continue
 			}
-			n := q.Len()
+			// The entities of a table are often close in index: gather the
+			// bits of one word of bs in cur/acc and store them once, rather
+			// than read-modify-write the same word (each store chained to
+			// the one before) for each entity.
+			cur, acc := uint32(0), uint64(0)
 			if len(st.attrs) == 0 {
+				n := q.Len()
 				for i := range n {
 					idx := q.IndexAt(i)
-					bs[idx>>6] |= 1 << (idx & 63)
+					if idx>>6 != cur {
+						bs[cur] |= acc
+						cur, acc = idx>>6, 0
+					}
+					acc |= 1 << (idx & 63)
 				}
+				bs[cur] |= acc
 				k += n
 				continue
 			}
-			rows := s.tableRows(&q, st)
-			for _, i := range rows {
-				idx := q.IndexAt(int(i))
-				bs[idx>>6] |= 1 << (idx & 63)
+			for w, rb := range s.tableBits(&q, st) {
+				k += bits.OnesCount64(rb)
+				for rb != 0 {
+					idx := q.IndexAt(w<<6 | bits.TrailingZeros64(rb))
+					rb &= rb - 1
+					if idx>>6 != cur {
+						bs[cur] |= acc
+						cur, acc = idx>>6, 0
+					}
+					acc |= 1 << (idx & 63)
+				}
 			}
-			k += len(rows)
+			bs[cur] |= acc
 		}
 	}
+	// k bounds the marks (an entity matching two members counts twice).
+	start := len(dst)
 	dst = slices.Grow(dst, k)
+	j := gatherRuns(dst[start:start+k], c.ByIdx, bs)
+	return dst[:start+j]
+}
+
+// gatherRuns copies to out, in order, by[i] for each bit i set in bs, and
+// returns how many it copied. Set bits come in runs when neighbours in
+// index order match together (entities made together, with like values):
+// a word whose runs are two bits long or more on average is copied run
+// by run, with one bit scan per run rather than per entity; a word of
+// scattered bits, one bit at a time.
+func gatherRuns(out, by []ecs.Entity, bs []uint64) int {
+	j := 0
 	for i, x := range bs {
+		if bits.OnesCount64(x) < 2*bits.OnesCount64(x&^(x<<1)) { // set bits over run starts
+			for x != 0 {
+				out[j] = by[i<<6|bits.TrailingZeros64(x)]
+				j++
+				x &= x - 1
+			}
+			continue
+		}
 		for x != 0 {
-			b := bits.TrailingZeros64(x)
-			dst = append(dst, c.ByIdx[i<<6|b])
-			x &= x - 1
+			t := bits.TrailingZeros64(x)
+			r := bits.TrailingZeros64(^(x >> t)) // the run's length (64-t at most)
+			base := i<<6 | t
+			o, b := out[j:j+r], by[base:base+r]
+			for k := range o {
+				o[k] = b[k]
+			}
+			j += r
+			x &^= (1<<r - 1) << t // r == 64: 1<<64 is 0 and the mask all ones
 		}
 	}
-	return dst
+	return j
 }
 
 // tableRows returns the rows of the current table of q whose values
 // satisfy the subject's attribute predicates (every row if it has none),
 // testing the packed columns only.
 func (s *Selector) tableRows(q *ecs.Query, st *compoundPlan) []int32 {
-	n := q.Len()
 	rows := s.rows[:0]
 	if len(st.attrs) == 0 {
-		for i := range n {
+		for i := range q.Len() {
 			rows = append(rows, int32(i))
 		}
-		s.rows = rows
-		return rows
-	}
-	cols, starts := s.cols[:0], s.starts[:0]
-	for _, a := range st.attrs {
-		starts = append(starts, len(cols))
-		for _, id := range a.comp.ids {
-			if q.Has(id) {
-				if base, size := q.ColumnPtr(id); base != nil {
-					cols = append(cols, colRef{base, size})
-				}
+	} else {
+		for w, rb := range s.tableBits(q, st) {
+			for rb != 0 {
+				rows = append(rows, int32(w<<6|bits.TrailingZeros64(rb)))
+				rb &= rb - 1
 			}
 		}
 	}
-	starts = append(starts, len(cols))
+	s.rows = rows
+	return rows
+}
+
+// tableBits returns, as a bitset over the rows of the current table of q,
+// the rows whose values satisfy every attribute predicate of st (which has
+// some). Each predicate's kernel marks the rows of each column of its
+// component that the table has (one satisfying instance is enough), and
+// the predicates' sets are intersected. The bitset is scratch space of s,
+// valid until the next call.
+func (s *Selector) tableBits(q *ecs.Query, st *compoundPlan) []uint64 {
+	n := q.Len()
+	nw := (n + 63) / 64
+	if cap(s.rbits) < nw {
+		s.rbits = make([]uint64, nw)
+		s.rtmp = make([]uint64, nw)
+	}
+	acc, tmp := s.rbits[:nw], s.rtmp[:nw]
 	for ai, a := range st.attrs {
-		cs := cols[starts[ai]:starts[ai+1]]
-		if ai == 0 {
-			rows = a.filterRows(rows, cs, n)
-		} else {
-			rows = a.refineRows(rows, cs)
+		dst := acc
+		if ai > 0 {
+			dst = tmp
+		}
+		clear(dst)
+		for _, id := range a.comp.ids {
+			if !q.Has(id) {
+				continue
+			}
+			if base, size := q.ColumnPtr(id); base != nil {
+				a.kern.mark(dst, unsafe.Add(base, a.kern.off), size, n)
+			}
+		}
+		if ai > 0 {
+			for i := range acc {
+				acc[i] &= tmp[i]
+			}
 		}
 	}
-	s.rows, s.cols, s.starts = rows, cols, starts
-	return rows
+	return acc
 }
 
 // candidates returns how many rows the members' filters match: an upper

@@ -85,6 +85,12 @@ func (k Kind) String() string {
 // Num for KindNumber and KindInt, Bool for KindBool, Str for KindString and
 // KindOther. (The schema's description of a property is the registry's
 // Property; this is only the reading side a Source hands the selector.)
+//
+// When the value is a plain field of the component value, Field and Offset
+// say so: the compiler then turns a value test into a loop over the packed
+// column that loads the field itself, instead of calling the reading
+// function once per entity. The reading function must still be set, and
+// must return what the field holds (converted to float64 for a number).
 type PropertyReader struct {
 	Kind Kind
 	// Type names the property's type for error messages ("int", "vec3").
@@ -92,4 +98,52 @@ type PropertyReader struct {
 	Num  func(p unsafe.Pointer) float64
 	Bool func(p unsafe.Pointer) bool
 	Str  func(p unsafe.Pointer) string
+
+	// Field is the Go type the value is stored as, NoField if it is not a
+	// plain field (it is printed, joined or converted by the reading
+	// function). A numeric field needs KindNumber or KindInt, FieldBool
+	// KindBool, FieldString KindString; the compiler refuses others.
+	Field FieldType
+	// Offset is the field's byte offset in the component value.
+	Offset uintptr
 }
+
+// FieldType is the Go type a property is stored as, for
+// [PropertyReader.Field].
+type FieldType uint8
+
+// The field types. FieldFloat64 to FieldUintptr are numbers (read as
+// float64, as [PropertyReader.Num] reads them), FieldBool a bool,
+// FieldString a string (or a type whose underlying type is one of these).
+const (
+	NoField FieldType = iota
+	FieldFloat64
+	FieldFloat32
+	FieldInt
+	FieldInt8
+	FieldInt16
+	FieldInt32
+	FieldInt64
+	FieldUint
+	FieldUint8
+	FieldUint16
+	FieldUint32
+	FieldUint64
+	FieldUintptr
+	FieldBool
+	FieldString
+)
+
+var fieldNames = [...]string{"none", "float64", "float32", "int", "int8", "int16", "int32", "int64",
+	"uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "bool", "string"}
+
+// String returns the Go name of the field type ("none" for NoField).
+func (t FieldType) String() string {
+	if int(t) < len(fieldNames) {
+		return fieldNames[t]
+	}
+	return "?"
+}
+
+// numeric reports whether t is one of the number types.
+func (t FieldType) numeric() bool { return t >= FieldFloat64 && t <= FieldUintptr }

@@ -1,5 +1,7 @@
 // Package watch reports saves of a set of files, the way editors make
-// them: a burst of writes is one save, a save that renames a temporary
+// them: a save is reported as soon as it is whole (a few milliseconds
+// after its last write), one caught half written is waited for, a burst
+// of writes is one save, a save that renames a temporary
 // file over the target is seen, a directory that vanishes and comes back
 // is watched again, and a file that cannot be read for a while (a named
 // pipe put in its place, permissions) is waited for without blocking.
@@ -10,13 +12,16 @@
 //
 //   - Watching: [New] starts a [Watcher] on a set of files until its
 //     context ends ([Watcher.Done]); their contents then are the baseline.
-//     [Options] set the debounce ([Options.Debounce], capped by
-//     [Options.MaxDelay]), polling instead of events ([Options.Poll]) and
-//     the largest file ([Options.MaxBytes]).
-//   - Saves: each debounced save that changes a file's content sends the
-//     changed files on [Watcher.Changes]; saves not yet received are
-//     merged into the next value, so the event loop never blocks on its
-//     reader.
+//     [Options] set the quiet time of a save that looks whole
+//     ([Options.Settle], 5 ms) and what whole means to the files' user
+//     ([Options.Complete]: a scene parses), the wait of one that does not
+//     ([Options.Debounce], 50 ms, capped by [Options.MaxDelay]), polling
+//     instead of events ([Options.Poll]) and the largest file
+//     ([Options.MaxBytes]).
+//   - Saves: each save judged (quiet for Settle and whole, or quiet for
+//     Debounce) that changes a file's content sends the changed files on
+//     [Watcher.Changes]; saves not yet received are merged into the next
+//     value, so the event loop never blocks on its reader.
 //   - Contents: [Watcher.Snapshot] returns the bytes of the last save of
 //     each file (or its baseline) as a [Snapshot], exactly what was judged
 //     a save, so that a reload parses those bytes rather than a second

@@ -14,22 +14,28 @@ import (
 // The event loop. run waits for what may be a save: a file system event,
 // a poll, a retry of missing directories and unreadable files. Each marks
 // files pending; a pending file is read once it has been quiet for
-// Debounce, or has waited MaxDelay, and if its content changed it joins
-// the saves not yet received by the reader, sent on Changes when the
-// reader is ready.
+// Settle, and judged then if its save looks whole (see quick); otherwise
+// it is judged once it has been quiet for Debounce, or has waited
+// MaxDelay. If its content changed it joins the saves not yet received by
+// the reader, sent on Changes when the reader is ready.
 
 // loop is the state of one watcher's event loop, owned by its goroutine.
 type loop struct {
 	w       *Watcher
-	pending map[string]*pend // files waiting for their debounce
+	pending map[string]*pend // files waiting to be judged
 	timer   *time.Timer      // fires when the first pending file is due
 	out     []string         // saves not yet received by the reader
 	inOut   map[string]bool  // the files in out
 	polled  map[string][32]byte
 }
 
-// pend is the debounce of one file: its first and last event.
-type pend struct{ first, last time.Time }
+// pend is the debounce of one file: its first and last event, and
+// whether its content was read since the last event and did not look
+// whole (it then waits for Debounce, or for the next event).
+type pend struct {
+	first, last time.Time
+	doubted     bool
+}
 
 // run is the watcher's loop: with fw, on file system events; without, by
 // polling. It ends with ctx, or when the file system watcher fails.
@@ -91,13 +97,13 @@ func (w *Watcher) run(ctx context.Context) {
 	}
 }
 
-// mark makes the file pending, or restarts its debounce.
+// mark makes the file pending, or restarts its quiet time.
 func (l *loop) mark(f string) {
 	now := time.Now()
 	if p, ok := l.pending[f]; ok {
-		p.last = now
+		p.last, p.doubted = now, false
 	} else {
-		l.pending[f] = &pend{now, now}
+		l.pending[f] = &pend{first: now, last: now}
 	}
 }
 
@@ -116,7 +122,10 @@ func (l *loop) rearm() {
 	}
 	var next time.Time
 	for _, p := range l.pending {
-		due := p.last.Add(l.w.opt.Debounce)
+		due := p.last.Add(l.w.opt.Settle)
+		if p.doubted {
+			due = p.last.Add(l.w.opt.Debounce)
+		}
 		if limit := p.first.Add(l.w.opt.MaxDelay); limit.Before(due) {
 			due = limit
 		}
@@ -225,17 +234,29 @@ func (l *loop) poll() {
 	}
 }
 
-// due judges the pending files whose debounce is over: those whose
-// content changed join the saves for the reader.
+// due judges the pending files that are due: quiet for Settle and
+// looking whole, or quiet for Debounce, or waiting for MaxDelay. Those
+// whose content changed join the saves for the reader.
 func (l *loop) due() {
 	now := time.Now()
+	opt := &l.w.opt
 	for f, p := range l.pending {
-		if now.Sub(p.last) >= l.w.opt.Debounce || now.Sub(p.first) >= l.w.opt.MaxDelay {
-			delete(l.pending, f)
-			if l.w.changed(f) && !l.inOut[f] {
-				l.inOut[f] = true
-				l.out = append(l.out, f)
-			}
+		quiet := now.Sub(p.last)
+		var judged, changed bool
+		switch {
+		case quiet >= opt.Debounce || now.Sub(p.first) >= opt.MaxDelay:
+			judged, changed = true, l.w.changed(f)
+		case quiet >= opt.Settle && !p.doubted:
+			judged, changed = l.w.quick(f)
+			p.doubted = !judged
+		}
+		if !judged {
+			continue
+		}
+		delete(l.pending, f)
+		if changed && !l.inOut[f] {
+			l.inOut[f] = true
+			l.out = append(l.out, f)
 		}
 	}
 }

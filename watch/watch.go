@@ -16,8 +16,17 @@ import (
 
 // Options configure a [Watcher].
 type Options struct {
+	// Settle is how long a file must stay quiet after an event before a
+	// save that looks whole is read and reported (default 5 ms, at most
+	// Debounce): a save looks whole when its size and modification time
+	// did not change while it was read, it ends the way the last save
+	// did (with a newline or without), it is not a quarter or more
+	// shorter than the last save, and Complete, if set, accepts it.
+	Settle time.Duration
 	// Debounce is how long a file must stay quiet after an event before
-	// it counts as saved (default 50 ms): editors write in bursts.
+	// it counts as saved even though it does not look whole (default
+	// 50 ms): such a save is judged as it is then, and a broken one is
+	// reported to the reader like any other.
 	Debounce time.Duration
 	// MaxDelay caps the wait of a file that keeps changing (default ten
 	// times Debounce, 500 ms with the default Debounce).
@@ -25,19 +34,26 @@ type Options struct {
 	// Poll, if positive, reads the files at this interval instead of
 	// using file system events (for file systems that deliver none, such
 	// as network mounts, WSL2's /mnt/c or bind mounts from another OS);
-	// a change seen is then debounced as above.
+	// a change seen is then judged as above.
 	Poll time.Duration
 	// MaxBytes bounds the size of a watched file (default 64 MiB, the
 	// loader's default limit). A larger file is not a save: it is
 	// reported on Errors as a [FileError] and waited for, like an
 	// unreadable one.
 	MaxBytes int64
+	// Complete, if set, says whether data, read from the watched file
+	// path, is a whole save (for a scene: whether it parses). It is
+	// asked only of saves that look whole otherwise, on the watcher's
+	// goroutine, and must not keep data. A save it refuses is looked at
+	// again after the next event, or judged as it is after Debounce.
+	Complete func(path string, data []byte) bool
 
 	read func(path string, max int64) ([]byte, error) // tests: replaces readFile
 }
 
 // Option defaults.
 const (
+	defaultSettle   = 5 * time.Millisecond
 	defaultDebounce = 50 * time.Millisecond
 	defaultMaxBytes = 64 << 20
 )
@@ -51,8 +67,13 @@ type Snapshot map[string][]byte
 // the target, which a watch on the file itself loses) and the parents of
 // those directories (so a removed and re-created directory is picked up
 // again; directories that are missing are retried every 250 ms); it stops
-// watching directories that no file needs any more. It debounces bursts
-// per file, ignores Chmod-only events, saves that do not change the
+// watching directories that no file needs any more. A file is read once
+// it has been quiet for Settle, and its save judged then if it looks
+// whole (see [Options.Settle]); one that does not is looked at again
+// after its next event, or judged as it is once quiet for Debounce. So a
+// burst of writes closer than Settle is one save, and a save written in
+// two chunks is not reported after the first unless that looks whole. It
+// ignores Chmod-only events, saves that do not change the
 // content and empty files (an editor that truncates before writing shows
 // one for a moment), and survives files being deleted and re-created.
 // A file with content that is saved empty (0 bytes), and stays empty for
@@ -76,7 +97,7 @@ type Snapshot map[string][]byte
 // The event loop never blocks on the reader: saves not yet received are
 // merged into the next value sent on Changes.
 type Watcher struct {
-	// Changes receives, for each debounced save, the files whose content
+	// Changes receives, for each save judged, the files whose content
 	// changed (absolute paths).
 	Changes <-chan []string
 	// Errors receives errors of the underlying watcher and a [FileError]
@@ -156,6 +177,10 @@ func New(ctx context.Context, files []string, opt Options) (*Watcher, error) {
 	if opt.Debounce <= 0 {
 		opt.Debounce = defaultDebounce
 	}
+	if opt.Settle <= 0 {
+		opt.Settle = min(defaultSettle, opt.Debounce)
+	}
+	opt.Settle = min(opt.Settle, opt.Debounce)
 	if opt.MaxDelay < opt.Debounce {
 		opt.MaxDelay = 10 * opt.Debounce
 	}
@@ -479,6 +504,12 @@ func (w *Watcher) changed(path string) bool {
 	if data == nil {
 		return false
 	}
+	return w.record(path, data)
+}
+
+// record makes data the content last judged of the file, and reports
+// whether it differs from the one before.
+func (w *Watcher) record(path string, data []byte) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.files[path] {

@@ -325,8 +325,9 @@ func cliQuery(t *testing.T, scene, sel string) []string {
 }
 
 // TestBrowserScreenshot writes docs/inspector.png, the page on the
-// asteroids scene under -watch, with a selector typed, an entity
-// selected, a save's reload and an edit in the log, when run with
+// asteroids scene under -watch (spheres, a cone and boxes), with a
+// selector typed and its results table, an entity selected with the
+// gizmo on it, after a save's reload and an edit, when run with
 // -screenshot:
 //
 //	go test ./cmd/scene-run -run TestBrowserScreenshot -args -screenshot
@@ -352,6 +353,8 @@ func TestBrowserScreenshot(t *testing.T) {
 	p.typeInto(`#panel .comp[data-name="spin"] .prop[data-prop="speed"] input`, "90\n")
 	p.waitJS(`document.querySelector('#log-list li.edit')`)
 	p.click("#frame")
+	p.typeInto("#table-columns", "position, spin.speed, geometry.primitive\n")
+	p.waitJS(`inspector.gizmo.controls.object === inspector.gizmo.proxy && document.querySelectorAll('#table-body .trow').length === 3 && document.querySelectorAll('#table-head .tcell').length === 4`)
 	p.waitJS(`inspector.plots.rate.series[0].points.length >= 6`) // some points in the plots
 	buf, _ := p.screenshot("")
 	if err := os.WriteFile("../../docs/inspector.png", buf, 0o644); err != nil {

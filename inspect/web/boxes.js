@@ -1,9 +1,11 @@
-// boxes.js: draws the entities as boxes. Every entity with a position is
-// a unit box placed by its position, rotation (degrees) and scale, in its
-// colour: lit, dimmed or white by the selector's matches and the
+// boxes.js: draws the entities. Every entity with a position is a unit
+// shape (shapes.js: a box, or its geometry's primitive) placed by its
+// position, rotation (degrees) and scale and sized by its geometry, in
+// its colour: lit, dimmed or white by the selector's matches and the
 // selection.
 //
-// Boxes are one InstancedMesh, one draw call however many. A box that
+// Each shape is one InstancedMesh, one draw call however many entities
+// have it. A shape that
 // covers only a few pixels on screen is drawn as a point of one
 // THREE.Points instead: it looks the same at that size, and a software
 // renderer (headless Chromium's SwiftShader) draws a point far faster
@@ -12,12 +14,14 @@
 // decided again each time the boxes move or the camera does.
 
 import * as THREE from 'three';
+import { BOX, geometryOf } from './shapes.js';
 
 const DEFAULT_COLOR = new THREE.Color('#7d9bbf');
 const MATCH_COLOR = new THREE.Color('#ffb224');
 const SELECTED_COLOR = new THREE.Color('#ffffff');
 const DIM = 0.25; // what is left of an unmatched box's colour while a selector is on
 const POINT_PX = 5; // a box smaller than this on screen (pixels) is drawn as a point
+const DETAIL_PX = 40; // a shape smaller than this is drawn with its coarse geometry
 const POINT_SHADE = 0.8; // points are unlit: darken them to sit among lit boxes
 // A-Frame's order for rotations given in degrees: yaw, then pitch, then roll.
 const EULER_ORDER = 'YXZ';
@@ -34,15 +38,21 @@ export class Boxes {
     this.sizes = new Float32Array(0); // largest scale per entity
     this.colors = new Uint8Array(0); // r g b a per entity (a = 0: none)
     this.rgb = new Float32Array(0); // colour drawn, 3 per entity
-    this.boxOf = new Int32Array(0); // box slot -> entity
     this.pointOf = new Int32Array(0); // point slot -> entity
     this.matches = null;
     this.selected = null;
+    this.shapeByRef = new Map(); // ref -> {key, size} for entities with a geometry
+    this.shapeOf = new Uint16Array(0); // entity -> index in this.meshes
+    this.local = new Float32Array(0); // the size of each entity's shape, 3 per entity
+    this.meshes = []; // per shape: {key, mesh, slotOf: Int32Array, capacity, count}
+    this.meshIndex = new Map(); // shape key -> index in this.meshes
+    this.trs = new Float32Array(0); // position, rotation (degrees), scale as streamed: 9 per entity
+    this.override = null; // {index, matrix}: an entity drawn where the gizmo holds it
 
-    this.geometry = new THREE.BoxGeometry(1, 1, 1);
     this.material = new THREE.MeshLambertMaterial({ color: 0xffffff });
-    this.mesh = null;
+    this.doubleSided = new THREE.MeshLambertMaterial({ color: 0xffffff, side: THREE.DoubleSide });
     this.capacity = 0;
+    this.meshFor(BOX.key);
     this.pointsGeometry = new THREE.BufferGeometry();
     this.points = new THREE.Points(this.pointsGeometry, new THREE.PointsMaterial({ vertexColors: true, sizeAttenuation: true }));
     this.points.frustumCulled = false;
@@ -52,35 +62,82 @@ export class Boxes {
   /** Make room for n entities. */
   ensure(n) {
     if (n > this.capacity) {
-      if (this.mesh) { this.scene.remove(this.mesh); this.mesh.dispose(); }
       const cap = Math.max(n, 2 * this.capacity, 64);
       this.capacity = cap;
-      this.mesh = new THREE.InstancedMesh(this.geometry, this.material, cap);
-      this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-      this.mesh.instanceColor = new THREE.InstancedBufferAttribute(new Float32Array(3 * cap), 3).setUsage(THREE.DynamicDrawUsage);
-      this.mesh.frustumCulled = false;
-      this.scene.add(this.mesh);
       const pos = new THREE.BufferAttribute(new Float32Array(3 * cap), 3).setUsage(THREE.DynamicDrawUsage);
       const col = new THREE.BufferAttribute(new Float32Array(3 * cap), 3).setUsage(THREE.DynamicDrawUsage);
       this.pointsGeometry.setAttribute('position', pos);
       this.pointsGeometry.setAttribute('color', col);
-      this.boxOf = new Int32Array(cap).fill(-1);
       this.pointOf = new Int32Array(cap).fill(-1);
       this.repainted = true;
     }
     if (n !== this.count) {
       this.count = n;
       this.matrices = new Float32Array(16 * n);
+      this.trs = new Float32Array(9 * n);
       this.sizes = new Float32Array(n);
       this.rgb = new Float32Array(3 * n);
+      this.reshape();
       this.paint();
     }
+  }
+
+  /**
+   * The mesh of a shape key, made on first use; its index in this.meshes.
+   * Each shape has two: its own, and after it its coarse one (low, the
+   * same for a box), for shapes small on screen.
+   */
+  meshFor(key) {
+    let at = this.meshIndex.get(key);
+    if (at === undefined) {
+      at = this.meshes.length;
+      for (const low of [false, true]) {
+        const { geometry, doubleSided } = key === BOX.key && low ? { geometry: this.meshes[at].geometry } : geometryOf(key, low);
+        this.meshes.push({ key: low ? `${key}~low` : key, geometry, material: doubleSided ? this.doubleSided : this.material, mesh: null, slotOf: new Int32Array(0), capacity: 0, count: 0 });
+      }
+      this.meshIndex.set(key, at);
+    }
+    return at;
+  }
+
+  /** Make room for n instances in shape m's mesh. */
+  grow(m, n) {
+    if (n <= m.capacity) return;
+    if (m.mesh) { this.scene.remove(m.mesh); m.mesh.dispose(); }
+    const cap = Math.max(n, 2 * m.capacity, 64);
+    m.capacity = cap;
+    m.mesh = new THREE.InstancedMesh(m.geometry, m.material, cap);
+    m.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    m.mesh.instanceColor = new THREE.InstancedBufferAttribute(new Float32Array(3 * cap), 3).setUsage(THREE.DynamicDrawUsage);
+    m.mesh.frustumCulled = false;
+    m.mesh.count = 0;
+    m.slotOf = new Int32Array(cap).fill(-1);
+    this.scene.add(m.mesh);
   }
 
   setRefs(refs) {
     this.refs = refs;
     this.indexOf = new Map(refs.map((r, i) => [r, i]));
+    this.reshape();
     this.paint();
+  }
+
+  /** Take the shapes of the entities with a geometry (ref -> {key, size}; the others are boxes). */
+  setShapes(byRef) {
+    this.shapeByRef = byRef;
+    this.reshape();
+  }
+
+  /** Work out each entity's shape and size from its reference. */
+  reshape() {
+    const n = this.count;
+    if (this.shapeOf.length !== n) { this.shapeOf = new Uint16Array(n); this.local = new Float32Array(3 * n); }
+    for (let i = 0; i < n; i++) {
+      const s = this.shapeByRef.get(this.refs[i]) || BOX;
+      this.shapeOf[i] = this.meshFor(s.key);
+      this.local[3 * i] = s.size[0]; this.local[3 * i + 1] = s.size[1]; this.local[3 * i + 2] = s.size[2];
+    }
+    this.compose();
   }
 
   setColors(bytes) {
@@ -104,27 +161,76 @@ export class Boxes {
     this.ensure(n);
     const f = new Float32Array(frame.buffer, 16, n * stride);
     const at = offsets(frame.layout);
+    const t = this.trs;
+    for (let i = 0; i < n; i++) {
+      const b = i * stride;
+      const o = 9 * i;
+      t[o] = f[b + at.position]; t[o + 1] = f[b + at.position + 1]; t[o + 2] = f[b + at.position + 2];
+      if (at.rotation >= 0) {
+        t[o + 3] = f[b + at.rotation]; t[o + 4] = f[b + at.rotation + 1]; t[o + 5] = f[b + at.rotation + 2];
+      } else {
+        t[o + 3] = t[o + 4] = t[o + 5] = NaN;
+      }
+      if (at.scale >= 0) {
+        t[o + 6] = f[b + at.scale]; t[o + 7] = f[b + at.scale + 1]; t[o + 8] = f[b + at.scale + 2];
+      } else {
+        t[o + 6] = t[o + 7] = t[o + 8] = NaN;
+      }
+    }
+    this.compose();
+  }
+
+  /** Entity i's position, rotation (radians, A-Frame's order) and scale as streamed, into p, e and s. */
+  transformOf(i, p, e, s) {
+    const t = this.trs;
+    const o = 9 * i;
+    p.set(t[o], t[o + 1], t[o + 2]);
+    if (Number.isNaN(t[o + 3])) e.set(0, 0, 0, EULER_ORDER);
+    else e.set(t[o + 3] * DEG, t[o + 4] * DEG, t[o + 5] * DEG, EULER_ORDER);
+    if (Number.isNaN(t[o + 6])) s.set(1, 1, 1);
+    else s.set(t[o + 6], t[o + 7], t[o + 8]);
+  }
+
+  /** Make each entity's matrix: its transform, then its shape's size. */
+  compose() {
+    const n = this.count;
+    if (this.local.length < 3 * n) return; // shapes not worked out yet
     const m = new THREE.Matrix4();
     const p = new THREE.Vector3();
     const q = new THREE.Quaternion();
     const s = new THREE.Vector3();
     const e = new THREE.Euler(0, 0, 0, EULER_ORDER);
+    const l = this.local;
     for (let i = 0; i < n; i++) {
-      const b = i * stride;
-      p.set(f[b + at.position], f[b + at.position + 1], f[b + at.position + 2]);
-      if (at.rotation >= 0 && !Number.isNaN(f[b + at.rotation])) {
-        e.set(f[b + at.rotation] * DEG, f[b + at.rotation + 1] * DEG, f[b + at.rotation + 2] * DEG, EULER_ORDER);
-        q.setFromEuler(e);
-      } else {
-        q.identity();
-      }
-      if (at.scale >= 0 && !Number.isNaN(f[b + at.scale])) s.set(f[b + at.scale], f[b + at.scale + 1], f[b + at.scale + 2]);
-      else s.set(1, 1, 1);
+      this.transformOf(i, p, e, s);
+      q.setFromEuler(e);
       if (Number.isNaN(p.x)) s.set(0, 0, 0); // no position: not drawn
+      s.set(s.x * l[3 * i], s.y * l[3 * i + 1], s.z * l[3 * i + 2]);
       m.compose(p, q, s);
       m.toArray(this.matrices, 16 * i);
       this.sizes[i] = Math.max(Math.abs(s.x), Math.abs(s.y), Math.abs(s.z));
     }
+    this.applyOverride();
+  }
+
+  /**
+   * Draw entity index where matrix (an Object3D's, without the shape's
+   * size) puts it, whatever the stream says, until cleared with null:
+   * the gizmo holds the entity while it is dragged.
+   */
+  hold(index, matrix) {
+    this.override = index === null ? null : { index, matrix };
+    if (index === null) this.compose(); else this.applyOverride();
+  }
+
+  applyOverride() {
+    const o = this.override;
+    if (!o || o.index >= this.count) return;
+    const i = o.index;
+    const m = o.matrix.clone().scale(new THREE.Vector3(this.local[3 * i], this.local[3 * i + 1], this.local[3 * i + 2]));
+    m.toArray(this.matrices, 16 * i);
+    const e = m.elements;
+    this.sizes[i] = Math.max(Math.hypot(e[0], e[1], e[2]), Math.hypot(e[4], e[5], e[6]), Math.hypot(e[8], e[9], e[10]));
   }
 
   /** Work out each entity's colour as drawn. */
@@ -152,15 +258,16 @@ export class Boxes {
    * canvas this many pixels high, and fill the buffers.
    */
   layout(camera, heightPx) {
-    if (!this.mesh) return;
+    if (!this.capacity) return; // no transforms yet
     // Pixels per world unit at distance 1.
     const focal = heightPx / (2 * Math.tan((camera.fov * DEG) / 2));
     const cam = camera.position;
-    const mat = this.mesh.instanceMatrix.array;
-    const boxRGB = this.mesh.instanceColor.array;
+    // Shapes first counted, so that each mesh has room.
+    const need = new Int32Array(this.meshes.length);
+    for (let i = 0; i < this.count; i++) { need[this.shapeOf[i]]++; need[this.shapeOf[i] + 1]++; }
+    this.meshes.forEach((m, k) => { this.grow(m, need[k]); m.count = 0; m.recolor = this.repainted; });
     const pos = this.pointsGeometry.attributes.position.array;
     const pointRGB = this.pointsGeometry.attributes.color.array;
-    let nb = 0;
     let np = 0;
     let pointSize = 0;
     // Colours are uploaded again only when they or the slots changed.
@@ -171,11 +278,14 @@ export class Boxes {
       const d = Math.hypot(x - cam.x, y - cam.y, z - cam.z);
       const size = this.sizes[i];
       if (size === 0) continue;
-      if ((size * focal) / d >= POINT_PX || this.refs[i] === this.selected) {
-        mat.set(this.matrices.subarray(o, o + 16), 16 * nb);
-        boxRGB[3 * nb] = this.rgb[3 * i]; boxRGB[3 * nb + 1] = this.rgb[3 * i + 1]; boxRGB[3 * nb + 2] = this.rgb[3 * i + 2];
-        if (this.boxOf[nb] !== i) { this.boxOf[nb] = i; recolor = true; }
-        nb++;
+      const px = (size * focal) / d;
+      if (px >= POINT_PX || this.refs[i] === this.selected) {
+        const m = this.meshes[this.shapeOf[i] + (px < DETAIL_PX ? 1 : 0)];
+        const nb = m.count++;
+        m.mesh.instanceMatrix.array.set(this.matrices.subarray(o, o + 16), 16 * nb);
+        const rgb = m.mesh.instanceColor.array;
+        rgb[3 * nb] = this.rgb[3 * i]; rgb[3 * nb + 1] = this.rgb[3 * i + 1]; rgb[3 * nb + 2] = this.rgb[3 * i + 2];
+        if (m.slotOf[nb] !== i) { m.slotOf[nb] = i; m.recolor = true; }
       } else {
         pos[3 * np] = x; pos[3 * np + 1] = y; pos[3 * np + 2] = z;
         pointRGB[3 * np] = POINT_SHADE * this.rgb[3 * i];
@@ -186,32 +296,49 @@ export class Boxes {
         np++;
       }
     }
-    if (nb !== this.boxCount || np !== this.pointCount) recolor = true;
+    let nb = 0;
+    for (const m of this.meshes) {
+      if (!m.mesh) continue;
+      if (m.count !== m.mesh.count) m.recolor = true;
+      m.mesh.count = m.count;
+      // Upload only the slots in use, not the whole capacity.
+      upload(m.mesh.instanceMatrix, 16 * m.count, true);
+      upload(m.mesh.instanceColor, 3 * m.count, m.recolor);
+      m.mesh.boundingSphere = null; // recomputed when picking needs it
+      nb += m.count;
+    }
+    if (np !== this.pointCount) recolor = true;
     this.repainted = false;
-    this.mesh.count = nb;
-    // Upload only the slots in use, not the whole capacity.
-    upload(this.mesh.instanceMatrix, 16 * nb, true);
-    upload(this.mesh.instanceColor, 3 * nb, recolor);
-    this.mesh.boundingSphere = null; // recomputed when picking needs it
     this.pointsGeometry.setDrawRange(0, np);
     this.pointsGeometry.boundingSphere = null;
     upload(this.pointsGeometry.attributes.position, 3 * np, true);
     upload(this.pointsGeometry.attributes.color, 3 * np, recolor);
-    // Points are as big as the boxes they stand for, on average.
+    // Points are as big as the shapes they stand for, on average.
     this.points.material.size = np ? pointSize / np : 1;
     this.boxCount = nb;
     this.pointCount = np;
   }
 
+  /** How many entities each shape draws, by key, coarse or not (for the tests). */
+  shapeCounts() {
+    const out = {};
+    for (const m of this.meshes) {
+      const key = m.key.replace(/~low$/, '');
+      if (m.mesh && m.mesh.count) out[key] = (out[key] || 0) + m.mesh.count;
+    }
+    return out;
+  }
+
   /** The entity index hit by a raycaster, or -1. */
   pick(raycaster) {
-    if (!this.mesh) return -1;
-    if (!this.mesh.boundingSphere) this.mesh.computeBoundingSphere();
     raycaster.params.Points.threshold = this.points.material.size;
-    const hits = [
-      ...raycaster.intersectObject(this.mesh, false).map((h) => [h.distance, this.boxOf[h.instanceId]]),
-      ...raycaster.intersectObject(this.points, false).map((h) => [h.distance, this.pointOf[h.index]]),
-    ];
+    const hits = [];
+    for (const m of this.meshes) {
+      if (!m.mesh || !m.mesh.count) continue;
+      if (!m.mesh.boundingSphere) m.mesh.computeBoundingSphere();
+      for (const h of raycaster.intersectObject(m.mesh, false)) hits.push([h.distance, m.slotOf[h.instanceId]]);
+    }
+    for (const h of raycaster.intersectObject(this.points, false)) hits.push([h.distance, this.pointOf[h.index]]);
     hits.sort((a, b) => a[0] - b[0]);
     return hits.length ? hits[0][1] : -1;
   }

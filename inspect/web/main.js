@@ -12,11 +12,17 @@ import { ReloadLog } from './reload-log.js';
 import { EventLog } from './event-log.js';
 import { RunControls } from './run-controls.js';
 import { connectEvents } from './events.js';
+import { Gizmo } from './gizmo.js';
+import { History } from './history.js';
+import { Structure } from './structure.js';
+import { ResultsTable } from './table.js';
+import { SchedulePanel } from './schedule.js';
+import { Tabs } from './tabs.js';
 
 const $ = (id) => document.getElementById(id);
 
 const store = new Store();
-const tree = new Tree({ list: $('tree-list'), filter: $('tree-filter'), count: $('tree-count') }, store);
+const tree = new Tree({ list: $('tree-list'), filter: $('tree-filter'), count: $('tree-count'), root: $('tree-root') }, store);
 const selectorBox = new SelectorBox({ input: $('sel-input'), status: $('sel-status'), error: $('sel-error') }, store);
 const view = new View($('view'), store);
 const stream = new Stream(view, store, $('view-info'));
@@ -27,6 +33,27 @@ const run = new RunControls({
   pause: $('pause'), play: $('play'), step: $('step'), steps: $('steps'),
   numbers: $('numbers'), message: $('run-msg'),
 });
+const tabs = new Tabs(document.querySelector('#tabs .tabs'), $('tabs'));
+const structure = new Structure({
+  add: $('add-entity'), clone: $('clone-entity'), remove: $('delete-entity'),
+  save: $('save-edits'), message: $('edit-msg'),
+}, store, tree);
+const gizmo = new Gizmo(view, store, {
+  buttons: { translate: $('gizmo-translate'), rotate: $('gizmo-rotate'), scale: $('gizmo-scale') },
+  message: $('edit-msg'),
+}, () => structure.saving());
+view.gizmo = gizmo;
+const history = new History({ undo: $('undo'), redo: $('redo'), list: $('history-list'), message: $('edit-msg') }, store);
+const table = new ResultsTable({
+  body: $('table-body'), head: $('table-head'), columns: $('table-columns'), status: $('table-status'),
+}, store, () => tabs.current === 'results');
+const schedule = new SchedulePanel($('systems'), () => tabs.current === 'systems');
+// A selector typed brings its results up; cleared, the log comes back.
+store.on('matches', ({ selector }) => {
+  if (selector && tabs.current === 'log') tabs.show('results');
+  else if (!selector && tabs.current === 'results') tabs.show('log');
+});
+tabs.onShow = (name) => { if (name === 'results') table.refresh(); if (name === 'systems') schedule.refresh(); };
 const rate = new Plot($('plot-rate'), 'ticks/s', [{ label: '', color: '#5fb3ff' }], '', 0);
 const cost = new Plot($('plot-cost'), 'ms/tick', [
   { label: 'p50', color: '#7ddc8c' }, { label: 'p99', color: '#ff8f6b' },
@@ -55,15 +82,27 @@ connectEvents({
     log.change(ev);
     if (ev.run) { run.show(ev.run); stream.paused = ev.run.paused; return; }
     stream.resync();
-    if (ev.op === 'create' || ev.op === 'destroy') store.sceneChanged();
+    // Anything but a value's change may change the tree (create, destroy,
+    // clone, reparent, a prefab's apply).
+    if (!['set', 'remove', 'emit'].includes(ev.op)) store.sceneChanged();
     if (ev.ref === store.selected) panel.refresh();
   },
   'entity-event'(ev) { events.add(ev); },
-  dropped() { store.sceneChanged(); },
-}, $('conn'));
+  history(ev) {
+    history.event(ev);
+    if (ev.op === 'undo' || ev.op === 'redo') {
+      // Whatever the command touched comes back as it was.
+      stream.resync();
+      store.sceneChanged();
+      panel.refresh();
+    }
+  },
+  dropped() { store.sceneChanged(); history.load(); },
+}, $('conn'), () => history.load());
 
 panel.loadSchemas().catch(report);
 stream.run();
+history.load();
 
 function report(err) {
   $('run-msg').textContent = err.message;
@@ -71,4 +110,7 @@ function report(err) {
 
 // For debugging from the console and for the browser tests: the parts,
 // read-only use intended.
-window.inspector = { store, tree, selectorBox, view, stream, panel, log, events, run, plots: { rate, cost } };
+window.inspector = {
+  store, tree, selectorBox, view, stream, panel, log, events, run, plots: { rate, cost },
+  gizmo, history, structure, table, schedule, tabs,
+};

@@ -11,11 +11,13 @@
 // stream until the next structural change.
 
 import { get, getPacked } from './api.js';
+import { shapeOf } from './shapes.js';
 
 const SELECTOR = '[position]';
 const ALL = ['position', 'rotation', 'scale'];
 const FPS = 30; // frames a second asked of the server while running
 const PAUSED_FPS = 4; // while paused, only edits move anything
+const SHAPES_EVERY = 1000; // ms: the shapes are fetched again at most this often
 
 export class Stream {
   constructor(view, store, info) {
@@ -32,6 +34,8 @@ export class Stream {
     this.lastUpdates = 0;
     this.rate = 0;
     this.controller = null;
+    this.shapesAt = -Infinity; // when the shapes were last fetched
+    this.shapeMap = new Map();
     setInterval(() => this.measure(), 1000);
   }
 
@@ -136,12 +140,34 @@ export class Stream {
   async sync() {
     const q = await get(`api/query?selector=${encodeURIComponent(SELECTOR)}`);
     const c = await getPacked(`api/colors?selector=${encodeURIComponent(SELECTOR)}`);
+    const shapes = await this.shapes();
     this.view.setRefs(q.matches);
     this.view.setColors(new Uint8Array(c.buffer, 16, 4 * c.count));
+    this.view.setShapes(shapes);
     if (q.version !== this.version) {
       this.version = q.version;
       this.store.sceneChanged();
     }
+  }
+
+  /**
+   * The shapes of the entities with a geometry (GET /api/table, the
+   * geometry column alone): ref -> {key, size}. None (all boxes) if the
+   * server cannot say.
+   */
+  async shapes() {
+    // A spawning scene changes its structure every tick; 10,000 shapes
+    // are not fetched that often. Meanwhile an entity keeps the shape of
+    // its reference, or is a box.
+    if (performance.now() - this.shapesAt < SHAPES_EVERY) return this.shapeMap;
+    this.shapesAt = performance.now();
+    const byRef = new Map();
+    try {
+      const t = await get(`api/table?selector=${encodeURIComponent(`${SELECTOR}[geometry]`)}&components=geometry&limit=100000`);
+      for (const r of t.rows) if (r.cells[0] !== null) byRef.set(r.ref, shapeOf(r.cells[0]));
+    } catch { /* an older server: boxes */ }
+    this.shapeMap = byRef;
+    return byRef;
   }
 
   measure() {
@@ -149,7 +175,7 @@ export class Stream {
     this.rate = u - this.lastUpdates;
     this.lastUpdates = u;
     const kb = this.bytes / 1024;
-    this.info.textContent = `${this.view.count.toLocaleString('en')} boxes · ${this.rate} updates/s · ${kb < 10 ? kb.toFixed(1) : Math.round(kb).toLocaleString('en')} KB/update`;
+    this.info.textContent = `${this.view.count.toLocaleString('en')} shapes · ${this.rate} updates/s · ${kb < 10 ? kb.toFixed(1) : Math.round(kb).toLocaleString('en')} KB/update`;
     this.info.dataset.rate = String(this.rate);
     this.info.dataset.bytes = String(this.bytes);
   }

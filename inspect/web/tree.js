@@ -9,6 +9,12 @@
 // expires entities, a row that stays in sight stays the same DOM node,
 // updated in place, so a click, the hover or the focus on it is not lost.
 // Folding and the selection follow the entity too.
+//
+// A row dragged (the pointer pressed on it and moved) onto another row
+// asks onDrop(key, parentRef) to make it that entity's child; dropped on
+// the root strip above the rows, or below them, onDrop(key, null) makes
+// it a root. A drag is made of pointer events, not HTML drag and drop,
+// so that the row under the pointer is marked as the drop target.
 
 import { get } from './api.js';
 import { entityKey } from './store.js';
@@ -16,10 +22,15 @@ import { place, put } from './keyed.js';
 
 const ROW = 22; // px, as .row in style.css
 const COLLAPSE_OVER = 50; // children: a parent with more starts collapsed
+const DRAG_PX = 6; // the pointer moves this far with the button down: a drag, not a click
 
 export class Tree {
-  constructor({ list, filter, count }, store) {
+  constructor({ list, filter, count, root }, store) {
     this.list = list;
+    this.rootZone = root; // the strip a row is dropped on to make it a root
+    this.onDrop = null; // (key, parentRef | null) => void
+    this.drag = null; // {key, x, y, moving, over}
+    this.dragged = false; // the last press was a drag: no click
     this.filterInput = filter;
     this.countEl = count;
     this.store = store;
@@ -40,6 +51,9 @@ export class Tree {
     this.list.addEventListener('scroll', () => this.paint());
     this.list.addEventListener('click', (ev) => this.clicked(ev));
     this.list.addEventListener('keydown', (ev) => this.key(ev));
+    this.list.addEventListener('pointerdown', (ev) => this.press(ev));
+    window.addEventListener('pointermove', (ev) => this.dragMove(ev));
+    window.addEventListener('pointerup', (ev) => this.release(ev));
     this.filterInput.addEventListener('input', () => this.layout());
     new ResizeObserver(() => this.paint()).observe(this.list);
 
@@ -171,7 +185,60 @@ export class Tree {
     }
   }
 
+  /** The pointer pressed on a row: maybe the start of a drag. */
+  press(ev) {
+    this.dragged = false;
+    const row = ev.target.closest('.row');
+    if (ev.button !== 0 || !row || ev.target.classList.contains('twisty')) return;
+    this.drag = { key: row.dataset.key, x: ev.clientX, y: ev.clientY, moving: false, over: undefined };
+  }
+
+  dragMove(ev) {
+    const d = this.drag;
+    if (!d) return;
+    if (!d.moving) {
+      if (Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < DRAG_PX) return;
+      d.moving = true;
+      document.body.classList.add('tree-dragging');
+      this.list.querySelector(`.row[data-key="${CSS.escape(d.key)}"]`)?.classList.add('dragged');
+    }
+    const over = this.dropAt(ev.clientX, ev.clientY);
+    for (const el of this.list.querySelectorAll('.drop-target')) el.classList.remove('drop-target');
+    if (this.rootZone) this.rootZone.classList.toggle('drop-target', over === null);
+    if (over) this.list.querySelector(`.row[data-key="${CSS.escape(over.key)}"]`)?.classList.add('drop-target');
+    d.over = over;
+  }
+
+  /**
+   * Where a drop at a point goes: {key, ref} of the row under it, null
+   * for the root (the root strip, or the list below its rows), undefined
+   * for nowhere.
+   */
+  dropAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    if (!el) return undefined;
+    if (this.rootZone && this.rootZone.contains(el)) return null;
+    const row = el.closest('.row');
+    if (row && this.list.contains(row)) {
+      const n = this.byKey.get(row.dataset.key);
+      return n ? { key: row.dataset.key, ref: n.ref } : undefined;
+    }
+    return this.list.contains(el) ? null : undefined;
+  }
+
+  release() {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || !d.moving) return;
+    this.dragged = true;
+    document.body.classList.remove('tree-dragging');
+    for (const el of document.querySelectorAll('.drop-target, .dragged')) el.classList.remove('drop-target', 'dragged');
+    if (d.over === undefined || (d.over && d.over.key === d.key)) return;
+    if (this.onDrop) this.onDrop(d.key, d.over ? d.over.ref : null);
+  }
+
   clicked(ev) {
+    if (this.dragged) { this.dragged = false; return; }
     const row = ev.target.closest('.row');
     const n = row && this.byKey.get(row.dataset.key);
     if (!n) return;

@@ -1,7 +1,8 @@
-// view.js: the 3D view: a three.js scene with the entities' boxes
-// (boxes.js), a grid under them, orbit, pan and zoom (OrbitControls),
-// and picking: a click selects the entity under the pointer by
-// raycasting, and the selected entity gets an outline.
+// view.js: the 3D view: a three.js scene with the entities' shapes
+// (boxes.js, shapes.js), a grid under them, orbit, pan and zoom
+// (OrbitControls), and picking: a click selects the entity under the
+// pointer by raycasting, and the selected entity gets an outline. The
+// gizmo (gizmo.js), when the page gives one, follows the selected entity.
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/OrbitControls.js';
@@ -23,6 +24,7 @@ export class View {
     this.moved = false; // the camera moved: lay the boxes out again
     this.updates = 0; // transform updates drawn, for the rate shown
     this.waiting = []; // resolves of drawn() promises
+    this.gizmo = null; // set by main.js
 
     const renderer = new THREE.WebGLRenderer({ antialias: false });
     renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
@@ -76,6 +78,13 @@ export class View {
   setRefs(refs) {
     this.boxes.setRefs(refs);
     this.moved = this.dirty = true;
+    if (this.gizmo) this.gizmo.follow();
+  }
+
+  /** Take the shapes of the entities with a geometry (ref -> {key, size}). */
+  setShapes(byRef) {
+    this.boxes.setShapes(byRef);
+    this.moved = this.dirty = true;
   }
 
   /** Take packed colours (GET /api/colors), r g b a per entity. */
@@ -95,6 +104,7 @@ export class View {
       this.resize();
     }
     this.boxes.setTransforms(frame);
+    if (this.gizmo) this.gizmo.follow();
     this.fresh = this.moved = this.dirty = true;
     if (!this.framed && frame.count > 0) this.frameAll();
   }
@@ -188,6 +198,8 @@ export class View {
       if (!down || ev.button !== 0) return;
       const moved = Math.hypot(ev.clientX - down[0], ev.clientY - down[1]);
       down = null;
+      // A click on the gizmo's handles is the gizmo's.
+      if (this.gizmo && this.gizmo.controls.axis !== null) return;
       if (moved <= 4) this.store.select(this.pick(ev.clientX, ev.clientY));
     });
   }

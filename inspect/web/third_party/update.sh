@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 pkg="$tmp/package"
 mkdir -p "$here/three"
 cp "$pkg/build/three.module.js" "$pkg/build/three.core.js" "$here/three/"
-cp "$pkg/examples/jsm/controls/OrbitControls.js" "$here/three/"
+cp "$pkg/examples/jsm/controls/OrbitControls.js" "$pkg/examples/jsm/controls/TransformControls.js" "$here/three/"
 cp "$pkg/LICENSE" "$here/three/LICENSE"
 sed -i "s/^- version: .*/- version: $version/" "$here/README.md"
 echo "vendored three@$version into $here/three"

@@ -84,7 +84,7 @@ func TestScannerAgainstEncodingXML(t *testing.T) {
 // loader's testdata) and a generated scene, by name.
 func sceneInputs(t testing.TB) map[string][]byte {
 	out := map[string][]byte{"generated": scenegen.LoadScene("xml", 300)}
-	for _, pattern := range []string{"../../../scenes/*.xml", "../../testdata/*.xml", "../../testdata/golden/*.xml"} {
+	for _, pattern := range []string{"../../../scenes/*.xml", "../../scenefile/testdata/*.xml", "../../testdata/golden/*.xml"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

@@ -60,7 +60,7 @@ func sceneInputs(t testing.TB) map[string][]byte {
 		"generated-load": scenegen.LoadScene("yaml", 300),
 		"generated-flow": scenegen.FlowScene(300),
 	}
-	for _, pattern := range []string{"../../../scenes/*.yaml", "../../testdata/*.yaml", "../../testdata/golden/*.yaml"} {
+	for _, pattern := range []string{"../../../scenes/*.yaml", "../../scenefile/testdata/*.yaml", "../../testdata/golden/*.yaml"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

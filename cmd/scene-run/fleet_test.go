@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/scenecs/scenecs/rooms/fleet"
+)
+
+// startHost starts "scene-run host -nats URL -id ID" on the test scenes
+// of package rooms and waits for its "host ID" line.
+func startHost(t *testing.T, url, id string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(binary(t), "host", "-nats", url, "-id", id, "-scenes", "rooms/testdata")
+	cmd.Dir = "../.."
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "host "+id+"\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("host %s: no \"host\" line in 20 s\nstdout:\n%s\nstderr:\n%s", id, out, errb)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return cmd
+}
+
+// TestHostProcessesFailover runs the fleet as a user does: a NATS server
+// (from the Go module, in the test process), two "scene-run host"
+// processes, 20 rooms created through "scene-run rooms create"; one host
+// is killed with SIGKILL, and within 15 s every room is listed ("scene-run
+// rooms") live on the other, at a tick not below its last snapshot's.
+// The hosts run with the default heartbeat, dead-after and snapshot
+// intervals.
+func TestHostProcessesFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes and waits for a failover")
+	}
+	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	url := s.ClientURL()
+	a := startHost(t, url, "hostA")
+	startHost(t, url, "hostB")
+	for i := 0; i < 20; i++ {
+		r := runBin(t, "rooms", "-nats", url, "create", "-hz", "20", fmt.Sprintf("room%02d", i), "rain.yaml").Expect(t, 0)
+		if !strings.HasPrefix(r.Stdout, fmt.Sprintf("room room%02d on host host", i)) {
+			t.Fatalf("create: %q", r.Stdout)
+		}
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	cl, err := fleet.NewClient(context.Background(), nc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Wait for a snapshot of every room past its first, then kill host A.
+	snap := map[string]int64{}
+	waitRooms(t, 10*time.Second, func() string {
+		ls, err := cl.List(context.Background())
+		if err != nil {
+			return err.Error()
+		}
+		for _, l := range ls {
+			if l.Entry.Tick == 0 {
+				return "room " + l.ID + " has no snapshot past tick 0"
+			}
+			snap[l.ID] = l.Entry.Tick
+		}
+		return ""
+	})
+	if err := a.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	waitRooms(t, 15*time.Second, func() string {
+		r := runBin(t, "rooms", "-nats", url).Expect(t, 0)
+		lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
+		if len(lines) != 21 {
+			return "listing:\n" + r.Stdout
+		}
+		for _, line := range lines[1:] {
+			var id, host, scene string
+			var tick int64
+			if n, _ := fmt.Sscanf(line, "%s %s %s %d", &id, &host, &scene, &tick); n != 4 || host != "hostB" {
+				return "listing:\n" + r.Stdout
+			}
+			if tick < snap[id] {
+				t.Fatalf("room %s resumed at tick %d, below its snapshot's %d", id, tick, snap[id])
+			}
+		}
+		return ""
+	})
+	t.Logf("20 rooms listed on hostB %v after hostA's SIGKILL", time.Since(killed).Round(100*time.Millisecond))
+}
+
+// waitRooms polls cond until it returns "" or d passes.
+func waitRooms(t *testing.T, d time.Duration, cond func() string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		msg := cond()
+		if msg == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: %s", d, msg)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

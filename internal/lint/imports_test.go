@@ -1,0 +1,119 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestImportTable: the import table of docs/architecture.md is the
+// code's, package by package (non-test files, the module's packages).
+func TestImportTable(t *testing.T) {
+	root := repoRoot(t)
+	md, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ImportTable(md)
+	if err != nil {
+		t.Fatalf("docs/architecture.md: %v", err)
+	}
+	code, err := Imports(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gap := range ImportGaps(doc, code) {
+		t.Errorf("docs/architecture.md, import table: %s", gap)
+	}
+	checkLayers(t, code)
+}
+
+// checkLayers holds the rules of the layout that the table alone could
+// relax: the scene file layer knows nothing above it, plans hold no
+// runtime state (plan does not import ecs), and only the programs
+// (scenerun, rooms, cmd, examples, scenes) import the built-in components.
+func checkLayers(t *testing.T, code map[string][]string) {
+	t.Helper()
+	for pkg, imps := range code {
+		for _, imp := range imps {
+			switch {
+			case strings.HasPrefix(pkg, "loader/scenefile") && !strings.HasPrefix(imp, "loader/") && !strings.HasPrefix(imp, "internal/"):
+				t.Errorf("%s imports %s: the scene file layer imports only the syntax packages and internal/...", pkg, imp)
+			case strings.HasPrefix(pkg, "loader/scenefile") && strings.HasPrefix(imp, "loader/") && !strings.HasPrefix(imp, "loader/internal/") && !strings.HasPrefix(imp, "loader/scenefile"):
+				t.Errorf("%s imports %s, a layer above it", pkg, imp)
+			case pkg == "loader/plan" && imp == "ecs":
+				t.Errorf("loader/plan imports ecs: a plan holds no runtime state")
+			case imp == "components" && !programs(pkg):
+				t.Errorf("%s imports components: only scenerun, rooms, cmd/..., examples/... and scenes may", pkg)
+			}
+		}
+	}
+}
+
+// programs reports whether pkg is one of the packages that may import
+// the built-in components. The room host is one: like scenerun, it makes
+// a Registry with the built-ins for each scene it runs (and snapshots
+// the spawners' states).
+func programs(pkg string) bool {
+	return pkg == "scenerun" || pkg == "rooms" || pkg == "scenes" || strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "examples/")
+}
+
+// TestPackageSizes: no package but ecs over 6,000 lines of code (without
+// blank and comment lines, non-test files), and the loader's front door
+// at most 3,000.
+func TestPackageSizes(t *testing.T) {
+	root := repoRoot(t)
+	code, err := Imports(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range code {
+		n, raw, err := CodeLines(filepath.Join(root, filepath.FromSlash(pkg)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		limit := 6000
+		switch pkg {
+		case "ecs":
+			continue
+		case "loader":
+			limit = 3000
+		}
+		if n > limit {
+			t.Errorf("%s: %d lines of code (%d in all), over %d: split it by job", pkg, n, raw, limit)
+		}
+	}
+}
+
+func TestImportTableParse(t *testing.T) {
+	md := "# x\n\n" + ImportTableHeader + "\n| --- | --- |\n| `a` | nothing |\n| `b/c` | `a`, `d` |\n\nafter\n| `z` | `q` |\n"
+	got, err := ImportTable([]byte(md))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got["a"]) != 0 || !slices.Equal(got["b/c"], []string{"a", "d"}) {
+		t.Fatalf("%v", got)
+	}
+	gaps := ImportGaps(got, map[string][]string{"a": {"d"}, "b/c": {"a", "d"}, "e": {}})
+	want := []string{"a: the table says it imports nothing, the code d", "e: not in the table; it imports nothing"}
+	if !slices.Equal(gaps, want) {
+		t.Fatalf("gaps %q, want %q", gaps, want)
+	}
+	for _, bad := range []string{"no table", ImportTableHeader + "\n| `a` | b | c |\n", ImportTableHeader + "\n| `a` | nothing |\n| `a` | nothing |\n"} {
+		if _, err := ImportTable([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestCodeLines(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("// Package a.\npackage a\n\n\t// c\nvar x = 1 // y\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("package a\nvar y = 2\n"), 0o644)
+	code, raw, err := CodeLines(dir)
+	if err != nil || code != 2 || raw != 5 {
+		t.Fatalf("code %d raw %d err %v, want 2 and 5", code, raw, err)
+	}
+}

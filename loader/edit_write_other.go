@@ -1,6 +1,0 @@
-//go:build !linux && !darwin
-
-package loader
-
-// exchangeFiles: this system cannot swap two files in one step.
-func exchangeFiles(a, b string) error { return errNoExchange }

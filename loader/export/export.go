@@ -1,0 +1,133 @@
+package export
+
+import (
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Options choose what [Export] writes.
+type Options struct {
+	// Root, if not zero, limits the export to this entity's subtree.
+	Root ecs.Entity
+	// Flat writes every entity whole, prefab instances too, without the
+	// prefabs: as if the scene had been written without them. Otherwise
+	// the export holds the registry's prefabs and writes each instance
+	// as `prefab:` plus what differs from its prefab.
+	Flat bool
+}
+
+// Export writes the World's current state (or a subtree of it) as a scene
+// [scenefile.Document]: declared components, non-default system settings, and every
+// entity in document order with its id, classes and components, each
+// component with only its non-default values (mixins are flattened into
+// the values they produced). Loading the document into a fresh Registry
+// with the same registered components gives the same state.
+func Export(reg *registry.Registry, opt Options) *scenefile.Document {
+	doc := exportHead(reg, opt)
+	x := &exporter{reg: reg, flat: opt.Flat}
+	if !opt.Flat {
+		doc.Prefabs = x.prefabSpecs()
+	}
+	if opt.Root.IsZero() {
+		for e := range reg.World().Roots() {
+			doc.Entities = append(doc.Entities, x.spec(x.entityX(e)))
+		}
+	} else if reg.World().Alive(opt.Root) {
+		doc.Entities = append(doc.Entities, x.spec(x.entityX(opt.Root)))
+	}
+	return doc
+}
+
+// exportHead returns what Export returns but the entities: the
+// declarations, and the system settings if opt has no Root.
+func exportHead(reg *registry.Registry, opt Options) *scenefile.Document {
+	doc := &scenefile.Document{}
+	for _, c := range reg.Components() {
+		if !c.Declared {
+			continue
+		}
+		d := &scenefile.Decl{Name: c.Name, Single: c.Schema.Single()}
+		for i := range c.Schema.Props {
+			p := &c.Schema.Props[i]
+			d.Props = append(d.Props, &scenefile.PropDecl{
+				Name: p.Name, Type: p.Type.Name, Default: p.Type.Print(p.Default), HasDefault: true,
+				OneOf: p.OneOf, Min: p.Min, Max: p.Max,
+			})
+		}
+		doc.Decls = append(doc.Decls, d)
+	}
+	if opt.Root.IsZero() {
+		for _, s := range reg.Systems() {
+			if c := exportValue(reg, s.Name, s.Schema, s.Values()); c.Kind != scenefile.ValueEmpty {
+				doc.Systems = append(doc.Systems, c)
+			}
+		}
+	}
+	return doc
+}
+
+// exportValue returns the component (or system setting) name with
+// values vs as written in an export: its properties that differ from the
+// schema's defaults, as an attribute string; or, when a string cannot be
+// said in one (a ';', or white space at an end, in a component with
+// several properties), as a mapping of exact values, which YAML writes as
+// a mapping and XML as name.property attributes. A component with only
+// default values is written empty, except one whose single property is a
+// string with a non-empty default: an empty XML attribute would read as
+// the empty string, so the default is written out.
+func exportValue(reg *registry.Registry, name string, s *registry.Schema, vs []any) *scenefile.ComponentSpec {
+	c := &scenefile.ComponentSpec{Name: name, Kind: scenefile.ValueEmpty}
+	strType, _ := reg.Types().Lookup("string")
+	var p registry.Patch
+	for i := range s.Props {
+		if !s.Props[i].Type.Equal(vs[i], s.Props[i].Default) {
+			p = append(p, registry.PropValue{Index: i, Value: vs[i]})
+		}
+	}
+	if s.Single() && s.Props[0].Type == strType && strType != nil {
+		c.Exact = true
+		if len(p) == 0 && s.Props[0].Print(s.Props[0].Default) != "" {
+			p = registry.Patch{{Index: 0, Value: vs[0]}}
+		}
+	}
+	if len(p) == 0 {
+		return c
+	}
+	return patchSpec(reg, name, s, p)
+}
+
+// patchSpec writes the values p of a component as an export does: an
+// attribute string, or a mapping of exact values when a string cannot be
+// said in one.
+func patchSpec(reg *registry.Registry, name string, s *registry.Schema, p registry.Patch) *scenefile.ComponentSpec {
+	c := &scenefile.ComponentSpec{Name: name, Kind: scenefile.ValueText}
+	strType, _ := reg.Types().Lookup("string")
+	c.Exact = s.Single() && s.Props[0].Type == strType && strType != nil
+	c.Text = s.PrintPatch(p)
+	if s.Single() || attrRoundTrips(s, c.Text, p) {
+		return c
+	}
+	c.Kind, c.Text, c.Exact = scenefile.ValueMap, "", true
+	for _, pv := range p {
+		prop := &s.Props[pv.Index]
+		c.Map = append(c.Map, &scenefile.KV{Key: prop.Name, Value: prop.Print(pv.Value), Exact: true})
+	}
+	return c
+}
+
+// attrRoundTrips reports whether the attribute string text, printed from
+// patch p, parses back to the same values.
+func attrRoundTrips(s *registry.Schema, text string, p registry.Patch) bool {
+	back, err := s.ParseAttr("", text)
+	if err != nil || len(back) != len(p) {
+		return false
+	}
+	for i := range p {
+		prop := &s.Props[p[i].Index]
+		if back[i].Index != p[i].Index || !prop.Type.Equal(back[i].Value, p[i].Value) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,81 @@
+package export
+
+import (
+	"strconv"
+
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// EntityPath returns the path that names e in dumps and query output: its
+// id if it has one, else its parent's path (or nothing, for a root)
+// followed by its 0-based index among its siblings, joined by "/". It
+// takes time in proportion to e's depth below the nearest entity with an
+// id; to name many entities, a [Namer] remembers the parents' paths.
+func EntityPath(reg *registry.Registry, e ecs.Entity) string {
+	n := Namer{reg: reg, w: reg.World()}
+	return n.Path(e)
+}
+
+// Namer names entities as [EntityPath] does, remembering the path of each
+// parent it has named, so that naming many entities (a dump, the matches
+// of a query, a whole World) takes time in proportion to their number and
+// the length of their paths, however many siblings they have. A Namer is
+// for one pass over a World that does not change meanwhile, in its
+// hierarchy or its ids: make a new one after a change. The zero Namer is
+// not usable; make one with [NewNamer].
+type Namer struct {
+	reg      *registry.Registry
+	w        *ecs.World
+	remember bool                  // keep parents' paths (false: one EntityPath)
+	parents  map[ecs.Entity]string // paths of parents without an id
+}
+
+// NewNamer returns a Namer of the entities of reg's World.
+func NewNamer(reg *registry.Registry) *Namer {
+	return &Namer{reg: reg, w: reg.World(), remember: true}
+}
+
+// Path returns e's path, the same as EntityPath(reg, e).
+func (n *Namer) Path(e ecs.Entity) string {
+	if id := n.reg.EntityID(e); id != "" {
+		return id
+	}
+	idx := strconv.Itoa(n.w.ChildIndex(e))
+	p, ok := n.w.Parent(e)
+	if !ok {
+		return idx
+	}
+	return n.parentPath(p) + "/" + idx
+}
+
+// parentPath returns the path of p, which has a child, remembering it if
+// n does.
+func (n *Namer) parentPath(p ecs.Entity) string {
+	if !n.remember {
+		return n.Path(p)
+	}
+	if id := n.reg.EntityID(p); id != "" {
+		return id
+	}
+	if s, ok := n.parents[p]; ok {
+		return s
+	}
+	if n.parents == nil {
+		n.parents = map[ecs.Entity]string{}
+	}
+	s := n.Path(p)
+	n.parents[p] = s
+	return s
+}
+
+// EntityPaths returns the paths of es, each as [EntityPath] gives it, with
+// one [Namer].
+func EntityPaths(reg *registry.Registry, es []ecs.Entity) []string {
+	n := NewNamer(reg)
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = n.Path(e)
+	}
+	return out
+}

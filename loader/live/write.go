@@ -1,0 +1,196 @@
+package live
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/scenecs/scenecs/internal/regfile"
+)
+
+// Writing a saved edit into its file, next to the editors that write it
+// too.
+//
+// An editor saves a file by writing it in place (truncating it first)
+// or by writing another file and renaming it over the scene file. A save
+// that read the file, checked it and then renamed its own bytes over it
+// would throw away an editor's save that landed in between. So the new
+// bytes go to a temporary file in the same directory, which is then
+// swapped with the scene file in one step (renameat2 RENAME_EXCHANGE on
+// Linux, renamex_np RENAME_SWAP on macOS): afterwards the temporary name
+// holds exactly what the scene file held at the instant of the swap,
+// which is compared with what the save was made from. If it is
+// something else, an editor saved in between: the two are swapped back,
+// so that the editor's save is in place again, and the save is refused.
+// Should the editor save yet again between the two swaps, the newest
+// save is brought back each time; if it keeps saving through a few
+// rounds, the bytes left under the temporary name are kept in a file
+// beside the scene file, named in the error. A file the editor writes in
+// place is never truncated by a save: the swap changes names, not
+// contents.
+
+// ErrReadOnly is the error for a save into a file that is read-only (no
+// write permission for anyone, or not for this process) or whose
+// directory is: save-back respects the mode and does not replace it.
+var ErrReadOnly = errors.New("the scene file is read-only")
+
+// errNoExchange: the system cannot swap two files in one step.
+var errNoExchange = errors.New("cannot exchange files")
+
+// exchange swaps two files (exchangeFiles; a variable for the tests).
+var exchange = exchangeFiles
+
+// swapRounds bounds the rounds of swapping an editor's saves back.
+const swapRounds = 8
+
+// checkWritable returns ErrReadOnly (wrapped, with the reason) if the
+// file at path, after following symbolic links, is one save-back must
+// not replace; and its real path and information.
+func checkWritable(path string) (string, fs.FileInfo, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", nil, err
+	}
+	if perm := fi.Mode().Perm(); perm&0o222 == 0 {
+		return "", nil, fmt.Errorf("%s is read-only (mode %04o): save-back does not replace a read-only file; make it writable (chmod u+w) to save into it: %w", path, perm, ErrReadOnly)
+	}
+	if err := canWrite(real); err != nil {
+		return "", nil, fmt.Errorf("%s is not writable by this program (mode %04o: %v): save-back does not replace it: %w", path, fi.Mode().Perm(), err, ErrReadOnly)
+	}
+	return real, fi, nil
+}
+
+// replaceFile replaces the file at path (following symbolic links) with
+// after, if it holds before (see the comment above): written to a
+// temporary file in the same directory, synced, given the file's mode
+// (and owner, where this process may), then swapped in. max bounds what
+// is read back. It returns ErrFileChanged (wrapped) if the file did not
+// hold before, or an editor saved it meanwhile, ErrReadOnly for a file
+// save-back must not replace; in both cases the file holds what it held.
+func replaceFile(path string, before, after []byte, max int64) error {
+	real, fi, err := checkWritable(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w while saving (it is gone: an editor may be saving it); nothing saved", path, ErrFileChanged)
+	}
+	if err != nil {
+		return err
+	}
+	tmp, err := writeTemp(real, fi, after)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("%s: cannot write beside it (%v): save-back writes a new file in the directory and swaps it in: %w", path, err, ErrReadOnly)
+		}
+		return err
+	}
+	swapped := false
+	defer func() {
+		if !swapped {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if cur, _, err := regfile.Read(real, max, nil); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	} else if !bytes.Equal(cur, before) {
+		return fmt.Errorf("%s: %w while saving (an editor saved it); nothing saved", path, ErrFileChanged)
+	}
+	switch err := exchange(tmp, real); {
+	case errors.Is(err, errNoExchange):
+		return renameChecked(path, real, tmp, fi)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w while saving (it is gone: an editor may be saving it); nothing saved", path, ErrFileChanged)
+	case err != nil:
+		return err
+	}
+	swapped = true
+	return settle(path, real, tmp, before, after, max)
+}
+
+// writeTemp writes data to a new file beside real, synced, with fi's
+// mode and (where this process may) owner, and returns its path.
+func writeTemp(real string, fi fs.FileInfo, data []byte) (tmp string, err error) {
+	f, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".save-*")
+	if err != nil {
+		return "", err
+	}
+	tmp = f.Name()
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	if err = os.Chmod(tmp, fi.Mode().Perm()); err != nil {
+		return "", err
+	}
+	sameOwner(tmp, fi)
+	return tmp, nil
+}
+
+// settle finishes a swap of the new bytes into real, whose old bytes are
+// now at tmp: if they are before, the save is done; otherwise an editor
+// saved in between, and its save is swapped back (its newest, round by
+// round), the save refused.
+func settle(path, real, tmp string, before, after []byte, max int64) error {
+	old, _, err := regfile.Read(tmp, max, nil)
+	if err == nil && bytes.Equal(old, before) {
+		_ = os.Remove(tmp)
+		return nil
+	}
+	placed := after // what the file holds, unless an editor saved since
+	for range swapRounds {
+		if err = exchange(tmp, real); err != nil {
+			break
+		}
+		got, _, rerr := regfile.Read(tmp, max, nil)
+		if rerr != nil {
+			err = rerr
+			break
+		}
+		if bytes.Equal(got, placed) {
+			// No save since the last swap: the file holds the newest of
+			// the editor's saves, and tmp what was replaced by it.
+			_ = os.Remove(tmp)
+			return fmt.Errorf("%s: %w while saving (an editor saved it at that moment); its save is kept, and this one is not written", path, ErrFileChanged)
+		}
+		placed, old = old, got
+	}
+	keep := filepath.Join(filepath.Dir(real), filepath.Base(real)+".save-conflict-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	if rerr := os.Rename(tmp, keep); rerr != nil {
+		keep = tmp
+	}
+	if err == nil {
+		err = errors.New("an editor kept saving it")
+	}
+	return fmt.Errorf("%s: %w while saving (%v); this save is not written, and the bytes swapped out of the file last are kept in %s",
+		path, ErrFileChanged, err, keep)
+}
+
+// renameChecked renames tmp over real where the system cannot swap two
+// files: right before the rename it checks that real is still the file
+// (same inode, size and time) whose bytes replaceFile compared, so that
+// only an editor's save landing in the microseconds between that check
+// and the rename can be lost.
+func renameChecked(path, real, tmp string, fi fs.FileInfo) error {
+	now, err := os.Stat(real)
+	if err != nil || !os.SameFile(fi, now) || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+		return fmt.Errorf("%s: %w while saving (an editor saved it); nothing saved", path, ErrFileChanged)
+	}
+	return os.Rename(tmp, real)
+}

@@ -1,0 +1,267 @@
+package scenefile
+
+import "math"
+
+// The scene model: what the readers produce and Compile consumes. The
+// readers check syntax and structure only: which keys and elements
+// exist, that names are well formed, that ids are unique, and that
+// hostile input stays within Limits. Whether a component is registered
+// and whether its values parse is checked later, against a registry.
+
+// AxisNames names the properties of a vector written as a mapping, in order:
+// x, y, z, w (position: {x: 1, y: 2, z: 3}; JSON dumps write vectors so).
+const AxisNames = "xyzw"
+
+// ValueKind tells how a component value was written.
+type ValueKind uint8
+
+const (
+	// ValueEmpty is a component without a value: `enemy:` or `enemy: ""`
+	// or `enemy: {}` in YAML, `enemy=""` in XML. It attaches the component
+	// with its defaults (a tag if it has no properties).
+	ValueEmpty ValueKind = iota
+	// ValueText is an attribute string such as "0 1 -5" or "hp: 100; max: 200",
+	// in ComponentSpec.Text.
+	ValueText
+	// ValueMap is a YAML mapping of property names to values, in ComponentSpec.Map.
+	ValueMap
+)
+
+// String returns "empty", "text" or "map".
+func (k ValueKind) String() string {
+	switch k {
+	case ValueEmpty:
+		return "empty"
+	case ValueText:
+		return "text"
+	case ValueMap:
+		return "map"
+	}
+	return "ValueKind(?)"
+}
+
+// Document is one scene as read from a file. After [ReadFile] it also holds
+// everything its includes contributed, merged in include order before the
+// including file's own content; each node keeps the position (and so the
+// file) it was written at.
+type Document struct {
+	File     string           // file the document was read from (the root file after ReadFile)
+	Files    []string         // the file and every file it included, in load order
+	Systems  []*ComponentSpec // scene-level system settings (the "scene" section): system name -> value
+	Decls    []*Decl          // data-only component declarations
+	Mixins   []*MixinSpec     // named bundles of components
+	Prefabs  []*PrefabSpec    // named entity subtrees, instanced by `prefab`
+	Includes []*Include       // include directives written in File itself
+	Entities []*EntitySpec    // top-level entities in source order
+	Pos      Pos              // position of the root mapping or <scene> element
+	// Computed are the keys beside an entity's components in a JSON
+	// dump that are not the format's own: the values of read-only
+	// components, which their owners compute (the world transform),
+	// written for information and not read. Compile checks that each
+	// names a read-only component of the registry. Each name is kept
+	// once, at its first place.
+	Computed []*ComponentSpec
+
+	nEntities int    // entities in the tree, including children
+	lim       Limits // the limits it was read with, which bound its compilation too (zero: defaults)
+}
+
+// Limits returns the limits the document was read with, which bound its
+// compilation too: what its prefabs may expand to (defaults for a
+// Document built in memory).
+func (d *Document) Limits() Limits { return d.lim.WithDefaults() }
+
+// SetLimits sets the limits the document's compilation is bounded by
+// (see [Document.Limits]), as if it had been read with them.
+func (d *Document) SetLimits(l Limits) { d.lim = l.WithDefaults() }
+
+// Count returns the number of entities the readers read in the document
+// (children and includes counted; the entities of prefabs' instances
+// are not, as they are not expanded yet); 0 for a Document built in
+// memory.
+func (d *Document) Count() int { return d.nEntities }
+
+// EntitySpec is an entity as a scene file specifies it: its id, classes,
+// mixins, components and children, with their positions. (The entity
+// made from it is an [ecs.Entity]; [Scene.Entity] finds it by id.)
+type EntitySpec struct {
+	ID         string           // optional, unique across the scene
+	IDPos      Pos              // position of the id value
+	Class      []string         // class names, from a space-separated string or a list
+	Mixins     []string         // mixin ids in application order
+	MixinPos   Pos              // position of the mixin value
+	Components []*ComponentSpec // components in source order
+	Children   []*EntitySpec    // child entities in source order
+	Pos        Pos              // position of the entity (first key, or the start tag)
+	File       string           // file the entity was written in (same as Pos.File)
+	// Instance makes the entity an instance of a prefab (nil for none;
+	// see Prefab and Parts). It is a pointer so that the many entities
+	// that are not instances stay small.
+	Instance *InstanceSpec
+}
+
+// InstanceSpec is what makes an entity an instance of a prefab.
+type InstanceSpec struct {
+	// Prefab names the prefab the entity is an instance of: it gets the
+	// prefab's components and whole subtree, its own components, classes
+	// and mixins written over them (see docs/scene-format.md, Prefabs).
+	// In a prefab's body, it makes the prefab a variant of another.
+	Prefab    string
+	PrefabPos Pos // position of the prefab value
+	// Parts change parts of the prefab's subtree in this instance, each
+	// addressed by its path inside the prefab.
+	Parts []*PartSpec
+}
+
+// Prefab returns the prefab e is an instance of (Instance.Prefab), or "".
+func (e *EntitySpec) Prefab() string {
+	if e.Instance == nil {
+		return ""
+	}
+	return e.Instance.Prefab
+}
+
+// PrefabPos returns the position of e's prefab value (Instance.PrefabPos).
+func (e *EntitySpec) PrefabPos() Pos {
+	if e.Instance == nil {
+		return Pos{}
+	}
+	return e.Instance.PrefabPos
+}
+
+// Parts returns the changes e makes to parts of its prefab
+// (Instance.Parts).
+func (e *EntitySpec) Parts() []*PartSpec {
+	if e.Instance == nil {
+		return nil
+	}
+	return e.Instance.Parts
+}
+
+// instance returns e.Instance, made if e has none.
+func (e *EntitySpec) instance() *InstanceSpec {
+	if e.Instance == nil {
+		e.Instance = &InstanceSpec{}
+	}
+	return e.Instance
+}
+
+// PrefabSpec is a prefab as a scene file defines it: a name and the
+// body of its root entity (components, classes, mixins, children, and
+// `prefab` for a variant). Inside a prefab, an `id` names a child
+// within the prefab (its instances' children get the id
+// "<instance id>/<name>").
+type PrefabSpec struct {
+	Name string
+	Pos  Pos // position of the name
+	Body *EntitySpec
+}
+
+// PartSpec overrides one part of an instance's prefab subtree: the
+// child at Path (names inside the prefab joined by "/"; an unnamed
+// child is its 0-based rank among the unnamed children of its parent).
+// Body gives components, classes and mixins written over the part's, and
+// children added after the part's own; it has no id, prefab or parts.
+// A part that is Removed is not created, nor anything under it (its
+// Body is empty): `path: removed` in YAML and JSON, <removed
+// path="..."/> in XML.
+type PartSpec struct {
+	Path    string
+	PathPos Pos
+	Body    *EntitySpec
+	Removed bool
+}
+
+// ComponentSpec is a component (or, in Document.Systems, a system setting)
+// as written on an entity or mixin: a name and an unparsed value. (The
+// component it names is a [registry.Component].)
+type ComponentSpec struct {
+	Name     string    // component name, possibly "name__instance"
+	Pos      Pos       // position of the key or attribute name
+	ValuePos Pos       // position of the value (inside the quotes in XML)
+	Kind     ValueKind // how the value was written
+	// Exact says Text (or each KV.Value) is the value exactly as the
+	// file's syntax gives it: any YAML scalar but null (a quoted one with
+	// its spaces), any XML attribute value, any JSON string. A property
+	// of type string keeps an exact value as it is, white space
+	// included, and an exact empty value (`label: ""`, label="") sets it
+	// to the empty string instead of leaving its default. Other types
+	// parse as usual. Without Exact (a Document built in memory) values
+	// are trimmed, as attribute strings are.
+	Exact bool
+	// Axes says Text holds the values of a JSON object {"x", "y", "z",
+	// "w"}, in that order (a dump writes vectors so).
+	Axes bool
+	Text string // the attribute string if Kind == ValueText
+	Map  []*KV  // property values in source order if Kind == ValueMap
+
+	src      *Source // the file it was read from, to place errors in values
+	key, val span    // where the key (attribute name) and the value are written in it
+}
+
+// KV is one property of a component value written as a mapping.
+type KV struct {
+	Key, Value    string
+	Pos, ValuePos Pos  // positions of the key and of the value
+	Exact         bool // the value is exact (see ComponentSpec.Exact)
+
+	key, val span // where the key and the value are written
+}
+
+// span is where a key or a value is written in its file: the bytes
+// [off, end), as the parser found them (a YAML value with its quotes; an
+// XML value between its quotes). The zero span is none: a Document
+// built in memory, or a YAML file read by yaml.v3, which gives no spans.
+type span struct{ off, end int32 }
+
+// mkSpan returns the span [off, end), or none past 32-bit offsets.
+func mkSpan(off, end int) span {
+	if end > math.MaxInt32 {
+		return span{}
+	}
+	return span{int32(off), int32(end)}
+}
+
+// ok reports whether the span is known (a value's end is past the key
+// before it, so never 0).
+func (s span) ok() bool { return s.end > 0 }
+
+// MixinSpec is a mixin as a scene file specifies it: a named bundle of
+// components, applied to entities that list it in `mixin`. A mixin may
+// itself list mixins. ([Compile] makes a [registry.Mixin] of it.)
+type MixinSpec struct {
+	ID         string
+	Mixins     []string // mixins this mixin builds on, in application order
+	MixinPos   Pos      // position of the mixin value
+	Components []*ComponentSpec
+	Pos        Pos // position of the mixin id
+}
+
+// Include is an include directive: another scene file (YAML or XML) whose
+// declarations, mixins, settings and entities are merged into this scene.
+type Include struct {
+	Path     string // as written, relative to the including file
+	Resolved string // slash-separated path within the file system, set by ReadFile
+	Pos      Pos    // position of the path
+}
+
+// Decl declares a data-only component: a schema without behaviour.
+// A declaration with no properties is a tag.
+type Decl struct {
+	Name   string
+	Single bool        // single-property component: Props has one entry with Name ""
+	Props  []*PropDecl // properties in source order
+	Pos    Pos         // position of the component name
+}
+
+// PropDecl declares one property of a data-only component. An empty Type is
+// left to the registry (which may infer it from the default).
+type PropDecl struct {
+	Name       string // "" for a single-property component
+	Type       string
+	Default    string
+	HasDefault bool
+	OneOf      []string // allowed values, nil if unrestricted
+	Min, Max   *float64 // numeric bounds, nil if absent
+	Pos        Pos      // position of the property name (of the component name if Single)
+}

@@ -1,0 +1,42 @@
+// Package fleet runs rooms (package rooms) on a fleet of hosts joined by
+// NATS. NATS carries everything between machines; this package adds no
+// membership or consensus of its own.
+//
+// # Subjects and buckets
+//
+// With the default prefix "scenecs":
+//
+//   - scenecs.rooms.create: a request to create a room ([CreateRequest]),
+//     served by the hosts' queue group "scenecs.hosts", so NATS spreads
+//     requests over the hosts; the host that gets one places the room on
+//     the host with the fewest rooms (itself, or another through
+//     scenecs.host.ID.create).
+//   - scenecs.room.ID.VERB: a request to room ID, answered by the host
+//     running it with the inspection API's JSON (docs/inspector.md), the
+//     HTTP status in the header "Status". Verbs: scene, query, get, set,
+//     emit, step, pause, play, stats, components, info, snapshot,
+//     destroy, and http (any request of the API). A message without a
+//     reply subject is applied and not answered: a client's input.
+//   - scenecs.state.ID: the room's state ([State]) published after its
+//     ticks, for clients to follow.
+//   - JetStream key-value bucket scenecs_rooms: the directory, room id to
+//     [Entry] (its host, scene, rate, and the tick of its last snapshot).
+//     Changes of ownership are compare-and-set on an entry's revision:
+//     exactly one host owns a room.
+//   - Key-value bucket scenecs_hosts: one key per live host, put at every
+//     heartbeat and expiring after Options.DeadAfter without one. A
+//     host's liveness is read key by key, never from a
+//     listing alone.
+//   - Object store scenecs_snapshots: each room's last [rooms.Snapshot].
+//
+// # Failover
+//
+// Every heartbeat, each host looks for rooms whose host's last heartbeat
+// is older than Options.DeadAfter (dead), or is empty (left), or is this
+// host without running the room (restarted): it claims its share of
+// them by compare-and-set and resumes each from its last snapshot. What a
+// room did after its last snapshot is lost: at most one snapshot
+// interval of ticks, and the changes and inputs of that interval. A host
+// that finds a room of its own claimed by another (it was cut off) stops
+// its copy.
+package fleet

@@ -1,0 +1,279 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// TestFleetFailover: a host stopped without warning (its rooms and its
+// connection gone, the directory not told); once its heartbeats expire,
+// its rooms run again on the two others, each exactly once, from their
+// snapshots (tick not below the snapshot's), and the rooms of the
+// surviving hosts stay where they were.
+func TestFleetFailover(t *testing.T) {
+	f := newFleet(t, 3)
+	f.createRooms("f", 30, 20)
+	dead := f.hosts[1]
+	before := f.where()
+	snapTick := map[string]int64{}
+	// Let every room snapshot at least once after its creation.
+	eventually(t, 5*time.Second, func() string {
+		es, err := f.client.st.roomEntries(f.ctx(), listGrace)
+		if err != nil {
+			return err.Error()
+		}
+		for _, e := range es {
+			if e.Tick == 0 {
+				return fmt.Sprintf("room %s has no snapshot past tick 0", e.ID)
+			}
+			snapTick[e.ID] = e.Tick
+		}
+		return ""
+	})
+	var moved []string
+	for id, hs := range before {
+		if hs[0] == dead.ID() {
+			moved = append(moved, id)
+		}
+	}
+	if len(moved) == 0 {
+		t.Fatal("the host to kill runs no room")
+	}
+	dead.Close()
+	f.conns[1].Close()
+	killed := time.Now()
+	f.hosts = append(f.hosts[:1], f.hosts[2:]...)
+	eventually(t, 10*time.Second, func() string {
+		where := f.where()
+		for id, hs := range where {
+			if len(hs) > 1 {
+				e, _ := f.client.st.getEntry(f.ctx(), id)
+				t.Fatalf("room %s runs on %v; its entry %+v; it ran on %v before", id, hs, e, before[id])
+			}
+		}
+		if len(where) != 30 {
+			return fmt.Sprintf("%d rooms running, want 30", len(where))
+		}
+		return ""
+	})
+	t.Logf("%d rooms back %v after their host died (heartbeat 100 ms, dead after 2 s)", len(moved), time.Since(killed).Round(time.Millisecond))
+	where := f.where()
+	for id, hs := range before {
+		if hs[0] != dead.ID() && where[id][0] != hs[0] {
+			t.Errorf("room %s moved from %s, a live host, to %s", id, hs[0], where[id][0])
+		}
+	}
+	for _, id := range moved {
+		ls, err := f.client.List(f.ctx())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range ls {
+			if l.ID == id && (!l.Live || l.Tick < snapTick[id] || l.Moves != 1 || l.Host == dead.ID()) {
+				t.Errorf("room %s after failover: %+v; its snapshot before: tick %d", id, l, snapTick[id])
+			}
+		}
+	}
+}
+
+// TestFleetLeave: a host that leaves in good order hands its rooms over at
+// once, each paused and snapshotted as it left: no tick is lost.
+func TestFleetLeave(t *testing.T) {
+	f := newFleet(t, 2)
+	f.createRooms("l", 6, 20)
+	h := f.hosts[0]
+	var mine []string
+	old := h.Local().Rooms()
+	for _, r := range old {
+		mine = append(mine, r.ID())
+	}
+	if len(mine) == 0 {
+		t.Fatal("host h0 runs no room")
+	}
+	if err := h.Leave(f.ctx()); err != nil {
+		t.Fatal(err)
+	}
+	left := time.Now()
+	f.hosts = f.hosts[1:]
+	eventually(t, 5*time.Second, func() string {
+		if n := f.hosts[0].Local().Len(); n != 6 {
+			return fmt.Sprintf("host h1 runs %d rooms, want 6", n)
+		}
+		return ""
+	})
+	t.Logf("%d rooms moved %v after their host left", len(mine), time.Since(left).Round(time.Millisecond))
+	// Each room goes on from the last tick it ran on the host that left
+	// (were it snapshotted running, a tick between its snapshot and its
+	// stop would be lost).
+	for _, o := range old {
+		<-o.Done()
+		r := f.hosts[0].Local().Room(o.ID())
+		if r == nil {
+			t.Fatalf("room %s did not move", o.ID())
+		}
+		if r.Tick() < o.Tick() {
+			t.Errorf("room %s resumed at tick %d, below its last tick %d on the host that left", o.ID(), r.Tick(), o.Tick())
+		}
+	}
+	hs, err := f.client.Hosts(f.ctx())
+	if err != nil || len(hs) != 1 || hs[0].ID != "h1" {
+		t.Errorf("live hosts after h0 left: %v %v", hs, err)
+	}
+}
+
+// TestFleetRoomPanics: a room that panics is stopped, marked failed in
+// the directory with the panic, and not resumed by any host; the others
+// run on.
+func TestFleetRoomPanics(t *testing.T) {
+	f := newFleet(t, 2)
+	f.createRooms("p", 2, 20)
+	if _, err := f.client.Create(f.ctx(), CreateRequest{ID: "bomb", Scene: "bomb.yaml", Data: []byte("entities:\n  - bomb: \"at: 30\"\n"), Hz: 20}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, func() string {
+		e, err := f.client.st.getEntry(f.ctx(), "bomb")
+		if err != nil {
+			return err.Error()
+		}
+		if e == nil || !strings.Contains(e.Error, "boom") {
+			return fmt.Sprintf("bomb's entry: %+v", e)
+		}
+		return ""
+	})
+	time.Sleep(500 * time.Millisecond) // five heartbeats: time to claim it, were it claimable
+	where := f.where()
+	if len(where["bomb"]) != 0 || len(where) != 2 {
+		t.Errorf("rooms running: %v; want p000 and p001 only", where)
+	}
+}
+
+// TestFleetRestart: a host that dies and comes back under the same id
+// before its heartbeats expire (a process restarted at once) resumes its
+// own rooms: the directory names it, but it runs none of them.
+func TestFleetRestart(t *testing.T) {
+	f := newFleet(t, 1)
+	f.createRooms("re", 4, 20)
+	eventually(t, 5*time.Second, func() string {
+		es, err := f.client.st.roomEntries(f.ctx(), listGrace)
+		if err != nil {
+			return err.Error()
+		}
+		for _, e := range es {
+			if e.Tick == 0 {
+				return "room " + e.ID + " has no snapshot past tick 0"
+			}
+		}
+		return ""
+	})
+	f.hosts[0].Close()
+	f.hosts = nil
+	h := f.join(fastOptions("h0"))
+	eventually(t, 5*time.Second, func() string {
+		if n := h.Local().Len(); n != 4 {
+			return fmt.Sprintf("the restarted host runs %d rooms, want 4", n)
+		}
+		return ""
+	})
+}
+
+// TestClientWithoutFleet: a client of a NATS server no host has joined
+// says so, instead of making the fleet's buckets itself.
+func TestClientWithoutFleet(t *testing.T) {
+	s, err := RunServer("127.0.0.1", 0, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	nc, err := nats.Connect(s.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if _, err := NewClient(context.Background(), nc, ""); err == nil || !strings.Contains(err.Error(), "has a host joined?") {
+		t.Errorf("a client with no fleet: %v", err)
+	}
+}
+
+// TestBusyHostsAlive: hosts that beat all the time (here every
+// millisecond, so that beats land while others read the hosts bucket)
+// are always found alive by liveHosts when the directory names them. A
+// listing alone misses a key put while it is read, which made a host
+// claim the rooms of a live one.
+func TestBusyHostsAlive(t *testing.T) {
+	f := newFleet(t, 1)
+	st := f.hosts[0].st
+	ids := []string{"busy1", "busy2", "busy3"}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_, _ = st.hosts.Put(context.Background(), id, []byte(`{"id":"`+id+`"}`))
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for i := 0; i < 100; i++ {
+		live, err := st.liveHosts(f.ctx(), 0, ids...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			if live[id] == nil {
+				t.Fatalf("read %d: host %s, beating every millisecond, taken for dead", i, id)
+			}
+		}
+	}
+}
+
+// TestListingWhileWritten: a listing of the directory holds every room,
+// even while their entries are rewritten all the time (as snapshots
+// do): a room missing from a listing is not listed by "scene-run rooms"
+// and not claimed.
+func TestListingWhileWritten(t *testing.T) {
+	f := newFleet(t, 1)
+	st := f.hosts[0].st
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := 0; i < 10; i++ {
+		id := fmt.Sprintf("w%d", i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_, _ = st.rooms.Put(context.Background(), id, []byte(`{"id":"`+id+`","host":"elsewhere"}`))
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+	time.Sleep(20 * time.Millisecond)
+	for i := 0; i < 50; i++ {
+		es, err := st.roomEntries(f.ctx(), listGrace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(es) != 10 {
+			t.Fatalf("listing %d holds %d rooms, want 10", i, len(es))
+		}
+	}
+}

@@ -1,0 +1,278 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/rooms"
+)
+
+// Host is one host of a fleet: a rooms.Host whose rooms are reached, and
+// created, through NATS. Its methods may be called from any goroutine.
+type Host struct {
+	opt     Options
+	n       names
+	nc      *nats.Conn
+	st      *stores
+	local   *rooms.Host
+	started time.Time
+
+	mu      sync.Mutex
+	owned   map[string]*owned   // the rooms this host runs, by id
+	pending map[string]struct{} // the rooms being created here, entry made, room not yet adopted
+	subs    []*nats.Subscription
+
+	stop     chan struct{}
+	stopOnce sync.Once
+	wg       sync.WaitGroup
+}
+
+// owned is a room this host runs, with its directory entry.
+type owned struct {
+	mu   sync.Mutex // guards e
+	e    *Entry
+	room *rooms.Room
+	sub  *nats.Subscription
+}
+
+// State is what a room publishes on PREFIX.state.ID after its ticks.
+type State struct {
+	ID       string  `json:"id"`
+	Host     string  `json:"host"`
+	Tick     int64   `json:"tick"`
+	Time     float64 `json:"time"`
+	Entities int     `json:"entities"`
+	Data     any     `json:"data,omitempty"`
+}
+
+// Join makes a host of the fleet on nc: it opens (creating if need be)
+// the fleet's buckets, says it is alive, serves create requests, and
+// from then on beats, claims orphaned rooms and snapshots its own, until
+// Leave or Close. The caller keeps nc and closes it after.
+func Join(ctx context.Context, nc *nats.Conn, opt Options) (*Host, error) {
+	opt.defaults()
+	if err := rooms.CheckID(opt.ID); err != nil {
+		return nil, fmt.Errorf("fleet: host id: %w", err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: %w", err)
+	}
+	h := &Host{opt: opt, n: namesOf(opt.Prefix), nc: nc, started: time.Now(),
+		owned: map[string]*owned{}, pending: map[string]struct{}{}, stop: make(chan struct{})}
+	if h.st, err = openStores(ctx, js, h.n, opt.DeadAfter, opt.Replicas); err != nil {
+		return nil, err
+	}
+	ro := opt.Rooms
+	ro.OnTick = h.onTick
+	ro.OnStop = h.onStop
+	h.local = rooms.NewHost(ro)
+	if err := h.beat(ctx); err != nil {
+		return nil, err
+	}
+	for _, s := range []struct {
+		subj, queue string
+	}{{h.n.create, h.n.queue}, {h.n.hostCreate + opt.ID + ".create", ""}} {
+		sub, err := nc.QueueSubscribe(s.subj, s.queue, h.onCreate)
+		if err != nil {
+			h.local.Close()
+			return nil, fmt.Errorf("fleet: subscribing to %s: %w", s.subj, err)
+		}
+		h.subs = append(h.subs, sub)
+	}
+	h.loops()
+	return h, nil
+}
+
+// ID returns the host's id.
+func (h *Host) ID() string { return h.opt.ID }
+
+// Local returns the host's rooms.Host.
+func (h *Host) Local() *rooms.Host { return h.local }
+
+// ctx returns a context bounded by Options.Timeout.
+func (h *Host) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), h.opt.Timeout)
+}
+
+// loops starts the host's three loops: heartbeats, the directory's
+// upkeep (claims, rooms lost) every Heartbeat, and snapshots every
+// SnapshotEvery. Each has a goroutine of its own, so that a slow
+// round of snapshots or claims never holds up a heartbeat.
+func (h *Host) loops() {
+	h.every(h.opt.Heartbeat, func(ctx context.Context) { _ = h.beat(ctx) })
+	h.every(h.opt.Heartbeat, h.upkeep)
+	h.every(h.opt.SnapshotEvery, func(ctx context.Context) {
+		for _, o := range h.ownedRooms() {
+			_ = h.snapshot(ctx, o)
+		}
+	})
+}
+
+// every runs fn every d until the host stops, each run bounded by
+// Options.Timeout.
+func (h *Host) every(d time.Duration, fn func(ctx context.Context)) {
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.stop:
+				return
+			case <-t.C:
+				ctx, cancel := h.ctx()
+				fn(ctx)
+				cancel()
+			}
+		}
+	}()
+}
+
+// beat puts the host's line in the hosts bucket.
+func (h *Host) beat(ctx context.Context) error {
+	b, _ := json.Marshal(HostInfo{ID: h.opt.ID, Rooms: h.local.Len(), Started: h.started, Inspect: h.opt.Inspect})
+	if _, err := h.st.hosts.Put(ctx, h.opt.ID, b); err != nil {
+		return fmt.Errorf("fleet: heartbeat: %w", err)
+	}
+	return nil
+}
+
+// ownedRooms returns the rooms the host runs, by id.
+func (h *Host) ownedRooms() []*owned {
+	h.mu.Lock()
+	os := make([]*owned, 0, len(h.owned))
+	for _, o := range h.owned {
+		os = append(os, o)
+	}
+	h.mu.Unlock()
+	sort.Slice(os, func(i, j int) bool { return os[i].room.ID() < os[j].room.ID() })
+	return os
+}
+
+// onTick publishes a room's state.
+func (h *Host) onTick(r *rooms.Room, reg *registry.Registry) {
+	if every := int64(h.opt.StateEvery); every > 0 && r.Tick()%every == 0 {
+		s := State{ID: r.ID(), Host: h.opt.ID, Tick: r.Tick(), Time: reg.Time(), Entities: reg.World().Len()}
+		if h.opt.State != nil {
+			s.Data = h.opt.State(r, reg)
+		}
+		if b, err := json.Marshal(s); err == nil {
+			_ = h.nc.Publish(h.n.state+r.ID(), b)
+		}
+	}
+	if h.opt.Rooms.OnTick != nil {
+		h.opt.Rooms.OnTick(r, reg)
+	}
+}
+
+// onStop forgets a room that stopped; one that failed is marked so in
+// the directory (with its error), and no host resumes it.
+func (h *Host) onStop(r *rooms.Room, err error) {
+	h.mu.Lock()
+	o := h.owned[r.ID()]
+	if o != nil && o.room == r {
+		delete(h.owned, r.ID())
+	} else {
+		o = nil
+	}
+	h.mu.Unlock()
+	if o != nil {
+		_ = o.sub.Unsubscribe()
+		if err != nil {
+			ctx, cancel := h.ctx()
+			o.mu.Lock()
+			e := *o.e
+			e.Error = err.Error()
+			_ = h.st.update(ctx, &e)
+			o.mu.Unlock()
+			cancel()
+		}
+	}
+	if h.opt.Rooms.OnStop != nil {
+		h.opt.Rooms.OnStop(r, err)
+	}
+}
+
+// Leave leaves the fleet in good order: it stops serving create
+// requests, snapshots each room, releases it in the directory (for the
+// other hosts to resume at once), stops it, and removes the host's line.
+func (h *Host) Leave(ctx context.Context) error {
+	h.halt()
+	var errs []error
+	for _, o := range h.ownedRooms() {
+		if err := h.release(ctx, o); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	h.local.Close()
+	if err := h.st.hosts.Delete(ctx, h.opt.ID); err != nil {
+		errs = append(errs, fmt.Errorf("fleet: removing host %s: %w", h.opt.ID, err))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("fleet: leaving: %v", errs)
+	}
+	return nil
+}
+
+// release pauses o, snapshots it, stops it and gives it up in the
+// directory.
+func (h *Host) release(ctx context.Context, o *owned) error {
+	h.drop(o)
+	// Paused, the room's snapshot is its last state: nothing is lost.
+	o.room.Request("POST", "/api/pause", nil)
+	err := h.snapshot(ctx, o)
+	_ = h.local.Stop(o.room.ID())
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.e.Host != h.opt.ID {
+		return err
+	}
+	e := *o.e
+	e.Host = ""
+	if uerr := h.st.update(ctx, &e); uerr != nil {
+		return fmt.Errorf("fleet: releasing room %s: %w", e.ID, uerr)
+	}
+	return err
+}
+
+// Close stops the host at once, as if its process died: its rooms stop,
+// the directory is not told (the other hosts resume its rooms once its
+// heartbeats have expired). Leave is the orderly way out.
+func (h *Host) Close() {
+	h.halt()
+	for _, o := range h.ownedRooms() {
+		h.drop(o)
+	}
+	h.local.Close()
+}
+
+// halt stops the loop and the create subscriptions.
+func (h *Host) halt() {
+	h.stopOnce.Do(func() {
+		close(h.stop)
+		for _, s := range h.subs {
+			_ = s.Unsubscribe()
+		}
+	})
+	h.wg.Wait()
+}
+
+// drop stops serving o's subject and forgets it, without stopping it
+// or touching the directory.
+func (h *Host) drop(o *owned) {
+	h.mu.Lock()
+	if h.owned[o.room.ID()] == o {
+		delete(h.owned, o.room.ID())
+	}
+	h.mu.Unlock()
+	_ = o.sub.Unsubscribe()
+}

@@ -1,0 +1,106 @@
+package fleet
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/rooms"
+	"github.com/scenecs/scenecs/scenes"
+)
+
+// Options configure a Host. Zero fields take defaults.
+type Options struct {
+	// ID names the host: letters, digits, '-' and '_'. Default: the
+	// machine's name and a random suffix.
+	ID string
+	// Prefix starts every subject and bucket name. Default "scenecs".
+	Prefix string
+	// Scenes is where a create request's scene name is read (with its
+	// includes). Default: the embedded scenes of package scenes.
+	Scenes fs.FS
+	// Rooms configures the host's rooms: the program's own components
+	// (Register). Its OnStop and OnTick are called after the fleet's own.
+	Rooms rooms.HostOptions
+	// Heartbeat is how often the host says it is alive, and looks for
+	// rooms to claim. Default 1 s.
+	Heartbeat time.Duration
+	// DeadAfter is how long a host that stopped beating counts as alive.
+	// Default 3 s (3 heartbeats).
+	DeadAfter time.Duration
+	// SnapshotEvery is how often each room's snapshot is written: at most
+	// this much of a room is lost with its host. Default 2 s.
+	SnapshotEvery time.Duration
+	// StateEvery publishes a room's State every this many ticks; default
+	// 1 (every tick), negative for never.
+	StateEvery int
+	// State, if not nil, adds what it returns to the published State (as
+	// its "data"), read on the room's goroutine after the tick.
+	State func(r *rooms.Room, reg *registry.Registry) any
+	// Timeout bounds each NATS and JetStream call. Default 5 s.
+	Timeout time.Duration
+	// Inspect, if not empty, is the URL of the host's own page (without
+	// its token), which its heartbeats publish for the other hosts' pages
+	// to link to.
+	Inspect string
+	// Replicas is the number of copies JetStream keeps of the directory,
+	// the hosts' heartbeats and the snapshots: 1 (the default) on one
+	// server, 3 on a cluster of three or more. Every host of a fleet
+	// should give the same.
+	Replicas int
+}
+
+func (o *Options) defaults() {
+	if o.ID == "" {
+		name, _ := os.Hostname()
+		if rooms.CheckID(name) != nil {
+			name = "host"
+		}
+		var b [3]byte
+		_, _ = rand.Read(b[:])
+		o.ID = name + "-" + hex.EncodeToString(b[:])
+	}
+	if o.Prefix == "" {
+		o.Prefix = "scenecs"
+	}
+	if o.Scenes == nil {
+		o.Scenes = scenes.FS
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = time.Second
+	}
+	if o.DeadAfter <= 0 {
+		o.DeadAfter = 3 * o.Heartbeat
+	}
+	if o.SnapshotEvery <= 0 {
+		o.SnapshotEvery = 2 * time.Second
+	}
+	if o.StateEvery == 0 {
+		o.StateEvery = 1
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Second
+	}
+}
+
+// names are the subjects and buckets of a prefix.
+type names struct {
+	create, hostCreate, room, state    string // state and room: + "." + id
+	roomsKV, hostsKV, snapshots, queue string
+}
+
+func namesOf(prefix string) names {
+	return names{
+		create:     prefix + ".rooms.create",
+		hostCreate: prefix + ".host.",
+		room:       prefix + ".room.",
+		state:      prefix + ".state.",
+		roomsKV:    prefix + "_rooms",
+		hostsKV:    prefix + "_hosts",
+		snapshots:  prefix + "_snapshots",
+		queue:      prefix + ".hosts",
+	}
+}

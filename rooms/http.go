@@ -1,0 +1,66 @@
+package rooms
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// requestHost is the Host of the requests Request makes: the room's
+// inspector accepts it besides its own addresses.
+const requestHost = "room.scenecs"
+
+// ServeHTTP answers the inspection API (docs/inspector.md) for the room,
+// from any goroutine: the room's inspector serves it between ticks. A
+// program mounts it under a prefix of its own server (with
+// http.StripPrefix).
+func (r *Room) ServeHTTP(w http.ResponseWriter, req *http.Request) { r.in.ServeHTTP(w, req) }
+
+// Token returns the token the room's inspector wants on requests that
+// change anything (see docs/inspector.md).
+func (r *Room) Token() string { return r.in.Token() }
+
+// Request answers one request of the inspection API without a network:
+// method and target as in HTTP ("GET", "/api/query?selector=%5Bspawner%5D"),
+// body the request's body (nil for none). It carries the room's token,
+// so it may change the scene: whoever can call it owns the room. The
+// answer is the status and body the HTTP API would give. The event and
+// transform streams are not served this way (400): they never end.
+func (r *Room) Request(method, target string, body []byte) (status int, answer []byte) {
+	path, _, _ := strings.Cut(target, "?")
+	if strings.HasSuffix(path, "/stream") || path == "/api/events" {
+		return http.StatusBadRequest, fmt.Appendf(nil, `{"error":%q}`, "rooms: "+path+" is a stream; open it over HTTP")
+	}
+	req, err := http.NewRequest(method, "http://"+requestHost+target, bytes.NewReader(body))
+	if err != nil {
+		return http.StatusBadRequest, fmt.Appendf(nil, `{"error":%q}`, "rooms: "+err.Error())
+	}
+	req.Header.Set("Authorization", "Bearer "+r.in.Token())
+	rec := &recorder{h: http.Header{}}
+	r.in.ServeHTTP(rec, req)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	return rec.status, rec.body.Bytes()
+}
+
+// recorder is the http.ResponseWriter Request answers into.
+type recorder struct {
+	h      http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (w *recorder) Header() http.Header { return w.h }
+
+func (w *recorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *recorder) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(b)
+}

@@ -1,0 +1,261 @@
+package rooms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/inspect"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// ErrStopped is returned (wrapped) by calls to a room that has stopped;
+// Room.Err says why it stopped.
+var ErrStopped = errors.New("room stopped")
+
+// Room is one running room: a World, its Registry and built-ins, and an
+// inspector, ticked on a goroutine of its own. Its methods may be called
+// from any goroutine.
+type Room struct {
+	id    string
+	scene string
+	hz    float64
+	seed  int64
+
+	reg *registry.Registry
+	b   *components.Builtins
+	in  *inspect.Inspector
+
+	inbox    chan func()
+	stop     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+	err      error // why it stopped; written before done closes
+
+	tick     atomic.Int64 // ticks run, counting those before a snapshot it resumed from
+	entities atomic.Int64
+	time0    float64 // the scene time of the snapshot resumed from
+	header   []byte  // the scene's mixins and prefabs, which snapshots carry (sceneHeader)
+	lastDump int     // the size of the last snapshot's dump
+	onTick   func(*Room, *registry.Registry)
+}
+
+// Info is what a listing shows of a room.
+type Info struct {
+	ID          string  `json:"id"`
+	Scene       string  `json:"scene"`
+	Hz          float64 `json:"hz"`
+	Tick        int64   `json:"tick"`
+	Entities    int     `json:"entities"`
+	TicksPerSec float64 `json:"ticksPerSecond"`
+	Paused      bool    `json:"paused"`
+}
+
+// ID returns the room's id.
+func (r *Room) ID() string { return r.id }
+
+// Tick returns the number of ticks the room has run, counting those of
+// the room it resumed from.
+func (r *Room) Tick() int64 { return r.tick.Load() }
+
+// Info returns the room's id, scene, rate, tick and entity count, and
+// its measured ticks per second.
+func (r *Room) Info() Info {
+	st := r.in.Stats()
+	return Info{ID: r.id, Scene: r.scene, Hz: r.hz, Tick: r.tick.Load(), Entities: int(r.entities.Load()),
+		TicksPerSec: st.TicksPerSecond, Paused: st.Paused}
+}
+
+// Done returns a channel closed when the room has stopped.
+func (r *Room) Done() <-chan struct{} { return r.done }
+
+// Err returns why the room stopped: nil while it runs or if it was asked
+// to stop; the panic or tick error that stopped it otherwise.
+func (r *Room) Err() error {
+	select {
+	case <-r.done:
+		return r.err
+	default:
+		return nil
+	}
+}
+
+// newRoom loads spec's scene into a fresh Registry. It starts nothing.
+func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
+	reg := registry.New(ecs.NewWorld())
+	reg.Seed = uint64(spec.Seed)
+	b, err := components.Register(reg)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Register != nil {
+		if err := opt.Register(reg, b); err != nil {
+			return nil, fmt.Errorf("room %s: registering components: %w", spec.ID, err)
+		}
+	}
+	lopt := loader.Options{Context: ctx, Builtins: components.Names()}
+	var scene *loader.Scene
+	switch {
+	case spec.Snapshot != nil:
+		scene, err = loadSnapshot(reg, spec.ID, spec.Snapshot, lopt)
+	case spec.Data != nil:
+		scene, err = loader.LoadBytes(reg, spec.File, spec.Data, lopt)
+	default:
+		scene, err = loader.Load(reg, spec.FS, spec.File, lopt)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("room %s: %w", spec.ID, err)
+	}
+	r := &Room{
+		id: spec.ID, scene: spec.sceneName(), hz: spec.Hz, seed: spec.Seed,
+		reg: reg, b: b,
+		in:     inspect.New(reg, inspect.Options{Scene: scene, Behaviour: b, Hosts: append([]string{requestHost}, opt.InspectHosts...)}),
+		inbox:  make(chan func()),
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+		onTick: opt.OnTick,
+	}
+	if spec.Snapshot != nil {
+		r.header = spec.Snapshot.Header
+	} else if r.header, err = sceneHeader(scene.Plan.Doc); err != nil {
+		return nil, fmt.Errorf("room %s: %w", spec.ID, err)
+	}
+	if s := spec.Snapshot; s != nil {
+		if err := r.restore(s); err != nil {
+			return nil, fmt.Errorf("room %s: %w", spec.ID, err)
+		}
+	}
+	r.entities.Store(int64(reg.World().Len()))
+	return r, nil
+}
+
+// run ticks the room until it is stopped, a tick fails or something
+// panics on its goroutine; report hears why.
+func (r *Room) run(report func(*Room, error)) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.err = fmt.Errorf("room %s: panic at tick %d: %v\n%s", r.id, r.tick.Load()+1, p, debug.Stack())
+		}
+		r.in.Close()
+		// Reported (forgotten by its host, OnStop told) before Done
+		// closes: whoever waited for Done sees the host without it.
+		report(r, r.err)
+		close(r.done)
+	}()
+	r.err = r.loop()
+}
+
+// loop is the room's goroutine: between ticks it runs what Do sends and
+// serves the inspector (in the time to spare before the next tick, and
+// within the inspector's share of wall time when it ticks); it ticks
+// every 1/hz seconds of wall time. A room
+// woken late (a busy machine) runs the ticks it owes at once, to hold
+// its rate; one more than a quarter of a second behind gives up the
+// ticks beyond that instead of running ever later.
+func (r *Room) loop() error {
+	dt := 1 / r.hz
+	step := time.Duration(float64(time.Second) / r.hz)
+	maxBehind := max(int64(r.hz/4), 2)
+	start := time.Now()
+	var slot int64 // the tick slots passed since start
+	timer := time.NewTimer(step)
+	defer timer.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return nil
+		case fn := <-r.inbox:
+			fn()
+		case <-r.in.Wake():
+			// Time to spare until the next tick: serve requests in it,
+			// not bound by the inspector's share of wall time.
+			r.in.DrainUntil(start.Add(time.Duration(slot+1) * step))
+		case <-timer.C:
+			r.in.Drain()
+			due := int64(time.Since(start) / step)
+			slot = max(slot, due-maxBehind)
+			for ; slot < due; slot++ {
+				if r.in.ShouldTick() {
+					if err := r.tickOnce(dt); err != nil {
+						return err
+					}
+				}
+			}
+			timer.Reset(time.Until(start.Add(time.Duration(slot+1) * step)))
+		}
+	}
+}
+
+// tickOnce runs one tick and what follows it.
+func (r *Room) tickOnce(dt float64) error {
+	t0 := time.Now()
+	err := r.reg.Tick(dt)
+	r.in.Observe(time.Since(t0))
+	r.tick.Add(1)
+	r.entities.Store(int64(r.reg.World().Len()))
+	if err != nil {
+		return fmt.Errorf("room %s: tick %d: %w", r.id, r.tick.Load(), err)
+	}
+	if r.onTick != nil {
+		r.onTick(r, r.reg)
+	}
+	return nil
+}
+
+// Do runs fn on the room's goroutine between two ticks, with the room's
+// Registry, and returns its error. It returns an error wrapping
+// ErrStopped if the room stops first (a panic in fn stops the room),
+// and ctx's error if ctx ends before fn runs or returns.
+func (r *Room) Do(ctx context.Context, fn func(reg *registry.Registry) error) error {
+	res := make(chan error, 1)
+	select {
+	case r.inbox <- func() { res <- fn(r.reg) }:
+	case <-r.done:
+		return r.stoppedErr()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-res:
+		return err
+	case <-r.done:
+		return r.stoppedErr()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Builtins returns the room's built-in components. Use their methods
+// only inside Do.
+func (r *Room) Builtins() *components.Builtins { return r.b }
+
+func (r *Room) stoppedErr() error {
+	if r.err != nil {
+		return fmt.Errorf("%w: %w", ErrStopped, r.err)
+	}
+	return fmt.Errorf("room %s: %w", r.id, ErrStopped)
+}
+
+// halt asks the room to stop and waits until it has.
+func (r *Room) halt() {
+	r.stopOnce.Do(func() { close(r.stop) })
+	<-r.done
+}
+
+// loadSnapshot loads s into reg: its header (declarations and mixins), then
+// its dump.
+func loadSnapshot(reg *registry.Registry, id string, s *Snapshot, opt loader.Options) (*loader.Scene, error) {
+	if len(s.Header) > 0 {
+		if _, err := loader.LoadBytes(reg, id+".header.yaml", s.Header, opt); err != nil {
+			return nil, err
+		}
+	}
+	return loader.LoadBytes(reg, id+".snapshot.json", s.Dump, opt)
+}

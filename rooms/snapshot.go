@@ -1,0 +1,111 @@
+package rooms
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
+)
+
+// Snapshot is what a room needs to resume elsewhere: its dump (JSON,
+// which loads back as a scene) and what the dump does not hold.
+type Snapshot struct {
+	// ID, Scene, Hz and Seed are the room's.
+	ID    string  `json:"id"`
+	Scene string  `json:"scene"`
+	Hz    float64 `json:"hz"`
+	Seed  int64   `json:"seed"`
+	// Tick is the number of ticks the room had run, and Time its scene
+	// time in seconds.
+	Tick int64   `json:"tick"`
+	Time float64 `json:"time"`
+	// Dump is the World as a JSON dump (loader.WriteJSON).
+	Dump []byte `json:"dump"`
+	// Header is what the dump does not hold of the scene the room was
+	// made from, as a YAML scene of its own: its mixins, which spawners
+	// name (with the scene's declarations). It is loaded first, then the
+	// dump.
+	Header []byte `json:"header,omitempty"`
+	// Spawners are the running states of the spawners, by entity path
+	// (loader.EntityPath): where their random streams are.
+	Spawners map[string]components.SpawnerState `json:"spawners,omitempty"`
+	// Taken is when the snapshot was taken.
+	Taken time.Time `json:"taken"`
+}
+
+// Snapshot takes a snapshot of the room, between two ticks: the room
+// does not tick while its World is written.
+func (r *Room) Snapshot(ctx context.Context) (*Snapshot, error) {
+	var s *Snapshot
+	err := r.Do(ctx, func(reg *registry.Registry) error {
+		var err error
+		s, err = r.capture()
+		return err
+	})
+	return s, err
+}
+
+// capture takes the snapshot on the room's goroutine.
+func (r *Room) capture() (*Snapshot, error) {
+	var buf bytes.Buffer
+	buf.Grow(r.lastDump)
+	if err := loader.WriteJSON(&buf, r.reg, loader.ExportOptions{}); err != nil {
+		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
+	}
+	r.lastDump = buf.Len()
+	s := &Snapshot{ID: r.id, Scene: r.scene, Hz: r.hz, Seed: r.seed, Tick: r.tick.Load(),
+		Time: r.time0 + r.reg.Time(), Dump: buf.Bytes(), Header: r.header, Taken: time.Now()}
+	es, err := r.reg.QueryAll("[spawner]")
+	if err != nil {
+		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
+	}
+	for i, p := range loader.EntityPaths(r.reg, es) {
+		if st, ok := r.b.SpawnerState(es[i]); ok {
+			if s.Spawners == nil {
+				s.Spawners = map[string]components.SpawnerState{}
+			}
+			s.Spawners[p] = st
+		}
+	}
+	return s, nil
+}
+
+// sceneHeader returns the part of a scene a JSON dump does not hold, as
+// a scene file of its own (YAML): its mixins, which spawners name, with
+// the declarations they use. Nil if the scene has no mixins.
+func sceneHeader(doc *loader.Document) ([]byte, error) {
+	if len(doc.Mixins) == 0 {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	if err := loader.WriteYAML(&buf, &loader.Document{Decls: doc.Decls, Mixins: doc.Mixins}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// restore gives a room just loaded from s's dump the rest of s: its tick
+// count and its spawners' running states.
+func (r *Room) restore(s *Snapshot) error {
+	r.tick.Store(s.Tick)
+	r.time0 = s.Time
+	if len(s.Spawners) == 0 {
+		return nil
+	}
+	es, err := r.reg.QueryAll("[spawner]")
+	if err != nil {
+		return err
+	}
+	for i, p := range loader.EntityPaths(r.reg, es) {
+		if st, ok := s.Spawners[p]; ok {
+			if err := r.b.SetSpawnerState(es[i], st); err != nil {
+				return fmt.Errorf("resuming %s: %w", p, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package scenerun
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/scenecs/scenecs/inspect"
+	"github.com/scenecs/scenecs/rooms/fleet"
+)
+
+// fleetPage is a host's page (scene-run host -inspect): the rooms of the
+// whole fleet, each linked to its inspector; this host's rooms'
+// inspectors are served under /rooms/ID/.
+type fleetPage struct {
+	h     *fleet.Host
+	cl    *fleet.Client
+	token string   // the page's own token, wanted on "/"
+	hosts []string // the Host header values the page accepts
+}
+
+// pageTemplate lists the fleet's rooms.
+var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+<meta charset="utf-8"><title>rooms of {{.Host}}</title>
+<style>body{font:14px system-ui,sans-serif;margin:2em}td,th{padding:.2em .8em;text-align:left}td.n{text-align:right}</style>
+<h1>Rooms</h1>
+<p>This page is host <b>{{.Host}}</b>'s; {{len .Hosts}} live host(s): {{range .Hosts}}{{if .Inspect}}<a href="{{.Inspect}}/">{{.ID}}</a>{{else}}{{.ID}}{{end}} ({{.Rooms}}) {{end}}</p>
+<table><tr><th>id</th><th>host</th><th>scene</th><th>tick</th><th>entities</th><th>ticks/s</th><th></th></tr>
+{{range .Rooms}}<tr><td>{{.ID}}</td><td>{{.Host}}</td><td>{{.Scene}}</td><td class=n>{{.Tick}}</td><td class=n>{{.Entities}}</td><td class=n>{{printf "%.0f" .TicksPerSec}}</td>
+<td>{{if .Link}}<a href="{{.Link}}">inspect</a>{{else if .Error}}failed: {{.Error}}{{end}}</td></tr>
+{{end}}</table>
+`))
+
+// pageRoom is a row of the page.
+type pageRoom struct {
+	fleet.Listing
+	Link string
+}
+
+func (p *fleetPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/rooms/"); ok {
+		p.serveRoom(w, r, rest)
+		return
+	}
+	if !slices.Contains(p.hosts, r.Host) {
+		http.Error(w, fmt.Sprintf("host %q is not this page's own", r.Host), http.StatusForbidden)
+		return
+	}
+	if r.URL.Path != "/" {
+		http.NotFound(w, r)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(p.token)) != 1 {
+		http.Error(w, "this page lists the rooms' tokens: it needs the page's own (?token=TOKEN, as printed by scene-run host)", http.StatusUnauthorized)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	ls, err := p.cl.List(ctx)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	hs, err := p.cl.Hosts(ctx)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	links := map[string]string{}
+	for _, h := range hs {
+		links[h.ID] = h.Inspect
+	}
+	rows := make([]pageRoom, len(ls))
+	for i, l := range ls {
+		rows[i].Listing = l
+		if room := p.h.Local().Room(l.ID); room != nil {
+			rows[i].Link = "rooms/" + url.PathEscape(l.ID) + "/?token=" + room.Token()
+		} else if u := links[l.Host]; u != "" && l.Error == "" {
+			rows[i].Link = u + "/rooms/" + url.PathEscape(l.ID) + "/"
+		}
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = pageTemplate.Execute(w, struct {
+		Host  string
+		Hosts []fleet.HostInfo
+		Rooms []pageRoom
+	}{p.h.ID(), hs, rows})
+}
+
+// serveRoom serves the inspector of this host's room named by rest
+// ("ID/..."): the room's inspector checks the Host and the room's token.
+func (p *fleetPage) serveRoom(w http.ResponseWriter, r *http.Request, rest string) {
+	id, _, slash := strings.Cut(rest, "/")
+	room := p.h.Local().Room(id)
+	if room == nil {
+		http.Error(w, fmt.Sprintf("room %q does not run on host %s", id, p.h.ID()), http.StatusNotFound)
+		return
+	}
+	if !slash { // the page's relative links want the slash
+		u := *r.URL
+		u.Path += "/"
+		http.Redirect(w, r, u.String(), http.StatusMovedPermanently)
+		return
+	}
+	http.StripPrefix("/rooms/"+id, room).ServeHTTP(w, r)
+}
+
+// listenPage listens on addr for a host's page; it returns the listener,
+// the page's URL and the Host values it answers to.
+func listenPage(addr string) (net.Listener, string, []string, error) {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return nil, "", nil, usagef("-inspect %q: want host:port, such as 127.0.0.1:0 (a free port)", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	a := ln.Addr().(*net.TCPAddr)
+	hosts := []string{ln.Addr().String(), fmt.Sprintf("localhost:%d", a.Port), fmt.Sprintf("127.0.0.1:%d", a.Port)}
+	if h, p, _ := net.SplitHostPort(addr); p != "0" {
+		hosts = append(hosts, net.JoinHostPort(h, p))
+	}
+	return ln, "http://" + ln.Addr().String(), hosts, nil
+}
+
+// servePage serves the host's page on ln until ctx ends, and prints its
+// URL with its token.
+func (c *cli) servePage(ctx context.Context, ln net.Listener, pageURL string, hosts []string, h *fleet.Host, cl *fleet.Client, stdout io.Writer) {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	p := &fleetPage{h: h, cl: cl, token: hex.EncodeToString(b[:]), hosts: hosts}
+	srv := inspect.NewServer(p, inspect.Timeouts{})
+	go func() { _ = srv.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	fmt.Fprintf(stdout, "inspect: %s/?token=%s\n", pageURL, p.token)
+}
