@@ -144,6 +144,12 @@ func registerTransform(reg *registry.Registry, b *Builtins) (err error) {
 func registerTransformSystem(reg *registry.Registry, b *Builtins) (err error) {
 	t := b.Transforms
 	b.Transform, err = registry.RegisterSystem(reg, "transform", registry.SystemDefinition[struct{}]{
+		// It walks the hierarchy and keeps its own books, alone.
+		Access: &registry.Access{
+			Reads:     []string{"position", "rotation", "scale"},
+			Writes:    []string{WorldName},
+			Exclusive: true,
+		},
 		Tock: func(*registry.SystemContext, *struct{}) { t.Update() },
 	})
 	return err
@@ -166,6 +172,7 @@ func registerSpin(reg *registry.Registry, b *Builtins) error {
 	rot := b.Rotation
 	c, err := registry.Register(reg, "spin", registry.Definition[Spin]{
 		Dependencies: []string{"rotation"},
+		Access:       &registry.Access{Writes: []string{"rotation"}},
 		Tick: func(c *registry.Context, s *Spin) {
 			if rp := rot.Get(c.Entity); rp != nil {
 				d := s.Speed * c.Delta
@@ -174,7 +181,7 @@ func registerSpin(reg *registry.Registry, b *Builtins) error {
 				rp.Z = math.Mod(rp.Z+s.Axis.Z*d, 360)
 				// A write through a pointer: say so, for the world
 				// transform.
-				_ = c.World.MarkChanged(c.Entity, rot.ID())
+				c.Commands().MarkChanged(c.Entity, rot.ID())
 			}
 		},
 	})
@@ -188,12 +195,13 @@ func registerSpin(reg *registry.Registry, b *Builtins) error {
 // registerLifetime registers lifetime.
 func registerLifetime(reg *registry.Registry, b *Builtins) error {
 	c, err := registry.Register(reg, "lifetime", registry.Definition[Lifetime]{
+		Access: &registry.Access{},
 		TickColumn: func(c *registry.Context, ls []Lifetime) {
 			dt := c.Delta
 			for i := range ls {
 				ls[i].Age += dt
 				if ls[i].Age >= ls[i].Seconds {
-					_ = c.World.Destroy(c.EntityAt(i))
+					c.Commands().Destroy(c.EntityAt(i))
 				}
 			}
 		},

@@ -178,7 +178,8 @@ func TestPhysics(t *testing.T) {
 	}
 
 	// The step is configurable.
-	must(t, r.ConfigureSystem("physics", "step: 0.5; maxSteps: 2"))
+	phys, _ := r.System("physics")
+	must(t, phys.ConfigureAttr("step: 0.5; maxSteps: 2"))
 	x := b.Position.Get(mover).X
 	r.Tick(1)
 	if got := b.Position.Get(mover).X; math.Abs(got-(x+1)) > 1e-9 {

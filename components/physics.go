@@ -12,8 +12,10 @@ import (
 // acceleration and gravity into position with a fixed time step, and
 // keeps bodies above grounds.
 type Physics struct {
-	// Step is the fixed time step in seconds; each Tick runs as many
-	// steps as the accumulated time allows (at most MaxSteps).
+	// Step is the fixed time step in seconds of the physics phase
+	// ([registry.PhasePhysics]), in which the system runs: each Tick runs
+	// the phase as many times as the accumulated time allows (at most
+	// MaxSteps; the backlog beyond is dropped).
 	Step     float64 `scene:"step,default=0.016666666666666666,min=0.000001"`
 	MaxSteps int     `scene:"maxSteps,default=8,min=1"`
 }
@@ -26,9 +28,13 @@ func registerPhysics(reg *registry.Registry, b *Builtins) (err error) {
 
 // physicsSystem integrates, per storage table of entities with position
 // and velocity: velocity += (acceleration + gravity) * step, then
-// position += velocity * step (semi-implicit Euler), at a fixed step;
-// after each step, bodies below a ground are put back onto it, and those
-// that came to rest on a flat ground sleep.
+// position += velocity * step (semi-implicit Euler), once per step of the
+// fixed-step physics phase; after each step, bodies below a ground are
+// put back onto it, and those that came to rest on a flat ground sleep.
+// Everything it does is done per step, so that its state after a number
+// of steps does not depend on how the steps fell into ticks (-hz 30 and
+// -hz 120 agree). It runs alone (it adds and removes the sleeping tag,
+// and keeps the transform state's books).
 func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinition[Physics] {
 	ph := &physics{t: b.Transforms, w: reg.World(), ground: b.Ground, contacts: contacts{reg: reg}}
 	t := ph.t
@@ -37,6 +43,15 @@ func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinitio
 	ph.observeWakes()
 	ids := &ph.ids
 	return registry.SystemDefinition[Physics]{
+		Phase: registry.PhasePhysics,
+		Access: &registry.Access{
+			Reads:     []string{"acceleration", "gravity", "scale", "ground", WorldName},
+			Writes:    []string{"position", "velocity", WorldName},
+			Exclusive: true,
+		},
+		Update: func(s *registry.SystemContext, cfg, _ *Physics) {
+			_ = s.Registry.Schedule().SetStep(registry.PhasePhysics, cfg.Step, cfg.MaxSteps)
+		},
 		Init: func(s *registry.SystemContext, cfg *Physics) {
 			w, paused := ph.w, pausedID(reg)
 			ph.f = ecs.NewFilter(w, ecs.With(ids.pos, ids.vel), ecs.Without(paused, ph.sleepID))
@@ -44,7 +59,7 @@ func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinitio
 			ph.grounds = ecs.NewFilter(w, ecs.With(ids.ground, ids.world))
 			ph.sleepers = ecs.NewFilter(w, ecs.With(ph.sleepID))
 		},
-		Tick: func(s *registry.SystemContext, cfg *Physics) { ph.tick(s.Delta, cfg) },
+		Tick: func(s *registry.SystemContext, cfg *Physics) { ph.step(s.Delta, s.Step == s.Steps-1) },
 	}
 }
 
@@ -58,7 +73,6 @@ type physics struct {
 	// sleepers: the sleeping ones.
 	f, bodies, grounds, sleepers *ecs.Filter
 	sleepID                      ecs.ID
-	acc                          float64
 	planes, last                 []plane
 	rest                         []int        // rows of a table that came to rest this step
 	sleepy                       []ecs.Entity // bodies to put to sleep after the step
@@ -68,23 +82,9 @@ type physics struct {
 // stepIDs are the components a physics step reads.
 type stepIDs struct{ pos, vel, acc, grav, world, scale, ground ecs.ID }
 
-// tick runs the physics of one frame of dt seconds.
-func (ph *physics) tick(dt float64, cfg *Physics) {
-	ph.acc += dt
-	steps := 0
-	for ph.acc >= cfg.Step*(1-1e-9) && steps < cfg.MaxSteps {
-		ph.acc -= cfg.Step
-		steps++
-	}
-	if steps == cfg.MaxSteps {
-		ph.acc = 0 // too far behind: drop the backlog
-	}
-	if ph.acc < 0 {
-		ph.acc = 0
-	}
-	if steps == 0 {
-		return
-	}
+// step runs one physics step of dt seconds; last says it is the last
+// step of the tick, after which world positions must be current.
+func (ph *physics) step(dt float64, last bool) {
 	defer ph.emitCollides()
 	t, ids := ph.t, &ph.ids
 	ph.planes = t.planes(ph.grounds, ph.ground, ph.planes)
@@ -93,23 +93,24 @@ func (ph *physics) tick(dt float64, cfg *Physics) {
 		ph.last = append(ph.last[:0], ph.planes...)
 		ph.wakeAll()
 	}
+	ph.stepN++
 	if t.plain() && allFlat(ph.planes) {
-		// No transform parents anywhere: each step integrates and lands
+		// No transform parents anywhere: the step integrates and lands
 		// bodies on flat grounds table by table, and the last one copies
 		// positions to world.
-		for i := 0; i < steps; i++ {
-			ph.stepN++
-			t.recomputed += ph.stepPlain(cfg.Step, i == steps-1)
-		}
+		t.recomputed += ph.stepPlain(dt, last)
 	} else {
-		for i := 0; i < steps; i++ {
-			ph.stepN++
-			Integrate(ph.f, ids.pos, ids.vel, ids.acc, ids.grav, cfg.Step)
-			if len(ph.planes) > 0 {
-				ph.collide(cfg.Step)
-			}
+		Integrate(ph.f, ids.pos, ids.vel, ids.acc, ids.grav, dt)
+		if len(ph.planes) > 0 {
+			ph.collide(dt)
 		}
 		t.MovedPositions(ph.f)
+		if !last {
+			// The next step collides bodies in their parents' spaces:
+			// with the world matrices of this step, as it would if the
+			// steps fell into separate ticks.
+			t.Update()
+		}
 	}
 	for _, e := range ph.sleepy {
 		if ph.w.Alive(e) && !ph.w.Has(e, ph.sleepID) {

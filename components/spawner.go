@@ -100,6 +100,9 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 			}
 		},
 		Remove: func(c *registry.Context, s *Spawner) { delete(states, c.Entity) },
+		// The tick reads its own state (each spawner's in states) and
+		// spawns through its Commands.
+		Access: &registry.Access{},
 		Tick: func(c *registry.Context, s *Spawner) {
 			st := states[c.Entity]
 			if s.Rate <= 0 || st == nil {
@@ -130,7 +133,7 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 				}
 			}
 			cfg, parent, id := *s, c.Entity, c.ID
-			c.World.Defer(func(*ecs.World) { runSpawn(reg, parent, id, cfg, n, st) })
+			c.Commands().Defer(func(*ecs.World) { runSpawn(reg, parent, id, cfg, n, st) })
 		},
 	})
 	if err != nil {

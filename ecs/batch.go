@@ -167,6 +167,7 @@ func (f *Filter) snapshot() []*table {
 // deferred and returns 0. It panics if f is nil or a [Filter] of another
 // World.
 func (w *World) DestroyAll(f *Filter) int {
+	w.mutable("DestroyAll")
 	w.checkFilter("DestroyAll", f)
 	if w.locks > 0 {
 		w.cmds = append(w.cmds, command{op: opFunc, fn: func(w *World) { w.DestroyAll(f) }})
@@ -236,6 +237,7 @@ func (w *World) RemoveAll(f *Filter, id ID) int {
 }
 
 func (w *World) moveAll(f *Filter, id ID, add bool) int {
+	w.mutable("AddAll/RemoveAll")
 	if w.locks > 0 {
 		w.cmds = append(w.cmds, command{op: opFunc, fn: func(w *World) { w.moveAll(f, id, add) }})
 		return 0

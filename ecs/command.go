@@ -12,6 +12,7 @@ const (
 	opRemove
 	opDestroy
 	opFunc
+	opMark
 )
 
 // command is one deferred structural change.
@@ -32,6 +33,7 @@ func (w *World) Locked() bool { return w.locks > 0 }
 // it is not, else when the last lock is released, in order with the other
 // deferred changes. fn must not be nil.
 func (w *World) Defer(fn func(*World)) {
+	w.mutable("Defer")
 	if fn == nil {
 		panic("ecs: Defer: nil function")
 	}
@@ -53,6 +55,7 @@ func (w *World) Defer(fn func(*World)) {
 // deferred changes (see [World.Locked]); otherwise the changes are applied
 // as soon as the last lock is released.
 func (w *World) Flush() {
+	w.mutable("Flush")
 	if w.locks > 0 {
 		panic("ecs: Flush called while a query iteration is open; " +
 			"end the loop (or call Close on a query you broke out of; defer q.Close() does it on every way out) before flushing")
@@ -74,6 +77,9 @@ func (w *World) settle() {
 // openIter locks the World for a new query iteration and returns the
 // iteration's serial number (never 0).
 func (w *World) openIter() uint64 {
+	if w.frozen {
+		return sharedIter
+	}
 	w.iterSeq++
 	w.open = append(w.open, w.iterSeq)
 	w.locks++
@@ -82,6 +88,9 @@ func (w *World) openIter() uint64 {
 
 // iterOpen reports whether iteration id is still open.
 func (w *World) iterOpen(id uint64) bool {
+	if id == sharedIter {
+		return w.frozen
+	}
 	o := w.open
 	if n := len(o); n > 0 && o[n-1] == id {
 		return true
@@ -94,6 +103,9 @@ func (w *World) iterOpen(id uint64) bool {
 // iteration that is already closed (through a copy of its Query, or
 // twice) does nothing, so it can never release another iteration's lock.
 func (w *World) closeIter(id uint64) {
+	if id == sharedIter {
+		return // opened while frozen: no lock of its own
+	}
 	if n := len(w.open); n > 0 && w.open[n-1] == id {
 		// The innermost iteration: the usual case.
 		w.open = w.open[:n-1]
@@ -174,6 +186,10 @@ func (w *World) flush() {
 			}
 		case opFunc:
 			c.fn(w)
+		case opMark:
+			if r := w.rec(c.e); r != nil && w.tables[r.table].has(c.id) {
+				_ = w.MarkChanged(c.e, c.id)
+			}
 		}
 	}
 	w.cmds = w.cmds[:0]

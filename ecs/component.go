@@ -147,6 +147,7 @@ func hasPointers(t reflect.Type) bool {
 }
 
 func (w *World) register(name string, ci compInfo) (ID, error) {
+	w.mutable("registering a component")
 	if name == "" {
 		return 0, fmt.Errorf("ecs: register %v: empty component name", ci.Type)
 	}
@@ -324,6 +325,7 @@ func (m Map[T]) Has(e Entity) bool { return m.w.Has(e, m.id) }
 // [ComponentSet], or [ComponentAdded] for an add, as with [World.SetPtr].
 func (m Map[T]) Set(e Entity, v T) error {
 	w := m.w
+	w.mutable("Map.Set")
 	if r := w.rec(e); r != nil && w.nobs == 0 {
 		if c := w.tables[r.table].col(m.id); c != nil {
 			*(*T)(c.ptr(r.row)) = v
@@ -343,6 +345,7 @@ func (m Map[T]) setSlow(e Entity, v T) error {
 // ([ErrHasComponent]) if e already has it.
 func (m Map[T]) Add(e Entity, v T) error {
 	w := m.w
+	w.mutable("Map.Add")
 	if r := w.rec(e); r != nil && w.locks == 0 && w.nobs == 0 && len(w.cmds) == 0 {
 		from := w.tables[r.table]
 		if !from.has(m.id) {

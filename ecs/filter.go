@@ -106,6 +106,7 @@ func (w *World) checkFilter(op string, f *Filter) {
 }
 
 func (w *World) registerFilter(f *Filter) *Filter {
+	w.mutable("NewFilter")
 	w.checkMask("NewFilter", f.all)
 	for _, t := range w.tables {
 		if f.matches(t.mask) {
@@ -123,6 +124,7 @@ func (f *Filter) Close() {
 	if !f.registered {
 		return
 	}
+	f.w.mutable("Filter.Close")
 	fs := f.w.filters
 	for i, g := range fs {
 		if g == f {
@@ -197,6 +199,11 @@ type Query struct {
 	ti     int
 	row, n int
 	id     uint64 // serial of the open iteration; 0 once closed
+	// A chunk's query (Chunk.Query) walks rows off to off+cnt of its
+	// table; off is 0 otherwise.
+	off, cnt int
+	chunk    bool
+	allow    *Mask // if set, the only components whose values it hands out
 }
 
 // Next advances to the next entity and reports whether there is one.
@@ -216,7 +223,11 @@ func (q *Query) nextTable() bool {
 			return false
 		}
 		t := q.tables[q.ti]
-		if n := t.len(); n > 0 {
+		n := t.len()
+		if q.chunk {
+			n = min(q.cnt, n-q.off)
+		}
+		if n > 0 {
 			q.t, q.row, q.n = t, 0, n
 			return true
 		}
@@ -240,17 +251,17 @@ func (q *Query) Len() int { return q.n }
 
 // Entity returns the current entity (after [Query.Next]).
 func (q *Query) Entity() Entity {
-	idx := q.t.entities[q.row]
+	idx := q.t.entities[q.off+q.row]
 	return q.w.handle(idx)
 }
 
 // IndexAt returns the index ([Entity.Index]) of the entity in row i of the
 // current table, without looking up its generation.
-func (q *Query) IndexAt(i int) uint32 { return q.t.entities[i] }
+func (q *Query) IndexAt(i int) uint32 { return q.t.entities[q.off+i] }
 
 // EntityAt returns the entity in row i of the current table.
 func (q *Query) EntityAt(i int) Entity {
-	idx := q.t.entities[i]
+	idx := q.t.entities[q.off+i]
 	return q.w.handle(idx)
 }
 
@@ -271,6 +282,9 @@ func (q *Query) Has(id ID) bool {
 // nil if its table lacks id. It panics if id is not registered. It is the
 // untyped form of a typed query's Get ([Query1.Get]).
 func (q *Query) Ptr(id ID) unsafe.Pointer {
+	if q.allow != nil && !q.allow.Has(id) {
+		q.denied("Query.Ptr", id)
+	}
 	if !q.t.has(id) {
 		q.w.checkID("Query.Ptr", id)
 		return nil
@@ -279,7 +293,7 @@ func (q *Query) Ptr(id ID) unsafe.Pointer {
 	if c == nil {
 		return unsafe.Pointer(&zeroBase)
 	}
-	return c.ptr(uint32(q.row))
+	return c.ptr(uint32(q.off + q.row))
 }
 
 // ColumnPtr returns the base pointer and element size of component id's
@@ -287,12 +301,12 @@ func (q *Query) Ptr(id ID) unsafe.Pointer {
 // is a tag). Row i's value is at base + i*size. It panics if id is not
 // registered. [Column] is the typed form.
 func (q *Query) ColumnPtr(id ID) (base unsafe.Pointer, size uintptr) {
-	c := q.t.col(id)
+	base, size, c := q.colBase("Query.ColumnPtr", id)
 	if c == nil {
 		q.w.checkID("Query.ColumnPtr", id)
 		return nil, 0
 	}
-	return c.base, c.size
+	return base, size
 }
 
 // Close ends the iteration and unlocks the [World]; deferred changes are
@@ -317,7 +331,7 @@ func (q *Query) Close() {
 // [Query.ColumnPtr]). It panics if id is not registered or T is not its
 // type.
 func Column[T any](q *Query, id ID) []T {
-	c := q.t.col(id)
+	base, _, c := q.colBase("Column", id)
 	if c == nil {
 		q.w.checkID("Column", id)
 		return nil
@@ -325,5 +339,5 @@ func Column[T any](q *Query, id ID) []T {
 	if want := reflect.TypeFor[T](); c.info.Type != want {
 		panic(fmt.Sprintf("ecs: Column: component %q holds %v, not %v", c.info.Name, c.info.Type, want))
 	}
-	return unsafe.Slice((*T)(c.base), q.n)
+	return unsafe.Slice((*T)(base), q.n)
 }

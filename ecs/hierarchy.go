@@ -127,6 +127,7 @@ func (w *World) hier() *hierarchy {
 	if w.h != nil {
 		return w.h
 	}
+	w.mutable("starting the hierarchy")
 	h := &hierarchy{}
 	h.grow(len(w.records))
 	for i := range w.records {
@@ -267,6 +268,24 @@ type walk struct {
 	t      uint32 // pre-order walks stay below t (0: the whole forest)
 	flat   bool   // a walk along one list of siblings
 	jumped bool
+	loose  bool // not registered: started while the World was frozen
+}
+
+// startWalk starts a walk from c, registered with the hierarchy so that
+// changes move it, unless the World is frozen (nothing changes then, and
+// walks run on several goroutines); endWalk must follow.
+func (w *World) startWalk(c, t uint32, flat bool) *walk {
+	if w.frozen {
+		return &walk{c: c, t: t, flat: flat, loose: true}
+	}
+	return w.h.startWalk(c, t, flat)
+}
+
+// endWalk ends a walk started by startWalk.
+func (w *World) endWalk(wk *walk) {
+	if !wk.loose {
+		w.h.endWalk(wk)
+	}
 }
 
 // startWalk registers a walk from c; endWalk must follow.
@@ -318,8 +337,8 @@ func (h *hierarchy) moveWalks(idx uint32) {
 // returns false.
 func (w *World) siblings(c uint32, yield func(Entity) bool) {
 	h := w.h
-	wk := h.startWalk(c, 0, true)
-	defer h.endWalk(wk)
+	wk := w.startWalk(c, 0, true)
+	defer w.endWalk(wk)
 	for wk.c != 0 {
 		c := wk.c
 		if !yield(w.handle(c - 1)) {
@@ -338,8 +357,8 @@ func (w *World) siblings(c uint32, yield func(Entity) bool) {
 // forest), until yield returns false.
 func (w *World) preorder(c, t uint32, yield func(Entity) bool) {
 	h := w.h
-	wk := h.startWalk(c, t, false)
-	defer h.endWalk(wk)
+	wk := w.startWalk(c, t, false)
+	defer w.endWalk(wk)
 	for wk.c != 0 {
 		c := wk.c
 		if !yield(w.handle(c - 1)) {
@@ -400,6 +419,7 @@ func (w *World) SetParent(child, parent Entity) error {
 // An index below -1 is an error. Otherwise it is [World.SetParent] with a
 // place.
 func (w *World) InsertChild(parent, child Entity, index int) error {
+	w.mutable("SetParent")
 	if index < -1 {
 		return fmt.Errorf("ecs: InsertChild %v: index %d (want -1 to append, or 0 and up)", child, index)
 	}
@@ -457,6 +477,7 @@ func (w *World) InsertChild(parent, child Entity, index int) error {
 // writes to the World, ChildIndex must not run beside other calls on it,
 // reads included.
 func (w *World) ChildIndex(e Entity) int {
+	w.mutable("ChildIndex")
 	if w.rec(e) == nil {
 		return -1
 	}

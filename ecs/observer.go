@@ -84,6 +84,7 @@ type observers struct {
 //
 // It panics if ev is not one of the events ([Event]) or fn is nil.
 func (w *World) Observe(ev Event, fn Observer) ObserverID {
+	w.mutable("Observe")
 	if ev >= numEvents {
 		panic(fmt.Sprintf("ecs: Observe: unknown event %d", ev))
 	}
@@ -100,6 +101,7 @@ func (w *World) Observe(ev Event, fn Observer) ObserverID {
 // or [ComponentRemoved]) on component id only. It panics if id is not
 // registered, ev is another event or fn is nil.
 func (w *World) ObserveComponent(ev Event, id ID, fn Observer) ObserverID {
+	w.mutable("ObserveComponent")
 	w.checkID("ObserveComponent", id)
 	if ev != ComponentAdded && ev != ComponentSet && ev != ComponentRemoved {
 		panic("ecs: ObserveComponent: " + ev.String() + " is not a component event; use Observe")
@@ -116,6 +118,7 @@ func (w *World) ObserveComponent(ev Event, id ID, fn Observer) ObserverID {
 // Unobserve removes an observer ([World.Observe],
 // [World.ObserveComponent]). It reports whether one was removed.
 func (w *World) Unobserve(oid ObserverID) bool {
+	w.mutable("Unobserve")
 	del := func(list []observerEntry) ([]observerEntry, bool) {
 		for i, o := range list {
 			if o.id == oid {

@@ -45,6 +45,7 @@ type World struct {
 	open     []uint64
 	flushing bool
 	cmds     []command
+	frozen   bool // see Freeze
 
 	h *hierarchy
 }
@@ -173,6 +174,7 @@ func (w *World) Alive(e Entity) bool { return w.rec(e) != nil }
 
 // alloc takes a free entity slot and returns its handle.
 func (w *World) alloc() Entity {
+	w.mutable("creating an entity")
 	if n := len(w.free); n > 0 {
 		idx := w.free[n-1]
 		w.free = w.free[:n-1]
@@ -282,6 +284,7 @@ func (w *World) emitCreated(e Entity, t *table) {
 // the iteration ends. [World.DestroyAll] destroys every entity a [Filter]
 // matches.
 func (w *World) Destroy(e Entity) error {
+	w.mutable("Destroy")
 	if w.rec(e) == nil {
 		return staleErr("Destroy", e)
 	}
@@ -425,6 +428,7 @@ func (w *World) Get(e Entity, id ID) (any, error) {
 // the component's type ([Info.Type]). Like [World.SetPtr] it adds the
 // component if absent. [Map.Set] is the typed, faster form.
 func (w *World) Set(e Entity, id ID, v any) error {
+	w.mutable("Set")
 	if int(id) >= len(w.comps) {
 		return w.noComp("Set", e, id)
 	}
@@ -444,6 +448,7 @@ func (w *World) Set(e Entity, id ID, v any) error {
 // it may be nil. Observers see [ComponentSet], or [ComponentAdded] for an
 // add.
 func (w *World) SetPtr(e Entity, id ID, src unsafe.Pointer) error {
+	w.mutable("SetPtr")
 	r := w.rec(e)
 	if r == nil {
 		return staleErr("Set", e)
@@ -470,6 +475,7 @@ func (w *World) SetPtr(e Entity, id ID, src unsafe.Pointer) error {
 // (from [Map.Get], [World.GetPtr] or a query): it counts the change (see
 // [World.Changes]) and notifies [ComponentSet] observers.
 func (w *World) MarkChanged(e Entity, id ID) error {
+	w.mutable("MarkChanged")
 	r := w.rec(e)
 	if r == nil {
 		return staleErr("MarkChanged", e)
@@ -490,6 +496,7 @@ func (w *World) MarkChanged(e Entity, id ID) error {
 // Each is added in turn, as [World.AddPtr] adds one; [World.AddMany] adds
 // several in one move.
 func (w *World) Add(e Entity, ids ...ID) error {
+	w.mutable("Add")
 	r := w.rec(e)
 	if r == nil {
 		return staleErr("Add", e)
@@ -522,6 +529,7 @@ func (w *World) Add(e Entity, ids ...ID) error {
 // value). It is an error ([ErrHasComponent]) if e already has it.
 // [Map.Add] is the typed form.
 func (w *World) AddPtr(e Entity, id ID, src unsafe.Pointer) error {
+	w.mutable("AddPtr")
 	r := w.rec(e)
 	if r == nil {
 		return staleErr("Add", e)
@@ -588,6 +596,7 @@ func (w *World) move(e Entity, r *record, from, to *table) {
 // if e lacks one of them; then none is removed. Observers see
 // [ComponentRemoved] before each removal, with the value still readable.
 func (w *World) Remove(e Entity, ids ...ID) error {
+	w.mutable("Remove")
 	r := w.rec(e)
 	if r == nil {
 		return staleErr("Remove", e)
@@ -635,6 +644,7 @@ func (w *World) removeNow(e Entity, id ID) {
 // order of ids, after every value is written. While a query iterates, the
 // adds are deferred one by one, like [World.AddPtr].
 func (w *World) AddMany(e Entity, ids []ID, srcs []unsafe.Pointer) error {
+	w.mutable("AddMany")
 	r := w.rec(e)
 	if r == nil {
 		return staleErr("Add", e)

@@ -61,6 +61,11 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.methods(w, r, handlers{"POST": in.postUndo})
 	case p == "/api/redo":
 		in.methods(w, r, handlers{"POST": in.postRedo})
+	case p == "/api/schedule":
+		in.methods(w, r, handlers{"GET": in.getSchedule})
+	case p == "/api/schedule/enable" || p == "/api/schedule/disable" || p == "/api/schedule/step":
+		op := strings.TrimPrefix(p, "/api/schedule/")
+		in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postSchedule(w, r, op) }})
 	case p == "/api/entities":
 		in.methods(w, r, handlers{"POST": in.postEntity})
 	case strings.HasPrefix(p, "/api/entities/"):
@@ -412,7 +417,10 @@ POST   /api/entities/REF/prefab/variant?save=1 a new prefab from the instance   
 GET    /api/history                          the changes made through the API
 POST   /api/undo, /api/redo                  undo or redo the last change          [token]
 POST   /api/pause, /api/play, /api/step?n=N  pause, play, step N ticks             [token]
-GET    /api/stats                            tick statistics
+GET    /api/stats                            tick statistics, per-system times
+GET    /api/schedule                         phases, systems in run order, access, rates, times
+POST   /api/schedule/enable?name=SYSTEM      turn a system on (disable: off)       [token]
+POST   /api/schedule/step?name=SYSTEM        run one system once now               [token]
 GET    /api/events[?events=NAME,...]         Server-Sent Events: stats, reload, change, history, entity-event
 GET    /api/transforms?components=position   packed float32 values for 3D views
 GET    /api/transforms/stream?...&fps=N      the same, frame after frame, on one response

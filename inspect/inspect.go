@@ -118,6 +118,8 @@ type Inspector struct {
 	eventSlots, transformSlots streamSlots
 	// statsEvery is the interval of stats events on a stream.
 	statsEvery time.Duration
+	// sysTimesAt is when Observe last refreshed the per-system times.
+	sysTimesAt time.Time
 
 	// encoders bounds the large answers (dumps) being formatted at once,
 	// off the simulation goroutine, so that they leave a core to it.
@@ -215,7 +217,9 @@ func (in *Inspector) ShouldTick() bool {
 // Observe records that a tick took d, for the statistics. Call it on the
 // simulation goroutine after each tick.
 func (in *Inspector) Observe(d time.Duration) {
-	in.stats.record(time.Now(), d, in.w.Len(), in.reg.Time())
+	now := time.Now()
+	in.stats.record(now, d, in.w.Len(), in.reg.Time())
+	in.observeSystems(now)
 }
 
 // Tick drains waiting requests, then ticks the Registry by dt unless the

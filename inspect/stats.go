@@ -29,6 +29,10 @@ type Stats struct {
 	Queue int `json:"queue"`
 	// Clients is the number of open event streams.
 	Clients int `json:"clients"`
+	// Systems are the times of the schedule's systems and component
+	// ticks, in run order, over the last ScheduleWindow (refreshed at most
+	// every 250 ms).
+	Systems []SystemTime `json:"systems"`
 }
 
 // Percentiles of tick durations, in milliseconds.
@@ -61,6 +65,7 @@ type statsRing struct {
 	entities int
 	time     float64
 	paused   bool
+	systems  []SystemTime
 }
 
 func (s *statsRing) init(entities int) {
@@ -91,6 +96,12 @@ func (s *statsRing) setWorld(entities int, t float64) {
 	s.mu.Unlock()
 }
 
+func (s *statsRing) setSystems(st []SystemTime) {
+	s.mu.Lock()
+	s.systems = st
+	s.mu.Unlock()
+}
+
 func (s *statsRing) setPaused(p bool) {
 	s.mu.Lock()
 	s.paused = p
@@ -102,7 +113,10 @@ func (s *statsRing) snapshot(now time.Time) Stats {
 	at := now.Sub(s.epoch)
 	var durs []time.Duration
 	s.mu.Lock()
-	out := Stats{Ticks: s.ticks, Entities: s.entities, Time: s.time, Paused: s.paused}
+	out := Stats{Ticks: s.ticks, Entities: s.entities, Time: s.time, Paused: s.paused, Systems: s.systems}
+	if out.Systems == nil {
+		out.Systems = []SystemTime{}
+	}
 	first := s.first
 	oldest := at
 	for i := 1; i <= s.n; i++ {

@@ -37,6 +37,10 @@ func FuzzLoad(f *testing.F) {
 	// Several bad properties in one value: each is reported.
 	f.Add(false, []byte("entities:\n  - spin: \"speed: x; axis: 1 y 0; spd: 2; fast\"\n  - spin: {speed: y, axs: 1}\nmixins:\n  m: {spin: \"speed: ; axis: 9 9 9 9\"}\n"))
 	f.Add(true, []byte(`<scene><entity spin="speed: x&#59; axis: 1 y 0; :3"/><mixin id="m" spin="speed: ; url(a"/></scene>`))
+	// Schedule keys in scene entries: good, bad, a cycle, beside a
+	// system's own properties.
+	f.Add(false, []byte("scene:\n  spin: {_phase: pre-update, _before: lifetime, _writes: rotation}\n  lifetime: \"_after: spin; _every: x; ;_: \"\n  physics: \"_interval: 0.1; maxSteps: 3; _exclusive: no\"\n"))
+	f.Add(true, []byte(`<scene spin="_before: lifetime&#59; _phase: update" lifetime="_before: spin" physics=";_after: ;step: 0.02"/>`))
 	f.Fuzz(func(t *testing.T, isXML bool, data []byte) {
 		name := "f.yaml"
 		if isXML {

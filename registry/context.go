@@ -20,20 +20,43 @@ type Context struct {
 	// ("sound__1" for an instance of a multiple component).
 	ID   ecs.ID
 	Name string
-	// Time is the scene time in seconds and Delta the time step of the
-	// current tick, in seconds.
+	// Time is the scene time in seconds (in a fixed-step phase, its
+	// clock) and Delta the time since the hook last ran: the time step of
+	// the current tick, or the fixed step, in seconds.
 	Time, Delta float64
 
-	q *ecs.Query
+	q          *ecs.Query
+	cmds       *ecs.Commands // tick and tock hooks: the run's buffer
+	restricted bool          // the hook runs under the parallel rules
+}
+
+// Commands returns the buffer of structural changes of this run of a tick
+// or tock hook, applied in order at the end of its batch: a tick that
+// declares its [Access] (and runs under the parallel rules) makes its
+// structural changes, MarkChanged calls and deferred work there. It panics
+// outside tick and tock hooks.
+func (c *Context) Commands() *ecs.Commands {
+	if c.cmds == nil {
+		panic("registry: Context.Commands outside a tick or tock hook: change the World directly there")
+	}
+	return c.cmds
 }
 
 // EntityAt returns the entity of row i of the column a TickColumn hook is
 // given.
 func (c *Context) EntityAt(i int) ecs.Entity { return c.q.EntityAt(i) }
 
-// Emit emits an entity event on the hook's entity (see [Events.Emit]).
+// Emit emits an entity event on the hook's entity (see [Events.Emit]):
+// at once, except from a tick that runs under the parallel rules, whose
+// events are emitted at the end of its batch, in order with its commands.
 func (c *Context) Emit(name string, detail any) {
-	c.Registry.Events().Emit(c.Entity, name, detail, true)
+	evs := c.Registry.Events()
+	if c.restricted {
+		e := c.Entity
+		c.cmds.Defer(func(*ecs.World) { evs.Emit(e, name, detail, true) })
+		return
+	}
+	evs.Emit(c.Entity, name, detail, true)
 }
 
 // On listens to an entity event on the hook's entity.
@@ -131,6 +154,7 @@ type listener struct {
 // stale entity it registers nothing and returns 0.
 func (evs *Events) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID {
 	r := evs.r
+	r.notFrozen("Events.On")
 	if !r.w.Alive(e) {
 		// Keyed by index, the listener would wake up on the entity that
 		// reuses the slot.
@@ -145,6 +169,7 @@ func (evs *Events) On(e ecs.Entity, name string, fn func(ev *Event)) ListenerID 
 // Off removes a listener; it reports whether one was removed.
 func (evs *Events) Off(id ListenerID) bool {
 	r := evs.r
+	r.notFrozen("Events.Off")
 	k := uint32(id)
 	ls := r.listeners[k]
 	for i, l := range ls {
@@ -169,6 +194,7 @@ func (evs *Events) Off(id ListenerID) bool {
 // [ChildEvent] as Detail, bubble.
 func (evs *Events) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
 	r := evs.r
+	r.notFrozen("Events.Emit")
 	for i := range r.taps {
 		if t := &r.taps[i].tap; t.Active == nil || t.Active() {
 			t.Event(e, name, detail)
@@ -302,5 +328,16 @@ func (evs *Events) EmitLoaded(top ecs.Entity) {
 	post(top)
 	for _, e := range order {
 		r.Events().Emit(e, "loaded", nil, false)
+	}
+}
+
+// notFrozen panics if the World is frozen: op, which uses state of the
+// Registry that only one goroutine may touch, was called by a system that
+// runs under the parallel rules (see [Access]).
+func (r *Registry) notFrozen(op string) {
+	if r.w.Frozen() {
+		panic("registry: " + op + " from a system running under the parallel rules (the World is frozen): " +
+			"emit with its Context's or SystemContext's Emit, make changes through its Commands, " +
+			"or declare it Exclusive")
 	}
 }

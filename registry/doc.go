@@ -31,7 +31,7 @@
 //     or tick by column, tock, pause, play) run in A-Frame's order and
 //     receive a [Context] naming the entity and component instance.
 //   - Systems: [RegisterSystem] with a [SystemDefinition] registers a
-//     [System]: one configuration ([Registry.ConfigureSystem]) and hooks
+//     [System]: one configuration ([System.ConfigureAttr]) and hooks
 //     that receive a [SystemContext], optionally over the entities a
 //     selector matches.
 //   - Ticking: [Registry.Tick] advances scene time ([Registry.Time]):

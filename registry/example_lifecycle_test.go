@@ -88,7 +88,8 @@ func Example_lifecycle() {
 		panic(err)
 	}
 
-	if err := r.ConfigureSystem("clock", "scale: 2"); err != nil {
+	clock, _ := r.System("clock")
+	if err := clock.ConfigureAttr("scale: 2"); err != nil {
 		panic(err)
 	}
 	r.Tick(1) // starts the systems, then ticks

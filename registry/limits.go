@@ -116,6 +116,8 @@ const maxPendingErrors = 100
 // returned by the call that added it), for [Registry.TakeErrors] and the
 // next [Registry.Tick] to return.
 func (r *Registry) ReportError(err error) {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
 	if len(r.errs) >= maxPendingErrors {
 		r.dropped++
 		return
@@ -129,6 +131,8 @@ func (r *Registry) ReportError(err error) {
 // returns them too. The loader calls it after building a scene. At most
 // 100 are kept between calls; the rest are counted in a last error.
 func (r *Registry) TakeErrors() error {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
 	if r.errs == nil {
 		return nil
 	}

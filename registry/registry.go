@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -32,15 +33,11 @@ type Registry struct {
 	// Zero fields take the values of DefaultLimits.
 	Limits Limits
 
-	comps    map[string]*Component   // base names
-	byID     []*Component            // by ecs.ID, instances included
-	names    []string                // scene name by ecs.ID
-	order    []*Component            // registration order
-	ticking  []*Component            // tick order (before/after), see tickOrder
-	dirty    bool                    // ticking must be sorted again
-	sorts    int                     // tick order sorts so far (tests)
-	afterOf  map[string][]*Component // components whose After names the key
-	beforeOf map[string][]*Component // components whose Before names the key
+	comps    map[string]*Component // base names
+	byID     []*Component          // by ecs.ID, instances included
+	names    []string              // scene name by ecs.ID
+	order    []*Component          // registration order
+	sched    *Schedule
 	systems  []*System
 	sysNames map[string]*System
 	waiting  int // systems registered but not started
@@ -64,7 +61,6 @@ type Registry struct {
 	inTick    bool
 	time      float64
 	delta     float64
-	ctx       Context
 
 	// The document-order index the selectors compiled against the
 	// Registry share: embedded so that *Registry implements
@@ -73,6 +69,7 @@ type Registry struct {
 	docShare
 
 	cancel  context.Context // checked by long spawns; nil: never cancelled
+	errMu   sync.Mutex      // guards errs and dropped: parallel systems report too
 	errs    []error         // errors of deferred work, see TakeErrors
 	dropped int             // errors not kept beyond maxPendingErrors
 }
@@ -96,16 +93,14 @@ func New(w *ecs.World) *Registry {
 		prefabs:   prefabStore{defs: make(map[string]*Prefab)},
 		selCache:  make(map[string]compiledSelector),
 		listeners: make(map[uint32][]listener),
-		afterOf:   make(map[string][]*Component),
-		beforeOf:  make(map[string][]*Component),
 	}
+	r.sched = newSchedule(r)
 	id, err := w.RegisterTag(PausedTag)
 	if err != nil {
 		panic(fmt.Sprintf("registry.New: %v (the World already has a component named paused)", err))
 	}
 	r.pausedTag = id
 	r.groups = groups{Prefabs{r}, Mixins{r}, Events{r}}
-	r.ctx.Registry, r.ctx.World = r, w
 	r.sel = newSelectorEngine(r)
 	w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		delete(r.listeners, e.Index())
@@ -188,6 +183,8 @@ type Component struct {
 
 	readOnly  bool   // Definition.ReadOnly (see readonly.go)
 	owner     string // Definition.Owner
+	sched     Settings
+	chunk     int
 	reg       *Registry
 	seq       int // registration index, for the tick order
 	instances map[string]ecs.ID
@@ -202,7 +199,7 @@ type Component struct {
 type hooks struct {
 	init, remove, pause, play func(c *Context, p unsafe.Pointer)
 	update                    func(c *Context, p, old unsafe.Pointer)
-	tick, tock                func(c *Context, id ecs.ID, f *ecs.Filter)
+	tick, tock                func(c *Context, id ecs.ID, q *ecs.Query)
 	check                     func(c *CheckContext, p unsafe.Pointer) error
 }
 
@@ -227,8 +224,23 @@ type Definition[T any] struct {
 	// and added with their defaults if absent.
 	Dependencies []string
 	// Before and After order the tick of this component before or after
-	// the named components'.
+	// the named components' or systems' (see [Settings]).
 	Before, After []string
+	// Phase names the phase the component's Tick (or TickColumn) runs
+	// in: [PhaseUpdate] if empty. Its Tock runs in [PhasePostUpdate].
+	Phase string
+	// Access declares what the tick reads and writes, beside its own
+	// component, which it always writes; nil leaves it unknown, and the
+	// tick exclusive (see [Access]). A declared tick that is not
+	// exclusive makes its structural changes through [Context.Commands].
+	Access *Access
+	// Every and Interval set the tick's rate (see [Settings]).
+	Every    int
+	Interval float64
+	// ChunkSize, if not 0, splits the tick's work into chunks of that
+	// many rows, run on the workers at once: for ticks whose per-entity
+	// work is independent (it needs a declared Access, not exclusive).
+	ChunkSize int
 	// ReadOnly makes the component writable only by the code that owns
 	// it: the Registry's public writes refuse it with a *ReadOnlyError,
 	// and its owner writes through the World or [Registry.Privileged]
@@ -286,11 +298,16 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 	} else if s.StructType() != gt {
 		return nil, fmt.Errorf("registry: component %q: schema describes %v, not %v", name, s.StructType(), gt)
 	}
+	if d.ChunkSize < 0 || d.ChunkSize > 0 && (d.Access == nil || d.Access.Exclusive) {
+		return nil, fmt.Errorf("registry: component %q: a chunked tick needs a declared Access, not exclusive (its chunks run in parallel), and a positive ChunkSize", name)
+	}
 	c := &Component{
 		Name: name, Schema: s, Multiple: d.Multiple,
 		Dependencies: slices.Clone(d.Dependencies),
 		Before:       slices.Clone(d.Before), After: slices.Clone(d.After),
 		readOnly: d.ReadOnly, owner: d.Owner,
+		sched: Settings{Phase: d.Phase, Before: d.Before, After: d.After, Access: d.Access, Every: d.Every, Interval: d.Interval},
+		chunk: d.ChunkSize,
 	}
 	c.newStore = func(n string) (ecs.ID, error) {
 		m, err := ecs.Register[T](r.w, n)
@@ -318,12 +335,7 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 	switch {
 	case d.TickColumn != nil:
 		tc := d.TickColumn
-		h.tick = func(cx *Context, id ecs.ID, f *ecs.Filter) {
-			q := f.Query()
-			// Unlock the World even if the hook panics (and the
-			// program recovers): one defer per query, not per table.
-			defer func() { q.Close(); cx.q = nil }()
-			cx.q, cx.Entity = &q, ecs.Entity{}
+		h.tick = func(cx *Context, id ecs.ID, q *ecs.Query) {
 			for q.NextTable() {
 				base, _ := q.ColumnPtr(id)
 				if base == nil {
@@ -353,12 +365,10 @@ type tickFilter struct {
 }
 
 // perEntity wraps a per-entity hook into a loop over packed storage: no
-// allocation, map lookup or reflection per entity. The query is closed on
-// the way out, also when the hook panics.
-func perEntity[T any](fn func(c *Context, v *T)) func(cx *Context, id ecs.ID, f *ecs.Filter) {
-	return func(cx *Context, id ecs.ID, f *ecs.Filter) {
-		q := f.Query()
-		defer q.Close()
+// allocation, map lookup or reflection per entity. The caller opens the
+// query and closes it on the way out, also when the hook panics.
+func perEntity[T any](fn func(c *Context, v *T)) func(cx *Context, id ecs.ID, q *ecs.Query) {
+	return func(cx *Context, id ecs.ID, q *ecs.Query) {
 		for q.NextTable() {
 			base, size := q.ColumnPtr(id)
 			if base == nil {
@@ -415,12 +425,13 @@ func checkComponentName(name string) error {
 }
 
 func (r *Registry) add(c *Component) error {
-	// Look for a before/after cycle first, so that a cycle leaves no
-	// trace: the name stays free in the World and can be registered
-	// again, fixed. The tick order itself is sorted once, before the next
-	// Tick, so that registering N components costs O(N log N).
-	if cyc := r.tickCycle(c); cyc != "" {
-		return fmt.Errorf("registry: before/after ordering has a cycle: %s", cyc)
+	// Put it in the schedule first, so that a refusal (a before/after
+	// cycle) leaves no trace: the name stays free in the World and can
+	// be registered again, fixed. The order itself is computed once,
+	// before the next Tick, so that registering N components costs
+	// O(N log N).
+	if err := r.sched.addComponent(c, c.sched, c.chunk); err != nil {
+		return err
 	}
 	c.reg = r
 	c.instances = make(map[string]ecs.ID)
@@ -433,13 +444,6 @@ func (r *Registry) add(c *Component) error {
 	c.seq = len(r.order)
 	r.comps[c.Name] = c
 	r.order = append(r.order, c)
-	for _, n := range c.After {
-		r.afterOf[n] = append(r.afterOf[n], c)
-	}
-	for _, n := range c.Before {
-		r.beforeOf[n] = append(r.beforeOf[n], c)
-	}
-	r.dirty = true
 	r.bind(c, id)
 	return nil
 }
@@ -470,6 +474,8 @@ func (r *Registry) bind(c *Component, id ecs.ID) {
 	if c.HasTick() {
 		c.filters = append(c.filters, tickFilter{id, ecs.NewFilter(r.w, ecs.With(id), ecs.Without(r.pausedTag))})
 	}
+	// A new instance widens what declared access allows.
+	r.sched.dirty = true
 }
 
 func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
@@ -602,203 +608,4 @@ func (e *UnknownComponentError) Error() string {
 
 func (r *Registry) unknown(name string) error {
 	return &UnknownComponentError{Name: name, Suggestion: didyoumean.Nearest(name, r.Names())}
-}
-
-// tickOrder returns the ticking components in tick order, sorting them
-// if a component was registered since the last sort.
-func (r *Registry) tickOrder() []*Component {
-	if r.dirty {
-		r.ticking = sortTicks(r.order)
-		r.dirty = false
-		r.sorts++
-	}
-	return r.ticking
-}
-
-// sortTicks returns the ticking components of order (registration order)
-// sorted by their before/after constraints, registration order otherwise,
-// in O((N+E) log N). Every component takes part in the sort, ticking or
-// not, so that a constraint holds through a component without tick (a
-// before b, b before c puts a before c). Registration refuses cycles (see
-// tickCycle); should one be there all the same, its components keep
-// registration order after the others.
-func sortTicks(order []*Component) []*Component {
-	pos := make(map[string]int, len(order))
-	for i, c := range order {
-		pos[c.Name] = i
-	}
-	succ := make([][]int, len(order))
-	indeg := make([]int, len(order))
-	edge := func(a, b int) { succ[a] = append(succ[a], b); indeg[b]++ }
-	for i, c := range order {
-		for _, n := range c.Before {
-			if j, ok := pos[n]; ok {
-				edge(i, j)
-			}
-		}
-		for _, n := range c.After {
-			if j, ok := pos[n]; ok {
-				edge(j, i)
-			}
-		}
-	}
-	// Kahn's algorithm, always taking the earliest registered component
-	// that is free.
-	var ready intHeap
-	for i := range order {
-		if indeg[i] == 0 {
-			ready = append(ready, i)
-		}
-	}
-	var out []*Component
-	done := make([]bool, len(order))
-	for len(ready) > 0 {
-		next := ready.pop()
-		done[next] = true
-		if order[next].HasTick() {
-			out = append(out, order[next])
-		}
-		for _, j := range succ[next] {
-			if indeg[j]--; indeg[j] == 0 {
-				ready.push(j)
-			}
-		}
-	}
-	for i, c := range order {
-		if !done[i] && c.HasTick() {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// intHeap is a min-heap of ints (ready is built in increasing order, a
-// valid heap).
-type intHeap []int
-
-func (h *intHeap) push(x int) {
-	*h = append(*h, x)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		p := (i - 1) / 2
-		if a[p] <= a[i] {
-			break
-		}
-		a[p], a[i] = a[i], a[p]
-		i = p
-	}
-}
-
-func (h *intHeap) pop() int {
-	a := *h
-	top := a[0]
-	n := len(a) - 1
-	a[0] = a[n]
-	a = a[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && a[l] < a[m] {
-			m = l
-		}
-		if l+1 < n && a[l+1] < a[m] {
-			m = l + 1
-		}
-		if m == i {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
-	}
-	*h = a
-	return top
-}
-
-// tickCycle returns, printed as "a -> b -> a", a before/after cycle that
-// registering c would close, or "". The registered components have no
-// cycle, so any new one runs through c, which needs c to have an edge in
-// and an edge out; most components have neither (a scene's declared
-// components never have any), and this costs O(1). Otherwise the cycle is
-// looked for by a walk along "ticks before" edges from c, which visits the
-// components reachable from c. The cycle starts with its earliest
-// registered component.
-func (r *Registry) tickCycle(c *Component) string {
-	known := func(names []string) bool {
-		for _, n := range names {
-			if _, ok := r.comps[n]; ok || n == c.Name {
-				return true
-			}
-		}
-		return false
-	}
-	self := slices.Contains(c.Before, c.Name) || slices.Contains(c.After, c.Name)
-	out := known(c.Before) || len(r.afterOf[c.Name]) > 0
-	in := known(c.After) || len(r.beforeOf[c.Name]) > 0
-	if !self && (!out || !in) {
-		return ""
-	}
-	find := func(n string) *Component {
-		if n == c.Name {
-			return c
-		}
-		return r.comps[n]
-	}
-	var succ []*Component
-	successors := func(x *Component) []*Component {
-		succ = succ[:0]
-		for _, n := range x.Before {
-			if y := find(n); y != nil {
-				succ = append(succ, y)
-			}
-		}
-		succ = append(succ, r.afterOf[x.Name]...)
-		if x != c && slices.Contains(c.After, x.Name) {
-			succ = append(succ, c)
-		}
-		if x == c {
-			for _, n := range c.After {
-				if n == c.Name {
-					succ = append(succ, c)
-				}
-			}
-		}
-		return succ
-	}
-	parent := map[*Component]*Component{c: nil}
-	stack := []*Component{c}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, y := range successors(x) {
-			if y == c {
-				var path []*Component
-				for p := x; p != nil; p = parent[p] {
-					path = append(path, p)
-				}
-				slices.Reverse(path) // c ... x
-				seq := func(p *Component) int {
-					if p == c {
-						return len(r.order)
-					}
-					return p.seq
-				}
-				m := 0
-				for i, p := range path {
-					if seq(p) < seq(path[m]) {
-						m = i
-					}
-				}
-				path = slices.Concat(path[m:], path[:m])
-				names := make([]string, 0, len(path)+1)
-				for _, p := range path {
-					names = append(names, p.Name)
-				}
-				return strings.Join(append(names, path[0].Name), " -> ")
-			}
-			if _, seen := parent[y]; !seen {
-				parent[y] = x
-				stack = append(stack, y)
-			}
-		}
-	}
-	return ""
 }

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -30,6 +31,11 @@ type System struct {
 	update  func(s *SystemContext, p, old unsafe.Pointer)
 	tick    func(s *SystemContext, p unsafe.Pointer)
 	tock    func(s *SystemContext, p unsafe.Pointer)
+	// A chunked system: query makes its filter when it starts; each
+	// runs over its chunks.
+	query  func(s *SystemContext, p unsafe.Pointer) *ecs.Filter
+	each   func(s *SystemContext, p unsafe.Pointer, q *ecs.Query)
+	filter *ecs.Filter
 }
 
 // SystemDefinition describes a system configured by the Go type T.
@@ -43,18 +49,91 @@ type SystemDefinition[T any] struct {
 	Init func(s *SystemContext, cfg *T)
 	// Update runs after Init and whenever the configuration changes.
 	Update func(s *SystemContext, cfg *T, old *T)
-	// Tick runs every frame before any component ticks; Tock after all
+	// Tick runs once per run of its phase (every tick, or every fixed
+	// step of a fixed-step phase), before the component ticks of that
+	// phase; Tock once per tick in the post-update phase, after all
 	// component ticks, before component tocks.
 	Tick, Tock func(s *SystemContext, cfg *T)
+
+	// Phase names the phase Tick runs in: [PhaseUpdate] if empty (see
+	// [PhaseNames]).
+	Phase string
+	// Before and After name systems and components whose ticks this
+	// system's Tick must precede or follow (see [Settings]).
+	Before, After []string
+	// Access declares what the system reads and writes; nil leaves it
+	// unknown, and the system exclusive (see [Access]).
+	Access *Access
+	// Every and Interval set the system's rate (see [Settings]).
+	Every    int
+	Interval float64
+
+	// Query and Each make a chunked system, whose work over a large
+	// query is split into chunks of ChunkSize rows (4096 if 0) that run
+	// on the workers at once: for systems whose per-entity work is
+	// independent. Query returns the filter, once, when the system
+	// starts; Each then runs, instead of Tick, once per chunk of it per
+	// run, with a query over the chunk's rows. A chunked system must
+	// declare its Access (and not be Exclusive): its chunks run under the
+	// parallel rules, each with its own Commands, applied in chunk order.
+	Query     func(s *SystemContext, cfg *T) *ecs.Filter
+	Each      func(s *SystemContext, cfg *T, q *ecs.Query)
+	ChunkSize int
 }
+
+// DefaultChunkSize is the rows per chunk of a chunked system or component
+// tick that sets none.
+const DefaultChunkSize = 4096
 
 // SystemContext is what a system hook receives.
 type SystemContext struct {
 	Registry *Registry
 	World    *ecs.World
 	System   *System
-	// Time is the scene time and Delta the time step, in seconds.
+	// Time is the scene time (for a fixed-step phase, its clock: steps ×
+	// step) and Delta the time since the hook last ran (the tick's time
+	// step, or the fixed step), in seconds.
 	Time, Delta float64
+	// Step counts the runs of the hook's phase in this tick from 0, and
+	// Steps says how many there are: 0 and 1 except in a fixed-step phase
+	// that steps several times per tick.
+	Step, Steps int
+
+	cmds       *ecs.Commands
+	entry      *entry
+	restricted bool
+}
+
+// Commands returns the buffer of structural changes of this run of the
+// hook: applied, in order, at the end of its batch (see [Access]). It
+// panics outside Tick, Tock and Each.
+func (s *SystemContext) Commands() *ecs.Commands {
+	if s.cmds == nil {
+		panic("registry: SystemContext.Commands outside a system's Tick, Tock or Each: change the World directly there")
+	}
+	return s.cmds
+}
+
+// Query starts an iteration of f for the hook: for a system that runs
+// under the parallel rules, limited to the components it declares
+// ([ecs.Filter.QueryOnly]: others' values panic); else f.Query().
+func (s *SystemContext) Query(f *ecs.Filter) ecs.Query {
+	if s.entry != nil && s.restricted && s.entry.mask != nil {
+		return f.QueryOnly(*s.entry.mask)
+	}
+	return f.Query()
+}
+
+// Emit emits an entity event (see [Events.Emit]): at once from an
+// exclusive system, at the end of the batch (with its commands, in order)
+// from one that runs under the parallel rules.
+func (s *SystemContext) Emit(e ecs.Entity, name string, detail any, bubbles bool) {
+	if s.restricted {
+		r := s.Registry
+		s.cmds.Defer(func(*ecs.World) { r.Events().Emit(e, name, detail, bubbles) })
+		return
+	}
+	s.Registry.Events().Emit(e, name, detail, bubbles)
 }
 
 // Entities returns the entities the system's selector matches now, in
@@ -63,11 +142,15 @@ func (s *SystemContext) Entities() []ecs.Entity {
 	if s.System.matcher == nil {
 		return nil
 	}
+	s.Registry.notFrozen("SystemContext.Entities")
 	return s.System.matcher.QueryAll(nil)
 }
 
 // RegisterSystem registers a system named name whose configuration is a
-// value of T. Systems tick in registration order.
+// value of T. It takes its place in the schedule ([Registry.Schedule]):
+// its Phase, before/after its constraints, registration order otherwise;
+// a constraint that closes a cycle is an error, and nothing is
+// registered.
 //
 // A selector that is not valid selector syntax is an error here. One that
 // is valid but does not compile yet (it names a component nobody has
@@ -99,6 +182,18 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 			}
 		}
 	}
+	if d.Each != nil && d.Tick != nil {
+		return nil, fmt.Errorf("registry: system %q: Each replaces Tick: set one of them", name)
+	}
+	if (d.Each == nil) != (d.Query == nil) {
+		return nil, fmt.Errorf("registry: system %q: a chunked system sets both Query and Each", name)
+	}
+	if d.Each != nil && (d.Access == nil || d.Access.Exclusive) {
+		return nil, fmt.Errorf("registry: system %q: a chunked system must declare its Access, not exclusive (its chunks run in parallel)", name)
+	}
+	if d.ChunkSize < 0 {
+		return nil, fmt.Errorf("registry: system %q: ChunkSize %d must not be negative", name, d.ChunkSize)
+	}
 	c := &Component{Name: name, Schema: s}
 	c.access = makeAccess(s)
 	sys := &System{Name: name, Schema: s, Selector: d.Selector, comp: c, data: c.newValue(), reg: r}
@@ -114,10 +209,20 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 	if d.Tock != nil {
 		sys.tock = func(sc *SystemContext, p unsafe.Pointer) { d.Tock(sc, (*T)(p)) }
 	}
+	chunk := 0
+	if d.Each != nil {
+		sys.query = func(sc *SystemContext, p unsafe.Pointer) *ecs.Filter { return d.Query(sc, (*T)(p)) }
+		sys.each = func(sc *SystemContext, p unsafe.Pointer, q *ecs.Query) { d.Each(sc, (*T)(p), q) }
+		chunk = cmp.Or(d.ChunkSize, DefaultChunkSize)
+	}
 	if r.started {
 		if err := r.compileSystem(sys); err != nil {
 			return nil, err
 		}
+	}
+	set := Settings{Phase: d.Phase, Before: d.Before, After: d.After, Access: d.Access, Every: d.Every, Interval: d.Interval}
+	if err := r.sched.addSystem(sys, set, chunk); err != nil {
+		return nil, err
 	}
 	r.systems = append(r.systems, sys)
 	r.sysNames[name] = sys
@@ -134,7 +239,8 @@ func (r *Registry) System(name string) (*System, bool) {
 	return s, ok
 }
 
-// Systems returns the registered systems in tick order.
+// Systems returns the registered systems in registration order (the
+// schedule's order is [Schedule.Systems]).
 func (r *Registry) Systems() []*System { return append([]*System(nil), r.systems...) }
 
 // Values returns the system's configuration, in schema order.
@@ -148,15 +254,11 @@ func (r *Registry) sysCtx(s *System) *SystemContext {
 	return &SystemContext{Registry: r, World: r.w, System: s, Time: r.time, Delta: r.delta}
 }
 
-// ConfigureSystem sets a system's configuration from an attribute string,
-// merging with the current one. After [Registry.Start], Update runs if the data
-// changed.
-func (r *Registry) ConfigureSystem(name, attr string) error {
-	s, ok := r.sysNames[name]
-	if !ok {
-		return fmt.Errorf("unknown system %q%s", name, didYouMean(name, r.systemNames()))
-	}
-	p, err := s.Schema.ParseAttr(name, attr)
+// ConfigureAttr sets the system's configuration from an attribute string
+// ("scale: 2"), merged with the current one, as a scene's systems: entry
+// does. After [Registry.Start], Update runs if the data changed.
+func (s *System) ConfigureAttr(attr string) error {
+	p, err := s.Schema.ParseAttr(s.Name, attr)
 	if err != nil {
 		return err
 	}
@@ -165,7 +267,7 @@ func (r *Registry) ConfigureSystem(name, attr string) error {
 
 // Configure sets the system's configuration from parsed values, merged
 // with the current one or replacing it (mode), as
-// [Registry.ConfigureSystem] does from an attribute string. After
+// [System.ConfigureAttr] does from an attribute string. After
 // [Registry.Start], Update runs if the data changed.
 func (s *System) Configure(p Patch, mode SetMode) error {
 	r, name, c := s.reg, s.Name, s.comp
@@ -194,14 +296,6 @@ func (s *System) Configure(p Patch, mode SetMode) error {
 		s.update(r.sysCtx(s), s.data, old)
 	}
 	return nil
-}
-
-func (r *Registry) systemNames() []string {
-	var ns []string
-	for _, s := range r.systems {
-		ns = append(ns, s.Name)
-	}
-	return ns
 }
 
 // compileSystem compiles the system's selector, if it has one, into its
@@ -236,6 +330,9 @@ func (r *Registry) runStart(s *System) {
 	if s.update != nil {
 		zero := reflect.New(s.Schema.StructType()).UnsafePointer()
 		s.update(sc, s.data, zero)
+	}
+	if s.query != nil {
+		s.filter = s.query(sc, s.data)
 	}
 }
 
@@ -272,23 +369,29 @@ func (r *Registry) Start() error {
 // or Update that the Tick started).
 var ErrReentrantTick = errors.New("registry: Tick called from inside a Tick (a tick hook cannot tick the scene)")
 
-// Tick advances the scene by dt seconds: systems tick (registration
-// order), then components tick (before/after order, each over its packed
-// storage, paused entities skipped), then systems tock, then components
-// tock. Structural changes made by hooks are deferred to the end of each
-// component's pass. A paused Registry does nothing but start systems.
+// Tick advances the scene by dt seconds: it runs the schedule
+// ([Registry.Schedule]), phase by phase (a fixed-step phase as many times
+// as whole steps have accumulated), each phase's systems and component
+// ticks in their order (A-Frame's within a phase: system ticks, component
+// ticks, then in post-update system tocks and component tocks; before and
+// after constraints; registration order otherwise), component hooks over
+// their packed storage with paused entities skipped. Systems whose access
+// does not conflict run at the same time on the schedule's workers, with
+// the same result as one after the other. A paused Registry does nothing
+// but start systems.
 //
 // Tick first calls [Registry.Start]. It returns, joined: the errors of systems
 // that could not start (they do not tick; the others do), and the errors of
 // work deferred since the last Tick or [Registry.TakeErrors] (a spawner that
 // could not spawn). A nil error means every system ticked and nothing failed.
 // A dt that is NaN or infinite is refused (nothing runs), as is a Tick called
-// from inside a hook of a running Tick ([ErrReentrantTick]).
+// from inside a hook of a running Tick ([ErrReentrantTick]), and so is a
+// Tick while the schedule has no possible order ([Schedule.Err]).
 //
 // If a hook panics, Tick unlocks the World and ends its tick on the way
 // out, so a program that recovers can go on using the Registry.
 func (r *Registry) Tick(dt float64) error {
-	if r.inTick {
+	if r.inTick || r.sched.running {
 		return ErrReentrantTick
 	}
 	if math.IsNaN(dt) || math.IsInf(dt, 0) {
@@ -300,49 +403,18 @@ func (r *Registry) Tick(dt float64) error {
 	if r.paused {
 		return errors.Join(err, r.TakeErrors())
 	}
+	if serr := r.sched.prepare(); serr != nil {
+		return errors.Join(err, serr, r.TakeErrors())
+	}
 	r.time += dt
 	r.delta = dt
-	for _, s := range r.systems {
-		if s.tick != nil && s.started {
-			s.tick(r.sysCtx(s), s.data)
-		}
-	}
-	cx := &r.ctx
-	cx.Time, cx.Delta = r.time, dt
-	ticking := r.tickOrder()
-	for _, c := range ticking {
-		if c.hooks.tick == nil {
-			continue
-		}
-		for _, tf := range c.filters {
-			cx.ID, cx.Name = tf.id, r.nameOf(tf.id)
-			c.hooks.tick(cx, tf.id, tf.f)
-		}
-	}
-	for _, s := range r.systems {
-		if s.tock != nil && s.started {
-			s.tock(r.sysCtx(s), s.data)
-		}
-	}
-	for _, c := range ticking {
-		if c.hooks.tock == nil {
-			continue
-		}
-		for _, tf := range c.filters {
-			cx.ID, cx.Name = tf.id, r.nameOf(tf.id)
-			c.hooks.tock(cx, tf.id, tf.f)
-		}
-	}
-	if err == nil && r.errs == nil {
-		return nil
-	}
+	r.sched.run(dt)
 	return errors.Join(err, r.TakeErrors())
 }
 
 // endTick ends a Tick, also one a hook panicked out of.
 func (r *Registry) endTick() {
 	r.inTick = false
-	r.ctx.q = nil
 }
 
 // Pause stops ticking the whole scene and runs every component's pause
@@ -468,6 +540,7 @@ func (r *Registry) setSelectorEngine(s selectorEngine) {
 }
 
 func (r *Registry) compile(src string) (compiledSelector, error) {
+	r.notFrozen("a selector query")
 	if r.sel == nil {
 		return nil, fmt.Errorf("registry: no selector engine set")
 	}

@@ -55,7 +55,7 @@ func (m fakeMatcher) QueryFirst() (ecs.Entity, bool) {
 func (m fakeMatcher) Matches(e ecs.Entity) bool { return m.r.Has(e, m.name) }
 
 // TestSystemLifecycle checks init, update(zero) at Start, update(old) on
-// ConfigureSystem only when the data changes, tick and tock each frame.
+// ConfigureAttr only when the data changes, tick and tock each frame.
 func TestSystemLifecycle(t *testing.T) {
 	_, r := newTestRegistry(t)
 	rec := &recorder{}
@@ -69,7 +69,7 @@ func TestSystemLifecycle(t *testing.T) {
 	})
 	must(t, err)
 	// Configured before Start: no hook runs, the data is kept.
-	must(t, r.ConfigureSystem("sim", "rate: 2"))
+	must(t, sys.ConfigureAttr("rate: 2"))
 	if got := rec.take(); got != "" {
 		t.Errorf("hooks before Start: %s", got)
 	}
@@ -87,9 +87,9 @@ func TestSystemLifecycle(t *testing.T) {
 		{"rate: 3; label: side", `update 2/"side" -> 3/"side"`},
 	}
 	for _, s := range steps {
-		must(t, r.ConfigureSystem("sim", s.attr))
+		must(t, sys.ConfigureAttr(s.attr))
 		if got := rec.take(); got != s.want {
-			t.Errorf("ConfigureSystem(%q): %s, want %s", s.attr, got, s.want)
+			t.Errorf("ConfigureAttr(%q): %s, want %s", s.attr, got, s.want)
 		}
 	}
 	// Replace resets what the patch does not give.
@@ -246,8 +246,6 @@ func TestSystemErrors(t *testing.T) {
 			_, err := RegisterSystem(r, "mismatch", SystemDefinition[sysConfig]{Schema: other})
 			return err
 		}, `registry: system "mismatch": schema describes registry.lcTicker, not registry.sysConfig`},
-		{"unknown", func() error { return r.ConfigureSystem("physic", "") }, `unknown system "physic" (did you mean "physics"?)`},
-		{"unknown far", func() error { return r.ConfigureSystem("zzzzzz", "") }, `unknown system "zzzzzz"`},
 		{"index out of range", func() error { s, _ := r.System("physics"); return s.Configure(Patch{{Index: 2, Value: 1.0}}, Merge) },
 			`registry: configure physics: property index 2 out of range`},
 	}
@@ -258,10 +256,11 @@ func TestSystemErrors(t *testing.T) {
 			}
 		})
 	}
-	err = r.ConfigureSystem("physics", "rate: fast")
+	phys, _ := r.System("physics")
+	err = phys.ConfigureAttr("rate: fast")
 	var ae *AttrError
 	if !errors.As(err, &ae) || ae.Component != "physics" || ae.Property != "rate" {
-		t.Errorf("ConfigureSystem(rate: fast) = %v", err)
+		t.Errorf("ConfigureAttr(rate: fast) = %v", err)
 	}
 	if _, ok := r.System("mismatch"); ok {
 		t.Error("failed system registered")

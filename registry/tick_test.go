@@ -289,7 +289,7 @@ func TestRegisterManyComponentsSortsOnce(t *testing.T) {
 	_, err := Register(r, "ticker", Definition[lcTicker]{Tick: func(*Context, *lcTicker) {}})
 	must(t, err)
 	must(t, r.Tick(0))
-	sorts := r.sorts
+	sorts := r.sched.builds
 	tag, err := NewSchema(nil, r.Types())
 	must(t, err)
 	data, err := NewSchema([]PropSpec{{Name: "hp", Type: "int"}}, r.Types())
@@ -307,13 +307,13 @@ func TestRegisterManyComponentsSortsOnce(t *testing.T) {
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("declaring %d components took %v", n, d)
 	}
-	if r.sorts != sorts {
-		t.Errorf("%d tick order sorts while registering, want none", r.sorts-sorts)
+	if r.sched.builds != sorts {
+		t.Errorf("%d tick order sorts while registering, want none", r.sched.builds-sorts)
 	}
 	must(t, r.Tick(0))
 	must(t, r.Tick(0))
-	if r.sorts != sorts+1 {
-		t.Errorf("%d sorts for two Ticks after the registrations, want 1", r.sorts-sorts)
+	if r.sched.builds != sorts+1 {
+		t.Errorf("%d sorts for two Ticks after the registrations, want 1", r.sched.builds-sorts)
 	}
 	_ = w
 }

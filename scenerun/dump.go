@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/scenecs/scenecs/loader"
@@ -37,6 +38,7 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 	var hz float64
 	countVar(fs, &ticks, "ticks", 0, "run `n` ticks before dumping")
 	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
+	sched := scheduleVar(fs)
 	var emits []emitSpec
 	emitVar(fs, &emits)
 	if err := parseFlags(fs, args); err != nil {
@@ -54,6 +56,7 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	sched.apply(rt.reg)
 	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}
@@ -110,7 +113,11 @@ func (c *cli) cmdValidate(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := loader.CheckFile(rt.reg, path, loadOptions(ctx)); err != nil {
+		plan, err := loader.CheckFile(rt.reg, path, loadOptions(ctx))
+		if err == nil {
+			err = scheduleErr(plan, rt, path)
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return c.interruptedError(path)
 			}
@@ -129,6 +136,18 @@ func unwrapPathErr(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	return err
+}
+
+// scheduleErr returns the error building plan (read from path) would find
+// in the schedule, its positions naming files as CheckFile's do.
+func scheduleErr(plan *loader.Plan, rt *runtime, path string) error {
+	err := plan.CheckSchedule(rt.reg)
+	if list, ok := err.(loader.ErrorList); ok {
+		for _, e := range list {
+			e.Pos.File = filepath.Join(filepath.Dir(path), e.Pos.File)
+		}
 	}
 	return err
 }

@@ -96,6 +96,7 @@ Usage:
   {prog} host [-nats URL] [flags]
   {prog} rooms [list | create SCENE | destroy ID | ask ID VERB [PAYLOAD]]
   {prog} schema [-format json|xsd] [SCENE]
+  {prog} schedule [-json] [-ticks N] [SCENE]
 
 Run "{prog} COMMAND -h" for a command's flags.
 Exit codes: 0 ok, 1 scene errors, 2 usage errors.
@@ -128,7 +129,7 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 	cmd := "run"
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "query", "dump", "validate", "components", "schema", "replay":
+		case "run", "query", "dump", "validate", "components", "schema", "replay", "schedule":
 			cmd, args = args[0], args[1:]
 		case "host", "rooms": // fleet.go
 			cmd, args = args[0], args[1:]
@@ -153,6 +154,8 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 		err = c.cmdSchema(ctx, args)
 	case "replay":
 		err = c.cmdReplay(ctx, args)
+	case "schedule":
+		err = c.cmdSchedule(ctx, args)
 	case "host", "rooms":
 		err = c.cmdFleet(ctx, cmd, args)
 	}

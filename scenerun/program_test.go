@@ -94,7 +94,7 @@ func TestProgramNameAndErrors(t *testing.T) {
 		t.Errorf("help: %d\n%s", code, out)
 	}
 	game.Help = "  game play            play the game\n"
-	if code, out, _ := runProg(game, "-h"); code != ExitOK || !strings.Contains(out, "  game schema [-format json|xsd] [SCENE]\n  game play            play the game\n\nRun \"game COMMAND -h\"") {
+	if code, out, _ := runProg(game, "-h"); code != ExitOK || !strings.Contains(out, "  game schema [-format json|xsd] [SCENE]\n  game schedule [-json] [-ticks N] [SCENE]\n  game play            play the game\n\nRun \"game COMMAND -h\"") {
 		t.Errorf("help with the program's own commands: %d\n%s", code, out)
 	}
 	if code, _, errOut := runProg(game, "query", "x.yaml"); code != ExitUsage || errOut != "game query: expected SCENE and SELECTOR, got 1 arguments\n" {

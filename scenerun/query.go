@@ -29,6 +29,7 @@ func (c *cli) cmdQuery(ctx context.Context, args []string) error {
 	var hz float64
 	countVar(fs, &ticks, "ticks", 0, "run `n` ticks before querying")
 	rateVar(fs, &hz, "hz", 60, maxHz, "ticks per second of scene time, a `rate` in (0, 1000000]")
+	sched := scheduleVar(fs)
 	var emits []emitSpec
 	emitVar(fs, &emits)
 	if err := parseFlags(fs, args); err != nil {
@@ -41,6 +42,7 @@ func (c *cli) cmdQuery(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	sched.apply(rt.reg)
 	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
 		return err
 	}

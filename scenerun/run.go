@@ -38,6 +38,7 @@ type runFlags struct {
 	inspect  string // -inspect address; "" for none
 	journal  string // -journal file; "" for none
 	jf       *journalFile
+	sched    *schedFlags
 	emits    []emitSpec
 	emitter  *emitter
 
@@ -60,6 +61,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "with -watch: print what each save would change, without applying it")
 	intervalVar(fs, &f.poll, "poll", 0, "leave -poll out to use file system events", "with -watch: poll for changes at this `interval` instead of using file system events")
 	intervalVar(fs, &f.debounce, "debounce", 50*time.Millisecond, "", "with -watch: how long (a `duration` > 0) a file must stay quiet to count as saved when it does not read as a scene (half written or broken)")
+	f.sched = scheduleVar(fs)
 	fs.StringVar(&f.inspect, "inspect", "", "serve the inspection API on `addr` (host:port; 127.0.0.1:0 picks a free port) and print its URL (implies -realtime)")
 	emitVar(fs, &f.emits)
 	fs.StringVar(&f.journal, "journal", "", "with -inspect: write every change made through the inspector to `file` (JSON lines), for replay")
@@ -97,9 +99,13 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	f.sched.apply(rt.reg)
 	scene, err := rt.load(ctx, path)
 	if err != nil {
 		return err
+	}
+	for _, warn := range rt.reg.Schedule().Warnings() {
+		fmt.Fprintf(stderr, "%s: schedule: warning: %s\n", c.Name, warn)
 	}
 	if f.query != "" {
 		if _, err := rt.reg.QueryAll(f.query); err != nil {

@@ -2,6 +2,7 @@ package behaviour
 
 import (
 	"fmt"
+	"github.com/scenecs/scenecs/internal/easing"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -75,9 +76,9 @@ func (a *Animations) configure(e ecs.Entity, id ecs.ID, v *Animation) {
 	toChanged := v.To != c.data.To
 	enabling := first || !c.data.Enabled
 	c.data, c.ready, c.err = *v, true, ""
-	ez, _ := easingByName(v.Easing) // the schema's oneOf lists the easings
+	ez, _ := easing.ByName(v.Easing) // the schema's oneOf lists the easings
 	s.ease = uint8(ez)
-	w.period = elasticPeriod(v.Elasticity)
+	w.period = easing.ElasticPeriod(v.Elasticity)
 	s.durS, w.delayS = v.Dur/1000, v.Delay/1000
 	s.dir = dirOf(v.Dir)
 	w.plays = playsOf(v.Loop, s.dir)

@@ -3,6 +3,7 @@ package behaviour
 import (
 	"errors"
 	"fmt"
+	"github.com/scenecs/scenecs/internal/easing"
 	"math"
 	"unsafe"
 
@@ -189,7 +190,7 @@ func (a *Animations) eased(i int, p float64) float64 {
 	if s.flags&rReversed != 0 {
 		p = 1 - p
 	}
-	return easing(s.ease).at(p, a.warm[i].period)
+	return easing.Curve(s.ease).At(p, a.warm[i].period)
 }
 
 // at returns the eased progress of run i at elapsed el of its current
@@ -259,11 +260,11 @@ func (a *Animations) step(dt float64) {
 			p = 1 - p
 		}
 		switch s.ease {
-		case uint8(easeLinear):
-		case uint8(easeInQuad):
+		case uint8(easing.Linear):
+		case uint8(easing.InQuad):
 			p *= p
 		default:
-			p = easing(s.ease).at(p, a.warm[i].period)
+			p = easing.Curve(s.ease).At(p, a.warm[i].period)
 		}
 		x := (*registry.Vec3)(s.ptr)
 		x.X = s.from[0] + s.delta[0]*p

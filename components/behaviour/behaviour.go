@@ -4,20 +4,21 @@ import "github.com/scenecs/scenecs/registry"
 
 // registerBehaviour registers the behaviour components (animation, timer,
 // event-set, on, bind) and the behaviour system that runs them. The
-// system is registered after physics, so that an animation of position
-// has the last word in a tick; every tick it runs, in this order, the
-// timers (and their events), the event-sets whose delay is over, the
-// animations (then their events), and the bindings: an animation that a
-// timer's event begins has begun at that tick's time, and moves from the
-// next tick on; a binding sees the tick's animated values. The on
-// handlers run inside the Emit of their events, wherever it happens.
+// system runs in the update phase, after the physics phase, so that an
+// animation of position has the last word in a tick; every tick it runs,
+// in this order, the timers (and their events), the event-sets whose
+// delay is over, the animations (then their events), and the bindings: an
+// animation that a timer's event begins has begun at that tick's time,
+// and moves from the next tick on; a binding sees the tick's animated
+// values. The on handlers run inside the Emit of their events, wherever
+// it happens.
 //
 // The system reads the scene time, the behaviour components' data and
 // the components their expressions and paths name; it writes the
 // properties the animations, event-sets, handlers and bindings target
 // (any component but the read-only ones), adds and removes components,
 // creates and destroys entities (on's spawn and destroy), and emits
-// events (timers, animations, on's emit).
+// events (timers, animations, on's emit): it is exclusive.
 func registerBehaviour(reg *registry.Registry, b *Builtins) error {
 	for _, step := range []func(*registry.Registry, *Builtins) error{registerAnimation, registerTimer, registerEventSet, registerOn, registerBind} {
 		if err := step(reg, b); err != nil {
@@ -27,6 +28,10 @@ func registerBehaviour(reg *registry.Registry, b *Builtins) error {
 	a, ts, es, bs := b.Animations, b.Timers, b.EventSets, b.Bindings
 	var err error
 	b.Behaviour, err = registry.RegisterSystem(reg, "behaviour", registry.SystemDefinition[struct{}]{
+		// Animations and event-sets set any component; timers emit
+		// events whose listeners may do anything.
+		Phase:  registry.PhaseUpdate,
+		Access: &registry.Access{Writes: []string{"*"}, Exclusive: true},
 		Tick: func(s *registry.SystemContext, _ *struct{}) {
 			b.clock.tick(s.Delta)
 			ts.step(s.Delta)

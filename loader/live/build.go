@@ -149,7 +149,17 @@ func LoadFile(reg *registry.Registry, file string, opt Options) (*Scene, error) 
 	if err != nil {
 		return nil, err
 	}
-	return BuildContext(opt.ctx(), pl, reg)
+	s, err := BuildContext(opt.ctx(), pl, reg)
+	if err != nil {
+		// The positions of what only building finds (an impossible
+		// schedule, say) name files as CheckFile's do.
+		dir, _ := filepath.Split(filepath.Clean(file))
+		if dir == "" {
+			dir = "."
+		}
+		return nil, withDir(err, dir)
+	}
+	return s, nil
 }
 
 // CheckFile reads and validates the scene file (with its includes) against
@@ -282,6 +292,9 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 		return nil, err
 	}
 	s := &Scene{Plan: pl, Registry: reg, World: reg.World(), ents: make([]ecs.Entity, len(pl.Nodes))}
+	if err := plan.ApplySchedule(reg, nil, pl.Schedule); err != nil {
+		return nil, err
+	}
 	if err := applyDefinitions(pl, reg); err != nil {
 		return nil, err
 	}

@@ -32,6 +32,9 @@ type Diff struct {
 	// Systems the system settings that change.
 	Decls   []string
 	Systems []string
+	// Schedule lists the systems and component ticks whose schedule
+	// settings in the scene (_phase, _after, ...) change.
+	Schedule []string
 	// Mixins lists mixins added, changed or removed.
 	Mixins []string
 	// Prefabs lists prefabs added, changed or removed. The entities of
@@ -73,7 +76,7 @@ type Change struct {
 // Empty reports whether the diff changes nothing.
 func (d *Diff) Empty() bool {
 	return len(d.Created) == 0 && len(d.Destroyed) == 0 && len(d.Changed) == 0 &&
-		len(d.Moved) == 0 && len(d.Decls) == 0 && len(d.Systems) == 0 && len(d.Mixins) == 0 &&
+		len(d.Moved) == 0 && len(d.Decls) == 0 && len(d.Systems) == 0 && len(d.Schedule) == 0 && len(d.Mixins) == 0 &&
 		len(d.Prefabs) == 0 && d.spawned.empty()
 }
 
@@ -148,6 +151,9 @@ func (d *Diff) String() string {
 	}
 	for _, s := range d.Systems {
 		fmt.Fprintf(&b, "\n~ scene: %s", s)
+	}
+	for _, s := range d.Schedule {
+		fmt.Fprintf(&b, "\n~ scene: %s (schedule)", s)
 	}
 	for _, w := range d.Warnings {
 		fmt.Fprintf(&b, "\nwarning: %s", w)
@@ -465,6 +471,7 @@ func (df *differ) settings() {
 			d.Systems = append(d.Systems, sys.Name)
 		}
 	}
+	d.Schedule = scheduleChanges(d.old.Schedule, d.new.Schedule)
 }
 
 // systemPatches returns the system settings of plan by system name.
@@ -811,6 +818,13 @@ func (s *Scene) Reload(doc *scenefile.Document) (*Diff, error) {
 func (s *Scene) Apply(d *Diff) error {
 	if d.old != s.Plan {
 		return fmt.Errorf("loader: diff was computed against another version of the scene")
+	}
+	// The schedule first: an order it makes impossible is refused
+	// before anything changes.
+	if len(d.Schedule) > 0 {
+		if err := plan.ApplySchedule(s.Registry, d.old.Schedule, d.new.Schedule); err != nil {
+			return err
+		}
 	}
 	if err := s.applyDeclarations(d); err != nil {
 		return err

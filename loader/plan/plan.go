@@ -28,6 +28,9 @@ type Plan struct {
 	Prefabs map[string]*PrefabPlan
 	// Systems are the scene-level system settings, parsed.
 	Systems []*SystemPlan
+	// Schedule are the scene's settings of the schedule (see
+	// [SchedulePlan]).
+	Schedule []*SchedulePlan
 	// Roots are the top-level entities in document order.
 	Roots []*Node
 	// Tags are names used as empty components that are neither registered
@@ -355,6 +358,9 @@ func (c *compiler) compile() *Plan {
 	}
 	// Systems.
 	for _, sc := range c.doc.Systems {
+		if sc = c.compileSchedule(sc); sc == nil {
+			continue
+		}
 		sys, ok := c.reg.System(sc.Name)
 		if !ok {
 			c.unknownSys = append(c.unknownSys, sc)
