@@ -7,6 +7,7 @@ package main
 // checks that the page says so and skips the rest, saying why.
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -563,6 +564,55 @@ func TestBrowserSystems(t *testing.T) {
 		return
 	}
 	p.waitJS(`[...document.querySelectorAll('#systems table.systems tbody tr')].some(tr => tr.cells[0].textContent === 'physics')`)
+	// Turn physics off, run it once, and on again, from its row.
+	row := `[...document.querySelectorAll('#systems table.systems tbody tr')].find(tr => tr.cells[0].textContent === 'physics' && tr.cells[1].textContent === 'system')`
+	physics := func() (enabled bool, runs uint64) {
+		res, err := http.Get(p.base + "/api/schedule")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var s struct {
+			Systems []struct {
+				Name, Kind string
+				Enabled    bool
+				Runs       uint64
+			}
+		}
+		if err := json.NewDecoder(res.Body).Decode(&s); err != nil {
+			t.Fatal(err)
+		}
+		for _, sys := range s.Systems {
+			if sys.Name == "physics" && sys.Kind == "system" {
+				return sys.Enabled, sys.Runs
+			}
+		}
+		t.Fatal("no physics system in GET /api/schedule")
+		return
+	}
+	p.eval(row+`.cells[9].querySelector('input').click() || true`, new(bool))
+	p.eventually("physics turned off", func() error {
+		if on, _ := physics(); on {
+			return fmt.Errorf("physics still enabled")
+		}
+		return nil
+	})
+	p.waitJS(row + `.classList.contains('disabled')`)
+	_, before := physics()
+	p.eval(row+`.cells[9].querySelector('button').click() || true`, new(bool))
+	p.eventually("physics stepped once", func() error {
+		if _, runs := physics(); runs != before+1 {
+			return fmt.Errorf("runs %d, want %d", runs, before+1)
+		}
+		return nil
+	})
+	p.eval(row+`.cells[9].querySelector('input').click() || true`, new(bool))
+	p.eventually("physics turned on", func() error {
+		if on, _ := physics(); !on {
+			return fmt.Errorf("physics still disabled")
+		}
+		return nil
+	})
 }
 
 // TestBrowserMeasureEditor measures, with -measure, the view's updates per
