@@ -440,10 +440,16 @@ func TestBrowserTreeReparent(t *testing.T) {
 		return nil
 	})
 	p.waitJS(`(r => r && parseFloat(r.style.paddingLeft) > 6)(document.querySelector('#tree-list .row[data-ref="wreck"]'))`)
+	// The tree and the view settle after the move (a tree fetch, a
+	// resync of the references): a drag that starts while a fetch lays
+	// the rows out again can start on a row that then moves.
+	p.waitJS(`!inspector.tree.loading && !inspector.stream.syncing && !inspector.stream.syncTimer`)
 	p.dragToRoot("wreck")
 	p.eventually("wreck a root", func() error {
 		if parent, _ := p.entity("wreck"); parent != "" {
-			return fmt.Errorf("wreck's parent %q", parent)
+			var why string
+			p.eval(`JSON.stringify({lastMove: inspector.structure.lastMove, msg: document.querySelector('#edit-msg').textContent})`, &why)
+			return fmt.Errorf("wreck's parent %q; the page: %s", parent, why)
 		}
 		return nil
 	})
