@@ -75,9 +75,39 @@ type Change struct {
 
 // Empty reports whether the diff changes nothing.
 func (d *Diff) Empty() bool {
-	return len(d.Created) == 0 && len(d.Destroyed) == 0 && len(d.Changed) == 0 &&
-		len(d.Moved) == 0 && len(d.Decls) == 0 && len(d.Systems) == 0 && len(d.Schedule) == 0 && len(d.Mixins) == 0 &&
-		len(d.Prefabs) == 0 && d.spawned.empty()
+	return !d.changesBeyond()
+}
+
+// diffPart names one kind of change a Diff holds, for the checks that an
+// edit changed only what it was meant to.
+type diffPart int
+
+const (
+	partCreated diffPart = iota
+	partDestroyed
+	partChanged
+	partMoved
+	partDecls
+	partSystems
+	partSchedule
+	partMixins
+	partPrefabs
+	partSpawned // instances made at run time that a prefab's edit reaches
+	nParts
+)
+
+// changesBeyond reports whether d changes anything of a kind not among
+// allowed.
+func (d *Diff) changesBeyond(allowed ...diffPart) bool {
+	n := [nParts]int{len(d.Created), len(d.Destroyed), len(d.Changed), len(d.Moved), len(d.Decls),
+		len(d.Systems), len(d.Schedule), len(d.Mixins), len(d.Prefabs), 0}
+	if !d.spawned.empty() {
+		n[partSpawned] = 1
+	}
+	for _, k := range allowed {
+		n[k] = 0
+	}
+	return n != [nParts]int{}
 }
 
 // Summary returns "+created -destroyed ~changed", counting entities (a

@@ -539,7 +539,7 @@ func mixinGiving(pl *plan.Plan, ids []string, name string) string {
 // onlyThis checks that d changes nothing but component name of entity e
 // (removes it if remove, else adds or sets it).
 func onlyThis(d *Diff, e ecs.Entity, name string, remove bool) error {
-	if len(d.Created)+len(d.Destroyed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+	if d.changesBeyond(partChanged) {
 		return errors.New(d.String())
 	}
 	for _, c := range d.Changed {

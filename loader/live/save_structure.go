@@ -118,7 +118,7 @@ func onlyDestroyed(d *Diff, n *plan.Node) error {
 	if len(d.Destroyed) != 1 || d.Destroyed[0] != n {
 		return errors.New(d.String())
 	}
-	if len(d.Created)+len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+	if d.changesBeyond(partDestroyed) {
 		return errors.New(d.String())
 	}
 	return nil
@@ -138,10 +138,9 @@ func (sv *Saver) PrepareSwapEntity(e ecs.Entity, path string, from, to []byte) (
 		return nil, err
 	}
 	n := r.nodeOf(e)
-	created := len(d.Created) == 1 && len(d.Destroyed) == 0
-	destroyed := n != nil && onlyDestroyed(d, n) == nil
-	rest := len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty()
-	if !(created || destroyed) || rest {
+	isCreated := len(d.Created) == 1 && len(d.Destroyed) == 0
+	isDestroyed := n != nil && onlyDestroyed(d, n) == nil
+	if !(isCreated || isDestroyed) || d.changesBeyond(partCreated, partDestroyed) {
 		return nil, fmt.Errorf("putting %s back would change more than that entity (%v): the scene's files were edited and not reloaded, or reloaded since; nothing written: %w", path, d, ErrFileChanged)
 	}
 	return s, nil
@@ -302,7 +301,7 @@ func (r *Reloader) insertPlace(e ecs.Entity) (*edit.Place, error) {
 // parent's node, every component and value of e and its subtree), and
 // changes nothing else.
 func (r *Reloader) onlyCreated(d *Diff, e ecs.Entity) error {
-	if len(d.Created) != 1 || len(d.Destroyed)+len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+	if len(d.Created) != 1 || d.changesBeyond(partCreated) {
 		return errors.New(d.String())
 	}
 	n := d.Created[0]
@@ -544,7 +543,7 @@ func onlyMoved(d *Diff, e ecs.Entity) error {
 	if len(d.Moved) != 1 || d.ents[d.Moved[0].Index] != e {
 		return errors.New(d.String())
 	}
-	if len(d.Created)+len(d.Destroyed)+len(d.Changed)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+	if d.changesBeyond(partMoved) {
 		return errors.New(d.String())
 	}
 	return nil
@@ -637,7 +636,7 @@ func (r *Reloader) prepareSwap(path string, from, to []byte) (*SaveEdit, *Diff, 
 // onlyComponent checks that d changes nothing but component name of
 // entity e (added, removed or any of its properties).
 func onlyComponent(d *Diff, e ecs.Entity, name string) error {
-	if len(d.Created)+len(d.Destroyed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins)+len(d.Prefabs) > 0 || !d.spawned.empty() {
+	if d.changesBeyond(partChanged) {
 		return errors.New(d.String())
 	}
 	for _, c := range d.Changed {
@@ -742,7 +741,7 @@ func (sv *Saver) PrepareSwapPrefab(prefab, name, path string, from, to []byte) (
 // it: Diff.Prefabs lists "NAME (changed)") and, on entities, component
 // name alone.
 func onlyPrefabComponent(d *Diff, prefab, name string) error {
-	if !slices.Contains(d.Prefabs, prefab+" (changed)") || len(d.Created)+len(d.Destroyed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins) > 0 {
+	if !slices.Contains(d.Prefabs, prefab+" (changed)") || d.changesBeyond(partPrefabs, partChanged, partSpawned) {
 		return errors.New(d.String())
 	}
 	for _, c := range d.Changed {
@@ -866,7 +865,7 @@ func (sv *Saver) PrepareSwapVariant(name, path string, from, to []byte) (*SaveEd
 // onlyPrefabs checks that d adds or removes prefab name and changes
 // nothing else.
 func onlyPrefabs(d *Diff, name string) error {
-	if len(d.Prefabs) != 1 || !strings.HasPrefix(d.Prefabs[0], name+" (") || len(d.Created)+len(d.Destroyed)+len(d.Changed)+len(d.Moved)+len(d.Decls)+len(d.Systems)+len(d.Mixins) > 0 || !d.spawned.empty() {
+	if len(d.Prefabs) != 1 || !strings.HasPrefix(d.Prefabs[0], name+" (") || d.changesBeyond(partPrefabs) {
 		return errors.New(d.String())
 	}
 	return nil
