@@ -141,10 +141,14 @@ func TestWatchSceneBrokenSaveOnce(t *testing.T) {
 	const debounce = 150 * time.Millisecond
 	env := newLiveEnv(t, flowScene(1), watch.Options{Debounce: debounce})
 	broken := strings.Replace(flowScene(2), "\n]\n", "\n}\n", 1)
+	// Timed from before the write: the watcher's wait starts at the
+	// write's event, which may come before WriteFile returns.
+	saved := time.Now()
 	if err := os.WriteFile(env.path, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if d := env.next(); d < debounce {
+	if env.next(); time.Since(saved) < debounce {
+		d := time.Since(saved)
 		t.Errorf("broken save reported after %v, before the debounce (%v)", d, debounce)
 	}
 	if _, err := env.sw.Reload(); err == nil || !strings.Contains(err.Error(), "s.yaml:") || env.x() != 1 {
