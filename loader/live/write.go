@@ -27,12 +27,18 @@ import (
 // which is compared with what the save was made from. If it is
 // something else, an editor saved in between: the two are swapped back,
 // so that the editor's save is in place again, and the save is refused.
-// Should the editor save yet again between the two swaps, the newest
-// save is brought back each time; if it keeps saving through a few
-// rounds, the bytes left under the temporary name are kept in a file
-// beside the scene file, named in the error. A file the editor writes in
-// place is never truncated by a save: the swap changes names, not
-// contents.
+// The swap back happens only while the scene file is still the file
+// this save put there, with its bytes: an editor that saved yet again
+// since holds the newest save, which stays (swapping back then would
+// show its older save for a moment). Should it save in the instant
+// between that check and the swap, the newest save is brought back in
+// the next round; if it keeps saving through a few rounds, the bytes
+// left under the temporary name are kept in a file beside the scene
+// file, named in the error. A file the editor writes in place is never
+// truncated by a save: the swap changes names, not contents. No scheme
+// of names closes the instants between a check and a swap without the
+// editor's cooperation; these keep them to a system call or two, and
+// the editor's newest save is what the file holds at the end.
 
 // ErrReadOnly is the error for a save into a file that is read-only (no
 // write permission for anyone, or not for this process) or whose
@@ -97,9 +103,20 @@ func replaceFile(path string, before, after []byte, max int64) error {
 			_ = os.Remove(tmp)
 		}
 	}()
+	read, err := os.Lstat(real) // the file about to be read
+	if err != nil {
+		return fmt.Errorf("%s: %w while saving (it is gone: an editor may be saving it); nothing saved", path, ErrFileChanged)
+	}
 	if cur, _, err := regfile.Read(real, max, nil); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	} else if !bytes.Equal(cur, before) {
+		return fmt.Errorf("%s: %w while saving (an editor saved it); nothing saved", path, ErrFileChanged)
+	}
+	placedFI, err := os.Lstat(tmp)
+	if err != nil {
+		return err
+	}
+	if now, err := os.Lstat(real); err == nil && !sameState(now, read) {
 		return fmt.Errorf("%s: %w while saving (an editor saved it); nothing saved", path, ErrFileChanged)
 	}
 	switch err := exchange(tmp, real); {
@@ -111,7 +128,7 @@ func replaceFile(path string, before, after []byte, max int64) error {
 		return err
 	}
 	swapped = true
-	return settle(path, real, tmp, before, after, max)
+	return settle(path, real, tmp, placedFI, before, after, max)
 }
 
 // writeTemp writes data to a new file beside real, synced, with fi's
@@ -144,17 +161,33 @@ func writeTemp(real string, fi fs.FileInfo, data []byte) (tmp string, err error)
 }
 
 // settle finishes a swap of the new bytes into real, whose old bytes are
-// now at tmp: if they are before, the save is done; otherwise an editor
-// saved in between, and its save is swapped back (its newest, round by
-// round), the save refused.
-func settle(path, real, tmp string, before, after []byte, max int64) error {
+// now at tmp: if they are before, the save is done. Otherwise an editor
+// saved in between, and its save goes back in place: but only while the
+// file still holds what this save put there (the same file, the same
+// bytes). An editor that saved again since (renaming its file over it,
+// or writing into it) holds the newest save, which stays; the older one
+// swapped out to tmp is dropped. Each swap back is checked the same way
+// (an editor's save landing in the microseconds between the check and
+// the swap is brought back in the next round). The save is refused.
+func settle(path, real, tmp string, placedFI fs.FileInfo, before, after []byte, max int64) error {
 	old, _, err := regfile.Read(tmp, max, nil)
 	if err == nil && bytes.Equal(old, before) {
 		_ = os.Remove(tmp)
 		return nil
 	}
-	placed := after // what the file holds, unless an editor saved since
+	// real holds placed (the file placedFI), tmp an editor's save.
+	placed := after
 	for range swapRounds {
+		if !holds(real, placedFI, placed, max) {
+			// An editor saved after the swap: its save is the newest.
+			_ = os.Remove(tmp)
+			return fmt.Errorf("%s: %w while saving (an editor saved it at that moment); its save is kept, and this one is not written", path, ErrFileChanged)
+		}
+		outFI, serr := os.Lstat(tmp)
+		if serr != nil {
+			err = serr
+			break
+		}
 		if err = exchange(tmp, real); err != nil {
 			break
 		}
@@ -163,13 +196,15 @@ func settle(path, real, tmp string, before, after []byte, max int64) error {
 			err = rerr
 			break
 		}
-		if bytes.Equal(got, placed) {
-			// No save since the last swap: the file holds the newest of
-			// the editor's saves, and tmp what was replaced by it.
+		if now, serr := os.Lstat(tmp); serr == nil && os.SameFile(now, placedFI) && bytes.Equal(got, placed) {
+			// No save since the check: the file holds the editor's
+			// save, and tmp what this save had put there.
 			_ = os.Remove(tmp)
 			return fmt.Errorf("%s: %w while saving (an editor saved it at that moment); its save is kept, and this one is not written", path, ErrFileChanged)
 		}
-		placed, old = old, got
+		// An editor saved between the check and the swap: its newer
+		// save is at tmp now, and real holds the older one.
+		placed, placedFI, old = old, outFI, got
 	}
 	keep := filepath.Join(filepath.Dir(real), filepath.Base(real)+".save-conflict-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 	if rerr := os.Rename(tmp, keep); rerr != nil {
@@ -182,6 +217,18 @@ func settle(path, real, tmp string, before, after []byte, max int64) error {
 		path, ErrFileChanged, err, keep)
 }
 
+// holds reports whether the file at real is still the file fi, with the
+// bytes want (an editor that renames its save over it makes it another
+// file; one that writes into it changes its bytes).
+func holds(real string, fi fs.FileInfo, want []byte, max int64) bool {
+	got, _, err := regfile.Read(real, max, nil)
+	if err != nil || !bytes.Equal(got, want) {
+		return false
+	}
+	now, err := os.Lstat(real)
+	return err == nil && os.SameFile(now, fi)
+}
+
 // renameChecked renames tmp over real where the system cannot swap two
 // files: right before the rename it checks that real is still the file
 // (same inode, size and time) whose bytes replaceFile compared, so that
@@ -189,8 +236,16 @@ func settle(path, real, tmp string, before, after []byte, max int64) error {
 // and the rename can be lost.
 func renameChecked(path, real, tmp string, fi fs.FileInfo) error {
 	now, err := os.Stat(real)
-	if err != nil || !os.SameFile(fi, now) || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+	if err != nil || !sameState(now, fi) {
 		return fmt.Errorf("%s: %w while saving (an editor saved it); nothing saved", path, ErrFileChanged)
 	}
 	return os.Rename(tmp, real)
+}
+
+// sameState reports whether now is the file fi still, with the same size
+// and modification time: a file renamed over it, or one written into
+// since, differs (a write within the file system's clock tick that keeps
+// the size may not).
+func sameState(now, fi fs.FileInfo) bool {
+	return os.SameFile(fi, now) && now.Size() == fi.Size() && now.ModTime().Equal(fi.ModTime())
 }
