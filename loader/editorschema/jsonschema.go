@@ -226,8 +226,14 @@ func WriteJSONSchema(w io.Writer, reg *registry.Registry, doc *scenefile.Documen
 	sysProps := jsonObj{}
 	for _, s := range sortedSystems(reg) {
 		def := "system." + s.Name
-		defs[def] = schemaValue(s.Schema, systemDoc(s))
+		defs[def] = systemEntry(s)
 		sysProps[s.Name] = schemaRef(def)
+	}
+	if ticks := scheduleTicks(reg); len(ticks) > 0 {
+		defs["scheduleEntry"] = scheduleEntry(tickDoc("that ticks"))
+		for _, n := range ticks {
+			sysProps[n] = schemaRef("scheduleEntry")
+		}
 	}
 	entityDefs(defs, compProps, patterns)
 	declarationDefs(defs, reg)
@@ -488,7 +494,7 @@ func declarationDefs(defs jsonObj, reg *registry.Registry) {
 func topLevelSchema(sysProps jsonObj) jsonObj {
 	return jsonObj{
 		scenefile.YAMLScene: jsonObj{
-			"description":          "System settings: system name to attribute string or mapping of its properties.",
+			"description":          "System settings: system name to attribute string or mapping of its properties, with the schedule keys (_phase, _before ...); a component that ticks takes the schedule keys alone.",
 			"type":                 []any{"object", "null"},
 			"properties":           sysProps,
 			"additionalProperties": false,

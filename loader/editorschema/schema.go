@@ -167,6 +167,11 @@ func attrPattern(s *registry.Schema, d patternDialect) string {
 	for i := range s.Props {
 		names[i] = spellings(s.Props[i].Name, d)
 	}
+	return chunksPattern(names, d)
+}
+
+// chunksPattern is attrPattern for the names given as patterns.
+func chunksPattern(names []string, d patternDialect) string {
 	sp := d.space + "*"
 	value := d.group + `url\([^)]*\)|[^;]` + ")*"
 	chunk := sp + d.group + d.group + strings.Join(names, "|") + ")" + sp + ":" + value + ")?"

@@ -390,6 +390,23 @@ entities:
 		{"id with a space", "entities: [{id: a b}]\n", false},
 		{"children not a list", "entities: [{children: {position: 1}}]\n", false},
 		{"id in a mixin", "mixins: {m: {id: x}}\n", false},
+		{"schedule keys", `
+scene:
+  physics: {_interval: 0.05, step: 0.02, _exclusive: true}
+  audio: "_phase: post-update; volume: 0.5; _after: physics, transform; _every: 2"
+  spin: {_phase: pre-update, _reads: position, _writes: rotation}
+  lifetime: "_before: spin; _every: 3"
+  behaviour: {_after: physics}
+  transform: "_exclusive: false"
+`, true},
+		{"schedule: unknown key", "scene: {physics: {_phaze: update}}\n", false},
+		{"schedule: unknown key in a string", "scene: {audio: '_phase: update; _evry: 2'}\n", false},
+		{"schedule: unknown phase", "scene: {spin: {_phase: lunch}}\n", false},
+		{"schedule: every not a count", "scene: {lifetime: {_every: -1}}\n", false},
+		{"schedule: interval not a number", "scene: {physics: {_interval: soon}}\n", false},
+		{"schedule: exclusive not a boolean", "scene: {physics: {_exclusive: maybe}}\n", false},
+		{"schedule: a component tick given a property", "scene: {spin: {_phase: update, speed: 3}}\n", false},
+		{"schedule: a component that does not tick", "scene: {position: {_phase: update}}\n", false},
 		{"unknown system", "scene: {fog: 1}\n", false},
 		{"system unknown property", "scene: {physics: {gravity: 1}}\n", false},
 		{"include a mapping", "include: {a: b}\n", false},

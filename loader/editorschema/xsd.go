@@ -195,16 +195,14 @@ func WriteXSD(w io.Writer, reg *registry.Registry, doc *scenefile.Document) erro
 // reg's systems.
 func (x *xsdWriter) scene(reg *registry.Registry) {
 	x.line(1, `<xs:element name="%s">`, scenefile.XMLScene)
-	x.doc("The scene root. Each attribute configures the system of that name.")
+	x.doc("The scene root. Each attribute configures the system of that name, or places it or a component that ticks in the schedule (_phase, _before ...).")
 	x.line(1, `<xs:complexType>`)
 	x.line(1, `<xs:choice minOccurs="0" maxOccurs="unbounded">`)
 	for _, e := range []string{scenefile.XMLComponents, scenefile.XMLMixin, scenefile.XMLPrefab, scenefile.XMLInclude, scenefile.XMLEntity} {
 		x.line(0, `<xs:element name="%s" type="%s"/>`, e, e)
 	}
 	x.line(-1, `</xs:choice>`)
-	for _, s := range sortedSystems(reg) {
-		x.valueAttr(s.Name, systemDoc(s), s.Schema)
-	}
+	x.scheduleAttrs(reg)
 	x.line(-1, `</xs:complexType>`)
 	x.line(-1, `</xs:element>`)
 }

@@ -26,6 +26,11 @@ import (
 // replaces that of the Go definition; the others keep it.
 var scheduleKeys = []string{"_phase", "_before", "_after", "_reads", "_writes", "_exclusive", "_every", "_interval"}
 
+// ScheduleKeys returns the keys that place an entry of a scene's
+// settings in the schedule, "_phase" to "_interval" (the editor schemas
+// list them).
+func ScheduleKeys() []string { return slices.Clone(scheduleKeys) }
+
 // SchedulePlan is what a scene sets of one entry of the schedule (see
 // [registry.Schedule.Configure]): Given lists the keys written, Settings
 // holds their values (the other fields are unset).
