@@ -254,6 +254,10 @@ func (t *Transforms) nodeOf(idx uint32) int32 {
 		t.nodes[s] = tnode{}
 	} else {
 		s = int32(len(t.nodes))
+		if len(t.nodes) == cap(t.nodes) {
+			// Double, as the World's records grow.
+			t.nodes = append(make([]tnode, 0, max(2*cap(t.nodes), 64)), t.nodes...)
+		}
 		t.nodes = append(t.nodes, tnode{})
 	}
 	t.nodes[s].pslot = -1

@@ -36,10 +36,16 @@ type hierarchy struct {
 	walks, spare []*walk
 }
 
+// grow makes room for links of n entities (doubling, as the World's
+// records grow).
 func (h *hierarchy) grow(n int) {
-	for len(h.links) < n {
-		h.links = append(h.links, link{})
+	if n <= len(h.links) {
+		return
 	}
+	if n > cap(h.links) {
+		h.links = append(make([]link, 0, max(n, 2*cap(h.links), 64)), h.links...)
+	}
+	h.links = h.links[:n]
 }
 
 func (h *hierarchy) appendRoot(idx uint32) {

@@ -185,6 +185,11 @@ func (w *World) alloc() Entity {
 	if idx == ^uint32(0) {
 		panic("ecs: too many entities")
 	}
+	if len(w.records) == cap(w.records) {
+		// Double: append grows a large slice by a quarter, which
+		// allocates five times the final size over a big load.
+		w.records = append(make([]record, 0, max(2*cap(w.records), 64)), w.records...)
+	}
 	w.records = append(w.records, record{row: freeRow, gen: 1})
 	w.alive++
 	if w.h != nil {

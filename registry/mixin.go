@@ -306,9 +306,15 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 		}
 		return nil
 	}
-	var idBuf [8]ecs.ID
-	var valBuf [8]unsafe.Pointer
-	b := adds{r: r, e: e, comps: comps, ids: idBuf[:0], vals: valBuf[:0]}
+	b := adds{r: r, e: e, comps: comps}
+	if s := &r.addScratch; !s.busy {
+		// The lists of the last call, reused: a World's load makes an
+		// entity at a time. A hook that sets components while these
+		// are in use gets lists of its own.
+		s.busy = true
+		defer func() { s.ids, s.vals, s.busy = b.ids[:0], clearPtrs(b.vals), false }()
+		b.ids, b.vals = s.ids, s.vals
+	}
 	var present []setItem
 	for _, it := range items {
 		if r.w.Has(e, it.id) || b.scheduled(it.id) {
@@ -336,6 +342,20 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 		}
 	}
 	return nil
+}
+
+// addScratch holds the lists of SetMany's adds between calls.
+type addScratch struct {
+	ids  []ecs.ID
+	vals []unsafe.Pointer
+	busy bool
+}
+
+// clearPtrs returns vals emptied, its pointers cleared so that the values
+// they held can be collected.
+func clearPtrs(vals []unsafe.Pointer) []unsafe.Pointer {
+	clear(vals)
+	return vals[:0]
 }
 
 // adds collects the components a SetMany adds in one move.
