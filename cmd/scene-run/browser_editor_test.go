@@ -701,3 +701,31 @@ func (p *page) viewRates() []float64 {
 	}
 	return rates
 }
+
+// TestBrowserPlotLegend: the plots' scale on the right never overlaps
+// their legend (the ms/tick plot's two values wrote over "last 60 s"): at
+// the page's width it shows in full or shortened, and a narrow plot
+// drops it.
+func TestBrowserPlotLegend(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	p.waitJS(`inspector.plots.cost.series[0].points.length >= 2`)
+	fits := `['rate', 'cost'].every(k => { const pl = inspector.plots[k]; const g = pl.canvas.getContext('2d');
+		g.font = '12px system-ui, sans-serif';
+		return pl.scaleShown === '' || pl.legendEnd + g.measureText(pl.scaleShown).width <= pl.canvas.clientWidth - 6; })`
+	var ok bool
+	var shown string
+	p.eval(fits, &ok)
+	p.eval(`inspector.plots.cost.scaleShown`, &shown)
+	var at string
+	p.eval(`JSON.stringify(['rate', 'cost'].map(k => [inspector.plots[k].legendEnd, inspector.plots[k].canvas.clientWidth, inspector.plots[k].scaleShown]))`, &at)
+	t.Logf("legend end, width, scale: %s", at)
+	if !ok || shown == "" {
+		t.Errorf("at the page's width: the scale fits %v, the ms/tick plot shows %q", ok, shown)
+	}
+	p.eval(`(inspector.plots.cost.canvas.style.width = '150px', inspector.plots.cost.draw(), 1)`, new(int))
+	p.eval(fits, &ok)
+	p.eval(`inspector.plots.cost.scaleShown`, &shown)
+	if !ok || strings.Contains(shown, "last 60 s") {
+		t.Errorf("at 150 px: the scale fits %v, shows %q", ok, shown)
+	}
+}

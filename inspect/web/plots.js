@@ -75,10 +75,18 @@ export class Plot {
       g.fillText(text, x, 3);
       x += g.measureText(text).width + 12;
     }
-    g.fillStyle = css.getPropertyValue('--dim') || '#888';
-    g.textAlign = 'right';
-    g.fillText(`${fmt(max, this.digits)} · last 60 s`, w - 6, 3);
-    g.textAlign = 'left';
+    // The scale on the right, as long as fits beside the legend: in full,
+    // or the top value alone, or not at all (a narrow plot).
+    const scale = [`${fmt(max, this.digits)} · last 60 s`, fmt(max, this.digits)]
+      .find((t) => x + g.measureText(t).width <= w - 6);
+    this.legendEnd = x; // for the browser tests
+    this.scaleShown = scale ?? '';
+    if (scale) {
+      g.fillStyle = css.getPropertyValue('--dim') || '#888';
+      g.textAlign = 'right';
+      g.fillText(scale, w - 6, 3);
+      g.textAlign = 'left';
+    }
   }
 }
 
