@@ -45,8 +45,14 @@ func TestSaveCloneInstance(t *testing.T) {
 			e.paused()
 			e.call("PUT", "/api/entities/r1%2F0/components/position", "5 5 5").expect(t, http.StatusOK)
 			e.call("DELETE", "/api/entities/r1%2F1", "").expect(t, http.StatusOK)
+			e.call("PUT", "/api/entities/r1/components/spin", "speed: 90").expect(t, http.StatusOK)
 			e.call("POST", "/api/entities/r1/clone?save=1", `{"id":"r9"}`).expect(t, http.StatusCreated)
 			saved := readFile(t, file)
+			// The clone's spin is written as what it changes over the
+			// prefab (speed), not with the prefab's axis or defaults.
+			if strings.Count(saved, "axis") != 1 || !strings.Contains(saved, `spin="speed: 90"`) && !strings.Contains(saved, `spin: "speed: 90"`) && !strings.Contains(saved, `spin: 'speed: 90'`) && !strings.Contains(saved, "spin: speed: 90") {
+				t.Errorf("the saved clone's spin is not its change alone:\n%s", saved)
+			}
 			for _, want := range []string{"r9", "5 5 5", "removed"} {
 				if !strings.Contains(saved, want) {
 					t.Errorf("the saved clone lacks %q:\n%s", want, saved)

@@ -408,10 +408,46 @@ func (r *Reloader) overKeys(e ecs.Entity, t *registry.PrefabNode) [][2]string {
 		if !ok || c.ReadOnly() || t != nil && r.asPrefab(e, name, t) {
 			continue
 		}
-		attr, _ := reg.Attr(e, name)
-		keys = append(keys, [2]string{name, attr})
+		keys = append(keys, [2]string{name, r.overAttr(e, name, t)})
 	}
 	return keys
+}
+
+// overAttr returns e's component name as an attribute string of the
+// properties whose values differ from what the entity gets without
+// writing them: the values of template node t if it has the component,
+// else the defaults. A single-property component, or one whose values
+// are all those, is written whole.
+func (r *Reloader) overAttr(e ecs.Entity, name string, t *registry.PrefabNode) string {
+	reg := r.Scene.Registry
+	attr, _ := reg.Attr(e, name)
+	vals, err := reg.Values(e, name)
+	sch := schemaOf(reg, name)
+	if err != nil || sch == nil || sch.Single() || sch.IsTag() {
+		return attr
+	}
+	base := sch.Defaults()
+	if t != nil {
+		for _, np := range t.Components {
+			if np.Name == name {
+				for _, pv := range np.Patch {
+					if pv.Index < len(base) {
+						base[pv.Index] = pv.Value
+					}
+				}
+			}
+		}
+	}
+	var p registry.Patch
+	for i, pr := range sch.Props {
+		if i < len(vals) && !pr.Type.Equal(base[i], vals[i]) {
+			p = append(p, registry.PropValue{Index: i, Value: vals[i]})
+		}
+	}
+	if len(p) == 0 {
+		return attr
+	}
+	return sch.PrintPatch(p)
 }
 
 // partsOf appends to out what the parts of instance e (below path
