@@ -88,9 +88,6 @@ func (in *Inspector) execRevert(l *JournalLine) reply {
 	if rep := in.noSave(l.Save); rep != nil {
 		return *rep
 	}
-	if l.Save && l.Property != "" {
-		return errReply(http.StatusNotImplemented, "inspect: saving the revert of one property (?save=1) is not supported yet; nothing changed (revert the whole component, or edit the instance's value in the file)")
-	}
 	e, err := in.resolve(l.Ref)
 	if err != nil {
 		return refError(err)
@@ -129,7 +126,13 @@ func (in *Inspector) execRevert(l *JournalLine) reply {
 	}
 	var sv *live.SaveEdit
 	if l.Save {
-		if sv, err = live.NewSaver(in.opt.Reloader).PrepareDropOverride(e, name); err != nil {
+		saver := live.NewSaver(in.opt.Reloader)
+		if l.Property != "" {
+			sv, err = saver.PrepareDropProperty(e, name, l.Property)
+		} else {
+			sv, err = saver.PrepareDropOverride(e, name)
+		}
+		if err != nil {
 			return errReply(saveStatus(err), "inspect: not saved, and nothing changed: "+err.Error())
 		}
 	}

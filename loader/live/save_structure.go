@@ -840,6 +840,60 @@ func (sv *Saver) PrepareDropOverride(e ecs.Entity, name string) (*SaveEdit, erro
 		world: r.recordWorld(e, name)}, nil
 }
 
+// PrepareDropProperty prepares taking property prop of component name
+// out of what instance e writes in its file, so that e gets that
+// property from its prefab again (the revert of one property, saved);
+// the other properties it writes stay as they are written. If e writes
+// no other property of the component, the component's key goes
+// (PrepareDropOverride); if it does not write that one, there is nothing
+// to write. Call it as PrepareDropOverride. Refused: what that refuses,
+// and an edit that would change anything but that component of e.
+func (sv *Saver) PrepareDropProperty(e ecs.Entity, name, prop string) (*SaveEdit, error) {
+	r := sv.r
+	n := r.nodeOf(e)
+	if n == nil || n.Src == nil || !n.Src.Pos.IsValid() {
+		return nil, fmt.Errorf("the entity was made at run time (spawned, or by the program or the inspector): %w", ErrNoSource)
+	}
+	sch := schemaOf(r.Scene.Registry, name)
+	if sch == nil {
+		return nil, fmt.Errorf("no component %q", name)
+	}
+	index, ok := sch.Lookup(prop)
+	if !ok {
+		return nil, fmt.Errorf("component %s has no property %q", name, prop)
+	}
+	ent, es := n.Src, editSchema(sch)
+	written := edit.Written(ent, name, es)
+	if _, ok := written[index]; !ok {
+		return &SaveEdit{Name: ent.File, Pos: ent.Pos, r: r}, nil
+	}
+	if len(written) == 1 || sch.Single() {
+		return sv.PrepareDropOverride(e, name)
+	}
+	path := scenePath(r.File, ent.File)
+	src, err := r.currentBytes(path, ent)
+	if err != nil {
+		return nil, err
+	}
+	out, err := edit.DropProperty(src, ent, name, es, index)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := checkWritable(path); err != nil {
+		return nil, err
+	}
+	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, scenefile.Snapshot{path: out})
+	if err != nil {
+		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
+	}
+	d := r.Scene.Diff(plan)
+	if err := onlyComponent(d, e, name); err != nil {
+		return nil, fmt.Errorf("%s: dropping %s.%s would change more than %s of that entity (%v); nothing saved: %w", ent.Pos, name, prop, name, err, ErrCannotEdit)
+	}
+	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.Snapshot(),
+		world: r.recordWorld(e, name)}, nil
+}
+
 // PrepareVariant prepares adding prefab name to the scene file, a variant
 // of prefab base with comps (component name and attribute string, in
 // order) written over it: after the last prefab of the scene's main
