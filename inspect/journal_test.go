@@ -697,25 +697,7 @@ func TestPrefabApply(t *testing.T) {
 	if got := readFile(t, file); got != prefabFileScene || e.dump() != before {
 		t.Fatalf("undo of a saved revert: the file is\n%s", got)
 	}
-	// A saved revert of one property takes that property out of r1's
-	// own value, the others written as they were; undo puts it back.
-	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin","property":"speed"}`).expect(t, http.StatusOK)
-	oneDropped := replaceOnce(t, prefabFileScene, `spin: "axis: 1 0 0; speed: 10"`, `spin: "axis: 1 0 0"`)
-	if got := readFile(t, file); got != oneDropped || spin("r1") != "axis: 1 0 0; speed: 45" {
-		t.Fatalf("after a saved revert of spin.speed: r1 %q, the file is\n%s", spin("r1"), got)
-	}
-	reloadNothing("after a saved revert of one property")
-	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
-	if got := readFile(t, file); got != prefabFileScene || e.dump() != before {
-		t.Fatalf("undo of a saved revert of one property: the file is\n%s", got)
-	}
-	// Of a property r1 does not write: nothing to write, the World's
-	// value goes back to the prefab's all the same.
-	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"velocity"}`).expect(t, http.StatusOK)
-	if got := readFile(t, file); got != prefabFileScene {
-		t.Fatalf("a saved revert of what r1 does not write changed the file:\n%s", got)
-	}
-	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	savedPropertyRevert(t, e, file, before, spin, reloadNothing)
 	// A variant from r1: a new prefab after rock, with r1's own spin;
 	// nothing else changes. Undo takes it out.
 	now := e.dump()
@@ -741,4 +723,27 @@ func TestPrefabApply(t *testing.T) {
 		t.Fatalf("undo of a variant: the file is\n%s", got)
 	}
 	reloadNothing("after undoing a variant")
+}
+
+// savedPropertyRevert: a saved revert of one property takes that
+// property out of r1's own value, the others written as they were; undo
+// puts it back. Of a component r1 does not write: nothing to write, the
+// World's value goes back to the prefab's all the same.
+func savedPropertyRevert(t *testing.T, e *env, file, before string, spin func(string) string, reloadNothing func(string)) {
+	t.Helper()
+	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"spin","property":"speed"}`).expect(t, http.StatusOK)
+	oneDropped := replaceOnce(t, prefabFileScene, `spin: "axis: 1 0 0; speed: 10"`, `spin: "axis: 1 0 0"`)
+	if got := readFile(t, file); got != oneDropped || spin("r1") != "axis: 1 0 0; speed: 45" {
+		t.Fatalf("after a saved revert of spin.speed: r1 %q, the file is\n%s", spin("r1"), got)
+	}
+	reloadNothing("after a saved revert of one property")
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
+	if got := readFile(t, file); got != prefabFileScene || e.dump() != before {
+		t.Fatalf("undo of a saved revert of one property: the file is\n%s", got)
+	}
+	e.call("POST", "/api/entities/r1/prefab/revert?save=1", `{"component":"velocity"}`).expect(t, http.StatusOK)
+	if got := readFile(t, file); got != prefabFileScene {
+		t.Fatalf("a saved revert of what r1 does not write changed the file:\n%s", got)
+	}
+	e.call("POST", "/api/undo", "").expect(t, http.StatusOK)
 }

@@ -301,10 +301,10 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 	for _, sp := range pl.Systems {
 		sys, ok := reg.System(sp.Name)
 		if !ok {
-			return nil, fmt.Errorf("%v: unknown system %q", sp.Src.Pos, sp.Name)
+			return nil, fmt.Errorf("%v: unknown system %q", sp.Src.Pos(), sp.Name)
 		}
 		if err := sys.Configure(sp.Patch, registry.Merge); err != nil {
-			return nil, fmt.Errorf("%v: %v", sp.Src.Pos, err)
+			return nil, fmt.Errorf("%v: %v", sp.Src.Pos(), err)
 		}
 	}
 	defer reg.SetContext(reg.SetContext(ctx))

@@ -408,7 +408,7 @@ func (c *compiler) compile() *Plan {
 func (c *compiler) checkComputed() {
 	for _, k := range c.doc.Computed {
 		if rc, ok := c.reg.Component(k.Name); !ok || !rc.ReadOnly() || c.reg.Prefabs().IsMarker(rc) {
-			c.errs.add(k.Pos, "unknown entity key %q: beside %q, a dump's entity has only the values of read-only components", k.Name, "components")
+			c.errs.add(k.Pos(), "unknown entity key %q: beside %q, a dump's entity has only the values of read-only components", k.Name, "components")
 		}
 	}
 }
@@ -688,7 +688,7 @@ func repeats(nps []registry.NamedPatch) bool {
 func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch, bool) {
 	s, ok, err := c.src.lookup(comp.Name)
 	if err != nil {
-		c.errs.add(comp.Pos, "%v", err)
+		c.errs.add(comp.Pos(), "%v", err)
 		return registry.NamedPatch{}, false
 	}
 	if !ok {
@@ -708,7 +708,7 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 	rc, ok := c.src.reg.Component(comp.Name)
 	if ok {
 		if rc.ReadOnly() {
-			c.errs.add(comp.Pos, "%s", readOnlyMsg(rc, comp.Name))
+			c.errs.add(comp.Pos(), "%s", readOnlyMsg(rc, comp.Name))
 			return registry.NamedPatch{}, false
 		}
 		if rc.Name == name {
@@ -795,7 +795,7 @@ func (c *compiler) parseValue(comp *scenefile.ComponentSpec, s *registry.Schema)
 			vals := make([]string, len(comp.Map))
 			for i, e := range comp.Map {
 				if i >= len(scenefile.AxisNames) || e.Key != scenefile.AxisNames[i:i+1] {
-					c.errs.add(e.Pos, "%s: a single-property value written as a mapping takes the axes x, y, z, w in order; found %q", comp.Name, e.Key)
+					c.errs.add(e.Pos(), "%s: a single-property value written as a mapping takes the axes x, y, z, w in order; found %q", comp.Name, e.Key)
 					return nil, false
 				}
 				vals[i] = e.Value
@@ -887,7 +887,7 @@ func (s *errorSink) add(p scenefile.Pos, format string, args ...any) {
 func errPos(comp *scenefile.ComponentSpec, err error) scenefile.Pos {
 	var ae *registry.AttrError
 	if !errors.As(err, &ae) || comp.Axes {
-		return comp.ValuePos
+		return comp.ValuePos()
 	}
 	switch comp.Kind {
 	case scenefile.ValueText:
@@ -900,7 +900,7 @@ func errPos(comp *scenefile.ComponentSpec, err error) scenefile.Pos {
 			return comp.ValueAt(ae.Pair, ae.Offset)
 		}
 	}
-	return comp.ValuePos
+	return comp.ValuePos()
 }
 
 // addAttrErrors reports every problem of a component value at its own
@@ -993,17 +993,17 @@ func (c *compiler) reportUnknown() {
 		for _, s := range c.reg.Systems() {
 			names = append(names, s.Name)
 		}
-		c.errs.add(sc.Pos, "unknown system %q%s", sc.Name, suggest(sc.Name, names))
+		c.errs.add(sc.Pos(), "unknown system %q%s", sc.Name, suggest(sc.Name, names))
 	}
 	for _, comp := range c.unknown {
 		if anyMissing && c.missingBuiltin(comp.Name) {
 			continue
 		}
 		if c.src.tags[comp.Name] {
-			c.errs.add(comp.ValuePos, "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
+			c.errs.add(comp.ValuePos(), "%q is used as a tag elsewhere in the scene and takes no value", comp.Name)
 			continue
 		}
-		c.errs.add(comp.Pos, "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
+		c.errs.add(comp.Pos(), "unknown component %q%s", comp.Name, suggest(comp.Name, c.src.known()))
 	}
 }
 
@@ -1038,13 +1038,13 @@ func (c *compiler) reportMissingBuiltins() bool {
 	}
 	for _, sc := range c.unknownSys {
 		if c.missingBuiltin(sc.Name) {
-			use(sc.Name, sc.Pos)
+			use(sc.Name, sc.Pos())
 		}
 	}
 	for _, comp := range c.unknown {
 		if c.missingBuiltin(comp.Name) {
 			base, _, _ := strings.Cut(comp.Name, "__")
-			use(base, comp.Pos)
+			use(base, comp.Pos())
 		}
 	}
 	if len(missing) == 0 {

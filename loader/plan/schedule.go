@@ -75,9 +75,9 @@ func splitSchedule(sc *scenefile.ComponentSpec) ([]*scenefile.KV, *scenefile.Com
 			if ok && isKey(k) {
 				at := off + len(k) - len(strings.TrimLeft(k, " \t\n\r"))
 				vat := off + len(k) + 1 + len(v) - len(strings.TrimLeft(v, " \t\n\r"))
-				keys = append(keys, &scenefile.KV{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v),
-					Pos:      sc.TextAt(at),
-					ValuePos: sc.TextAt(vat)})
+				kv := &scenefile.KV{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)}
+				kv.SetPos(sc.TextAt(at), sc.TextAt(vat))
+				keys = append(keys, kv)
 			} else {
 				kept = append(kept, ch)
 			}
@@ -113,11 +113,11 @@ func names(v string) []string {
 // scheduleSettings parses the schedule keys of the scene setting of
 // name, reporting bad ones to errs.
 func scheduleSettings(sc *scenefile.ComponentSpec, keys []*scenefile.KV, errs *errorSink) (*SchedulePlan, bool) {
-	sp := &SchedulePlan{Src: sc, Name: sc.Name, pos: keys[0].Pos}
+	sp := &SchedulePlan{Src: sc, Name: sc.Name, pos: keys[0].Pos()}
 	set := &sp.Settings
 	ok := true
 	bad := func(kv *scenefile.KV, format string, args ...any) {
-		errs.add(kv.ValuePos, "scene: %s: %s: %s", sc.Name, kv.Key, fmt.Sprintf(format, args...))
+		errs.add(kv.ValuePos(), "scene: %s: %s: %s", sc.Name, kv.Key, fmt.Sprintf(format, args...))
 		ok = false
 	}
 	access := func() *registry.Access {
@@ -128,7 +128,7 @@ func scheduleSettings(sc *scenefile.ComponentSpec, keys []*scenefile.KV, errs *e
 	}
 	for _, kv := range keys {
 		if slices.Contains(sp.Given, kv.Key) {
-			errs.add(kv.Pos, "scene: %s: %s: given twice", sc.Name, kv.Key)
+			errs.add(kv.Pos(), "scene: %s: %s: given twice", sc.Name, kv.Key)
 			ok = false
 			continue
 		}
@@ -167,7 +167,7 @@ func scheduleSettings(sc *scenefile.ComponentSpec, keys []*scenefile.KV, errs *e
 			}
 			set.Interval = x
 		default:
-			errs.add(kv.Pos, "scene: %s: %s: unknown schedule key (the keys are %s)%s", sc.Name, kv.Key, strings.Join(scheduleKeys, ", "), suggest(kv.Key, scheduleKeys))
+			errs.add(kv.Pos(), "scene: %s: %s: unknown schedule key (the keys are %s)%s", sc.Name, kv.Key, strings.Join(scheduleKeys, ", "), suggest(kv.Key, scheduleKeys))
 			ok = false
 		}
 	}
@@ -189,7 +189,7 @@ func (c *compiler) compileSchedule(sc *scenefile.ComponentSpec) *scenefile.Compo
 	case !known && !isSys:
 		return sc // an unknown system: reported with the others
 	case !isSys && rest.Kind != scenefile.ValueEmpty:
-		c.errs.add(sc.Pos, "scene: %s is a component, not a system: its entry takes only the schedule keys (%s)", sc.Name, strings.Join(scheduleKeys, ", "))
+		c.errs.add(sc.Pos(), "scene: %s is a component, not a system: its entry takes only the schedule keys (%s)", sc.Name, strings.Join(scheduleKeys, ", "))
 		return nil
 	}
 	if ok {

@@ -125,9 +125,9 @@ func docString(d *Document) string {
 	fmt.Fprintf(&b, "%v %d", d.Pos, d.nEntities)
 	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
-			fmt.Fprintf(&b, " [%s@%v=%v@%v %q %v", c.Name, c.Pos, c.Kind, c.ValuePos, c.Text, c.Exact)
+			fmt.Fprintf(&b, " [%s@%v=%v@%v %q %v", c.Name, c.Pos(), c.Kind, c.ValuePos(), c.Text, c.Exact)
 			for _, kv := range c.Map {
-				fmt.Fprintf(&b, " %s@%v=%q@%v %v", kv.Key, kv.Pos, kv.Value, kv.ValuePos, kv.Exact)
+				fmt.Fprintf(&b, " %s@%v=%q@%v %v", kv.Key, kv.Pos(), kv.Value, kv.ValuePos(), kv.Exact)
 			}
 			b.WriteString("]")
 		}
@@ -212,7 +212,7 @@ func checkResult(t *testing.T, doc *Document, err error) {
 				t.Fatalf("entity without position")
 			}
 			for _, c := range e.Components {
-				if !c.Pos.IsValid() || !validName(c.Name, true) {
+				if !c.Pos().IsValid() || !validName(c.Name, true) {
 					t.Fatalf("bad component %+v", c)
 				}
 			}

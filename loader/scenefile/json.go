@@ -305,7 +305,11 @@ func (j *jsonReader) computed(k *yamlsyntax.Node) {
 		j.computedSeen = map[string]bool{}
 	}
 	j.computedSeen[k.Value] = true
-	j.doc.Computed = append(j.doc.Computed, &ComponentSpec{Name: k.Value, Pos: j.y.pos(k)})
+	c := &ComponentSpec{Name: k.Value, src: j.y.src, key: nodeSpan(k)}
+	if !c.key.ok() {
+		c.SetPos(j.y.pos(k), Pos{})
+	}
+	j.doc.Computed = append(j.doc.Computed, c)
 }
 
 // jsonPartOf is the instance a part belongs to and its path there.
@@ -592,8 +596,8 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 		return nil
 	}
 	c := y.newComponent()
-	c.Name, c.Pos, c.ValuePos, c.src = k.Value, y.pos(k), y.pos(v), y.src
-	c.key, c.val = nodeSpan(k), nodeSpan(v)
+	y.place(c, k, v)
+	c.Name = k.Value
 	switch v.Kind {
 	case yamlsyntax.Mapping:
 		if len(v.Content) == 0 {
@@ -610,8 +614,8 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 		c.Map = cutSlab(&y.kvps, len(v.Content)/2)
 		kvs := cutSlab(&y.kvs, len(v.Content)/2)
 		y.pairs(v, func(pk, pv *yamlsyntax.Node) {
-			kvs = append(kvs, KV{Key: pk.Value, Value: jsonText(pv), Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: pv.Exact,
-				key: nodeSpan(pk), val: nodeSpan(pv)})
+			kvs = append(kvs, KV{Key: pk.Value, Value: jsonText(pv), Exact: pv.Exact})
+			y.placeKV(&kvs[len(kvs)-1], pk, pv)
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:

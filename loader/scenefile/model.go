@@ -175,11 +175,13 @@ type PartSpec struct {
 // ComponentSpec is a component (or, in Document.Systems, a system setting)
 // as written on an entity or mixin: a name and an unparsed value. (The
 // component it names is a [registry.Component].)
+//
+// Where it is written (Pos, ValuePos) is computed from the byte spans
+// its reader kept, with the file's line table: a record per component
+// is a large part of what reading a big scene allocates.
 type ComponentSpec struct {
-	Name     string    // component name, possibly "name__instance"
-	Pos      Pos       // position of the key or attribute name
-	ValuePos Pos       // position of the value (inside the quotes in XML)
-	Kind     ValueKind // how the value was written
+	Name string    // component name, possibly "name__instance"
+	Kind ValueKind // how the value was written
 	// Exact says Text (or each KV.Value) is the value exactly as the
 	// file's syntax gives it: any YAML scalar but null (a quoted one with
 	// its spaces), any XML attribute value, any JSON string. A property
@@ -195,17 +197,59 @@ type ComponentSpec struct {
 	Text string // the attribute string if Kind == ValueText
 	Map  []*KV  // property values in source order if Kind == ValueMap
 
-	src      *Source // the file it was read from, to place errors in values
-	key, val span    // where the key (attribute name) and the value are written in it
+	src      *Source  // the file it was read from, to place errors in values
+	key, val span     // where the key (attribute name) and the value are written in it
+	at       *keyVals // the positions where no span gives them (see SetPos)
 }
+
+// keyVals are the positions of a key and its value, kept where no span
+// gives them.
+type keyVals struct{ key, val Pos }
+
+// Pos returns the position of the component's key or attribute name.
+func (c *ComponentSpec) Pos() Pos { return c.src.at(c.key, c.at, false) }
+
+// ValuePos returns the position of the component's value (inside the
+// quotes in XML).
+func (c *ComponentSpec) ValuePos() Pos { return c.src.at(c.val, c.at, true) }
+
+// SetPos sets the positions of the component's key and value, for a
+// component that was not read with its spans (built in memory, or read
+// by yaml.v3).
+func (c *ComponentSpec) SetPos(key, value Pos) { c.at = &keyVals{key, value} }
 
 // KV is one property of a component value written as a mapping.
 type KV struct {
-	Key, Value    string
-	Pos, ValuePos Pos  // positions of the key and of the value
-	Exact         bool // the value is exact (see ComponentSpec.Exact)
+	Key, Value string
+	Exact      bool // the value is exact (see ComponentSpec.Exact)
 
-	key, val span // where the key and the value are written
+	src      *Source  // the file it was read from
+	key, val span     // where the key and the value are written
+	at       *keyVals // the positions where no span gives them (see SetPos)
+}
+
+// Pos returns the position of the property's key.
+func (kv *KV) Pos() Pos { return kv.src.at(kv.key, kv.at, false) }
+
+// ValuePos returns the position of the property's value.
+func (kv *KV) ValuePos() Pos { return kv.src.at(kv.val, kv.at, true) }
+
+// SetPos sets the positions of the property's key and value, for one
+// that was not read with its spans.
+func (kv *KV) SetPos(key, value Pos) { kv.at = &keyVals{key, value} }
+
+// at returns the position sp starts at in the source, or else the one
+// kept in kv (its value's if val), or the zero Pos.
+func (s *Source) at(sp span, kv *keyVals, val bool) Pos {
+	switch {
+	case s != nil && sp.ok():
+		return s.Pos(int(sp.off))
+	case kv == nil:
+		return Pos{}
+	case val:
+		return kv.val
+	}
+	return kv.key
 }
 
 // span is where a key or a value is written in its file: the bytes

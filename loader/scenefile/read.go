@@ -376,10 +376,10 @@ func checkUnique(doc *Document, errs *errorSink) {
 	seen := make(map[string]Pos)
 	for _, c := range doc.Systems {
 		if p, ok := seen[c.Name]; ok {
-			errs.add(c.Pos, "duplicate scene setting %q (first at %s)", c.Name, p)
+			errs.add(c.Pos(), "duplicate scene setting %q (first at %s)", c.Name, p)
 			continue
 		}
-		seen[c.Name] = c.Pos
+		seen[c.Name] = c.Pos()
 	}
 	clear(seen)
 	for _, d := range doc.Decls {

@@ -15,14 +15,14 @@ func stripPos(doc *Document) {
 	doc.File, doc.Files, doc.Pos, doc.nEntities = "", nil, Pos{}, 0
 	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
-			c.Pos, c.ValuePos, c.src, c.key, c.val = Pos{}, Pos{}, nil, span{}, span{}
+			c.at, c.src, c.key, c.val = nil, nil, span{}, span{}
 			if c.Kind == ValueEmpty {
 				// YAML's `enemy:` is not exact, XML's enemy="" is: they
 				// differ for a string property only (its default, or "").
 				c.Exact = false
 			}
 			for _, kv := range c.Map {
-				kv.Pos, kv.ValuePos, kv.key, kv.val = Pos{}, Pos{}, span{}, span{}
+				kv.at, kv.src, kv.key, kv.val = nil, nil, span{}, span{}
 			}
 		}
 	}
@@ -135,25 +135,25 @@ func TestPositions(t *testing.T) {
 		{y.Entities[0].Pos, "scene.yaml:15:5"},
 		{y.Entities[0].IDPos, "scene.yaml:15:9"},
 		{y.Entities[0].MixinPos, "scene.yaml:17:12"},
-		{y.Entities[0].Components[0].Pos, "scene.yaml:18:5"},
-		{y.Entities[0].Components[0].ValuePos, "scene.yaml:18:15"},
-		{y.Entities[0].Components[1].ValuePos, "scene.yaml:19:11"}, // after the colon of `enemy:`
+		{y.Entities[0].Components[0].Pos(), "scene.yaml:18:5"},
+		{y.Entities[0].Components[0].ValuePos(), "scene.yaml:18:15"},
+		{y.Entities[0].Components[1].ValuePos(), "scene.yaml:19:11"}, // after the colon of `enemy:`
 		{y.Entities[0].Children[1].Pos, "scene.yaml:25:9"},
 		{y.Decls[1].Props[1].Pos, "scene.yaml:7:51"},
 		{y.Mixins[1].Pos, "scene.yaml:12:3"},
 		{y.Includes[0].Pos, "scene.yaml:13:11"},
-		{y.Systems[1].Pos, "scene.yaml:4:3"},
+		{y.Systems[1].Pos(), "scene.yaml:4:3"},
 		{x.Entities[0].Pos, "scene.xml:16:3"},
 		{x.Entities[0].IDPos, "scene.xml:16:15"},
 		{x.Entities[0].MixinPos, "scene.xml:18:18"},
-		{x.Entities[0].Components[0].Pos, "scene.xml:19:11"},
-		{x.Entities[0].Components[0].ValuePos, "scene.xml:19:21"},
-		{x.Entities[0].Components[3].Pos, "scene.xml:22:11"},
+		{x.Entities[0].Components[0].Pos(), "scene.xml:19:11"},
+		{x.Entities[0].Components[0].ValuePos(), "scene.xml:19:21"},
+		{x.Entities[0].Components[3].Pos(), "scene.xml:22:11"},
 		{x.Entities[0].Children[1].Pos, "scene.xml:24:5"},
 		{x.Decls[1].Props[1].Pos, "scene.xml:8:23"},
 		{x.Mixins[1].Pos, "scene.xml:14:14"},
 		{x.Includes[0].Pos, "scene.xml:15:17"},
-		{x.Systems[1].Pos, "scene.xml:3:36"},
+		{x.Systems[1].Pos(), "scene.xml:3:36"},
 	} {
 		if got := tc.got.String(); got != tc.want {
 			t.Errorf("position %s, want %s", got, tc.want)
@@ -164,14 +164,14 @@ func TestPositions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := doc.Entities[0].Components[1].Pos.String(); got != "u.xml:2:23" {
+	if got := doc.Entities[0].Components[1].Pos().String(); got != "u.xml:2:23" {
 		t.Errorf("XML column after non-ASCII: %s, want u.xml:2:24", got)
 	}
 	doc, err = ReadYAML("u.yaml", []byte("entities:\n- {title: héllo, x: 1}\n"), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := doc.Entities[0].Components[1].Pos.String(); got != "u.yaml:2:18" {
+	if got := doc.Entities[0].Components[1].Pos().String(); got != "u.yaml:2:18" {
 		t.Errorf("YAML column after non-ASCII: %s, want u.yaml:2:19", got)
 	}
 }
@@ -185,8 +185,8 @@ func TestYAMLMapValues(t *testing.T) {
 	if c[0].Kind != ValueMap || len(c[0].Map) != 2 || c[0].Map[0].Key != "hp" || c[0].Map[0].Value != "100" || c[0].Map[1].Value != "" {
 		t.Errorf("health = %+v", c[0])
 	}
-	if c[1].Map[1].Value != "0.5" || c[1].Map[1].ValuePos.String() != "m.yaml:5:16" || c[1].Map[0].Pos.String() != "m.yaml:4:7" {
-		t.Errorf("material = %+v %v", c[1].Map[1], c[1].Map[0].Pos)
+	if c[1].Map[1].Value != "0.5" || c[1].Map[1].ValuePos().String() != "m.yaml:5:16" || c[1].Map[0].Pos().String() != "m.yaml:4:7" {
+		t.Errorf("material = %+v %v", c[1].Map[1], c[1].Map[0].Pos())
 	}
 }
 

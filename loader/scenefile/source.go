@@ -129,21 +129,21 @@ func (c *ComponentSpec) Source() *Source { return c.src }
 // it (through quotes, escapes, folded lines, XML references), or, without
 // the file's text (a Document built in memory), counted from ValuePos.
 func (c *ComponentSpec) TextAt(off int) Pos {
-	return c.src.textPos(c.ValuePos, c.val, c.key, c.Text, off, false)
+	return c.src.textPos(c.ValuePos(), c.val, c.key, c.Text, off, false)
 }
 
 // KeyAt returns the position of byte off of the key of c.Map[pair] (see
 // TextAt).
 func (c *ComponentSpec) KeyAt(pair, off int) Pos {
 	kv := c.Map[pair]
-	return c.src.textPos(kv.Pos, kv.key, span{}, kv.Key, off, true)
+	return c.src.textPos(kv.Pos(), kv.key, span{}, kv.Key, off, true)
 }
 
 // ValueAt returns the position of byte off of the value of c.Map[pair]
 // (see TextAt).
 func (c *ComponentSpec) ValueAt(pair, off int) Pos {
 	kv := c.Map[pair]
-	return c.src.textPos(kv.ValuePos, kv.val, kv.key, kv.Value, off, false)
+	return c.src.textPos(kv.ValuePos(), kv.val, kv.key, kv.Value, off, false)
 }
 
 // Reading scene files.

@@ -363,8 +363,11 @@ func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 		return nil
 	}
 	c := x.newComponent()
-	c.Name, c.Pos, c.ValuePos, c.src, c.Exact = name, a.pos, a.vpos, x.src, true
+	c.Name, c.src, c.Exact = name, x.src, true
 	c.key, c.val = a.key, a.val
+	if !c.key.ok() || !c.val.ok() {
+		c.SetPos(a.pos, a.vpos)
+	}
 	if dotted {
 		ppos := a.pos
 		ppos.Line, ppos.Col = textpos.Advance(ppos.Line, ppos.Col, a.name[:len(name)+1])
@@ -373,8 +376,12 @@ func (x *xmlReader) component(a *xmlAttr, what string) *ComponentSpec {
 			return nil
 		}
 		c.Kind = ValueMap
-		c.Map = []*KV{{Key: prop, Value: a.value, Pos: ppos, ValuePos: a.vpos, Exact: true,
-			key: mkSpan(int(a.key.off)+len(name)+1, int(a.key.end)), val: a.val}}
+		kv := &KV{Key: prop, Value: a.value, Exact: true, src: x.src,
+			key: mkSpan(int(a.key.off)+len(name)+1, int(a.key.end)), val: a.val}
+		if !kv.key.ok() || !kv.val.ok() {
+			kv.SetPos(ppos, a.vpos)
+		}
+		c.Map = []*KV{kv}
 		return c
 	}
 	if a.value != "" {

@@ -557,6 +557,23 @@ func (y *yamlReader) scalar(n *yamlsyntax.Node, what string) (string, bool) {
 	return n.Value, true
 }
 
+// place records where component c's key k and value v are written: their
+// spans, or their positions where the nodes have no spans (yaml.v3).
+func (y *yamlReader) place(c *ComponentSpec, k, v *yamlsyntax.Node) {
+	c.src, c.key, c.val = y.src, nodeSpan(k), nodeSpan(v)
+	if !c.key.ok() || !c.val.ok() {
+		c.SetPos(y.pos(k), y.pos(v))
+	}
+}
+
+// placeKV is place for a property kv written as key k and value v.
+func (y *yamlReader) placeKV(kv *KV, k, v *yamlsyntax.Node) {
+	kv.src, kv.key, kv.val = y.src, nodeSpan(k), nodeSpan(v)
+	if !kv.key.ok() || !kv.val.ok() {
+		kv.SetPos(y.pos(k), y.pos(v))
+	}
+}
+
 func (y *yamlReader) newComponent() *ComponentSpec {
 	if len(y.comps) == 0 {
 		y.comps = make([]ComponentSpec, 256)
@@ -573,8 +590,8 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpe
 		return nil
 	}
 	c := y.newComponent()
-	c.Name, c.Pos, c.ValuePos, c.src = k.Value, y.pos(k), y.pos(v), y.src
-	c.key, c.val = nodeSpan(k), nodeSpan(v)
+	y.place(c, k, v)
+	c.Name = k.Value
 	switch v.Kind {
 	case yamlsyntax.Scalar:
 		c.Exact = !isNull(v)
@@ -597,8 +614,8 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpe
 			if isNull(pv) {
 				val = ""
 			}
-			kvs = append(kvs, KV{Key: pk.Value, Value: val, Pos: y.pos(pk), ValuePos: y.pos(pv), Exact: !isNull(pv),
-				key: nodeSpan(pk), val: nodeSpan(pv)})
+			kvs = append(kvs, KV{Key: pk.Value, Value: val, Exact: !isNull(pv)})
+			y.placeKV(&kvs[len(kvs)-1], pk, pv)
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
 	default:

@@ -157,11 +157,11 @@ func (y *yamlEditor) dropProperty(ent *scenefile.EntitySpec, name string, sch Sc
 			return nil, err
 		}
 		if s.text != c.Text {
-			return nil, fmt.Errorf("%s: the value reads %q, the scene %q", c.ValuePos, s.text, c.Text)
+			return nil, fmt.Errorf("%s: the value reads %q, the scene %q", c.ValuePos(), s.text, c.Text)
 		}
 		tops, err := dropPairOps(s.text, sch, index)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", c.ValuePos, name, err)
+			return nil, fmt.Errorf("%s: %s: %v", c.ValuePos(), name, err)
 		}
 		return s.edit(y.src, tops), nil
 	case yamlsyntax.Mapping:
@@ -175,7 +175,7 @@ func (y *yamlEditor) dropProperty(ent *scenefile.EntitySpec, name string, sch Sc
 			}
 		}
 	}
-	return nil, fmt.Errorf("%s: %s does not write that property where the scene read it", c.ValuePos, name)
+	return nil, fmt.Errorf("%s: %s does not write that property where the scene read it", c.ValuePos(), name)
 }
 
 // dropProperty returns the ops that take property index out of the
@@ -192,7 +192,7 @@ func (x *xmlEditor) dropProperty(ent *scenefile.EntitySpec, name string, sch Sch
 			if k, ok := sch.lookup(strings.TrimSpace(c.Map[0].Key)); ok && k == index {
 				a := t.attrFor(name + "." + c.Map[0].Key)
 				if a == nil {
-					return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", c.Pos, name, c.Map[0].Key)
+					return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", c.Pos(), name, c.Map[0].Key)
 				}
 				ops = append(ops, rawOp{a.ws, a.attrEnd, ""})
 			}
@@ -200,7 +200,7 @@ func (x *xmlEditor) dropProperty(ent *scenefile.EntitySpec, name string, sch Sch
 		}
 		a := t.attrFor(name)
 		if a == nil {
-			return nil, fmt.Errorf("%s: attribute %s not found in the start tag", c.Pos, name)
+			return nil, fmt.Errorf("%s: attribute %s not found in the start tag", c.Pos(), name)
 		}
 		s, err := x.valueSlot(a, c.Text)
 		if err != nil {
@@ -208,7 +208,7 @@ func (x *xmlEditor) dropProperty(ent *scenefile.EntitySpec, name string, sch Sch
 		}
 		tops, err := dropPairOps(s.text, sch, index)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", c.ValuePos, name, err)
+			return nil, fmt.Errorf("%s: %s: %v", c.ValuePos(), name, err)
 		}
 		if len(tops) > 0 {
 			ops = append(ops, s.edit(x.src, tops)...)

@@ -131,7 +131,7 @@ func editComponent(src []byte, ent *scenefile.EntitySpec, name string, sch Schem
 	switch scenefile.FormatOf(ent.File) {
 	case scenefile.FormatYAML:
 		if len(comps) > 1 {
-			return nil, fmt.Errorf("%s: %s is written twice: %w", comps[1].Pos, name, ErrCannotEdit)
+			return nil, fmt.Errorf("%s: %s is written twice: %w", comps[1].Pos(), name, ErrCannotEdit)
 		}
 		var c *scenefile.ComponentSpec
 		if len(comps) == 1 {

@@ -134,7 +134,7 @@ func (x *xmlEditor) setComponent(ent *scenefile.EntitySpec, name string, comps [
 		case at != nil && at.Kind == scenefile.ValueMap:
 			a := t.attrFor(name + "." + at.Map[0].Key)
 			if a == nil {
-				return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", at.Pos, name, at.Map[0].Key)
+				return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", at.Pos(), name, at.Map[0].Key)
 			}
 			if at.Map[0].Value != p.Text {
 				s, err := x.valueSlot(a, at.Map[0].Value)
@@ -196,7 +196,7 @@ func propPlace(comps []*scenefile.ComponentSpec, sch Schema, p Prop) *scenefile.
 func (x *xmlEditor) wholeOps(t *xtag, name string, whole *scenefile.ComponentSpec, sch Schema, props []Prop) ([]rawOp, error) {
 	a := t.attrFor(name)
 	if a == nil {
-		return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos, name)
+		return nil, fmt.Errorf("%s: attribute %s not found in the start tag", whole.Pos(), name)
 	}
 	s, err := x.valueSlot(a, whole.Text)
 	if err != nil {
@@ -204,7 +204,7 @@ func (x *xmlEditor) wholeOps(t *xtag, name string, whole *scenefile.ComponentSpe
 	}
 	tops, err := attrTextOps(s.text, sch, props)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %v", whole.ValuePos, name, err)
+		return nil, fmt.Errorf("%s: %s: %v", whole.ValuePos(), name, err)
 	}
 	if len(tops) == 0 {
 		return nil, nil
@@ -217,7 +217,7 @@ func (x *xmlEditor) wholeOps(t *xtag, name string, whole *scenefile.ComponentSpe
 func (x *xmlEditor) dottedOps(t *xtag, name string, last *scenefile.ComponentSpec, sch Schema, props []Prop) ([]rawOp, error) {
 	a := t.attrFor(name + "." + last.Map[0].Key)
 	if a == nil {
-		return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", last.Pos, name, last.Map[0].Key)
+		return nil, fmt.Errorf("%s: attribute %s.%s not found in the start tag", last.Pos(), name, last.Map[0].Key)
 	}
 	sep := " "
 	if a.precededNL {

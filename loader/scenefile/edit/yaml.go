@@ -156,7 +156,7 @@ func (y *yamlEditor) setComponent(ent *scenefile.EntitySpec, name string, c *sce
 	case v.Kind == yamlsyntax.Scalar:
 		return y.setText(c, v, parent, flow, sch, props)
 	case v.Kind != yamlsyntax.Mapping:
-		return nil, fmt.Errorf("%s: %s is not a scalar or a mapping", c.ValuePos, name)
+		return nil, fmt.Errorf("%s: %s is not a scalar or a mapping", c.ValuePos(), name)
 	case sch.Single():
 		return y.setSingle(*p, flow, props)
 	case len(v.Content) == 0:
@@ -173,11 +173,11 @@ func (y *yamlEditor) setText(c *scenefile.ComponentSpec, v *yamlsyntax.Node, par
 		return nil, err
 	}
 	if s.style != styleNull && s.text != c.Text {
-		return nil, fmt.Errorf("%s: the value reads %q, the scene %q", c.ValuePos, s.text, c.Text)
+		return nil, fmt.Errorf("%s: the value reads %q, the scene %q", c.ValuePos(), s.text, c.Text)
 	}
 	ops, err := attrTextOps(s.text, sch, props)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %v", c.ValuePos, c.Name, err)
+		return nil, fmt.Errorf("%s: %s: %v", c.ValuePos(), c.Name, err)
 	}
 	if s.style == styleNull {
 		// Written even if empty: "" is the empty string.
