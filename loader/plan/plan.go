@@ -298,6 +298,7 @@ type compiler struct {
 	// bulk: a scene has many small entities.
 	nodes   []Node
 	patches []registry.NamedPatch
+	own     []registry.NamedPatch // a node's own components, while composed; reused
 	kids    []*Node
 }
 
@@ -468,20 +469,28 @@ func (c *compiler) node(e *scenefile.EntitySpec, parent *Node, index int) *Node 
 	if c.stop {
 		return n
 	}
-	var own []registry.NamedPatch // the components written on the entity itself
-	if len(e.Components) > 0 {
-		own = cutSlab(&c.patches, len(e.Components))
-	}
-	for _, comp := range e.Components {
-		if np, ok := c.component(comp); ok {
-			own = append(own, np)
-		}
-	}
 	var base []registry.NamedPatch
 	if len(e.Mixins) > 0 {
 		var err error
 		if base, err = c.mixinComps(e.Mixins); err != nil {
 			c.errs.add(e.MixinPos, "%v", err)
+		}
+	}
+	// The components written on the entity itself: the node's own if
+	// nothing is composed with them; over mixins, only read, copied into
+	// the composition (from a list reused from node to node).
+	var own []registry.NamedPatch
+	scratch := len(base) > 0 && e.Prefab() == ""
+	switch {
+	case len(e.Components) == 0:
+	case scratch:
+		own = c.own[:0]
+	default:
+		own = cutSlab(&c.patches, len(e.Components))
+	}
+	for _, comp := range e.Components {
+		if np, ok := c.component(comp); ok {
+			own = append(own, np)
 		}
 	}
 	var tmpl *Node
@@ -499,6 +508,9 @@ func (c *compiler) node(e *scenefile.EntitySpec, parent *Node, index int) *Node 
 		n.Comps = own
 	default:
 		n.Comps = overlayInto(cutSlab(&c.patches, len(base)+len(own)), base, own)
+	}
+	if scratch {
+		c.own = clearPatches(own) // copied: the children may reuse it
 	}
 	nk := len(e.Children)
 	if tmpl != nil {
@@ -609,6 +621,12 @@ func Overlay(base, own []registry.NamedPatch) []registry.NamedPatch {
 		return own
 	}
 	return overlayInto(make([]registry.NamedPatch, 0, len(base)+len(own)), base, own)
+}
+
+// clearPatches returns nps emptied, its patches let go.
+func clearPatches(nps []registry.NamedPatch) []registry.NamedPatch {
+	clear(nps)
+	return nps[:0]
 }
 
 // overlayInto is overlay appending to out, an empty slice with room for

@@ -373,15 +373,17 @@ func merge(doc *Document, parts []*Document) {
 // checkUnique reports duplicate entity ids, mixin ids, declarations and
 // scene settings. The later definition is reported, naming the first.
 func checkUnique(doc *Document, errs *errorSink) {
-	seen := make(map[string]Pos)
+	// Settings keep their record: a position is worked out from the
+	// file's line table, which only an error needs.
+	settings := make(map[string]*ComponentSpec)
 	for _, c := range doc.Systems {
-		if p, ok := seen[c.Name]; ok {
-			errs.add(c.Pos(), "duplicate scene setting %q (first at %s)", c.Name, p)
+		if first, ok := settings[c.Name]; ok {
+			errs.add(c.Pos(), "duplicate scene setting %q (first at %s)", c.Name, first.Pos())
 			continue
 		}
-		seen[c.Name] = c.Pos()
+		settings[c.Name] = c
 	}
-	clear(seen)
+	seen := make(map[string]Pos)
 	for _, d := range doc.Decls {
 		if p, ok := seen[d.Name]; ok {
 			errs.add(d.Pos, "duplicate component declaration %q (first at %s)", d.Name, p)
