@@ -191,6 +191,7 @@ type entityStore struct {
 	ents    []entInfo // by entity index
 	byID    map[string]ecs.Entity
 	members map[string][]ecs.Entity
+	slab    []classSlot // where the next entities' class lists are cut
 }
 
 // entInfo is the id and classes of the entity e; an entry whose e is not
@@ -272,10 +273,21 @@ func (st *entityStore) setClasses(e ecs.Entity, cs []string) {
 	if len(cs) == 0 {
 		return
 	}
-	slots := make([]classSlot, len(cs))
+	if len(st.slab) < len(cs) {
+		// Entities' class lists are cut from a shared block: a scene
+		// loads many entities with a class or two.
+		st.slab = make([]classSlot, max(256, len(cs)))
+	}
+	slots := st.slab[:len(cs):len(cs)]
+	st.slab = st.slab[len(cs):]
 	for k, c := range cs {
-		slots[k] = classSlot{c, len(st.members[c])}
-		st.members[c] = append(st.members[c], e)
+		ms := st.members[c]
+		if len(ms) == cap(ms) {
+			// Double, as the entity entries grow.
+			ms = append(make([]ecs.Entity, 0, max(2*cap(ms), 8)), ms...)
+		}
+		slots[k] = classSlot{c, len(ms)}
+		st.members[c] = append(ms, e)
 	}
 	st.slot(e).classes = slots
 }
