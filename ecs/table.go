@@ -94,7 +94,7 @@ func (t *table) has(id ID) bool {
 	return int(id) < len(t.colIndex) && t.colIndex[id] >= 0
 }
 
-// reserve makes room for n more rows.
+// reserve makes room for n more rows, doubling the capacity.
 func (t *table) reserve(n int) {
 	need := len(t.entities) + n
 	if need <= t.cap {
@@ -107,6 +107,11 @@ func (t *table) reserve(n int) {
 	for c < need {
 		c *= 2
 	}
+	t.grow(c)
+}
+
+// grow gives the table a capacity of c rows (c above its rows).
+func (t *table) grow(c int) {
 	for i := range t.cols {
 		col := &t.cols[i]
 		if col.size == 0 {

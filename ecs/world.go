@@ -80,6 +80,31 @@ func (w *World) Changes(id ID) uint64 {
 	return w.changes[id]
 }
 
+// Reserve makes room for n more entities with exactly the components
+// ids (storage for their values, and their records): adding them
+// afterwards grows no storage, where adding one at a time doubles it
+// as it fills. A loader that knows what it is about to create calls it
+// first; a guess that does not come true leaves room unused.
+func (w *World) Reserve(n int, ids ...ID) {
+	w.mutable("Reserve")
+	if n <= 0 {
+		return
+	}
+	for _, id := range ids {
+		w.checkID("Reserve", id)
+	}
+	if need := len(w.records) + n - len(w.free); need > cap(w.records) {
+		w.records = append(make([]record, 0, need), w.records...)
+		if w.h != nil && need > cap(w.h.links) {
+			w.h.links = append(make([]link, 0, need), w.h.links...)
+		}
+	}
+	t := w.tableFor(MaskOf(ids...))
+	if need := len(t.entities) + n; need > t.cap {
+		t.grow(need)
+	}
+}
+
 // tableFor returns the table for mask, creating it if needed.
 func (w *World) tableFor(mask Mask) *table {
 	k := mask.key()

@@ -1036,3 +1036,31 @@ func TestDefer(t *testing.T) {
 		t.Fatal("Defer not run at Close")
 	}
 }
+
+// TestReserve: after Reserve, making that many entities with those
+// components moves no storage: the table's columns and the records stay
+// where Reserve put them, sized for exactly that many.
+func TestReserve(t *testing.T) {
+	w := NewWorld()
+	w.EnableHierarchy()
+	pos, err := Register[[3]float64](w, "pos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vel, _ := Register[[3]float64](w, "vel")
+	w.NewEntity(pos.ID()) // another table, and an entity before
+	w.Reserve(1000, pos.ID(), vel.ID())
+	tb := w.tableFor(MaskOf(pos.ID(), vel.ID()))
+	base, records := tb.cols[0].base, &w.records[:1][0]
+	for range 1000 {
+		w.NewEntity(pos.ID(), vel.ID())
+	}
+	if tb.cap != 1000 || tb.cols[0].base != base || &w.records[0] != records || cap(w.records) != 1001 {
+		t.Errorf("after Reserve(1000) and 1,000 entities: table capacity %d, column moved %v, records moved %v (capacity %d)",
+			tb.cap, tb.cols[0].base != base, &w.records[0] != records, cap(w.records))
+	}
+	w.Reserve(0, pos.ID()) // nothing
+	if n := len(w.tables); n != 3 {
+		t.Errorf("%d tables, want 3 (empty, pos, pos+vel)", n)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -308,6 +309,7 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 		}
 	}
 	defer reg.SetContext(reg.SetContext(ctx))
+	reserveFor(pl, reg)
 	var errs scenefile.ErrorList
 	b := &builder{ctx: ctx, left: buildCheckEvery}
 	for _, n := range pl.Roots {
@@ -332,6 +334,78 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 		reg.Events().EmitLoaded(e) // A-Frame's loaded: the scene is built
 	}
 	return s, nil
+}
+
+// reserveAt is the number of entities of one set of components from
+// which the builder makes room for them first.
+const reserveAt = 256
+
+// reserveFor makes room in the World for the plan's entities, by the set
+// of components each will have (its own and those they depend on), for
+// each set that many share: the World then grows each table once, not
+// by doubling as it fills (half the storage a big scene allocates while
+// it loads).
+func reserveFor(pl *plan.Plan, reg *registry.Registry) {
+	if len(pl.Nodes) < reserveAt {
+		return
+	}
+	type group struct {
+		n      int
+		sample *plan.Node
+	}
+	groups := map[uint64]*group{}
+	seed := maphash.MakeSeed()
+	for _, n := range pl.Nodes {
+		// The sum of the names' hashes: the same for any order.
+		var k uint64
+		for _, np := range n.Comps {
+			k += maphash.String(seed, np.Name)
+		}
+		if g := groups[k]; g != nil {
+			g.n++
+		} else {
+			groups[k] = &group{1, n}
+		}
+	}
+	for _, g := range groups {
+		if g.n < reserveAt {
+			continue
+		}
+		if ids, ok := componentIDs(reg, g.sample.Comps); ok {
+			reg.World().Reserve(g.n, ids...)
+		}
+	}
+}
+
+// componentIDs returns the ids of the components nps names and of those
+// they depend on, however deep; false if one is unknown.
+func componentIDs(reg *registry.Registry, nps []registry.NamedPatch) ([]ecs.ID, bool) {
+	var ids []ecs.ID
+	seen := map[string]bool{}
+	var add func(name string) bool
+	add = func(name string) bool {
+		if seen[name] {
+			return true
+		}
+		seen[name] = true
+		c, id, err := reg.Lookup(name)
+		if err != nil {
+			return false
+		}
+		ids = append(ids, id)
+		for _, d := range c.Dependencies {
+			if !add(d) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, np := range nps {
+		if !add(np.Name) {
+			return nil, false
+		}
+	}
+	return ids, true
 }
 
 // spawnErrors turns the errors spawners reported while a scene was built
