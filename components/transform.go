@@ -213,7 +213,7 @@ func (t *Transforms) grow(idx uint32) {
 	if int(idx) < len(t.flags) {
 		return
 	}
-	n := max(int(idx)+1, 2*len(t.flags), 64)
+	n := max(int(idx)+1, 2*len(t.flags), 64, t.w.Cap()) // Cap: room a load made
 	t.flags = append(t.flags, make([]uint8, n-len(t.flags))...)
 	t.parent = append(t.parent, make([]uint32, n-len(t.parent))...)
 	t.kids = append(t.kids, make([]uint32, n-len(t.kids))...)

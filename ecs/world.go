@@ -19,6 +19,8 @@ import (
 type World struct {
 	tag     uint64
 	records []record
+	// promised is the room Reserve made for entities not made yet.
+	promised int
 	free    []uint32
 	alive   int
 
@@ -93,7 +95,8 @@ func (w *World) Reserve(n int, ids ...ID) {
 	for _, id := range ids {
 		w.checkID("Reserve", id)
 	}
-	if need := len(w.records) + n - len(w.free); need > cap(w.records) {
+	w.promised += n // room for entities made by earlier calls counts too
+	if need := len(w.records) + w.promised - len(w.free); need > cap(w.records) {
 		w.records = append(make([]record, 0, need), w.records...)
 		if w.h != nil && need > cap(w.h.links) {
 			w.h.links = append(make([]link, 0, need), w.h.links...)
@@ -104,6 +107,11 @@ func (w *World) Reserve(n int, ids ...ID) {
 		t.grow(need)
 	}
 }
+
+// Cap returns the number of entity slots the World has room for before
+// its records grow (see Reserve): a size for arrays kept beside the
+// World, indexed by entity index, to grow to at once.
+func (w *World) Cap() int { return cap(w.records) }
 
 // tableFor returns the table for mask, creating it if needed.
 func (w *World) tableFor(mask Mask) *table {
@@ -200,6 +208,9 @@ func (w *World) Alive(e Entity) bool { return w.rec(e) != nil }
 // alloc takes a free entity slot and returns its handle.
 func (w *World) alloc() Entity {
 	w.mutable("creating an entity")
+	if w.promised > 0 {
+		w.promised--
+	}
 	if n := len(w.free); n > 0 {
 		idx := w.free[n-1]
 		w.free = w.free[:n-1]

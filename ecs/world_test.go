@@ -1050,12 +1050,16 @@ func TestReserve(t *testing.T) {
 	vel, _ := Register[[3]float64](w, "vel")
 	w.NewEntity(pos.ID()) // another table, and an entity before
 	w.Reserve(1000, pos.ID(), vel.ID())
+	w.Reserve(500, pos.ID()) // the room for records adds up
 	tb := w.tableFor(MaskOf(pos.ID(), vel.ID()))
 	base, records := tb.cols[0].base, &w.records[:1][0]
 	for range 1000 {
 		w.NewEntity(pos.ID(), vel.ID())
 	}
-	if tb.cap != 1000 || tb.cols[0].base != base || &w.records[0] != records || cap(w.records) != 1001 {
+	for range 500 {
+		w.NewEntity(pos.ID())
+	}
+	if tb.cap != 1000 || tb.cols[0].base != base || &w.records[0] != records || cap(w.records) != 1501 {
 		t.Errorf("after Reserve(1000) and 1,000 entities: table capacity %d, column moved %v, records moved %v (capacity %d)",
 			tb.cap, tb.cols[0].base != base, &w.records[0] != records, cap(w.records))
 	}

@@ -30,6 +30,7 @@ type selEngine struct {
 // observer that forgets a destroyed entity's id and classes.
 func newSelectorEngine(r *Registry) *selEngine {
 	e := &selEngine{r: r, store: newEntityStore()}
+	e.store.room = r.w.Cap
 	st := e.store
 	r.w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, ent ecs.Entity, _ ecs.ID) {
 		st.forget(ent)
@@ -192,6 +193,7 @@ type entityStore struct {
 	byID    map[string]ecs.Entity
 	members map[string][]ecs.Entity
 	slab    []classSlot // where the next entities' class lists are cut
+	room    func() int  // the World's room for entities (World.Cap), or nil
 }
 
 // entInfo is the id and classes of the entity e; an entry whose e is not
@@ -231,7 +233,11 @@ func (st *entityStore) slot(e ecs.Entity) *entInfo {
 		// Grow by doubling (append grows a large slice by a quarter,
 		// which allocates five times the final size over a big load).
 		if i >= cap(st.ents) {
-			st.ents = append(make([]entInfo, 0, max(i+1, 2*cap(st.ents), 64)), st.ents...)
+			c := max(i+1, 2*cap(st.ents), 64)
+			if st.room != nil {
+				c = max(c, st.room()) // the World made room for a load
+			}
+			st.ents = append(make([]entInfo, 0, c), st.ents...)
 		}
 		st.ents = st.ents[:i+1]
 		clear(st.ents[n:])
