@@ -21,8 +21,8 @@ type World struct {
 	records []record
 	// promised is the room Reserve made for entities not made yet.
 	promised int
-	free    []uint32
-	alive   int
+	free     []uint32
+	alive    int
 
 	comps  []compInfo
 	byName map[string]ID
