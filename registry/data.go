@@ -99,6 +99,27 @@ func (c *Component) newValue() unsafe.Pointer {
 	return p
 }
 
+// addValue returns the value of component c, of ecs component id (an
+// instance of a multiple component has its own), to add to one entity,
+// its defaults set: SetMany's, which the World copies into its column
+// before any hook runs, so that one value per id serves every entity a
+// load makes (a new one for each was most of what building allocated
+// beside the columns).
+func (r *Registry) addValue(c *Component, id ecs.ID) unsafe.Pointer {
+	if int(id) >= len(r.adding) {
+		r.adding = append(r.adding, make([]unsafe.Pointer, int(id)+1-len(r.adding))...)
+	}
+	p := r.adding[id]
+	if p == nil {
+		p = reflect.New(c.Schema.StructType()).UnsafePointer()
+		r.adding[id] = p
+	}
+	for i := range c.Schema.Props {
+		c.access[i].set(p, cloneValue(c.Schema.Props[i].Default))
+	}
+	return p
+}
+
 // copyValue copies a component value with the write barriers pointers in
 // it need.
 func (c *Component) copyValue(dst, src unsafe.Pointer) {

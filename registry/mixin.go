@@ -326,7 +326,7 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 				return err
 			}
 		}
-		v := it.c.newValue()
+		v := r.addValue(it.c, it.id)
 		it.c.apply(v, it.patch)
 		b.ids = append(b.ids, it.id)
 		b.vals = append(b.vals, v)
@@ -395,7 +395,7 @@ func (b *adds) deps(c *Component, depth int) error {
 		}
 		if !b.scheduled(dc.ID) {
 			b.ids = append(b.ids, dc.ID)
-			b.vals = append(b.vals, dc.newValue())
+			b.vals = append(b.vals, b.r.addValue(dc, dc.ID))
 		}
 	}
 	return nil

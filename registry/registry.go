@@ -21,7 +21,8 @@ import (
 // components and systems. A program may hold several Registries, one per
 // World; there is no package-level registry.
 type Registry struct {
-	addScratch addScratch // SetMany's lists, reused
+	addScratch addScratch       // SetMany's lists, reused
+	adding     []unsafe.Pointer // the values SetMany adds, by ecs id (see addValue)
 	// Seed is mixed into the random streams of built-ins that draw
 	// numbers (the spawner), so one scene can be run with several seeds.
 	// Zero keeps each spawner's own seed as it is.
