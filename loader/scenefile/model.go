@@ -197,9 +197,8 @@ type ComponentSpec struct {
 	Text string // the attribute string if Kind == ValueText
 	Map  []*KV  // property values in source order if Kind == ValueMap
 
-	src      *Source  // the file it was read from, to place errors in values
-	key, val span     // where the key (attribute name) and the value are written in it
-	at       *keyVals // the positions where no span gives them (see SetPos)
+	src      *Source // the file it was read from, to place errors in values
+	key, val span    // where the key (attribute name) and the value are written in it
 }
 
 // keyVals are the positions of a key and its value, kept where no span
@@ -207,49 +206,68 @@ type ComponentSpec struct {
 type keyVals struct{ key, val Pos }
 
 // Pos returns the position of the component's key or attribute name.
-func (c *ComponentSpec) Pos() Pos { return c.src.at(c.key, c.at, false) }
+func (c *ComponentSpec) Pos() Pos { return c.src.at(c.key, c, false) }
 
 // ValuePos returns the position of the component's value (inside the
 // quotes in XML).
-func (c *ComponentSpec) ValuePos() Pos { return c.src.at(c.val, c.at, true) }
+func (c *ComponentSpec) ValuePos() Pos { return c.src.at(c.val, c, true) }
 
 // SetPos sets the positions of the component's key and value, for a
 // component that was not read with its spans (built in memory, or read
 // by yaml.v3).
-func (c *ComponentSpec) SetPos(key, value Pos) { c.at = &keyVals{key, value} }
+func (c *ComponentSpec) SetPos(key, value Pos) { c.src = c.src.keep(c, key, value) }
 
 // KV is one property of a component value written as a mapping.
 type KV struct {
 	Key, Value string
 	Exact      bool // the value is exact (see ComponentSpec.Exact)
 
-	src      *Source  // the file it was read from
-	key, val span     // where the key and the value are written
-	at       *keyVals // the positions where no span gives them (see SetPos)
+	src      *Source // the file it was read from
+	key, val span    // where the key and the value are written
 }
 
 // Pos returns the position of the property's key.
-func (kv *KV) Pos() Pos { return kv.src.at(kv.key, kv.at, false) }
+func (kv *KV) Pos() Pos { return kv.src.at(kv.key, kv, false) }
 
 // ValuePos returns the position of the property's value.
-func (kv *KV) ValuePos() Pos { return kv.src.at(kv.val, kv.at, true) }
+func (kv *KV) ValuePos() Pos { return kv.src.at(kv.val, kv, true) }
 
 // SetPos sets the positions of the property's key and value, for one
 // that was not read with its spans.
-func (kv *KV) SetPos(key, value Pos) { kv.at = &keyVals{key, value} }
+func (kv *KV) SetPos(key, value Pos) { kv.src = kv.src.keep(kv, key, value) }
 
 // at returns the position sp starts at in the source, or else the one
-// kept in kv (its value's if val), or the zero Pos.
-func (s *Source) at(sp span, kv *keyVals, val bool) Pos {
+// kept for owner (its value's if val), or the zero Pos.
+func (s *Source) at(sp span, owner any, val bool) Pos {
 	switch {
-	case s != nil && sp.ok():
+	case s == nil:
+		return Pos{}
+	case sp.ok() && !s.detached:
 		return s.Pos(int(sp.off))
-	case kv == nil:
+	}
+	kv, ok := s.kept[owner]
+	switch {
+	case !ok:
 		return Pos{}
 	case val:
 		return kv.val
 	}
 	return kv.key
+}
+
+// keep records the positions of owner's key and value where no span
+// gives them (rare: records read by yaml.v3, or built in memory), in s
+// or, for a record of no file, in a detached source of its own; it
+// returns the source that keeps them.
+func (s *Source) keep(owner any, key, value Pos) *Source {
+	if s == nil {
+		s = &Source{detached: true}
+	}
+	if s.kept == nil {
+		s.kept = map[any]keyVals{}
+	}
+	s.kept[owner] = keyVals{key, value}
+	return s
 }
 
 // span is where a key or a value is written in its file: the bytes

@@ -15,14 +15,14 @@ func stripPos(doc *Document) {
 	doc.File, doc.Files, doc.Pos, doc.nEntities = "", nil, Pos{}, 0
 	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
-			c.at, c.src, c.key, c.val = nil, nil, span{}, span{}
+			c.src, c.key, c.val = nil, span{}, span{}
 			if c.Kind == ValueEmpty {
 				// YAML's `enemy:` is not exact, XML's enemy="" is: they
 				// differ for a string property only (its default, or "").
 				c.Exact = false
 			}
 			for _, kv := range c.Map {
-				kv.at, kv.src, kv.key, kv.val = nil, nil, span{}, span{}
+				kv.src, kv.key, kv.val = nil, span{}, span{}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/scenecs/scenecs/internal/regfile"
@@ -27,13 +28,16 @@ type Source struct {
 	data   []byte
 	format Format
 	idx    *lineIndex
+	once   sync.Once // builds idx: positions are asked for from any goroutine
+	// kept are positions of records no span places (see keep); detached
+	// marks the source of records that come from no file.
+	kept     map[any]keyVals
+	detached bool
 }
 
 // lines returns the source's line index.
 func (s *Source) lines() *lineIndex {
-	if s.idx == nil {
-		s.idx = newLineIndex(s.file, s.data)
-	}
+	s.once.Do(func() { s.idx = newLineIndex(s.file, s.data) })
 	return s.idx
 }
 
@@ -123,7 +127,12 @@ func offsetPos(p Pos, text string, off int) Pos {
 
 // Source returns the file c was read from (nil for a component built in
 // memory).
-func (c *ComponentSpec) Source() *Source { return c.src }
+func (c *ComponentSpec) Source() *Source {
+	if c.src != nil && c.src.detached {
+		return nil
+	}
+	return c.src
+}
 
 // TextAt returns the position of byte off of c.Text, as the file wrote
 // it (through quotes, escapes, folded lines, XML references), or, without
