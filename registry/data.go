@@ -153,7 +153,9 @@ func (c *Component) Values(p unsafe.Pointer) []any {
 // apply writes the patch's values into the value at p.
 func (c *Component) apply(p unsafe.Pointer, patch Patch) {
 	for _, pv := range patch {
-		c.access[pv.Index].set(p, pv.Value)
+		// A list is copied: patches are shared (by a mixin's entities,
+		// by the entities of a scene that repeat a value).
+		c.access[pv.Index].set(p, cloneValue(pv.Value))
 	}
 }
 

@@ -312,6 +312,7 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 	reserveFor(pl, reg)
 	var errs scenefile.ErrorList
 	b := &builder{ctx: ctx, left: buildCheckEvery}
+	s.Roots = make([]ecs.Entity, 0, len(pl.Roots))
 	for _, n := range pl.Roots {
 		if b.next() {
 			break

@@ -298,6 +298,7 @@ type compiler struct {
 	// bulk: a scene has many small entities.
 	nodes   []Node
 	patches []registry.NamedPatch
+	parsed  map[patchKey]registry.Patch // patches of attribute strings met (see maxParsed)
 	own     []registry.NamedPatch // a node's own components, while composed; reused
 	kids    []*Node
 }
@@ -735,6 +736,12 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 			name = rc.Name
 		}
 	}
+	key := patchKey{s, comp.Text, comp.Exact}
+	if comp.Kind == scenefile.ValueText && !comp.Axes {
+		if p, ok := c.parsed[key]; ok {
+			return registry.NamedPatch{Name: name, Patch: p}, true
+		}
+	}
 	patch, ok := c.parseValue(comp, s)
 	if ok && rc != nil && rc.HasCheck() {
 		if err := c.check(comp, rc, patch); err != nil {
@@ -742,8 +749,28 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 			return registry.NamedPatch{}, false
 		}
 	}
+	if ok && comp.Kind == scenefile.ValueText && !comp.Axes && len(c.parsed) < maxParsed {
+		if c.parsed == nil {
+			c.parsed = map[patchKey]registry.Patch{}
+		}
+		c.parsed[key] = patch
+	}
 	return registry.NamedPatch{Name: name, Patch: patch}, ok
 }
+
+// patchKey is what a component's attribute string parses to depends on:
+// its schema, its text, and whether the text is exact.
+type patchKey struct {
+	s     *registry.Schema
+	text  string
+	exact bool
+}
+
+// maxParsed bounds the attribute strings a compilation remembers the
+// patches of: the values many entities repeat ("1 1 1", "damage: 3") are
+// parsed once and their patch shared (a node's patches are read-only);
+// a scene of unique values stops adding once it is full.
+const maxParsed = 4096
 
 // check runs the component's Check hook (registry.Definition.Check) on a
 // value parsed from comp, with the scene's declared components known;

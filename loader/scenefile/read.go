@@ -404,24 +404,25 @@ func checkUnique(doc *Document, errs *errorSink) {
 	// Entities are many: the map keeps a pointer, not a position.
 	ids := make(map[string]*EntitySpec, doc.nEntities)
 	stack := make([]*EntitySpec, 0, 64)
-	for i := len(doc.Entities) - 1; i >= 0; i-- {
-		stack = append(stack, doc.Entities[i])
-	}
-	for len(stack) > 0 {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if e.ID != "" {
-			if first, ok := ids[e.ID]; ok {
-				errs.add(e.IDPos, "duplicate entity id %q (first at %s)", e.ID, first.IDPos)
-			} else {
-				ids[e.ID] = e
+	for _, root := range doc.Entities {
+		// A tree at a time, the stack holding its entities only.
+		stack = append(stack[:0], root)
+		for len(stack) > 0 {
+			e := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if e.ID != "" {
+				if first, ok := ids[e.ID]; ok {
+					errs.add(e.IDPos, "duplicate entity id %q (first at %s)", e.ID, first.IDPos)
+				} else {
+					ids[e.ID] = e
+				}
 			}
-		}
-		for i := len(e.Children) - 1; i >= 0; i-- {
-			stack = append(stack, e.Children[i])
-		}
-		for i := len(e.Parts()) - 1; i >= 0; i-- {
-			stack = append(stack, e.Parts()[i].Body.Children...)
+			for i := len(e.Children) - 1; i >= 0; i-- {
+				stack = append(stack, e.Children[i])
+			}
+			for i := len(e.Parts()) - 1; i >= 0; i-- {
+				stack = append(stack, e.Parts()[i].Body.Children...)
+			}
 		}
 	}
 }
