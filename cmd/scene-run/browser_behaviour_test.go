@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // browserBehaviourScene has one entity with each behaviour component: a
@@ -145,5 +146,36 @@ func TestBrowserBehaviourSave(t *testing.T) {
 	p.eval(`document.querySelector('#panel .comp[data-name="on__ping"] .err').textContent`, &msg)
 	if !strings.Contains(msg, `on__ping: invalid value "nte": expected the name of a component (did you mean "note"?)`) {
 		t.Errorf("the refusal shown: %q", msg)
+	}
+}
+
+// TestBrowserEventLogBatches: events that arrive together go on the page
+// together, in one change of the list (a scene can fire hundreds a
+// second), newest first, the list kept to its length (the scene's own
+// events may come in the same batch or the next).
+func TestBrowserEventLogBatches(t *testing.T) {
+	p := openPage(t, "run", "-inspect", "127.0.0.1:0", "scenes/asteroids.yaml")
+	var got struct {
+		Changes int
+		First   string
+		Items   int
+	}
+	var n int
+	p.eval(`(() => {
+		const list = document.querySelector('#events-list');
+		window.listChanges = 0;
+		new MutationObserver((rs) => { window.listChanges += rs.filter(r => [...r.addedNodes].some(li => li.dataset.name === 'burst')).length; }).observe(list, { childList: true });
+		for (let i = 0; i < 400; i++) inspector.events.add({ name: 'burst', entity: '#x', ref: 'x', time: i, detail: null });
+		return list.querySelectorAll('li[data-name="burst"]').length;
+	})()`, &n)
+	if n != 0 {
+		t.Errorf("%d events on the page at once, before the batch", n)
+	}
+	p.waitJS(`document.querySelector('#events-list li[data-name="burst"]')`)
+	time.Sleep(300 * time.Millisecond) // no second batch comes
+	p.eval(`({changes: window.listChanges, first: document.querySelector('#events-list li[data-name="burst"] time').textContent,
+		items: document.querySelector('#events-list').children.length})`, &got)
+	if got.Changes != 1 || got.First != "399.00s" || got.Items != 300 {
+		t.Errorf("400 events at once: %d changes of the list (want 1), newest %q, %d items (want 300)", got.Changes, got.First, got.Items)
 	}
 }

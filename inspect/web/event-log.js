@@ -6,6 +6,7 @@
 // selects its entity.
 
 const KEEP = 300; // events kept
+const BATCH = 200; // ms: events received meanwhile go on the page together
 
 export class EventLog {
   constructor(list, filter, store) {
@@ -13,6 +14,8 @@ export class EventLog {
     this.filter = filter;
     this.store = store;
     this.seen = 0; // events received (the browser tests read it)
+    this.pending = []; // received, not on the page yet (newest last)
+    this.timer = 0;
     list.addEventListener('click', (ev) => {
       const li = ev.target.closest('[data-ref]');
       if (li) store.select(li.dataset.ref);
@@ -32,9 +35,32 @@ export class EventLog {
     for (const li of this.list.children) li.hidden = ns !== null && !ns.has(li.dataset.name);
   }
 
-  /** An "entity-event" event. */
+  /**
+   * An "entity-event" event. Events are put on the page in batches, a
+   * few times a second: a scene can fire hundreds a second (cubes
+   * landing), and a change of the list for each one kept the page busy
+   * laying itself out again.
+   */
   add(ev) {
     this.seen++;
+    this.pending.push(ev);
+    if (this.pending.length > KEEP) this.pending.splice(0, this.pending.length - KEEP);
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), BATCH);
+  }
+
+  /** Put the events received since the last batch on the page. */
+  flush() {
+    this.timer = 0;
+    const ns = this.names();
+    const batch = document.createDocumentFragment();
+    for (let i = this.pending.length - 1; i >= 0; i--) batch.append(this.item(this.pending[i], ns));
+    this.pending = [];
+    this.list.prepend(batch);
+    while (this.list.children.length > KEEP) this.list.lastChild.remove();
+  }
+
+  /** The list item of one event, hidden if the filter leaves it out. */
+  item(ev, ns) {
     const li = document.createElement('li');
     li.dataset.name = ev.name;
     li.dataset.ref = ev.ref;
@@ -59,9 +85,7 @@ export class EventLog {
       s.textContent = `(+${ev.skipped} not shown)`;
       li.append(s);
     }
-    const ns = this.names();
     li.hidden = ns !== null && !ns.has(ev.name);
-    this.list.prepend(li);
-    while (this.list.children.length > KEEP) this.list.lastChild.remove();
+    return li;
   }
 }
