@@ -17,8 +17,7 @@ func (r *Registry) fixedLoopTick(dt float64) error {
 	}
 	r.inTick = true
 	defer r.endTick()
-	r.time += dt
-	r.delta = dt
+	r.advance(dt)
 	for i := range phaseNames {
 		ps := &s.phases[i]
 		if ps.step == 0 {

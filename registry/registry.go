@@ -63,6 +63,11 @@ type Registry struct {
 	inTick    bool
 	time      float64
 	delta     float64
+	// The scene time is counted as ticks of a step since a base (base +
+	// ticks·step, rebased when the step changes), so that 30 ticks at 60
+	// Hz are 0.5 s exactly, as the animations count, and a World resumed
+	// from its Clock goes on with the very same numbers.
+	timeBase, timeTicks, timeStep float64
 
 	// The document-order index the selectors compiled against the
 	// Registry share: embedded so that *Registry implements

@@ -1,7 +1,9 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -342,6 +344,74 @@ func (s *Schedule) Alpha(phase string) float64 {
 		return 0
 	}
 	return s.phases[i].acc / s.phases[i].step
+}
+
+// Clock is a Registry's scene time with the clocks of its fixed-step
+// phases: what a World resumed elsewhere (a room from its snapshot) needs
+// to go on where it was, so that expressions reading time and the fixed
+// steps continue rather than start over, with the same numbers.
+type Clock struct {
+	// Time is the scene time in seconds (Registry.Time): Base + Ticks ×
+	// Step, as it is counted.
+	Time  float64 `json:"time"`
+	Base  float64 `json:"base,omitempty"`
+	Ticks float64 `json:"ticks,omitempty"`
+	Step  float64 `json:"step,omitempty"`
+	// Fixed holds, by phase, a fixed-step phase's clock (its steps times
+	// its step) and the time it accumulated not stepped yet.
+	Fixed map[string][2]float64 `json:"fixed,omitempty"`
+}
+
+// advance moves the scene time on by a tick of dt seconds.
+func (r *Registry) advance(dt float64) {
+	if dt != r.timeStep {
+		r.timeBase += r.timeTicks * r.timeStep
+		r.timeTicks, r.timeStep = 0, dt
+	}
+	r.timeTicks++
+	r.time = r.timeBase + r.timeTicks*r.timeStep
+	r.delta = dt
+}
+
+// Clock returns the scene time and the fixed-step phases' clocks.
+func (s *Schedule) Clock() Clock {
+	r := s.r
+	c := Clock{Time: r.time, Base: r.timeBase, Ticks: r.timeTicks, Step: r.timeStep}
+	for i, ps := range s.phases {
+		if ps.step != 0 {
+			if c.Fixed == nil {
+				c.Fixed = map[string][2]float64{}
+			}
+			c.Fixed[phaseNames[i]] = [2]float64{ps.time, ps.acc}
+		}
+	}
+	return c
+}
+
+// SetClock sets the scene time and the fixed-step phases' clocks, as
+// Clock returned them (a Clock of a Time alone counts on from it; a
+// phase c does not name starts its clock at c.Time with nothing
+// accumulated). Not during a tick.
+func (s *Schedule) SetClock(c Clock) error {
+	if s.r.inTick {
+		return errors.New("registry: SetClock during a tick")
+	}
+	if math.IsNaN(c.Time) || math.IsInf(c.Time, 0) {
+		return fmt.Errorf("registry: SetClock: the time %v is not a finite number of seconds", c.Time)
+	}
+	r := s.r
+	r.time, r.timeBase, r.timeTicks, r.timeStep = c.Time, c.Time, 0, 0
+	if c.Step != 0 && c.Base+c.Ticks*c.Step == c.Time {
+		r.timeBase, r.timeTicks, r.timeStep = c.Base, c.Ticks, c.Step
+	}
+	for i := range s.phases {
+		ps := &s.phases[i]
+		ps.time, ps.acc = c.Time, 0
+		if f, ok := c.Fixed[phaseNames[i]]; ok {
+			ps.time, ps.acc = f[0], max(f[1], 0)
+		}
+	}
+	return nil
 }
 
 // addSystem puts a registered system in the schedule.

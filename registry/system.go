@@ -406,8 +406,7 @@ func (r *Registry) Tick(dt float64) error {
 	if serr := r.sched.prepare(); serr != nil {
 		return errors.Join(err, serr, r.TakeErrors())
 	}
-	r.time += dt
-	r.delta = dt
+	r.advance(dt)
 	r.sched.run(dt)
 	return errors.Join(err, r.TakeErrors())
 }

@@ -41,7 +41,6 @@ type Room struct {
 
 	tick     atomic.Int64 // ticks run, counting those before a snapshot it resumed from
 	entities atomic.Int64
-	time0    float64 // the scene time of the snapshot resumed from
 	header   []byte  // the scene's mixins and prefabs, which snapshots carry (sceneHeader)
 	lastDump int     // the size of the last snapshot's dump
 	onTick   func(*Room, *registry.Registry)

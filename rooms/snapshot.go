@@ -23,6 +23,10 @@ type Snapshot struct {
 	// time in seconds.
 	Tick int64   `json:"tick"`
 	Time float64 `json:"time"`
+	// Clock is the scene time with the fixed-step phases' clocks, which
+	// the resumed room goes on from (nil in a snapshot of an older
+	// version: the scene time alone).
+	Clock *registry.Clock `json:"clock,omitempty"`
 	// Dump is the World as a JSON dump (loader.WriteJSON).
 	Dump []byte `json:"dump"`
 	// Header is what the dump does not hold of the scene the room was
@@ -58,7 +62,7 @@ func (r *Room) capture() (*Snapshot, error) {
 	}
 	r.lastDump = buf.Len()
 	s := &Snapshot{ID: r.id, Scene: r.scene, Hz: r.hz, Seed: r.seed, Tick: r.tick.Load(),
-		Time: r.time0 + r.reg.Time(), Dump: buf.Bytes(), Header: r.header, Taken: time.Now()}
+		Time: r.reg.Time(), Clock: ptr(r.reg.Schedule().Clock()), Dump: buf.Bytes(), Header: r.header, Taken: time.Now()}
 	es, err := r.reg.QueryAll("[spawner]")
 	if err != nil {
 		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
@@ -92,7 +96,13 @@ func sceneHeader(doc *loader.Document) ([]byte, error) {
 // count and its spawners' running states.
 func (r *Room) restore(s *Snapshot) error {
 	r.tick.Store(s.Tick)
-	r.time0 = s.Time
+	c := s.Clock
+	if c == nil {
+		c = &registry.Clock{Time: s.Time} // a snapshot of before the clock
+	}
+	if err := r.reg.Schedule().SetClock(*c); err != nil {
+		return fmt.Errorf("resuming: %w", err)
+	}
 	if len(s.Spawners) == 0 {
 		return nil
 	}
@@ -109,3 +119,6 @@ func (r *Room) restore(s *Snapshot) error {
 	}
 	return nil
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -33,7 +33,7 @@ func registerBehaviour(reg *registry.Registry, b *Builtins) error {
 		Phase:  registry.PhaseUpdate,
 		Access: &registry.Access{Writes: []string{"*"}, Exclusive: true},
 		Tick: func(s *registry.SystemContext, _ *struct{}) {
-			b.clock.tick(s.Delta)
+			b.clock.t, b.clock.dt = s.Time, s.Delta
 			ts.step(s.Delta)
 			a.flush()
 			es.step()
@@ -46,19 +46,11 @@ func registerBehaviour(reg *registry.Registry, b *Builtins) error {
 	return err
 }
 
-// sceneClock is the scene time as expressions read it: ticks times the
-// step (base + n·dt, rebased when the step changes), so that 30 ticks at
-// 60 Hz are 0.5 s exactly, as the animations count.
-type sceneClock struct{ base, n, dt float64 }
-
-// tick counts a tick of dt seconds.
-func (c *sceneClock) tick(dt float64) {
-	if dt != c.dt {
-		c.base += c.n * c.dt
-		c.n, c.dt = 0, dt
-	}
-	c.n++
-}
+// sceneClock is the scene time as expressions read it, the Registry's
+// (ticks times the step, so that 30 ticks at 60 Hz are 0.5 s exactly, as
+// the animations count, and a World resumed from its registry.Clock goes
+// on with the same numbers), and the step of the tick.
+type sceneClock struct{ t, dt float64 }
 
 // now returns the scene time in seconds.
-func (c *sceneClock) now() float64 { return c.base + c.n*c.dt }
+func (c *sceneClock) now() float64 { return c.t }

@@ -36,7 +36,7 @@ func (bs *Bindings) Batches() (batches, loose, first int) {
 }
 
 // TickClock counts a tick of the scene clock; Now reads it.
-func (b *Builtins) TickClock(dt float64) { b.clock.tick(dt) }
+func (b *Builtins) TickClock(dt float64) { b.clock.t += dt; b.clock.dt = dt }
 func (b *Builtins) Now() float64         { return b.clock.now() }
 
 // ReportMoves makes the runtimes report their column writes to moved and
