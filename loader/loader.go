@@ -44,6 +44,13 @@ func CheckFile(reg *registry.Registry, file string, opt Options) (*Plan, error) 
 	return live.CheckFile(reg, file, opt)
 }
 
+// PlanCache keeps compiled plans for loads of the same files: see
+// [live.PlanCache] and [Options].Plans.
+type PlanCache = live.PlanCache
+
+// NewPlanCache returns an empty [PlanCache].
+func NewPlanCache() *PlanCache { return live.NewPlanCache() }
+
 // Build builds a compiled scene into reg's World: see [live.Build].
 func Build(p *Plan, reg *registry.Registry) (*Scene, error) { return live.Build(p, reg) }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -48,6 +49,7 @@ type HostOptions struct {
 // any goroutine.
 type Host struct {
 	opt    HostOptions
+	plans  *loader.PlanCache // rooms of one scene share its plan
 	mu     sync.Mutex
 	rooms  map[string]*Room
 	closed bool
@@ -56,7 +58,7 @@ type Host struct {
 
 // NewHost returns a Host with no rooms.
 func NewHost(opt HostOptions) *Host {
-	return &Host{opt: opt, rooms: map[string]*Room{}}
+	return &Host{opt: opt, plans: loader.NewPlanCache(), rooms: map[string]*Room{}}
 }
 
 // Create loads spec's scene into a new room and starts ticking it. The
@@ -70,7 +72,7 @@ func (h *Host) Create(ctx context.Context, spec Spec) (*Room, error) {
 	if err := h.reserve(spec.ID); err != nil {
 		return nil, err
 	}
-	r, err := newRoom(ctx, spec, &h.opt)
+	r, err := newRoom(ctx, spec, &h.opt, h.plans)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err == nil && h.closed {

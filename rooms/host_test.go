@@ -221,3 +221,44 @@ func TestStopIsDone(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomsSharePlan: rooms made from the same scene files share one
+// compiled plan (the host compiles the scene once), each building its
+// own World from it, and a room of other bytes gets a plan of its own.
+// Rooms made at once from several goroutines share it too (run with
+// -race). Every other test of rooms runs rooms built so.
+func TestRoomsSharePlan(t *testing.T) {
+	h := NewHost(HostOptions{})
+	defer h.Close()
+	var rs []*Room
+	for i := range 5 {
+		r, err := h.Create(context.Background(), rainSpec(fmt.Sprintf("r%d", i), 100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	if got := h.plans.Hits(); got != 4 {
+		t.Errorf("5 rooms of one scene: the plan was taken from the cache %d times, want 4", got)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := h.Create(context.Background(), rainSpec(fmt.Sprintf("c%d", i), 100)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := h.plans.Hits(); got != 12 {
+		t.Errorf("8 more rooms at once: %d hits in all, want 12", got)
+	}
+	if _, err := h.Create(context.Background(), Spec{ID: "other", Data: []byte(clockScene), File: "clock.yaml", Hz: 60}); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.plans.Hits(); got != 12 {
+		t.Errorf("a room of another scene took a cached plan (%d hits)", got)
+	}
+}

@@ -41,8 +41,8 @@ type Room struct {
 
 	tick     atomic.Int64 // ticks run, counting those before a snapshot it resumed from
 	entities atomic.Int64
-	header   []byte  // the scene's mixins and prefabs, which snapshots carry (sceneHeader)
-	lastDump int     // the size of the last snapshot's dump
+	header   []byte // the scene's mixins and prefabs, which snapshots carry (sceneHeader)
+	lastDump int    // the size of the last snapshot's dump
 	onTick   func(*Room, *registry.Registry)
 }
 
@@ -87,7 +87,7 @@ func (r *Room) Err() error {
 }
 
 // newRoom loads spec's scene into a fresh Registry. It starts nothing.
-func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
+func newRoom(ctx context.Context, spec Spec, opt *HostOptions, plans *loader.PlanCache) (*Room, error) {
 	reg := registry.New(ecs.NewWorld())
 	reg.Seed = uint64(spec.Seed)
 	b, err := components.Register(reg)
@@ -99,7 +99,7 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions) (*Room, error) {
 			return nil, fmt.Errorf("room %s: registering components: %w", spec.ID, err)
 		}
 	}
-	lopt := loader.Options{Context: ctx, Builtins: components.Names()}
+	lopt := loader.Options{Context: ctx, Builtins: components.Names(), Plans: plans}
 	var scene *loader.Scene
 	switch {
 	case spec.Snapshot != nil:

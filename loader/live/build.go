@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader/plan"
@@ -99,6 +100,67 @@ type Options struct {
 	// program must register them, rather than one unknown name per use.
 	// Nil skips that check.
 	Builtins []string
+	// Plans, if not nil, keeps the plans Load and LoadBytes compile, by
+	// the bytes of the files read (scenefile.Document.Digest), and gives
+	// them to later loads of the same bytes: many Worlds of one scene
+	// (rooms) share one plan, which holds no runtime state, and skip
+	// compiling it. Share a PlanCache only among Registries that register
+	// the same components.
+	Plans *PlanCache
+}
+
+// PlanCache keeps compiled plans for loads of the same files (see
+// Options.Plans). It is safe for concurrent use.
+type PlanCache struct {
+	mu    sync.Mutex
+	plans map[[32]byte]*plan.Plan
+	hits  int
+}
+
+// planCacheSize bounds the plans a PlanCache keeps: past it, one is
+// dropped for each added.
+const planCacheSize = 64
+
+// NewPlanCache returns an empty PlanCache.
+func NewPlanCache() *PlanCache { return &PlanCache{plans: map[[32]byte]*plan.Plan{}} }
+
+// Hits returns how many loads took a plan from the cache.
+func (c *PlanCache) Hits() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits
+}
+
+// compile returns doc's plan against reg: from c if a load of the same
+// bytes compiled it, else compiled (and kept, if c is not nil).
+func (c *PlanCache) compile(doc *scenefile.Document, reg *registry.Registry, opt plan.Options) (*plan.Plan, error) {
+	key, ok := doc.Digest()
+	if c == nil || !ok {
+		return plan.Compile(doc, reg, opt)
+	}
+	c.mu.Lock()
+	pl := c.plans[key]
+	if pl != nil {
+		c.hits++
+	}
+	c.mu.Unlock()
+	if pl != nil {
+		return pl, nil
+	}
+	pl, err := plan.Compile(doc, reg, opt)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.plans) >= planCacheSize {
+		for k := range c.plans {
+			delete(c.plans, k)
+			break
+		}
+	}
+	c.plans[key] = pl
+	return pl, nil
 }
 
 // ctx returns the options' context, or the background context.
@@ -134,7 +196,7 @@ func Load(reg *registry.Registry, fsys fs.FS, name string, opt Options) (*Scene,
 	if err != nil {
 		return nil, alsoCompile(ctx, doc, reg, opt.Builtins, err)
 	}
-	pl, err := plan.Compile(doc, reg, plan.Options{Context: ctx, Builtins: opt.Builtins})
+	pl, err := opt.Plans.compile(doc, reg, plan.Options{Context: ctx, Builtins: opt.Builtins})
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +316,7 @@ func LoadBytes(reg *registry.Registry, name string, data []byte, opt Options) (*
 	if len(doc.Includes) > 0 {
 		return nil, scenefile.ErrorList{{Pos: doc.Includes[0].Pos, Msg: "include is not available for a scene read from memory"}}
 	}
-	pl, err := plan.Compile(doc, reg, plan.Options{Context: ctx, Builtins: opt.Builtins})
+	pl, err := opt.Plans.compile(doc, reg, plan.Options{Context: ctx, Builtins: opt.Builtins})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,10 @@
 package scenefile
 
-import "math"
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"math"
+)
 
 // The scene model: what the readers produce and Compile consumes. The
 // readers check syntax and structure only: which keys and elements
@@ -62,8 +66,35 @@ type Document struct {
 	// once, at its first place.
 	Computed []*ComponentSpec
 
-	nEntities int    // entities in the tree, including children
-	lim       Limits // the limits it was read with, which bound its compilation too (zero: defaults)
+	nEntities int      // entities in the tree, including children
+	lim       Limits   // the limits it was read with, which bound its compilation too (zero: defaults)
+	read      [][]byte // the bytes of Files as read (of the file alone from memory)
+}
+
+// Digest returns the SHA-256 of what the document was read from: the
+// names of its files and their bytes, in the order read; ok is false for
+// a Document built in memory. Two reads of the same files give the same
+// digest: a cache of compiled plans keys them by it.
+func (d *Document) Digest() (sum [32]byte, ok bool) {
+	if len(d.read) == 0 {
+		return sum, false
+	}
+	h := sha256.New()
+	for i, b := range d.read {
+		name := d.File
+		if i < len(d.Files) {
+			name = d.Files[i]
+		}
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(name)))
+		h.Write(n[:])
+		h.Write([]byte(name))
+		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, true
 }
 
 // Limits returns the limits the document was read with, which bound its

@@ -134,6 +134,7 @@ func ReadContext(ctx context.Context, file string, data []byte, lim Limits) (*Do
 	}
 	if doc != nil {
 		doc.lim = lim
+		doc.read = [][]byte{data}
 		checkUnique(doc, errs)
 	}
 	return finish(doc, errs)
@@ -201,6 +202,7 @@ func ReadFileContext(ctx context.Context, fsys fs.FS, name string, lim Limits) (
 	}
 	if doc != nil {
 		doc.Files = l.files
+		doc.read = l.read
 		doc.lim = lim
 		checkUnique(doc, l.errs)
 	}
@@ -215,7 +217,8 @@ type includer struct {
 	loaded   map[string]bool // files loaded or being loaded
 	stack    []string        // files being loaded, for cycle messages
 	files    []string
-	bytes    int64 // bytes read so far
+	read     [][]byte // the bytes of files, as read
+	bytes    int64    // bytes read so far
 	includes int   // include directives followed so far
 	entities int   // entities read so far
 }
@@ -230,6 +233,7 @@ func (l *includer) load(name string, at Pos) *Document {
 		l.errs.add(at, "%v", err)
 		return nil
 	}
+	l.read = append(l.read, data)
 	lim := l.lim
 	lim.usedEntities = l.entities
 	doc := readOne(name, data, lim, l.errs)
