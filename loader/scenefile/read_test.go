@@ -12,7 +12,7 @@ import (
 // stripPos zeroes every position, file name and source in doc, so that documents
 // read from different spellings can be compared.
 func stripPos(doc *Document) {
-	doc.File, doc.Files, doc.Pos, doc.nEntities = "", nil, Pos{}, 0
+	doc.File, doc.Files, doc.Pos, doc.nEntities, doc.read = "", nil, Pos{}, 0, nil
 	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
 			c.src, c.key, c.val = nil, span{}, span{}
