@@ -323,3 +323,40 @@ func TestReadFileErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestDigest: a document's digest is that of the files it was read from,
+// its includes too: the same bytes give the same digest, a change in an
+// included file another; a Document built in memory has none.
+func TestDigest(t *testing.T) {
+	fsys := fstest.MapFS{
+		"main.yaml":  {Data: []byte("include: part.yaml\nentities:\n  - id: a\n")},
+		"part.yaml":  {Data: []byte("entities:\n  - id: b\n")},
+		"other.yaml": {Data: []byte("entities:\n  - id: b\n")},
+	}
+	digest := func() [32]byte {
+		doc, err := ReadFile(fsys, "main.yaml", Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, ok := doc.Digest()
+		if !ok {
+			t.Fatal("a document read from files has no digest")
+		}
+		return d
+	}
+	a, b := digest(), digest()
+	fsys["part.yaml"] = &fstest.MapFile{Data: []byte("entities:\n  - id: c\n")}
+	if c := digest(); a != b || c == a {
+		t.Errorf("digests: the same files %x %x, an include changed %x", a[:4], b[:4], c[:4])
+	}
+	mem, err := Read("x.yaml", []byte("entities:\n  - id: b\n"), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := mem.Digest(); !ok || d == a {
+		t.Errorf("a document read from memory: digest %x %v", d[:4], ok)
+	}
+	if _, ok := (&Document{}).Digest(); ok {
+		t.Error("a Document built in memory has a digest")
+	}
+}
