@@ -162,6 +162,17 @@ func Compile(doc *Document, reg *registry.Registry) (*Plan, error) {
 // ExportOptions choose what [Export] writes: [export.Options].
 type ExportOptions = export.Options
 
+// JSONCapture is [WriteJSON] in steps: the values copied on the World's
+// goroutine, the dump written from the copy on any goroutine; see
+// [export.JSONCapture].
+type JSONCapture = export.JSONCapture
+
+// NewJSONCapture starts a capture of the dump [WriteJSON] would write:
+// see [export.NewJSONCapture].
+func NewJSONCapture(reg *registry.Registry, opt ExportOptions) *JSONCapture {
+	return export.NewJSONCapture(reg, opt)
+}
+
 // Export writes a World's state as a Document: see [export.Export].
 func Export(reg *registry.Registry, opt ExportOptions) *Document { return export.Export(reg, opt) }
 

@@ -41,8 +41,8 @@ type Room struct {
 
 	tick     atomic.Int64 // ticks run, counting those before a snapshot it resumed from
 	entities atomic.Int64
-	header   []byte // the scene's mixins and prefabs, which snapshots carry (sceneHeader)
-	lastDump int    // the size of the last snapshot's dump
+	header   []byte       // the scene's mixins and prefabs, which snapshots carry (sceneHeader)
+	lastDump atomic.Int64 // the size of the last snapshot's dump
 	onTick   func(*Room, *registry.Registry)
 }
 

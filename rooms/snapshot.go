@@ -41,31 +41,41 @@ type Snapshot struct {
 	Taken time.Time `json:"taken"`
 }
 
-// Snapshot takes a snapshot of the room, between two ticks: the room
-// does not tick while its World is written.
+// Snapshot takes a snapshot of the room as it is between two ticks. The
+// room's goroutine only copies the World's values (a capture: a few
+// milliseconds for 10,000 entities); the dump is written from the copy
+// on the caller's goroutine while the room ticks on.
 func (r *Room) Snapshot(ctx context.Context) (*Snapshot, error) {
 	var s *Snapshot
+	var c *loader.JSONCapture
 	err := r.Do(ctx, func(reg *registry.Registry) error {
 		var err error
-		s, err = r.capture()
+		s, c, err = r.capture()
 		return err
 	})
-	return s, err
-}
-
-// capture takes the snapshot on the room's goroutine.
-func (r *Room) capture() (*Snapshot, error) {
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
-	buf.Grow(r.lastDump)
-	if err := loader.WriteJSON(&buf, r.reg, loader.ExportOptions{}); err != nil {
+	buf.Grow(int(r.lastDump.Load()))
+	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
 	}
-	r.lastDump = buf.Len()
+	r.lastDump.Store(int64(buf.Len()))
+	s.Dump = buf.Bytes()
+	return s, nil
+}
+
+// capture takes the snapshot on the room's goroutine, all but its dump,
+// whose values it copies.
+func (r *Room) capture() (*Snapshot, *loader.JSONCapture, error) {
+	c := loader.NewJSONCapture(r.reg, loader.ExportOptions{})
+	c.Capture(time.Time{}) // all of it, between two ticks
 	s := &Snapshot{ID: r.id, Scene: r.scene, Hz: r.hz, Seed: r.seed, Tick: r.tick.Load(),
-		Time: r.reg.Time(), Clock: ptr(r.reg.Schedule().Clock()), Dump: buf.Bytes(), Header: r.header, Taken: time.Now()}
+		Time: r.reg.Time(), Clock: ptr(r.reg.Schedule().Clock()), Header: r.header, Taken: time.Now()}
 	es, err := r.reg.QueryAll("[spawner]")
 	if err != nil {
-		return nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
+		return nil, nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
 	}
 	for i, p := range loader.EntityPaths(r.reg, es) {
 		if st, ok := r.b.SpawnerState(es[i]); ok {
@@ -75,7 +85,7 @@ func (r *Room) capture() (*Snapshot, error) {
 			s.Spawners[p] = st
 		}
 	}
-	return s, nil
+	return s, c, nil
 }
 
 // sceneHeader returns the part of a scene a JSON dump does not hold, as

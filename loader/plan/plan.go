@@ -299,7 +299,7 @@ type compiler struct {
 	nodes   []Node
 	patches []registry.NamedPatch
 	parsed  map[patchKey]registry.Patch // patches of attribute strings met (see maxParsed)
-	own     []registry.NamedPatch // a node's own components, while composed; reused
+	own     []registry.NamedPatch       // a node's own components, while composed; reused
 	kids    []*Node
 }
 

@@ -219,8 +219,8 @@ type includer struct {
 	files    []string
 	read     [][]byte // the bytes of files, as read
 	bytes    int64    // bytes read so far
-	includes int   // include directives followed so far
-	entities int   // entities read so far
+	includes int      // include directives followed so far
+	entities int      // entities read so far
 }
 
 // load reads one file and, recursively, its includes. at is where the file
