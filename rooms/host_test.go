@@ -230,13 +230,10 @@ func TestStopIsDone(t *testing.T) {
 func TestRoomsSharePlan(t *testing.T) {
 	h := NewHost(HostOptions{})
 	defer h.Close()
-	var rs []*Room
 	for i := range 5 {
-		r, err := h.Create(context.Background(), rainSpec(fmt.Sprintf("r%d", i), 100))
-		if err != nil {
+		if _, err := h.Create(context.Background(), rainSpec(fmt.Sprintf("r%d", i), 100)); err != nil {
 			t.Fatal(err)
 		}
-		rs = append(rs, r)
 	}
 	if got := h.plans.Hits(); got != 4 {
 		t.Errorf("5 rooms of one scene: the plan was taken from the cache %d times, want 4", got)
