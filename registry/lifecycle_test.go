@@ -1157,3 +1157,30 @@ func TestInstanceFirstUsedInTick(t *testing.T) {
 		t.Errorf("%d entities", w.Len())
 	}
 }
+
+// TestReserveIDs: ids given before and after Privileged().ReserveIDs are
+// all found; a duplicate is still refused.
+func TestReserveIDs(t *testing.T) {
+	w, r := newTestRegistry(t)
+	first := w.NewEntity()
+	if err := r.SetEntityID(first, "first"); err != nil {
+		t.Fatal(err)
+	}
+	r.Privileged().ReserveIDs(2000)
+	es := make([]ecs.Entity, 2000)
+	for i := range es {
+		es[i] = w.NewEntity()
+		if err := r.SetEntityID(es[i], fmt.Sprint("e", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e, ok := r.EntityByID("first"); !ok || e != first {
+		t.Errorf("the id given before ReserveIDs: %v %v", e, ok)
+	}
+	if e, ok := r.EntityByID("e1999"); !ok || e != es[1999] {
+		t.Errorf("an id given after: %v %v", e, ok)
+	}
+	if err := r.SetEntityID(w.NewEntity(), "e7"); err == nil {
+		t.Error("a duplicate id was taken")
+	}
+}

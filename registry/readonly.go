@@ -105,6 +105,21 @@ type Privileged struct{ r *Registry }
 // Privileged returns the owner's write path (see [Privileged]).
 func (r *Registry) Privileged() Privileged { return Privileged{r} }
 
+// ReserveIDs makes room for n more entity ids (SetEntityID), as a loader
+// that is about to give them does: the map of ids is made that size at
+// once instead of growing as it fills. Small n are ignored.
+func (p Privileged) ReserveIDs(n int) {
+	st := p.r.store()
+	if st == nil || n < 1024 {
+		return
+	}
+	m := make(map[string]ecs.Entity, len(st.byID)+n)
+	for id, e := range st.byID {
+		m[id] = e
+	}
+	st.byID = m
+}
+
 // SetPatch is [Registry.SetPatch], read-only components included.
 func (p Privileged) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMode) error {
 	return p.r.setPatch(e, name, patch, mode, true)

@@ -412,6 +412,13 @@ func reserveFor(pl *plan.Plan, reg *registry.Registry) {
 	if len(pl.Nodes) < reserveAt {
 		return
 	}
+	ids := 0
+	for _, n := range pl.Nodes {
+		if n.ID() != "" {
+			ids++
+		}
+	}
+	reg.Privileged().ReserveIDs(ids)
 	type group struct {
 		n      int
 		sample *plan.Node
