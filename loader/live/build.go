@@ -134,8 +134,11 @@ func (c *PlanCache) Hits() int {
 // compile returns doc's plan against reg: from c if a load of the same
 // bytes compiled it, else compiled (and kept, if c is not nil).
 func (c *PlanCache) compile(doc *scenefile.Document, reg *registry.Registry, opt plan.Options) (*plan.Plan, error) {
+	if c == nil {
+		return plan.Compile(doc, reg, opt)
+	}
 	key, ok := doc.Digest()
-	if c == nil || !ok {
+	if !ok {
 		return plan.Compile(doc, reg, opt)
 	}
 	c.mu.Lock()
@@ -412,20 +415,18 @@ func reserveFor(pl *plan.Plan, reg *registry.Registry) {
 	if len(pl.Nodes) < reserveAt {
 		return
 	}
-	ids := 0
-	for _, n := range pl.Nodes {
-		if n.ID() != "" {
-			ids++
-		}
-	}
-	reg.Privileged().ReserveIDs(ids)
+
 	type group struct {
 		n      int
 		sample *plan.Node
 	}
 	groups := map[uint64]*group{}
 	seed := maphash.MakeSeed()
+	ids := 0
 	for _, n := range pl.Nodes {
+		if n.ID() != "" {
+			ids++
+		}
 		// The sum of the names' hashes: the same for any order.
 		var k uint64
 		for _, np := range n.Comps {
@@ -437,6 +438,7 @@ func reserveFor(pl *plan.Plan, reg *registry.Registry) {
 			groups[k] = &group{1, n}
 		}
 	}
+	reg.Privileged().ReserveIDs(ids)
 	for _, g := range groups {
 		if g.n < reserveAt {
 			continue
