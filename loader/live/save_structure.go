@@ -426,18 +426,7 @@ func (r *Reloader) overAttr(e ecs.Entity, name string, t *registry.PrefabNode) s
 	if err != nil || sch == nil || sch.Single() || sch.IsTag() {
 		return attr
 	}
-	base := sch.Defaults()
-	if t != nil {
-		for _, np := range t.Components {
-			if np.Name == name {
-				for _, pv := range np.Patch {
-					if pv.Index < len(base) {
-						base[pv.Index] = pv.Value
-					}
-				}
-			}
-		}
-	}
+	base, _ := templateValues(sch, t, name)
 	var p registry.Patch
 	for i, pr := range sch.Props {
 		if i < len(vals) && !pr.Type.Equal(base[i], vals[i]) {
@@ -489,26 +478,38 @@ func (r *Reloader) asPrefab(e ecs.Entity, name string, root *registry.PrefabNode
 	if err != nil || sch == nil {
 		return false
 	}
-	for _, np := range root.Components {
+	base, ok := templateValues(sch, root, name)
+	if !ok {
+		return false
+	}
+	for i, pr := range sch.Props {
+		if i >= len(vals) || !pr.Type.Equal(base[i], vals[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// templateValues returns the values template node t composes for
+// component name (its patch over the schema's defaults; the defaults for
+// a nil t), and whether t has the component.
+func templateValues(sch *registry.Schema, t *registry.PrefabNode, name string) ([]any, bool) {
+	vals := sch.Defaults()
+	if t == nil {
+		return vals, false
+	}
+	for _, np := range t.Components {
 		if np.Name != name {
 			continue
 		}
-		given := map[int]any{}
 		for _, pv := range np.Patch {
-			given[pv.Index] = pv.Value
-		}
-		for i, pr := range sch.Props {
-			v, ok := given[i]
-			if !ok {
-				v = pr.Default
-			}
-			if i >= len(vals) || !pr.Type.Equal(v, vals[i]) {
-				return false
+			if pv.Index < len(vals) {
+				vals[pv.Index] = pv.Value
 			}
 		}
-		return true
+		return vals, true
 	}
-	return false
+	return vals, false
 }
 
 // placeSpec is an entity of the file the block goes into.
@@ -807,37 +808,16 @@ func onlyPrefabComponent(d *Diff, prefab, name string) error {
 // what PrepareSet refuses, and an edit that would change anything but
 // that component of e.
 func (sv *Saver) PrepareDropOverride(e ecs.Entity, name string) (*SaveEdit, error) {
-	r := sv.r
-	n := r.nodeOf(e)
-	if n == nil || n.Src == nil || !n.Src.Pos.IsValid() {
-		return nil, fmt.Errorf("the entity was made at run time (spawned, or by the program or the inspector): %w", ErrNoSource)
+	ent, err := sv.r.sourceOf(e)
+	if err != nil {
+		return nil, err
 	}
-	ent := n.Src
 	if len(edit.Owns(ent, name)) == 0 {
-		return &SaveEdit{Name: ent.File, Pos: ent.Pos, r: r}, nil
+		return &SaveEdit{Name: ent.File, Pos: ent.Pos, r: sv.r}, nil
 	}
-	path := scenePath(r.File, ent.File)
-	src, err := r.currentBytes(path, ent)
-	if err != nil {
-		return nil, err
-	}
-	out, err := EditRemove(src, ent, name)
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := checkWritable(path); err != nil {
-		return nil, err
-	}
-	plan, sfs, err := checkFile(r.Scene.Registry, r.File, r.Options, scenefile.Snapshot{path: out})
-	if err != nil {
-		return nil, fmt.Errorf("the edited file does not load; nothing saved:\n%v\n%w", err, ErrCannotEdit)
-	}
-	d := r.Scene.Diff(plan)
-	if err := onlyComponent(d, e, name); err != nil {
-		return nil, fmt.Errorf("%s: dropping the override would change more than %s of that entity (%v); nothing saved: %w", ent.Pos, name, err, ErrCannotEdit)
-	}
-	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.Snapshot(),
-		world: r.recordWorld(e, name)}, nil
+	return sv.r.prepareOwnEdit(e, name, ent, "the override", func(src []byte) ([]byte, error) {
+		return EditRemove(src, ent, name)
+	})
 }
 
 // PrepareDropProperty prepares taking property prop of component name
@@ -850,9 +830,9 @@ func (sv *Saver) PrepareDropOverride(e ecs.Entity, name string) (*SaveEdit, erro
 // and an edit that would change anything but that component of e.
 func (sv *Saver) PrepareDropProperty(e ecs.Entity, name, prop string) (*SaveEdit, error) {
 	r := sv.r
-	n := r.nodeOf(e)
-	if n == nil || n.Src == nil || !n.Src.Pos.IsValid() {
-		return nil, fmt.Errorf("the entity was made at run time (spawned, or by the program or the inspector): %w", ErrNoSource)
+	ent, err := r.sourceOf(e)
+	if err != nil {
+		return nil, err
 	}
 	sch := schemaOf(r.Scene.Registry, name)
 	if sch == nil {
@@ -862,7 +842,7 @@ func (sv *Saver) PrepareDropProperty(e ecs.Entity, name, prop string) (*SaveEdit
 	if !ok {
 		return nil, fmt.Errorf("component %s has no property %q", name, prop)
 	}
-	ent, es := n.Src, editSchema(sch)
+	es := editSchema(sch)
 	written := edit.Written(ent, name, es)
 	if _, ok := written[index]; !ok {
 		return &SaveEdit{Name: ent.File, Pos: ent.Pos, r: r}, nil
@@ -870,12 +850,32 @@ func (sv *Saver) PrepareDropProperty(e ecs.Entity, name, prop string) (*SaveEdit
 	if len(written) == 1 || sch.Single() {
 		return sv.PrepareDropOverride(e, name)
 	}
+	return r.prepareOwnEdit(e, name, ent, name+"."+prop, func(src []byte) ([]byte, error) {
+		return edit.DropProperty(src, ent, name, es, index)
+	})
+}
+
+// sourceOf returns the file's entity e was made from, or ErrNoSource for
+// one made at run time.
+func (r *Reloader) sourceOf(e ecs.Entity) (*scenefile.EntitySpec, error) {
+	n := r.nodeOf(e)
+	if n == nil || n.Src == nil || !n.Src.Pos.IsValid() {
+		return nil, fmt.Errorf("the entity was made at run time (spawned, or by the program or the inspector): %w", ErrNoSource)
+	}
+	return n.Src, nil
+}
+
+// prepareOwnEdit prepares an edit of what entity e (read as ent) writes
+// of component name in its file: change turns the file's bytes into the
+// edited ones, which must load and change that component of e alone
+// (what names the edit in the message if not).
+func (r *Reloader) prepareOwnEdit(e ecs.Entity, name string, ent *scenefile.EntitySpec, what string, change func(src []byte) ([]byte, error)) (*SaveEdit, error) {
 	path := scenePath(r.File, ent.File)
 	src, err := r.currentBytes(path, ent)
 	if err != nil {
 		return nil, err
 	}
-	out, err := edit.DropProperty(src, ent, name, es, index)
+	out, err := change(src)
 	if err != nil {
 		return nil, err
 	}
@@ -888,7 +888,7 @@ func (sv *Saver) PrepareDropProperty(e ecs.Entity, name, prop string) (*SaveEdit
 	}
 	d := r.Scene.Diff(plan)
 	if err := onlyComponent(d, e, name); err != nil {
-		return nil, fmt.Errorf("%s: dropping %s.%s would change more than %s of that entity (%v); nothing saved: %w", ent.Pos, name, prop, name, err, ErrCannotEdit)
+		return nil, fmt.Errorf("%s: dropping %s would change more than %s of that entity (%v); nothing saved: %w", ent.Pos, what, name, err, ErrCannotEdit)
 	}
 	return &SaveEdit{File: path, Name: ent.File, Pos: ent.Pos, Before: src, After: out, r: r, diff: d, snap: sfs.Snapshot(),
 		world: r.recordWorld(e, name)}, nil
