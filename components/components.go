@@ -7,6 +7,7 @@ import (
 	"github.com/scenecs/scenecs/components/behaviour"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Spin turns an entity's rotation about Axis at Speed degrees per second.
@@ -93,7 +94,7 @@ func registerBehaviour(reg *registry.Registry, b *Builtins) (err error) {
 // registerValue registers a single-property component whose Go type is
 // its property type T, with def as its default.
 func registerValue[T any](reg *registry.Registry, name string, def T, deps ...string) (ecs.Map[T], error) {
-	s, err := registry.SchemaOf(reflect.TypeFor[T](), reg.Types())
+	s, err := schema.SchemaOf(reflect.TypeFor[T](), reg.Types())
 	if err != nil {
 		return ecs.Map[T]{}, err
 	}

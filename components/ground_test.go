@@ -9,6 +9,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 const dt = 1.0 / 60
@@ -297,7 +298,7 @@ func TestWorldSelectors(t *testing.T) {
 	sp := w.NewEntity()
 	ok(t, r.SetEntityID(sp, "sp"))
 	ok(t, r.Set(sp, "spawner", "area: 20 1 1"))
-	team, err := registry.NewSchema([]registry.PropSpec{{Name: "tint", Type: "color", Default: "#ff8000"}, {Name: "size", Type: "int"}}, r.Types())
+	team, err := schema.NewSchema([]registry.PropSpec{{Name: "tint", Type: "color", Default: "#ff8000"}, {Name: "size", Type: "int"}}, r.Types())
 	ok(t, err)
 	_, err = r.Declare("team", team)
 	ok(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Spawner creates entities from a mixin, or whole instances of a prefab
@@ -68,7 +69,7 @@ func registerSpawner(reg *registry.Registry, b *Builtins) error {
 	setColors := func(st *spawnState, s *Spawner) {
 		st.colors, st.bad = st.colors[:0], nil
 		for _, text := range s.Colors {
-			c, err := registry.ParseColor(text)
+			c, err := schema.ParseColor(text)
 			if err != nil {
 				st.bad = fmt.Errorf("spawner: colors: %w", err)
 				return

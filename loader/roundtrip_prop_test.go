@@ -13,6 +13,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // The dump round trip, as a property: whatever World a scene builds,
@@ -254,7 +255,7 @@ func worldDiff(a, b *registry.Registry) string {
 // TestRoundTripProperty builds random Worlds and checks that each export
 // loads back to the same World in every format.
 func TestRoundTripProperty(t *testing.T) {
-	types := registry.NewTypes().Names()
+	types := schema.NewTypes().Names()
 	scenes := 150
 	if testing.Short() {
 		scenes = 30

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // This file holds the hook that lets a component check its data where a
@@ -118,7 +120,7 @@ func (c *Component) CheckAttr(cx *CheckContext, name, text string, patch Patch) 
 		return err
 	}
 	ae := c.attrError(name, pe)
-	if at, ok := c.Schema.valueAt(text, ae.Property); ok {
+	if at, ok := c.Schema.ValueAt(text, ae.Property); ok {
 		ae.Offset += at
 	} else {
 		ae.Offset = 0
@@ -139,28 +141,9 @@ func (c *Component) CheckMap(cx *CheckContext, name string, kv [][2]string, patc
 		return err
 	}
 	ae := c.attrError(name, pe)
-	ae.Pair, ae.Offset = -1, 0
-	if c.Schema.TakesMap() {
-		// The whole mapping is the single property's value: the
-		// PropError's Property is the key of the pair, as written.
-		for i := len(kv) - 1; i >= 0; i-- {
-			ks, ke := trimBounds(kv[i][0])
-			if kv[i][0][ks:ke] == pe.Property {
-				vs, _ := trimBounds(kv[i][1])
-				ae.Pair, ae.Offset = i, vs+pe.Offset
-				break
-			}
-		}
-		return ae
-	}
-	idx, known := c.Schema.Lookup(ae.Property)
-	for i := len(kv) - 1; i >= 0 && known; i-- {
-		ks, ke := trimBounds(kv[i][0])
-		if j, ok := c.Schema.Lookup(kv[i][0][ks:ke]); ok && j == idx {
-			vs, _ := trimBounds(kv[i][1])
-			ae.Pair, ae.Offset = i, vs+pe.Offset
-			break
-		}
+	ae.Pair, ae.Offset = c.Schema.PairValueAt(kv, ae.Property)
+	if ae.Pair >= 0 {
+		ae.Offset += pe.Offset
 	}
 	return ae
 }
@@ -168,52 +151,6 @@ func (c *Component) CheckMap(cx *CheckContext, name string, kv [][2]string, patc
 // attrError turns a PropError into an AttrError with the offset of the
 // PropError (in the property's value).
 func (c *Component) attrError(name string, pe *PropError) *AttrError {
-	return &AttrError{Kind: InvalidValue, Component: name, Property: pe.Property, Text: pe.Text,
+	return &AttrError{Kind: schema.InvalidValue, Component: name, Property: pe.Property, Text: pe.Text,
 		Expected: pe.Expected, Msg: pe.Msg, Offset: pe.Offset, Pair: -1, Err: pe}
-}
-
-// valueAt returns the byte offset in the attribute string text of the
-// (trimmed) value of the property called prop, as ParseAttr reads text:
-// the whole text for a single-property schema, else the value of the
-// last "prop: value" pair naming it.
-func (s *Schema) valueAt(text, prop string) (int, bool) {
-	if s.Single() {
-		start, _ := trimBounds(text)
-		return start, true
-	}
-	idx, ok := s.Lookup(prop)
-	if !ok {
-		return 0, false
-	}
-	at, found := 0, false
-	for start := 0; start <= len(text); {
-		end := chunkEnd(text, start)
-		chunk := text[start:end]
-		if colon := strings.IndexByte(chunk, ':'); colon >= 0 {
-			ks, ke := trimBounds(chunk[:colon])
-			if j, ok := s.Lookup(chunk[ks:ke]); ok && j == idx {
-				vs, _ := trimBounds(chunk[colon+1:])
-				at, found = start+colon+1+vs, true
-			}
-		}
-		start = end + 1
-	}
-	return at, found
-}
-
-// chunkEnd returns the end of the "prop: value" chunk of text starting at
-// start: the next ';' outside url(...), or len(text), as ParseAttr cuts.
-func chunkEnd(text string, start int) int {
-	url := false
-	for i := start; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == ';' && !url:
-			return i
-		case c == '(' && i >= 3 && text[i-3:i] == "url":
-			url = true
-		case c == ')':
-			url = false
-		}
-	}
-	return len(text)
 }

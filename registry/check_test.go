@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // checked is a component whose Check refuses a "bad" in any property,
@@ -75,7 +77,7 @@ func TestCheckAttr(t *testing.T) {
 			t.Fatalf("%q: %v", tc.text, err)
 		}
 		want := strings.Index(tc.at, "|")
-		if ae.Offset != want || ae.Text != "bad" || ae.Kind != InvalidValue || ae.Component != "checked__x" || ae.Pair != -1 {
+		if ae.Offset != want || ae.Text != "bad" || ae.Kind != schema.InvalidValue || ae.Component != "checked__x" || ae.Pair != -1 {
 			t.Errorf("%q: %+v, want offset %d", tc.text, ae, want)
 		}
 		if !strings.Contains(err.Error(), `checked__x: property "`) || !strings.HasSuffix(err.Error(), `invalid value "bad": expected anything but bad`) {

@@ -4,97 +4,17 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"time"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 )
-
-// propAccess reads and writes one property inside a component value, with
-// functions prepared once at registration.
-type propAccess struct {
-	off uintptr
-	get func(p unsafe.Pointer) any
-	set func(p unsafe.Pointer, v any)
-	// num reads a numeric property as float64 (ok=false for others).
-	num func(p unsafe.Pointer) (float64, bool)
-}
-
-func makeAccess(s *Schema) []propAccess {
-	acc := make([]propAccess, len(s.Props))
-	for i := range s.Props {
-		acc[i] = accessFor(&s.Props[i])
-	}
-	return acc
-}
-
-func accessFor(p *Property) propAccess {
-	off, ft, gt := p.Offset, p.FieldType, p.Type.GoType
-	a := propAccess{off: off, num: func(unsafe.Pointer) (float64, bool) { return 0, false }}
-	at := func(q unsafe.Pointer) unsafe.Pointer { return unsafe.Add(q, off) }
-	if ft == gt {
-		switch gt {
-		case reflect.TypeFor[float64]():
-			a.get = func(q unsafe.Pointer) any { return *(*float64)(at(q)) }
-			a.set = func(q unsafe.Pointer, v any) { *(*float64)(at(q)) = v.(float64) }
-			a.num = func(q unsafe.Pointer) (float64, bool) { return *(*float64)(at(q)), true }
-			return a
-		case reflect.TypeFor[int]():
-			a.get = func(q unsafe.Pointer) any { return *(*int)(at(q)) }
-			a.set = func(q unsafe.Pointer, v any) { *(*int)(at(q)) = v.(int) }
-			a.num = func(q unsafe.Pointer) (float64, bool) { return float64(*(*int)(at(q))), true }
-			return a
-		case reflect.TypeFor[bool]():
-			a.get = func(q unsafe.Pointer) any { return *(*bool)(at(q)) }
-			a.set = func(q unsafe.Pointer, v any) { *(*bool)(at(q)) = v.(bool) }
-			return a
-		case reflect.TypeFor[string]():
-			a.get = func(q unsafe.Pointer) any { return *(*string)(at(q)) }
-			a.set = func(q unsafe.Pointer, v any) { *(*string)(at(q)) = v.(string) }
-			return a
-		case reflect.TypeFor[Vec3]():
-			a.get = func(q unsafe.Pointer) any { return *(*Vec3)(at(q)) }
-			a.set = func(q unsafe.Pointer, v any) { *(*Vec3)(at(q)) = v.(Vec3) }
-			return a
-		case reflect.TypeFor[time.Duration]():
-			a.get = func(q unsafe.Pointer) any { return *(*time.Duration)(at(q)) }
-			a.set = func(q unsafe.Pointer, v any) { *(*time.Duration)(at(q)) = v.(time.Duration) }
-			return a
-		}
-	}
-	// General case: through reflect, converting between the field's type
-	// and the property type's Go type (`type Mode string`).
-	a.get = func(q unsafe.Pointer) any {
-		v := reflect.NewAt(ft, at(q)).Elem()
-		if ft != gt {
-			v = v.Convert(gt)
-		}
-		return v.Interface()
-	}
-	a.set = func(q unsafe.Pointer, v any) {
-		if s, ok := v.([]string); ok {
-			v = slices.Clone(s)
-		}
-		rv := reflect.ValueOf(v)
-		if ft != gt {
-			rv = rv.Convert(ft)
-		}
-		reflect.NewAt(ft, at(q)).Elem().Set(rv)
-	}
-	switch ft.Kind() {
-	case reflect.Float32, reflect.Float64:
-		a.num = func(q unsafe.Pointer) (float64, bool) { return reflect.NewAt(ft, at(q)).Elem().Float(), true }
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		a.num = func(q unsafe.Pointer) (float64, bool) { return float64(reflect.NewAt(ft, at(q)).Elem().Int()), true }
-	}
-	return a
-}
 
 // newValue allocates a component value holding the schema's defaults.
 func (c *Component) newValue() unsafe.Pointer {
 	p := reflect.New(c.Schema.StructType()).UnsafePointer()
 	for i := range c.Schema.Props {
-		c.access[i].set(p, cloneValue(c.Schema.Props[i].Default))
+		c.access[i].Set(p, schema.CloneValue(c.Schema.Props[i].Default))
 	}
 	return p
 }
@@ -115,7 +35,7 @@ func (r *Registry) addValue(c *Component, id ecs.ID) unsafe.Pointer {
 		r.adding[id] = p
 	}
 	for i := range c.Schema.Props {
-		c.access[i].set(p, cloneValue(c.Schema.Props[i].Default))
+		c.access[i].Set(p, schema.CloneValue(c.Schema.Props[i].Default))
 	}
 	return p
 }
@@ -135,17 +55,17 @@ func (c *Component) clone(src unsafe.Pointer) unsafe.Pointer {
 }
 
 // Get returns property i of the component value at p.
-func (c *Component) Get(p unsafe.Pointer, i int) any { return c.access[i].get(p) }
+func (c *Component) Get(p unsafe.Pointer, i int) any { return c.access[i].Get(p) }
 
 // Number returns numeric property i of the value at p as a float64, with
 // ok=false if the property is not numeric. It does not allocate.
-func (c *Component) Number(p unsafe.Pointer, i int) (float64, bool) { return c.access[i].num(p) }
+func (c *Component) Number(p unsafe.Pointer, i int) (float64, bool) { return c.access[i].Num(p) }
 
 // Values returns every property of the value at p, in schema order.
 func (c *Component) Values(p unsafe.Pointer) []any {
 	vs := make([]any, len(c.Schema.Props))
 	for i := range vs {
-		vs[i] = c.access[i].get(p)
+		vs[i] = c.access[i].Get(p)
 	}
 	return vs
 }
@@ -155,7 +75,7 @@ func (c *Component) apply(p unsafe.Pointer, patch Patch) {
 	for _, pv := range patch {
 		// A list is copied: patches are shared (by a mixin's entities,
 		// by the entities of a scene that repeat a value).
-		c.access[pv.Index].set(p, cloneValue(pv.Value))
+		c.access[pv.Index].Set(p, schema.CloneValue(pv.Value))
 	}
 }
 
@@ -270,7 +190,7 @@ func (r *Registry) setPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 	c.apply(nv, patch)
 	changed := false
 	for i := range c.Schema.Props {
-		if !c.Schema.Props[i].Type.Equal(c.access[i].get(old), c.access[i].get(nv)) {
+		if !c.Schema.Props[i].Type.Equal(c.access[i].Get(old), c.access[i].Get(nv)) {
 			changed = true
 			break
 		}
@@ -360,7 +280,7 @@ func (r *Registry) ResetProperty(e ecs.Entity, name, prop string) error {
 	if !ok {
 		return fmt.Errorf("registry: %s has no property %q", name, prop)
 	}
-	return r.SetPatch(e, name, Patch{{Index: i, Value: cloneValue(c.Schema.Props[i].Default)}}, Merge)
+	return r.SetPatch(e, name, Patch{{Index: i, Value: schema.CloneValue(c.Schema.Props[i].Default)}}, Merge)
 }
 
 // Remove detaches the component name from e; its remove hook runs first.

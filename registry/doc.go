@@ -13,7 +13,10 @@
 //     [Definition] becomes a [Component]. Its [Schema] lists the
 //     properties ([Property]) with their types ([Type], from a [Types]
 //     set), defaults and bounds; it comes from struct fields and `scene`
-//     tags ([SchemaOf]) or is written out ([NewSchema]), and a data-only
+//     tags ([schema.SchemaOf]) or is written out ([schema.NewSchema]).
+//     Those value types, attribute strings, patches and mixins are
+//     package [schema]'s, which knows no World; the registry names them
+//     by aliases ([Schema], [Patch], [Vec3], ...), and a data-only
 //     component can be declared at run time ([Registry.Declare]). [Registry.Component] and
 //     [Registry.Lookup] find a component by name.
 //   - Values: [Registry.Set] parses an attribute string and sets it on an

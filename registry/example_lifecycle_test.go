@@ -6,6 +6,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Health is a component: a Go struct whose `scene` tags give the property
@@ -63,7 +64,7 @@ func Example_lifecycle() {
 	}
 
 	// A data-only component declared at run time.
-	schema, err := registry.NewSchema([]registry.PropSpec{
+	schema, err := schema.NewSchema([]registry.PropSpec{
 		{Name: "team", OneOf: []string{"red", "blue"}},
 		{Name: "rank", Type: "int", Default: "1"},
 	}, r.Types())

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // lcUnit is the multi-property component most lifecycle tests use.
@@ -195,7 +196,7 @@ func TestReplaceOnAbsent(t *testing.T) {
 		if err := r.SetPatch(e, "unit", Patch{{Index: i, Value: "x"}}, mode); err != nil {
 			t.Fatal(err)
 		}
-		if got := mustValues(t, r, e, "unit"); !reflect.DeepEqual(got, []any{100, "x", Vec3{0, 1, 0}}) {
+		if got := mustValues(t, r, e, "unit"); !reflect.DeepEqual(got, []any{100, "x", Vec3{X: 0, Y: 1, Z: 0}}) {
 			t.Errorf("mode %d: values %v", mode, got)
 		}
 	}
@@ -808,7 +809,7 @@ func TestDestroySubtree(t *testing.T) {
 func TestDeclare(t *testing.T) {
 	w, r := newTestRegistry(t)
 	zero := 0.0
-	s, err := NewSchema([]PropSpec{
+	s, err := schema.NewSchema([]PropSpec{
 		{Name: "kind", OneOf: []string{"orc", "elf"}},
 		{Name: "level", Type: "int", Default: "1", Min: &zero},
 		{Name: "home", Type: "vec3"},
@@ -847,7 +848,7 @@ func TestDeclare(t *testing.T) {
 	if _, ok := c.Number(p, 0); ok {
 		t.Error("Number(kind) reports numeric")
 	}
-	if got := c.Get(p, 2); got != (Vec3{1, 2, 3}) {
+	if got := c.Get(p, 2); got != (Vec3{X: 1, Y: 2, Z: 3}) {
 		t.Errorf("Get(home) = %v", got)
 	}
 	// Parse errors come from the schema, located.
@@ -861,7 +862,7 @@ func TestDeclare(t *testing.T) {
 	}
 
 	// A tag.
-	tag, err := NewSchema(nil, r.Types())
+	tag, err := schema.NewSchema(nil, r.Types())
 	must(t, err)
 	_, err = r.Declare("enemy", tag)
 	must(t, err)
@@ -954,7 +955,7 @@ func TestRegistrationErrors(t *testing.T) {
 	type bad struct {
 		F func() `scene:"f"`
 	}
-	other, err := SchemaOf(reflect.TypeFor[lcTicker](), r.Types())
+	other, err := schema.SchemaOf(reflect.TypeFor[lcTicker](), r.Types())
 	must(t, err)
 	tests := []struct {
 		name string
@@ -1055,7 +1056,7 @@ func TestUseErrors(t *testing.T) {
 		t.Errorf("Set(hp: -1) = %v, has unit %v", err, r.Has(e, "unit"))
 	}
 	err = r.SetProperty(e, "unit", "mana", "1")
-	if !errors.As(err, &ae) || ae.Kind != UnknownProperty {
+	if !errors.As(err, &ae) || ae.Kind != schema.UnknownProperty {
 		t.Errorf("SetProperty(mana) = %v", err)
 	}
 }

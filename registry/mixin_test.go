@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // mixinRegistry returns a Registry with the unit and sound components and
@@ -303,7 +304,7 @@ func TestMixinCyclesEveryLength(t *testing.T) {
 			for i := range ids {
 				ids[i] = fmt.Sprintf("m%d", i)
 			}
-			CheckMixins(ids, r.lookupMixin, func(e *MixinError) { reports = append(reports, e) })
+			schema.CheckMixins(ids, r.lookupMixin, func(e *MixinError) { reports = append(reports, e) })
 			if len(reports) != 1 || len(reports[0].Cycle) != n {
 				t.Errorf("cycle %d after %d: CheckMixins reported %d problems", n, lead, len(reports))
 			}
@@ -326,7 +327,7 @@ func TestCheckMixins(t *testing.T) {
 	)
 	var got []string
 	ids := []string{"a", "b", "c", "d", "e", "f", "g", "h", "top", "left", "right", "base", "nowhere"}
-	CheckMixins(ids, r.lookupMixin, func(e *MixinError) { got = append(got, e.Error()) })
+	schema.CheckMixins(ids, r.lookupMixin, func(e *MixinError) { got = append(got, e.Error()) })
 	want := []string{
 		"mixin cycle: a -> b -> a",
 		"mixin cycle: c -> d -> e -> c",
@@ -346,7 +347,7 @@ func TestCheckMixins(t *testing.T) {
 		all[i] = fmt.Sprintf("w%d", i)
 		r2.Mixins().Define(&Mixin{ID: all[i], Mixins: slices.Clone(all[:i])})
 	}
-	CheckMixins(all, r2.lookupMixin, func(e *MixinError) { t.Errorf("wide DAG: %v", e) })
+	schema.CheckMixins(all, r2.lookupMixin, func(e *MixinError) { t.Errorf("wide DAG: %v", e) })
 	ms, err := r2.Mixins().Expand(all[n-1:])
 	if err != nil || len(ms) != n || ms[0].ID != "w0" {
 		t.Errorf("wide DAG expansion: %d mixins, %v", len(ms), err)

@@ -62,7 +62,7 @@ func (r *Registry) newStorage(name string, s *Schema) (*Component, error) {
 	st := s.StructType()
 	c := &Component{Name: name, Schema: s, Declared: true, reg: r}
 	c.instances = map[string]ecs.ID{}
-	c.access = makeAccess(s)
+	c.access = s.Accessors()
 	id, err := r.w.RegisterType(fmt.Sprintf("%s@%d", name, version), st)
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func (m *migration) value(vals []any, maps []propMapping) unsafe.Pointer {
 			m.note(s.Props[pm.to].Name, "%s: property %q: %v; such values take the default", m.name, s.Props[pm.to].Name, err)
 			continue
 		}
-		m.to.access[pm.to].set(v, val)
+		m.to.access[pm.to].Set(v, val)
 	}
 	return v
 }

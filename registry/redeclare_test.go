@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // TestRedeclare migrates a declared component's data to a new schema, for
@@ -16,7 +18,7 @@ import (
 func TestRedeclare(t *testing.T) {
 	w, r := newTestRegistry(t)
 	f := func(v float64) *float64 { return &v }
-	s1, err := NewSchema([]PropSpec{
+	s1, err := schema.NewSchema([]PropSpec{
 		{Name: "keep", Type: "int"},
 		{Name: "toNum", Type: "int"},
 		{Name: "toInt", Type: "string"},
@@ -38,7 +40,7 @@ func TestRedeclare(t *testing.T) {
 	before, err := r.QueryAll("[stats.keep>4]")
 	must(t, err)
 
-	s2, err := NewSchema([]PropSpec{
+	s2, err := schema.NewSchema([]PropSpec{
 		{Name: "added", Type: "string", Default: "new"},
 		{Name: "keep", Type: "int"},
 		{Name: "toNum", Type: "number"},

@@ -13,6 +13,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/internal/docorder"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Registry binds component and system definitions to one [ecs.World]: it
@@ -93,7 +94,7 @@ func New(w *ecs.World) *Registry {
 	w.EnableHierarchy()
 	r := &Registry{
 		w:         w,
-		types:     NewTypes(),
+		types:     schema.NewTypes(),
 		comps:     make(map[string]*Component),
 		sysNames:  make(map[string]*System),
 		mixins:    make(map[string]*Mixin),
@@ -197,7 +198,7 @@ type Component struct {
 	instances map[string]ecs.ID
 	newStore  func(name string) (ecs.ID, error)
 	hooks     hooks
-	access    []propAccess
+	access    []schema.Accessor
 	filters   []tickFilter
 }
 
@@ -299,7 +300,7 @@ func Register[T any](r *Registry, name string, d Definition[T]) (*Component, err
 	s := d.Schema
 	if s == nil {
 		var err error
-		if s, err = SchemaOf(gt, r.types); err != nil {
+		if s, err = schema.SchemaOf(gt, r.types); err != nil {
 			return nil, fmt.Errorf("registry: component %q: %w", name, err)
 		}
 	} else if s.StructType() != gt {
@@ -442,7 +443,7 @@ func (r *Registry) add(c *Component) error {
 	}
 	c.reg = r
 	c.instances = make(map[string]ecs.ID)
-	c.access = makeAccess(c.Schema)
+	c.access = c.Schema.Accessors()
 	id, err := c.newStore(c.Name)
 	if err != nil {
 		return fmt.Errorf("registry: component %q: %w", c.Name, err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // unit is one piece of a batch's work: an entry's whole run, or one chunk
@@ -365,7 +366,7 @@ func (s *Schedule) RunOnce(name string) error {
 		}
 	}
 	if len(es) == 0 {
-		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didYouMean(name, s.Names()))
+		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didyoumean.Hint(name, s.Names()))
 	}
 	if sys := es[0].node.sys; sys != nil && !sys.started {
 		return fmt.Errorf("registry: schedule: system %q has not started", name)

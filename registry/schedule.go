@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
 // The phases of a tick, in the order they run. Every system and every
@@ -121,7 +123,7 @@ func (s Settings) clone() Settings {
 // check returns an error for settings that make no sense.
 func (s Settings) check() error {
 	if phaseIndex(s.Phase) < 0 {
-		return fmt.Errorf("unknown phase %q (the phases are %s)%s", s.Phase, strings.Join(phaseNames[:], ", "), didYouMean(s.Phase, phaseNames[:]))
+		return fmt.Errorf("unknown phase %q (the phases are %s)%s", s.Phase, strings.Join(phaseNames[:], ", "), didyoumean.Hint(s.Phase, phaseNames[:]))
 	}
 	if s.Every < 0 {
 		return fmt.Errorf("every %d: must be 0 or more", s.Every)
@@ -307,7 +309,7 @@ func (s *Schedule) SetShuffle(seed uint64) {
 func (s *Schedule) SetStep(phase string, step float64, maxSteps int) error {
 	i := slices.Index(phaseNames[:], phase)
 	if i < 0 {
-		return fmt.Errorf("registry: SetStep: unknown phase %q%s", phase, didYouMean(phase, phaseNames[:]))
+		return fmt.Errorf("registry: SetStep: unknown phase %q%s", phase, didyoumean.Hint(phase, phaseNames[:]))
 	}
 	if !(step >= 0) || step > 1e6 {
 		return fmt.Errorf("registry: SetStep %s: step %v must be 0 or a positive number of seconds", phase, step)
@@ -574,7 +576,7 @@ func (s *Schedule) cycleText(path []*node, extra *node) string {
 func (s *Schedule) Configure(name string, set *Settings) error {
 	n, ok := s.nodes[name]
 	if !ok {
-		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didYouMean(name, s.Names()))
+		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didyoumean.Hint(name, s.Names()))
 	}
 	if set != nil {
 		if err := set.check(); err != nil {
@@ -634,7 +636,7 @@ func (s *Schedule) SetEnabled(name string, on bool) error {
 		}
 	}
 	if !ok {
-		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didYouMean(name, s.Names()))
+		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didyoumean.Hint(name, s.Names()))
 	}
 	if on {
 		delete(s.off, name)

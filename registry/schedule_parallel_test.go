@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 type pval struct {
@@ -111,7 +112,7 @@ func parallelScene(t testing.TB, n, workers int) (*Registry, *[]string) {
 }
 
 func mustSchema(t testing.TB, r *Registry) *Schema {
-	s, err := NewSchema(nil, r.Types())
+	s, err := schema.NewSchema(nil, r.Types())
 	must(t, err)
 	return s
 }

@@ -3,10 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
-	"time"
-	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
@@ -339,12 +336,6 @@ func (r *Registry) ComponentIDs(name string) ([]ecs.ID, error) {
 	return nil, nil
 }
 
-var vecAxes = map[reflect.Type]int{
-	reflect.TypeFor[Vec2](): 2,
-	reflect.TypeFor[Vec3](): 3,
-	reflect.TypeFor[Vec4](): 4,
-}
-
 // PropertyReader resolves `comp.prop` (prop "" for the one property of a
 // single-property component) for selector value tests (it implements
 // [selector.Source]). The axes x, y, z, w of a vector component and r, g,
@@ -364,11 +355,11 @@ func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, e
 		if !s.Single() {
 			return selector.PropertyReader{}, fmt.Errorf("component %q has several properties (%s): compare one, as in [%s.%s=...]", c.Name, strings.Join(s.Names(), ", "), comp, s.Props[0].Name)
 		}
-		return propReader(&s.Props[0], 0), nil
+		return s.Props[0].Reader(0), nil
 	}
 	if i, ok := s.Lookup(prop); ok {
 		p := &s.Props[i]
-		return propReader(p, p.Offset), nil
+		return p.Reader(p.Offset), nil
 	}
 	if name, axis, ok := strings.Cut(prop, "."); ok {
 		i, found := s.Lookup(name)
@@ -376,14 +367,14 @@ func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, e
 			return selector.PropertyReader{}, r.noProperty(c, name)
 		}
 		p := &s.Props[i]
-		if rd, ok := axisReader(p, axis); ok {
+		if rd, ok := p.AxisReader(axis); ok {
 			return rd, nil
 		}
 		return selector.PropertyReader{}, fmt.Errorf("property %q of component %q (a %s) has no axis %q", name, c.Name, p.Type.Name, axis)
 	}
 	if s.Single() {
 		p := &s.Props[0]
-		if rd, ok := axisReader(p, prop); ok {
+		if rd, ok := p.AxisReader(prop); ok {
 			return rd, nil
 		}
 		return selector.PropertyReader{}, fmt.Errorf("component %q (a %s) has no property %q", c.Name, p.Type.Name, prop)
@@ -394,111 +385,6 @@ func (r *Registry) PropertyReader(comp, prop string) (selector.PropertyReader, e
 // noProperty is the error for a property c does not have.
 func (r *Registry) noProperty(c *Component, prop string) error {
 	return fmt.Errorf("component %q has no property %q%s", c.Name, prop, didyoumean.Hint(prop, c.Schema.Names()))
-}
-
-// axisReader reads the axis x, y, z or w of the vector property p, or the
-// channel r, g, b or a of the colour property p.
-func axisReader(p *Property, axis string) (selector.PropertyReader, bool) {
-	if n, ok := vecAxes[p.FieldType]; ok {
-		if i := strings.Index("xyzw"[:n], axis); len(axis) == 1 && i >= 0 {
-			off := p.Offset + uintptr(i)*8
-			return selector.PropertyReader{Kind: selector.KindNumber, Type: "number", Num: func(q unsafe.Pointer) float64 {
-				return *(*float64)(unsafe.Add(q, off))
-			}, Field: selector.FieldFloat64, Offset: off}, true
-		}
-	}
-	if p.FieldType == reflect.TypeFor[Color]() {
-		if i := strings.Index("rgba", axis); len(axis) == 1 && i >= 0 {
-			off := p.Offset + uintptr(i)
-			return selector.PropertyReader{Kind: selector.KindInt, Type: "int", Num: func(q unsafe.Pointer) float64 {
-				return float64(*(*uint8)(unsafe.Add(q, off)))
-			}, Field: selector.FieldUint8, Offset: off}, true
-		}
-	}
-	return selector.PropertyReader{}, false
-}
-
-// propReader builds the reader for property p at byte offset off of the
-// component value. A plain field also gets its type for the selector's
-// column loops (fieldTypes); a duration (compared in seconds), an array
-// and a printed value do not.
-func propReader(p *Property, off uintptr) selector.PropertyReader {
-	at := func(q unsafe.Pointer) unsafe.Pointer { return unsafe.Add(q, off) }
-	ft := p.FieldType
-	sp := selector.PropertyReader{Type: p.Type.Name, Field: fieldTypes[ft.Kind()], Offset: off}
-	if p.Type.GoType == reflect.TypeFor[time.Duration]() && ft.Kind() == reflect.Int64 {
-		sp.Kind = selector.KindNumber
-		sp.Num = func(q unsafe.Pointer) float64 { return time.Duration(*(*int64)(at(q))).Seconds() }
-		sp.Field = selector.NoField
-		return sp
-	}
-	switch ft.Kind() {
-	case reflect.Float64:
-		sp.Kind = selector.KindNumber
-		sp.Num = func(q unsafe.Pointer) float64 { return *(*float64)(at(q)) }
-		return sp
-	case reflect.Float32:
-		sp.Kind = selector.KindNumber
-		sp.Num = func(q unsafe.Pointer) float64 { return float64(*(*float32)(at(q))) }
-		return sp
-	case reflect.Int:
-		sp.Kind = selector.KindInt
-		sp.Num = func(q unsafe.Pointer) float64 { return float64(*(*int)(at(q))) }
-		return sp
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		sp.Kind = selector.KindInt
-		sp.Num = func(q unsafe.Pointer) float64 { return float64(reflect.NewAt(ft, at(q)).Elem().Int()) }
-		return sp
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		sp.Kind = selector.KindInt
-		sp.Num = func(q unsafe.Pointer) float64 { return float64(reflect.NewAt(ft, at(q)).Elem().Uint()) }
-		return sp
-	case reflect.Bool:
-		sp.Kind = selector.KindBool
-		sp.Bool = func(q unsafe.Pointer) bool { return *(*bool)(at(q)) }
-		return sp
-	case reflect.String:
-		sp.Kind = selector.KindString
-		sp.Str = func(q unsafe.Pointer) string { return *(*string)(at(q)) }
-		return sp
-	case reflect.Slice:
-		if ft.Elem().Kind() == reflect.String {
-			// Arrays read as their elements separated by spaces, so that
-			// `~=` tests membership.
-			sp.Str = func(q unsafe.Pointer) string {
-				v := reflect.NewAt(ft, at(q)).Elem()
-				var b strings.Builder
-				for i := range v.Len() {
-					if i > 0 {
-						b.WriteByte(' ')
-					}
-					b.WriteString(v.Index(i).String())
-				}
-				return b.String()
-			}
-			return sp
-		}
-	}
-	sp.Field = selector.NoField
-	gt, typ := p.Type.GoType, p.Type
-	sp.Str = func(q unsafe.Pointer) string {
-		v := reflect.NewAt(ft, at(q)).Elem()
-		if ft != gt && v.CanConvert(gt) {
-			v = v.Convert(gt)
-		}
-		return typ.Print(v.Interface())
-	}
-	return sp
-}
-
-// fieldTypes maps the kinds of Go types a selector reads as plain fields.
-var fieldTypes = map[reflect.Kind]selector.FieldType{
-	reflect.Float64: selector.FieldFloat64, reflect.Float32: selector.FieldFloat32,
-	reflect.Int: selector.FieldInt, reflect.Int8: selector.FieldInt8, reflect.Int16: selector.FieldInt16,
-	reflect.Int32: selector.FieldInt32, reflect.Int64: selector.FieldInt64,
-	reflect.Uint: selector.FieldUint, reflect.Uint8: selector.FieldUint8, reflect.Uint16: selector.FieldUint16,
-	reflect.Uint32: selector.FieldUint32, reflect.Uint64: selector.FieldUint64, reflect.Uintptr: selector.FieldUintptr,
-	reflect.Bool: selector.FieldBool, reflect.String: selector.FieldString,
 }
 
 var _ selector.Source = (*Registry)(nil)

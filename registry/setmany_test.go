@@ -50,7 +50,7 @@ func TestSetMany(t *testing.T) {
 	pa, _ := r.comps["a"].Schema.ParseAttr("a", "n: 10")
 	pb, _ := r.comps["b"].Schema.ParseAttr("b", "n: 20")
 	// a depends on b (given, after it) which depends on c (not given).
-	if err := r.SetMany(e, []NamedPatch{{"a", pa}, {"b", pb}}); err != nil {
+	if err := r.SetMany(e, []NamedPatch{{Name: "a", Patch: pa}, {Name: "b", Patch: pb}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(log, " "); got != "c=3 b=20 a=10" {
@@ -58,13 +58,13 @@ func TestSetMany(t *testing.T) {
 	}
 	// Present components are set (Replace); unknown names change nothing.
 	log = nil
-	if err := r.SetMany(e, []NamedPatch{{"a", nil}, {"nope", nil}}); err == nil {
+	if err := r.SetMany(e, []NamedPatch{{Name: "a", Patch: nil}, {Name: "nope", Patch: nil}}); err == nil {
 		t.Fatal("unknown name accepted")
 	}
 	if vs, _ := r.Values(e, "a"); vs[0] != 10 {
 		t.Fatalf("failed SetMany changed a: %v", vs)
 	}
-	if err := r.SetMany(e, []NamedPatch{{"a", nil}}); err != nil {
+	if err := r.SetMany(e, []NamedPatch{{Name: "a", Patch: nil}}); err != nil {
 		t.Fatal(err)
 	}
 	if vs, _ := r.Values(e, "a"); vs[0] != 1 {

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 	"github.com/scenecs/scenecs/selector"
 )
 
@@ -169,7 +170,7 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 	s := d.Schema
 	if s == nil {
 		var err error
-		if s, err = SchemaOf(gt, r.types); err != nil {
+		if s, err = schema.SchemaOf(gt, r.types); err != nil {
 			return nil, fmt.Errorf("registry: system %q: %w", name, err)
 		}
 	} else if s.StructType() != gt {
@@ -195,7 +196,7 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 		return nil, fmt.Errorf("registry: system %q: ChunkSize %d must not be negative", name, d.ChunkSize)
 	}
 	c := &Component{Name: name, Schema: s}
-	c.access = makeAccess(s)
+	c.access = s.Accessors()
 	sys := &System{Name: name, Schema: s, Selector: d.Selector, comp: c, data: c.newValue(), reg: r}
 	if d.Init != nil {
 		sys.init = func(sc *SystemContext, p unsafe.Pointer) { d.Init(sc, (*T)(p)) }
@@ -284,7 +285,7 @@ func (s *System) Configure(p Patch, mode SetMode) error {
 	c.apply(nv, p)
 	changed := false
 	for i := range c.Schema.Props {
-		if !c.Schema.Props[i].Type.Equal(c.access[i].get(old), c.access[i].get(nv)) {
+		if !c.Schema.Props[i].Type.Equal(c.access[i].Get(old), c.access[i].Get(nv)) {
 			changed = true
 		}
 	}

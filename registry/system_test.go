@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 type sysConfig struct {
@@ -231,7 +232,7 @@ func TestSystemErrors(t *testing.T) {
 	_, r := newTestRegistry(t)
 	_, err := RegisterSystem(r, "physics", SystemDefinition[sysConfig]{})
 	must(t, err)
-	other, err := SchemaOf(reflect.TypeFor[lcTicker](), r.Types())
+	other, err := schema.SchemaOf(reflect.TypeFor[lcTicker](), r.Types())
 	must(t, err)
 	tests := []struct {
 		name string

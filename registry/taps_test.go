@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // TestEmitReusesEvents: a delivery in the steady state allocates nothing
@@ -114,7 +115,7 @@ func TestParseMapSingle(t *testing.T) {
 			var ks []string
 			for i, p := range kv {
 				if strings.TrimSpace(p[0]) == "bad" {
-					return nil, &AttrError{Kind: UnknownProperty, Property: "bad", Text: "bad", Offset: strings.Index(p[0], "bad"), Pair: i, Expected: "a good key"}
+					return nil, &AttrError{Kind: schema.UnknownProperty, Property: "bad", Text: "bad", Offset: strings.Index(p[0], "bad"), Pair: i, Expected: "a good key"}
 				}
 				ks = append(ks, strings.TrimSpace(p[0]))
 			}
@@ -140,7 +141,7 @@ func TestParseMapSingle(t *testing.T) {
 	}
 	_, err = c.Schema.ParseMap("keyed", [][2]string{{"a", "1"}, {"  bad", "2"}})
 	var ae *AttrError
-	if !errors.As(err, &ae) || ae.Pair != 1 || ae.Offset != 2 || ae.Component != "keyed" || ae.Kind != UnknownProperty {
+	if !errors.As(err, &ae) || ae.Pair != 1 || ae.Offset != 2 || ae.Component != "keyed" || ae.Kind != schema.UnknownProperty {
 		t.Errorf("ParseMap error %#v", err)
 	}
 	kv := [][2]string{{"a", "1"}, {"late", "  1 2 3"}}

@@ -40,7 +40,7 @@ func benchWorld(b *testing.B, n int, d Definition[benchBody]) (*Registry, *Compo
 	es := w.NewEntities(n, c.ID)
 	m := ecs.NewMap[benchBody](w, c.ID)
 	for i, e := range es {
-		m.Get(e).Vel = Vec3{float64(i % 7), 0, 1}
+		m.Get(e).Vel = Vec3{X: float64(i % 7), Y: 0, Z: 1}
 	}
 	r.Tick(0) // start systems outside the timed loop
 	return r, c

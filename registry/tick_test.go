@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/registry/schema"
 	"github.com/scenecs/scenecs/selector"
 )
 
@@ -83,7 +84,7 @@ func TestSystemThatCannotStart(t *testing.T) {
 		t.Errorf("the other system ticked %d times in two ticks", moves)
 	}
 	// Declaring the component lets the system start, once.
-	s, err := NewSchema(nil, r.Types())
+	s, err := schema.NewSchema(nil, r.Types())
 	must(t, err)
 	_, err = r.Declare("prey", s)
 	must(t, err)
@@ -290,9 +291,9 @@ func TestRegisterManyComponentsSortsOnce(t *testing.T) {
 	must(t, err)
 	must(t, r.Tick(0))
 	sorts := r.sched.builds
-	tag, err := NewSchema(nil, r.Types())
+	tag, err := schema.NewSchema(nil, r.Types())
 	must(t, err)
-	data, err := NewSchema([]PropSpec{{Name: "hp", Type: "int"}}, r.Types())
+	data, err := schema.NewSchema([]PropSpec{{Name: "hp", Type: "int"}}, r.Types())
 	must(t, err)
 	const n = 10_000
 	start := time.Now()

@@ -11,6 +11,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 	"github.com/scenecs/scenecs/selector"
 )
 
@@ -102,7 +103,7 @@ func newRegistry(t testing.TB) (*ecs.World, *registry.Registry) {
 	must(t, err)
 	_, err = registry.Register(r, "tags", registry.Definition[[]string]{})
 	must(t, err)
-	tag, err := registry.NewSchema(nil, r.Types())
+	tag, err := schema.NewSchema(nil, r.Types())
 	must(t, err)
 	_, err = r.Declare("boss", tag)
 	must(t, err)

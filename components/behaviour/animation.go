@@ -8,6 +8,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Animation is the animation component, A-Frame's (multiple:
@@ -149,7 +150,7 @@ func registerAnimation(reg *registry.Registry, b *Builtins) error {
 	if err := registerType(reg, loopType()); err != nil {
 		return err
 	}
-	s, err := registry.SchemaOf(reflect.TypeFor[Animation](), reg.Types())
+	s, err := schema.SchemaOf(reflect.TypeFor[Animation](), reg.Types())
 	if err != nil {
 		return err
 	}

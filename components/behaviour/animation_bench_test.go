@@ -1,8 +1,9 @@
 package behaviour_test
 
 import (
-	"github.com/scenecs/scenecs/components"
 	"testing"
+
+	"github.com/scenecs/scenecs/components"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"

@@ -2,13 +2,15 @@ package behaviour_test
 
 import (
 	"fmt"
-	"github.com/scenecs/scenecs/components"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/components"
+
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 const hz = 1.0 / 60
@@ -20,7 +22,7 @@ func animRegistry(t testing.TB) (*registry.Registry, *components.Builtins) {
 	t.Helper()
 	_, r, b := builtinRegistry(t)
 	declare := func(name string, specs ...registry.PropSpec) {
-		s, err := registry.NewSchema(specs, r.Types())
+		s, err := schema.NewSchema(specs, r.Types())
 		must(t, err)
 		_, err = r.Declare(name, s)
 		must(t, err)

@@ -1,12 +1,14 @@
 package behaviour_test
 
 import (
-	. "github.com/scenecs/scenecs/components/behaviour"
 	"math"
 	"testing"
 
+	. "github.com/scenecs/scenecs/components/behaviour"
+
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // TestAnimationWorldTransforms: animated positions, rotations and scales
@@ -157,7 +159,7 @@ func TestAnimationRedeclared(t *testing.T) {
 	r, _ := animRegistry(t)
 	e := entityWith(t, r, "stats=speed: 0", "animation=property: stats.speed; to: 10; dur: 100; easing: linear")
 	ticks(t, r, 3)
-	s, err := registry.NewSchema([]registry.PropSpec{{Name: "label", Type: "string"}, {Name: "speed", Type: "number"}}, r.Types())
+	s, err := schema.NewSchema([]registry.PropSpec{{Name: "label", Type: "string"}, {Name: "speed", Type: "number"}}, r.Types())
 	must(t, err)
 	if _, err := r.Privileged().Redeclare("stats", s); err != nil {
 		t.Fatal(err)

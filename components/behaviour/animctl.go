@@ -2,6 +2,7 @@ package behaviour
 
 import (
 	"fmt"
+
 	"github.com/scenecs/scenecs/internal/easing"
 
 	"github.com/scenecs/scenecs/ecs"

@@ -3,9 +3,10 @@ package behaviour
 import (
 	"errors"
 	"fmt"
-	"github.com/scenecs/scenecs/internal/easing"
 	"math"
 	"unsafe"
+
+	"github.com/scenecs/scenecs/internal/easing"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"

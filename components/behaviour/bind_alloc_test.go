@@ -2,8 +2,9 @@ package behaviour_test
 
 import (
 	"fmt"
-	"github.com/scenecs/scenecs/components"
 	"testing"
+
+	"github.com/scenecs/scenecs/components"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"

@@ -1,14 +1,16 @@
 package behaviour_test
 
 import (
-	"github.com/scenecs/scenecs/components"
 	"math"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/components"
+
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // The speed targets of issue 23 for bind and on. Compare the pairs in
@@ -202,7 +204,7 @@ func onBench(t testing.TB) (*registry.Registry, ecs.Entity, any) {
 	r := registry.New(w)
 	_, err := components.Register(r)
 	must(t, err)
-	s, err := registry.NewSchema([]registry.PropSpec{{Name: "hp", Type: "number"}}, r.Types())
+	s, err := schema.NewSchema([]registry.PropSpec{{Name: "hp", Type: "number"}}, r.Types())
 	must(t, err)
 	_, err = r.Declare("health", s)
 	must(t, err)

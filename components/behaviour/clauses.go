@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // This file reads the values of the on and bind components: clauses
@@ -41,9 +42,9 @@ func (e *synError) attrErr(mapping bool) error {
 	if !mapping {
 		return &registry.ValueError{Text: e.Text, Offset: e.At, Expected: e.Expected}
 	}
-	kind, prop := registry.InvalidValue, e.Key
+	kind, prop := schema.InvalidValue, e.Key
 	if e.InKey {
-		kind, prop = registry.UnknownProperty, e.Text
+		kind, prop = schema.UnknownProperty, e.Text
 	}
 	return &registry.AttrError{Kind: kind, Property: prop, Text: e.Text, Offset: e.At, Pair: e.Pair, Expected: e.Expected}
 }

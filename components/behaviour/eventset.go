@@ -11,6 +11,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // The event-set component (multiple), as A-Frame's community component
@@ -69,7 +70,7 @@ type pendingSet struct {
 }
 
 func registerEventSet(reg *registry.Registry, b *Builtins) error {
-	if err := registerType(reg, registry.PairsType()); err != nil {
+	if err := registerType(reg, schema.PairsType()); err != nil {
 		return err
 	}
 	es := &EventSets{reg: reg, paused: pausedID(reg), types: reg.Types(), sets: map[animKey]*eventSet{}}
@@ -208,7 +209,7 @@ func (es *EventSets) compileSet(p registry.Pair, lookup func(string) (*registry.
 	}
 	if err != nil {
 		var ae *registry.AttrError
-		if errors.As(err, &ae) && ae.Kind == registry.UnknownProperty {
+		if errors.As(err, &ae) && ae.Kind == schema.UnknownProperty {
 			return op, &registry.PropError{Text: prop, Offset: p.KeyAt + len(comp) + 1, Expected: strings.TrimPrefix(ae.Error(), comp+": ")}
 		}
 		return op, valueError(p, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // attr returns e's component name as attribute text.
@@ -132,7 +133,7 @@ func TestEventSetRuntimeErrors(t *testing.T) {
 			t.Errorf("%s: %v\nwant %s", tc.attr, err, tc.want)
 		}
 	}
-	if _, err := registry.ParsePairs("a: 1; nocolon"); err == nil {
+	if _, err := schema.ParsePairs("a: 1; nocolon"); err == nil {
 		t.Error("a chunk without ':' parsed")
 	}
 }

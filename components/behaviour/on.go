@@ -7,6 +7,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/expr"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 	"github.com/scenecs/scenecs/selector"
 )
 
@@ -173,7 +174,7 @@ func (hs *Handlers) declareTag(name string) error {
 	if _, ok := hs.reg.Component(base); ok {
 		return nil
 	}
-	s, err := registry.NewSchema(nil, hs.reg.Types())
+	s, err := schema.NewSchema(nil, hs.reg.Types())
 	if err == nil {
 		_, err = hs.reg.Declare(base, s)
 	}

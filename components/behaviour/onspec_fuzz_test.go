@@ -2,12 +2,14 @@ package behaviour_test
 
 import (
 	"errors"
+	"testing"
+
 	"github.com/scenecs/scenecs/components"
 	. "github.com/scenecs/scenecs/components/behaviour"
-	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // fuzzRegistry is a Registry with the built-ins and a component with an
@@ -17,7 +19,7 @@ func fuzzRegistry(t testing.TB) *registry.Registry {
 	if _, err := components.Register(reg); err != nil {
 		t.Fatal(err)
 	}
-	s, err := registry.NewSchema([]registry.PropSpec{{Name: "hp", Type: "int"}, {Name: "text", Type: "string"}, {Name: "dir", Type: "vec3"}}, reg.Types())
+	s, err := schema.NewSchema([]registry.PropSpec{{Name: "hp", Type: "int"}, {Name: "text", Type: "string"}, {Name: "dir", Type: "vec3"}}, reg.Types())
 	if err != nil {
 		t.Fatal(err)
 	}

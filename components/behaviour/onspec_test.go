@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // onSyntaxCases are attribute strings of on: those that parse, with
@@ -150,7 +151,7 @@ func TestOnMapping(t *testing.T) {
 	} {
 		_, err := typ.ParseMap(tc.kv, OnSpec{})
 		var ae *registry.AttrError
-		if !errors.As(err, &ae) || ae.Pair != tc.pair || ae.Offset != tc.at || (ae.Kind == registry.UnknownProperty) != tc.inKey ||
+		if !errors.As(err, &ae) || ae.Pair != tc.pair || ae.Offset != tc.at || (ae.Kind == schema.UnknownProperty) != tc.inKey ||
 			ae.Property != tc.prop || !strings.Contains(ae.Error(), tc.substr) {
 			t.Errorf("%v: %v (%+v)\nwant pair %d at %d, in key %v, property %q: %s", tc.kv, err, ae, tc.pair, tc.at, tc.inKey, tc.prop, tc.substr)
 		}

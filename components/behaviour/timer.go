@@ -7,6 +7,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Timer is the timer component (multiple: timer__wave): it emits Event
@@ -88,7 +89,7 @@ type timerFire struct {
 }
 
 func registerTimer(reg *registry.Registry, b *Builtins) error {
-	s, err := registry.SchemaOf(reflect.TypeFor[Timer](), reg.Types())
+	s, err := schema.SchemaOf(reflect.TypeFor[Timer](), reg.Types())
 	if err != nil {
 		return err
 	}

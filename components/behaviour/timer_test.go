@@ -2,9 +2,10 @@ package behaviour_test
 
 import (
 	"fmt"
-	. "github.com/scenecs/scenecs/components/behaviour"
 	"strings"
 	"testing"
+
+	. "github.com/scenecs/scenecs/components/behaviour"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"

@@ -60,9 +60,10 @@ func programs(pkg string) bool {
 	return pkg == "scenerun" || pkg == "rooms" || pkg == "scenes" || strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "examples/")
 }
 
-// TestPackageSizes: no package but ecs over 6,000 lines of code (without
-// blank and comment lines, non-test files), and the loader's front door
-// at most 3,000.
+// TestPackageSizes: no package but ecs over 6,000 lines of non-test
+// code, counted as the files' lines (comments and blank lines included,
+// as the issue that set the limit counted them), and the loader's front
+// door at most 3,000.
 func TestPackageSizes(t *testing.T) {
 	root := repoRoot(t)
 	code, err := Imports(root)
@@ -81,8 +82,8 @@ func TestPackageSizes(t *testing.T) {
 		case "loader":
 			limit = 3000
 		}
-		if n > limit {
-			t.Errorf("%s: %d lines of code (%d in all), over %d: split it by job", pkg, n, raw, limit)
+		if raw > limit {
+			t.Errorf("%s: %d lines (%d of them code), over %d: split it by job", pkg, raw, n, limit)
 		}
 	}
 }

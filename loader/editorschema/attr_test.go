@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // The attribute-string patterns of the schemas, checked against the
@@ -48,7 +49,7 @@ func patternSchemas(t testing.TB) []patternSchema {
 	for _, sys := range reg.Systems() {
 		add(sys.Name, sys.Schema)
 	}
-	odd, err := registry.NewSchema([]registry.PropSpec{
+	odd, err := schema.NewSchema([]registry.PropSpec{
 		{Name: "maxHP", Type: "int"},
 		{Name: "speed", Type: "number"},
 		{Name: "speedMax", Type: "number"},
@@ -209,7 +210,7 @@ func TestAttrPatternGenerated(t *testing.T) {
 				text = g.text(kv)
 				_, err := ps.s.ParseAttr(ps.name, text)
 				var ae *registry.AttrError
-				if !errors.As(err, &ae) || ae.Kind != registry.UnknownProperty {
+				if !errors.As(err, &ae) || ae.Kind != schema.UnknownProperty {
 					t.Fatalf("misspelling %q as %q in %q: ParseAttr says %v, want an unknown property", name, kv[j][0], text, err)
 				}
 				bad++
@@ -249,9 +250,9 @@ func checkAttrPattern(t *testing.T, ps patternSchema, text string) {
 		switch {
 		case err == nil && !match:
 			t.Errorf("%s: %s pattern does not match %q, which ParseAttr accepts", ps.name, p.dialect, text)
-		case err != nil && ae.Kind == registry.UnknownProperty && match:
+		case err != nil && ae.Kind == schema.UnknownProperty && match:
 			t.Errorf("%s: %s pattern matches %q, which names an unknown property: %v", ps.name, p.dialect, text, err)
-		case err != nil && match && ae.Kind == registry.InvalidSyntax && !strings.Contains(ae.Expected, "url("):
+		case err != nil && match && ae.Kind == schema.InvalidSyntax && !strings.Contains(ae.Expected, "url("):
 			t.Errorf("%s: %s pattern matches %q, whose syntax ParseAttr refuses: %v", ps.name, p.dialect, text, err)
 		}
 	}

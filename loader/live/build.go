@@ -15,6 +15,7 @@ import (
 	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Scene is a loaded scene: the [plan.Plan] it was built from and the entities
@@ -595,7 +596,7 @@ func applyDefinitions(pl *plan.Plan, reg *registry.Registry) error {
 		if _, ok := reg.Component(t); ok {
 			continue
 		}
-		s, _ := registry.NewSchema(nil, reg.Types())
+		s, _ := schema.NewSchema(nil, reg.Types())
 		if _, err := reg.Declare(t, s); err != nil {
 			return fmt.Errorf("tag %q: %v", t, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Diff is what a reload changes in a running scene: the difference
@@ -910,7 +911,7 @@ func (s *Scene) applyDeclarations(d *Diff) error {
 	sort.Strings(d.new.Tags)
 	for _, t := range d.new.Tags {
 		if _, ok := reg.Component(t); !ok {
-			sch, _ := registry.NewSchema(nil, reg.Types())
+			sch, _ := schema.NewSchema(nil, reg.Types())
 			if _, err := reg.Declare(t, sch); err != nil {
 				return err
 			}

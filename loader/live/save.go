@@ -17,6 +17,7 @@ import (
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Saving a running scene's changes into its files.
@@ -518,7 +519,7 @@ func hasNamed(nps []registry.NamedPatch, name string) bool {
 // mixinGiving returns the id of a mixin among ids (expanded) that gives
 // the component name, or "".
 func mixinGiving(pl *plan.Plan, ids []string, name string) string {
-	ms, err := registry.ExpandMixinsFunc(ids, func(id string) (*registry.Mixin, bool) {
+	ms, err := schema.ExpandMixinsFunc(ids, func(id string) (*registry.Mixin, bool) {
 		m, ok := pl.Mixins[id]
 		if !ok {
 			return nil, false

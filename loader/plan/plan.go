@@ -11,6 +11,7 @@ import (
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
+	"github.com/scenecs/scenecs/registry/schema"
 )
 
 // Plan is a scene document validated against a registry: every component
@@ -435,13 +436,13 @@ func (c *compiler) mixinIDs() []string {
 }
 
 // checkMixins reports, at the mixin definitions, every unknown id a mixin
-// lists and every mixin cycle, once each (registry.CheckMixins: one walk
+// lists and every mixin cycle, once each (schema.CheckMixins: one walk
 // over all mixins, linear in their number and in the ids they list). A
 // cycle is reported at the definition of the mixin where the walk, in
 // document order, entered it.
 func (c *compiler) checkMixins() {
 	ids := c.mixinIDs()
-	registry.CheckMixins(ids, c.lookupMixin, func(e *registry.MixinError) {
+	schema.CheckMixins(ids, c.lookupMixin, func(e *registry.MixinError) {
 		if e.Cycle != nil {
 			c.errs.add(c.plan.Mixins[e.Cycle[0]].Src.MixinPos, "mixin %q: %v", e.Cycle[0], e)
 			return
@@ -591,7 +592,7 @@ func (c *compiler) mixinComps(ids []string) ([]registry.NamedPatch, error) {
 	}
 	// The expansion registry.Instantiate (and so the spawner) uses, so
 	// that a scene composes exactly as spawned entities do.
-	ms, err := registry.ExpandMixinsFunc(ids, c.lookupMixin)
+	ms, err := schema.ExpandMixinsFunc(ids, c.lookupMixin)
 	var cm composedMixins
 	if me, ok := err.(*registry.MixinError); ok {
 		// A problem inside the mixins (a cycle, an unknown id a mixin
@@ -939,7 +940,7 @@ func errPos(comp *scenefile.ComponentSpec, err error) scenefile.Pos {
 		return comp.TextAt(ae.Offset)
 	case scenefile.ValueMap:
 		if ae.Pair >= 0 && ae.Pair < len(comp.Map) {
-			if ae.Kind == registry.UnknownProperty {
+			if ae.Kind == schema.UnknownProperty {
 				return comp.KeyAt(ae.Pair, ae.Offset)
 			}
 			return comp.ValueAt(ae.Pair, ae.Offset)
@@ -953,7 +954,7 @@ func errPos(comp *scenefile.ComponentSpec, err error) scenefile.Pos {
 // `speed: -3; laps: 1.5` has two) at the offending text inside the value,
 // any other error at the value.
 func addAttrErrors(s *errorSink, comp *scenefile.ComponentSpec, err error) {
-	list := registry.AttrErrorList(err)
+	list := schema.AttrErrorList(err)
 	if len(list) == 0 {
 		s.add(errPos(comp, err), "%v", err)
 		return
@@ -1003,7 +1004,7 @@ func declSchema(d *scenefile.Decl, reg *registry.Registry) (*registry.Schema, er
 			OneOf: pd.OneOf, Min: pd.Min, Max: pd.Max,
 		})
 	}
-	s, err := registry.NewSchema(specs, reg.Types())
+	s, err := schema.NewSchema(specs, reg.Types())
 	if err != nil {
 		var se *registry.SchemaError
 		if errors.As(err, &se) {

@@ -1,9 +1,8 @@
-package registry
+package schema
 
 import (
 	"errors"
 	"fmt"
-	"github.com/scenecs/scenecs/internal/csscolor"
 	"math"
 	"reflect"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/internal/csscolor"
 
 	"github.com/scenecs/scenecs/selector"
 )
@@ -192,7 +193,7 @@ func NewTypes() *Types {
 	}
 	for _, bt := range builtinTypes {
 		t := *bt
-		t.Default = cloneValue(t.Default)
+		t.Default = CloneValue(t.Default)
 		ts.add(&t)
 	}
 	for _, a := range builtinAliases {
@@ -793,9 +794,9 @@ func valueErr(text, s, expected string) *ValueError {
 	return &ValueError{Text: s, Offset: strings.Index(text, s), Expected: expected}
 }
 
-// cloneValue copies slice values so a default is never shared between
+// CloneValue copies slice values so a default is never shared between
 // owners; other values are returned as they are.
-func cloneValue(v any) any {
+func CloneValue(v any) any {
 	if a, ok := v.([]string); ok {
 		return slices.Clone(a)
 	}

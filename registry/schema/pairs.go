@@ -1,4 +1,4 @@
-package registry
+package schema
 
 import (
 	"reflect"
@@ -141,4 +141,21 @@ func equalPairs(a, b any) bool {
 		}
 	}
 	return true
+}
+
+// chunkEnd returns the end of the "prop: value" chunk of text starting at
+// start: the next ';' outside url(...), or len(text), as ParseAttr cuts.
+func chunkEnd(text string, start int) int {
+	url := false
+	for i := start; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == ';' && !url:
+			return i
+		case c == '(' && i >= 3 && text[i-3:i] == "url":
+			url = true
+		case c == ')':
+			url = false
+		}
+	}
+	return len(text)
 }

@@ -1,4 +1,4 @@
-package registry
+package schema
 
 import (
 	"errors"
@@ -244,7 +244,7 @@ func (s *Schema) Lookup(name string) (int, bool) {
 func (s *Schema) Defaults() []any {
 	d := make([]any, len(s.Props))
 	for i := range s.Props {
-		d[i] = cloneValue(s.Props[i].Default)
+		d[i] = CloneValue(s.Props[i].Default)
 	}
 	return d
 }
@@ -355,7 +355,7 @@ func (p *Property) setup(defText string, hasDefault bool) error {
 			return fmt.Errorf("oneOf needs a string or array property type, not %s", p.Type.Name)
 		}
 	}
-	p.Default = cloneValue(p.Type.Default)
+	p.Default = CloneValue(p.Type.Default)
 	if !hasDefault && len(p.OneOf) > 0 && p.Type.GoType.Kind() == reflect.String {
 		defText, hasDefault = p.OneOf[0], true
 	}

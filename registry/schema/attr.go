@@ -1,4 +1,4 @@
-package registry
+package schema
 
 import (
 	"errors"
@@ -33,6 +33,10 @@ func (p Patch) set(from, idx int, v any) Patch {
 	}
 	return append(p, PropValue{Index: idx, Value: v})
 }
+
+// Set records v for property idx, replacing an earlier value for it: the
+// last value given wins, at the place of the first.
+func (p Patch) Set(idx int, v any) Patch { return p.set(0, idx, v) }
 
 const pairsExpected = `"property: value" pairs separated by ";"`
 
@@ -338,4 +342,57 @@ func (e *AttrErrors) unknown(s *Schema, component, key string, offset int) bool 
 //go:noinline
 func (e *AttrErrors) value(component, property string, err error, value string, offset int) bool {
 	return e.add(newValueAttrError(component, property, err, value, offset))
+}
+
+// ValueAt returns the byte offset in the attribute string text of the
+// (trimmed) value of the property called prop, as ParseAttr reads text:
+// the whole text for a single-property schema, else the value of the
+// last "prop: value" pair naming it.
+func (s *Schema) ValueAt(text, prop string) (int, bool) {
+	if s.Single() {
+		start, _ := trimBounds(text)
+		return start, true
+	}
+	idx, ok := s.Lookup(prop)
+	if !ok {
+		return 0, false
+	}
+	at, found := 0, false
+	for start := 0; start <= len(text); {
+		end := chunkEnd(text, start)
+		chunk := text[start:end]
+		if colon := strings.IndexByte(chunk, ':'); colon >= 0 {
+			ks, ke := trimBounds(chunk[:colon])
+			if j, ok := s.Lookup(chunk[ks:ke]); ok && j == idx {
+				vs, _ := trimBounds(chunk[colon+1:])
+				at, found = start+colon+1+vs, true
+			}
+		}
+		start = end + 1
+	}
+	return at, found
+}
+
+// PairValueAt finds, in the key/value pairs kv that [Schema.ParseMap]
+// reads, the pair that gives the property prop (the last one, which is
+// the one that counts) and the byte offset of its trimmed value: pair is
+// -1 when kv does not give prop. For a schema whose single property takes
+// the whole mapping ([Schema.TakesMap]), prop is a pair's key as written.
+func (s *Schema) PairValueAt(kv [][2]string, prop string) (pair, offset int) {
+	idx, known := s.Lookup(prop)
+	for i := len(kv) - 1; i >= 0; i-- {
+		ks, ke := trimBounds(kv[i][0])
+		key := kv[i][0][ks:ke]
+		if s.TakesMap() && key != prop {
+			continue
+		}
+		if !s.TakesMap() {
+			if j, ok := s.Lookup(key); !known || !ok || j != idx {
+				continue
+			}
+		}
+		vs, _ := trimBounds(kv[i][1])
+		return i, vs
+	}
+	return -1, 0
 }

@@ -1,7 +1,8 @@
-package registry
+package schema
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -60,18 +61,22 @@ func TestParsePairs(t *testing.T) {
 	}
 }
 
-// TestPairsType: the pairs type in a registry: a component whose Go type
-// is Pairs takes them as its attribute string; equality ignores where
-// pairs were written.
+// TestPairsType: the pairs type registered in a set of types: a
+// component whose Go type is Pairs takes them as its attribute string;
+// equality ignores where pairs were written.
 func TestPairsType(t *testing.T) {
-	_, r := newTestRegistry(t)
-	must(t, r.Types().Register(PairsType()))
-	c, err := Register(r, "sets", Definition[Pairs]{})
-	must(t, err)
-	if !c.Schema.Single() || c.Schema.Props[0].Type.Name != "pairs" {
-		t.Fatalf("schema: %+v", c.Schema.Props)
+	ts := NewTypes()
+	if err := ts.Register(PairsType()); err != nil {
+		t.Fatal(err)
 	}
-	typ := c.Schema.Props[0].Type
+	s, err := SchemaOf(reflect.TypeFor[Pairs](), ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Single() || s.Props[0].Type.Name != "pairs" {
+		t.Fatalf("schema: %+v", s.Props)
+	}
+	typ := s.Props[0].Type
 	a, _ := typ.Parse("x: 1;y: 2", nil)
 	b, _ := typ.Parse("  x:1 ; y :2", nil)
 	if !typ.Equal(a, b) || typ.Equal(a, Pairs{{Key: "x", Value: "1"}}) || typ.Equal(a, 3) {
@@ -80,7 +85,7 @@ func TestPairsType(t *testing.T) {
 	if typ.Print(a) != "x: 1; y: 2" {
 		t.Errorf("Print: %q", typ.Print(a))
 	}
-	_, err = c.Schema.ParseAttr("sets", "x: 1; nope")
+	_, err = s.ParseAttr("sets", "x: 1; nope")
 	var ae *AttrError
 	if !errors.As(err, &ae) || ae.Offset != 6 || ae.Text != "nope" {
 		t.Errorf("ParseAttr: %v", err)
