@@ -96,7 +96,7 @@ func (r *Registry) fill(e, parent ecs.Entity, spec *CreateSpec, comps []NamedPat
 	if spec.PartKey != "" {
 		r.Prefabs().SetPartKey(e, spec.PartKey)
 	}
-	return r.setMany(e, comps, priv)
+	return r.setManyFresh(e, comps, priv)
 }
 
 // repeatsName reports whether a component name occurs twice in nps.

@@ -121,11 +121,13 @@ func indexOfName(comps []NamedPatch, name string) int {
 // per component. A read-only component among comps is refused with a
 // *ReadOnlyError, and nothing is changed.
 func (r *Registry) SetMany(e ecs.Entity, comps []NamedPatch) error {
-	return r.setMany(e, comps, false)
+	return r.setMany(e, comps, false, nil)
 }
 
-// setMany is SetMany; priv writes read-only components too.
-func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
+// setMany is SetMany; priv writes read-only components too. If rec is
+// set, the components added are recorded in it, and rec.bad says whether
+// something else was done that a shape cannot replay.
+func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool, rec *shape) error {
 	if !r.w.Alive(e) {
 		return fmt.Errorf("registry: set on %v: %w", e, ecs.ErrStale)
 	}
@@ -139,16 +141,17 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 		if err := c.refuse("set", np.Name, priv); err != nil {
 			return err
 		}
-		for _, pv := range np.Patch {
-			if pv.Index < 0 || pv.Index >= len(c.Schema.Props) {
-				return fmt.Errorf("registry: set %s: property index %d out of range", np.Name, pv.Index)
-			}
+		if err := checkIndexes(c, &np); err != nil {
+			return err
 		}
-		items = append(items, setItem{c, id, np.Name, np.Patch})
+		items = append(items, setItem{c, id, np.Name, np.Patch, len(items)})
 	}
 	var orderBuf [8]setItem
 	items = depsFirst(items, orderBuf[:0])
 	if r.w.Locked() {
+		if rec != nil {
+			rec.bad = true
+		}
 		for _, it := range items {
 			if err := r.setPatch(e, it.name, it.patch, Replace, priv); err != nil {
 				return err
@@ -156,7 +159,7 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 		}
 		return nil
 	}
-	b := adds{r: r, e: e, comps: comps}
+	b := adds{r: r, e: e, comps: comps, rec: rec}
 	if s := &r.addScratch; !s.busy {
 		// The lists of the last call, reused: a World's load makes an
 		// entity at a time. A hook that sets components while these
@@ -180,11 +183,15 @@ func (r *Registry) setMany(e ecs.Entity, comps []NamedPatch, priv bool) error {
 		it.c.apply(v, it.patch)
 		b.ids = append(b.ids, it.id)
 		b.vals = append(b.vals, v)
+		b.record(it.c, it.id, it.from)
 	}
 	if len(b.ids) > 0 {
 		if err := r.w.AddMany(e, b.ids, b.vals); err != nil {
 			return err
 		}
+	}
+	if len(present) > 0 && rec != nil {
+		rec.bad = true
 	}
 	for _, it := range present {
 		if err := r.setPatch(e, it.name, it.patch, Replace, priv); err != nil {
@@ -215,6 +222,15 @@ type adds struct {
 	comps []NamedPatch
 	ids   []ecs.ID
 	vals  []unsafe.Pointer
+	rec   *shape // if set, what is added is recorded in it (see setManyFresh)
+}
+
+// record notes in b.rec, if set, that c was added, with the patch of the
+// given list's item from (-1: a dependency, with its defaults).
+func (b *adds) record(c *Component, id ecs.ID, from int) {
+	if b.rec != nil {
+		b.rec.steps = append(b.rec.steps, shapeStep{c: c, id: id, from: from})
+	}
 }
 
 func (b *adds) scheduled(id ecs.ID) bool {
@@ -246,6 +262,17 @@ func (b *adds) deps(c *Component, depth int) error {
 		if !b.scheduled(dc.ID) {
 			b.ids = append(b.ids, dc.ID)
 			b.vals = append(b.vals, b.r.addValue(dc, dc.ID))
+			b.record(dc, dc.ID, -1)
+		}
+	}
+	return nil
+}
+
+// checkIndexes checks that np's patch names properties c has.
+func checkIndexes(c *Component, np *NamedPatch) error {
+	for _, pv := range np.Patch {
+		if pv.Index < 0 || pv.Index >= len(c.Schema.Props) {
+			return fmt.Errorf("registry: set %s: property index %d out of range", np.Name, pv.Index)
 		}
 	}
 	return nil
@@ -257,6 +284,7 @@ type setItem struct {
 	id    ecs.ID
 	name  string
 	patch Patch
+	from  int // its index in the list given
 }
 
 // depsFirst orders items so that each one's dependencies that items also

@@ -127,7 +127,7 @@ func (p Privileged) SetPatch(e ecs.Entity, name string, patch Patch, mode SetMod
 
 // SetMany is [Registry.SetMany], read-only components included.
 func (p Privileged) SetMany(e ecs.Entity, comps []NamedPatch) error {
-	return p.r.setMany(e, comps, true)
+	return p.r.setMany(e, comps, true, nil)
 }
 
 // Remove is [Registry.Remove], read-only components included.

@@ -23,6 +23,7 @@ import (
 // World; there is no package-level registry.
 type Registry struct {
 	addScratch addScratch       // SetMany's lists, reused
+	shapes     shapeMemo        // what SetMany worked out for fresh entities (see shape)
 	adding     []unsafe.Pointer // the values SetMany adds, by ecs id (see addValue)
 	// Seed is mixed into the random streams of built-ins that draw
 	// numbers (the spawner), so one scene can be run with several seeds.
@@ -459,6 +460,7 @@ func (r *Registry) add(c *Component) error {
 // bind makes the ecs component id an instance of c: lifecycle observers and
 // the tick filter.
 func (r *Registry) bind(c *Component, id ecs.ID) {
+	r.shapes.reset()
 	for int(id) >= len(r.byID) {
 		r.byID = append(r.byID, nil)
 		r.names = append(r.names, "")
