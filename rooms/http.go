@@ -2,13 +2,14 @@ package rooms
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
 )
 
-// requestHost is the Host of the requests Request makes: the room's
-// inspector accepts it besides its own addresses.
+// requestHost is the Host of the requests Request and Serve make: the
+// room's inspector accepts it besides its own addresses.
 const requestHost = "room.scenecs"
 
 // ServeHTTP answers the inspection API (docs/inspector.md) for the room,
@@ -26,23 +27,39 @@ func (r *Room) Token() string { return r.in.Token() }
 // body the request's body (nil for none). It carries the room's token,
 // so it may change the scene: whoever can call it owns the room. The
 // answer is the status and body the HTTP API would give. The event and
-// transform streams are not served this way (400): they never end.
+// transform streams are not served this way (400): they never end; Serve
+// serves them.
 func (r *Room) Request(method, target string, body []byte) (status int, answer []byte) {
 	path, _, _ := strings.Cut(target, "?")
 	if strings.HasSuffix(path, "/stream") || path == "/api/events" {
 		return http.StatusBadRequest, fmt.Appendf(nil, `{"error":%q}`, "rooms: "+path+" is a stream; open it over HTTP")
 	}
-	req, err := http.NewRequest(method, "http://"+requestHost+target, bytes.NewReader(body))
-	if err != nil {
-		return http.StatusBadRequest, fmt.Appendf(nil, `{"error":%q}`, "rooms: "+err.Error())
-	}
-	req.Header.Set("Authorization", "Bearer "+r.in.Token())
 	rec := &recorder{h: http.Header{}}
-	r.in.ServeHTTP(rec, req)
+	r.Serve(context.Background(), rec, method, target, body)
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
 	return rec.status, rec.body.Bytes()
+}
+
+// Serve answers one request of the inspection API into w without a
+// network, streams included: as Request does (with the room's token),
+// but the answer goes to w as the HTTP API writes it, flushes and all,
+// and ctx is the request's context: a stream (GET /api/events, GET
+// /api/transforms/stream) goes on until ctx ends, the room stops or a
+// write to w fails. w may implement SetWriteDeadline (see
+// http.ResponseController): the inspector then bounds each write of a
+// stream, and ends a stream whose slot it takes back at once.
+func (r *Room) Serve(ctx context.Context, w http.ResponseWriter, method, target string, body []byte) {
+	req, err := http.NewRequestWithContext(ctx, method, "http://"+requestHost+target, bytes.NewReader(body))
+	if err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = fmt.Fprintf(w, `{"error":%q}`, "rooms: "+err.Error())
+		return
+	}
+	req.Header.Set("Authorization", "Bearer "+r.in.Token())
+	r.in.ServeHTTP(w, req)
 }
 
 // recorder is the http.ResponseWriter Request answers into.
