@@ -36,7 +36,7 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	switch {
 	case p == "/" || p == "":
-		in.methods(w, r, handlers{"GET": in.index})
+		in.methods(w, r, handlers{"GET": index})
 	case p == "/api/scene":
 		in.methods(w, r, handlers{"GET": in.getScene})
 	case p == "/api/query":
@@ -388,9 +388,9 @@ func (in *Inspector) wantSave(w http.ResponseWriter, r *http.Request) (save, ok 
 
 // index answers GET / with the page to a browser, and the list of
 // endpoints to anything else.
-func (in *Inspector) index(w http.ResponseWriter, r *http.Request) {
+func index(w http.ResponseWriter, r *http.Request) {
 	if wantsPage(r) {
-		in.page(w, r)
+		page(w, r)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

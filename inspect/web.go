@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
@@ -118,9 +119,39 @@ func (in *Inspector) serveWeb(w http.ResponseWriter, r *http.Request) bool {
 // page answers GET / with the inspector's page. Its Content Security
 // Policy lets it load and reach only this server, and run no inline
 // script but its import map.
-func (in *Inspector) page(w http.ResponseWriter, r *http.Request) {
+func page(w http.ResponseWriter, r *http.Request) {
 	f := webFileAt("/index.html")
 	w.Header().Set("Content-Security-Policy", pagePolicy(f.body))
+	f.serve(w, r)
+}
+
+// Files returns a handler of the inspector's page and its files alone,
+// as an Inspector serves them: GET (or HEAD) / answers a browser with
+// the page and anything else with the list of endpoints; the page's
+// files are served under their paths; anything else is a 404 (405 for
+// another method). It checks no Host and serves no API: it is for a
+// server that has the API answered elsewhere, such as a page that
+// reaches a room on another machine through NATS (scene-run host
+// -inspect), and does its own checks.
+func Files() http.Handler { return http.HandlerFunc(serveFiles) }
+
+// serveFiles is Files' handler.
+func serveFiles(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("inspect: %s does not take %s (allowed: GET, HEAD)", r.URL.Path, r.Method))
+		return
+	}
+	p := r.URL.Path
+	if p == "/" || p == "" {
+		index(w, r)
+		return
+	}
+	f := webFileAt(p)
+	if f == nil || p == "/index.html" {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("inspect: no file %s", p))
+		return
+	}
 	f.serve(w, r)
 }
 
