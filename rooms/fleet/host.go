@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -28,6 +29,7 @@ type Host struct {
 	owned   map[string]*owned   // the rooms this host runs, by id
 	pending map[string]struct{} // the rooms being created here, entry made, room not yet adopted
 	subs    []*nats.Subscription
+	streams atomic.Int64 // answers being sent in several messages (serve.go)
 
 	stop     chan struct{}
 	stopOnce sync.Once

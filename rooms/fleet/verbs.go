@@ -38,7 +38,7 @@ type EmitRequest struct {
 }
 
 // verbs are the verbs a room answers on PREFIX.room.ID.VERB.
-var verbs = []string{"scene", "query", "get", "set", "emit", "step", "pause", "play", "stats", "components", "info", "snapshot", "destroy", "http"}
+var verbs = []string{"scene", "query", "get", "set", "emit", "step", "pause", "play", "stats", "components", "info", "snapshot", "destroy", "http", "serve"}
 
 // onRoom answers a message to one of this host's rooms.
 func (h *Host) onRoom(o *owned, m *nats.Msg) {
@@ -63,6 +63,8 @@ func (h *Host) onRoom(o *owned, m *nats.Msg) {
 		defer cancel()
 		h.destroy(ctx, o)
 		respond(m, http.StatusOK, []byte(`{"destroyed":true}`))
+	case "serve":
+		h.serve(o, m)
 	default:
 		method, target, body, err := apiRequest(verb, m.Data)
 		if err != nil {
@@ -70,6 +72,10 @@ func (h *Host) onRoom(o *owned, m *nats.Msg) {
 			return
 		}
 		status, answer := o.room.Request(method, target, body)
+		if limit := msgLimit(h.nc); len(answer) > limit {
+			respondErr(m, http.StatusBadGateway, fmt.Sprintf("fleet: room %s: %s: the answer (%d bytes) is larger than a NATS message may be here (%d): ask with the verb serve (fleet.Proxy), which sends it in parts", o.room.ID(), verb, len(answer), limit))
+			return
+		}
 		respond(m, status, answer)
 	}
 }
