@@ -27,8 +27,8 @@ without, it starts a NATS server with JetStream in this process on
 thing on one machine. It prints "host ID" once it serves, and runs until
 Ctrl-C or SIGTERM, when it snapshots its rooms and hands them to the
 other hosts. With -inspect ADDR it serves a page listing the rooms of
-every host, each opening its inspector (this host's rooms here, the
-others' on their hosts' pages), and prints "inspect: URL".
+every host, each opening its inspector here (another host's room
+through NATS, streams included), and prints "inspect: URL".
 
 Flags:
 `
@@ -104,11 +104,15 @@ func (c *cli) cmdHost(ctx context.Context, args []string) error {
 	}
 	if page != nil {
 		cl, err := fleet.NewClient(ctx, nc, "")
+		var proxy *fleet.Proxy
+		if err == nil {
+			proxy, err = fleet.NewProxy(nc, "", fleet.ProxyOptions{})
+		}
 		if err != nil {
 			h.Close()
 			return fmt.Errorf("%s host: %w", c.Name, err)
 		}
-		c.servePage(ctx, page, opt.Inspect, pageHosts, h, cl, c.stdout)
+		c.servePage(ctx, page, opt.Inspect, pageHosts, h, cl, proxy, c.stdout)
 	}
 	fmt.Fprintf(c.stdout, "host %s\n", h.ID())
 	<-ctx.Done()

@@ -16,16 +16,19 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/inspect"
+	"github.com/scenecs/scenecs/rooms"
 	"github.com/scenecs/scenecs/rooms/fleet"
 )
 
 // fleetPage is a host's page (scene-run host -inspect): the rooms of the
-// whole fleet, each linked to its inspector; this host's rooms'
-// inspectors are served under /rooms/ID/.
+// whole fleet, each linked to its inspector under /rooms/ID/. This
+// host's rooms are served here; any other's API goes through NATS (a
+// fleet.Proxy), its page's files are served here.
 type fleetPage struct {
 	h     *fleet.Host
 	cl    *fleet.Client
-	token string   // the page's own token, wanted on "/"
+	proxy *fleet.Proxy
+	token string   // the page's own token: "/" and changes through NATS want it
 	hosts []string // the Host header values the page accepts
 }
 
@@ -48,22 +51,51 @@ type pageRoom struct {
 }
 
 func (p *fleetPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if rest, ok := strings.CutPrefix(r.URL.Path, "/rooms/"); ok {
-		p.serveRoom(w, r, rest)
-		return
-	}
 	if !slices.Contains(p.hosts, r.Host) {
 		http.Error(w, fmt.Sprintf("host %q is not this page's own", r.Host), http.StatusForbidden)
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" && !p.originOK(o) {
+		http.Error(w, fmt.Sprintf("cross-origin request from %q refused", o), http.StatusForbidden)
+		return
+	}
+	if rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/rooms/"); ok {
+		p.serveRoom(w, r, rest)
 		return
 	}
 	if r.URL.Path != "/" {
 		http.NotFound(w, r)
 		return
 	}
-	if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(p.token)) != 1 {
-		http.Error(w, "this page lists the rooms' tokens: it needs the page's own (?token=TOKEN, as printed by scene-run host)", http.StatusUnauthorized)
+	if !p.hasToken(r) {
+		http.Error(w, "this page opens every room of the fleet: it needs the page's own token (?token=TOKEN, as printed by scene-run host)", http.StatusUnauthorized)
 		return
 	}
+	p.list(w, r)
+}
+
+// originOK reports whether an Origin header names the page's server.
+func (p *fleetPage) originOK(origin string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && u.Scheme == "http" && (u.Path == "" || u.Path == "/") && slices.Contains(p.hosts, u.Host)
+}
+
+// hasToken reports whether r carries the page's token (Authorization:
+// Bearer TOKEN, or ?token=TOKEN).
+func (p *fleetPage) hasToken(r *http.Request) bool {
+	got := r.URL.Query().Get("token")
+	if a := r.Header.Get("Authorization"); a != "" {
+		scheme, tok, _ := strings.Cut(a, " ")
+		if !strings.EqualFold(scheme, "Bearer") {
+			return false
+		}
+		got = strings.TrimSpace(tok)
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(p.token)) == 1
+}
+
+// list answers "/": the fleet's rooms, each with its link.
+func (p *fleetPage) list(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	defer cancel()
 	ls, err := p.cl.List(ctx)
@@ -76,17 +108,11 @@ func (p *fleetPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	links := map[string]string{}
-	for _, h := range hs {
-		links[h.ID] = h.Inspect
-	}
 	rows := make([]pageRoom, len(ls))
 	for i, l := range ls {
 		rows[i].Listing = l
-		if room := p.h.Local().Room(l.ID); room != nil {
-			rows[i].Link = "rooms/" + url.PathEscape(l.ID) + "/?token=" + room.Token()
-		} else if u := links[l.Host]; u != "" && l.Error == "" {
-			rows[i].Link = u + "/rooms/" + url.PathEscape(l.ID) + "/"
+		if l.Error == "" {
+			rows[i].Link = "rooms/" + url.PathEscape(l.ID) + "/?token=" + p.token
 		}
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -97,22 +123,43 @@ func (p *fleetPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}{p.h.ID(), hs, rows})
 }
 
-// serveRoom serves the inspector of this host's room named by rest
-// ("ID/..."): the room's inspector checks the Host and the room's token.
+// serveRoom serves the inspector of the room named by rest ("ID/..."):
+// a room of this host's by its own inspector (the page's token stands
+// for the room's), any other's API through NATS, and the page's files
+// from here. Changes through NATS want the page's token.
 func (p *fleetPage) serveRoom(w http.ResponseWriter, r *http.Request, rest string) {
-	id, _, slash := strings.Cut(rest, "/")
-	room := p.h.Local().Room(id)
-	if room == nil {
-		http.Error(w, fmt.Sprintf("room %q does not run on host %s", id, p.h.ID()), http.StatusNotFound)
+	esc, _, slash := strings.Cut(rest, "/")
+	id, err := url.PathUnescape(esc)
+	if err != nil || rooms.CheckID(id) != nil {
+		http.Error(w, fmt.Sprintf("no room %q", esc), http.StatusNotFound)
 		return
 	}
 	if !slash { // the page's relative links want the slash
 		u := *r.URL
-		u.Path += "/"
+		u.Path, u.RawPath = u.Path+"/", ""
 		http.Redirect(w, r, u.String(), http.StatusMovedPermanently)
 		return
 	}
-	http.StripPrefix("/rooms/"+id, room).ServeHTTP(w, r)
+	prefix := "/rooms/" + id
+	if room := p.h.Local().Room(id); room != nil {
+		if p.hasToken(r) {
+			r.Header.Set("Authorization", "Bearer "+room.Token())
+		}
+		http.StripPrefix(prefix, room).ServeHTTP(w, r)
+		return
+	}
+	if !strings.HasPrefix(r.URL.Path, prefix+"/api/") {
+		http.StripPrefix(prefix, inspect.Files()).ServeHTTP(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && !p.hasToken(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="scenecs host page"`)
+		http.Error(w, "a change to a room through this page needs the page's token (Authorization: Bearer TOKEN, or ?token=TOKEN)", http.StatusUnauthorized)
+		return
+	}
+	http.StripPrefix(prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.proxy.ServeRoom(w, r, id)
+	})).ServeHTTP(w, r)
 }
 
 // listenPage listens on addr for a host's page; it returns the listener,
@@ -135,10 +182,10 @@ func listenPage(addr string) (net.Listener, string, []string, error) {
 
 // servePage serves the host's page on ln until ctx ends, and prints its
 // URL with its token.
-func (c *cli) servePage(ctx context.Context, ln net.Listener, pageURL string, hosts []string, h *fleet.Host, cl *fleet.Client, stdout io.Writer) {
+func (c *cli) servePage(ctx context.Context, ln net.Listener, pageURL string, hosts []string, h *fleet.Host, cl *fleet.Client, proxy *fleet.Proxy, stdout io.Writer) {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	p := &fleetPage{h: h, cl: cl, token: hex.EncodeToString(b[:]), hosts: hosts}
+	p := &fleetPage{h: h, cl: cl, proxy: proxy, token: hex.EncodeToString(b[:]), hosts: hosts}
 	srv := inspect.NewServer(p, inspect.Timeouts{})
 	go func() { _ = srv.Serve(ln) }()
 	go func() {
