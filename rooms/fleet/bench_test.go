@@ -2,8 +2,10 @@ package fleet
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/scenecs/scenecs/scenes"
 )
 
 // benchFleet is one host with n rooms of rain.yaml on an embedded NATS
@@ -127,4 +130,110 @@ func BenchmarkMessages(b *testing.B) {
 		})
 		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
 	})
+}
+
+// serveRoomHTTP serves room id on a loopback HTTP server: through a
+// Proxy on a NATS connection of its own (proxy true), or the room's own
+// API (its inspector, as a page on its own host serves it). It returns
+// the server's URL.
+func serveRoomHTTP(b *testing.B, h *Host, id string, proxy bool) string {
+	var handler http.Handler = h.Local().Room(id)
+	if proxy {
+		nc, err := nats.Connect(h.nc.ConnectedUrl())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(nc.Close)
+		p, err := NewProxy(nc, "", ProxyOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.ServeRoom(w, r, id) })
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := &http.Server{Handler: handler}
+	go srv.Serve(ln)
+	b.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// BenchmarkProxyQuery: one query ("#ground") to a room at 30 ticks/s,
+// one at a time, over HTTP: through a Proxy (HTTP to the proxy, NATS
+// over loopback TCP to the room's host and back, as a host's page
+// reaches a room of another host), against the room's own HTTP API, in
+// the same run.
+func BenchmarkProxyQuery(b *testing.B) {
+	h, _ := benchFleet(b, 1)
+	for _, c := range []struct {
+		name  string
+		proxy bool
+	}{{"proxy", true}, {"http", false}} {
+		url := serveRoomHTTP(b, h, "b000", c.proxy) + "/api/query?selector=%23ground"
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				resp, err := http.Get(url)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					b.Fatal(resp.Status)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTransformStream10k: the transform stream the page's view
+// reads (position and scale of [position], asked at 60 frames a second,
+// the most the stream sends) of a room of the 10,000-cube scene at 30
+// ticks/s, through a Proxy and from the room's own HTTP API, in the same
+// run: frames/s as read, MB/s, and the process's CPU time per frame (the
+// room's ticks included, the same in both).
+func BenchmarkTransformStream10k(b *testing.B) {
+	h, cl := benchFleet(b, 0)
+	data, err := fs.ReadFile(scenes.FS, "cubes.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := cl.Create(context.Background(), CreateRequest{ID: "cubes", Scene: "cubes.yaml", Data: data, Hz: 30}); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		proxy bool
+	}{{"proxy", true}, {"http", false}} {
+		url := serveRoomHTTP(b, h, "cubes", c.proxy) + "/api/transforms/stream?components=position,scale&selector=%5Bposition%5D&fps=60"
+		b.Run(c.name, func(b *testing.B) {
+			resp, err := http.Get(url)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b.Fatal(resp.Status)
+			}
+			var bytes int64
+			start, cpu := time.Now(), cpuTime()
+			for i := 0; i < b.N; i++ {
+				var size [4]byte
+				if _, err := io.ReadFull(resp.Body, size[:]); err != nil {
+					b.Fatal(err)
+				}
+				n, err := io.CopyN(io.Discard, resp.Body, int64(binary.LittleEndian.Uint32(size[:])))
+				if err != nil {
+					b.Fatal(err)
+				}
+				bytes += 4 + n
+			}
+			s := time.Since(start).Seconds()
+			b.ReportMetric(float64(b.N)/s, "frames/s")
+			b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/frame")
+			b.ReportMetric(float64(bytes)/s/1e6, "MB/s")
+		})
+	}
 }
