@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 	"github.com/nats-io/nats.go"
 	"github.com/scenecs/scenecs/rooms/fleet"
 )
@@ -122,5 +124,64 @@ func waitRooms(t *testing.T, d time.Duration, cond func() string) {
 			t.Fatalf("after %v: %s", d, msg)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestBrowserFleetPage: host A's page (scene-run host -inspect) opens,
+// in Chromium, the inspector of a room running on host B, another
+// process: the page comes from A, its API and streams from B through
+// NATS; the tree lists the room's entities, the view draws them, and
+// the event stream is live.
+func TestBrowserFleetPage(t *testing.T) {
+	bctx := browser(t)
+	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	url := s.ClientURL()
+	startHost(t, url, "hostB")
+	cmd := exec.Command(binary(t), "host", "-nats", url, "-id", "hostA", "-scenes", "rooms/testdata", "-inspect", "127.0.0.1:0")
+	cmd.Dir = "../.."
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitRooms(t, 20*time.Second, func() string {
+		if !strings.Contains(out.String(), "host hostA\n") {
+			return "no host line from hostA:\n" + out.String() + errb.String()
+		}
+		return ""
+	})
+	i := strings.Index(out.String(), "inspect: ")
+	pageURL, _, _ := strings.Cut(out.String()[i+len("inspect: "):], "\n")
+	base, token, _ := strings.Cut(pageURL, "/?token=")
+	runBin(t, "rooms", "-nats", url, "create", "-host", "hostB", "-hz", "30", "r1", "rain.yaml").Expect(t, 0)
+
+	p := &page{t: t, base: base + "/rooms/r1", token: token, cmd: cmd, out: out, errb: errb, errors: &syncBuffer{}}
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithListener(func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
+			fmt.Fprintf(p.errors, "%s (%s:%d)\n", e.ExceptionDetails.Text, e.ExceptionDetails.URL, e.ExceptionDetails.LineNumber+1)
+		}
+	}))
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	p.ctx = ctx
+	p.do(chromedp.EmulateViewport(pageWidth, pageHeight), chromedp.Navigate(p.base+"/?token="+token))
+	p.waitJS(`window.inspector && inspector.view.count > 0 && [...document.querySelectorAll('#tree-list .row')].some((r) => r.textContent.includes('#ground'))`)
+	p.waitJS(`document.getElementById('conn').classList.contains('live')`)
+	p.click("#pause")
+	waitRooms(t, 10*time.Second, func() string {
+		if r := runBin(t, "rooms", "-nats", url, "ask", "r1", "stats").Expect(t, 0); !strings.Contains(r.Stdout, `"paused":true`) {
+			return "the page's pause did not reach r1 on hostB: " + r.Stdout
+		}
+		return ""
+	})
+	if errs := p.errors.String(); errs != "" {
+		t.Errorf("the page threw:\n%s", errs)
 	}
 }
