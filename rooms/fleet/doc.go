@@ -15,8 +15,12 @@
 //     running it with the inspection API's JSON (docs/inspector.md), the
 //     HTTP status in the header "Status". Verbs: scene, query, get, set,
 //     emit, step, pause, play, stats, components, info, snapshot,
-//     destroy, and http (any request of the API). A message without a
-//     reply subject is applied and not answered: a client's input.
+//     destroy, http (any request of the API, in one message), and serve
+//     (any request, streams and answers larger than a message included,
+//     in numbered parts to the asker's inbox with acknowledgements and
+//     keep-alives both ways: see serve.go and [Proxy], which serves any
+//     room's API over HTTP through it). A message without a reply
+//     subject is applied and not answered: a client's input.
 //   - scenecs.state.ID: the room's state ([State]) published after its
 //     ticks, for clients to follow.
 //   - JetStream key-value bucket scenecs_rooms: the directory, room id to
