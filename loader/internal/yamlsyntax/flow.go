@@ -58,6 +58,13 @@ func (f *flowColl) misplaced(p *parser) {
 	p.fail(p.i, f.expected+p.openNote(f.open, f.openLine, f.openCol))
 }
 
+// The errors of a flow collection missing its separator or closer
+// (constants: a load parses many flow collections and fails rarely).
+const (
+	expectedMapEnd = "did not find expected ',' or '}'"
+	expectedSeqEnd = "did not find expected ',' or ']'"
+)
+
 // flow parses a flow mapping or sequence at p.i, over any number of lines,
 // and moves past its closing bracket. With item set (a streamed list, a
 // sequence), each item goes to item and the sequence keeps none. With
@@ -72,7 +79,10 @@ func (p *parser) flow(item func(*Node), root bool) *Node {
 		f.kind, f.closer = Sequence, ']'
 	}
 	f.stream = root && f.kind == Mapping && p.sink != nil
-	f.expected = fmt.Sprintf("did not find expected ',' or '%c'", f.closer)
+	f.expected = expectedMapEnd
+	if f.kind == Sequence {
+		f.expected = expectedSeqEnd
+	}
 	n := p.node(f.kind, f.open)
 	p.i++
 	start := p.nodes.Pending()
