@@ -10,6 +10,7 @@ import (
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/cputime"
 
 	"github.com/scenecs/scenecs/loader/internal/scenegen"
 	"github.com/scenecs/scenecs/registry"
@@ -82,10 +83,10 @@ func benchmarkLoad(b *testing.B, format string) {
 		runtime.ReadMemStats(&ms)
 		a0 := ms.TotalAlloc
 		b.StartTimer()
-		c0, t0 := cpuTime(), time.Now()
+		c0, t0 := cputime.Process(), time.Now()
 		_, err := LoadBytes(reg, file, data, Options{})
 		wall += time.Since(t0)
-		cpu += cpuTime() - c0
+		cpu += cputime.Process() - c0
 		b.StopTimer()
 		runtime.ReadMemStats(&ms)
 		alloc += ms.TotalAlloc - a0

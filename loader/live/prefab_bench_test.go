@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scenecs/scenecs/internal/cputime"
 	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
@@ -159,10 +160,10 @@ func BenchmarkPrefabEdit(b *testing.B) {
 		var took, cpu time.Duration
 		runtime.GC()
 		for b.Loop() {
-			c0, t0 := cpuTime(), time.Now()
+			c0, t0 := cputime.Process(), time.Now()
 			d := scene.Diff(plan)
 			took += time.Since(t0)
-			cpu += cpuTime() - c0
+			cpu += cputime.Process() - c0
 			if len(d.Changed) != prefabBenchInstances {
 				b.Fatalf("%d changed", len(d.Changed))
 			}
@@ -179,11 +180,11 @@ func BenchmarkPrefabEdit(b *testing.B) {
 			plan := compile(speed) // Apply keeps the plan: one per edit
 			runtime.GC()           // the compile's garbage is not the edit's
 			b.StartTimer()
-			c0, t0 := cpuTime(), time.Now()
+			c0, t0 := cputime.Process(), time.Now()
 			d := scene.Diff(plan)
 			err := scene.Apply(d)
 			took += time.Since(t0)
-			cpu += cpuTime() - c0
+			cpu += cputime.Process() - c0
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,22 +1,11 @@
 package scenefile
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/scenecs/scenecs/internal/cputime"
 	"github.com/scenecs/scenecs/loader/internal/scenegen"
 )
-
-// cpuTime returns the user+system CPU time of the process, which stays
-// meaningful when the machine is shared and wall time is not.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // genScene generates a scene with n entities (see [scenegen.Scene]).
 func genScene(format string, n int) []byte { return scenegen.Scene(format, n) }
@@ -28,7 +17,7 @@ func benchmarkRead(b *testing.B, format string) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		doc, err := Read(file, data, Limits{})
 		if err != nil {
@@ -39,7 +28,7 @@ func benchmarkRead(b *testing.B, format string) {
 		}
 	}
 	b.StopTimer()
-	cpu := (cpuTime() - cpu0).Seconds() / float64(b.N)
+	cpu := (cputime.Process() - cpu0).Seconds() / float64(b.N)
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(n/sec, "entities/s")
 	b.ReportMetric(n/cpu, "entities/cpu-s")
