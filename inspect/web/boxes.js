@@ -26,6 +26,9 @@ const POINT_SHADE = 0.8; // points are unlit: darken them to sit among lit boxes
 // A-Frame's order for rotations given in degrees: yaw, then pitch, then roll.
 const EULER_ORDER = 'YXZ';
 const DEG = Math.PI / 180;
+// Linear values of the 256 sRGB byte values (THREE.Color's conversion),
+// so that painting 10,000 entities needs no pow() each.
+const LINEAR = Float32Array.from({ length: 256 }, (_, v) => new THREE.Color().setRGB(v / 255, 0, 0, THREE.SRGBColorSpace).r);
 
 export class Boxes {
   constructor(scene, background) {
@@ -51,7 +54,8 @@ export class Boxes {
 
     this.material = new THREE.MeshLambertMaterial({ color: 0xffffff });
     this.doubleSided = new THREE.MeshLambertMaterial({ color: 0xffffff, side: THREE.DoubleSide });
-    this.capacity = 0;
+    this.capacity = 0; // entities the points' buffers hold
+    this.room = 0; // entities the per-entity arrays hold
     this.meshFor(BOX.key);
     this.pointsGeometry = new THREE.BufferGeometry();
     this.points = new THREE.Points(this.pointsGeometry, new THREE.PointsMaterial({ vertexColors: true, sizeAttenuation: true }));
@@ -71,14 +75,23 @@ export class Boxes {
       this.pointOf = new Int32Array(cap).fill(-1);
       this.repainted = true;
     }
+    if (n > this.room) {
+      // The arrays grow and keep what they hold: a spawning scene's count
+      // changes in nearly every frame, and each entity's shape and colour
+      // stay where they were until the references are fetched again.
+      const room = Math.max(n, Math.ceil(1.25 * this.room), 64);
+      this.room = room;
+      this.matrices = grown(this.matrices, 16 * room);
+      this.trs = grown(this.trs, 9 * room);
+      this.sizes = grown(this.sizes, room);
+      this.rgb = grown(this.rgb, 3 * room);
+      this.shapeOf = grown(this.shapeOf, room);
+      this.local = grown(this.local, 3 * room);
+    }
     if (n !== this.count) {
+      const was = this.count;
       this.count = n;
-      this.matrices = new Float32Array(16 * n);
-      this.trs = new Float32Array(9 * n);
-      this.sizes = new Float32Array(n);
-      this.rgb = new Float32Array(3 * n);
-      this.reshape();
-      this.paint();
+      if (n > was) { this.reshape(was, n); this.paint(was, n); } // the entities new at the end
     }
   }
 
@@ -116,39 +129,55 @@ export class Boxes {
   }
 
   setRefs(refs) {
-    this.refs = refs;
-    this.indexOf = new Map(refs.map((r, i) => [r, i]));
-    this.reshape();
-    this.paint();
+    this.setEntities({ refs });
   }
 
   /** Take the shapes of the entities with a geometry (ref -> {key, size}; the others are boxes). */
   setShapes(byRef) {
-    this.shapeByRef = byRef;
-    this.reshape();
+    this.setEntities({ shapes: byRef });
   }
 
-  /** Work out each entity's shape and size from its reference. */
-  reshape() {
-    const n = this.count;
-    if (this.shapeOf.length !== n) { this.shapeOf = new Uint16Array(n); this.local = new Float32Array(3 * n); }
-    for (let i = 0; i < n; i++) {
+  setColors(bytes) {
+    this.setEntities({ colors: bytes });
+  }
+
+  /**
+   * Take any of the references, the packed colours and the shapes at
+   * once, each entity's shape and colour worked out once for them all.
+   */
+  setEntities({ refs, colors, shapes }) {
+    if (refs) {
+      this.refs = refs;
+      const at = new Map();
+      for (let i = 0; i < refs.length; i++) at.set(refs[i], i);
+      this.indexOf = at;
+    }
+    if (colors) this.colors = colors;
+    if (shapes) this.shapeByRef = shapes;
+    if (refs || shapes) { this.reshape(0, this.count); this.compose(); }
+    this.paint(0, this.count);
+  }
+
+  /** Work out the shape and size of entities from to to (not included) from their references. */
+  reshape(from, to) {
+    for (let i = from; i < to; i++) {
       const s = this.shapeByRef.get(this.refs[i]) || BOX;
       this.shapeOf[i] = this.meshFor(s.key);
       this.local[3 * i] = s.size[0]; this.local[3 * i + 1] = s.size[1]; this.local[3 * i + 2] = s.size[2];
     }
-    this.compose();
-  }
-
-  setColors(bytes) {
-    this.colors = bytes;
-    this.paint();
   }
 
   setHighlight(matches, selected) {
+    const was = this.selected;
+    const same = matches === this.matches;
     this.matches = matches;
     this.selected = selected;
-    this.paint();
+    if (!same) { this.paint(0, this.count); return; }
+    // The selection alone changed: the entities it left and reached.
+    for (const ref of [was, selected]) {
+      const i = this.indexOf.get(ref);
+      if (i !== undefined && i < this.count) this.paint(i, i + 1);
+    }
   }
 
   /**
@@ -191,24 +220,41 @@ export class Boxes {
     else s.set(t[o + 6], t[o + 7], t[o + 8]);
   }
 
-  /** Make each entity's matrix: its transform, then its shape's size. */
+  /**
+   * Make each entity's matrix: its transform, then its shape's size (what
+   * THREE.Matrix4.compose makes of them, written out: 10,000 entities
+   * composed through Euler and Quaternion objects cost the page several
+   * milliseconds a frame).
+   */
   compose() {
     const n = this.count;
-    if (this.local.length < 3 * n) return; // shapes not worked out yet
-    const m = new THREE.Matrix4();
-    const p = new THREE.Vector3();
-    const q = new THREE.Quaternion();
-    const s = new THREE.Vector3();
-    const e = new THREE.Euler(0, 0, 0, EULER_ORDER);
+    const t = this.trs;
     const l = this.local;
+    const m = this.matrices;
     for (let i = 0; i < n; i++) {
-      this.transformOf(i, p, e, s);
-      q.setFromEuler(e);
-      if (Number.isNaN(p.x)) s.set(0, 0, 0); // no position: not drawn
-      s.set(s.x * l[3 * i], s.y * l[3 * i + 1], s.z * l[3 * i + 2]);
-      m.compose(p, q, s);
-      m.toArray(this.matrices, 16 * i);
-      this.sizes[i] = Math.max(Math.abs(s.x), Math.abs(s.y), Math.abs(s.z));
+      const o = 9 * i;
+      const k = 16 * i;
+      let sx = 1, sy = 1, sz = 1;
+      if (!Number.isNaN(t[o + 6])) { sx = t[o + 6]; sy = t[o + 7]; sz = t[o + 8]; }
+      if (Number.isNaN(t[o])) sx = sy = sz = 0; // no position: not drawn
+      sx *= l[3 * i]; sy *= l[3 * i + 1]; sz *= l[3 * i + 2];
+      if (Number.isNaN(t[o + 3])) {
+        m[k] = sx; m[k + 1] = 0; m[k + 2] = 0;
+        m[k + 4] = 0; m[k + 5] = sy; m[k + 6] = 0;
+        m[k + 8] = 0; m[k + 9] = 0; m[k + 10] = sz;
+      } else {
+        // Rotation by Euler angles in A-Frame's order (YXZ), as
+        // THREE.Matrix4.makeRotationFromEuler makes it, columns scaled.
+        const x = t[o + 3] * DEG, y = t[o + 4] * DEG, z = t[o + 5] * DEG;
+        const a = Math.cos(x), b = Math.sin(x), c = Math.cos(y), d = Math.sin(y), e = Math.cos(z), f = Math.sin(z);
+        const ce = c * e, cf = c * f, de = d * e, df = d * f;
+        m[k] = (ce + df * b) * sx; m[k + 1] = a * f * sx; m[k + 2] = (cf * b - de) * sx;
+        m[k + 4] = (de * b - cf) * sy; m[k + 5] = a * e * sy; m[k + 6] = (df + ce * b) * sy;
+        m[k + 8] = a * d * sz; m[k + 9] = -b * sz; m[k + 10] = a * c * sz;
+      }
+      m[k + 3] = 0; m[k + 7] = 0; m[k + 11] = 0;
+      m[k + 12] = t[o]; m[k + 13] = t[o + 1]; m[k + 14] = t[o + 2]; m[k + 15] = 1;
+      this.sizes[i] = Math.max(Math.abs(sx), Math.abs(sy), Math.abs(sz));
     }
     this.applyOverride();
   }
@@ -233,22 +279,24 @@ export class Boxes {
     this.sizes[i] = Math.max(Math.hypot(e[0], e[1], e[2]), Math.hypot(e[4], e[5], e[6]), Math.hypot(e[8], e[9], e[10]));
   }
 
-  /** Work out each entity's colour as drawn. */
-  paint() {
-    const c = new THREE.Color();
-    for (let i = 0; i < this.count; i++) {
+  /** Work out the colour drawn of entities from to to (not included). */
+  paint(from, to) {
+    const cols = this.colors;
+    const rgb = this.rgb;
+    const bg = this.background;
+    const fade = 1 - DIM;
+    for (let i = from; i < to; i++) {
       const ref = this.refs[i];
-      if (4 * i + 3 < this.colors.length && this.colors[4 * i + 3] > 0) {
-        c.setRGB(this.colors[4 * i] / 255, this.colors[4 * i + 1] / 255, this.colors[4 * i + 2] / 255, THREE.SRGBColorSpace);
-      } else {
-        c.copy(DEFAULT_COLOR);
+      let r = DEFAULT_COLOR.r, g = DEFAULT_COLOR.g, b = DEFAULT_COLOR.b;
+      if (4 * i + 3 < cols.length && cols[4 * i + 3] > 0) {
+        r = LINEAR[cols[4 * i]]; g = LINEAR[cols[4 * i + 1]]; b = LINEAR[cols[4 * i + 2]];
       }
       if (this.matches) {
-        if (this.matches.has(ref)) c.copy(MATCH_COLOR);
-        else c.lerp(this.background, 1 - DIM);
+        if (this.matches.has(ref)) ({ r, g, b } = MATCH_COLOR);
+        else { r += (bg.r - r) * fade; g += (bg.g - g) * fade; b += (bg.b - b) * fade; }
       }
-      if (ref !== undefined && ref === this.selected) c.copy(SELECTED_COLOR);
-      c.toArray(this.rgb, 3 * i);
+      if (ref !== undefined && ref === this.selected) ({ r, g, b } = SELECTED_COLOR);
+      rgb[3 * i] = r; rgb[3 * i + 1] = g; rgb[3 * i + 2] = b;
     }
     this.repainted = true;
   }
@@ -353,6 +401,13 @@ export class Boxes {
   matrixOf(i, m) {
     return m.fromArray(this.matrices, 16 * i);
   }
+}
+
+/** A typed array of length n (at least a's) holding a's values first. */
+function grown(a, n) {
+  const b = new a.constructor(n);
+  b.set(a);
+  return b;
 }
 
 /** Mark the first n numbers of a buffer attribute for upload, if ok. */

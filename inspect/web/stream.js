@@ -155,9 +155,7 @@ export class Stream {
     const q = await get(`api/query?selector=${encodeURIComponent(SELECTOR)}`);
     const c = await getPacked(`api/colors?selector=${encodeURIComponent(SELECTOR)}`);
     const shapes = await this.shapes();
-    this.view.setRefs(q.matches);
-    this.view.setColors(new Uint8Array(c.buffer, 16, 4 * c.count));
-    this.view.setShapes(shapes);
+    this.view.setEntities({ refs: q.matches, colors: new Uint8Array(c.buffer, 16, 4 * c.count), shapes });
     if (q.version !== this.version) {
       this.version = q.version;
       this.store.sceneChanged();

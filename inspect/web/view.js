@@ -76,9 +76,18 @@ export class View {
 
   /** Take the references of the entities, in the order of /api/transforms. */
   setRefs(refs) {
-    this.boxes.setRefs(refs);
+    this.setEntities({ refs });
+  }
+
+  /**
+   * Take any of refs (the references, in the order of /api/transforms),
+   * colors (packed, r g b a per entity) and shapes (ref -> {key, size})
+   * at once.
+   */
+  setEntities(what) {
+    this.boxes.setEntities(what);
     this.moved = this.dirty = true;
-    if (this.gizmo) this.gizmo.follow();
+    if (what.refs && this.gizmo) this.gizmo.follow();
   }
 
   /** Take the shapes of the entities with a geometry (ref -> {key, size}). */
