@@ -3,6 +3,12 @@
 // (OrbitControls), and picking: a click selects the entity under the
 // pointer by raycasting, and the selected entity gets an outline. The
 // gizmo (gizmo.js), when the page gives one, follows the selected entity.
+//
+// The view draws only when something changed: setting dirty asks for one
+// animation frame, and nothing runs between (no loop at 60 Hz over an
+// unchanged picture). What moves the picture sets dirty: a new frame of
+// transforms, the camera (OrbitControls' change, which goes on while its
+// damping settles), the gizmo, the selection or the matches, a resize.
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/OrbitControls.js';
@@ -19,6 +25,7 @@ export class View {
     this.container = container;
     this.store = store;
     this.framed = false;
+    this.frame = 0; // the animation frame asked for, if any
     this.dirty = true; // draw at the next animation frame
     this.fresh = false; // new transforms since the last draw
     this.moved = false; // the camera moved: lay the boxes out again
@@ -60,7 +67,6 @@ export class View {
     this.pickHandlers(renderer.domElement);
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
-    renderer.setAnimationLoop(() => this.draw());
 
     const highlight = () => {
       this.boxes.setHighlight(store.matches, store.selected);
@@ -69,6 +75,14 @@ export class View {
     };
     store.on('matches', highlight);
     store.on('select', highlight);
+  }
+
+  /** Whether the view is to be drawn again; setting it asks for an animation frame. */
+  get dirty() { return this.stale; }
+
+  set dirty(v) {
+    this.stale = v;
+    if (v && !this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
   }
 
   /** The number of entities drawn. */
@@ -170,7 +184,9 @@ export class View {
   }
 
   draw() {
-    this.controls.update(); // damping: may move the camera and set dirty
+    // Damping: the camera may still be moving after the pointer let go;
+    // its change sets dirty, which asks for the next frame.
+    this.controls.update();
     if (!this.dirty) return;
     this.dirty = false;
     if (this.moved) {
