@@ -35,7 +35,7 @@ const (
 // logBucket is the budget of one event name.
 type logBucket struct {
 	tokens  float64
-	last    time.Time
+	last    int64 // eventLog.clock when tokens were last refilled
 	skipped int
 }
 
@@ -43,7 +43,24 @@ type logBucket struct {
 type eventLog struct {
 	buckets map[string]*logBucket
 	remove  func() // removes the Registry tap
+	// A spawning scene emits tens of events a tick, nearly all over
+	// budget; while a page was open, looking each one's budget up and
+	// reading the clock for it cost the simulation about 10 % of its
+	// ticks. So the bucket of the last name is kept at hand, and the
+	// clock (nanoseconds since epoch) is read once between two Drains
+	// (stale tells it is to be read again), and every logClockEvery
+	// events meanwhile.
+	name   string
+	bucket *logBucket // of name
+	epoch  time.Time
+	now    int64
+	stale  bool
+	events int // events since now was read
 }
+
+// logClockEvery bounds the events the log takes between two reads of the
+// clock, for a loop that does not call Drain between ticks.
+const logClockEvery = 1024
 
 // entityEvent is the data of an "entity-event" event: an event emitted
 // on an entity.
@@ -67,6 +84,7 @@ type entityEvent struct {
 // tapEvents makes the Inspector log the Registry's events.
 func (in *Inspector) tapEvents() {
 	in.log.buckets = map[string]*logBucket{}
+	in.log.name, in.log.bucket = "", nil
 	in.log.remove = in.reg.Events().AddTap(registry.EventTap{
 		Active: func() bool { return in.hub.open.Load() > 0 }, // only while a stream is open
 		Event:  in.logEvent,
@@ -77,21 +95,12 @@ func (in *Inspector) tapEvents() {
 // publishes e's event, within the event name's rate. It runs on the
 // simulation goroutine, inside Events.Emit.
 func (in *Inspector) logEvent(e ecs.Entity, name string, detail any) {
-	b := in.log.buckets[name]
-	key := name
-	if b == nil {
-		if len(in.log.buckets) >= logNames {
-			key = "" // the shared budget of the names beyond
-			b = in.log.buckets[key]
-		}
-		if b == nil {
-			b = &logBucket{tokens: logBurst, last: time.Now()}
-			in.log.buckets[key] = b
-		}
+	now := in.log.clock()
+	b := in.log.budget(name, now)
+	if now != b.last {
+		b.tokens = min(logBurst, b.tokens+float64(now-b.last)*(logRate/1e9))
+		b.last = now
 	}
-	now := time.Now()
-	b.tokens = min(logBurst, b.tokens+now.Sub(b.last).Seconds()*logRate)
-	b.last = now
 	if b.tokens < 1 {
 		b.skipped++
 		return
@@ -100,6 +109,42 @@ func (in *Inspector) logEvent(e ecs.Entity, name string, detail any) {
 	ev := entityEvent{Name: name, Entity: in.label(e), Ref: in.path(e), Time: in.reg.Time(), Detail: detailJSON(detail), Skipped: b.skipped}
 	b.skipped = 0
 	in.hub.publishEvent(name, ev)
+}
+
+// budget is the bucket of an event name, made (full, at now) on its
+// first event.
+func (l *eventLog) budget(name string, now int64) *logBucket {
+	if l.bucket != nil && name == l.name {
+		return l.bucket
+	}
+	b := l.buckets[name]
+	if b == nil {
+		key := name
+		if len(l.buckets) >= logNames {
+			key = "" // the shared budget of the names beyond
+			b = l.buckets[key]
+		}
+		if b == nil {
+			b = &logBucket{tokens: logBurst, last: now}
+			l.buckets[key] = b
+		}
+	}
+	l.name, l.bucket = name, b
+	return b
+}
+
+// clock is the time of the event being logged, in nanoseconds since the
+// log's first event, as of the last Drain (or the last logClockEvery
+// events).
+func (l *eventLog) clock() int64 {
+	l.events++
+	if l.stale || l.events >= logClockEvery || l.epoch.IsZero() {
+		if l.epoch.IsZero() {
+			l.epoch = time.Now()
+		}
+		l.now, l.stale, l.events = int64(time.Since(l.epoch)), false, 0
+	}
+	return l.now
 }
 
 // detailJSON writes an event's detail for the log.

@@ -141,6 +141,7 @@ func (a *allowance) refill(now time.Time, share float64, budget time.Duration) {
 // is spent, a large one (a dump) a slice at a time. Requests whose client
 // has gone are skipped. It returns the number of requests answered.
 func (in *Inspector) Drain() int {
+	in.log.stale = true // the event log reads the clock again at its next event
 	if in.log.remove != nil {
 		select {
 		case <-in.closed:
@@ -169,6 +170,7 @@ func (in *Inspector) Drain() int {
 // finished once begun, and that margin is for it. It returns the number
 // of requests answered.
 func (in *Inspector) DrainUntil(deadline time.Time) int {
+	in.log.stale = true
 	until := deadline.Add(-in.opt.Budget)
 	if !time.Now().Before(until) {
 		return 0
