@@ -128,19 +128,6 @@ export class Boxes {
     this.scene.add(m.mesh);
   }
 
-  setRefs(refs) {
-    this.setEntities({ refs });
-  }
-
-  /** Take the shapes of the entities with a geometry (ref -> {key, size}; the others are boxes). */
-  setShapes(byRef) {
-    this.setEntities({ shapes: byRef });
-  }
-
-  setColors(bytes) {
-    this.setEntities({ colors: bytes });
-  }
-
   /**
    * Take any of the references, the packed colours and the shapes at
    * once, each entity's shape and colour worked out once for them all.

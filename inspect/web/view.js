@@ -8,7 +8,8 @@
 // animation frame, and nothing runs between (no loop at 60 Hz over an
 // unchanged picture). What moves the picture sets dirty: a new frame of
 // transforms, the camera (OrbitControls' change, which goes on while its
-// damping settles), the gizmo, the selection or the matches, a resize.
+// damping settles), the gizmo, the selection, a resize; soon() is for the
+// changes that can wait a little for the next frame of transforms.
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/OrbitControls.js';
@@ -19,6 +20,11 @@ const DEG = Math.PI / 180;
 const SUPERSAMPLE_UNDER = 2000; // entities
 const SUPERSAMPLE = 1.5; // pixels per CSS pixel for them
 const GRID_CELLS = 20; // across the floor grid
+// ms a change that can wait (new references, colours, matches) waits for
+// the next frame of transforms to be drawn with it, before it is drawn on
+// its own: each drawing costs a software renderer about as much as a new
+// frame (a spawning scene fetches new references four times a second).
+const SOON = 100;
 
 export class View {
   constructor(container, store) {
@@ -26,6 +32,7 @@ export class View {
     this.store = store;
     this.framed = false;
     this.frame = 0; // the animation frame asked for, if any
+    this.soonTimer = 0; // a drawing asked for by soon()
     this.dirty = true; // draw at the next animation frame
     this.fresh = false; // new transforms since the last draw
     this.moved = false; // the camera moved: lay the boxes out again
@@ -68,13 +75,13 @@ export class View {
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
 
-    const highlight = () => {
+    const highlight = (now) => {
       this.boxes.setHighlight(store.matches, store.selected);
-      this.moved = true; // the selected entity is always a box
-      this.dirty = true;
+      if (now) this.moved = this.dirty = true; // the selected entity is always a box
+      else this.soon();
     };
-    store.on('matches', highlight);
-    store.on('select', highlight);
+    store.on('matches', () => highlight(false)); // refreshed every second
+    store.on('select', () => highlight(true));
   }
 
   /** Whether the view is to be drawn again; setting it asks for an animation frame. */
@@ -85,13 +92,14 @@ export class View {
     if (v && !this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
   }
 
+  /** Draw within SOON ms, with the next frame of transforms if one comes first. */
+  soon() {
+    this.moved = true;
+    if (!this.soonTimer) this.soonTimer = setTimeout(() => { this.soonTimer = 0; this.dirty = true; }, SOON);
+  }
+
   /** The number of entities drawn. */
   get count() { return this.boxes.count; }
-
-  /** Take the references of the entities, in the order of /api/transforms. */
-  setRefs(refs) {
-    this.setEntities({ refs });
-  }
 
   /**
    * Take any of refs (the references, in the order of /api/transforms),
@@ -100,20 +108,8 @@ export class View {
    */
   setEntities(what) {
     this.boxes.setEntities(what);
-    this.moved = this.dirty = true;
+    this.soon();
     if (what.refs && this.gizmo) this.gizmo.follow();
-  }
-
-  /** Take the shapes of the entities with a geometry (ref -> {key, size}). */
-  setShapes(byRef) {
-    this.boxes.setShapes(byRef);
-    this.moved = this.dirty = true;
-  }
-
-  /** Take packed colours (GET /api/colors), r g b a per entity. */
-  setColors(bytes) {
-    this.boxes.setColors(bytes);
-    this.moved = this.dirty = true;
   }
 
   /** Take a /api/transforms answer. */
@@ -195,6 +191,8 @@ export class View {
       this.placeOutline();
     }
     this.renderer.render(this.scene, this.camera);
+    clearTimeout(this.soonTimer); // what it waited for is drawn
+    this.soonTimer = 0;
     if (this.fresh) {
       this.fresh = false;
       this.updates++;
