@@ -4,6 +4,13 @@
 // times a second. The reader keeps only the newest frame; the view draws
 // it when it can, so a slow view skips frames instead of falling behind.
 //
+// The page asks for as many frames as it draws: when it draws fewer than
+// it is sent (its machine is short of time: two pages, a simulation run
+// flat out on the same cores), it asks for about what it drew, and for
+// more again once it draws them all. A frame read and dropped costs the
+// browser (and the server) nearly what a frame drawn costs, without
+// showing anything.
+//
 // The World's structural version in each frame's header says when
 // entities came or went: then the references (GET /api/query) and the
 // colours (GET /api/colors) are fetched again, and the store is told.
@@ -15,8 +22,10 @@ import { shapeOf } from './shapes.js';
 
 const SELECTOR = '[position]';
 const ALL = ['position', 'rotation', 'scale'];
-const FPS = 30; // frames a second asked of the server while running
+const FPS = 30; // frames a second asked of the server while running, at most
+const MIN_FPS = 10; // the fewest asked while running
 const PAUSED_FPS = 4; // while paused, only edits move anything
+const SHORT = 2; // frames a second drawn fewer than asked that count as falling behind
 const SHAPES_EVERY = 1000; // ms: the shapes are fetched again at most this often
 // ms between the starts of two fetches of the references and colours: a
 // scene that spawns or expires entities every tick changes its structure
@@ -31,6 +40,9 @@ export class Stream {
     this.info = info; // element showing the rate and size
     this.cols = ALL;
     this.fps = FPS;
+    this.running = true; // the scene is not paused
+    this.behind = 0; // seconds in a row the view drew fewer frames than it asked for
+    this.kept = 0; // seconds in a row it drew them all
     this.version = -1; // World version of the references in the view
     this.syncing = null;
     this.latest = null; // newest frame not yet applied
@@ -43,7 +55,8 @@ export class Stream {
     this.shapeMap = new Map();
     this.syncAt = -Infinity; // when the last fetch of the references began
     this.syncTimer = null; // a resync waiting for SYNC_EVERY to pass
-    setInterval(() => this.measure(), 1000);
+    setInterval(() => { this.measure(); this.adapt(); }, 1000);
+    document.addEventListener('visibilitychange', () => { if (!document.hidden && this.running) this.ask(FPS); });
   }
 
   /** Apply frames as they come, one per drawing of the view, for ever. */
@@ -65,8 +78,28 @@ export class Stream {
 
   /** Slow the stream down while the scene is paused. */
   set paused(p) {
-    const fps = p ? PAUSED_FPS : FPS;
+    if (this.running === !p) return;
+    this.running = !p;
+    this.ask(p ? PAUSED_FPS : FPS);
+  }
+
+  /** (Re)open the stream at fps frames a second, unless it is at that rate already. */
+  ask(fps) {
+    this.behind = this.kept = 0;
     if (fps !== this.fps) { this.fps = fps; this.open(); }
+  }
+
+  /**
+   * Once a second, while running: ask for about the frames drawn when
+   * the view fell behind for two seconds, half as many more again when
+   * it drew all it was sent for two.
+   */
+  adapt() {
+    if (!this.running) return;
+    this.behind = this.rate < this.fps - SHORT ? this.behind + 1 : 0;
+    this.kept = this.rate >= this.fps - 1 ? this.kept + 1 : 0;
+    if (this.behind >= 2) this.ask(Math.max(MIN_FPS, Math.min(FPS, this.rate + 3)));
+    else if (this.kept >= 2 && this.fps < FPS) this.ask(Math.min(FPS, Math.round(this.fps * 1.5)));
   }
 
   /** (Re)open the stream with the current columns and rate. */
@@ -158,7 +191,7 @@ export class Stream {
     this.view.setEntities({ refs: q.matches, colors: new Uint8Array(c.buffer, 16, 4 * c.count), shapes });
     if (q.version !== this.version) {
       this.version = q.version;
-      this.store.sceneChanged();
+      this.store.sceneChanged(true);
     }
   }
 
