@@ -9,6 +9,8 @@
 //   matches  the selector's matches changed ({matches: Set, count, selector})
 //   scene    the set of entities may have changed (a reload, a create or
 //            destroy through the API, a new World version): refetch
+//            ({stream: true} when the transform stream saw a new World
+//            version, which a spawning scene makes many times a second)
 
 /**
  * The key of an entity ({id, handle}, as GET /api/tree and GET
@@ -58,8 +60,9 @@ export class Store extends EventTarget {
     this.dispatchEvent(new CustomEvent('matches', { detail: { matches: this.matches, count, selector } }));
   }
 
-  sceneChanged() {
-    this.dispatchEvent(new CustomEvent('scene'));
+  /** The set of entities may have changed; stream: seen in the transform stream's version. */
+  sceneChanged(stream = false) {
+    this.dispatchEvent(new CustomEvent('scene', { detail: { stream } }));
   }
 
   on(name, fn) {
