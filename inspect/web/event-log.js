@@ -7,6 +7,8 @@
 
 const KEEP = 300; // events kept
 const BATCH = 200; // ms: events received meanwhile go on the page together
+const FLOOD = 10; // events in a batch that make the next one wait longer
+const FLOOD_BATCH = 1000; // ms: the wait while events keep flooding in
 
 export class EventLog {
   constructor(list, filter, store) {
@@ -16,6 +18,7 @@ export class EventLog {
     this.seen = 0; // events received (the browser tests read it)
     this.pending = []; // received, not on the page yet (newest last)
     this.timer = 0;
+    this.flooded = false; // the last batch was a flood
     list.addEventListener('click', (ev) => {
       const li = ev.target.closest('[data-ref]');
       if (li) store.select(li.dataset.ref);
@@ -39,18 +42,23 @@ export class EventLog {
    * An "entity-event" event. Events are put on the page in batches, a
    * few times a second: a scene can fire hundreds a second (cubes
    * landing), and a change of the list for each one kept the page busy
-   * laying itself out again.
+   * laying itself out again. While they flood in (the last batch had
+   * FLOOD or more), a batch a second: each change of the list costs the
+   * browser about as much however many events it brings (two pages on
+   * the spawning cube scene spent a tenth of a core on five a second),
+   * and a list scrolling faster than it can be read shows no more.
    */
   add(ev) {
     this.seen++;
     this.pending.push(ev);
     if (this.pending.length > KEEP) this.pending.splice(0, this.pending.length - KEEP);
-    if (!this.timer) this.timer = setTimeout(() => this.flush(), BATCH);
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.flooded ? FLOOD_BATCH : BATCH);
   }
 
   /** Put the events received since the last batch on the page. */
   flush() {
     this.timer = 0;
+    this.flooded = this.pending.length >= FLOOD;
     const ns = this.names();
     const batch = document.createDocumentFragment();
     for (let i = this.pending.length - 1; i >= 0; i--) batch.append(this.item(this.pending[i], ns));
