@@ -12,7 +12,10 @@ export class Plot {
     this.series = series.map((s) => ({ ...s, points: [] }));
     this.unit = unit;
     this.digits = digits;
-    new ResizeObserver(() => this.draw()).observe(canvas);
+    // The page's colours, read once per resize: reading them at each
+    // draw made the browser work out the page's styles again.
+    this.css = null;
+    new ResizeObserver(() => { this.css = null; this.draw(); }).observe(canvas);
   }
 
   /** Add one value per series, taken at time t (ms). */
@@ -34,14 +37,18 @@ export class Plot {
     const g = c.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
-    const css = getComputedStyle(c);
+    if (!this.css) {
+      const style = getComputedStyle(c);
+      this.css = Object.fromEntries(['--grid', '--text', '--dim'].map((k) => [k, style.getPropertyValue(k)]));
+    }
+    const css = this.css;
     const top = 18;
     const bottom = h - 4;
     let max = 0;
     for (const s of this.series) for (const [, v] of s.points) max = Math.max(max, v);
     max = niceCeil(max);
     // Scale lines at half and full height.
-    g.strokeStyle = css.getPropertyValue('--grid') || '#2a2f38';
+    g.strokeStyle = css['--grid'] || '#2a2f38';
     g.lineWidth = 1;
     g.beginPath();
     for (const f of [0.5, 1]) {
@@ -65,7 +72,7 @@ export class Plot {
     // The title, the current values, and the scale.
     g.font = '12px system-ui, sans-serif';
     g.textBaseline = 'top';
-    g.fillStyle = css.getPropertyValue('--text') || '#ccc';
+    g.fillStyle = css['--text'] || '#ccc';
     g.fillText(this.title, 6, 3);
     let x = 6 + g.measureText(this.title).width + 12;
     for (const s of this.series) {
@@ -82,7 +89,7 @@ export class Plot {
     this.legendEnd = x; // for the browser tests
     this.scaleShown = scale ?? '';
     if (scale) {
-      g.fillStyle = css.getPropertyValue('--dim') || '#888';
+      g.fillStyle = css['--dim'] || '#888';
       g.textAlign = 'right';
       g.fillText(scale, w - 6, 3);
       g.textAlign = 'left';

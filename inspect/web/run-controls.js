@@ -2,6 +2,7 @@
 // "stats" event (ticks/s, ms/tick, entities, scene time).
 
 import { post } from './api.js';
+import { put } from './keyed.js';
 
 export class RunControls {
   constructor({ pause, play, step, steps, numbers, message }) {
@@ -41,14 +42,17 @@ export class RunControls {
       ['tick', s.ticks.toLocaleString('en')],
       ['time', `${s.time.toFixed(1)} s`],
     ];
-    this.numbers.replaceChildren(...parts.map(([k, v]) => {
-      const d = document.createElement('span');
-      d.className = 'num';
-      d.dataset.key = k;
-      const b = document.createElement('b');
-      b.textContent = v;
-      d.append(b, ` ${k}`);
-      return d;
-    }));
+    // The numbers change four times a second: their text is replaced in
+    // place, the elements made once.
+    if (this.numbers.children.length !== parts.length) {
+      this.numbers.replaceChildren(...parts.map(([k]) => {
+        const d = document.createElement('span');
+        d.className = 'num';
+        d.dataset.key = k;
+        d.append(document.createElement('b'), ` ${k}`);
+        return d;
+      }));
+    }
+    parts.forEach(([, v], i) => put(this.numbers.children[i].firstChild, 'textContent', v));
   }
 }
