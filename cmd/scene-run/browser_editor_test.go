@@ -680,14 +680,24 @@ func editorOpen(p *page) {
 	p.click(`#tree-list .row[data-ref="cubes"] .twisty`)
 	// cubes/0 is a path: run flat out, the cube it names expires and the
 	// next takes it many times a second, its row going with the cube, so
-	// that the row found may be gone when clicked. Try again then.
+	// that the row found may be gone when clicked, or another row be
+	// under the pointer. Try again until an entity is selected.
 	for try := 0; ; try++ {
 		p.waitJS(`document.querySelector('#tree-list .row[data-ref="cubes/0"]')`)
 		ctx, cancel := context.WithTimeout(p.ctx, waitFor)
 		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tree-list .row[data-ref="cubes/0"]`)))
 		cancel()
 		if err == nil {
-			break
+			var selected bool
+			for range 20 {
+				if p.eval(`inspector.store.selected !== null`, &selected); selected {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if selected {
+				break
+			}
 		}
 		if try == 10 {
 			p.t.Fatalf("clicking cubes/0's row: %v", err)
