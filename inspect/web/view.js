@@ -81,7 +81,7 @@ export class View {
       else this.soon();
     };
     store.on('matches', () => highlight(false)); // refreshed every second
-    store.on('select', () => highlight(true));
+    store.on('select', ({ same }) => highlight(!same)); // same: the entity's path changed
   }
 
   /** Whether the view is to be drawn again; setting it asks for an animation frame. */
@@ -89,7 +89,17 @@ export class View {
 
   set dirty(v) {
     this.stale = v;
-    if (v && !this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+    if (v && !this.frame) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        try {
+          this.draw();
+        } catch (err) {
+          this.dirty = true; // drawn again at the next frame, as an animation loop would
+          throw err;
+        }
+      });
+    }
   }
 
   /** Draw within SOON ms, with the next frame of transforms if one comes first. */
