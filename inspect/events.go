@@ -127,13 +127,13 @@ func (in *Inspector) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc := http.NewResponseController(w)
-	sl, why := in.eventSlots.acquire(time.Now(), func() { _ = rc.SetWriteDeadline(time.Now()) })
+	sl, why := in.eventSlots.Acquire(time.Now(), func() { _ = rc.SetWriteDeadline(time.Now()) })
 	if sl == nil {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, why)
 		return
 	}
-	defer in.eventSlots.release(sl)
+	defer in.eventSlots.Release(sl)
 	s := in.hub.subscribe(filter)
 	defer in.hub.unsubscribe(s)
 	streamDeadlines(rc)
@@ -144,8 +144,8 @@ func (in *Inspector) events(w http.ResponseWriter, r *http.Request) {
 	// send writes what write writes, then flushes, within the deadline.
 	send := func(write func() error) error {
 		now := time.Now()
-		sl.writingSince(now)
-		defer sl.writingSince(time.Time{})
+		sl.WritingSince(now)
+		defer sl.WritingSince(time.Time{})
 		_ = rc.SetWriteDeadline(now.Add(in.timeouts.StreamWrite))
 		if err := write(); err != nil {
 			return err
@@ -175,7 +175,7 @@ func (in *Inspector) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-in.closed:
 			return
-		case <-sl.lost:
+		case <-sl.Lost:
 			return // its slot went to a newer stream
 		case <-t.C:
 			write = writeStats

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/inspect/internal/slots"
 	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
@@ -115,7 +116,7 @@ type Inspector struct {
 	hub      hub
 	timeouts Timeouts // Options.Timeouts with defaults
 	// The slots of the open event and transform streams (slots.go).
-	eventSlots, transformSlots streamSlots
+	eventSlots, transformSlots *slots.Set
 	// statsEvery is the interval of stats events on a stream.
 	statsEvery time.Duration
 	// sysTimesAt is when Observe last refreshed the per-system times.
@@ -188,8 +189,8 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 		encoders:   make(chan struct{}, 1),
 		shared:     map[string]*work{},
 	}
-	in.eventSlots = streamSlots{kind: "event streams", max: maxStreams}
-	in.transformSlots = streamSlots{kind: "transform streams", max: maxTransformStreams}
+	in.eventSlots = slots.NewSet("event streams", maxStreams)
+	in.transformSlots = slots.NewSet("transform streams", maxTransformStreams)
 	in.stats.init(reg.World().Len())
 	in.tapEvents()
 	return in

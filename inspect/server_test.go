@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/scenecs/scenecs/inspect/internal/slots"
 )
 
 // listenEnv serves newEnv's scene with Listen (the real server and its
@@ -168,7 +170,7 @@ func TestStreamsOutliveTimeouts(t *testing.T) {
 
 // TestStreamSlots: clients that open streams and never read cannot keep
 // a new stream out: while every slot is taken by streams younger than
-// slotMinAge a new one is refused with 503 saying how many are open and
+// slots.MinAge a new one is refused with 503 saying how many are open and
 // the limit; after that, a new stream takes the oldest one's slot and is
 // served. Both kinds of stream.
 func TestStreamSlots(t *testing.T) {
@@ -201,14 +203,14 @@ func TestStreamSlots(t *testing.T) {
 		if want := fmt.Sprintf("%d open, at most %d", k.max, k.max); !strings.Contains(string(b), want) || res.Header.Get("Retry-After") == "" {
 			t.Errorf("%s: 503 %s, want it to say %q", k.path, b, want)
 		}
-		time.Sleep(slotMinAge)
+		time.Sleep(slots.MinAge)
 		r, err := http.Get("http://" + addr + k.path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		one := make([]byte, 1)
 		if _, err := io.ReadFull(r.Body, one); err != nil || r.StatusCode != http.StatusOK {
-			t.Errorf("%s after %v: %d %v", k.path, slotMinAge, r.StatusCode, err)
+			t.Errorf("%s after %v: %d %v", k.path, slots.MinAge, r.StatusCode, err)
 		}
 		r.Body.Close()
 	}
@@ -231,16 +233,16 @@ func TestStreamWriteDeadline(t *testing.T) {
 	}
 	defer res.Body.Close()
 	go io.Copy(io.Discard, res.Body) // reads
-	for e.in.eventSlots.count() != 3 {
+	for e.in.eventSlots.Count() != 3 {
 		time.Sleep(time.Millisecond)
 	}
 	big := strings.Repeat("x", 64<<10)
 	deadline := time.Now().Add(20 * time.Second)
-	for e.in.eventSlots.count() > 1 && time.Now().Before(deadline) {
+	for e.in.eventSlots.Count() > 1 && time.Now().Before(deadline) {
 		e.in.hub.publish("change", map[string]string{"pad": big})
 		time.Sleep(2 * time.Millisecond)
 	}
-	if n := e.in.eventSlots.count(); n != 1 {
+	if n := e.in.eventSlots.Count(); n != 1 {
 		t.Fatalf("%d streams open, want the reading one only", n)
 	}
 	if e.in.hub.count() != 1 {

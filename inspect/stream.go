@@ -52,13 +52,13 @@ func (in *Inspector) getTransformStream(w http.ResponseWriter, r *http.Request) 
 		fps = v
 	}
 	rc := http.NewResponseController(w)
-	sl, why := in.transformSlots.acquire(time.Now(), func() { _ = rc.SetWriteDeadline(time.Now()) })
+	sl, why := in.transformSlots.Acquire(time.Now(), func() { _ = rc.SetWriteDeadline(time.Now()) })
 	if sl == nil {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, why)
 		return
 	}
-	defer in.transformSlots.release(sl)
+	defer in.transformSlots.Release(sl)
 
 	// Each frame is the answer of GET /api/transforms with the same
 	// parameters, made by its own handler.
@@ -88,7 +88,7 @@ func (in *Inspector) getTransformStream(w http.ResponseWriter, r *http.Request) 
 	for rec := first; ; {
 		binary.LittleEndian.PutUint32(size[:], uint32(rec.body.Len()))
 		now := time.Now()
-		sl.writingSince(now)
+		sl.WritingSince(now)
 		_ = rc.SetWriteDeadline(now.Add(in.timeouts.StreamWrite))
 		_, err := w.Write(size[:])
 		if err == nil {
@@ -97,7 +97,7 @@ func (in *Inspector) getTransformStream(w http.ResponseWriter, r *http.Request) 
 		if err == nil {
 			err = rc.Flush()
 		}
-		sl.writingSince(time.Time{})
+		sl.WritingSince(time.Time{})
 		if err != nil {
 			return
 		}
@@ -106,7 +106,7 @@ func (in *Inspector) getTransformStream(w http.ResponseWriter, r *http.Request) 
 			return
 		case <-in.closed:
 			return
-		case <-sl.lost:
+		case <-sl.Lost:
 			return
 		case <-t.C:
 		}
