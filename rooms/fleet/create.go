@@ -190,6 +190,13 @@ func (h *Host) adopt(r *rooms.Room, e *Entry) (*owned, error) {
 		return nil, fmt.Errorf("fleet: room %s: subscribing: %w", r.ID(), err)
 	}
 	o.sub = sub
+	// The server has the subscription before anyone is told the room
+	// is served here: a request right after would find no responder.
+	if err := h.nc.FlushTimeout(h.opt.Timeout); err != nil {
+		_ = sub.Unsubscribe()
+		_ = h.local.Stop(r.ID())
+		return nil, fmt.Errorf("fleet: room %s: subscribing: %w", r.ID(), err)
+	}
 	h.mu.Lock()
 	h.owned[r.ID()] = o
 	h.mu.Unlock()

@@ -76,18 +76,29 @@ func Join(ctx context.Context, nc *nats.Conn, opt Options) (*Host, error) {
 	ro.OnTick = h.onTick
 	ro.OnStop = h.onStop
 	h.local = rooms.NewHost(ro)
-	if err := h.beat(ctx); err != nil {
-		return nil, err
-	}
+	// Subscribed, and the server has the subscriptions, before the
+	// first heartbeat makes the host one that others forward to: a
+	// create forwarded in between would find no responder.
 	for _, s := range []struct {
 		subj, queue string
 	}{{h.n.create, h.n.queue}, {h.n.hostCreate + opt.ID + ".create", ""}} {
 		sub, err := nc.QueueSubscribe(s.subj, s.queue, h.onCreate)
 		if err != nil {
+			h.halt()
 			h.local.Close()
 			return nil, fmt.Errorf("fleet: subscribing to %s: %w", s.subj, err)
 		}
 		h.subs = append(h.subs, sub)
+	}
+	if err := nc.FlushTimeout(opt.Timeout); err != nil {
+		h.halt()
+		h.local.Close()
+		return nil, fmt.Errorf("fleet: subscribing: %w", err)
+	}
+	if err := h.beat(ctx); err != nil {
+		h.halt()
+		h.local.Close()
+		return nil, err
 	}
 	h.loops()
 	return h, nil
