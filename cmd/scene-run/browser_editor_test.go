@@ -442,9 +442,12 @@ func TestBrowserTreeReparent(t *testing.T) {
 	})
 	p.waitJS(`(r => r && parseFloat(r.style.paddingLeft) > 6)(document.querySelector('#tree-list .row[data-ref="wreck"]'))`)
 	// The tree and the view settle after the move (a tree fetch, a
-	// resync of the references): a drag that starts while a fetch lays
-	// the rows out again can start on a row that then moves.
-	p.waitJS(`!inspector.tree.loading && !inspector.stream.syncing && !inspector.stream.syncTimer`)
+	// resync of the references once the stream brings a frame of the
+	// World's new version): a drag that starts while a fetch lays the
+	// rows out again can start on a row that then moves.
+	var now struct{ Version uint64 }
+	p.api("/api/query?selector=%5Bposition%5D", &now)
+	p.waitJS(fmt.Sprintf(`inspector.stream.version >= %d && !inspector.tree.loading && !inspector.stream.syncing && !inspector.stream.syncTimer`, now.Version))
 	p.dragToRoot("wreck")
 	p.eventually("wreck a root", func() error {
 		if parent, _ := p.entity("wreck"); parent != "" {
