@@ -77,17 +77,7 @@ func BenchmarkQuery(b *testing.B) {
 		go srv.Serve(ln)
 		defer srv.Close()
 		url := "http://" + ln.Addr().String() + "/api/query?selector=%23ground"
-		for i := 0; i < b.N; i++ {
-			resp, err := http.Get(url)
-			if err != nil {
-				b.Fatal(err)
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				b.Fatal(resp.Status)
-			}
-		}
+		getN(b, url)
 	})
 	b.Run("direct", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
@@ -174,17 +164,7 @@ func BenchmarkProxyQuery(b *testing.B) {
 	}{{"proxy", true}, {"http", false}} {
 		url := serveRoomHTTP(b, h, "b000", c.proxy) + "/api/query?selector=%23ground"
 		b.Run(c.name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				resp, err := http.Get(url)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					b.Fatal(resp.Status)
-				}
-			}
+			getN(b, url)
 		})
 	}
 }
@@ -236,5 +216,20 @@ func BenchmarkTransformStream10k(b *testing.B) {
 			b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/frame")
 			b.ReportMetric(float64(bytes)/s/1e6, "MB/s")
 		})
+	}
+}
+
+// getN GETs url b.N times, each answer read whole and wanted 200.
+func getN(b *testing.B, url string) {
+	for i := 0; i < b.N; i++ {
+		resp, err := http.Get(url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Status)
+		}
 	}
 }
