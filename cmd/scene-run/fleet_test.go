@@ -19,14 +19,7 @@ import (
 // of package rooms and waits for its "host ID" line.
 func startHost(t *testing.T, url, id string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(binary(t), "host", "-nats", url, "-id", id, "-scenes", "rooms/testdata")
-	cmd.Dir = "../.."
-	out, errb := &syncBuffer{}, &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	cmd, out, errb := launchHost(t, url, id)
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(out.String(), "host "+id+"\n") {
 		if time.Now().After(deadline) {
@@ -35,6 +28,22 @@ func startHost(t *testing.T, url, id string) *exec.Cmd {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return cmd
+}
+
+// launchHost starts "scene-run host -nats URL -id ID" on the test scenes
+// of package rooms, with the extra flags, and returns it with its stdout
+// and stderr; it is killed when the test ends.
+func launchHost(t *testing.T, url, id string, extra ...string) (*exec.Cmd, *syncBuffer, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"host", "-nats", url, "-id", id, "-scenes", "rooms/testdata"}, extra...)...)
+	cmd.Dir = "../.."
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, out, errb
 }
 
 // TestHostProcessesFailover runs the fleet as a user does: a NATS server
@@ -141,14 +150,7 @@ func TestBrowserFleetPage(t *testing.T) {
 	defer s.Shutdown()
 	url := s.ClientURL()
 	startHost(t, url, "hostB")
-	cmd := exec.Command(binary(t), "host", "-nats", url, "-id", "hostA", "-scenes", "rooms/testdata", "-inspect", "127.0.0.1:0")
-	cmd.Dir = "../.."
-	out, errb := &syncBuffer{}, &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	cmd, out, errb := launchHost(t, url, "hostA", "-inspect", "127.0.0.1:0")
 	waitRooms(t, 20*time.Second, func() string {
 		if !strings.Contains(out.String(), "host hostA\n") {
 			return "no host line from hostA:\n" + out.String() + errb.String()
