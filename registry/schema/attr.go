@@ -379,20 +379,18 @@ func (s *Schema) ValueAt(text, prop string) (int, bool) {
 // -1 when kv does not give prop. For a schema whose single property takes
 // the whole mapping ([Schema.TakesMap]), prop is a pair's key as written.
 func (s *Schema) PairValueAt(kv [][2]string, prop string) (pair, offset int) {
+	whole := s.TakesMap()
 	idx, known := s.Lookup(prop)
+	if !whole && !known {
+		return -1, 0
+	}
 	for i := len(kv) - 1; i >= 0; i-- {
 		ks, ke := trimBounds(kv[i][0])
 		key := kv[i][0][ks:ke]
-		if s.TakesMap() && key != prop {
-			continue
+		if j, ok := s.Lookup(key); whole && key == prop || !whole && ok && j == idx {
+			vs, _ := trimBounds(kv[i][1])
+			return i, vs
 		}
-		if !s.TakesMap() {
-			if j, ok := s.Lookup(key); !known || !ok || j != idx {
-				continue
-			}
-		}
-		vs, _ := trimBounds(kv[i][1])
-		return i, vs
 	}
 	return -1, 0
 }
