@@ -106,7 +106,12 @@ func (in *Inspector) logEvent(e ecs.Entity, name string, detail any) {
 		return
 	}
 	b.tokens--
-	ev := entityEvent{Name: name, Entity: in.label(e), Ref: in.path(e), Time: in.reg.Time(), Detail: detailJSON(detail), Skipped: b.skipped}
+	ref := in.path(e) // its path, numbering e's siblings: made once
+	label := ref
+	if id := in.reg.EntityID(e); id != "" {
+		label = "#" + id
+	}
+	ev := entityEvent{Name: name, Entity: label, Ref: ref, Time: in.reg.Time(), Detail: detailJSON(detail), Skipped: b.skipped}
 	b.skipped = 0
 	in.hub.publishEvent(name, ev)
 }

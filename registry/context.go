@@ -116,10 +116,12 @@ func componentEvent(name string) ComponentEvent {
 	return ComponentEvent{Name: base, ID: id}
 }
 
-// emitComponent emits a component event on e, its Detail made only if e
-// has listeners (loading a large scene initialises millions of
-// components).
-func (r *Registry) emitComponent(e ecs.Entity, event, name string) {
+// emitComponent emits a component event on e about component id, its
+// Detail made only if e has listeners or a tap is active (loading a large
+// scene initialises millions of components), and boxed once per
+// component: an inspector's event log taps every event, and a scene that
+// spawns every tick emits tens a tick.
+func (r *Registry) emitComponent(e ecs.Entity, event string, id ecs.ID) {
 	if !r.tapping() {
 		if len(r.listeners) == 0 {
 			return
@@ -128,7 +130,21 @@ func (r *Registry) emitComponent(e ecs.Entity, event, name string) {
 			return
 		}
 	}
-	r.Events().Emit(e, event, componentEvent(name), false)
+	r.Events().Emit(e, event, r.componentDetail(id), false)
+}
+
+// componentDetail returns the ComponentEvent of component id, as an
+// interface value made on first use.
+func (r *Registry) componentDetail(id ecs.ID) any {
+	if int(id) >= len(r.compDetails) {
+		r.compDetails = append(r.compDetails, make([]any, int(id)+1-len(r.compDetails))...)
+	}
+	d := r.compDetails[id]
+	if d == nil {
+		d = componentEvent(r.nameOf(id))
+		r.compDetails[id] = d
+	}
+	return d
 }
 
 // ChildEvent is the Detail of child-attached and child-detached,

@@ -206,7 +206,7 @@ func (r *Registry) setPatch(e ecs.Entity, name string, patch Patch, mode SetMode
 			c.hooks.update(r.hookCtx(e, id), p, old)
 		}
 	}
-	r.emitComponent(e, "componentchanged", name)
+	r.emitComponent(e, "componentchanged", id)
 	return nil
 }
 

@@ -54,9 +54,12 @@ type Registry struct {
 
 	listeners map[uint32][]listener
 	nextLis   ListenerID
-	evFree    []*Event   // Events done with, reused by Emit
-	taps      []eventTap // see AddEventTap
-	nextTap   int
+	evFree    []*Event // Events done with, reused by Emit
+	// compDetails are the ComponentEvent details by component ID, boxed
+	// once (componentDetail).
+	compDetails []any
+	taps        []eventTap // see AddEventTap
+	nextTap     int
 
 	pausedTag ecs.ID
 	groups    groups // Prefabs, Mixins, Events
@@ -467,6 +470,9 @@ func (r *Registry) bind(c *Component, id ecs.ID) {
 	}
 	r.byID[id] = c
 	r.names[id] = r.w.ComponentName(id)
+	if int(id) < len(r.compDetails) {
+		r.compDetails[id] = nil // its name may be new
+	}
 	// Observed even without init or update hooks: componentinitialized is
 	// emitted for every component.
 	r.w.ObserveComponent(ecs.ComponentAdded, id, func(w *ecs.World, _ ecs.Event, e ecs.Entity, id ecs.ID) {
@@ -479,7 +485,7 @@ func (r *Registry) bind(c *Component, id ecs.ID) {
 				c.hooks.remove(cx, p)
 			}
 		}
-		r.emitComponent(e, "componentremoved", r.nameOf(id))
+		r.emitComponent(e, "componentremoved", id)
 	})
 	if c.HasTick() {
 		c.filters = append(c.filters, tickFilter{id, ecs.NewFilter(r.w, ecs.With(id), ecs.Without(r.pausedTag))})
@@ -508,7 +514,7 @@ func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
 			c.hooks.update(cx, p, old)
 		}
 	}
-	r.emitComponent(e, "componentinitialized", r.nameOf(id))
+	r.emitComponent(e, "componentinitialized", id)
 }
 
 // hookCtx returns a Context for a hook call on e's instance id.
