@@ -18,6 +18,12 @@ type Stats struct {
 	// milliseconds, over the same window (up to the last 4096 ticks);
 	// zero when no tick ran in it.
 	MsPerTick Percentiles `json:"msPerTick"`
+	// Load is the share of the same window's wall time spent ticking,
+	// from 0 to 1: near 1 for a simulation run flat out (it ticks again
+	// as soon as a tick ends), or one whose ticks take about the whole
+	// time step; small for a paced one with time to spare. A page on the
+	// simulation's machine yields to a loaded one (docs/inspector.md).
+	Load float64 `json:"load"`
 	// Entities is the number of live entities after the last tick or
 	// request.
 	Entities int `json:"entities"`
@@ -112,6 +118,7 @@ func (s *statsRing) setPaused(p bool) {
 func (s *statsRing) snapshot(now time.Time) Stats {
 	at := now.Sub(s.epoch)
 	var durs []time.Duration
+	var busy time.Duration
 	s.mu.Lock()
 	out := Stats{Ticks: s.ticks, Entities: s.entities, Time: s.time, Paused: s.paused, Systems: s.systems}
 	if out.Systems == nil {
@@ -125,6 +132,7 @@ func (s *statsRing) snapshot(now time.Time) Stats {
 			break
 		}
 		durs = append(durs, sm.dur)
+		busy += sm.dur
 		oldest = sm.end - sm.dur
 	}
 	full := len(durs) == ringSize
@@ -141,6 +149,7 @@ func (s *statsRing) snapshot(now time.Time) Stats {
 	}
 	if span > 0 {
 		out.TicksPerSecond = float64(len(durs)) / span.Seconds()
+		out.Load = min(1, busy.Seconds()/span.Seconds())
 	}
 	slices.Sort(durs)
 	out.MsPerTick = Percentiles{P50: ms(rank(durs, 50)), P99: ms(rank(durs, 99))}

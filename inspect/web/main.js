@@ -59,13 +59,16 @@ const cost = new Plot($('plot-cost'), 'ms/tick', [
   { label: 'p50', color: '#7ddc8c' }, { label: 'p99', color: '#ff8f6b' },
 ], ' ms', 3);
 
-store.on('scene', () => tree.load().catch(report));
+// The stream's news of a new World version (many a second in a spawning
+// scene) loads the tree at most once a second; edits and reloads at once.
+store.on('scene', ({ stream }) => { if (stream) tree.loadSoon(report); else tree.load().catch(report); });
 $('frame').addEventListener('click', () => view.frameAll());
 
 connectEvents({
   stats(s) {
     run.stats(s);
     stream.paused = s.paused;
+    stream.load = s.load;
     const t = performance.now();
     rate.push(t, [s.ticksPerSecond]);
     cost.push(t, [s.msPerTick.p50, s.msPerTick.p99]);

@@ -16,6 +16,15 @@
 // colours (GET /api/colors) are fetched again, and the store is told.
 // Columns no entity has (rotation in the cube scene) are left out of the
 // stream until the next structural change.
+//
+// A page on the simulation's own machine yields to a simulation that
+// takes all the time it gets (GET /api/stats' load near 1: run flat out,
+// or ticks as long as the time step): whatever the page's browser
+// spends, drawing or fetching, is taken from the simulation, whose
+// figures then measure the page as much as the scene. While it yields,
+// the page asks for at most YIELD_FPS frames a second and fetches the
+// references and colours at most once a second, and says so beside the
+// rate. ?yield=0 in the page's address turns this off.
 
 import { get, getPacked } from './api.js';
 import { shapeOf } from './shapes.js';
@@ -32,6 +41,16 @@ const SHAPES_EVERY = 1000; // ms: the shapes are fetched again at most this ofte
 // in every frame, and fetching 10,000 references back to back kept the
 // page's main thread and the simulation's request share busy with them.
 const SYNC_EVERY = 250;
+const YIELD_FPS = 5; // frames a second asked at most while yielding
+const YIELD_SYNC_EVERY = 1000; // ms: SYNC_EVERY while yielding
+// The load at which the page starts yielding, and the one under which it
+// stops: apart, so that a load near one of them does not flip it.
+const YIELD_ABOVE = 0.75;
+const YIELD_BELOW = 0.5;
+// Whether the page may yield: it runs where the simulation runs (the
+// page's address is a loopback one) and its address does not say ?yield=0.
+const MAY_YIELD = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(location.hostname)
+  && new URLSearchParams(location.search).get('yield') !== '0';
 
 export class Stream {
   constructor(view, store, info) {
@@ -55,8 +74,9 @@ export class Stream {
     this.shapeMap = new Map();
     this.syncAt = -Infinity; // when the last fetch of the references began
     this.syncTimer = null; // a resync waiting for SYNC_EVERY to pass
+    this.yielding = false; // yielding to a loaded simulation on this machine
     setInterval(() => { this.measure(); this.adapt(); }, 1000);
-    document.addEventListener('visibilitychange', () => { if (!document.hidden && this.running) this.ask(FPS); });
+    document.addEventListener('visibilitychange', () => { if (!document.hidden && this.running) this.ask(this.top); });
   }
 
   /** Apply frames as they come, one per drawing of the view, for ever. */
@@ -80,7 +100,21 @@ export class Stream {
   set paused(p) {
     if (this.running === !p) return;
     this.running = !p;
-    this.ask(p ? PAUSED_FPS : FPS);
+    this.ask(p ? PAUSED_FPS : this.top);
+  }
+
+  /** The most frames a second asked for while running. */
+  get top() { return this.yielding ? YIELD_FPS : FPS; }
+
+  /**
+   * Take the simulation's load (GET /api/stats): yield to a loaded
+   * simulation on this machine, or stop yielding.
+   */
+  set load(load) {
+    const y = MAY_YIELD && (this.yielding ? load >= YIELD_BELOW : load >= YIELD_ABOVE);
+    if (y === this.yielding) return;
+    this.yielding = y;
+    if (this.running) this.ask(y ? YIELD_FPS : FPS);
   }
 
   /** (Re)open the stream at fps frames a second, unless it is at that rate already. */
@@ -96,10 +130,11 @@ export class Stream {
    */
   adapt() {
     if (!this.running) return;
+    const top = this.top;
     this.behind = this.rate < this.fps - SHORT ? this.behind + 1 : 0;
     this.kept = this.rate >= this.fps - 1 ? this.kept + 1 : 0;
-    if (this.behind >= 2) this.ask(Math.max(MIN_FPS, Math.min(FPS, this.rate + 3)));
-    else if (this.kept >= 2 && this.fps < FPS) this.ask(Math.min(FPS, Math.round(this.fps * 1.5)));
+    if (this.behind >= 2) this.ask(Math.max(Math.min(MIN_FPS, top), Math.min(top, this.rate + 3)));
+    else if (this.kept >= 2 && this.fps < top) this.ask(Math.min(top, Math.round(this.fps * 1.5)));
   }
 
   /** (Re)open the stream with the current columns and rate. */
@@ -172,7 +207,7 @@ export class Stream {
   resync() {
     if (this.syncing) { this.again = true; return; }
     if (this.syncTimer) return; // one is already on its way
-    const wait = this.syncAt + SYNC_EVERY - performance.now();
+    const wait = this.syncAt + (this.yielding ? YIELD_SYNC_EVERY : SYNC_EVERY) - performance.now();
     if (wait > 0) {
       this.syncTimer = setTimeout(() => { this.syncTimer = null; this.resync(); }, wait);
       return;
@@ -220,7 +255,9 @@ export class Stream {
     this.rate = u - this.lastUpdates;
     this.lastUpdates = u;
     const kb = this.bytes / 1024;
-    this.info.textContent = `${this.view.count.toLocaleString('en')} shapes · ${this.rate} updates/s · ${kb < 10 ? kb.toFixed(1) : Math.round(kb).toLocaleString('en')} KB/update`;
+    this.info.textContent = `${this.view.count.toLocaleString('en')} shapes · ${this.rate} updates/s · ${kb < 10 ? kb.toFixed(1) : Math.round(kb).toLocaleString('en')} KB/update${this.yielding ? ' · yielding to the simulation' : ''}`;
+    this.info.title = this.yielding ? 'The simulation takes all the time this machine gives it: the page draws and fetches less, so as to take little of it (open the page with ?yield=0 to draw at full rate).' : '';
+    this.info.dataset.yielding = String(this.yielding);
     this.info.dataset.rate = String(this.rate);
     this.info.dataset.bytes = String(this.bytes);
   }

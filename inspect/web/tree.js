@@ -23,6 +23,13 @@ import { place, put } from './keyed.js';
 const ROW = 22; // px, as .row in style.css
 const COLLAPSE_OVER = 50; // children: a parent with more starts collapsed
 const DRAG_PX = 6; // the pointer moves this far with the button down: a drag, not a click
+// ms between the starts of two loads for the transform stream's news of a
+// new World version: a scene that spawns every tick has a new one in
+// every frame, and the whole tree of 10,000 entities (half a megabyte)
+// fetched several times a second was a good part of what two pages cost
+// the simulation, for a list of some thirty rows in sight. Edits,
+// reloads and undo still load it at once.
+const STREAM_EVERY = 1000;
 
 export class Tree {
   constructor({ list, filter, count, root }, store) {
@@ -44,6 +51,8 @@ export class Tree {
     this.version = -1;
     this.loading = null; // the load under way
     this.again = false; // load again once it is done
+    this.loadedAt = -Infinity; // when the last load began
+    this.soonTimer = 0; // a load waiting for STREAM_EVERY to pass
 
     this.spacer = document.createElement('div');
     this.spacer.className = 'spacer';
@@ -67,6 +76,7 @@ export class Tree {
    * 10,000 entities can be fetched.
    */
   load() {
+    this.loadedAt = performance.now();
     if (this.loading) {
       this.again = true;
       return this.loading;
@@ -82,6 +92,13 @@ export class Tree {
       }
     })();
     return this.loading;
+  }
+
+  /** Load within STREAM_EVERY of the last load (for the stream's news); a failure goes to onError. */
+  loadSoon(onError) {
+    if (this.soonTimer) return;
+    const wait = Math.max(0, this.loadedAt + STREAM_EVERY - performance.now());
+    this.soonTimer = setTimeout(() => { this.soonTimer = 0; this.load().catch(onError); }, wait);
   }
 
   /** Take a GET /api/tree answer. */

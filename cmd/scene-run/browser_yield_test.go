@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// countFetches wraps the page's fetch to count requests by path, in
+// window.fetches.
+const countFetches = `(() => {
+  const counts = {};
+  const original = window.fetch;
+  window.fetch = function (url, opts) {
+    const path = String(url).split('?')[0];
+    counts[path] = (counts[path] || 0) + 1;
+    return original.call(this, url, opts);
+  };
+  window.fetches = counts;
+  return true;
+})()`
+
+// TestBrowserYield: a page on the simulation's machine yields to a
+// simulation run flat out (GET /api/stats' load near 1): it asks for at
+// most 5 frames a second, fetches the references and the tree about once
+// a second, and says so beside the rate; with ?yield=0 it does not, and
+// on a paced run (load near 0) it does not either.
+func TestBrowserYield(t *testing.T) {
+	scene := copyScene(t, "cubes.yaml", "gravity: 0 -9.8 0", "gravity: 0 0 0")
+	p := openPage(t, "run", "-realtime=false", "-inspect", "127.0.0.1:0", scene)
+	if load := statsLoad(t, p.base); load < 0.75 {
+		t.Fatalf("a run flat out has a load of %.2f, want 0.75 or more", load)
+	}
+	p.waitJS(`inspector.stream.yielding && inspector.stream.fps <= 5 && document.querySelector('#view-info').dataset.yielding === 'true'`)
+	var info string
+	p.eval(`document.querySelector('#view-info').textContent`, &info)
+	if want := "yielding to the simulation"; !strings.Contains(info, want) {
+		t.Errorf("view info %q does not say %q", info, want)
+	}
+	var ok bool
+	p.eval(countFetches, &ok)
+	var u0, u1 int
+	p.eval(`inspector.view.updates`, &u0)
+	time.Sleep(4 * time.Second)
+	p.eval(`inspector.view.updates`, &u1)
+	var counts map[string]int
+	p.eval(`window.fetches`, &counts)
+	var fps int
+	p.eval(`inspector.stream.fps`, &fps)
+	t.Logf("yielding, in 4 s: %d view updates, requests %v, stream at %d frames/s", u1-u0, counts, fps)
+	// Once a second each, and one more for a window that starts just
+	// before a fetch.
+	if counts["api/tree"] > 5 || counts["api/query"] > 5 || counts["api/colors"] > 5 {
+		t.Errorf("yielding, the page fetched %v in 4 s: want the tree, references and colours at most once a second", counts)
+	}
+	if u1-u0 < 2 || fps > 5 {
+		t.Errorf("yielding, the view updated %d times in 4 s, the stream at %d frames/s: want a live view at 5 frames/s at most", u1-u0, fps)
+	}
+
+	// ?yield=0: the same run, drawn at the page's full rate.
+	p.do(chromedp.Navigate(p.base + "/?token=" + p.token + "&yield=0"))
+	p.waitJS(`window.inspector && inspector.view.updates > 2 && inspector.run && document.querySelector('#view-info').dataset.yielding === 'false'`)
+	time.Sleep(1500 * time.Millisecond) // several stats events, each with the load near 1
+	p.eval(`inspector.stream.yielding === false && inspector.stream.fps >= 10`, &ok)
+	if !ok {
+		p.eval(`inspector.stream.fps`, &fps)
+		t.Errorf("with ?yield=0 the page yields, or asks for %d frames/s (want 10 or more)", fps)
+	}
+
+	// A paced run: nothing to yield to.
+	base, token, _, _, _ := startInspected(t, "run", "-inspect", "127.0.0.1:0", scene)
+	p.do(chromedp.Navigate(base + "/?token=" + token))
+	p.waitJS(`window.inspector && inspector.view.updates > 2`)
+	time.Sleep(1500 * time.Millisecond)
+	if load := statsLoad(t, base); load > 0.5 {
+		t.Errorf("a paced run has a load of %.2f, want under 0.5", load)
+	}
+	p.eval(`inspector.stream.yielding`, &ok)
+	if ok {
+		t.Error("the page yields to a paced run")
+	}
+}
+
+// statsLoad returns GET /api/stats' load.
+func statsLoad(t *testing.T, base string) float64 {
+	t.Helper()
+	res, err := http.Get(base + "/api/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st struct{ Load float64 }
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Load
+}
