@@ -1079,23 +1079,8 @@ func TestBrowserMeasure(t *testing.T) {
 	// costs. Runs with and without a client alternate, four times each,
 	// so that the other work of a shared machine weighs on both alike.
 	base, _, _, _, _ := startInspected(t, "run", "-realtime=false", "-inspect", "127.0.0.1:0", scene)
-	ticks := func() (uint64, time.Time) {
-		res, err := http.Get(base + "/api/stats")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st struct{ Ticks uint64 }
-		json.NewDecoder(res.Body).Decode(&st)
-		res.Body.Close()
-		return st.Ticks, time.Now()
-	}
 	// sample adds the ticks per second of a 2-second window.
-	sample := func(xs *[]float64) {
-		n0, t0 := ticks()
-		time.Sleep(2 * time.Second)
-		n1, t1 := ticks()
-		*xs = append(*xs, float64(n1-n0)/t1.Sub(t0).Seconds())
-	}
+	sample := func(xs *[]float64) { *xs = append(*xs, tickRate(t, base, 2*time.Second)) }
 	var bare, streamed, paged []float64
 	var streamBytes int64
 	for range 4 {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"testing"
 	"time"
 
@@ -25,24 +23,7 @@ func TestBrowserMeasureTwoPages(t *testing.T) {
 	}
 	scene := copyScene(t, "cubes.yaml", "gravity: 0 -9.8 0", "gravity: 0 0 0")
 	base, token, cmd, out, errb := startInspected(t, "run", "-realtime=false", "-inspect", "127.0.0.1:0", scene)
-	ticks := func() (uint64, time.Time) {
-		res, err := http.Get(base + "/api/stats")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var st struct{ Ticks uint64 }
-		if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
-			t.Fatal(err)
-		}
-		return st.Ticks, time.Now()
-	}
-	sample := func(xs *[]float64) {
-		n0, t0 := ticks()
-		time.Sleep(2 * time.Second)
-		n1, t1 := ticks()
-		*xs = append(*xs, float64(n1-n0)/t1.Sub(t0).Seconds())
-	}
+	sample := func(xs *[]float64) { *xs = append(*xs, tickRate(t, base, 2*time.Second)) }
 	// tab opens the page in a new tab as an editor; closing it cancels
 	// the tab (closing its connections, as closing a browser tab does).
 	tab := func() (*page, context.CancelFunc) {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +30,7 @@ const countFetches = `(() => {
 func TestBrowserYield(t *testing.T) {
 	scene := copyScene(t, "cubes.yaml", "gravity: 0 -9.8 0", "gravity: 0 0 0")
 	p := openPage(t, "run", "-realtime=false", "-inspect", "127.0.0.1:0", scene)
-	if load := statsLoad(t, p.base); load < 0.75 {
+	if load := getStats(t, p.base).Load; load < 0.75 {
 		t.Fatalf("a run flat out has a load of %.2f, want 0.75 or more", load)
 	}
 	p.waitJS(`inspector.stream.yielding && inspector.stream.fps <= 5 && document.querySelector('#view-info').dataset.yielding === 'true'`)
@@ -76,26 +74,11 @@ func TestBrowserYield(t *testing.T) {
 	p.do(chromedp.Navigate(base + "/?token=" + token))
 	p.waitJS(`window.inspector && inspector.view.updates > 2`)
 	time.Sleep(1500 * time.Millisecond)
-	if load := statsLoad(t, base); load > 0.5 {
+	if load := getStats(t, base).Load; load > 0.5 {
 		t.Errorf("a paced run has a load of %.2f, want under 0.5", load)
 	}
 	p.eval(`inspector.stream.yielding`, &ok)
 	if ok {
 		t.Error("the page yields to a paced run")
 	}
-}
-
-// statsLoad returns GET /api/stats' load.
-func statsLoad(t *testing.T, base string) float64 {
-	t.Helper()
-	res, err := http.Get(base + "/api/stats")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var st struct{ Load float64 }
-	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
-		t.Fatal(err)
-	}
-	return st.Load
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"io"
 	"net/http"
@@ -54,24 +53,7 @@ func TestFloodMeasure(t *testing.T) {
 // flood got.
 func measureFlood(t *testing.T, args, paths []string, rounds int, d time.Duration) (quiet, flooded []float64, answers int64) {
 	base, _, _, _, _ := startInspected(t, args...)
-	ticks := func() (uint64, time.Time) {
-		res, err := http.Get(base + "/api/stats")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var s struct{ Ticks uint64 }
-		if err := json.NewDecoder(res.Body).Decode(&s); err != nil {
-			t.Fatal(err)
-		}
-		return s.Ticks, time.Now()
-	}
-	rate := func() float64 {
-		n0, t0 := ticks()
-		time.Sleep(d)
-		n1, t1 := ticks()
-		return float64(n1-n0) / t1.Sub(t0).Seconds()
-	}
+	rate := func() float64 { return tickRate(t, base, d) }
 	var served atomic.Int64
 	time.Sleep(2 * time.Second) // the scene settles
 	for range rounds {

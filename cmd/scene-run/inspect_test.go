@@ -41,6 +41,37 @@ func startInspected(t *testing.T, args ...string) (base, token string, cmd *exec
 	return base, token, cmd, out, errb
 }
 
+// runStats is what the tests read of GET /api/stats.
+type runStats struct {
+	Ticks uint64
+	Load  float64
+}
+
+// getStats GETs /api/stats of the run at base.
+func getStats(t *testing.T, base string) runStats {
+	t.Helper()
+	res, err := http.Get(base + "/api/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st runStats
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// tickRate returns the ticks per second of the run at base over a window
+// of d.
+func tickRate(t *testing.T, base string, d time.Duration) float64 {
+	t.Helper()
+	n0, t0 := getStats(t, base).Ticks, time.Now()
+	time.Sleep(d)
+	n1, t1 := getStats(t, base).Ticks, time.Now()
+	return float64(n1-n0) / t1.Sub(t0).Seconds()
+}
+
 // interrupt sends SIGINT and waits for the process to end.
 func interrupt(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
