@@ -55,6 +55,13 @@ func TestBrowserYield(t *testing.T) {
 	if counts["api/tree"] > 5 || counts["api/query"] > 5 || counts["api/colors"] > 5 {
 		t.Errorf("yielding, the page fetched %v in 4 s: want the tree, references and colours at most once a second", counts)
 	}
+	// The cubes have no rotation: the stream leaves it out, and is not
+	// opened again for the structure changing in every frame.
+	var cols string
+	p.eval(`inspector.stream.cols.join()`, &cols)
+	if cols != "position,scale" || counts["api/transforms/stream"] > 0 {
+		t.Errorf("the stream carries %s and was opened %d times in 4 s: want position,scale, opened once", cols, counts["api/transforms/stream"])
+	}
 	if u1-u0 < 2 || fps > 5 {
 		t.Errorf("yielding, the view updated %d times in 4 s, the stream at %d frames/s: want a live view at 5 frames/s at most", u1-u0, fps)
 	}

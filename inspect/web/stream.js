@@ -15,7 +15,9 @@
 // entities came or went: then the references (GET /api/query) and the
 // colours (GET /api/colors) are fetched again, and the store is told.
 // Columns no entity has (rotation in the cube scene) are left out of the
-// stream until the next structural change.
+// stream; whether some entity has one now is asked at most once a second
+// while the structure changes (a spawning scene changes it in every
+// frame), and at once after an edit, a reload or an undo.
 //
 // A page on the simulation's own machine yields to a simulation that
 // takes all the time it gets (GET /api/stats' load near 1: run flat out,
@@ -36,6 +38,7 @@ const MIN_FPS = 10; // the fewest asked while running
 const PAUSED_FPS = 4; // while paused, only edits move anything
 const SHORT = 2; // frames a second drawn fewer than asked that count as falling behind
 const SHAPES_EVERY = 1000; // ms: the shapes are fetched again at most this often
+const COLUMNS_EVERY = 1000; // ms: columns left out are looked for at most this often, but after an edit
 // ms between the starts of two fetches of the references and colours: a
 // scene that spawns or expires entities every tick changes its structure
 // in every frame, and fetching 10,000 references back to back kept the
@@ -71,6 +74,8 @@ export class Stream {
     this.rate = 0;
     this.controller = null;
     this.shapesAt = -Infinity; // when the shapes were last fetched
+    this.columnsAt = -Infinity; // when the columns left out were last looked for
+    this.edited = false; // an edit since: look for the columns left out at the next sync
     this.shapeMap = new Map();
     this.syncAt = -Infinity; // when the last fetch of the references began
     this.syncTimer = null; // a resync waiting for SYNC_EVERY to pass
@@ -84,13 +89,11 @@ export class Stream {
     this.open();
     for (;;) {
       const frame = await this.next();
-      if (frame.version !== this.version) {
-        if (this.cols !== ALL) { this.cols = ALL; this.open(); } // look at every column again
-        this.resync();
-      } else if (this.cols === ALL) {
+      if (this.cols === ALL) {
         const cols = present(frame);
         if (cols.length !== ALL.length) { this.cols = cols; this.open(); }
       }
+      if (frame.version !== this.version) this.resync(false);
       this.view.applyTransforms(frame);
       await this.view.drawn();
     }
@@ -203,8 +206,13 @@ export class Stream {
     return f;
   }
 
-  /** Fetch the references and colours again (after a structural change or an edit). */
-  resync() {
+  /**
+   * Fetch the references and colours again: after an edit (edited, the
+   * default: the columns left out are looked for too), or for the
+   * stream's news of a structural change (edited false).
+   */
+  resync(edited = true) {
+    if (edited) this.edited = true;
     if (this.syncing) { this.again = true; return; }
     if (this.syncTimer) return; // one is already on its way
     const wait = this.syncAt + (this.yielding ? YIELD_SYNC_EVERY : SYNC_EVERY) - performance.now();
@@ -223,6 +231,7 @@ export class Stream {
     const q = await get(`api/query?selector=${encodeURIComponent(SELECTOR)}`);
     const c = await getPacked(`api/colors?selector=${encodeURIComponent(SELECTOR)}`);
     const shapes = await this.shapes();
+    await this.columns();
     this.view.setEntities({ refs: q.matches, colors: new Uint8Array(c.buffer, 16, 4 * c.count), shapes });
     if (q.version !== this.version) {
       this.version = q.version;
@@ -248,6 +257,24 @@ export class Stream {
     } catch { /* an older server: boxes */ }
     this.shapeMap = byRef;
     return byRef;
+  }
+
+  /**
+   * Whether some entity now has a column the stream leaves out: if so,
+   * open it again with every column (the frames then say which to keep).
+   */
+  async columns() {
+    if (this.cols === ALL) return;
+    if (!this.edited && performance.now() - this.columnsAt < COLUMNS_EVERY) return;
+    this.edited = false;
+    this.columnsAt = performance.now();
+    for (const col of ALL) {
+      if (this.cols.includes(col)) continue;
+      try {
+        const t = await get(`api/table?selector=${encodeURIComponent(`${SELECTOR}[${col}]`)}&components=${col}&limit=1`);
+        if (t.count > 0) { this.cols = ALL; this.open(); return; }
+      } catch { return; } // asked again at the next sync
+    }
   }
 
   measure() {
