@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // ProxyOptions configure a Proxy. Zero fields take defaults.
@@ -24,7 +25,8 @@ type ProxyOptions struct {
 	Timeout time.Duration
 	// Wait is how long a request waits for a host to serve its room
 	// (one moving to another host, after a failover) before it is
-	// answered 503. Default 10 s.
+	// answered 503. Default 10 s. A room the directory has no entry for
+	// is answered 404 at once, and one that stopped with an error 410.
 	Wait time.Duration
 	// StreamWrite bounds each write of a streamed answer to the client:
 	// a client that has not read for that long loses its stream.
@@ -65,6 +67,7 @@ type Proxy struct {
 	mu   sync.Mutex
 	next uint64
 	open map[string]*inbox
+	dir  *stores // the directory, once found (lookup)
 }
 
 // NewProxy returns a Proxy of the fleet with the given prefix (empty:
@@ -148,7 +151,7 @@ func (p *Proxy) ServeRoom(w http.ResponseWriter, r *http.Request, id string) {
 	req.Header.Set(hdrInbox, p.prefix+"."+key)
 	req.Header.Set(hdrKeepAlive, p.opt.KeepAlive.String())
 	req.Data = body
-	head, err := p.request(r.Context(), req)
+	head, err := p.request(r.Context(), req, id)
 	if err != nil {
 		p.requestFailed(w, id, err)
 		return
@@ -189,16 +192,23 @@ func (p *Proxy) unregister(key string) {
 	p.mu.Unlock()
 }
 
-// request sends req and returns the head of its answer; while no host
-// serves the room (it is moving), it asks again for up to Options.Wait.
-func (p *Proxy) request(ctx context.Context, req *nats.Msg) (*nats.Msg, error) {
+// request sends req, a request to room id, and returns the head of its
+// answer; while no host serves the room (it is moving), it asks again for
+// up to Options.Wait, unless the directory says the room is not there or
+// has stopped (a *roomGone).
+func (p *Proxy) request(ctx context.Context, req *nats.Msg, id string) (*nats.Msg, error) {
 	give := time.Now().Add(p.opt.Wait)
-	for {
+	for first := true; ; first = false {
 		rctx, cancel := context.WithTimeout(ctx, p.opt.Timeout)
 		head, err := p.nc.RequestMsgWithContext(rctx, req)
 		cancel()
 		if !errors.Is(err, nats.ErrNoResponders) || time.Now().After(give) {
 			return head, err
+		}
+		if first {
+			if gone := p.lookup(ctx, id); gone != nil {
+				return nil, gone
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -208,9 +218,59 @@ func (p *Proxy) request(ctx context.Context, req *nats.Msg) (*nats.Msg, error) {
 	}
 }
 
+// roomGone is a request's error for a room the directory has no entry
+// for (Stopped empty), or one that stopped with an error: no host will
+// serve it, so the request does not wait for one.
+type roomGone struct {
+	id, stopped string
+}
+
+func (e *roomGone) Error() string {
+	if e.stopped != "" {
+		return fmt.Sprintf("fleet: room %s stopped: %s", e.id, e.stopped)
+	}
+	return fmt.Sprintf("fleet: no room %s in the directory", e.id)
+}
+
+// lookup asks the directory about room id when no host serves it: a
+// *roomGone if it has no entry or stopped, nil if it is there (moving, or
+// being placed) or the directory cannot say.
+func (p *Proxy) lookup(ctx context.Context, id string) *roomGone {
+	p.mu.Lock()
+	dir := p.dir
+	p.mu.Unlock()
+	if dir == nil {
+		js, err := jetstream.New(p.nc)
+		if err != nil {
+			return nil
+		}
+		if dir, err = findStores(ctx, js, p.n); err != nil {
+			return nil
+		}
+		p.mu.Lock()
+		p.dir = dir
+		p.mu.Unlock()
+	}
+	e, err := dir.getEntry(ctx, id)
+	switch {
+	case err != nil:
+		return nil
+	case e == nil:
+		return &roomGone{id: id}
+	case e.Error != "":
+		return &roomGone{id: id, stopped: e.Error}
+	}
+	return nil
+}
+
 // requestFailed answers a request that got no answer.
 func (p *Proxy) requestFailed(w http.ResponseWriter, id string, err error) {
+	var gone *roomGone
 	switch {
+	case errors.As(err, &gone) && gone.stopped != "":
+		proxyError(w, http.StatusGone, gone.Error())
+	case errors.As(err, &gone):
+		proxyError(w, http.StatusNotFound, gone.Error())
 	case errors.Is(err, nats.ErrNoResponders):
 		w.Header().Set("Retry-After", "1")
 		proxyError(w, http.StatusServiceUnavailable, fmt.Sprintf("fleet: room %s: no host serves it (for %v): it does not exist, or is moving to another host", id, p.opt.Wait))

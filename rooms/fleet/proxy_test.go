@@ -89,9 +89,19 @@ func TestProxy(t *testing.T) {
 		return ""
 	})
 
-	nowhere, _ := f.proxyServer("nowhere", ProxyOptions{Wait: 200 * time.Millisecond})
-	if st, body := do(t, "GET", nowhere+"/api/stats", ""); st != http.StatusServiceUnavailable || !strings.Contains(body, "no host serves it") {
-		t.Errorf("a room no host serves: %d %s", st, body)
+	// A room the directory does not have is not waited for, nor one that
+	// stopped (a room moving to another host is: TestPageRemoteRoom).
+	nowhere, _ := f.proxyServer("nowhere", ProxyOptions{Wait: 5 * time.Second})
+	start := time.Now()
+	if st, body := do(t, "GET", nowhere+"/api/stats", ""); st != http.StatusNotFound || !strings.Contains(body, "no room nowhere in the directory") || time.Since(start) > 2*time.Second {
+		t.Errorf("a room the directory lacks: %d %s after %v", st, body, time.Since(start))
+	}
+	if err := f.client.st.create(f.ctx(), &Entry{ID: "broken", Scene: "rain.yaml", Error: "tick 3: boom"}); err != nil {
+		t.Fatal(err)
+	}
+	broken, _ := f.proxyServer("broken", ProxyOptions{Wait: 5 * time.Second})
+	if st, body := do(t, "GET", broken+"/api/stats", ""); st != http.StatusGone || !strings.Contains(body, "room broken stopped: tick 3: boom") {
+		t.Errorf("a room that stopped: %d %s", st, body)
 	}
 }
 
