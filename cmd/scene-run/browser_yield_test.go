@@ -75,6 +75,16 @@ func TestBrowserYield(t *testing.T) {
 		p.eval(`inspector.stream.fps`, &fps)
 		t.Errorf("with ?yield=0 the page yields, or asks for %d frames/s (want 10 or more)", fps)
 	}
+	// The references up to four times a second, but the shapes and the
+	// columns the stream leaves out looked for once a second each (a
+	// one-row GET /api/table).
+	p.eval(countFetches, &ok)
+	time.Sleep(3 * time.Second)
+	p.eval(`window.fetches`, &counts)
+	t.Logf("not yielding, in 3 s: requests %v", counts)
+	if counts["api/table"] > 8 {
+		t.Errorf("not yielding, the page asked GET /api/table %d times in 3 s: want the shapes and the columns at most once a second each", counts["api/table"])
+	}
 
 	// A paced run: nothing to yield to.
 	base, token, _, _, _ := startInspected(t, "run", "-inspect", "127.0.0.1:0", scene)

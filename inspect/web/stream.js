@@ -217,13 +217,13 @@ export class Stream {
     if (this.syncTimer) return; // one is already on its way
     const wait = this.syncAt + (this.yielding ? YIELD_SYNC_EVERY : SYNC_EVERY) - performance.now();
     if (wait > 0) {
-      this.syncTimer = setTimeout(() => { this.syncTimer = null; this.resync(); }, wait);
+      this.syncTimer = setTimeout(() => { this.syncTimer = null; this.resync(false); }, wait);
       return;
     }
     this.syncAt = performance.now();
     this.syncing = this.sync().catch(() => {}).finally(() => {
       this.syncing = null;
-      if (this.again) { this.again = false; this.resync(); }
+      if (this.again) { this.again = false; this.resync(false); }
     });
   }
 
