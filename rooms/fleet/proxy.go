@@ -219,7 +219,7 @@ func (p *Proxy) request(ctx context.Context, req *nats.Msg, id string) (*nats.Ms
 }
 
 // roomGone is a request's error for a room the directory has no entry
-// for (Stopped empty), or one that stopped with an error: no host will
+// for (stopped empty), or one that stopped with an error: no host will
 // serve it, so the request does not wait for one.
 type roomGone struct {
 	id, stopped string
