@@ -52,7 +52,7 @@ const YIELD_ABOVE = 0.75;
 const YIELD_BELOW = 0.5;
 // Whether the page may yield: it runs where the simulation runs (the
 // page's address is a loopback one) and its address does not say ?yield=0.
-const MAY_YIELD = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(location.hostname)
+const MAY_YIELD = ['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname)
   && new URLSearchParams(location.search).get('yield') !== '0';
 
 export class Stream {
@@ -117,7 +117,7 @@ export class Stream {
     const y = MAY_YIELD && (this.yielding ? load >= YIELD_BELOW : load >= YIELD_ABOVE);
     if (y === this.yielding) return;
     this.yielding = y;
-    if (this.running) this.ask(y ? YIELD_FPS : FPS);
+    if (this.running) this.ask(this.top);
   }
 
   /** (Re)open the stream at fps frames a second, unless it is at that rate already. */
