@@ -2,7 +2,6 @@ package scenefile
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -1080,14 +1079,13 @@ func writeYAMLFields(b *bytes.Buffer, first, rest string, e *EntitySpec) {
 	}
 }
 
-// yamlString writes s as a YAML double-quoted scalar (a JSON string is
-// one), or bare when that is unambiguous.
+// yamlString writes s as a YAML double-quoted scalar, or bare when that
+// is unambiguous.
 func yamlString(s string) string {
 	if plainYAML(s) {
 		return s
 	}
-	q, _ := json.Marshal(s)
-	return string(q)
+	return `"` + yamlsyntax.EscapeDouble(s) + `"`
 }
 
 func plainYAML(s string) bool {

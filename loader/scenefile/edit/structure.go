@@ -100,7 +100,7 @@ func (b *Block) Lines(xml bool) []string {
 	if len(b.Parts) > 0 {
 		out = append(out, "  parts:")
 		for _, p := range b.Parts {
-			key := "    \"" + yamlDoubleEscape(p.Path) + "\":"
+			key := "    \"" + yamlsyntax.EscapeDouble(p.Path) + "\":"
 			switch {
 			case p.Removed:
 				out = append(out, key+" removed")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/scenecs/scenecs/loader/internal/textpos"
@@ -162,7 +161,7 @@ func (s *slot) canSplice(ops []textOp, full string) bool {
 				return false
 			}
 		case styleSingle, styleLiteral, styleFolded:
-			if !yamlSingleOK(op.repl) {
+			if !yamlsyntax.SingleQuotable(op.repl) {
 				return false
 			}
 		}
@@ -179,7 +178,7 @@ func (s *slot) canSplice(ops []textOp, full string) bool {
 func (s *slot) escape(text string) string {
 	switch s.style {
 	case styleDouble:
-		return yamlDoubleEscape(text)
+		return yamlsyntax.EscapeDouble(text)
 	case styleSingle:
 		return strings.ReplaceAll(text, "'", "''")
 	case styleXML:
@@ -195,10 +194,10 @@ func yamlScalar(text string, flow bool, prefer byte) string {
 	if prefer == stylePlain && yamlPlainOK(text, flow) {
 		return text
 	}
-	if prefer == styleSingle && yamlSingleOK(text) {
+	if prefer == styleSingle && yamlsyntax.SingleQuotable(text) {
 		return "'" + strings.ReplaceAll(text, "'", "''") + "'"
 	}
-	return `"` + yamlDoubleEscape(text) + `"`
+	return `"` + yamlsyntax.EscapeDouble(text) + `"`
 }
 
 // yamlValue writes a new value: plain if it can be, else double-quoted.
@@ -206,7 +205,7 @@ func yamlValue(text string, flow bool) string {
 	if yamlPlainOK(text, flow) {
 		return text
 	}
-	return `"` + yamlDoubleEscape(text) + `"`
+	return `"` + yamlsyntax.EscapeDouble(text) + `"`
 }
 
 func isFoldSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -244,70 +243,7 @@ func yamlPlainOK(text string, flow bool) bool {
 		// every reader: quote it.
 		return false
 	}
-	for _, r := range text {
-		if !yamlPrintable(r) || r == '\t' || r == '\n' || r == '\r' || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
-			return false
-		}
-	}
-	return true
-}
-
-// yamlSingleOK reports whether text can be written single-quoted on one
-// line: printable characters only.
-func yamlSingleOK(text string) bool {
-	for _, r := range text {
-		if !yamlPrintable(r) || r == '\n' || r == '\r' || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
-			return false
-		}
-	}
-	return true
-}
-
-// yamlPrintable reports whether YAML allows r as written (tab included).
-func yamlPrintable(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n' || r == '\r':
-		return true
-	case r < 0x20 || r == 0x7f:
-		return false
-	case r >= 0x80 && r < 0xa0 && r != 0x85:
-		return false
-	case r >= 0xd800 && r <= 0xdfff, r == 0xfffe, r == 0xffff:
-		return false
-	}
-	return true
-}
-
-// yamlDoubleEscape writes text for the inside of a YAML double-quoted
-// scalar.
-func yamlDoubleEscape(text string) string {
-	var b strings.Builder
-	for _, r := range text {
-		switch r {
-		case '\\':
-			b.WriteString(`\\`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if !yamlPrintable(r) || r == 0xFEFF || r == 0x85 || r == 0x2028 || r == 0x2029 {
-				h := strconv.FormatInt(int64(r), 16)
-				if r > 0xffff {
-					b.WriteString(`\U` + strings.Repeat("0", 8-len(h)) + h)
-				} else {
-					b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
-				}
-				continue
-			}
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return yamlsyntax.PlainSafe(text)
 }
 
 // xmlEscape writes text for the inside of an XML attribute value quoted
