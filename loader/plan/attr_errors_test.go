@@ -87,3 +87,32 @@ func TestEveryBadPropertyReported(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckBesideParseErrors: a value with a property its component's
+// Check refuses and another that does not parse reports both at once
+// (the newcomer's `positon` appeared only after `startEvent` was fixed),
+// while a Check complaint about a property that did not parse (or that
+// Check saw at its default because of it) is not reported twice.
+func TestCheckBesideParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"attribute string", "entities:\n  - animation: \"property: positon.y; to: 3; startEvent: open\"\n",
+			[]string{`2:27: animation: property "property": invalid value "positon": expected the name of a component (did you mean "position"?)`,
+				`2:45: animation: unknown property "startEvent" (did you mean "startEvents"?)`}},
+		{"mapping", "entities:\n  - animation: {property: positon.y, to: 3, startEvent: open}\n",
+			[]string{`2:27: animation: property "property": invalid value "positon": expected the name of a component (did you mean "position"?)`,
+				`2:45: animation: unknown property "startEvent" (did you mean "startEvents"?)`}},
+		{"the checked property fails to parse", "entities:\n  - animation: \"property: position.y; dur: x\"\n",
+			[]string{`2:44: animation: property "dur": invalid value "x": expected a number`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loader.LoadBytes(newTestRegistry(t), "a.yaml", []byte(tc.src), loader.Options{})
+			want := "a.yaml:" + strings.Join(tc.want, "\na.yaml:")
+			if err == nil || err.Error() != want {
+				t.Fatalf("got\n%v\nwant\n%s", err, want)
+			}
+		})
+	}
+}

@@ -744,11 +744,16 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 		}
 	}
 	patch, ok := c.parseValue(comp, s)
-	if ok && rc != nil && rc.HasCheck() {
-		if err := c.check(comp, rc, patch); err != nil {
+	if rc != nil && rc.HasCheck() && (ok || len(patch) > 0) {
+		if err := c.check(comp, rc, patch); err != nil && (ok || checksParsed(err, s, patch)) {
+			// With parse errors too, the check of what did parse is
+			// reported beside them: one error does not hide the next.
 			c.errs.add(errPos(comp, err), "%v", err)
 			return registry.NamedPatch{}, false
 		}
+	}
+	if !ok {
+		return registry.NamedPatch{}, false
 	}
 	if ok && comp.Kind == scenefile.ValueText && !comp.Axes && len(c.parsed) < maxParsed {
 		if c.parsed == nil {
@@ -860,9 +865,33 @@ func (c *compiler) parseValue(comp *scenefile.ComponentSpec, s *registry.Schema)
 	}
 	if err != nil {
 		addAttrErrors(c.errs, comp, err)
-		return nil, false
+		return patch, false // what did parse, for the component's Check
 	}
 	return patch, true
+}
+
+// checksParsed reports whether err, a component's Check error on a
+// value some of whose properties did not parse, is about a property that
+// did: only then is it news (a property that failed, or that the check
+// saw at its default for that reason, is reported already).
+func checksParsed(err error, s *registry.Schema, patch registry.Patch) bool {
+	var ae *registry.AttrError
+	if !errors.As(err, &ae) || ae.Property == "" && !s.Single() {
+		return false
+	}
+	idx := 0
+	if !s.Single() {
+		var ok bool
+		if idx, ok = s.Lookup(ae.Property); !ok {
+			return false
+		}
+	}
+	for _, pv := range patch {
+		if pv.Index == idx {
+			return true
+		}
+	}
+	return false
 }
 
 // exact reports whether quoted values of property p are kept as written:
