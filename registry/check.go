@@ -70,7 +70,13 @@ type PropError struct {
 	// Msg, if set, is the message in its own words, in place of
 	// `invalid value "TEXT": expected EXPECTED` (see [AttrError.Msg]).
 	Msg string
+	// Err, if set, is the error behind it (a property type's
+	// [*ValueError], say), for errors.As.
+	Err error
 }
+
+// Unwrap returns Err.
+func (e *PropError) Unwrap() error { return e.Err }
 
 // Error returns `property "to": invalid value "1 x": expected a vec3`,
 // or `property "to": MSG`.

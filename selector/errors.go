@@ -21,6 +21,11 @@ type Error struct {
 	// as *registry.UnknownComponentError); Msg is its text. Nil for
 	// syntax errors.
 	Err error
+	// Name is set when the selector starts with a bare name, which
+	// selects nothing (entities have no type): the name, so that a
+	// caller that knows the entities' ids can say that #Name selects
+	// one.
+	Name string
 }
 
 // Error formats the error as "selector:1:COL: message".

@@ -218,7 +218,9 @@ func (p *parser) noCompound() *Error {
 	if p.startsIdent() {
 		start := p.off
 		name, _ := p.lexIdent()
-		return errorf(start, "unexpected name %q: entities have no type; write [%s] for a component or .%s for a class", name, name, name)
+		e := errorf(start, "unexpected name %q: entities have no type; write [%s] for a component or .%s for a class", name, name, name)
+		e.Name = name
+		return e
 	}
 	return errorf(p.off, "expected selector, found %s", describe(p.src, p.off))
 }

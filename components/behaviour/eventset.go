@@ -229,7 +229,7 @@ func vecAxes(s *registry.Schema) int {
 
 // valueError places the error of parsing pair p's value.
 func valueError(p registry.Pair, err error) *registry.PropError {
-	pe := &registry.PropError{Text: p.Value, Offset: p.ValueAt, Expected: err.Error()}
+	pe := &registry.PropError{Text: p.Value, Offset: p.ValueAt, Expected: err.Error(), Err: err}
 	var ae *registry.AttrError
 	var ve *registry.ValueError
 	switch {

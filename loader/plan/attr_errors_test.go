@@ -116,3 +116,29 @@ func TestCheckBesideParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBareNameSuggestsID: a selector value that is a bare name which is
+// the id of an entity of the scene (written before or after it) says
+// that #name selects it; a name no entity has gets the usual advice
+// alone.
+func TestBareNameSuggestsID(t *testing.T) {
+	const advice = `expected a selector: unexpected name "light": entities have no type; write [light] for a component or .light for a class`
+	const hint = ` (the scene has an entity with the id "light": #light selects it)`
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"event-set _target, the id written before", "entities:\n  - id: light\n  - event-set: \"_event: go; _target: light; visible: false\"\n",
+			`a.yaml:3:38: event-set: invalid value "light": ` + advice + hint},
+		{"selector property, the id written after", "components:\n  follow: {target: {type: selector}}\nentities:\n  - follow: {target: light}\n    children:\n      - id: light\n",
+			`a.yaml:4:22: follow: property "target": invalid value "light": ` + advice + hint},
+		{"no such id", "components:\n  follow: {target: {type: selector}}\nentities:\n  - id: lamp\n    follow: {target: light}\n",
+			`a.yaml:5:22: follow: property "target": invalid value "light": ` + advice},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loader.LoadBytes(newTestRegistry(t), "a.yaml", []byte(tc.src), loader.Options{})
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("got\n%v\nwant\n%s", err, tc.want)
+			}
+		})
+	}
+}

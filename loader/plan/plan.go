@@ -12,6 +12,7 @@ import (
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/registry/schema"
+	"github.com/scenecs/scenecs/selector"
 )
 
 // Plan is a scene document validated against a registry: every component
@@ -292,6 +293,9 @@ type compiler struct {
 	// strType is the registry's string type: quoted values of its
 	// properties are kept exactly (see [scenefile.ComponentSpec.Exact]).
 	strType *registry.Type
+	// ids are the ids of the document's entities, gathered the first
+	// time a hint needs them (see idHint).
+	ids map[string]bool
 	// builtins are the names of the built-in components and systems
 	// (Options.Builtins), to tell a program that forgot to register them.
 	builtins map[string]bool
@@ -748,7 +752,7 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 		if err := c.check(comp, rc, patch); err != nil && (ok || checksParsed(err, s, patch)) {
 			// With parse errors too, the check of what did parse is
 			// reported beside them: one error does not hide the next.
-			c.errs.add(errPos(comp, err), "%v", err)
+			c.errs.add(errPos(comp, err), "%v%s", err, c.idHint(err))
 			return registry.NamedPatch{}, false
 		}
 	}
@@ -864,7 +868,7 @@ func (c *compiler) parseValue(comp *scenefile.ComponentSpec, s *registry.Schema)
 		}
 	}
 	if err != nil {
-		addAttrErrors(c.errs, comp, err)
+		c.addAttrErrors(comp, err)
 		return patch, false // what did parse, for the component's Check
 	}
 	return patch, true
@@ -979,18 +983,43 @@ func errPos(comp *scenefile.ComponentSpec, err error) scenefile.Pos {
 }
 
 // addAttrErrors reports every problem of a component value at its own
-// place: each [registry.AttrError] the parse found (a value with
-// `speed: -3; laps: 1.5` has two) at the offending text inside the value,
-// any other error at the value.
-func addAttrErrors(s *errorSink, comp *scenefile.ComponentSpec, err error) {
+// position (see registry.AttrErrorList), one error per problem.
+func (c *compiler) addAttrErrors(comp *scenefile.ComponentSpec, err error) {
 	list := schema.AttrErrorList(err)
 	if len(list) == 0 {
-		s.add(errPos(comp, err), "%v", err)
+		c.errs.add(errPos(comp, err), "%v", err)
 		return
 	}
 	for _, ae := range list {
-		s.add(errPos(comp, ae), "%v", ae)
+		c.errs.add(errPos(comp, ae), "%v%s", ae, c.idHint(ae))
 	}
+}
+
+// idHint returns, for a selector value that is a bare name which is
+// the id of one of the scene's entities (`_target: light` where the
+// scene has `id: light`), the note that #name selects it; "" otherwise.
+func (c *compiler) idHint(err error) string {
+	var se *selector.Error
+	if !errors.As(err, &se) || se.Name == "" {
+		return ""
+	}
+	if c.ids == nil {
+		c.ids = map[string]bool{}
+		var walk func([]*scenefile.EntitySpec)
+		walk = func(es []*scenefile.EntitySpec) {
+			for _, e := range es {
+				if e.ID != "" {
+					c.ids[e.ID] = true
+				}
+				walk(e.Children)
+			}
+		}
+		walk(c.doc.Entities)
+	}
+	if !c.ids[se.Name] {
+		return ""
+	}
+	return fmt.Sprintf(" (the scene has an entity with the id %q: #%s selects it)", se.Name, se.Name)
 }
 
 func suggest(name string, known []string) string {

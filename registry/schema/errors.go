@@ -21,12 +21,18 @@ type ValueError struct {
 	Expected string
 	// Offset is the byte offset of Text within the text given to Parse.
 	Offset int
+	// Err, if set, is the error behind it, such as the [*selector.Error]
+	// of a selector value.
+	Err error
 }
 
 // Error returns `invalid value "abc": expected an integer`.
 func (e *ValueError) Error() string {
 	return "invalid value " + strconv.Quote(e.Text) + ": expected " + e.Expected
 }
+
+// Unwrap returns Err.
+func (e *ValueError) Unwrap() error { return e.Err }
 
 // AttrErrorKind classifies an [AttrError].
 type AttrErrorKind uint8

@@ -582,7 +582,7 @@ func checkSelector(text string) (string, error) {
 				bad = bad[:len(bad)-1]
 			}
 		}
-		return "", &ValueError{Text: bad, Offset: start + off, Expected: "a selector: " + se.Msg}
+		return "", &ValueError{Text: bad, Offset: start + off, Expected: "a selector: " + se.Msg, Err: se}
 	}
 	return s, nil
 }
