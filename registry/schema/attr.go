@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scenecs/scenecs/internal/attrtext"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
@@ -98,58 +99,42 @@ func (s *Schema) AppendAttr(dst Patch, component, text string) (Patch, error) {
 	}
 	from := len(dst)
 	var errs AttrErrors // nil unless the text has problems: no cost when it has none
-	for i := 0; i <= len(text); i++ {
-		start := i
-		urlStart := -1
-		for ; i < len(text); i++ {
-			c := text[i]
-			if c == ';' && urlStart < 0 {
-				break
-			}
-			if c == '(' && i >= 3 && text[i-3:i] == "url" {
-				urlStart = i - 3
-			} else if c == ')' {
-				urlStart = -1
-			}
-		}
-		if urlStart >= 0 {
+	var c attrtext.Chunk
+	for at := 0; at <= len(text); {
+		at = c.Cut(text, at)
+		if c.OpenURL >= 0 {
 			// The rest of the text is in the url(: nothing follows.
-			errs = append(errs, &AttrError{Kind: InvalidSyntax, Component: component, Text: text[urlStart:], Offset: urlStart, Pair: -1,
+			errs = append(errs, &AttrError{Kind: InvalidSyntax, Component: component, Text: text[c.OpenURL:], Offset: c.OpenURL, Pair: -1,
 				Expected: `")" to close "url("`})
 			break
 		}
-		chunk := text[start:i]
-		cs, ce := trimBounds(chunk)
-		if cs == ce {
+		if c.Empty() {
 			continue
 		}
-		colon := strings.IndexByte(chunk, ':')
-		if colon < 0 {
-			if errs.syntax(component, chunk[cs:ce], start+cs, pairsExpected) {
+		if c.Colon < 0 {
+			if errs.syntax(component, text[c.TrimStart:c.TrimEnd], c.TrimStart, pairsExpected) {
 				break
 			}
 			continue
 		}
-		ks, ke := trimBounds(chunk[:colon])
-		if ks == ke {
-			if errs.syntax(component, chunk[cs:ce], start+cs, `a property name before ":"`) {
+		if c.KeyStart == c.KeyEnd {
+			if errs.syntax(component, text[c.TrimStart:c.TrimEnd], c.TrimStart, `a property name before ":"`) {
 				break
 			}
 			continue
 		}
-		key := chunk[ks:ke]
+		key := text[c.KeyStart:c.KeyEnd]
 		idx, ok := s.Lookup(key)
 		if !ok {
-			if errs.unknown(s, component, key, start+ks) {
+			if errs.unknown(s, component, key, c.KeyStart) {
 				break
 			}
 			continue
 		}
-		vs, ve := trimBounds(chunk[colon+1:])
-		value := chunk[colon+1+vs : colon+1+ve]
+		value := text[c.ValStart:c.ValEnd]
 		v, err := s.Props[idx].Parse(value)
 		if err != nil {
-			if errs.value(component, s.Props[idx].Name, err, value, start+colon+1+vs) {
+			if errs.value(component, s.Props[idx].Name, err, value, c.ValStart) {
 				break
 			}
 			continue
@@ -300,16 +285,7 @@ func (s *Schema) PrintPatch(p Patch) string {
 
 // trimBounds returns the bounds of s without leading and trailing ASCII
 // white space.
-func trimBounds(s string) (start, end int) {
-	start, end = 0, len(s)
-	for start < end && isSpace(s[start]) {
-		start++
-	}
-	for end > start && isSpace(s[end-1]) {
-		end--
-	}
-	return start, end
-}
+func trimBounds(s string) (start, end int) { return attrtext.Trim(s, 0, len(s)) }
 
 func nameOr(name, alt string) string {
 	if name == "" {
@@ -359,16 +335,13 @@ func (s *Schema) ValueAt(text, prop string) (int, bool) {
 	}
 	at, found := 0, false
 	for start := 0; start <= len(text); {
-		end := chunkEnd(text, start)
-		chunk := text[start:end]
-		if colon := strings.IndexByte(chunk, ':'); colon >= 0 {
-			ks, ke := trimBounds(chunk[:colon])
-			if j, ok := s.Lookup(chunk[ks:ke]); ok && j == idx {
-				vs, _ := trimBounds(chunk[colon+1:])
-				at, found = start+colon+1+vs, true
+		var c attrtext.Chunk
+		c, start = attrtext.Cut(text, start)
+		if c.Colon >= 0 {
+			if j, ok := s.Lookup(text[c.KeyStart:c.KeyEnd]); ok && j == idx {
+				at, found = c.ValStart, true
 			}
 		}
-		start = end + 1
 	}
 	return at, found
 }

@@ -3,6 +3,8 @@ package schema
 import (
 	"reflect"
 	"strings"
+
+	"github.com/scenecs/scenecs/internal/attrtext"
 )
 
 // Pairs is the value of a pairs property ([PairsType]): "key: value"
@@ -69,26 +71,19 @@ func PairsType() *Type {
 func ParsePairs(text string) (Pairs, error) {
 	var ps Pairs
 	for start := 0; start <= len(text); {
-		end := chunkEnd(text, start)
-		if u := unclosedURL(text[start:end]); u >= 0 {
-			return nil, &ValueError{Text: text[start+u : end], Offset: start + u, Expected: `")" to close "url("`}
+		var c attrtext.Chunk
+		c, start = attrtext.Cut(text, start)
+		switch {
+		case c.OpenURL >= 0:
+			return nil, &ValueError{Text: text[c.OpenURL:c.End], Offset: c.OpenURL, Expected: `")" to close "url("`}
+		case c.Empty():
+		case c.Colon < 0:
+			return nil, &ValueError{Text: text[c.TrimStart:c.TrimEnd], Offset: c.TrimStart, Expected: `"key: value" pairs separated by ";"`}
+		case c.KeyStart == c.KeyEnd:
+			return nil, &ValueError{Text: text[c.TrimStart:c.TrimEnd], Offset: c.TrimStart, Expected: `a key before ":"`}
+		default:
+			ps = ps.set(Pair{Key: text[c.KeyStart:c.KeyEnd], Value: text[c.ValStart:c.ValEnd], KeyAt: c.KeyStart, ValueAt: c.ValStart})
 		}
-		chunk := text[start:end]
-		cs, ce := trimBounds(chunk)
-		if cs < ce {
-			colon := strings.IndexByte(chunk, ':')
-			if colon < 0 {
-				return nil, &ValueError{Text: chunk[cs:ce], Offset: start + cs, Expected: `"key: value" pairs separated by ";"`}
-			}
-			ks, ke := trimBounds(chunk[:colon])
-			if ks == ke {
-				return nil, &ValueError{Text: chunk[cs:ce], Offset: start + cs, Expected: `a key before ":"`}
-			}
-			vs, ve := trimBounds(chunk[colon+1:])
-			p := Pair{Key: chunk[ks:ke], Value: chunk[colon+1+vs : colon+1+ve], KeyAt: start + ks, ValueAt: start + colon + 1 + vs}
-			ps = ps.set(p)
-		}
-		start = end + 1
 	}
 	return ps, nil
 }
@@ -102,21 +97,6 @@ func (ps Pairs) set(p Pair) Pairs {
 		}
 	}
 	return append(ps, p)
-}
-
-// unclosedURL returns the offset in chunk of a "url(" that no ')'
-// closes, or -1.
-func unclosedURL(chunk string) int {
-	at := -1
-	for i := 0; i < len(chunk); i++ {
-		switch {
-		case chunk[i] == '(' && i >= 3 && chunk[i-3:i] == "url":
-			at = i - 3
-		case chunk[i] == ')':
-			at = -1
-		}
-	}
-	return at
 }
 
 func parsePairsValue(text string, _ any) (any, error) {
@@ -141,21 +121,4 @@ func equalPairs(a, b any) bool {
 		}
 	}
 	return true
-}
-
-// chunkEnd returns the end of the "prop: value" chunk of text starting at
-// start: the next ';' outside url(...), or len(text), as ParseAttr cuts.
-func chunkEnd(text string, start int) int {
-	url := false
-	for i := start; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == ';' && !url:
-			return i
-		case c == '(' && i >= 3 && text[i-3:i] == "url":
-			url = true
-		case c == ')':
-			url = false
-		}
-	}
-	return len(text)
 }

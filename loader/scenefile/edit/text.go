@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/scenecs/scenecs/internal/attrtext"
 	"github.com/scenecs/scenecs/loader/internal/textpos"
 	"github.com/scenecs/scenecs/loader/internal/xmltok"
 	"github.com/scenecs/scenecs/loader/internal/yamlsyntax"
@@ -295,51 +296,26 @@ type attrPair struct {
 // are skipped.
 func splitAttrPairs(text string) ([]attrPair, error) {
 	var out []attrPair
-	for i := 0; i <= len(text); i++ {
-		start := i
-		inURL := false
-		for ; i < len(text); i++ {
-			c := text[i]
-			if c == ';' && !inURL {
-				break
-			}
-			if c == '(' && i >= 3 && text[i-3:i] == "url" {
-				inURL = true
-			} else if c == ')' {
-				inURL = false
-			}
-		}
-		chunk := text[start:i]
-		if strings.TrimSpace(chunk) == "" {
+	for at := 0; at <= len(text); {
+		var c attrtext.Chunk
+		c, at = attrtext.Cut(text, at)
+		if c.Empty() {
 			continue
 		}
-		colon := strings.IndexByte(chunk, ':')
-		if colon < 0 {
-			return nil, fmt.Errorf("%q is not a \"property: value\" pair", strings.TrimSpace(chunk))
+		if c.Colon < 0 {
+			return nil, fmt.Errorf("%q is not a \"property: value\" pair", text[c.TrimStart:c.TrimEnd])
 		}
-		ks, ke := trimSpan(chunk, 0, colon)
-		vs, ve := trimSpan(chunk, colon+1, len(chunk))
-		out = append(out, attrPair{key: chunk[ks:ke], keyStart: start + ks, colon: start + colon,
-			valStart: start + vs, valEnd: start + ve, chunkEnd: i})
+		out = append(out, attrPair{key: text[c.KeyStart:c.KeyEnd], keyStart: c.KeyStart, colon: c.Colon,
+			valStart: c.ValStart, valEnd: c.ValEnd, chunkEnd: c.End})
 	}
 	return out, nil
 }
 
 // trimSpan returns the bounds of s[a:b] without surrounding ASCII white
 // space (as the attribute parser trims).
-func trimSpan(s string, a, b int) (int, int) {
-	for a < b && isAttrSpace(s[a]) {
-		a++
-	}
-	for b > a && isAttrSpace(s[b-1]) {
-		b--
-	}
-	return a, b
-}
+func trimSpan(s string, a, b int) (int, int) { return attrtext.Trim(s, a, b) }
 
-func isAttrSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
+func isAttrSpace(c byte) bool { return attrtext.IsSpace(c) }
 
 // attrTextOps returns the edits that set props in text, a component's
 // attribute string: for a single-property component the whole value; for
