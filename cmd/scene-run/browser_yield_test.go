@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -69,11 +70,17 @@ func TestBrowserYield(t *testing.T) {
 	// ?yield=0: the same run, drawn at the page's full rate.
 	p.do(chromedp.Navigate(p.base + "/?token=" + p.token + "&yield=0"))
 	p.waitJS(`window.inspector && inspector.view.updates > 2 && inspector.run && document.querySelector('#view-info').dataset.yielding === 'false'`)
-	time.Sleep(1500 * time.Millisecond) // several stats events, each with the load near 1
-	p.eval(`inspector.stream.yielding === false && inspector.stream.fps >= 10`, &ok)
-	if !ok {
-		p.eval(`inspector.stream.fps`, &fps)
-		t.Errorf("with ?yield=0 the page yields, or asks for %d frames/s (want 10 or more)", fps)
+	// Stats events come with the load near 1; the page must not start
+	// yielding on them, and asks for 10 frames a second or more.
+	p.waitJS(`inspector.stream.yielding === false && inspector.stream.fps >= 10 && inspector.stream.lastLoad >= 0.75`)
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		p.eval(`inspector.stream.yielding === false && inspector.stream.fps >= 10`, &ok)
+		if !ok {
+			p.eval(`inspector.stream.fps`, &fps)
+			t.Fatalf("with ?yield=0 the page yields, or asks for %d frames/s (want 10 or more)", fps)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	// The references up to four times a second, but the shapes and the
 	// columns the stream leaves out looked for once a second each (a
@@ -89,13 +96,23 @@ func TestBrowserYield(t *testing.T) {
 	// A paced run: nothing to yield to.
 	base, token, _, _, _ := startInspected(t, "run", "-inspect", "127.0.0.1:0", scene)
 	p.do(chromedp.Navigate(base + "/?token=" + token))
-	p.waitJS(`window.inspector && inspector.view.updates > 2`)
-	time.Sleep(1500 * time.Millisecond)
-	if load := getStats(t, base).Load; load > 0.5 {
-		t.Errorf("a paced run has a load of %.2f, want under 0.5", load)
-	}
+	p.waitJS(`window.inspector && inspector.view.updates > 2 && inspector.run`)
+	waitUntil(t, 10*time.Second, func() bool { return getStats(t, base).Load <= 0.5 },
+		func() string { return fmt.Sprintf("a paced run has a load of %.2f, want under 0.5", getStats(t, base).Load) })
+	// The page has taken a load of the paced run: it does not yield.
+	p.waitJS(`inspector.stream.lastLoad !== undefined && inspector.stream.lastLoad <= 0.5`)
 	p.eval(`inspector.stream.yielding`, &ok)
 	if ok {
 		t.Error("the page yields to a paced run")
+	}
+}
+
+// waitUntil polls cond until it holds, failing with msg() after d.
+func waitUntil(t *testing.T, d time.Duration, cond func() bool, msg func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal(msg())
+		}
 	}
 }

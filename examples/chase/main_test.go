@@ -166,10 +166,15 @@ func TestPlayReloadInspect(t *testing.T) {
 		}
 		return ""
 	}
-	time.Sleep(300 * time.Millisecond) // the chasers move
-	moved := attr("goblin-1", "position")
-	if moved == "-8 0.5 -8" || moved == "" {
-		t.Fatalf("goblin-1 has not moved: %q", moved)
+	// The chasers move.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		moved := attr("goblin-1", "position")
+		if moved != "-8 0.5 -8" && moved != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("goblin-1 has not moved in 10 s: %q", moved)
+		}
 	}
 
 	edited := strings.Replace(string(src), `chase: "speed: 1; reach: 2"`, `chase: "speed: 4; reach: 2"`, 1)

@@ -114,6 +114,7 @@ export class Stream {
    * simulation on this machine, or stop yielding.
    */
   set load(load) {
+    this.lastLoad = load; // the last load taken, for the page's tests and the console
     const y = MAY_YIELD && (this.yielding ? load >= YIELD_BELOW : load >= YIELD_ABOVE);
     if (y === this.yielding) return;
     this.yielding = y;
