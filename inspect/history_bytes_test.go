@@ -63,6 +63,7 @@ func TestHistoryBytesBound(t *testing.T) {
 		}
 	}
 	grown := int64(heapInUse()) - int64(before)
+	t.Logf("the heap grew by %.1f MiB over %d edits of %d KiB (bound %d MiB)", float64(grown)/(1<<20), edits, size>>10, bound>>20)
 	e.get("/api/history").expect(t, http.StatusOK).json(t, &h)
 	if h.Dropped == 0 || len(h.Entries)+h.Dropped != edits || len(h.Entries) == 0 || h.Entries[0].Seq != h.Dropped+1 {
 		t.Fatalf("history after %d edits: %d entries, %d dropped, first %+v", edits, len(h.Entries), h.Dropped, h.Entries[:1])
