@@ -1,7 +1,6 @@
 package inspect
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,12 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/editor"
 	"github.com/scenecs/scenecs/loader/export"
-	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/selector"
 )
@@ -41,7 +38,7 @@ func (in *Inspector) getScene(w http.ResponseWriter, r *http.Request) {
 			if root != "" {
 				e, err := in.resolve(root)
 				if err != nil {
-					return refError(err), true
+					return editorError(err), true
 				}
 				opt.Root = e
 			}
@@ -282,454 +279,15 @@ func (in *Inspector) entityInfo(e ecs.Entity) *entityInfo {
 	return out
 }
 
-// refError answers an entity reference that names nothing (404).
-func refError(err error) reply {
-	var nf *notFoundError
-	if errors.As(err, &nf) {
-		return errReply(http.StatusNotFound, err.Error())
-	}
-	return errReply(http.StatusBadRequest, err.Error())
-}
-
 // getEntity: GET /api/entities/REF.
 func (in *Inspector) getEntity(w http.ResponseWriter, r *http.Request, ref string) {
 	in.do(w, r, func() reply {
 		e, err := in.resolve(ref)
 		if err != nil {
-			return refError(err)
+			return editorError(err)
 		}
 		return okReply(in.entityInfo(e))
 	})
-}
-
-// changeEvent is the data of a "change" event, and the answer of the
-// requests that change something.
-type changeEvent struct {
-	// Op is "set", "remove", "create" or "destroy"; for changes of the
-	// run, "pause", "play" or "step".
-	Op string `json:"op"`
-	// Ref is the entity's reference (as query prints it), Entity its
-	// label as in the entries ("#id" or path).
-	Ref       string `json:"ref,omitempty"`
-	Entity    string `json:"entity,omitempty"`
-	Component string `json:"component,omitempty"`
-	// Attr is the component's whole value after a set.
-	Attr string `json:"attr,omitempty"`
-	// Value is the component's typed value after a set (as the dump
-	// writes it).
-	Value   json.RawMessage  `json:"value,omitempty"`
-	Entries []live.DiffEntry `json:"entries,omitempty"`
-	// Saved reports that the change was saved (?save=1): File, the scene
-	// file it went to (as the scene names it), now says it.
-	Saved bool   `json:"saved,omitempty"`
-	File  string `json:"file,omitempty"`
-	// Run is the run's state after pause, play or step.
-	Run *runState `json:"run,omitempty"`
-}
-
-// attrErrorReply answers an attribute string the parser refuses: 400
-// with its message, the property and the byte offset in the body.
-func attrErrorReply(err error) reply {
-	body := errorBody{Error: err.Error()}
-	var ae *registry.AttrError
-	if errors.As(err, &ae) {
-		off := ae.Offset
-		body.Property, body.Offset = ae.Property, &off
-	}
-	return reply{status: http.StatusBadRequest, body: body}
-}
-
-// component finds the component name (or instance name__id) for a change
-// op ("set", "remove"): 404 if no such component is registered or
-// declared, 409 if it is read-only.
-func (in *Inspector) component(op, name string) (*registry.Component, *reply) {
-	c, ok := in.reg.Component(name)
-	if !ok {
-		var msg string
-		if _, _, err := in.reg.Lookup(name); err != nil {
-			msg = "inspect: " + err.Error()
-		} else {
-			msg = fmt.Sprintf("inspect: unknown component %q", name)
-		}
-		rep := errReply(http.StatusNotFound, msg)
-		return nil, &rep
-	}
-	if rep := in.writable(op, name); rep != nil {
-		return nil, rep
-	}
-	return c, nil
-}
-
-// putComponent: PUT /api/entities/REF/components/NAME with an attribute
-// string as the body. It sets the component as a scene file would
-// (merged with the current data; init on add, update(old) on change).
-func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, name string) {
-	save, ok := in.wantSave(w, r)
-	if !ok {
-		return
-	}
-	body, ok := in.readBody(w, r)
-	if !ok {
-		return
-	}
-	if !utf8.Valid(body) {
-		writeError(w, http.StatusBadRequest, "inspect: the attribute string is not valid UTF-8")
-		return
-	}
-	attr := strings.TrimRight(string(body), " \t\r\n")
-	in.do(w, r, func() reply {
-		return in.apply(&JournalLine{Op: "set", Ref: ref, Component: name, Attr: attr, Save: save})
-	})
-}
-
-// execSet sets component l.Component of entity l.Ref from the attribute
-// string l.Attr (saving it if l.Save), and records it in the history.
-func (in *Inspector) execSet(l *JournalLine) reply {
-	ref, name, attr, save := l.Ref, l.Component, l.Attr, l.Save
-	if rep := in.noSave(save); rep != nil {
-		return *rep
-	}
-	e, err := in.resolve(ref)
-	if err != nil {
-		return refError(err)
-	}
-	c, bad := in.component("set", name)
-	if bad != nil {
-		return *bad
-	}
-	p, err := c.Schema.ParseAttr(name, attr)
-	if err == nil && c.HasCheck() {
-		// What a scene file's value is checked for (an expression's
-		// names, an animation's path), placed in the body.
-		err = c.CheckAttr(&registry.CheckContext{Registry: in.reg, Name: name}, name, attr, p)
-	}
-	if err != nil {
-		return attrErrorReply(err)
-	}
-	var sv *live.SaveEdit
-	if save {
-		if sv, bad = in.prepareSave(e, name, attr, false); bad != nil {
-			return *bad
-		}
-	}
-	had := in.reg.Has(e, name)
-	var old []any
-	if had {
-		if v, err := in.reg.Values(e, name); err == nil {
-			old = cloneValues(v)
-		}
-	}
-	if err := in.reg.SetPatch(e, name, p, registry.Merge); err != nil {
-		return writeErrReply(http.StatusBadRequest, err)
-	}
-	ev := changeEvent{Op: "set", Ref: in.path(e), Entity: in.label(e), Component: name, Entries: []live.DiffEntry{}}
-	if nv, err := in.reg.Values(e, name); err == nil {
-		ev.Attr = c.Schema.PrintAttr(nv)
-		ev.Value = export.DumpEntities(in.reg, []ecs.Entity{e})[0].Components[name]
-		if !had {
-			ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.ComponentAdded, Entity: ev.Entity, Component: name, New: ev.Attr})
-		} else {
-			for i := range c.Schema.Props {
-				pr := &c.Schema.Props[i]
-				if i < len(old) && !pr.Type.Equal(old[i], nv[i]) {
-					ev.Entries = append(ev.Entries, live.DiffEntry{Kind: live.PropertyChanged, Entity: ev.Entity, Component: name,
-						Property: pr.Name, Old: pr.Print(old[i]), New: pr.Print(nv[i])})
-				}
-			}
-		}
-	}
-	rep := in.changed(ev, sv)
-	if rep.status < 300 {
-		ev = rep.body.(changeEvent) // saved, and where
-		var now []any
-		if nv, err := in.reg.Values(e, name); err == nil {
-			now = cloneValues(nv)
-		}
-		in.record(in.componentEntry(&ev, e, name, had, old, now, fileOf(sv)))
-	}
-	return rep
-}
-
-// changed publishes a change made through the API, commits its save to
-// the scene file if one was prepared (sv), and answers it.
-func (in *Inspector) changed(ev changeEvent, sv *live.SaveEdit) reply {
-	status := http.StatusOK
-	if ev.Op == "create" {
-		status = http.StatusCreated
-	}
-	if sv != nil {
-		if rep := in.commitSave(sv, &ev); rep != nil {
-			return *rep
-		}
-	}
-	in.hub.publish("change", ev)
-	return reply{status: status, body: ev}
-}
-
-// deleteComponent: DELETE /api/entities/REF/components/NAME.
-func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref, name string) {
-	save, ok := in.wantSave(w, r)
-	if !ok {
-		return
-	}
-	in.do(w, r, func() reply {
-		return in.apply(&JournalLine{Op: "remove", Ref: ref, Component: name, Save: save})
-	})
-}
-
-// execRemove removes component l.Component of entity l.Ref (saving it
-// if l.Save), and records it in the history.
-func (in *Inspector) execRemove(l *JournalLine) reply {
-	ref, name, save := l.Ref, l.Component, l.Save
-	if rep := in.noSave(save); rep != nil {
-		return *rep
-	}
-	e, err := in.resolve(ref)
-	if err != nil {
-		return refError(err)
-	}
-	if _, bad := in.component("remove", name); bad != nil {
-		return *bad
-	}
-	if !in.reg.Has(e, name) {
-		return errReply(http.StatusNotFound, fmt.Sprintf("inspect: entity %q has no component %q", ref, name))
-	}
-	var sv *live.SaveEdit
-	if save {
-		var bad *reply
-		if sv, bad = in.prepareSave(e, name, "", true); bad != nil {
-			return *bad
-		}
-	}
-	old, _ := in.reg.Attr(e, name)
-	var vals []any
-	if v, err := in.reg.Values(e, name); err == nil {
-		vals = cloneValues(v)
-	}
-	ev := changeEvent{Op: "remove", Ref: in.path(e), Entity: in.label(e), Component: name}
-	if err := in.reg.Remove(e, name); err != nil {
-		return writeErrReply(http.StatusBadRequest, err)
-	}
-	ev.Entries = []live.DiffEntry{{Kind: live.ComponentRemoved, Entity: ev.Entity, Component: name, Old: old}}
-	rep := in.changed(ev, sv)
-	if rep.status < 300 {
-		ev = rep.body.(changeEvent) // saved, and where
-		in.record(in.componentEntry(&ev, e, name, true, vals, nil, fileOf(sv)))
-	}
-	return rep
-}
-
-// createRequest is the body of POST /api/entities.
-type createRequest struct {
-	// Parent is the parent's reference; empty: a root.
-	Parent string `json:"parent"`
-	ID     string `json:"id"`
-	// Class and Mixin are a space-separated string or an array.
-	Class words `json:"class"`
-	Mixin words `json:"mixin"`
-	// Components maps component names to attribute strings, in order.
-	Components attrList `json:"components"`
-}
-
-// words is a JSON string of space-separated words or an array of them.
-type words []string
-
-// UnmarshalJSON reads a string or an array of strings.
-func (ws *words) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err == nil {
-		*ws = strings.Fields(s)
-		return nil
-	}
-	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
-		return fmt.Errorf("want a string or an array of strings")
-	}
-	for _, x := range list {
-		if !validWord(x) {
-			return fmt.Errorf("%q: no spaces or control characters allowed", x)
-		}
-	}
-	*ws = list
-	return nil
-}
-
-// attrList is a JSON object of component name -> attribute string, kept
-// in order.
-type attrList [][2]string
-
-// UnmarshalJSON reads the object keeping its order; null stands for the
-// empty attribute string (a tag).
-func (al *attrList) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if t == nil {
-		return nil
-	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("want an object of component name to attribute string")
-	}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		k := kt.(string)
-		vt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		var v string
-		switch x := vt.(type) {
-		case string:
-			v = x
-		case nil:
-		default:
-			return fmt.Errorf("components.%s: want an attribute string (such as \"hp: 5\" or \"1 2 3\")", k)
-		}
-		*al = append(*al, [2]string{k, v})
-	}
-	_, err = dec.Token()
-	return err
-}
-
-// validWord reports whether s can be an id or class name: not empty, no
-// white space or control characters (as scene files require).
-func validWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// postEntity: POST /api/entities. Everything is checked before the
-// entity is made; a bad request changes nothing.
-func (in *Inspector) postEntity(w http.ResponseWriter, r *http.Request) {
-	save, ok := in.wantSave(w, r)
-	if !ok {
-		return
-	}
-	body, ok := in.readBody(w, r)
-	if !ok {
-		return
-	}
-	var req createRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, "inspect: body: "+err.Error()+` (want {"parent": REF, "id": ID, "class": "a b", "mixin": "m", "components": {"name": "attribute string"}})`)
-		return
-	}
-	if dec.More() {
-		writeError(w, http.StatusBadRequest, "inspect: body: more than one JSON value")
-		return
-	}
-	if req.ID != "" && !validWord(req.ID) {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: invalid id %q (no spaces or control characters)", req.ID))
-		return
-	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, body); err != nil {
-		writeError(w, http.StatusBadRequest, "inspect: body: "+err.Error())
-		return
-	}
-	in.do(w, r, func() reply {
-		return in.apply(&JournalLine{Op: "create", Body: compact.Bytes(), Save: save})
-	})
-}
-
-// create makes the entity req describes, everything checked first: a
-// bad request makes nothing.
-func (in *Inspector) create(req *createRequest) (ecs.Entity, *reply) {
-	fail := func(rep reply) (ecs.Entity, *reply) { return ecs.Entity{}, &rep }
-	var parent ecs.Entity
-	if req.Parent != "" {
-		p, err := in.resolve(req.Parent)
-		if err != nil {
-			return fail(errReply(http.StatusBadRequest, "inspect: parent: "+err.Error()))
-		}
-		parent = p
-	}
-	if rep := in.withinLimits(parent); rep != nil {
-		return fail(*rep)
-	}
-	if req.ID != "" {
-		if _, used := in.reg.EntityByID(req.ID); used {
-			return fail(errReply(http.StatusConflict, fmt.Sprintf("inspect: the id %q is already used", req.ID)))
-		}
-	}
-	mixins, err := in.reg.Mixins().Expand(req.Mixin)
-	if err != nil {
-		return fail(errReply(http.StatusBadRequest, "inspect: mixin: "+err.Error()))
-	}
-	own := make([]registry.NamedPatch, 0, len(req.Components))
-	for _, kv := range req.Components {
-		c, _, err := in.reg.Lookup(kv[0])
-		if err != nil {
-			return fail(errReply(http.StatusBadRequest, "inspect: components: "+err.Error()))
-		}
-		p, err := c.Schema.ParseAttr(kv[0], kv[1])
-		if err != nil {
-			return fail(attrErrorReply(err))
-		}
-		own = append(own, registry.NamedPatch{Name: kv[0], Patch: p})
-	}
-	comps := in.reg.Mixins().Compose(mixins, own)
-	for _, np := range comps { // own components and the mixins'
-		if rep := in.writable("add", np.Name); rep != nil {
-			return fail(*rep)
-		}
-	}
-	e, err := in.reg.Create(parent, registry.CreateSpec{ID: req.ID, Classes: req.Class, Components: comps})
-	if err != nil {
-		return fail(writeErrReply(http.StatusBadRequest, err))
-	}
-	return e, nil
-}
-
-// withinLimits answers 409 when a new entity under parent (a root if
-// zero) would nest deeper than a scene file may (Options.Limits.MaxDepth;
-// a root has depth 1), or make the scene's dump hold more entities than
-// one may (MaxEntities): the dump would not load back. Nil if it fits.
-func (in *Inspector) withinLimits(parent ecs.Entity) *reply {
-	lim := in.opt.Limits
-	depth := 1
-	for p, ok := parent, !parent.IsZero(); ok; p, ok = in.w.Parent(p) {
-		depth++
-	}
-	if depth > lim.MaxDepth {
-		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: parent: the new entity would be nested %d deep, deeper than a scene file may nest entities (%d, loader.Limits.MaxDepth): its dump would not load back", depth, lim.MaxDepth))
-		return &rep
-	}
-	// A dump holds the World's entities and the prefabs' bodies, which
-	// a read counts alike.
-	n := in.w.Len() + 1
-	for _, name := range in.reg.Prefabs().Names() {
-		n += in.reg.Prefabs().Size(name)
-	}
-	if n > lim.MaxEntities {
-		rep := errReply(http.StatusConflict, fmt.Sprintf("inspect: the scene would hold %d entities (prefab bodies included), more than a scene file may (%d, loader.Limits.MaxEntities): its dump would not load back", n, lim.MaxEntities))
-		return &rep
-	}
-	return nil
-}
-
-// deleteEntity: DELETE /api/entities/REF destroys the entity and its
-// subtree.
-func (in *Inspector) deleteEntity(w http.ResponseWriter, r *http.Request, ref string) {
-	save, ok := in.wantSave(w, r)
-	if !ok {
-		return
-	}
-	in.do(w, r, func() reply { return in.apply(&JournalLine{Op: "destroy", Ref: ref, Save: save}) })
 }
 
 // runState is the answer of pause, play and step.
@@ -745,7 +303,7 @@ type runState struct {
 // or step).
 func (in *Inspector) runChanged(op string) reply {
 	st := runState{Paused: in.paused, Steps: in.steps, Ticks: in.stats.ticksNow()}
-	in.hub.publish("change", changeEvent{Op: op, Run: &st})
+	in.hub.publish("change", changeEvent{Change: editor.Change{Op: op}, Run: &st})
 	return okReply(st)
 }
 

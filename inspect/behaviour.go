@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/editor"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -172,19 +173,6 @@ func (in *Inspector) untapEvents() {
 	}
 }
 
-// sentEvent is the answer of POST /api/entities/REF/events/NAME, and the
-// data of its "change" event (op "emit").
-type sentEvent struct {
-	Op     string          `json:"op"`
-	Ref    string          `json:"ref"`
-	Entity string          `json:"entity"`
-	Event  string          `json:"event"`
-	Detail json.RawMessage `json:"detail"`
-	// Errors are what the event's handlers reported (they are also
-	// reported as the run's errors).
-	Errors []string `json:"errors,omitempty"`
-}
-
 // validEvent reports whether name is an event name a scene's on can
 // name: letters, digits, '-', '_' and '.'.
 func validEvent(name string) bool {
@@ -243,9 +231,7 @@ func (in *Inspector) postEvent(w http.ResponseWriter, r *http.Request, ref, name
 			raw = bytes.TrimSpace(body)
 		}
 	}
-	in.do(w, r, func() reply {
-		return in.apply(&JournalLine{Op: "emit", Ref: ref, Event: name, Detail: raw, NoBubbles: !bubbles})
-	})
+	in.edit(w, r, &editor.Emit{Ref: ref, Event: name, Detail: raw, NoBubbles: !bubbles})
 }
 
 // Behaviours tells an entity's running behaviour (animations, timers,

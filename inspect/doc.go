@@ -32,9 +32,16 @@
 //   - Hot reload: [Inspector.Reloaded] publishes a reload's diff, or its
 //     errors, to the event streams. With [Options.Reloader], changes made
 //     with ?save=1 are also written into the scene's files.
+//   - Changes: every change made through the API (and every line
+//     [Inspector.Apply] replays) is a command of package editor, made
+//     on the simulation goroutine by the Inspector's [editor.Editor],
+//     which saves it into the scene's files, keeps the history that
+//     undoes it (bounded by [Options.MaxHistoryBytes]) and writes the
+//     journal ([Options.Journal], [JournalLine]).
 //   - Safety: requests that change anything need the run's token
 //     ([Options.Token], [Inspector.Token]); requests whose Host or Origin
-//     is not the server's own (or one of [Options.Hosts]) are refused.
+//     is not the server's own (or one of [Options.Hosts]) are refused,
+//     by [Inspector.ServeHTTP] before any endpoint is reached.
 //
 // See docs/inspector.md for the whole contract: the endpoints, their JSON
 // and the events.

@@ -6,19 +6,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/scenecs/scenecs/editor"
 )
 
 // ServeHTTP answers one request: see docs/inspector.md for the endpoints.
 // Every request is checked first: its Host must be the server's own and
-// its Origin, if any, too (403); requests that change anything need the
-// token (401).
+// its Origin, if any, too (403). Then it is routed (route): a path no
+// endpoint has is a 404, a method the endpoint does not take a 405; and
+// an endpoint is served only after the token check of a request that
+// may change anything (any method but GET: 401 without it). Every route
+// goes through here, so no endpoint, one added later included, can skip
+// the checks.
 //
 // A request answered before its body was read (a refusal) is answered at
 // once with Connection: close, and its connection closed
@@ -33,105 +40,154 @@ func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, fmt.Sprintf("inspect: cross-origin request from %q refused", o))
 		return
 	}
-	p := r.URL.Path
-	switch {
-	case p == "/" || p == "":
-		in.methods(w, r, handlers{"GET": index})
-	case p == "/api/scene":
-		in.methods(w, r, handlers{"GET": in.getScene})
-	case p == "/api/query":
-		in.methods(w, r, handlers{"GET": in.getQuery})
-	case p == "/api/components":
-		in.methods(w, r, handlers{"GET": in.getComponents})
-	case p == "/api/stats":
-		in.methods(w, r, handlers{"GET": func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, in.Stats()) }})
-	case p == "/api/events":
-		in.methods(w, r, handlers{"GET": in.events})
-	case p == "/api/transforms":
-		in.methods(w, r, handlers{"GET": in.getTransforms})
-	case p == "/api/pause":
-		in.methods(w, r, handlers{"POST": in.postPause})
-	case p == "/api/play":
-		in.methods(w, r, handlers{"POST": in.postPlay})
-	case p == "/api/step":
-		in.methods(w, r, handlers{"POST": in.postStep})
-	case p == "/api/history":
-		in.methods(w, r, handlers{"GET": in.getHistory})
-	case p == "/api/undo":
-		in.methods(w, r, handlers{"POST": in.postUndo})
-	case p == "/api/redo":
-		in.methods(w, r, handlers{"POST": in.postRedo})
-	case p == "/api/schedule":
-		in.methods(w, r, handlers{"GET": in.getSchedule})
-	case p == "/api/schedule/enable" || p == "/api/schedule/disable" || p == "/api/schedule/step":
-		op := strings.TrimPrefix(p, "/api/schedule/")
-		in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postSchedule(w, r, op) }})
-	case p == "/api/entities":
-		in.methods(w, r, handlers{"POST": in.postEntity})
-	case strings.HasPrefix(p, "/api/entities/"):
-		if ref, name, ok := splitEventPath(strings.TrimPrefix(r.URL.EscapedPath(), "/api/entities/")); ok {
-			ref, err1 := url.PathUnescape(ref)
-			name, err2 := url.PathUnescape(name)
-			if err1 != nil || err2 != nil || ref == "" || strings.Contains(name, "/") {
-				writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: bad event path %q", r.URL.EscapedPath()))
-				return
-			}
-			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postEvent(w, r, ref, name) }})
-			return
-		}
-		if ref, action, ok := splitPrefabPath(r.URL); ok {
-			in.methods(w, r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postPrefab(w, r, ref, action) }})
-			return
-		}
-		if ref, action, ok := splitActionPath(r.URL); ok {
-			in.entityAction(w, r, ref, action)
-			return
-		}
-		ref, comp, ok := splitEntityPath(r.URL)
-		switch {
-		case !ok:
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: bad entity path %q", r.URL.EscapedPath()))
-		case comp != "":
-			in.methods(w, r, handlers{
-				"PUT":    func(w http.ResponseWriter, r *http.Request) { in.putComponent(w, r, ref, comp) },
-				"DELETE": func(w http.ResponseWriter, r *http.Request) { in.deleteComponent(w, r, ref, comp) },
-			})
-		default:
-			in.methods(w, r, handlers{
-				"GET":    func(w http.ResponseWriter, r *http.Request) { in.getEntity(w, r, ref) },
-				"DELETE": func(w http.ResponseWriter, r *http.Request) { in.deleteEntity(w, r, ref) },
-			})
-		}
-	default:
-		if in.serveWeb(w, r) { // the page's files and endpoints (web.go)
-			return
-		}
-		writeError(w, http.StatusNotFound, fmt.Sprintf("inspect: no endpoint %s (see GET / for the list)", p))
-	}
-}
-
-type handlers map[string]func(http.ResponseWriter, *http.Request)
-
-// methods dispatches on the method: 405 for one the endpoint does not
-// take, 401 without the token for one that changes anything.
-func (in *Inspector) methods(w http.ResponseWriter, r *http.Request, hs handlers) {
-	h, ok := hs[r.Method]
-	if !ok {
-		allow := make([]string, 0, len(hs))
-		for m := range hs {
-			allow = append(allow, m)
-		}
-		sort.Strings(allow)
-		w.Header().Set("Allow", strings.Join(allow, ", "))
-		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("inspect: %s does not take %s (allowed: %s)", r.URL.Path, r.Method, strings.Join(allow, ", ")))
-		return
-	}
-	if r.Method != http.MethodGet && !in.authorized(r) {
+	h, isEndpoint := in.route(r)
+	if isEndpoint && r.Method != http.MethodGet && !in.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="scenecs inspector"`)
 		writeError(w, http.StatusUnauthorized, "inspect: this request changes the scene: it needs the run's token (Authorization: Bearer TOKEN, or ?token=TOKEN)")
 		return
 	}
 	h(w, r)
+}
+
+// endpoint is a handler that answers a request; the other handlers
+// route finds refuse it (404, 405, a bad entity path).
+type endpoint http.HandlerFunc
+
+func (h endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) { h(w, r) }
+
+// router finds what answers a request under its pattern, and whether it
+// is an endpoint: entity paths, whose references may hold "/"
+// (entityRoute), and the page's files (fileRoute).
+type router func(r *http.Request) (http.HandlerFunc, bool)
+
+func (f router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, _ := f(r)
+	h(w, r)
+}
+
+// route finds what answers r, and whether it is an endpoint.
+func (in *Inspector) route(r *http.Request) (http.HandlerFunc, bool) {
+	switch h, _ := in.mux.Handler(r); h := h.(type) {
+	case endpoint:
+		return http.HandlerFunc(h), true
+	case router:
+		return h(r)
+	default:
+		return h.ServeHTTP, false
+	}
+}
+
+// routes returns the endpoints on a ServeMux, by method and path. A
+// path answers a method it does not take with 405 and the methods it
+// does (Allow), a HEAD too when it takes GET alone. Everything under
+// /api/entities/ goes to entityRoute, which cuts the path itself (a
+// reference may span segments: ship/0); a path no pattern matches is
+// one of the page's files (fileRoute), or a 404.
+func (in *Inspector) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	allow := map[string][]string{}
+	handle := func(pattern string, h http.HandlerFunc) {
+		method, path, _ := strings.Cut(pattern, " ")
+		mux.Handle(pattern, endpoint(h))
+		allow[path] = append(allow[path], method)
+	}
+	handle("GET /{$}", index)
+	handle("GET /api/scene", in.getScene)
+	handle("GET /api/query", in.getQuery)
+	handle("GET /api/components", in.getComponents)
+	handle("GET /api/stats", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, in.Stats()) })
+	handle("GET /api/events", in.events)
+	handle("GET /api/transforms", in.getTransforms)
+	handle("GET /api/transforms/stream", in.getTransformStream)
+	handle("GET /api/colors", in.getColors)
+	handle("GET /api/table", in.getTable)
+	handle("GET /api/tree", in.getTree)
+	handle("POST /api/pause", in.postPause)
+	handle("POST /api/play", in.postPlay)
+	handle("POST /api/step", in.postStep)
+	handle("GET /api/history", in.getHistory)
+	handle("POST /api/undo", func(w http.ResponseWriter, r *http.Request) { in.edit(w, r, editor.Undo{}) })
+	handle("POST /api/redo", func(w http.ResponseWriter, r *http.Request) { in.edit(w, r, editor.Redo{}) })
+	handle("GET /api/schedule", in.getSchedule)
+	for _, op := range []string{"enable", "disable", "step"} {
+		handle("POST /api/schedule/"+op, func(w http.ResponseWriter, r *http.Request) { in.postSchedule(w, r, op) })
+	}
+	handle("POST /api/entities", in.postEntity)
+	mux.Handle("/api/entities/{rest...}", router(in.entityRoute))
+	for path, methods := range allow {
+		mux.Handle(path, notAllowed(methods))
+		if len(methods) == 1 && methods[0] == http.MethodGet {
+			mux.Handle("HEAD "+path, notAllowed(methods))
+		}
+	}
+	mux.Handle("/", router(fileRoute))
+	return mux
+}
+
+// notAllowed answers a method the path does not take: 405, with the
+// methods it takes.
+func notAllowed(methods []string) http.HandlerFunc {
+	allow := strings.Join(slices.Sorted(slices.Values(methods)), ", ")
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("inspect: %s does not take %s (allowed: %s)", r.URL.Path, r.Method, allow))
+	}
+}
+
+// handlers are an endpoint's handlers by method.
+type handlers map[string]http.HandlerFunc
+
+// byMethod returns hs's handler of r's method, an endpoint, or the 405
+// of a method the endpoint does not take.
+func byMethod(r *http.Request, hs handlers) (http.HandlerFunc, bool) {
+	if h, ok := hs[r.Method]; ok {
+		return h, true
+	}
+	return notAllowed(slices.Collect(maps.Keys(hs))), false
+}
+
+// refuse returns a handler that answers status and msg.
+func refuse(status int, msg string) (http.HandlerFunc, bool) {
+	return func(w http.ResponseWriter, r *http.Request) { writeError(w, status, msg) }, false
+}
+
+// entityRoute routes /api/entities/REF and what is under it, REF
+// unescaped from the escaped path, which it may span ("ship/0"):
+// REF/events/NAME, REF/prefab/ACTION, REF/clone, REF/parent,
+// REF/components/NAME and REF itself, tried in that order, each cut at
+// the last place its suffix appears.
+func (in *Inspector) entityRoute(r *http.Request) (http.HandlerFunc, bool) {
+	if ref, name, ok := splitEventPath(strings.TrimPrefix(r.URL.EscapedPath(), "/api/entities/")); ok {
+		ref, err1 := url.PathUnescape(ref)
+		name, err2 := url.PathUnescape(name)
+		if err1 != nil || err2 != nil || ref == "" || strings.Contains(name, "/") {
+			return refuse(http.StatusBadRequest, fmt.Sprintf("inspect: bad event path %q", r.URL.EscapedPath()))
+		}
+		return byMethod(r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postEvent(w, r, ref, name) }})
+	}
+	if ref, action, ok := splitPrefabPath(r.URL); ok {
+		return byMethod(r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postPrefab(w, r, ref, action) }})
+	}
+	if ref, action, ok := splitActionPath(r.URL); ok {
+		if action == "clone" {
+			return byMethod(r, handlers{"POST": func(w http.ResponseWriter, r *http.Request) { in.postClone(w, r, ref) }})
+		}
+		return byMethod(r, handlers{"PUT": func(w http.ResponseWriter, r *http.Request) { in.putParent(w, r, ref) }})
+	}
+	ref, comp, ok := splitEntityPath(r.URL)
+	switch {
+	case !ok:
+		return refuse(http.StatusBadRequest, fmt.Sprintf("inspect: bad entity path %q", r.URL.EscapedPath()))
+	case comp != "":
+		return byMethod(r, handlers{
+			"PUT":    func(w http.ResponseWriter, r *http.Request) { in.putComponent(w, r, ref, comp) },
+			"DELETE": func(w http.ResponseWriter, r *http.Request) { in.deleteComponent(w, r, ref, comp) },
+		})
+	}
+	return byMethod(r, handlers{
+		"GET":    func(w http.ResponseWriter, r *http.Request) { in.getEntity(w, r, ref) },
+		"DELETE": func(w http.ResponseWriter, r *http.Request) { in.deleteEntity(w, r, ref) },
+	})
 }
 
 // authorized reports whether r carries the token.
@@ -229,6 +285,45 @@ func splitEntityPath(u *url.URL) (ref, comp string, ok bool) {
 		return "", "", false
 	}
 	return ref, comp, true
+}
+
+// splitPrefabPath cuts /api/entities/REF/prefab/ACTION (apply, revert,
+// variant) into the unescaped reference and the action; ok is false for
+// another path.
+func splitPrefabPath(u *url.URL) (ref, action string, ok bool) {
+	rest := strings.TrimPrefix(u.EscapedPath(), "/api/entities/")
+	i := strings.LastIndex(rest, "/prefab/")
+	if i <= 0 {
+		return "", "", false
+	}
+	switch action = rest[i+len("/prefab/"):]; action {
+	case "apply", "revert", "variant":
+	default:
+		return "", "", false
+	}
+	ref, err := url.PathUnescape(rest[:i])
+	if err != nil || ref == "" {
+		return "", "", false
+	}
+	return ref, action, true
+}
+
+// splitActionPath cuts /api/entities/REF/ACTION (clone, parent) into the
+// unescaped reference and the action; ok is false for another path.
+func splitActionPath(u *url.URL) (ref, action string, ok bool) {
+	rest := strings.TrimPrefix(u.EscapedPath(), "/api/entities/")
+	i := strings.LastIndexByte(rest, '/')
+	if i <= 0 {
+		return "", "", false
+	}
+	if action = rest[i+1:]; action != "clone" && action != "parent" {
+		return "", "", false
+	}
+	ref, err := url.PathUnescape(rest[:i])
+	if err != nil || ref == "" {
+		return "", "", false
+	}
+	return ref, action, true
 }
 
 // do queues fn for the simulation goroutine and writes its reply. A full

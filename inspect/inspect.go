@@ -4,16 +4,17 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/editor"
 	"github.com/scenecs/scenecs/inspect/internal/slots"
 	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/loader/scenefile"
@@ -81,6 +82,13 @@ type Options struct {
 	// as a JSON line (JournalLine), for Replay: see docs/inspector.md.
 	// It is written on the simulation goroutine.
 	Journal io.Writer
+	// MaxHistoryBytes bounds what the history of changes (undo, redo)
+	// holds: the values the changes replaced, the snapshots of the
+	// entities they destroyed, the bytes of the files they saved. The
+	// oldest changes go first; it also keeps at most
+	// editor.DefaultMaxHistory of them. Default
+	// editor.DefaultMaxHistoryBytes (64 MiB).
+	MaxHistoryBytes int64
 }
 
 // Defaults of Options.
@@ -104,6 +112,7 @@ type Inspector struct {
 	opt   Options
 	token string
 
+	mux       *http.ServeMux // the endpoints (routes), behind ServeHTTP's checks
 	queue     chan *work
 	wake      chan struct{}
 	closed    chan struct{}
@@ -137,10 +146,9 @@ type Inspector struct {
 	cur    *work     // a request served in steps, begun and not done
 	log    eventLog  // the event log's budgets, and its tap
 
-	// The history of commands (journal.go), and the journal file's
-	// first write error (it stops at it).
-	hist       journal
-	journalErr error
+	// ed makes the changes asked through the API (edit.go), keeps
+	// their history and writes the journal.
+	ed *editor.Editor
 }
 
 // New returns an Inspector serving reg. It starts no goroutine and
@@ -193,6 +201,11 @@ func New(reg *registry.Registry, opt Options) *Inspector {
 	in.transformSlots = slots.NewSet("transform streams", maxTransformStreams)
 	in.stats.init(reg.World().Len())
 	in.tapEvents()
+	in.ed = editor.New(reg, editor.Options{
+		Reloader: opt.Reloader, Limits: opt.Limits, Journal: opt.Journal, MaxHistoryBytes: opt.MaxHistoryBytes,
+		Ticks: in.stats.ticksNow, Publish: in.hub.publish,
+	})
+	in.mux = in.routes()
 	return in
 }
 
@@ -256,11 +269,11 @@ func (in *Inspector) Reloaded(d *live.Diff, err error) {
 		ev.Warnings = d.Warnings
 	}
 	if err != nil {
-		ev.Errors = errorLines(err)
+		ev.Errors = editor.ErrorLines(err)
 	}
 	in.stats.setWorld(in.w.Len(), in.reg.Time())
 	in.hub.publish("reload", ev)
-	in.reloadedHistory(d, err)
+	in.ed.Reloaded(d, err)
 }
 
 // reloadEvent is the data of a "reload" event.
@@ -282,25 +295,6 @@ func capEntries(es []live.DiffEntry) ([]live.DiffEntry, int) {
 		return es[:maxEventEntries], len(es) - maxEventEntries
 	}
 	return es, 0
-}
-
-// errorLines returns an error's messages, one per positioned error.
-func errorLines(err error) []string {
-	var list scenefile.ErrorList
-	if errors.As(err, &list) {
-		out := make([]string, 0, len(list))
-		for _, e := range list {
-			out = append(out, e.Error())
-		}
-		return out
-	}
-	var out []string
-	for _, l := range strings.Split(err.Error(), "\n") {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // Stats returns the current tick statistics. Safe from any goroutine.

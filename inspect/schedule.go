@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/scenecs/scenecs/editor"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -148,7 +149,7 @@ func (in *Inspector) postSchedule(w http.ResponseWriter, r *http.Request, op str
 		if err != nil {
 			return errReply(http.StatusBadRequest, fmt.Sprintf("inspect: %s %s: %v", op, name, err))
 		}
-		in.hub.publish("change", changeEvent{Op: "system-" + op, Component: name})
+		in.hub.publish("change", changeEvent{Change: editor.Change{Op: "system-" + op, Component: name}})
 		return okReply(ScheduleOf(in.reg))
 	})
 }

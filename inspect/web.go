@@ -90,30 +90,16 @@ func wantsPage(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
-// serveWeb serves the page's static files and the endpoints the page
-// adds (/api/tree, /api/colors, /api/transforms/stream, /api/table). It reports
-// whether it answered.
-func (in *Inspector) serveWeb(w http.ResponseWriter, r *http.Request) bool {
-	switch p := r.URL.Path; {
-	case p == "/api/tree":
-		in.methods(w, r, handlers{"GET": in.getTree})
-	case p == "/api/colors":
-		in.methods(w, r, handlers{"GET": in.getColors})
-	case p == "/api/transforms/stream":
-		in.methods(w, r, handlers{"GET": in.getTransformStream})
-	case p == "/api/table":
-		in.methods(w, r, handlers{"GET": in.getTable})
-	case strings.HasPrefix(p, "/api/"):
-		return false
-	default:
-		f := webFileAt(p)
-		if f == nil || p == "/index.html" {
-			return false
-		}
-		serve := func(w http.ResponseWriter, r *http.Request) { f.serve(w, r) }
-		in.methods(w, r, handlers{"GET": serve, "HEAD": serve})
+// fileRoute routes the paths no endpoint takes (see routes) to the
+// page's static files (GET, HEAD); any other path is a 404.
+func fileRoute(r *http.Request) (http.HandlerFunc, bool) {
+	p := r.URL.Path
+	f := webFileAt(p)
+	if f == nil || p == "/index.html" || strings.HasPrefix(p, "/api/") {
+		return refuse(http.StatusNotFound, fmt.Sprintf("inspect: no endpoint %s (see GET / for the list)", p))
 	}
-	return true
+	serve := func(w http.ResponseWriter, r *http.Request) { f.serve(w, r) }
+	return byMethod(r, handlers{"GET": serve, "HEAD": serve})
 }
 
 // page answers GET / with the inspector's page. Its Content Security

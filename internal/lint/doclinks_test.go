@@ -13,7 +13,7 @@ import (
 // mention (see DocLinkGaps).
 func TestDocLinks(t *testing.T) {
 	root := repoRoot(t)
-	for _, dir := range []string{"ecs", "selector", "registry", "components", "inspect", "watch", "scenerun"} {
+	for _, dir := range []string{"ecs", "selector", "registry", "components", "editor", "inspect", "watch", "scenerun"} {
 		gaps, err := DocLinkGaps(filepath.Join(root, dir))
 		if err != nil {
 			t.Fatal(err)

@@ -90,6 +90,27 @@ func Imports(root string) (map[string][]string, error) {
 	return imports, nil
 }
 
+// Deps lists, with go list -deps, every package the package pkg of the
+// module in the directory root (named relative to [Module]) links: what
+// its non-test files import, and what those import, standard library
+// included; the module's own are named relative to [Module].
+func Deps(root, pkg string) ([]string, error) {
+	cmd := exec.Command("go", "list", "-deps", "./"+pkg)
+	cmd.Dir = root
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -deps ./%s: %w", pkg, err)
+	}
+	var deps []string
+	for _, line := range strings.Fields(string(out)) {
+		if r := rel(line); r != pkg {
+			deps = append(deps, r)
+		}
+	}
+	return deps, nil
+}
+
 // rel names a package of the module relative to [Module]; others are
 // returned as they are.
 func rel(path string) string {

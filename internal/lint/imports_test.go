@@ -28,6 +28,29 @@ func TestImportTable(t *testing.T) {
 		t.Errorf("docs/architecture.md, import table: %s", gap)
 	}
 	checkLayers(t, code)
+	checkNoHTTP(t, root)
+}
+
+// noHTTP are the packages that must not link net/http, not even through
+// the packages they import: the editor says what an edit does to the
+// running scene and its files for any front end (the inspector over
+// HTTP, a replay, a program's own tool); HTTP is the inspector's.
+var noHTTP = []string{"editor"}
+
+// checkNoHTTP holds the rule of noHTTP.
+func checkNoHTTP(t *testing.T, root string) {
+	t.Helper()
+	for _, pkg := range noHTTP {
+		deps, err := Deps(root, pkg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range deps {
+			if d == "net/http" || strings.HasPrefix(d, "net/http/") {
+				t.Errorf("%s links %s: it knows no HTTP (the inspector serves it); keep HTTP in inspect", pkg, d)
+			}
+		}
+	}
 }
 
 // checkLayers holds the rules of the layout that the table alone could
@@ -85,6 +108,29 @@ func TestPackageSizes(t *testing.T) {
 		if raw > limit {
 			t.Errorf("%s: %d lines (%d of them code), over %d: split it by job", pkg, raw, n, limit)
 		}
+	}
+}
+
+// TestDeps: Deps sees what a package links through its imports: the
+// inspector links net/http (its own import) and ecs (through editor and
+// the rest); ecs links none of the packages above it.
+func TestDeps(t *testing.T) {
+	root := repoRoot(t)
+	insp, err := Deps(root, "inspect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"net/http", "editor", "ecs", "fmt"} {
+		if !slices.Contains(insp, want) {
+			t.Errorf("inspect: %s not among its dependencies %v", want, insp)
+		}
+	}
+	core, err := Deps(root, "ecs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(core, "registry") || slices.Contains(core, "ecs") || slices.Contains(core, "net/http") {
+		t.Errorf("ecs: dependencies %v", core)
 	}
 }
 
