@@ -792,7 +792,7 @@ func (x *xmlReader) propAttrs(elem string) (*PropDecl, xmlAttr, bool) {
 		case XMLType:
 			p.Type = a.value
 		case XMLDefault:
-			p.Default, p.HasDefault = a.value, true
+			p.Default, p.HasDefault, p.DefaultPos = a.value, true, a.vpos
 		case XMLOneOf:
 			p.OneOf = splitList(a.value)
 			if p.OneOf == nil {
