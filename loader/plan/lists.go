@@ -50,7 +50,7 @@ func (c *compiler) checkLists(comp *scenefile.ComponentSpec, s *registry.Schema)
 			ok = false
 		default:
 			ok = c.checkItems(comp.Name, comp.List, comp.ValuePos()) && ok
-			c.listed(comp.Name, "")
+			c.listed(comp.Name, "", comp.List)
 		}
 	}
 	if comp.Kind != scenefile.ValueMap {
@@ -74,7 +74,7 @@ func (c *compiler) checkLists(comp *scenefile.ComponentSpec, s *registry.Schema)
 			ok = false
 		default:
 			ok = c.checkItems(what, kv.List, kv.ValuePos()) && ok
-			c.listed(comp.Name, s.Props[idx].Name)
+			c.listed(comp.Name, s.Props[idx].Name, kv.List)
 		}
 	}
 	return ok
@@ -125,10 +125,11 @@ func itemProblem(l *scenefile.ListValue, i int) string {
 }
 
 // listed records that the scene writes property prop ("" for a
-// single-property component's) of component (or system) name as a list.
-func (c *compiler) listed(name, prop string) {
-	if c.plan == nil {
-		return // ParseValue
+// single-property component's) of component (or system) name as the
+// list l, unless l is implied by its place (a JSON dump's entities).
+func (c *compiler) listed(name, prop string, l *scenefile.ListValue) {
+	if c.plan == nil || l.Implied {
+		return // ParseValue, or no news
 	}
 	base, _, _ := strings.Cut(name, "__")
 	if c.plan.Lists == nil {

@@ -636,6 +636,7 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 				if !ok {
 					return
 				}
+				l.Implied = true // a dump's entities write every array so
 				kv.Value, kv.Exact, kv.List = l.Text(), true, l
 			}
 			kvs = append(kvs, kv)
@@ -647,6 +648,7 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 		if !ok {
 			return nil
 		}
+		l.Implied = true
 		c.Kind, c.Text, c.Exact, c.List = ValueText, l.Text(), true, l
 	default:
 		c.Exact = v.Exact

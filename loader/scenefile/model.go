@@ -338,6 +338,10 @@ func (s span) ok() bool { return s.end > 0 }
 // with white space at an end) is refused when the value is compiled.
 type ListValue struct {
 	Items []ListItem
+	// Implied says the list is how its place writes every array (the
+	// entities of a JSON dump): it tells nothing of how the scene writes
+	// the property, and the plan does not record it (see [Lists]).
+	Implied bool
 }
 
 // ListItem is one item of a [ListValue].
