@@ -36,7 +36,7 @@ import (
 // Component values are computed (mixins and defaults applied): a
 // multi-property component as an object of its properties, a
 // single-property one as its bare value, vectors as {"x", "y", "z", "w"}
-// objects, a tag as {}. "scene" (system settings as attribute strings) and
+// objects, arrays as arrays (read as lists), a tag as {}. "scene" (system settings as attribute strings) and
 // "components" (declarations, as in YAML) appear when not empty.
 
 // The JSON vocabulary: the keys of a dump, written once here for the

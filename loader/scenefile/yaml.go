@@ -81,13 +81,14 @@ var (
 //	    mixin: cube         # likewise
 //	    position: 0 1 -5    # anything else is a component: a string,
 //	    enemy:              # nothing (null, "" or {}),
-//	    health: {hp: 100}   # or a mapping of property -> scalar
+//	    health: {hp: 100}   # a mapping of property -> scalar (or list),
+//	    tags: [a, "b c"]    # or a list of scalars, for an array (ListValue)
 //	    children:
 //	      - position: 0.5 0 0
 //
-// A property declaration takes the keys type, default, oneOf (a list, or a
-// string of values separated by commas and/or spaces), min and max
-// (numbers). Syntax errors are reported at the offending byte (the
+// A property declaration takes the keys type, default (a scalar, or a
+// list for an array), oneOf (a list, or a string of values separated by
+// commas and/or spaces), min and max (numbers). Syntax errors are reported at the offending byte (the
 // parser of package loader/internal/yamlsyntax finds it); in the rare
 // files read by yaml.v3 they carry the line
 // yaml.v3 gives, at its first non-blank character (a misplaced tab at the
