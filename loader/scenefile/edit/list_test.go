@@ -149,3 +149,23 @@ func TestEditListsVerified(t *testing.T) {
 		t.Fatalf("a list turned into text passed the read-back: %v", err)
 	}
 }
+
+// TestDropListProperty: reverting a property written as a list (flow or
+// block) takes its key and list out of the mapping, the text property
+// beside it left as it was.
+func TestDropListProperty(t *testing.T) {
+	sch := edit.Schema{Props: []string{"items", "label"}}
+	doc, err := scenefile.Read("l.yaml", []byte(listEditYAML), scenefile.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ id, from, to string }{
+		{"flow", "{items: [x, 'y'], label: hi}", "{label: hi}"},
+		{"block", "      items:\n        - p\n        - q\n", ""},
+	} {
+		out, err := edit.DropProperty([]byte(listEditYAML), findEntity(doc, tc.id), "bag", sch, 0)
+		if want := strings.Replace(listEditYAML, tc.from, tc.to, 1); err != nil || string(out) != want {
+			t.Errorf("%s: %v\n%s\nwant\n%s", tc.id, err, out, want)
+		}
+	}
+}
