@@ -76,8 +76,13 @@ func schemaProp(p *registry.Property) jsonObj {
 			alt[i] = regexp.QuoteMeta(v)
 		}
 		item := `(?:` + strings.Join(alt, "|") + `)`
-		s["type"] = "string"
+		// A-Frame's text "a, b", or a list [a, b] (scenefile.ListValue).
+		s["type"] = []any{"string", "array"}
 		s["pattern"] = `^\s*(?:` + item + `(?:\s*,\s*` + item + `)*)?\s*$`
+		s["items"] = jsonObj{"enum": stringsAny(p.OneOf)}
+	case name == "array":
+		s["type"] = append(slices.Clone(scalarTypes), "array")
+		s["items"] = listItemSchema()
 	case len(p.OneOf) > 0:
 		s["enum"] = stringsAny(p.OneOf)
 	case kind == reflect.String || kind == reflect.Slice:
@@ -93,6 +98,13 @@ func schemaProp(p *registry.Property) jsonObj {
 	}
 	s["default"] = schemaDefault(p, s)
 	return s
+}
+
+// listItemSchema is the JSON Schema of an item of a list written for an
+// array: a scalar whose text holds no ',' and does not start or end with
+// white space (the items of A-Frame's text "a, b" cannot).
+func listItemSchema() jsonObj {
+	return jsonObj{"type": scalarTypes, "pattern": `^(?:[^,\s](?:[^,]*[^,\s])?)?$`}
 }
 
 // schemaDefault returns the property's default as the JSON value its
@@ -294,9 +306,10 @@ func namesSchema(desc string) jsonObj {
 // between them with openScene.
 func entityDefs(defs, compProps, patterns jsonObj) {
 	defs["declaredComponent"] = jsonObj{
-		"description":          "A component the schema does not know, in a scene that declares components or includes files: an attribute string, nothing, or a mapping of property to value.",
-		"type":                 []any{"string", "number", "boolean", "null", "object"},
-		"additionalProperties": jsonObj{"type": []any{"string", "number", "boolean", "null"}},
+		"description":          "A component the schema does not know, in a scene that declares components or includes files: an attribute string, nothing, a list (for an array), or a mapping of property to value.",
+		"type":                 []any{"string", "number", "boolean", "null", "object", "array"},
+		"items":                listItemSchema(),
+		"additionalProperties": jsonObj{"type": []any{"string", "number", "boolean", "null", "array"}, "items": listItemSchema()},
 	}
 	defs["tag"] = jsonObj{
 		"description":  "A name the schema does not know, used with no value: a tag, declared by that use. Given a value, it is an unknown component.",
@@ -460,7 +473,7 @@ func propDeclSchema(reg *registry.Registry, desc string) jsonObj {
 		"type":        "object",
 		"properties": jsonObj{
 			scenefile.YAMLType:    jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
-			scenefile.YAMLDefault: jsonObj{"description": "The default value, as attribute text.", "type": []any{"string", "number", "boolean", "null"}},
+			scenefile.YAMLDefault: jsonObj{"description": "The default value, as attribute text, or a list for an array.", "type": []any{"string", "number", "boolean", "null", "array"}, "items": listItemSchema()},
 			scenefile.YAMLOneOf:   jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
 			scenefile.YAMLMin:     jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
 			scenefile.YAMLMax:     jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},

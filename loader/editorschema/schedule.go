@@ -48,15 +48,16 @@ func sceneEntryPattern(s *registry.Schema, d patternDialect) string {
 // scheduleProps returns the JSON Schemas of the schedule keys' values in
 // a mapping.
 func scheduleProps() jsonObj {
-	text := func(desc string) jsonObj {
-		return jsonObj{"description": desc, "type": []any{"string", "null"}}
+	names := func(desc string) jsonObj {
+		return jsonObj{"description": desc + ": names separated by spaces or commas, or a list of names.", "type": []any{"string", "null", "array"},
+			"items": jsonObj{"type": "string", "pattern": `^[^,\s]+$`}}
 	}
 	return jsonObj{
 		"_phase":     jsonObj{"description": "The phase the entry runs in.", "enum": toAny(registry.PhaseNames())},
-		"_before":    text("Entries this one runs before: names separated by spaces or commas."),
-		"_after":     text("Entries this one runs after: names separated by spaces or commas."),
-		"_reads":     text("The components the entry reads (its access): names separated by spaces or commas."),
-		"_writes":    text("The components the entry writes (its access): names separated by spaces or commas."),
+		"_before":    names("Entries this one runs before"),
+		"_after":     names("Entries this one runs after"),
+		"_reads":     names("The components the entry reads (its access)"),
+		"_writes":    names("The components the entry writes (its access)"),
 		"_exclusive": jsonObj{"description": "Whether the entry runs alone.", "type": []any{"boolean", "string"}, "pattern": `^(?:[01tTfF]|true|TRUE|True|false|FALSE|False)$`},
 		"_every":     jsonObj{"description": "Run once every N runs of its phase (0 or 1: every run).", "type": []any{"integer", "string"}, "minimum": 0, "pattern": `^\s*[0-9]+\s*$`},
 		"_interval":  jsonObj{"description": "Run at most once every this many seconds of scene time.", "type": []any{"number", "string"}, "minimum": 0, "pattern": `^\s*` + numberRE + `\s*$`},

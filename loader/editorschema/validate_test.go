@@ -407,6 +407,10 @@ scene:
 	{"system unknown property", "scene: {physics: {gravity: 1}}\n", false},
 	{"include a mapping", "include: {a: b}\n", false},
 	{"declaration unknown key", "components: {c: {type: int, dflt: 1}}\n", false},
+	{"lists: a declaration's default, an entity's value, the schedule's names", "scene: {physics: {_reads: [position, velocity], _after: [transform]}}\ncomponents: {c: {type: array, default: [a, b]}}\nentities: [{c: [x, \"y z\"], animation: {property: position.y, startEvents: [go, \"\"]}}]\n", true},
+	{"lists: an item with a comma", "entities: [{animation: {property: position.y, startEvents: [go, \"a,b\"]}}]\n", false},
+	{"lists: a schedule key's item of two names", "scene: {physics: {_reads: [\"position velocity\"]}}\n", false},
+	{"lists: not for a vector", "entities: [{position: [1, 2, 3]}]\n", false},
 	{"declaration unknown type", "components: {c: {type: quaternion}}\n", false},
 	{"bad component name", "entities: [{1st: x}]\n", false},
 }
@@ -568,6 +572,7 @@ func TestSchemaCustomComponents(t *testing.T) {
 		Mode  string `scene:"mode,oneOf=walk|run"`
 		MaxHp int    `scene:",min=0,max=10"`
 		Tags  []string
+		Picks []string `scene:"picks,oneOf=x|y"`
 	}
 	type speed float64
 	reg := newTestRegistry(t)
@@ -578,6 +583,9 @@ func TestSchemaCustomComponents(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := registry.Register(reg, "marker", registry.Definition[struct{}]{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Register(reg, "tagz", registry.Definition[[]string]{}); err != nil {
 		t.Fatal(err)
 	}
 	s := compileJSONSchema(t, reg, nil)
@@ -601,6 +609,15 @@ func TestSchemaCustomComponents(t *testing.T) {
 		{"entities: [{speed: fast}]", false},
 		{"entities: [{marker: x}]", false},
 		{"entities: [{marker: {a: 1}}]", false},
+		// Arrays written as lists, A-Frame's text or a list of scalars.
+		{"entities: [{walker: {tags: [a, 'b c', 3, true], picks: [x, y]}, tagz: [p, q]}]", true},
+		{"entities: [{walker: {tags: [], picks: 'x, y'}, tagz: []}]", true},
+		{"entities: [{walker: {tags: [a, 'b,c']}}]", false},
+		{"entities: [{walker: {tags: [' a']}}]", false},
+		{"entities: [{walker: {tags: [a, [b]]}}]", false},
+		{"entities: [{walker: {picks: [x, z]}}]", false},
+		{"entities: [{walker: {mode: [run]}}]", false},
+		{"entities: [{speed: [1]}]", false},
 	} {
 		if err := compileYAML(reg, "s.yaml", []byte(tt.src)); (err == nil) != tt.ok {
 			t.Fatalf("%s: loader says %v, want ok = %v (test case out of date?)", tt.src, err, tt.ok)

@@ -107,8 +107,8 @@ type JSONCapture struct {
 // NewJSONCapture starts a capture of the dump WriteJSON(reg, opt) would
 // write, on the goroutine that runs the World.
 func NewJSONCapture(reg *registry.Registry, opt Options) *JSONCapture {
-	doc := exportHead(reg, Options{Root: opt.Root})
-	x := &exporter{reg: reg, flat: opt.Flat}
+	doc := exportHead(reg, Options{Root: opt.Root, Lists: opt.Lists})
+	x := &exporter{reg: reg, flat: opt.Flat, lists: opt.Lists}
 	if !opt.Flat {
 		doc.Prefabs = x.prefabSpecs()
 	}

@@ -36,6 +36,7 @@ type xcomp struct {
 type exporter struct {
 	reg   *registry.Registry
 	flat  bool
+	lists scenefile.Lists   // see Options.Lists
 	tmpls map[string]*xnode // prefab templates, by name, built on first use
 	// pnodes are the prefabs' nodes converted: prefabs share subtrees
 	// (see prefab.go), and so do their xnodes.
@@ -134,7 +135,7 @@ func (x *exporter) spec(n *xnode) *scenefile.EntitySpec {
 	}
 	out := &scenefile.EntitySpec{ID: n.id, Class: n.class}
 	for _, c := range n.comps {
-		out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
+		out.Components = append(out.Components, exportValue(x.reg, x.lists, c.name, c.schema, c.vs))
 	}
 	for _, k := range n.kids {
 		out.Children = append(out.Children, x.spec(k))
@@ -177,8 +178,8 @@ func (x *exporter) overBody(out *scenefile.EntitySpec, n, t *xnode) bool {
 	for _, c := range n.comps {
 		i := slices.IndexFunc(t.comps, func(tc xcomp) bool { return tc.name == c.name })
 		if i < 0 {
-			out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
-		} else if cs := exportOver(x.reg, c.name, c.schema, c.vs, t.comps[i].vs); cs != nil {
+			out.Components = append(out.Components, exportValue(x.reg, x.lists, c.name, c.schema, c.vs))
+		} else if cs := exportOver(x.reg, x.lists, c.name, c.schema, c.vs, t.comps[i].vs); cs != nil {
 			out.Components = append(out.Components, cs)
 		}
 	}
@@ -234,7 +235,7 @@ func (x *exporter) partsOf(inst *scenefile.EntitySpec, n, t *xnode, prefix strin
 
 // exportOver is exportValue over base values instead of the defaults:
 // the properties whose value differs from base, or nil if none does.
-func exportOver(reg *registry.Registry, name string, s *registry.Schema, vs, base []any) *scenefile.ComponentSpec {
+func exportOver(reg *registry.Registry, lists scenefile.Lists, name string, s *registry.Schema, vs, base []any) *scenefile.ComponentSpec {
 	var p registry.Patch
 	for i := range s.Props {
 		if !s.Props[i].Type.Equal(vs[i], base[i]) {
@@ -244,7 +245,7 @@ func exportOver(reg *registry.Registry, name string, s *registry.Schema, vs, bas
 	if len(p) == 0 {
 		return nil
 	}
-	return patchSpec(reg, name, s, p)
+	return patchSpec(reg, lists, name, s, p)
 }
 
 // prefabSpecs writes the registry's prefabs: each template's root as the
@@ -272,7 +273,7 @@ func (x *exporter) templateSpec(t *xnode) *scenefile.EntitySpec {
 	if out == nil {
 		out = &scenefile.EntitySpec{Class: t.class}
 		for _, c := range t.comps {
-			out.Components = append(out.Components, exportValue(x.reg, c.name, c.schema, c.vs))
+			out.Components = append(out.Components, exportValue(x.reg, x.lists, c.name, c.schema, c.vs))
 		}
 		for _, k := range t.kids {
 			out.Children = append(out.Children, x.templateSpec(k))

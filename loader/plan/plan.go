@@ -44,6 +44,12 @@ type Plan struct {
 	// order (pre-order), roots and children, the parts of prefabs'
 	// instances included (template nodes are not).
 	Nodes []*Node
+	// Lists are the array properties the scene writes as lists
+	// ([scenefile.ComponentSpec.List]) anywhere (on an entity, in a
+	// mixin, a prefab, a setting, or a declaration's default): an
+	// export given them (export.Options.Lists) writes those properties
+	// as lists. Nil if it writes none.
+	Lists scenefile.Lists
 }
 
 // DeclPlan is one declared component with its schema.
@@ -293,6 +299,9 @@ type compiler struct {
 	// strType is the registry's string type: quoted values of its
 	// properties are kept exactly (see [scenefile.ComponentSpec.Exact]).
 	strType *registry.Type
+	// arrType is the registry's array type: only its properties take a
+	// value written as a list (see lists.go).
+	arrType *registry.Type
 	// ids are the ids of the document's entities, gathered the first
 	// time a hint needs them (see idHint).
 	ids map[string]bool
@@ -353,6 +362,7 @@ func (c *compiler) compile() *Plan {
 	c.src = schemaSource{reg: c.reg, decls: map[string]*registry.Schema{}, tags: map[string]bool{}}
 	c.failed = map[string]bool{}
 	c.strType, _ = c.reg.Types().Lookup("string")
+	c.arrType, _ = c.reg.Types().Lookup("array")
 	// Declarations.
 	for _, d := range c.doc.Decls {
 		s, compiled := declaredSchema(d, c.reg, c.errs)
@@ -362,6 +372,7 @@ func (c *compiler) compile() *Plan {
 		}
 		c.src.decls[d.Name] = s
 		p.Decls = append(p.Decls, &DeclPlan{Decl: d, Schema: s})
+		p.Lists = declLists(p.Lists, d, s)
 	}
 	// Systems.
 	for _, sc := range c.doc.Systems {
@@ -742,7 +753,8 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 		}
 	}
 	key := patchKey{s, comp.Text, comp.Exact}
-	if comp.Kind == scenefile.ValueText && !comp.Axes {
+	cached := comp.Kind == scenefile.ValueText && !comp.Axes && comp.List == nil
+	if cached {
 		if p, ok := c.parsed[key]; ok {
 			return registry.NamedPatch{Name: name, Patch: p}, true
 		}
@@ -759,7 +771,7 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 	if !ok {
 		return registry.NamedPatch{}, false
 	}
-	if ok && comp.Kind == scenefile.ValueText && !comp.Axes && len(c.parsed) < maxParsed {
+	if cached && len(c.parsed) < maxParsed {
 		if c.parsed == nil {
 			c.parsed = map[patchKey]registry.Patch{}
 		}
@@ -820,6 +832,9 @@ func (c *compiler) prefabNames() []string {
 func (c *compiler) parseValue(comp *scenefile.ComponentSpec, s *registry.Schema) (registry.Patch, bool) {
 	var patch registry.Patch
 	var err error
+	if (comp.List != nil || comp.Kind == scenefile.ValueMap) && !c.checkLists(comp, s) {
+		return nil, false
+	}
 	switch comp.Kind {
 	case scenefile.ValueEmpty:
 		if comp.Exact && s.Single() && c.exact(&s.Props[0]) {
@@ -1046,6 +1061,9 @@ func declaredSchema(d *scenefile.Decl, reg *registry.Registry, errs *errorSink) 
 		errs.add(d.Pos, "component %q: %v", d.Name, err)
 		return nil, false
 	}
+	if !checkDeclLists(d, s, errs) {
+		return nil, false
+	}
 	if rc, ok := reg.Component(d.Name); ok && !rc.Declared {
 		errs.add(d.Pos, "component %q is already registered by the program; a scene cannot redeclare it", d.Name)
 		return nil, true
@@ -1058,7 +1076,7 @@ func declSchema(d *scenefile.Decl, reg *registry.Registry) (*registry.Schema, er
 	specs := make([]registry.PropSpec, 0, len(d.Props))
 	for _, pd := range d.Props {
 		specs = append(specs, registry.PropSpec{
-			Name: pd.Name, Type: pd.Type, Default: pd.Default,
+			Name: pd.Name, Type: declListType(pd), Default: pd.Default,
 			OneOf: pd.OneOf, Min: pd.Min, Max: pd.Max,
 		})
 	}

@@ -67,6 +67,9 @@ func splitSchedule(sc *scenefile.ComponentSpec) ([]*scenefile.KV, *scenefile.Com
 		}
 		return keys, &rest
 	case scenefile.ValueText:
+		if sc.List != nil {
+			return nil, sc // a list: the value of a single array property
+		}
 		var keys []*scenefile.KV
 		var kept []string
 		off := 0
@@ -134,6 +137,10 @@ func scheduleSettings(sc *scenefile.ComponentSpec, keys []*scenefile.KV, errs *e
 		}
 		sp.Given = append(sp.Given, kv.Key)
 		v := strings.TrimSpace(kv.Value)
+		if kv.List != nil && !scheduleList(sc, kv, errs) {
+			ok = false
+			continue
+		}
 		switch kv.Key {
 		case "_phase":
 			if !slices.Contains(registry.PhaseNames(), v) {
@@ -172,6 +179,31 @@ func scheduleSettings(sc *scenefile.ComponentSpec, keys []*scenefile.KV, errs *e
 		}
 	}
 	return sp, ok
+}
+
+// scheduleList reports a schedule key written as a list where no list is
+// written (the keys but those that list names: _before, _after, _reads,
+// _writes) or with an item that is not one name, and returns false if
+// there was any.
+func scheduleList(sc *scenefile.ComponentSpec, kv *scenefile.KV, errs *errorSink) bool {
+	switch kv.Key {
+	case "_before", "_after", "_reads", "_writes":
+	default:
+		errs.add(kv.ValuePos(), "scene: %s: %s: a list is written only for the keys that list names (_before, _after, _reads, _writes)", sc.Name, kv.Key)
+		return false
+	}
+	ok := true
+	for _, it := range kv.List.Items {
+		if len(names(it.Text)) != 1 || strings.TrimSpace(it.Text) != it.Text {
+			at := it.Pos
+			if !at.IsValid() {
+				at = kv.ValuePos()
+			}
+			errs.add(at, "scene: %s: %s: list item %q is not one name", sc.Name, kv.Key, it.Text)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // compileSchedule compiles a scene setting: its schedule keys into

@@ -22,6 +22,9 @@ func FuzzReadJSON(f *testing.F) {
 		f.Add(mustRead(f, "testdata/dumps/"+name+".json"))
 	}
 	f.Add([]byte(`{"prefabs":{"s":{"children":[{"id":"g"},{"prefab":"s2","parts":{"x":"removed","y":{}}}]},"s2":{"children":[{"id":"x"},{"id":"y"}]}},"entities":[{"id":"i","prefab":"s","parts":{"g":"removed","1/x":"gone","z":{}}},{"id":"i/1","parent":"i","depth":1,"prefab":"s2","part":"1","parts":{"y":"removed"}}]}`))
+	// Arrays, read as lists: good ones, and items that are not scalars.
+	f.Add([]byte(`{"scene":{"s":{"n":["a","b"]}},"components":{"t":{"type":"array","default":["a","b"]}},"prefabs":{"p":{"components":{"t":["x"]}}},"entities":[{"path":"0","parent":null,"class":[],"components":{"t":["a\u00e9",1,true],"bag":{"items":[]}}}]}`))
+	f.Add([]byte(`{"entities":[{"path":"0","parent":null,"class":[],"components":{"t":[null,[1],{"a":2}]}}]}`))
 	addHostileSeeds(f, "json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ReadJSON("f.json", data, fuzzLimits)
@@ -45,5 +48,6 @@ func FuzzReadJSON(f *testing.F) {
 		if doc == nil {
 			t.Fatal("no document and no error")
 		}
+		checkLists(t, doc)
 	})
 }

@@ -63,6 +63,16 @@ func FuzzReadYAML(f *testing.F) {
 	for _, s := range []string{"", "a: b: c", "entities:\n - &a [*a]\n", "x: &a [*a, *a]\ny: *a\n", "entities:\n- {a: 1, a: 2}\n", "- - - -\n"} {
 		f.Add([]byte(s))
 	}
+	// Values written as lists, in every place a value is read.
+	f.Add([]byte(listScene))
+	for _, s := range []string{
+		"entities:\n- tags: [a, \"b\\tc\", 'd''e', [f], ~, {g: 1}]\n",
+		"entities:\n- bag:\n    items:\n    - a\n    - |\n      b\n    - >-\n      c\n      d\n",
+		"components:\n  t: {type: array, default: [a, \"b,c\", \" d\"]}\nentities:\n- {t: [], u: [\"\"]}\n",
+		"scene:\n  s: {_reads: [a, b], _phase: [x], n: [1, 2]}\n",
+	} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := ReadYAML("f.yaml", data, fuzzLimits)
 		checkResult(t, doc, err)
@@ -125,9 +135,9 @@ func docString(d *Document) string {
 	fmt.Fprintf(&b, "%v %d", d.Pos, d.nEntities)
 	comps := func(cs []*ComponentSpec) {
 		for _, c := range cs {
-			fmt.Fprintf(&b, " [%s@%v=%v@%v %q %v", c.Name, c.Pos(), c.Kind, c.ValuePos(), c.Text, c.Exact)
+			fmt.Fprintf(&b, " [%s@%v=%v@%v %q %v%s", c.Name, c.Pos(), c.Kind, c.ValuePos(), c.Text, c.Exact, listString(c.List))
 			for _, kv := range c.Map {
-				fmt.Fprintf(&b, " %s@%v=%q@%v %v", kv.Key, kv.Pos(), kv.Value, kv.ValuePos(), kv.Exact)
+				fmt.Fprintf(&b, " %s@%v=%q@%v %v%s", kv.Key, kv.Pos(), kv.Value, kv.ValuePos(), kv.Exact, listString(kv.List))
 			}
 			b.WriteString("]")
 		}
@@ -136,7 +146,7 @@ func docString(d *Document) string {
 	for _, x := range d.Decls {
 		fmt.Fprintf(&b, " decl %s@%v %v", x.Name, x.Pos, x.Single)
 		for _, p := range x.Props {
-			fmt.Fprintf(&b, " (%s %s %q %v %q %v %v %v)", p.Name, p.Type, p.Default, p.HasDefault, p.OneOf, deref(p.Min), deref(p.Max), p.Pos)
+			fmt.Fprintf(&b, " (%s %s %q@%v%s %v %q %v %v %v)", p.Name, p.Type, p.Default, p.DefaultPos, listString(p.DefaultList), p.HasDefault, p.OneOf, deref(p.Min), deref(p.Max), p.Pos)
 		}
 	}
 	for _, m := range d.Mixins {
@@ -167,6 +177,19 @@ func docString(d *Document) string {
 		ents([]*EntitySpec{p.Body})
 	}
 	ents(d.Entities)
+	return b.String()
+}
+
+// listString prints a list's items with their positions ("" for none).
+func listString(l *ListValue) string {
+	if l == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(" list")
+	for _, it := range l.Items {
+		fmt.Fprintf(&b, " %q@%v", it.Text, it.Pos)
+	}
 	return b.String()
 }
 
@@ -202,6 +225,7 @@ func checkResult(t *testing.T, doc *Document, err error) {
 	if doc == nil {
 		t.Fatal("nil document without error")
 	}
+	checkLists(t, doc)
 	var walk func([]*EntitySpec, int)
 	walk = func(es []*EntitySpec, depth int) {
 		if depth > fuzzLimits.MaxDepth {

@@ -36,7 +36,7 @@ import (
 // Component values are computed (mixins and defaults applied): a
 // multi-property component as an object of its properties, a
 // single-property one as its bare value, vectors as {"x", "y", "z", "w"}
-// objects, a tag as {}. "scene" (system settings as attribute strings) and
+// objects, arrays as arrays (read as lists), a tag as {}. "scene" (system settings as attribute strings) and
 // "components" (declarations, as in YAML) appear when not empty.
 
 // The JSON vocabulary: the keys of a dump, written once here for the
@@ -129,14 +129,30 @@ func writeJSONSettings(b *bytes.Buffer, scene []*ComponentSpec) {
 				if j > 0 {
 					b.WriteByte(',')
 				}
-				fmt.Fprintf(b, "%s:%s", jsonString(kv.Key), jsonString(kv.Value))
+				fmt.Fprintf(b, "%s:%s", jsonString(kv.Key), jsonListOr(kv.List, kv.Value))
 			}
 			b.WriteByte('}')
 			continue
 		}
-		fmt.Fprintf(b, "%s:%s", jsonString(c.Name), jsonString(c.Text))
+		fmt.Fprintf(b, "%s:%s", jsonString(c.Name), jsonListOr(c.List, c.Text))
 	}
 	b.WriteString("},")
+}
+
+// jsonListOr writes l as a JSON array of strings, or text as a JSON
+// string if l is nil.
+func jsonListOr(l *ListValue, text string) string {
+	if l == nil {
+		return jsonString(text)
+	}
+	b := []byte{'['}
+	for i := range l.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendJSONString(b, l.Items[i].Text)
+	}
+	return string(append(b, ']'))
 }
 
 // writeJSONDecls writes the "components" section: the declarations, as
@@ -171,7 +187,7 @@ func writeJSONDecls(b *bytes.Buffer, decls []*Decl) {
 func propDeclJSON(p *PropDecl) string {
 	parts := []string{jsonString(YAMLType) + ":" + jsonString(p.Type)}
 	if p.HasDefault {
-		parts = append(parts, jsonString(YAMLDefault)+":"+jsonString(p.Default))
+		parts = append(parts, jsonString(YAMLDefault)+":"+jsonListOr(p.DefaultList, p.Default))
 	}
 	if len(p.OneOf) > 0 {
 		b, _ := json.Marshal(p.OneOf)
@@ -614,10 +630,26 @@ func (j *jsonReader) component(k, v *yamlsyntax.Node) *ComponentSpec {
 		c.Map = cutSlab(&y.kvps, len(v.Content)/2)
 		kvs := cutSlab(&y.kvs, len(v.Content)/2)
 		y.pairs(v, func(pk, pv *yamlsyntax.Node) {
-			kvs = append(kvs, KV{Key: pk.Value, Value: jsonText(pv), Exact: pv.Exact})
+			kv := KV{Key: pk.Value, Value: jsonText(pv), Exact: pv.Exact}
+			if pv.Kind == yamlsyntax.Sequence {
+				l, ok := y.list(pv, fmt.Sprintf("property %q of component %q", pk.Value, k.Value))
+				if !ok {
+					return
+				}
+				l.Implied = true // a dump's entities write every array so
+				kv.Value, kv.Exact, kv.List = l.Text(), true, l
+			}
+			kvs = append(kvs, kv)
 			y.placeKV(&kvs[len(kvs)-1], pk, pv)
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
+	case yamlsyntax.Sequence:
+		l, ok := y.list(v, fmt.Sprintf("value of component %q", k.Value))
+		if !ok {
+			return nil
+		}
+		l.Implied = true
+		c.Kind, c.Text, c.Exact, c.List = ValueText, l.Text(), true, l
 	default:
 		c.Exact = v.Exact
 		if t := jsonText(v); t != "" {
@@ -644,21 +676,14 @@ func jsonAxes(v *yamlsyntax.Node) (string, bool) {
 }
 
 // jsonText turns a JSON value into attribute text: vectors as "x y z",
-// arrays comma-separated, scalars as written.
+// scalars as written (arrays are read as lists).
 func jsonText(v *yamlsyntax.Node) string {
-	switch v.Kind {
-	case yamlsyntax.Mapping:
+	if v.Kind == yamlsyntax.Mapping {
 		var parts []string
 		for i := 1; i < len(v.Content); i += 2 {
 			parts = append(parts, v.Content[i].Value)
 		}
 		return strings.Join(parts, " ")
-	case yamlsyntax.Sequence:
-		var parts []string
-		for _, c := range v.Content {
-			parts = append(parts, c.Value)
-		}
-		return strings.Join(parts, ", ")
 	}
 	return v.Value
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
+	"strings"
 )
 
 // The scene model: what the readers produce and Compile consumes. The
@@ -227,6 +228,13 @@ type ComponentSpec struct {
 	Axes bool
 	Text string // the attribute string if Kind == ValueText
 	Map  []*KV  // property values in source order if Kind == ValueMap
+	// List is the value written as a list (a YAML sequence, a JSON
+	// array), nil for a value written otherwise: Kind is then ValueText,
+	// even for an empty list (which is an empty array, not the
+	// defaults), and Text is the items joined by ", ", A-Frame's text of
+	// an array, which is what is parsed. Only a property of type array
+	// takes a list (see [ListValue]).
+	List *ListValue
 
 	src      *Source // the file it was read from, to place errors in values
 	key, val span    // where the key (attribute name) and the value are written in it
@@ -252,6 +260,9 @@ func (c *ComponentSpec) SetPos(key, value Pos) { c.src = c.src.keep(c, key, valu
 type KV struct {
 	Key, Value string
 	Exact      bool // the value is exact (see ComponentSpec.Exact)
+	// List is the value written as a list, nil for a scalar; Value is
+	// then its items joined by ", " (see [ComponentSpec.List]).
+	List *ListValue
 
 	src      *Source // the file it was read from
 	key, val span    // where the key and the value are written
@@ -319,6 +330,113 @@ func mkSpan(off, end int) span {
 // before it, so never 0).
 func (s span) ok() bool { return s.end > 0 }
 
+// ListValue is a value written as a list of scalars: `[x, "y z"]` or a
+// block sequence in YAML, an array of strings (or numbers, booleans) in
+// JSON. It is the spelling A-Frame users give arrays in YAML; its text,
+// what it parses as, is A-Frame's: the items joined by ", " (see
+// [ListValue.Text]). An item that text cannot say (one holding a ',' or
+// with white space at an end) is refused when the value is compiled.
+type ListValue struct {
+	Items []ListItem
+	// Implied says the list is how its place writes every array (the
+	// entities of a JSON dump): it tells nothing of how the scene writes
+	// the property, and the plan does not record it (see [Lists]).
+	Implied bool
+}
+
+// ListItem is one item of a [ListValue].
+type ListItem struct {
+	Text string // the item, as the file's syntax gives it
+	Pos  Pos    // where it is written
+	at   span   // its bytes in the file (none for a Document built in memory)
+}
+
+// ListKey names a property of a component (or a system): Property is ""
+// for the one property of a single-property component, and Component
+// the base name of a multiple component's instances ("sound" for
+// sound__2).
+type ListKey struct{ Component, Property string }
+
+// Lists are the array properties a scene writes as lists, as its plan
+// records them, so that an export of the scene writes them as lists
+// again (see [github.com/scenecs/scenecs/loader/export.Options]).
+type Lists map[ListKey]bool
+
+// ListSep is what joins the items of a [ListValue] in its text: the
+// separator of A-Frame's arrays ("a, b, c").
+const ListSep = ", "
+
+// NewList returns a list of the given items, without positions (a
+// Document built in memory, such as an export).
+func NewList(items []string) *ListValue {
+	l := &ListValue{Items: make([]ListItem, len(items))}
+	for i, t := range items {
+		l.Items[i].Text = t
+	}
+	return l
+}
+
+// Texts returns the items' texts.
+func (l *ListValue) Texts() []string {
+	out := make([]string, len(l.Items))
+	for i := range l.Items {
+		out[i] = l.Items[i].Text
+	}
+	return out
+}
+
+// Text returns the list's text: its items joined by ListSep, "" for an
+// empty list.
+func (l *ListValue) Text() string {
+	n := 0
+	for i := range l.Items {
+		n += len(l.Items[i].Text) + len(ListSep)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range l.Items {
+		if i > 0 {
+			b.WriteString(ListSep)
+		}
+		b.WriteString(l.Items[i].Text)
+	}
+	return b.String()
+}
+
+// Equal reports whether two lists have the same items (nil being no
+// list, unequal to an empty one).
+func (l *ListValue) Equal(m *ListValue) bool {
+	if l == nil || m == nil {
+		return l == m
+	}
+	if len(l.Items) != len(m.Items) {
+		return false
+	}
+	for i := range l.Items {
+		if l.Items[i].Text != m.Items[i].Text {
+			return false
+		}
+	}
+	return true
+}
+
+// item returns the index of the item byte off of the list's text falls
+// in (a separator counting with the item after it) and off inside it.
+func (l *ListValue) item(off int) (int, int) {
+	start := 0
+	for i := range l.Items {
+		end := start + len(l.Items[i].Text)
+		if off <= end || i == len(l.Items)-1 {
+			return i, min(max(off-start, 0), len(l.Items[i].Text))
+		}
+		start = end + len(ListSep)
+		if off < start {
+			return i + 1, 0 // in the separator: the next item's start
+		}
+	}
+	return -1, 0
+}
+
 // MixinSpec is a mixin as a scene file specifies it: a named bundle of
 // components, applied to entities that list it in `mixin`. A mixin may
 // itself list mixins. ([Compile] makes a [registry.Mixin] of it.)
@@ -354,7 +472,13 @@ type PropDecl struct {
 	Type       string
 	Default    string
 	HasDefault bool
-	OneOf      []string // allowed values, nil if unrestricted
-	Min, Max   *float64 // numeric bounds, nil if absent
-	Pos        Pos      // position of the property name (of the component name if Single)
+	// DefaultList is the default written as a list (`default: [a, b]`),
+	// nil for one written otherwise; Default is then its items joined
+	// by ", " (see [ComponentSpec.List]). A property declared with no
+	// type and a list default is an array.
+	DefaultList *ListValue
+	DefaultPos  Pos      // position of the default value
+	OneOf       []string // allowed values, nil if unrestricted
+	Min, Max    *float64 // numeric bounds, nil if absent
+	Pos         Pos      // position of the property name (of the component name if Single)
 }

@@ -30,7 +30,7 @@ func stripPos(doc *Document) {
 	for _, d := range doc.Decls {
 		d.Pos = Pos{}
 		for _, p := range d.Props {
-			p.Pos = Pos{}
+			p.Pos, p.DefaultPos = Pos{}, Pos{}
 		}
 	}
 	for _, m := range doc.Mixins {

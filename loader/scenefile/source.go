@@ -137,8 +137,31 @@ func (c *ComponentSpec) Source() *Source {
 // TextAt returns the position of byte off of c.Text, as the file wrote
 // it (through quotes, escapes, folded lines, XML references), or, without
 // the file's text (a Document built in memory), counted from ValuePos.
+//
+// For a value written as a list (c.List), Text is its items joined by
+// ", ", and off is placed in the item it falls in (in a separator: at the
+// start of the item after it).
 func (c *ComponentSpec) TextAt(off int) Pos {
+	if c.List != nil {
+		return c.src.listPos(c.List, c.ValuePos(), c.key, off)
+	}
 	return c.src.textPos(c.ValuePos(), c.val, c.key, c.Text, off, false)
+}
+
+// listPos returns the position of byte off of the text of l (its items
+// joined), whose value is at p and its key at key: inside the item it
+// falls in; p for an empty list.
+func (s *Source) listPos(l *ListValue, p Pos, key span, off int) Pos {
+	i, in := l.item(off)
+	if i < 0 || i >= len(l.Items) {
+		return p
+	}
+	it := &l.Items[i]
+	at := it.Pos
+	if !at.IsValid() {
+		at = p // an item built in memory
+	}
+	return s.textPos(at, it.at, key, it.Text, in, false)
 }
 
 // KeyAt returns the position of byte off of the key of c.Map[pair] (see
@@ -152,6 +175,9 @@ func (c *ComponentSpec) KeyAt(pair, off int) Pos {
 // (see TextAt).
 func (c *ComponentSpec) ValueAt(pair, off int) Pos {
 	kv := c.Map[pair]
+	if kv.List != nil {
+		return c.src.listPos(kv.List, kv.ValuePos(), kv.key, off)
+	}
 	return c.src.textPos(kv.ValuePos(), kv.val, kv.key, kv.Value, off, false)
 }
 

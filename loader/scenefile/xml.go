@@ -792,7 +792,7 @@ func (x *xmlReader) propAttrs(elem string) (*PropDecl, xmlAttr, bool) {
 		case XMLType:
 			p.Type = a.value
 		case XMLDefault:
-			p.Default, p.HasDefault = a.value, true
+			p.Default, p.HasDefault, p.DefaultPos = a.value, true, a.vpos
 		case XMLOneOf:
 			p.OneOf = splitList(a.value)
 			if p.OneOf == nil {
@@ -928,7 +928,9 @@ func writeXMLElement(b *bytes.Buffer, indent, elem, attr string, e *EntitySpec) 
 }
 
 // writeXMLComponent writes a component as an attribute, or a mapping
-// value as one name.property attribute per entry.
+// value as one name.property attribute per entry. XML has no lists: a
+// list is written as its text, and an empty one as one space, since an
+// empty attribute is no value (the defaults), not an empty array.
 func writeXMLComponent(b *bytes.Buffer, c *ComponentSpec) {
 	if c.Kind == ValueMap {
 		for _, kv := range c.Map {
@@ -936,7 +938,11 @@ func writeXMLComponent(b *bytes.Buffer, c *ComponentSpec) {
 		}
 		return
 	}
-	fmt.Fprintf(b, " %s=%s", c.Name, xmlAttrValue(c.Text))
+	text := c.Text
+	if c.List != nil && text == "" {
+		text = " "
+	}
+	fmt.Fprintf(b, " %s=%s", c.Name, xmlAttrValue(text))
 }
 
 func xmlAttrValue(s string) string {

@@ -81,13 +81,14 @@ var (
 //	    mixin: cube         # likewise
 //	    position: 0 1 -5    # anything else is a component: a string,
 //	    enemy:              # nothing (null, "" or {}),
-//	    health: {hp: 100}   # or a mapping of property -> scalar
+//	    health: {hp: 100}   # a mapping of property -> scalar (or list),
+//	    tags: [a, "b c"]    # or a list of scalars, for an array (ListValue)
 //	    children:
 //	      - position: 0.5 0 0
 //
-// A property declaration takes the keys type, default, oneOf (a list, or a
-// string of values separated by commas and/or spaces), min and max
-// (numbers). Syntax errors are reported at the offending byte (the
+// A property declaration takes the keys type, default (a scalar, or a
+// list for an array), oneOf (a list, or a string of values separated by
+// commas and/or spaces), min and max (numbers). Syntax errors are reported at the offending byte (the
 // parser of package loader/internal/yamlsyntax finds it); in the rare
 // files read by yaml.v3 they carry the line
 // yaml.v3 gives, at its first non-blank character (a misplaced tab at the
@@ -605,23 +606,56 @@ func (y *yamlReader) component(k, v *yamlsyntax.Node, what string) *ComponentSpe
 		c.Map = cutSlab(&y.kvps, len(v.Content)/2)
 		kvs := cutSlab(&y.kvs, len(v.Content)/2)
 		y.pairs(v, func(pk, pv *yamlsyntax.Node) {
-			if pv.Kind != yamlsyntax.Scalar {
-				y.errs.add(y.pos(pv), "property %q of %s %q must be a string, not %s", pk.Value, what, k.Value, kindName(pv))
+			kv := KV{Key: pk.Value, Value: pv.Value, Exact: !isNull(pv)}
+			switch {
+			case pv.Kind == yamlsyntax.Sequence:
+				l, ok := y.list(pv, fmt.Sprintf("property %q of %s %q", pk.Value, what, k.Value))
+				if !ok {
+					return
+				}
+				kv.Value, kv.List = l.Text(), l
+			case pv.Kind != yamlsyntax.Scalar:
+				y.errs.add(y.pos(pv), "property %q of %s %q must be a string or a list, not %s", pk.Value, what, k.Value, kindName(pv))
 				return
+			case isNull(pv):
+				kv.Value = ""
 			}
-			val := pv.Value
-			if isNull(pv) {
-				val = ""
-			}
-			kvs = append(kvs, KV{Key: pk.Value, Value: val, Exact: !isNull(pv)})
+			kvs = append(kvs, kv)
 			y.placeKV(&kvs[len(kvs)-1], pk, pv)
 			c.Map = append(c.Map, &kvs[len(kvs)-1])
 		})
+	case yamlsyntax.Sequence:
+		l, ok := y.list(v, fmt.Sprintf("value of %s %q", what, k.Value))
+		if !ok {
+			return nil
+		}
+		c.Kind, c.Text, c.Exact, c.List = ValueText, l.Text(), true, l
 	default:
-		y.errs.add(y.pos(v), "value of %s %q must be a string or a mapping, not %s", what, k.Value, kindName(v))
+		y.errs.add(y.pos(v), "value of %s %q must be a string, a list or a mapping, not %s", what, k.Value, kindName(v))
 		return nil
 	}
 	return c
+}
+
+// list reads a value written as a list of scalars (what describes it in
+// messages); false, with the problems reported, if an item is not a
+// scalar.
+func (y *yamlReader) list(n *yamlsyntax.Node, what string) (*ListValue, bool) {
+	l := &ListValue{Items: make([]ListItem, 0, len(n.Content))}
+	ok := true
+	for _, it := range n.Content {
+		if !y.plain(it) {
+			ok = false
+			continue
+		}
+		if it.Kind != yamlsyntax.Scalar || isNull(it) {
+			y.errs.add(y.pos(it), "%s: list items must be strings, not %s", what, kindName(it))
+			ok = false
+			continue
+		}
+		l.Items = append(l.Items, ListItem{Text: it.Value, Pos: y.pos(it), at: nodeSpan(it)})
+	}
+	return l, ok
 }
 
 // mixin reads `id: {mixin: ..., component: value, ...}`.
@@ -859,14 +893,21 @@ func (y *yamlReader) prop(n *yamlsyntax.Node, name string, at Pos, what string) 
 				p.Type = s
 			}
 		case YAMLDefault:
-			if v.Kind != yamlsyntax.Scalar {
-				y.errs.add(y.pos(v), "%s: default must be a string, not %s", what, kindName(v))
+			p.DefaultPos = y.pos(v)
+			switch {
+			case v.Kind == yamlsyntax.Sequence:
+				l, ok := y.list(v, what+": "+YAMLDefault)
+				if !ok {
+					return
+				}
+				p.Default, p.DefaultList = l.Text(), l
+			case v.Kind != yamlsyntax.Scalar:
+				y.errs.add(y.pos(v), "%s: default must be a string or a list, not %s", what, kindName(v))
 				return
-			}
-			p.HasDefault = true
-			if !isNull(v) {
+			case !isNull(v):
 				p.Default = v.Value
 			}
+			p.HasDefault = true
 		case YAMLOneOf:
 			if v.Kind == yamlsyntax.Scalar && !isNull(v) {
 				p.OneOf = splitList(v.Value)
@@ -962,8 +1003,14 @@ func WriteYAML(w io.Writer, doc *Document) error {
 }
 
 func propDeclYAML(p *PropDecl) string {
-	parts := []string{YAMLType + ": " + p.Type}
-	if p.HasDefault {
+	var parts []string
+	if p.Type != "" {
+		parts = append(parts, YAMLType+": "+p.Type)
+	}
+	switch {
+	case p.DefaultList != nil:
+		parts = append(parts, YAMLDefault+": "+yamlFlowList(p.DefaultList))
+	case p.HasDefault:
 		parts = append(parts, YAMLDefault+": "+yamlString(p.Default))
 	}
 	if len(p.OneOf) > 0 {
@@ -990,9 +1037,41 @@ func yamlFlowMap(kvs []*KV) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(kv.Key + ": " + yamlString(kv.Value))
+		b.WriteString(kv.Key + ": " + yamlKVValue(kv))
 	}
 	b.WriteByte('}')
+	return b.String()
+}
+
+// yamlKVValue writes the value of a property: a scalar, or a flow
+// sequence for one written as a list.
+func yamlKVValue(kv *KV) string {
+	if kv.List != nil {
+		return yamlFlowList(kv.List)
+	}
+	return yamlString(kv.Value)
+}
+
+// yamlTextValue writes a component's value of Kind ValueText: a scalar,
+// or a flow sequence for one written as a list.
+func yamlTextValue(c *ComponentSpec) string {
+	if c.List != nil {
+		return yamlFlowList(c.List)
+	}
+	return yamlString(c.Text)
+}
+
+// yamlFlowList writes a list as a YAML flow sequence, [x, "y z"].
+func yamlFlowList(l *ListValue) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range l.Items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(yamlString(l.Items[i].Text))
+	}
+	b.WriteByte(']')
 	return b.String()
 }
 
@@ -1005,11 +1084,11 @@ func writeYAMLComponent(b *bytes.Buffer, indent string, c *ComponentSpec) {
 		}
 		fmt.Fprintf(b, "%s%s:\n", indent, c.Name)
 	case ValueText:
-		fmt.Fprintf(b, "%s%s: %s\n", indent, c.Name, yamlString(c.Text))
+		fmt.Fprintf(b, "%s%s: %s\n", indent, c.Name, yamlTextValue(c))
 	case ValueMap:
 		fmt.Fprintf(b, "%s%s:\n", indent, c.Name)
 		for _, kv := range c.Map {
-			fmt.Fprintf(b, "%s  %s: %s\n", indent, kv.Key, yamlString(kv.Value))
+			fmt.Fprintf(b, "%s  %s: %s\n", indent, kv.Key, yamlKVValue(kv))
 		}
 	}
 }
@@ -1053,7 +1132,7 @@ func writeYAMLFields(b *bytes.Buffer, first, rest string, e *EntitySpec) {
 				line("%s:", c.Name)
 			}
 		case ValueText:
-			line("%s: %s", c.Name, yamlString(c.Text))
+			line("%s: %s", c.Name, yamlTextValue(c))
 		case ValueMap:
 			line("%s: %s", c.Name, yamlFlowMap(c.Map))
 		}

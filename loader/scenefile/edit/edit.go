@@ -361,7 +361,7 @@ func sameDecls(a, b []*scenefile.Decl) bool {
 		}
 		for j, p := range d.Props {
 			q := e.Props[j]
-			if p.Name != q.Name || p.Type != q.Type || p.Default != q.Default || p.HasDefault != q.HasDefault ||
+			if p.Name != q.Name || p.Type != q.Type || p.Default != q.Default || p.HasDefault != q.HasDefault || !p.DefaultList.Equal(q.DefaultList) ||
 				!slices.Equal(p.OneOf, q.OneOf) || !sameBoundPtr(p.Min, q.Min) || !sameBoundPtr(p.Max, q.Max) {
 				return false
 			}
@@ -385,12 +385,12 @@ func sameComponents(a, b []*scenefile.ComponentSpec, skip string) bool {
 			return i == len(a) && j == len(b)
 		}
 		x, y := a[i], b[j]
-		if x.Name != y.Name || x.Kind != y.Kind || x.Exact != y.Exact || x.Text != y.Text || len(x.Map) != len(y.Map) {
+		if x.Name != y.Name || x.Kind != y.Kind || x.Exact != y.Exact || x.Text != y.Text || !x.List.Equal(y.List) || len(x.Map) != len(y.Map) {
 			return false
 		}
 		for k, kv := range x.Map {
 			lv := y.Map[k]
-			if kv.Key != lv.Key || kv.Value != lv.Value || kv.Exact != lv.Exact {
+			if kv.Key != lv.Key || kv.Value != lv.Value || kv.Exact != lv.Exact || !kv.List.Equal(lv.List) {
 				return false
 			}
 		}

@@ -30,7 +30,8 @@ type editCorpusFile struct {
 	newReg func(testing.TB) *registry.Registry
 }
 
-// editCorpus returns the fixtures of the edit tests, the example scenes
+// editCorpus returns the fixtures of the edit tests (values written as
+// lists among them), the example scenes
 // and the golden scenes, each also with CRLF line breaks.
 func editCorpus(tb testing.TB) []editCorpusFile {
 	out := []editCorpusFile{
@@ -38,6 +39,7 @@ func editCorpus(tb testing.TB) []editCorpusFile {
 		{"edit.xml", editXML, newEditRegistry},
 		{"escapes.yaml", escapeCorpus(false), newEditRegistry},
 		{"escapes.xml", escapeCorpus(true), newEditRegistry},
+		{"lists.yaml", listEditYAML, newListEditRegistry}, // values written as lists
 	}
 	for _, name := range []string{"asteroids.yaml", "authoring.yaml", "cubes.yaml", "cubes.xml"} {
 		b, err := fs.ReadFile(scenes.FS, name)

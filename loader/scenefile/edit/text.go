@@ -216,8 +216,8 @@ func isFoldSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c =
 // one line, no surrounding spaces, no indicator at the start, no ": " or
 // " #" inside, and in a flow collection none of ",[]{}?:".
 func yamlPlainOK(text string, flow bool) bool {
-	if text == "" || yamlsyntax.IsNull(text) {
-		return false
+	if text == "" || yamlsyntax.IsNull(text) || text == "<<" {
+		return false // "<<" reads as a merge key, even as a value
 	}
 	if isFoldSpace(text[0]) || isFoldSpace(text[len(text)-1]) {
 		return false

@@ -155,8 +155,10 @@ func (y *yamlEditor) setComponent(ent *scenefile.EntitySpec, name string, c *sce
 	switch v := p.v; {
 	case v.Kind == yamlsyntax.Scalar:
 		return y.setText(c, v, parent, flow, sch, props)
+	case v.Kind == yamlsyntax.Sequence && sch.Single():
+		return y.setList(p.k, v, props[len(props)-1].Text)
 	case v.Kind != yamlsyntax.Mapping:
-		return nil, fmt.Errorf("%s: %s is not a scalar or a mapping", c.ValuePos(), name)
+		return nil, fmt.Errorf("%s: %s is not a scalar, a list of a single property's items or a mapping", c.ValuePos(), name)
 	case sch.Single():
 		return y.setSingle(*p, flow, props)
 	case len(v.Content) == 0:
@@ -230,6 +232,14 @@ func (y *yamlEditor) setMap(c *scenefile.ComponentSpec, m *yamlsyntax.Node, entF
 		}
 		if at == nil {
 			add = append(add, p)
+			continue
+		}
+		if at.v.Kind == yamlsyntax.Sequence {
+			lops, err := y.setList(at.k, at.v, p.Text)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, lops...)
 			continue
 		}
 		s, err := y.scalar(at.v, parent, flow)
