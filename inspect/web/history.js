@@ -23,6 +23,7 @@ export class History {
     this.entries = []; // {seq, op, ref, entity, component, summary, saved, undone}, oldest first
     this.cursor = 0;
     this.dropped = 0; // the oldest entries the server dropped (its bounds)
+    this.droppedRow = null; // the row that says so
     this.supported = null; // unknown until the first answer
     this.why = '';
     this.rows = new Map(); // seq -> row element
@@ -79,8 +80,14 @@ export class History {
     }
     this.cursor = ev.cursor;
     this.supported = true;
-    // The server dropped its oldest entries: take its list.
-    if ((ev.dropped || 0) !== this.dropped) this.load();
+    const dropped = ev.dropped || 0;
+    if (ev.op === 'do' && dropped > this.dropped) {
+      // A new command: the server dropped that many of its oldest.
+      this.entries.splice(0, dropped - this.dropped);
+      this.dropped = dropped;
+    } else if (dropped !== this.dropped) {
+      this.load(); // an undo or redo let go of entries: take the server's list
+    }
     this.render();
   }
 
