@@ -17,9 +17,12 @@ type Line struct {
 	// Ref is the entity's reference when the command was made.
 	Ref       string `json:"ref,omitempty"`
 	Component string `json:"component,omitempty"`
-	// Property is the property a revert names ("": the whole component).
+	// Property is the property a revert or apply names ("": the whole
+	// component), or the part of the component a set gives alone
+	// ([Set].Path: "speed", "x", "axis.y").
 	Property string `json:"property,omitempty"`
-	// Attr is the attribute string of a set.
+	// Attr is the attribute string of a set (with Property, the value of
+	// that part alone).
 	Attr string `json:"attr,omitempty"`
 	// Save: the command was asked to be saved into the scene's files (a
 	// replay never writes files: it makes the change without saving).
@@ -53,8 +56,17 @@ type Command interface {
 // Set sets component Component of entity Ref from the attribute string
 // Attr, as a scene file would (merged with the current data; init on
 // add, update(old) on change).
+//
+// With Path, Attr is the value of that part of the component alone: a
+// property ("speed" of spin, Attr "20"), or axes of a vector ("x" or
+// "xz" of a single-property vector component such as position, "axis.y"
+// of a property; Attr "5" or "5 7", a number per axis in the path's
+// order). The World's other axes stay as the World has them; saved, the
+// file gets the property with its other axes as the file gives them, so
+// that a value the simulation moved (an animated y) never reaches it.
 type Set struct {
 	Ref, Component, Attr string
+	Path                 string
 	Save                 bool
 }
 
@@ -134,7 +146,7 @@ type Redo struct{}
 
 // Line returns the journal line of c.
 func (c *Set) Line() Line {
-	return Line{Op: "set", Ref: c.Ref, Component: c.Component, Attr: c.Attr, Save: c.Save}
+	return Line{Op: "set", Ref: c.Ref, Component: c.Component, Property: c.Path, Attr: c.Attr, Save: c.Save}
 }
 
 // Line returns the journal line of c.
@@ -186,7 +198,7 @@ func (Redo) Line() Line { return Line{Op: "redo"} }
 func Decode(l Line) (Command, error) {
 	switch l.Op {
 	case "set":
-		return &Set{Ref: l.Ref, Component: l.Component, Attr: l.Attr, Save: l.Save}, nil
+		return &Set{Ref: l.Ref, Component: l.Component, Path: l.Property, Attr: l.Attr, Save: l.Save}, nil
 	case "remove":
 		return &Remove{Ref: l.Ref, Component: l.Component, Save: l.Save}, nil
 	case "create":

@@ -141,18 +141,28 @@ func (c *Set) do(ed *Editor) (*Result, *Entry, error) {
 		return nil, nil, err
 	}
 	name := c.Component
-	p, err := comp.Schema.ParseAttr(name, c.Attr)
+	old, had := ed.values(e, name)
+	attr, fileAttr, shift, err := c.attrs(ed, e, comp.Schema, old)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := comp.Schema.ParseAttr(name, attr)
 	if err == nil && comp.HasCheck() {
 		// What a scene file's value is checked for (an expression's
 		// names, an animation's path), placed in the body.
-		err = comp.CheckAttr(&registry.CheckContext{Registry: ed.reg, Name: name}, name, c.Attr, p)
+		err = comp.CheckAttr(&registry.CheckContext{Registry: ed.reg, Name: name}, name, attr, p)
 	}
 	if err != nil {
+		var ae *registry.AttrError
+		if errors.As(err, &ae) {
+			ae.Offset = max(0, ae.Offset-shift)
+		}
 		return nil, nil, &Error{Kind: Invalid, Msg: err.Error(), Err: err}
 	}
-	old, had := ed.values(e, name)
 	ch := &Change{Op: "set", Ref: Path(ed.reg, e), Entity: Label(ed.reg, e), Component: name, Entries: []live.DiffEntry{}}
-	t := &txn{apply: func() error {
+	// A set of axes writes the file first: its commit gives the World
+	// the file's other axes, and the World's own go back over them.
+	t := &txn{fileFirst: c.Path != "", apply: func() error {
 		if err := ed.reg.SetPatch(e, name, p, registry.Merge); err != nil {
 			return writeErr(Invalid, err)
 		}
@@ -160,14 +170,45 @@ func (c *Set) do(ed *Editor) (*Result, *Entry, error) {
 		return nil
 	}}
 	if c.Save {
-		t.prepare = func() (*live.SaveEdit, error) { return live.NewSaver(ed.opt.Reloader).PrepareSet(e, name, c.Attr) }
+		t.prepare = func() (*live.SaveEdit, error) { return live.NewSaver(ed.opt.Reloader).PrepareSet(e, name, fileAttr) }
 	}
 	if err := ed.run(t); err != nil {
 		return nil, nil, err
 	}
 	f := ch.saved(t)
 	now, _ := ed.values(e, name)
-	return &Result{Change: ch}, ed.valuesEntry(ch, e, had, old, now, f), nil
+	x := ed.valuesEntry(ch, e, had, old, now, f)
+	if c.Path != "" {
+		x.Summary = "set " + name + "." + c.Path + " of " + ch.Entity
+	}
+	return &Result{Change: ch}, x, nil
+}
+
+// attrs returns the attribute strings of c: for the World (over its
+// values old) and for the file (the same, but for a set of axes, over
+// the file's value), and how far the World's string is shifted from
+// c.Attr (an error's offset in it, less shift, is in c.Attr).
+func (c *Set) attrs(ed *Editor, e ecs.Entity, sch *registry.Schema, old []any) (attr, fileAttr string, shift int, err error) {
+	if c.Path == "" {
+		return c.Attr, c.Attr, 0, nil
+	}
+	ps, err := resolvePath(c.Component, sch, c.Path)
+	if err != nil {
+		return "", "", 0, err
+	}
+	if attr, err = ps.attr(c.Attr, ps.worldFields(old)); err != nil {
+		return "", "", 0, err
+	}
+	fileAttr = attr
+	if base, ok := ps.fileFields(ed, e); ok && c.Save {
+		if fileAttr, err = ps.attr(c.Attr, base); err != nil {
+			return "", "", 0, err
+		}
+	}
+	if ps.axes == nil {
+		shift = len(attr) - len(c.Attr)
+	}
+	return attr, fileAttr, shift, nil
 }
 
 // setEntries fills in what a set of component c of e changed: its value

@@ -13,6 +13,9 @@ type createRequest struct {
 	// Parent is the parent's reference; empty: a root.
 	Parent string `json:"parent"`
 	ID     string `json:"id"`
+	// IDBase asks for the id IDBase-N, N the smallest positive number
+	// that no entity of the World or the scene's files has.
+	IDBase string `json:"idBase"`
 	// Class and Mixin are a space-separated string or an array.
 	Class words `json:"class"`
 	Mixin words `json:"mixin"`
@@ -34,13 +37,19 @@ func parseCreate(body []byte) (*createRequest, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return nil, fail(Invalid, "body: %s (want {\"parent\": REF, \"id\": ID, \"class\": \"a b\", \"mixin\": \"m\", \"components\": {\"name\": \"attribute string\"}})", err)
+		return nil, fail(Invalid, "body: %s (want {\"parent\": REF, \"id\": ID or \"idBase\": BASE, \"class\": \"a b\", \"mixin\": \"m\", \"components\": {\"name\": \"attribute string\"}})", err)
 	}
 	if dec.More() {
 		return nil, fail(Invalid, "body: more than one JSON value")
 	}
 	if req.ID != "" && !ValidWord(req.ID) {
 		return nil, fail(Invalid, "invalid id %q (no spaces or control characters)", req.ID)
+	}
+	switch {
+	case req.IDBase != "" && req.ID != "":
+		return nil, fail(Invalid, "body: give \"id\" or \"idBase\", not both")
+	case req.IDBase != "" && !ValidWord(req.IDBase):
+		return nil, fail(Invalid, "invalid idBase %q (no spaces or control characters)", req.IDBase)
 	}
 	return &req, nil
 }

@@ -144,15 +144,20 @@ func TestHistoryMaxEntries(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&b, "  - id: e%d\n", i)
 	}
-	ed, _ := newEditor(t, b.String(), Options{MaxHistory: 10})
+	var last HistoryEvent
+	ed, _ := newEditor(t, b.String(), Options{MaxHistory: 10, Publish: func(event string, data any) {
+		if ev, ok := data.(HistoryEvent); ok {
+			last = ev
+		}
+	}})
 	most := 0
 	for i := range n {
 		apply(t, ed, &Set{Ref: fmt.Sprint("e", i), Component: "position", Attr: "1 2 3"})
 		most = max(most, len(ed.hist.slots))
 	}
 	h := checkHistory(t, ed)
-	if len(h.Entries) != 10 || h.Dropped != n-10 {
-		t.Errorf("%d entries, %d dropped", len(h.Entries), h.Dropped)
+	if len(h.Entries) != 10 || h.Dropped != n-10 || last.Dropped != h.Dropped {
+		t.Errorf("%d entries, %d dropped (the last history event says %d)", len(h.Entries), h.Dropped, last.Dropped)
 	}
 	if most > 1100 {
 		t.Errorf("the history held %d slots at most, for %d entries", most, len(h.Entries))
@@ -170,6 +175,7 @@ func TestHistoryMaxEntries(t *testing.T) {
 func TestLineRoundTrip(t *testing.T) {
 	for _, text := range []string{
 		`{"tick":1,"op":"set","ref":"ship","component":"velocity","attr":"0 1 0"}`,
+		`{"tick":1,"op":"set","ref":"lift","component":"position","property":"xz","attr":"4 5","save":true}`,
 		`{"tick":1,"op":"remove","ref":"ship","component":"velocity","save":true}`,
 		`{"tick":1,"op":"create","body":{"parent":"field","id":"rock-9","components":{"position":"1 2 3"}}}`,
 		`{"tick":6,"op":"clone","ref":"rock-1","id":"rock-x"}`,

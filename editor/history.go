@@ -113,6 +113,9 @@ type HistoryEvent struct {
 	Entry  *Entry `json:"entry,omitempty"`
 	// Reason says why the history was cleared.
 	Reason string `json:"reason,omitempty"`
+	// Dropped is [History].Dropped after the change: a client that
+	// keeps its own list learns that its oldest entries are gone.
+	Dropped int `json:"dropped,omitempty"`
 }
 
 // History is the history as [Editor.History] lists it.
@@ -162,7 +165,7 @@ func (ed *Editor) record(x *Entry) {
 	h.bytes += x.bytes
 	h.cursor, h.applied, h.droppedRedo = len(h.entries), x.Seq, 0
 	ed.trim()
-	ed.publish("history", HistoryEvent{Op: "do", Cursor: h.applied, Entry: x})
+	ed.publish("history", HistoryEvent{Op: "do", Cursor: h.applied, Entry: x, Dropped: h.dropped})
 }
 
 // resize counts x's bytes again (its undo or redo took a snapshot, or
@@ -278,7 +281,7 @@ func (ed *Editor) nothing(op string, dropped int, which string) *Error {
 func (ed *Editor) stepped(op string, x *Entry) *Result {
 	ed.resize(x)
 	c := *x
-	ed.publish("history", HistoryEvent{Op: op, Cursor: ed.hist.applied, Entry: &c})
+	ed.publish("history", HistoryEvent{Op: op, Cursor: ed.hist.applied, Entry: &c, Dropped: ed.hist.dropped})
 	return &Result{Step: &Step{Entry: &c, Cursor: ed.hist.applied}}
 }
 

@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,14 @@ func (c *Create) do(ed *Editor) (*Result, *Entry, error) {
 	}
 	if err := ed.noSave(c.Save); err != nil {
 		return nil, nil, err
+	}
+	if req.IDBase != "" {
+		// The id is picked now, and the journal gets it: a replay makes
+		// the same entity whatever its files say.
+		req.ID, req.IDBase = ed.numberedID(req.IDBase), ""
+		if c.Body, err = withID(c.Body, req.ID); err != nil {
+			return nil, nil, err
+		}
 	}
 	var e ecs.Entity
 	ch := &Change{Op: "create"}
@@ -293,6 +302,43 @@ func (ed *Editor) copySnapUnder(sn *entSnap, oldParent, newParent string, taken 
 		c.kids = append(c.kids, ed.copySnapUnder(k, sn.id, c.id, taken))
 	}
 	return c
+}
+
+// numberedID returns base-N for the smallest N from 1 that names no
+// entity of the World and no entity the scene's files write (one
+// destroyed at run time included: a save would make two of that id).
+func (ed *Editor) numberedID(base string) string {
+	inFiles := map[string]bool{}
+	if r := ed.opt.Reloader; r != nil && r.Scene != nil && r.Scene.Plan != nil {
+		for _, n := range r.Scene.Plan.Nodes {
+			if id := n.ID(); strings.HasPrefix(id, base+"-") {
+				inFiles[id] = true
+			}
+		}
+	}
+	for n := 1; ; n++ {
+		id := base + "-" + strconv.Itoa(n)
+		if _, used := ed.reg.EntityByID(id); !used && !inFiles[id] {
+			return id
+		}
+	}
+}
+
+// withID returns the JSON body of a create with "id" set to id and
+// without "idBase" (the other fields as they were).
+func withID(body []byte, id string) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fail(Invalid, "body: %s", err)
+	}
+	delete(m, "idBase")
+	b, _ := json.Marshal(id)
+	m["id"] = b
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil, fail(Invalid, "body: %s", err)
+	}
+	return out, nil
 }
 
 // freeID returns id-N for the first N from 2 that names no entity.

@@ -124,7 +124,8 @@ func (in *Inspector) Apply(l JournalLine) error {
 }
 
 // putComponent: PUT /api/entities/REF/components/NAME with an attribute
-// string as the body (editor.Set).
+// string as the body (editor.Set); NAME.PATH (position.x, spin.speed,
+// spin.axis.y) with the value of that part alone.
 func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, name string) {
 	save, ok := in.wantSave(w, r)
 	if !ok {
@@ -138,11 +139,20 @@ func (in *Inspector) putComponent(w http.ResponseWriter, r *http.Request, ref, n
 		writeError(w, http.StatusBadRequest, "inspect: the attribute string is not valid UTF-8")
 		return
 	}
-	in.edit(w, r, &editor.Set{Ref: ref, Component: name, Attr: strings.TrimRight(string(body), " \t\r\n"), Save: save})
+	name, path, dot := strings.Cut(name, ".")
+	if dot && path == "" {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: %q: expected a property or axes after the dot (position.x, spin.speed, spin.axis.y)", name+"."))
+		return
+	}
+	in.edit(w, r, &editor.Set{Ref: ref, Component: name, Path: path, Attr: strings.TrimRight(string(body), " \t\r\n"), Save: save})
 }
 
 // deleteComponent: DELETE /api/entities/REF/components/NAME.
 func (in *Inspector) deleteComponent(w http.ResponseWriter, r *http.Request, ref, name string) {
+	if strings.Contains(name, ".") {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("inspect: %q: a component is removed whole (DELETE .../components/%s)", name, name[:strings.IndexByte(name, '.')]))
+		return
+	}
 	if save, ok := in.wantSave(w, r); ok {
 		in.edit(w, r, &editor.Remove{Ref: ref, Component: name, Save: save})
 	}

@@ -502,6 +502,7 @@ GET    /api/entities/REF                     one entity (REF: id, #id or path su
 POST   /api/entities                         create an entity (JSON body)          [token]
 DELETE /api/entities/REF                     destroy an entity and its subtree     [token]
 PUT    /api/entities/REF/components/NAME     set from an attribute string body     [token]
+PUT    /api/entities/REF/components/NAME.P   set one property or axes (position.x) [token]
 DELETE /api/entities/REF/components/NAME     remove a component                    [token]
 POST   /api/entities/REF/events/NAME         emit an event (JSON detail body)      [token]
 POST   /api/entities/REF/clone               copy an entity and its subtree        [token]

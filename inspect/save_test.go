@@ -69,12 +69,20 @@ const savedXML = `<?xml version="1.0"?>
 // with a Reloader for the save-back. It returns the env and the file.
 func newSaveEnv(t *testing.T, name, src string) (*env, string) {
 	t.Helper()
+	return newSaveEnvOpt(t, name, src, Options{})
+}
+
+// newSaveEnvOpt is newSaveEnv with the Inspector's options opt (its
+// Reloader set).
+func newSaveEnvOpt(t *testing.T, name, src string, opt Options) (*env, string) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rl := &live.Reloader{File: file, Recheck: -1}
-	e := newEnvWith(t, Options{Reloader: rl}, func(reg *registry.Registry) (*live.Scene, error) {
+	opt.Reloader = rl
+	e := newEnvWith(t, opt, func(reg *registry.Registry) (*live.Scene, error) {
 		s, err := loader.LoadFile(reg, file, loader.Options{})
 		rl.Scene = s
 		return s, err

@@ -109,8 +109,8 @@ func TestBrowserBehaviour(t *testing.T) {
 	p.waitJS(`document.querySelector('#events-list li[data-name="beat"]:not([hidden])')`)
 }
 
-// TestBrowserBehaviourSave: a handler edited in the panel runs at once
-// and is saved into the scene file by "Save to file", as any
+// TestBrowserBehaviourSave: a handler edited in the panel, with "save to
+// file" on, runs at once and is saved into the scene file, as any
 // component's value is.
 func TestBrowserBehaviourSave(t *testing.T) {
 	file := writeScene(t, "behave.yaml", browserBehaviourScene)
@@ -118,8 +118,16 @@ func TestBrowserBehaviourSave(t *testing.T) {
 	p.click(`#tree-list .row[data-ref="box"]`)
 	field := `#panel .comp[data-name="on__ping"] .prop input`
 	p.waitJS(`document.querySelector('` + field + `')`)
+	p.click("#save-edits")
+	p.waitJS(`inspector.save.on`)
 	p.typeInto(field, "set: note = 'got ' + string(detail.n * 2)\n")
-	p.waitJS(`document.querySelector('#save') && !document.querySelector('#save').disabled`)
+	want := strings.Replace(browserBehaviourScene, `"set: note = 'pinged ' + string(detail.n)"`, `"set: note = 'got ' + string(detail.n * 2)"`, 1)
+	p.eventually("the saved handler", func() error {
+		if got, _ := os.ReadFile(file); string(got) != want {
+			return fmt.Errorf("the file:\n%s\nwant\n%s", got, want)
+		}
+		return nil
+	})
 	if code, ans := p.post("POST", "/api/entities/box/events/ping", `{"n": 4}`); code != http.StatusOK {
 		t.Fatalf("ping: %d %v", code, ans)
 	}
@@ -131,13 +139,6 @@ func TestBrowserBehaviourSave(t *testing.T) {
 		if c.Name == "note" && c.Attr != "got 8" {
 			t.Errorf("note %q: the edited handler did not run", c.Attr)
 		}
-	}
-	p.click("#save")
-	p.waitJS(`document.querySelector('.save-msg').textContent === 'saved to the scene file'`)
-	got, _ := os.ReadFile(file)
-	want := strings.Replace(browserBehaviourScene, `"set: note = 'pinged ' + string(detail.n)"`, `"set: note = 'got ' + string(detail.n * 2)"`, 1)
-	if string(got) != want {
-		t.Errorf("the file after the save:\n%s\nwant\n%s", got, want)
 	}
 	// A value that does not compile is refused where it is wrong.
 	p.typeInto(field, "set: nte = 1\n")

@@ -826,7 +826,7 @@ func (p *page) spinSpeed() float64 {
 
 // TestBrowserEdit: a value edited in the panel changes the live World; a
 // bad value shows the parser's message beside the field and changes
-// nothing; "Save to file" saves, or shows why it cannot.
+// nothing; with "save to file" on, an edit is saved into the file.
 func TestBrowserEdit(t *testing.T) {
 	file := copyScene(t, "asteroids.yaml")
 	p := openPage(t, "run", "-inspect", "127.0.0.1:0", file)
@@ -863,23 +863,21 @@ func TestBrowserEdit(t *testing.T) {
 		t.Errorf("a bad value changed the World: speed %v", got)
 	}
 
+	// With "save to file" ticked in the top bar, the next edit is also
+	// written into the file, and nothing else is.
 	before, _ := os.ReadFile(file)
-	p.click("#save")
-	p.waitJS(`!['', 'saving…'].includes(document.querySelector('.save-msg').textContent)`)
-	p.eval(`document.querySelector('.save-msg').textContent`, &shown)
-	after, _ := os.ReadFile(file)
-	if !bytes.Equal(before, after) {
-		// The save-back is there: the file has the edit.
-		if shown != "saved to the scene file" || !strings.Contains(string(after), "speed: 5") {
-			t.Errorf("saved: shown %q, file:\n%s", shown, after)
+	p.click("#save-edits")
+	p.waitJS(`inspector.save.on && document.querySelector('#panel .save-note.on')`)
+	p.typeInto(speed+" input", "6\n")
+	p.eventually("the saved edit", func() error {
+		after, _ := os.ReadFile(file)
+		if want := strings.Replace(string(before), `spin: "speed: 10"`, `spin: "speed: 6"`, 1); string(after) != want {
+			var msg string
+			p.eval(`document.querySelector('`+speed+` .err').textContent`, &msg)
+			return fmt.Errorf("the page says %q; the file:\n%s", msg, after)
 		}
-	} else {
-		// It is not: the page shows the API's answer.
-		code, ans := p.post("PUT", "/api/entities/wreck/components/spin?save=1", "speed: 5")
-		if code != http.StatusNotImplemented || shown != ans["error"] {
-			t.Errorf("not saved: shown %q; the API says %d %q", shown, code, ans["error"])
-		}
-	}
+		return wantSpeed(p, 6)
+	})
 }
 
 // TestBrowserWatch: a save under -watch moves the entity in the view and

@@ -98,7 +98,9 @@ func TestBrowserYield(t *testing.T) {
 	p.do(chromedp.Navigate(base + "/?token=" + token))
 	p.waitJS(`window.inspector && inspector.view.updates > 2 && inspector.run`)
 	waitUntil(t, 10*time.Second, func() bool { return getStats(t, base).Load <= 0.5 },
-		func() string { return fmt.Sprintf("a paced run has a load of %.2f, want under 0.5", getStats(t, base).Load) })
+		func() string {
+			return fmt.Sprintf("a paced run has a load of %.2f, want under 0.5", getStats(t, base).Load)
+		})
 	// The page has taken a load of the paced run: it does not yield.
 	p.waitJS(`inspector.stream.lastLoad !== undefined && inspector.stream.lastLoad <= 0.5`)
 	p.eval(`inspector.stream.yielding`, &ok)

@@ -2,8 +2,10 @@
 // (type, min, max, oneOf). An editor shows a value as attribute text
 // ("1 2 3", "#ff8800", "true") and hands back attribute text when the
 // user commits a change (Enter, leaving the field, a click for a
-// checkbox, a pick for a select or colour). Parsing stays on the server:
-// its message is shown with error().
+// checkbox, a pick for a select or colour); a vector's editor hands back
+// only the axes changed, with their letters ("5", "x"), so that nothing
+// but what the user typed is set (or saved). Parsing stays on the
+// server: its message is shown with error().
 
 const VECTOR_AXES = { vec2: ['x', 'y'], vec3: ['x', 'y', 'z'], vec4: ['x', 'y', 'z', 'w'] };
 const NUMERIC = new Set(['number', 'int', 'time']);
@@ -18,8 +20,9 @@ function rounded(t) {
 
 /**
  * makeEditor returns {el, set(text), error(msg), busy()} for a property
- * {name, type, min, max, oneOf}; commit(text) is called with new
- * attribute text.
+ * {name, type, min, max, oneOf}; commit(text, axes) is called with new
+ * attribute text: the whole value (axes undefined), or for a vector the
+ * values of the axes changed and their letters ("5 7", "xz").
  */
 export function makeEditor(prop, text, commit) {
   let ed;
@@ -84,13 +87,16 @@ function selectEditor(prop, commit) {
   return wrap([sel], { set(t) { sel.value = t; }, busy: () => document.activeElement === sel, inputs: [sel] });
 }
 
-/** One small field per axis; a change to any sends them all ("x y z"). */
+/** One small field per axis; a change sends the axes changed ("5", "x"). */
 function vectorEditor(axes, commit) {
   const inputs = axes.map((a) => field(a, 'num axis'));
   let shown = [];
   const send = () => {
     const vals = inputs.map((i) => i.value.trim());
-    if (vals.join(' ') !== shown.join(' ')) { shown = vals; commit(vals.join(' ')); }
+    const changed = axes.map((_, k) => k).filter((k) => vals[k] !== (shown[k] ?? ''));
+    if (!changed.length) return;
+    shown = vals;
+    commit(changed.map((k) => vals[k]).join(' '), changed.map((k) => axes[k]).join(''));
   };
   const els = [];
   inputs.forEach((input, k) => {

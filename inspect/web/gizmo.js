@@ -2,10 +2,13 @@
 // TransformControls). The gizmo sits on the selected entity, placed where
 // the view draws it (its position, rotation and scale as streamed). While
 // it is dragged the view draws the entity where the gizmo holds it and
-// nothing is sent; when the drag ends, one PUT of the component the mode
-// changes (position, rotation or scale) writes the new value: one command
-// per drag, which one undo takes back. W, E and R pick the mode (not
-// while typing); Escape during a drag puts the entity back.
+// nothing is sent; when the drag ends, one PUT of the axes the drag
+// changed of the component the mode changes (position, rotation or
+// scale: position.x, scale.xyz) writes the new value: one command per
+// drag, which one undo takes back. The axes the drag left alone are not
+// sent, so that a save writes into the file only what the drag changed
+// (not the y an animation gave the entity). W, E and R pick the mode
+// (not while typing); Escape during a drag puts the entity back.
 
 import * as THREE from 'three';
 import { TransformControls } from 'three/addons/TransformControls.js';
@@ -22,7 +25,7 @@ const fmt = (v) => String(Math.round(v * 1e5) / 1e5 + 0);
 export class Gizmo {
   /**
    * view: the View; store: the Store; buttons: {translate, rotate, scale}
-   * elements; message: where an error goes; save(): whether to save.
+   * elements; message: where an error goes; save: the SaveSetting.
    */
   constructor(view, store, { buttons, message }, save) {
     this.view = view;
@@ -31,7 +34,8 @@ export class Gizmo {
     this.message = message;
     this.save = save;
     this.sent = 0; // commands sent (the browser tests read it)
-    this.last = null; // the last command: {component, body, status}
+    this.last = null; // the last command: {component, axes, body, value, status}
+    this.start = null; // the proxy's values when the drag began (values())
     this.index = null; // the entity held while dragging
     this.target = null; // its reference for the API
     this.cancelled = false;
@@ -89,6 +93,17 @@ export class Gizmo {
     this.index = this.view.boxes.indexOf.get(this.store.selected) ?? null;
     this.target = this.store.key || this.store.selected;
     this.cancelled = false;
+    this.start = this.values();
+  }
+
+  /** The proxy's position, rotation (degrees) and scale, as attribute numbers. */
+  values() {
+    const p = this.proxy;
+    return {
+      position: [p.position.x, p.position.y, p.position.z].map(fmt),
+      rotation: [p.rotation.x * RAD, p.rotation.y * RAD, p.rotation.z * RAD].map(fmt),
+      scale: [p.scale.x, p.scale.y, p.scale.z].map(fmt),
+    };
   }
 
   /** The proxy moved under the pointer: draw the entity there. */
@@ -106,23 +121,19 @@ export class Gizmo {
     this.index = null;
     if (index === null || !target) return;
     const component = MODES[this.controls.getMode()];
-    const p = this.proxy;
-    const body = {
-      position: () => [p.position.x, p.position.y, p.position.z],
-      rotation: () => [p.rotation.x * RAD, p.rotation.y * RAD, p.rotation.z * RAD],
-      scale: () => [p.scale.x, p.scale.y, p.scale.z],
-    }[component]().map(fmt).join(' ');
-    const b = this.view.boxes;
-    const before = [...b.trs.subarray(9 * index, 9 * index + 9)];
-    const was = { position: before.slice(0, 3), rotation: before.slice(3, 6), scale: before.slice(6, 9) }[component];
-    if (this.cancelled || was.map((v) => fmt(Number.isNaN(v) ? (component === 'scale' ? 1 : 0) : v)).join(' ') === body) {
+    const now = this.values()[component];
+    const was = this.start[component];
+    const moved = [0, 1, 2].filter((k) => now[k] !== was[k]);
+    if (this.cancelled || !moved.length) {
       this.release();
       return;
     }
+    const axes = moved.map((k) => 'xyz'[k]).join('');
+    const body = moved.map((k) => now[k]).join(' ');
     this.sent++;
-    this.last = { component, body, status: 0 };
+    this.last = { component, axes, body, value: now.join(' '), status: 0 };
     try {
-      await put(`${componentURL(target, component)}${this.save() ? '?save=1' : ''}`, body);
+      await put(`${componentURL(target, `${component}.${axes}`)}${this.save.query()}`, body);
       this.last.status = 200;
       this.message.textContent = '';
     } catch (err) {

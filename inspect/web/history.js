@@ -4,8 +4,10 @@
 // the event stream ("history": {op: do|undo|redo|clear, cursor, entry}),
 // so two pages on one run show one history. The buttons and Ctrl-Z /
 // Ctrl-Shift-Z (Ctrl-Y too; not while typing in a field) undo and redo;
-// the list shows the journal, newest first, undone entries struck out.
-// A server without the journal (404 or 501) leaves the buttons disabled,
+// the list shows the journal, newest first, undone entries struck out,
+// and last how many older changes the server dropped to keep the history
+// within its bounds (GET /api/history's "dropped"; undo stops there). A
+// server without the journal (404 or 501) leaves the buttons disabled,
 // saying why.
 
 import { get, post, ApiError } from './api.js';
@@ -20,6 +22,8 @@ export class History {
     this.store = store;
     this.entries = []; // {seq, op, ref, entity, component, summary, saved, undone}, oldest first
     this.cursor = 0;
+    this.dropped = 0; // the oldest entries the server dropped (its bounds)
+    this.droppedRow = null; // the row that says so
     this.supported = null; // unknown until the first answer
     this.why = '';
     this.rows = new Map(); // seq -> row element
@@ -46,6 +50,7 @@ export class History {
       this.supported = true;
       this.entries = h.entries || [];
       this.cursor = h.cursor;
+      this.dropped = h.dropped || 0;
     } catch (err) {
       if (err instanceof ApiError && (err.status === 404 || err.status === 501 || err.status === 405)) {
         this.supported = false;
@@ -75,6 +80,14 @@ export class History {
     }
     this.cursor = ev.cursor;
     this.supported = true;
+    const dropped = ev.dropped || 0;
+    if (ev.op === 'do' && dropped > this.dropped) {
+      // A new command: the server dropped that many of its oldest.
+      this.entries.splice(0, dropped - this.dropped);
+      this.dropped = dropped;
+    } else if (dropped !== this.dropped) {
+      this.load(); // an undo or redo let go of entries: take the server's list
+    }
     this.render();
   }
 
@@ -85,7 +98,7 @@ export class History {
     try {
       const r = await post(`api/${what}`);
       this.message.textContent = '';
-      if (r && r.entry) this.event({ op: what, cursor: r.cursor, entry: r.entry });
+      if (r && r.entry) this.event({ op: what, cursor: r.cursor, entry: r.entry, dropped: this.dropped });
     } catch (err) {
       this.message.textContent = `${what}: ${err.message}`;
       if (err instanceof ApiError && (err.status === 404 || err.status === 501)) {
@@ -128,7 +141,16 @@ export class History {
       rows.push(li);
     }
     this.rows = new Map(rows.map((li) => [Number(li.dataset.seq), li]));
-    if (!rows.length) {
+    if (this.dropped > 0) {
+      if (!this.droppedRow) {
+        this.droppedRow = document.createElement('li');
+        this.droppedRow.className = 'dropped';
+        this.droppedRow.title = 'the server keeps a bounded history (its number of changes and the bytes they hold): undo stops here';
+      }
+      const n = this.dropped;
+      assign(this.droppedRow, 'textContent', `${n} older ${n === 1 ? 'change' : 'changes'} dropped`);
+      rows.push(this.droppedRow);
+    } else if (!rows.length) {
       const li = document.createElement('li');
       li.className = 'none';
       li.textContent = this.supported === false ? this.why : 'No commands yet: edits, creations and deletions made here or by any client are listed, newest first.';

@@ -18,15 +18,17 @@ import { Structure } from './structure.js';
 import { ResultsTable } from './table.js';
 import { SchedulePanel } from './schedule.js';
 import { Tabs } from './tabs.js';
+import { SaveSetting } from './save.js';
 
 const $ = (id) => document.getElementById(id);
 
 const store = new Store();
+const save = new SaveSetting($('save-edits'));
 const tree = new Tree({ list: $('tree-list'), filter: $('tree-filter'), count: $('tree-count'), root: $('tree-root') }, store);
 const selectorBox = new SelectorBox({ input: $('sel-input'), status: $('sel-status'), error: $('sel-error') }, store);
 const view = new View($('view'), store);
 const stream = new Stream(view, store, $('view-info'));
-const panel = new Panel($('panel'), store);
+const panel = new Panel($('panel'), store, save);
 const log = new ReloadLog($('log-list'), store);
 const events = new EventLog($('events-list'), $('events-filter'), store);
 const run = new RunControls({
@@ -35,13 +37,12 @@ const run = new RunControls({
 });
 const tabs = new Tabs(document.querySelector('#tabs .tabs'), $('tabs'));
 const structure = new Structure({
-  add: $('add-entity'), clone: $('clone-entity'), remove: $('delete-entity'),
-  save: $('save-edits'), message: $('edit-msg'),
-}, store, tree);
+  add: $('add-entity'), clone: $('clone-entity'), remove: $('delete-entity'), message: $('edit-msg'),
+}, store, tree, save);
 const gizmo = new Gizmo(view, store, {
   buttons: { translate: $('gizmo-translate'), rotate: $('gizmo-rotate'), scale: $('gizmo-scale') },
   message: $('edit-msg'),
-}, () => structure.saving());
+}, save);
 view.gizmo = gizmo;
 const history = new History({ undo: $('undo'), redo: $('redo'), list: $('history-list'), message: $('edit-msg') }, store);
 const table = new ResultsTable({
@@ -114,6 +115,6 @@ function report(err) {
 // For debugging from the console and for the browser tests: the parts,
 // read-only use intended.
 window.inspector = {
-  store, tree, selectorBox, view, stream, panel, log, events, run, plots: { rate, cost },
+  store, save, tree, selectorBox, view, stream, panel, log, events, run, plots: { rate, cost },
   gizmo, history, structure, table, schedule, tabs,
 };

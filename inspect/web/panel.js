@@ -2,10 +2,13 @@
 // /api/entities/REF). Each component is a box of property editors made
 // from its schema (GET /api/components). An edit is applied at once
 // (PUT .../components/NAME with "prop: value", or the bare value of a
-// single-property component); a value the parser refuses shows the
-// parser's message beside the field and changes nothing. Edits applied
-// are listed for "Save to file", which sends each again with ?save=1 so
-// the server writes it into the scene file. A behaviour box on top shows
+// single-property component; for a vector, NAME.x or NAME.prop.x with
+// the values of the axes changed alone); a value the parser refuses
+// shows the parser's message beside the field and changes nothing. With
+// the page's one save setting on ("save to file", save.js), every edit,
+// component added and component removed carries ?save=1: the server
+// writes what was edited (that property, those axes) into the scene
+// file, or refuses it saying why. A behaviour box on top shows
 // the entity's running animations, timers, handlers and bindings, and
 // sends it events (behaviour.js).
 
@@ -18,21 +21,22 @@ import { BehaviourBox } from './behaviour.js';
 const REFRESH = 500; // ms between refreshes of the live values
 
 export class Panel {
-  constructor(el, store) {
+  constructor(el, store, save) {
     this.el = el;
     this.store = store;
+    this.save = save;
     this.schemas = new Map(); // component name -> {properties, single, tag, readOnly}
     this.ref = null; // the entity shown, by reference (id or path)
     this.key = null; // and by key (entityKey): what the panel asks the API for
     this.entity = null;
     this.parts = null; // the entity's header, component list and adder (build)
     this.boxes = new Map(); // component name -> {el, sig, editors: Map prop -> editor}
-    this.pending = new Map(); // "key\tcomp\tprop" -> {target, comp, body, label}
     this.seq = 0; // a new entity shown: answers for the one before are dropped
     this.asked = 0; // entity requests made (refreshes included)
     this.applied = 0; // the newest request whose answer is shown
     this.schemaLoads = 0; // GET /api/components answers taken
     store.on('select', ({ ref, key, same }) => (same ? this.moved(ref) : this.show(ref, key)));
+    save.onChange(() => { if (this.parts) this.noteSave(this.parts.saveNote); });
     setInterval(() => { if (this.ref && !document.hidden) this.refresh(); }, REFRESH);
     this.show(null);
   }
@@ -127,10 +131,13 @@ export class Panel {
     meta.className = 'meta';
     const source = document.createElement('div');
     source.className = 'source';
-    head.append(title, meta, source, this.saveBar());
+    const saveNote = document.createElement('div');
+    saveNote.className = 'save-note';
+    this.noteSave(saveNote);
+    head.append(title, meta, source, saveNote);
     const list = document.createElement('div');
     list.className = 'components';
-    this.parts = { title, meta, source, list, adder: this.adder(), behaviour: new BehaviourBox(() => this.target()) };
+    this.parts = { title, meta, source, saveNote, list, adder: this.adder(), behaviour: new BehaviourBox(() => this.target()) };
     this.update(e);
     this.el.replaceChildren(head, list);
   }
@@ -173,41 +180,11 @@ export class Panel {
     adder.offer(new Set(e.components.map((c) => c.name)));
   }
 
-  /** The "Save to file" button and its message. */
-  saveBar() {
-    const bar = document.createElement('div');
-    bar.className = 'savebar';
-    const btn = document.createElement('button');
-    btn.id = 'save';
-    const msg = document.createElement('span');
-    msg.className = 'save-msg';
-    const update = () => {
-      const n = this.pending.size;
-      btn.textContent = n ? `Save ${n} ${n === 1 ? 'edit' : 'edits'} to file` : 'Save to file';
-      btn.disabled = n === 0;
-      btn.title = n ? [...this.pending.values()].map((p) => p.label).join('\n') : 'edits made here are saved into the scene file';
-    };
-    btn.addEventListener('click', async () => {
-      msg.className = 'save-msg';
-      msg.textContent = 'saving…';
-      for (const [key, p] of this.pending) {
-        try {
-          await put(`${componentURL(p.target, p.comp)}?save=1`, p.body);
-          this.pending.delete(key);
-        } catch (err) {
-          msg.className = 'save-msg error';
-          msg.textContent = err.message;
-          update();
-          return;
-        }
-      }
-      msg.textContent = 'saved to the scene file';
-      update();
-    });
-    this.updateSave = update;
-    update();
-    bar.append(btn, msg);
-    return bar;
+  /** Say in el where the edits go: the top bar's "save to file". */
+  noteSave(el) {
+    const on = this.save.on;
+    el.classList.toggle('on', on);
+    assign(el, 'textContent', on ? 'Edits here are saved into the scene file.' : 'Edits here change the running scene only ("save to file" is off).');
   }
 
   /** A component's box (c: its value, s: its schema, sig: the schema as text). */
@@ -224,7 +201,7 @@ export class Panel {
     rm.textContent = '×';
     rm.title = `remove ${c.name}`;
     rm.addEventListener('click', async () => {
-      try { await del(componentURL(this.target(), c.name)); } catch (err) { showError(box, err.message); }
+      try { await del(`${componentURL(this.target(), c.name)}${this.save.query()}`); } catch (err) { showError(box, err.message); }
     });
     h.append(name, rm);
     box.append(h);
@@ -243,7 +220,7 @@ export class Panel {
       label.title = p.type;
       const err = document.createElement('div');
       err.className = 'err';
-      const ed = makeEditor(p, texts.get(p.name) ?? '', (text) => this.commit(c.name, s, p, text, ed, err));
+      const ed = makeEditor(p, texts.get(p.name) ?? '', (text, axes) => this.commit(c.name, s, p, text, axes, ed, err));
       editors.set(p.name, ed);
       row.append(label, ed.el, err);
       box.append(row);
@@ -251,18 +228,22 @@ export class Panel {
     return { el: box, sig, editors };
   }
 
-  /** Apply an edit to the live entity; show the parser's message if refused. */
-  async commit(comp, schema, prop, text, ed, err) {
-    const body = schema.single ? text : `${prop.name}: ${text}`;
-    const ref = this.ref;
-    const target = this.target();
+  /**
+   * Apply an edit to the live entity (and, with the save setting on, to
+   * the file): the property's text, or the values of a vector's axes
+   * (axes: their letters); show the parser's (or the save's) refusal.
+   */
+  async commit(comp, schema, prop, text, axes, ed, err) {
+    let path = comp;
+    let body = schema.single ? text : `${prop.name}: ${text}`;
+    if (axes) {
+      path = schema.single ? `${comp}.${axes}` : `${comp}.${prop.name}.${axes}`;
+      body = text;
+    }
     try {
-      await put(componentURL(target, comp), body);
+      await put(`${componentURL(this.target(), path)}${this.save.query()}`, body);
       ed.error(null);
       err.textContent = '';
-      const label = schema.single ? `${ref} ${comp}: ${text}` : `${ref} ${comp}.${prop.name}: ${text}`;
-      this.pending.set(`${target}\t${comp}\t${prop.name}`, { target, comp, body, label });
-      this.updateSave();
     } catch (e) {
       ed.error(e.message);
       err.textContent = e.message;
@@ -294,7 +275,7 @@ export class Panel {
       ev.preventDefault();
       if (!sel.value) return;
       try {
-        await put(componentURL(this.target(), sel.value), value.value);
+        await put(`${componentURL(this.target(), sel.value)}${this.save.query()}`, value.value);
         err.textContent = '';
         this.refresh();
       } catch (x) {

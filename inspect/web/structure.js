@@ -4,10 +4,12 @@
 // and its subtree (DELETE), and dragging a row of the tree onto another
 // makes it that entity's child (PUT .../parent; dropped on the tree's
 // root strip or below the rows, a root). Each is one command of the
-// history. With "save to file" on, each request carries ?save=1, so the
-// server writes the change into the scene file, or refuses it saying
-// why. A server without an endpoint (404, 405 or 501) disables its
-// button, saying so in its title.
+// history. With "save to file" on (save.js), each request carries
+// ?save=1, so the server writes the change into the scene file, or
+// refuses it saying why. A new entity gets an id, entity-N, the server
+// picking the smallest N free in the World and the scene's files, so
+// that a reload matches it by id. A server without an endpoint (404, 405
+// or 501) disables its button, saying so in its title.
 
 import { post, put as putText, del, entityURL, ApiError } from './api.js';
 import { entityKey } from './store.js';
@@ -23,9 +25,9 @@ function missing(err, saving) {
 }
 
 export class Structure {
-  constructor({ add, clone, remove, save, message }, store, tree) {
+  constructor({ add, clone, remove, message }, store, tree, save) {
     this.buttons = { add, clone, remove };
-    this.saveBox = save;
+    this.save = save;
     this.message = message;
     this.store = store;
     this.tree = tree;
@@ -40,13 +42,8 @@ export class Structure {
     this.render();
   }
 
-  /** Whether changes are saved into the scene file. */
-  saving() {
-    return this.saveBox.checked;
-  }
-
   query() {
-    return this.saving() ? '?save=1' : '';
+    return this.save.query();
   }
 
   render() {
@@ -71,7 +68,7 @@ export class Structure {
       this.message.className = 'edit-msg';
       if (then) then(r);
     } catch (err) {
-      const why = missing(err, this.saving()) ? `${label} needs a newer server (it answered ${err.status}: ${err.message})` : '';
+      const why = missing(err, this.save.on) ? `${label} needs a newer server (it answered ${err.status}: ${err.message})` : '';
       if (why && name) {
         this.unsupported[name] = why;
         this.render();
@@ -82,7 +79,7 @@ export class Structure {
   }
 
   add() {
-    const body = JSON.stringify({ components: { position: '0 0 0' } });
+    const body = JSON.stringify({ idBase: 'entity', components: { position: '0 0 0' } });
     return this.run('add', 'add', () => post(`api/entities${this.query()}`, body), (e) => this.store.select(e.ref, entityKey(e)));
   }
 
