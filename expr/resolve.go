@@ -164,10 +164,11 @@ func (rs *resolver) path(slot *ast.Node, id *ast.IdentifierNode, levels []*ast.N
 	}
 	for _, s := range rs.scopes {
 		if s == id.Value {
-			for _, l := range levels[1:] {
-				rs.walk(l)
-			}
-			return // a let variable (and member accesses on it)
+			// A let variable, and member accesses on it: their names are
+			// constants (see staticPath), nothing to resolve. (Walking the
+			// member nodes here came back to this path for ever: `let k =
+			// detail; k.x` overflowed the stack.)
+			return
 		}
 	}
 	parts := []string{id.Value}
