@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr/file"
+	"github.com/scenecs/scenecs/internal/quote"
 )
 
 // Error is a compile-time or run-time error of an expression. Its message
@@ -36,8 +38,9 @@ func errAt(src string, s span, format string, args ...any) *Error {
 // span is a byte range of the source.
 type span struct{ from, to int }
 
-// text returns the source text of s.
-func (s span) text(src string) string { return src[s.from:s.to] }
+// text returns the source text of s, for a message: shortened to a few
+// hundred bytes (see quote.Text), since the error locates it anyway.
+func (s span) text(src string) string { return quote.Text(src[s.from:s.to]) }
 
 // runeSpan converts expr's location (in runes) to a byte span of src.
 func runeSpan(src string, loc file.Location) span {
@@ -108,8 +111,18 @@ var (
 	tokenKinds  = strings.NewReplacer("Identifier", "name", "Operator", "operator", "Number", "number", "String", "string", "Bracket", "bracket")
 )
 
-// translate rewrites a message of expr's in the language's terms.
+// translate rewrites a message of expr's in the language's terms. Some
+// of expr's messages quote a value (float(xxx...)) or a token: a message
+// longer than a few quotes is shortened (see quote.Text).
 func translate(msg string) string {
+	if msg = translateMsg(msg); len(msg) > 4*quote.Max {
+		msg = quote.Text(msg)
+	}
+	return msg
+}
+
+// translateMsg is translate but for the shortening.
+func translateMsg(msg string) string {
 	msg = strings.TrimSpace(typeNames.Replace(msg))
 	msg = vmName.ReplaceAllStringFunc(msg, func(s string) string {
 		return map[string]string{"__vadd": "+", "__vsub": "-", "__vmul": "*", "__vdiv": "/"}[s]
@@ -124,6 +137,9 @@ func translate(msg string) string {
 		return fmt.Sprintf("operator %s does not apply to %s", m[1], m[2])
 	}
 	if m := badToken.FindStringSubmatch(msg); m != nil {
+		if tok, err := strconv.Unquote(m[2]); err == nil {
+			m[2] = quote.String(tok)
+		}
 		return fmt.Sprintf("unexpected %s %s", tokenKinds.Replace(m[1]), m[2])
 	}
 	if m := noField.FindStringSubmatch(msg); m != nil {

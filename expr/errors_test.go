@@ -253,3 +253,27 @@ func TestFailingConstants(t *testing.T) {
 		}
 	}
 }
+
+// TestLongValuesQuotedShort: a run-time error about a value of 1 MiB
+// quotes its start and its length, and stays one short line, whatever
+// reports it: the language's messages and expr's own (int of a string).
+func TestLongValuesQuotedShort(t *testing.T) {
+	long := strings.Repeat("q", 1<<20)
+	f := &Frame{Detail: map[string]any{"s": long, "none": nil}}
+	for src, want := range map[string]string{
+		"detail.s * 2":               `detail.s is a string ("qqq`,
+		"int(detail.s)":              `int(detail.s): invalid operation: int(qqq`,
+		"detail.none[detail.s]":      `cannot read qqq`,
+		"float(detail.s)":            `float(detail.s): invalid operation: float(qqq`,
+		"let k = detail.s; float(k)": `invalid operation: float(qqq`,
+	} {
+		p, err := Compile(src, FrameNames(), Any)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Eval(f)
+		if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), " bytes)") {
+			t.Errorf("%s: %.600v (%d bytes), want %s... bytes)", src, err, len(fmt.Sprint(err)), want)
+		}
+	}
+}
