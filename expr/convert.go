@@ -100,7 +100,7 @@ func (cc *compiler) as(c code, k Kind) code {
 		punt("%v used as %v", c.k, k)
 	}
 	out.at = c.at
-	return fold(out)
+	return cc.fold(out)
 }
 
 // fits reports whether a value of kind have can be passed where kind want

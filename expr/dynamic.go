@@ -291,6 +291,17 @@ func (cc *compiler) dynBinary(op string, l, r code, at span) code {
 			v, _ := cc.try(f, at, fn, a(f), b(f)).(bool)
 			return v
 		}, konst)
+	case "+":
+		cc.allocs = true
+		return dynCode(func(f *Frame) any {
+			x, y := a(f), b(f)
+			if s, ok := x.(string); ok {
+				if t, ok := y.(string); ok && !cc.spend(f, at, "+", len(s)+len(t)) {
+					return nil
+				}
+			}
+			return cc.try(f, at, fn, x, y)
+		}, konst)
 	}
 	return dynCode(func(f *Frame) any { return cc.try(f, at, fn, a(f), b(f)) }, konst)
 }

@@ -25,10 +25,17 @@ type Error struct {
 	Offset, Len int
 	// Source is the expression.
 	Source string
+
+	// cause is ErrBudget for an evaluation stopped by a budget, or nil.
+	cause error
 }
 
 // Error returns the message.
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns [ErrBudget] for an evaluation that a budget stopped
+// (see [MaxBytes]), and nil otherwise.
+func (e *Error) Unwrap() error { return e.cause }
 
 // errAt returns an Error about the span s of src.
 func errAt(src string, s span, format string, args ...any) *Error {
@@ -73,7 +80,7 @@ func byteOffset(src string, r int) int {
 func fromExprError(src string, err error) *Error {
 	var fe *file.Error
 	if !errors.As(err, &fe) {
-		return &Error{Msg: translate(err.Error()), Len: len(src), Source: src}
+		return &Error{Msg: translate(err.Error()), Len: len(src), Source: src, cause: budgetCause(err)}
 	}
 	s := runeSpan(src, fe.Location)
 	if strings.HasSuffix(fe.Message, "token EOF") || strings.HasPrefix(fe.Message, "unexpected end") {
@@ -84,7 +91,19 @@ func fromExprError(src string, err error) *Error {
 		_, n := utf8.DecodeRuneInString(src[s.from:])
 		s.to = s.from + n
 	}
-	return errAt(src, s, "%s", translate(fe.Message))
+	e := errAt(src, s, "%s", translate(fe.Message))
+	e.cause = budgetCause(err)
+	return e
+}
+
+// budgetCause returns ErrBudget if err is a budget's, else nil: the
+// language's (which wraps ErrBudget) or expr's VM's for its lists.
+func budgetCause(err error) error {
+	var fe *file.Error
+	if errors.Is(err, ErrBudget) || (errors.As(err, &fe) && fe.Message == vmBudget) {
+		return ErrBudget
+	}
+	return nil
 }
 
 // typeNames maps the Go type names expr's messages use to the language's
@@ -153,6 +172,9 @@ func translateMsg(msg string) string {
 	}
 	if msg == "runtime error: integer divide by zero" {
 		return "modulo by zero" // the only int division: / gives a number
+	}
+	if msg == vmBudget {
+		return fmt.Sprintf("the lists made would have more than %d items: over the budget of list items per evaluation", MaxItems)
 	}
 	if msg == "literal not terminated" {
 		return "string literal not terminated"
