@@ -21,18 +21,20 @@ import (
 // (__add for +, __replace for replace, ...), whose first argument is the
 // evaluation's Frame (the environment's field memName): it works out the
 // size of what it would make, counts it in the Frame, or refuses. The
-// same rewrite gives `matches` with a pattern made at run time a bound
-// on its length.
+// same rewrite gives int() the closures' check of the int range, and
+// `matches` with a pattern made at run time a bound on its length.
 
 // memName is the environment field holding the evaluation's *Frame.
 const memName = "__mem"
 
 // meteredName returns the checked version of expr's built-in name, or
-// "" if the built-in makes nothing the budgets count.
+// "" if the built-in makes nothing the budgets count (and is not int).
 func meteredName(name string) string {
 	switch name {
 	case "upper", "lower", "replace", "string", "join", "split", "concat", "flatten":
 		return "__" + name
+	case "int":
+		return "__int" // a number out of the int range fails, as in the closures
 	}
 	return ""
 }
@@ -151,10 +153,17 @@ func meteredFuncs() []*builtin.Function {
 			return o.Func(args...)
 		}, withFrame(o)))
 	}
-	for _, name := range []string{"concat", "flatten"} {
+	for _, name := range []string{"concat", "flatten", "int"} {
 		o := orig(name)
 		fns = append(fns, &builtin.Function{Name: "__" + name,
 			Func: func(args ...any) (any, error) {
+				if name == "int" {
+					i, err := intOf(args[1])
+					if err != nil {
+						return nil, fmt.Errorf("int: %w", err)
+					}
+					return i, nil
+				}
 				if be := vmPrice(frameOf(args), name, args[1:]); be != nil {
 					return nil, be
 				}

@@ -267,11 +267,15 @@ func (cc *compiler) whole(c code) code {
 	n, at := c.n, c.at
 	out := intCode(func(f *Frame) int {
 		x := n(f)
-		if x != math.Trunc(x) || x < math.MinInt64 || x >= math.MaxInt64 {
-			f.Fail(errAt(cc.src, at, "%v is not an integer", x))
+		i, err := truncInt(x)
+		if err == nil && x != math.Trunc(x) {
+			err = fmt.Errorf("%v is not an integer", x)
+		}
+		if err != nil {
+			f.Fail(errAt(cc.src, at, "%v", err))
 			return 0
 		}
-		return int(x)
+		return i
 	}, c.konst)
 	out.at = at
 	return cc.fold(out)

@@ -202,7 +202,13 @@ func (cc *compiler) convert(name string, a code, at span) code {
 		return a
 	case name == "int" && a.k == Number:
 		n := a.n
-		return intCode(func(f *Frame) int { return int(n(f)) }, a.konst)
+		return intCode(func(f *Frame) int {
+			i, err := truncInt(n(f))
+			if err != nil {
+				f.Fail(errAt(cc.src, at, "%s: %v", at.text(cc.src), err))
+			}
+			return i
+		}, a.konst)
 	case name == "float" && a.k == Int:
 		return numCode(cc.num(a), a.konst)
 	case name == "string" && a.k == String:
@@ -220,7 +226,7 @@ func (cc *compiler) convert(name string, a code, at span) code {
 	}
 	// A string or a dynamic value: expr's own conversion, which parses
 	// strings and fails on other types.
-	fn := map[string]func(any) any{"len": builtin.Len, "int": builtin.Int, "float": builtin.Float}[name]
+	fn := map[string]func(any) any{"len": builtin.Len, "int": intOrPanic, "float": builtin.Float}[name]
 	if fn == nil || (a.k != String && !isDyn(a.k)) {
 		punt("%s of a %v", name, a.k)
 	}
