@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -20,6 +21,7 @@ import (
 var (
 	sinkF float64
 	sinkB bool
+	sinkS string
 )
 
 // benchPos is a position component as the registry stores one.
@@ -160,5 +162,43 @@ func BenchmarkCompile(b *testing.B) {
 		if _, err := Compile("detail.damage > 3 && health.hp > 0 ? sin(time * 2) * 3 : 0", r, Number); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkString is one evaluation of expressions that make strings,
+// whose results the budget counts ([MaxBytes]): a join with +, upper and
+// replace as closures, each beside the same written in Go, and the join
+// on the VM (let makes it interpreted).
+func BenchmarkString(b *testing.B) {
+	name := func(*Frame) string { return "rock-42" }
+	r := Chain(FrameNames(), Vars{"name": StringVar(name)})
+	f := &Frame{Event: "hit"}
+	cases := []struct {
+		label, src string
+		hand       func(*Frame) string
+	}{
+		{"plus", "name + '!' + event", func(f *Frame) string { return name(f) + "!" + f.Event }},
+		{"upper", "upper(name)", func(f *Frame) string { return strings.ToUpper(name(f)) }},
+		{"replace", "replace(name, '-', '_')", func(f *Frame) string { return strings.ReplaceAll(name(f), "-", "_") }},
+		{"plus-vm", "let n = name; n + '!' + event", nil},
+	}
+	for _, c := range cases {
+		if c.hand != nil {
+			b.Run(c.label+"/hand", func(b *testing.B) {
+				for b.Loop() {
+					sinkS = c.hand(f)
+				}
+			})
+		}
+		b.Run(c.label+"/closure", func(b *testing.B) {
+			p, err := Compile(c.src, r, String)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fn := p.StringFunc()
+			for b.Loop() {
+				sinkS = fn(f)
+			}
+		})
 	}
 }

@@ -47,7 +47,7 @@ func (cc *compiler) compile(n ast.Node) code {
 		punt("%s", nodeName(n))
 	}
 	c.at = cc.span(n)
-	c = fold(c)
+	c = cc.fold(c)
 	if cc.codes != nil {
 		cc.codes[n] = c
 	}

@@ -1,5 +1,7 @@
 package expr
 
+import "errors"
+
 // code is a compiled expression node: its kind and the closure of that
 // kind (exactly one of b, i, n, s, v, d is set; kindNil sets d).
 type code struct {
@@ -57,12 +59,15 @@ func fromVar(v Var) code {
 // fold evaluates a constant code once and returns a constant of its
 // value, so that evaluation skips the whole subtree. A constant whose
 // evaluation fails (1 % 0) is left as it is: it fails at run time, where
-// (in a branch not taken) it may never run.
-func fold(c code) code {
+// (in a branch not taken) it may never run. The strings folded count
+// against one budget of MaxBytes for the compilation (the program keeps
+// them): a constant that would exceed it is no longer taken for a
+// constant, and is made (within each evaluation's budget) when it runs.
+func (cc *compiler) fold(c code) code {
 	if !c.konst {
 		return c
 	}
-	var f Frame
+	f := Frame{mem: cc.folded}
 	var out code
 	switch c.k {
 	case Bool:
@@ -79,8 +84,12 @@ func fold(c code) code {
 		return c
 	}
 	if f.err != nil {
+		if errors.Is(f.err, ErrBudget) {
+			c.konst = false
+		}
 		return c
 	}
+	cc.folded = f.mem
 	out.at = c.at
 	return out
 }

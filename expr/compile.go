@@ -36,6 +36,11 @@ type compiler struct {
 	env     reflect.Type        // the environment's struct type (see envType)
 	names   []string            // its fields' names
 	codes   map[ast.Node]code   // the code compiled for each node, for batchOf
+	// allocs: some node makes strings, so the program is metered (see
+	// metered); folded: the bytes of the constants folded so far, against
+	// MaxBytes.
+	allocs bool
+	folded int
 }
 
 // Compile parses, checks and compiles the expression src, resolving its
@@ -96,6 +101,9 @@ func Compile(src string, r Resolver, want Kind) (p *Program, err error) {
 	if c, err = cc.want(c, want); err != nil {
 		return nil, err
 	}
+	if cc.allocs || why != "" {
+		c = metered(c)
+	}
 	cc.spans, cc.extents, cc.vars, cc.codes = nil, nil, nil, nil // the closures keep cc for its source only
 	return &Program{src: src, c: c, interp: why, names: names, batch: batch}, nil
 }
@@ -153,14 +161,15 @@ func (s structNatures) Visit(n *ast.Node) {
 // envType is the environment expr's checker and VM see: a struct with
 // one field per resolved name, of the Go type of its kind, named by its
 // `expr` tag (so that a dotted name is one variable). The fields are in
-// the order of names.
+// the order of names; one more, last, holds the evaluation's *Frame for
+// the metered functions (see budgetPatch).
 func envType(vars map[string]Var) (reflect.Type, []string) {
 	names := make([]string, 0, len(vars))
 	for n := range vars {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	fields := make([]reflect.StructField, len(names))
+	fields := make([]reflect.StructField, len(names), len(names)+1)
 	for i, n := range names {
 		fields[i] = reflect.StructField{
 			Name: fmt.Sprintf("F%d", i),
@@ -168,6 +177,7 @@ func envType(vars map[string]Var) (reflect.Type, []string) {
 			Tag:  reflect.StructTag(fmt.Sprintf("expr:%q", n)),
 		}
 	}
+	fields = append(fields, reflect.StructField{Name: "Mem", Type: reflect.TypeFor[*Frame](), Tag: reflect.StructTag(fmt.Sprintf("expr:%q", memName))})
 	return reflect.StructOf(fields), names
 }
 
@@ -190,8 +200,15 @@ func (cc *compiler) top(n ast.Node) (c code, why string) {
 	return c, ""
 }
 
-// interpret returns the code running the checked tree on expr's VM.
+// interpret returns the code running the checked tree on expr's VM,
+// with the budgets (see budgetPatch).
 func (cc *compiler) interpret(tree *parser.Tree, config *conf.Config) (code, error) {
+	kind := kindOfType(tree.Node.Type())
+	ast.Walk(&tree.Node, budgetPatch{})
+	if _, err := checker.Check(tree, config); err != nil {
+		return code{}, fromExprError(cc.src, err)
+	}
+	ast.Walk(&tree.Node, structNatures{&config.NtCache})
 	prog, err := exprcompiler.Compile(tree, config)
 	if err != nil {
 		return code{}, fromExprError(cc.src, err)
@@ -200,7 +217,7 @@ func (cc *compiler) interpret(tree *parser.Tree, config *conf.Config) (code, err
 	for i, n := range cc.names {
 		get[i] = box(fromVar(cc.vars[n]))
 	}
-	src, t := cc.src, cc.env
+	src, t, mem := cc.src, cc.env, len(cc.names)
 	d := dynCode(func(f *Frame) any {
 		env := reflect.New(t).Elem()
 		for i, g := range get {
@@ -208,7 +225,9 @@ func (cc *compiler) interpret(tree *parser.Tree, config *conf.Config) (code, err
 				env.Field(i).Set(reflect.ValueOf(v))
 			}
 		}
-		out, err := vm.Run(prog, env.Addr().Interface())
+		env.Field(mem).Set(reflect.ValueOf(f))
+		machine := vm.VM{MemoryBudget: MaxItems}
+		out, err := machine.Run(prog, env.Addr().Interface())
 		if err != nil {
 			f.Fail(fromExprError(src, err))
 			return nil
@@ -216,7 +235,7 @@ func (cc *compiler) interpret(tree *parser.Tree, config *conf.Config) (code, err
 		return out
 	}, false)
 	d.at = span{0, len(src)}
-	return cc.as(d, kindOfType(tree.Node.Type())), nil
+	return cc.as(d, kind), nil
 }
 
 // kindOfType returns the kind of a Go type expr's checker inferred.
@@ -248,14 +267,18 @@ func (cc *compiler) whole(c code) code {
 	n, at := c.n, c.at
 	out := intCode(func(f *Frame) int {
 		x := n(f)
-		if x != math.Trunc(x) || x < math.MinInt64 || x >= math.MaxInt64 {
-			f.Fail(errAt(cc.src, at, "%v is not an integer", x))
+		i, err := truncInt(x)
+		if err == nil && x != math.Trunc(x) {
+			err = fmt.Errorf("%v is not an integer", x)
+		}
+		if err != nil {
+			f.Fail(errAt(cc.src, at, "%v", err))
 			return 0
 		}
-		return int(x)
+		return i
 	}, c.konst)
 	out.at = at
-	return fold(out)
+	return cc.fold(out)
 }
 
 // article returns "a number", "an int".
@@ -273,7 +296,9 @@ func (p *Program) Source() string { return p.src }
 func (p *Program) Kind() Kind { return p.c.k }
 
 // Const reports whether the value depends on nothing the frame holds: the
-// host may evaluate it once.
+// host may evaluate it once. A constant the compiler could not fold
+// within the budget of [MaxBytes] is not one: it is made, within each
+// evaluation's budget, every time it runs.
 func (p *Program) Const() bool { return p.c.konst }
 
 // Names returns the names the program reads, as resolved (the longest

@@ -14,13 +14,35 @@ import (
 // bounded cost. Evaluation has no loops of its own: a closure-compiled
 // expression runs each node at most once, so its cost is linear in its
 // size; the interpreted constructs (list functions such as filter over a
-// range) are bounded by expr's memory budget of 1e6 allocated items.
+// range) are bounded by the budget of list items.
+//
+// What one evaluation makes is bounded by two budgets, checked before
+// each string or list is made (its size is known first), so that an
+// expression that would make too much fails with an error wrapping
+// [ErrBudget] instead of allocating: [MaxBytes] of strings and
+// [MaxItems] list items. Each evaluation starts with the whole budget
+// (a host that evaluates a program for many entities in one loop does
+// not share it between them); the constants the compiler folds count
+// against one budget of MaxBytes for the whole compilation, and what
+// would exceed it is left to run time.
 const (
 	// MaxSource is the longest expression source, in bytes.
 	MaxSource = 4096
 	// MaxNodes is the most syntax nodes an expression may have (each
 	// literal, name, operator and call is a node: `a + b` has 3).
 	MaxNodes = 1000
+	// MaxBytes is the most bytes of strings one evaluation may make, in
+	// total: every result of string +, replace, upper, lower, string(),
+	// join. Strings that are parts of others (trim, a slice, split's
+	// pieces) cost nothing. 1 MiB is far more than any text a scene
+	// shows or parses (names, labels, colours, attribute strings), and
+	// small enough that a binding on thousands of entities that uses all
+	// of it every tick is slow, not fatal.
+	MaxBytes = 1 << 20
+	// MaxItems is the most list items one evaluation may make in the
+	// lists it builds (ranges, list literals, map, filter, split, concat,
+	// flatten, sort, reverse): a million, expr's own default.
+	MaxItems = 1_000_000
 )
 
 // closureBuiltins are expr's built-in functions the closure compiler
@@ -51,6 +73,9 @@ var sharedTables = sync.OnceValue(func() *tables {
 		allowed: conf.FunctionsTable{}, disabled: map[string]bool{}}
 	for name, fn := range t.funcs {
 		t.exprFns[name] = &builtin.Function{Name: name, Func: fn.vmFunc, Types: fn.types()}
+	}
+	for _, fn := range meteredFuncs() {
+		t.exprFns[fn.Name] = fn
 	}
 	t.public = publicNames(t.funcs)
 	for _, b := range append(closureBuiltins, vmBuiltins...) {

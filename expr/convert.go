@@ -1,6 +1,14 @@
 package expr
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/expr-lang/expr/builtin"
+	"github.com/scenecs/scenecs/internal/quote"
+)
 
 // unsupported is the panic value of the closure compiler for a construct
 // it does not compile; Compile recovers it and runs the expression on
@@ -100,7 +108,7 @@ func (cc *compiler) as(c code, k Kind) code {
 		punt("%v used as %v", c.k, k)
 	}
 	out.at = c.at
-	return fold(out)
+	return cc.fold(out)
 }
 
 // fits reports whether a value of kind have can be passed where kind want
@@ -116,4 +124,57 @@ func fits(have, want Kind) bool {
 		return have == Int
 	}
 	return false
+}
+
+// truncInt returns x without its fraction as an int, as int(x) does, or
+// an error if that is not an int: NaN, or out of the 64-bit range.
+func truncInt(x float64) (int, error) {
+	switch t := math.Trunc(x); {
+	case x != x:
+		return 0, errors.New("NaN is not a number")
+	case t < math.MinInt64 || t >= math.MaxInt64:
+		return 0, fmt.Errorf("%v is out of the int range", x)
+	default:
+		return int(t), nil
+	}
+}
+
+// intOf is int(x) of a value whose type is known at run time: expr's
+// conversion, but that a number out of the int range is an error rather
+// than a wrapped int, and a string that is no int says so briefly.
+func intOf(x any) (int, error) {
+	switch v := x.(type) {
+	case float64:
+		return truncInt(v)
+	case float32:
+		return truncInt(float64(v))
+	case uint:
+		if v > math.MaxInt64 {
+			return 0, fmt.Errorf("%v is out of the int range", v)
+		}
+	case uint64:
+		if v > math.MaxInt64 {
+			return 0, fmt.Errorf("%v is out of the int range", v)
+		}
+	case string:
+		i, err := strconv.Atoi(v)
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			return 0, fmt.Errorf("%s is out of the int range", quote.Text(v))
+		case err != nil:
+			return 0, fmt.Errorf("invalid operation: int(%s)", quote.Text(v)) // expr's words
+		}
+		return i, nil
+	}
+	return builtin.Int(x).(int), nil
+}
+
+// intOrPanic is intOf for the closures' conversion of a dynamic value,
+// which recovers expr's panics as the evaluation's error.
+func intOrPanic(x any) any {
+	i, err := intOf(x)
+	if err != nil {
+		panic(err.Error())
+	}
+	return i
 }

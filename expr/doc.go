@@ -3,8 +3,11 @@
 // bindings (`position.y: sin(time*2)*3`) and value predicates. It is small
 // and safe: no I/O, no clock, no unseeded randomness, no loops of its own;
 // every expression terminates, within limits on its size ([MaxSource],
-// [MaxNodes]). docs/expressions.md describes the language as a scene
-// author reads it.
+// [MaxNodes]), and what one evaluation makes is bounded before it is
+// made: [MaxBytes] of strings and [MaxItems] list items (an evaluation
+// that would exceed one fails with an error wrapping [ErrBudget] instead
+// of making what would exceed it). docs/expressions.md describes the
+// language as a scene author reads it.
 //
 // # Concepts
 //
@@ -38,10 +41,11 @@
 //   - Errors are *[Error] values carrying the byte offset and length of the
 //     offending text, so that a scene loader can report file:line:col
 //     inside an attribute string. Run-time errors (a dynamic value of the
-//     wrong type, a modulo by zero) are recorded in the frame
-//     ([Frame.Fail], [Frame.Err]) and the closure returns a zero value:
-//     they never panic. The first error of an evaluation, or of a whole
-//     loop, is kept.
+//     wrong type, a modulo by zero, a budget exceeded) are recorded in
+//     the frame ([Frame.Fail], [Frame.Err]) and the closure returns a zero
+//     value: they never panic. The first error of an evaluation, or of a
+//     whole loop, is kept. Each call of a program's closure is one
+//     evaluation for the budgets, whatever the loop around it.
 //
 // # For hosts
 //

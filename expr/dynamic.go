@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/vm/runtime"
+	"github.com/scenecs/scenecs/internal/quote"
 )
 
 // The vector types expr's checker and VM see: structs of float64 whose
@@ -97,7 +98,7 @@ func describe(x any) string {
 	case bool:
 		return "a bool"
 	case string:
-		return fmt.Sprintf("a string (%q)", x)
+		return fmt.Sprintf("a string (%s)", quote.String(x))
 	case float32, float64, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return fmt.Sprintf("a number (%v)", x)
 	case vmVec2:
@@ -226,7 +227,7 @@ func (cc *compiler) fetch(f *Frame, base, key any, at, baseAt span) any {
 		}
 	}
 	if base == nil {
-		f.Fail(errAt(cc.src, at, "cannot read %v of %s: it is nil", key, baseAt.text(cc.src)))
+		f.Fail(errAt(cc.src, at, "cannot read %s of %s: it is nil", quote.Text(fmt.Sprint(key)), baseAt.text(cc.src)))
 		return nil
 	}
 	return cc.try(f, at, func(a, b any) any { return runtime.Fetch(a, b) }, base, key)
@@ -289,6 +290,17 @@ func (cc *compiler) dynBinary(op string, l, r code, at span) code {
 		return boolCode(func(f *Frame) bool {
 			v, _ := cc.try(f, at, fn, a(f), b(f)).(bool)
 			return v
+		}, konst)
+	case "+":
+		cc.allocs = true
+		return dynCode(func(f *Frame) any {
+			x, y := a(f), b(f)
+			if s, ok := x.(string); ok {
+				if t, ok := y.(string); ok && !cc.spend(f, at, "+", len(s)+len(t)) {
+					return nil
+				}
+			}
+			return cc.try(f, at, fn, x, y)
 		}, konst)
 	}
 	return dynCode(func(f *Frame) any { return cc.try(f, at, fn, a(f), b(f)) }, konst)

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr/file"
+	"github.com/scenecs/scenecs/internal/quote"
 )
 
 // Error is a compile-time or run-time error of an expression. Its message
@@ -23,10 +25,17 @@ type Error struct {
 	Offset, Len int
 	// Source is the expression.
 	Source string
+
+	// cause is ErrBudget for an evaluation stopped by a budget, or nil.
+	cause error
 }
 
 // Error returns the message.
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns [ErrBudget] for an evaluation that a budget stopped
+// (see [MaxBytes]), and nil otherwise.
+func (e *Error) Unwrap() error { return e.cause }
 
 // errAt returns an Error about the span s of src.
 func errAt(src string, s span, format string, args ...any) *Error {
@@ -36,8 +45,9 @@ func errAt(src string, s span, format string, args ...any) *Error {
 // span is a byte range of the source.
 type span struct{ from, to int }
 
-// text returns the source text of s.
-func (s span) text(src string) string { return src[s.from:s.to] }
+// text returns the source text of s, for a message: shortened to a few
+// hundred bytes (see quote.Text), since the error locates it anyway.
+func (s span) text(src string) string { return quote.Text(src[s.from:s.to]) }
 
 // runeSpan converts expr's location (in runes) to a byte span of src.
 func runeSpan(src string, loc file.Location) span {
@@ -70,7 +80,7 @@ func byteOffset(src string, r int) int {
 func fromExprError(src string, err error) *Error {
 	var fe *file.Error
 	if !errors.As(err, &fe) {
-		return &Error{Msg: translate(err.Error()), Len: len(src), Source: src}
+		return &Error{Msg: translate(err.Error()), Len: len(src), Source: src, cause: budgetCause(err)}
 	}
 	s := runeSpan(src, fe.Location)
 	if strings.HasSuffix(fe.Message, "token EOF") || strings.HasPrefix(fe.Message, "unexpected end") {
@@ -81,7 +91,19 @@ func fromExprError(src string, err error) *Error {
 		_, n := utf8.DecodeRuneInString(src[s.from:])
 		s.to = s.from + n
 	}
-	return errAt(src, s, "%s", translate(fe.Message))
+	e := errAt(src, s, "%s", translate(fe.Message))
+	e.cause = budgetCause(err)
+	return e
+}
+
+// budgetCause returns ErrBudget if err is a budget's, else nil: the
+// language's (which wraps ErrBudget) or expr's VM's for its lists.
+func budgetCause(err error) error {
+	var fe *file.Error
+	if errors.Is(err, ErrBudget) || (errors.As(err, &fe) && fe.Message == vmBudget) {
+		return ErrBudget
+	}
+	return nil
 }
 
 // typeNames maps the Go type names expr's messages use to the language's
@@ -108,8 +130,18 @@ var (
 	tokenKinds  = strings.NewReplacer("Identifier", "name", "Operator", "operator", "Number", "number", "String", "string", "Bracket", "bracket")
 )
 
-// translate rewrites a message of expr's in the language's terms.
+// translate rewrites a message of expr's in the language's terms. Some
+// of expr's messages quote a value (float(xxx...)) or a token: a message
+// longer than a few quotes is shortened (see quote.Text).
 func translate(msg string) string {
+	if msg = translateMsg(msg); len(msg) > 4*quote.Max {
+		msg = quote.Text(msg)
+	}
+	return msg
+}
+
+// translateMsg is translate but for the shortening.
+func translateMsg(msg string) string {
 	msg = strings.TrimSpace(typeNames.Replace(msg))
 	msg = vmName.ReplaceAllStringFunc(msg, func(s string) string {
 		return map[string]string{"__vadd": "+", "__vsub": "-", "__vmul": "*", "__vdiv": "/"}[s]
@@ -124,6 +156,9 @@ func translate(msg string) string {
 		return fmt.Sprintf("operator %s does not apply to %s", m[1], m[2])
 	}
 	if m := badToken.FindStringSubmatch(msg); m != nil {
+		if tok, err := strconv.Unquote(m[2]); err == nil {
+			m[2] = quote.String(tok)
+		}
 		return fmt.Sprintf("unexpected %s %s", tokenKinds.Replace(m[1]), m[2])
 	}
 	if m := noField.FindStringSubmatch(msg); m != nil {
@@ -137,6 +172,9 @@ func translate(msg string) string {
 	}
 	if msg == "runtime error: integer divide by zero" {
 		return "modulo by zero" // the only int division: / gives a number
+	}
+	if msg == vmBudget {
+		return fmt.Sprintf("the lists made would have more than %d items: over the budget of list items per evaluation", MaxItems)
 	}
 	if msg == "literal not terminated" {
 		return "string literal not terminated"

@@ -104,6 +104,12 @@ func TestRuntimeErrors(t *testing.T) {
 		{"detail.name + detail.n", "detail.name + detail.n: invalid operation: string + int", "detail.name + detail.n"},
 		{"detail.list[7]", "detail.list[7]: index out of range: 7 (array length is 3)", "detail.list[7]"},
 		{"int(detail.name)", "int(detail.name): invalid operation: int(rock)", "int(detail.name)"},
+		{"int(x * 1e300)", "int(x * 1e300): 2.5e+300 is out of the int range", "int(x * 1e300)"},
+		{"int(x / 0)", "int(x / 0): +Inf is out of the int range", "int(x / 0)"},
+		{"int(x * 0 / 0)", "int(x * 0 / 0): NaN is not a number", "int(x * 0 / 0)"},
+		{"int(detail.damage * 1e300)", "int(detail.damage * 1e300): 5e+300 is out of the int range", "int(detail.damage * 1e300)"},
+		{"int('99999999999999999999')", "int('99999999999999999999'): 99999999999999999999 is out of the int range", "int('99999999999999999999')"},
+		{"let k = x * 1e300; int(k)", "int: 2.5e+300 is out of the int range", "int"},
 		{"normalize(detail)", "normalize does not take (a map)", "normalize(detail)"},
 		{"normalize(detail) * 2", "normalize does not take (a map)", "normalize(detail)"},
 		{"length(detail.name)", `length does not take (a string ("rock"))`, "length(detail.name)"},
@@ -250,6 +256,54 @@ func TestFailingConstants(t *testing.T) {
 		var e *Error
 		if !errors.As(err, &e) || !strings.HasSuffix(e.Msg, "modulo by zero") || !strings.Contains("1 % 0", src[e.Offset:e.Offset+e.Len]) || e.Len == 0 {
 			t.Errorf("Eval(%q): %v at %+v", src, err, e)
+		}
+	}
+}
+
+// TestLongValuesQuotedShort: a run-time error about a value of 1 MiB
+// quotes its start and its length, and stays one short line, whatever
+// reports it: the language's messages and expr's own (int of a string).
+func TestLongValuesQuotedShort(t *testing.T) {
+	long := strings.Repeat("q", 1<<20)
+	f := &Frame{Detail: map[string]any{"s": long, "none": nil}}
+	for src, want := range map[string]string{
+		"detail.s * 2":               `detail.s is a string ("qqq`,
+		"int(detail.s)":              `int(detail.s): invalid operation: int(qqq`,
+		"detail.none[detail.s]":      `cannot read qqq`,
+		"float(detail.s)":            `float(detail.s): invalid operation: float(qqq`,
+		"let k = detail.s; float(k)": `invalid operation: float(qqq`,
+	} {
+		p, err := Compile(src, FrameNames(), Any)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Eval(f)
+		if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), " bytes)") {
+			t.Errorf("%s: %.600v (%d bytes), want %s... bytes)", src, err, len(fmt.Sprint(err)), want)
+		}
+	}
+}
+
+// TestIntRange: a number that must be an int (the expression's value
+// where an int is wanted) says whether it is not whole or out of the
+// int range; the largest ints pass.
+func TestIntRange(t *testing.T) {
+	for src, want := range map[string]string{
+		"x":                          "2.5 is not an integer",
+		"x * 1e300":                  "2.5e+300 is out of the int range",
+		"-x * 1e300":                 "-2.5e+300 is out of the int range",
+		"2 ** 63":                    "9.223372036854776e+18 is out of the int range",
+		"x / 0":                      "+Inf is out of the int range",
+		"-(2 ** 63)":                 "",
+		"2 ** 62 + (2 ** 62 - 1024)": "",
+	} {
+		p, err := Compile(src, diffResolver(), Int)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Eval(diffFrame())
+		if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
+			t.Errorf("%s as an int: %v, want %q", src, err, want)
 		}
 	}
 }

@@ -309,3 +309,20 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestLetMembers: a member of a let variable (`let k = detail; k.x`)
+// compiles and reads the member. It used to recurse until Go's fatal
+// stack overflow, which no recover catches, at load time.
+func TestLetMembers(t *testing.T) {
+	f := &Frame{Detail: map[string]any{"nested": map[string]any{"k": 1.5}}}
+	for _, src := range []string{"let k = detail; k.nested.k", "let k = detail.nested; k.k", "let k = detail; k?.nested?.k"} {
+		p, err := Compile(src, FrameNames(), Any)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if v, err := p.Eval(f); v != 1.5 || err != nil {
+			t.Errorf("%s = %v, %v; want 1.5", src, v, err)
+		}
+	}
+}

@@ -39,6 +39,9 @@ type Frame struct {
 	Comp [MaxComps]unsafe.Pointer
 
 	err error
+	// mem and items are what the current evaluation has made: bytes of
+	// strings and list items, against MaxBytes and MaxItems.
+	mem, items int
 }
 
 // Fail records err as the frame's error, unless an error is recorded

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -134,11 +133,7 @@ func (cc *compiler) builtin(x *ast.BuiltinNode) code {
 	case "len", "int", "float", "string":
 		return cc.convert(x.Name, args[0], cc.span(x))
 	case "upper", "lower":
-		s, fn := cc.str(args[0]), strings.ToUpper
-		if x.Name == "lower" {
-			fn = strings.ToLower
-		}
-		return strCode(func(f *Frame) string { return fn(s(f)) }, kn)
+		return cc.changeCase(x.Name, cc.str(args[0]), cc.span(x), kn)
 	case "trim":
 		if len(args) == 1 {
 			s := cc.str(args[0])
@@ -158,12 +153,37 @@ func (cc *compiler) builtin(x *ast.BuiltinNode) code {
 		return intCode(func(f *Frame) int { return fn(s(f), t(f)) }, kn)
 	case "replace":
 		if len(args) == 3 {
-			s, o, n := cc.str(args[0]), cc.str(args[1]), cc.str(args[2])
-			return strCode(func(f *Frame) string { return strings.ReplaceAll(s(f), o(f), n(f)) }, kn)
+			return cc.replace(args, cc.span(x), kn)
 		}
 	}
 	punt("list function %s", x.Name)
 	return code{}
+}
+
+// changeCase compiles upper(s) and lower(s), counted (see changeCase).
+func (cc *compiler) changeCase(name string, s func(*Frame) string, at span, kn bool) code {
+	cc.allocs = true
+	return strCode(func(f *Frame) string {
+		out, be := changeCase(f, name, s(f))
+		if be != nil {
+			cc.overBudget(f, at, be)
+		}
+		return out
+	}, kn)
+}
+
+// replace compiles replace(s, old, new): the size of the result is
+// worked out from the number of matches before it is made.
+func (cc *compiler) replace(args []code, at span, kn bool) code {
+	s, o, n := cc.str(args[0]), cc.str(args[1]), cc.str(args[2])
+	cc.allocs = true
+	return strCode(func(f *Frame) string {
+		x, old, nw := s(f), o(f), n(f)
+		if !cc.spend(f, at, "replace", replaceSize(x, old, nw, -1)) {
+			return ""
+		}
+		return strings.ReplaceAll(x, old, nw)
+	}, kn)
 }
 
 // str2 compiles a function of two strings giving a string.
@@ -182,18 +202,31 @@ func (cc *compiler) convert(name string, a code, at span) code {
 		return a
 	case name == "int" && a.k == Number:
 		n := a.n
-		return intCode(func(f *Frame) int { return int(n(f)) }, a.konst)
+		return intCode(func(f *Frame) int {
+			i, err := truncInt(n(f))
+			if err != nil {
+				f.Fail(errAt(cc.src, at, "%s: %v", at.text(cc.src), err))
+			}
+			return i
+		}, a.konst)
 	case name == "float" && a.k == Int:
 		return numCode(cc.num(a), a.konst)
 	case name == "string" && a.k == String:
 		return a
 	case name == "string":
 		b := box(a)
-		return strCode(func(f *Frame) string { return fmt.Sprintf("%v", b(f)) }, a.konst)
+		cc.allocs = true
+		return strCode(func(f *Frame) string {
+			out, be := text(f, b(f))
+			if be != nil {
+				cc.overBudget(f, at, be)
+			}
+			return out
+		}, a.konst)
 	}
 	// A string or a dynamic value: expr's own conversion, which parses
 	// strings and fails on other types.
-	fn := map[string]func(any) any{"len": builtin.Len, "int": builtin.Int, "float": builtin.Float}[name]
+	fn := map[string]func(any) any{"len": builtin.Len, "int": intOrPanic, "float": builtin.Float}[name]
 	if fn == nil || (a.k != String && !isDyn(a.k)) {
 		punt("%s of a %v", name, a.k)
 	}

@@ -204,7 +204,14 @@ func (cc *compiler) arith(op string, l, r code, at span) code {
 			punt("%v %s %v", l.k, op, r.k)
 		}
 		a, b := cc.str(l), cc.str(r)
-		return strCode(func(f *Frame) string { return a(f) + b(f) }, kn)
+		cc.allocs = true
+		return strCode(func(f *Frame) string {
+			x, y := a(f), b(f)
+			if !cc.spend(f, at, "+", len(x)+len(y)) {
+				return ""
+			}
+			return x + y
+		}, kn)
 	case op == "%":
 		a, b := cc.int(l), cc.int(r)
 		return intCode(func(f *Frame) int {

@@ -73,6 +73,10 @@ func (rs *resolver) walk(n *ast.Node) {
 			rs.err = errAt(rs.src, nodeSpan(rs.src, x), "cannot redeclare %q: it is a name of the scene", x.Name)
 			return
 		}
+		if strings.HasPrefix(x.Name, "__") {
+			rs.err = errAt(rs.src, nodeSpan(rs.src, x), "cannot declare %q: names starting with __ are the language's", x.Name)
+			return
+		}
 		rs.walk(&x.Value)
 		rs.scopes = append(rs.scopes, x.Name)
 		rs.walk(&x.Expr)
@@ -164,10 +168,11 @@ func (rs *resolver) path(slot *ast.Node, id *ast.IdentifierNode, levels []*ast.N
 	}
 	for _, s := range rs.scopes {
 		if s == id.Value {
-			for _, l := range levels[1:] {
-				rs.walk(l)
-			}
-			return // a let variable (and member accesses on it)
+			// A let variable, and member accesses on it: their names are
+			// constants (see staticPath), nothing to resolve. (Walking the
+			// member nodes here came back to this path for ever: `let k =
+			// detail; k.x` overflowed the stack.)
+			return
 		}
 	}
 	parts := []string{id.Value}
@@ -222,6 +227,9 @@ func (rs *resolver) lookup(name string) (ok bool, err error) {
 
 // ask resolves name for lookup.
 func (rs *resolver) ask(name string) (ok bool, err error) {
+	if strings.HasPrefix(name, "__") {
+		return false, nil // the language's own (see memName)
+	}
 	if c, ok := constant(name); ok {
 		rs.vars[name] = Const(c)
 		return true, nil
@@ -247,7 +255,11 @@ func (rs *resolver) ask(name string) (ok bool, err error) {
 func (rs *resolver) suggest(name string) string {
 	cands := []string{"E", "PI"}
 	if l, ok := rs.r.(Lister); ok {
-		cands = append(cands, l.Names()...)
+		for _, n := range l.Names() {
+			if !strings.HasPrefix(n, "__") {
+				cands = append(cands, n)
+			}
+		}
 	}
 	return didyoumean.Nearest(name, cands)
 }

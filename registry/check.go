@@ -1,10 +1,10 @@
 package registry
 
 import (
-	"strconv"
 	"strings"
 	"unsafe"
 
+	"github.com/scenecs/scenecs/internal/quote"
 	"github.com/scenecs/scenecs/registry/schema"
 )
 
@@ -84,7 +84,7 @@ func (e *PropError) Error() string {
 	var b strings.Builder
 	if e.Property != "" {
 		b.WriteString("property ")
-		b.WriteString(strconv.Quote(e.Property))
+		b.WriteString(quote.String(e.Property))
 		b.WriteString(": ")
 	}
 	if e.Msg != "" {
@@ -92,7 +92,7 @@ func (e *PropError) Error() string {
 		return b.String()
 	}
 	b.WriteString("invalid value ")
-	b.WriteString(strconv.Quote(e.Text))
+	b.WriteString(quote.String(e.Text))
 	b.WriteString(": expected ")
 	b.WriteString(e.Expected)
 	return b.String()

@@ -179,3 +179,13 @@ func TestCheckMap(t *testing.T) {
 		t.Errorf("ComponentNames with Names: %v", got)
 	}
 }
+
+// TestPropErrorQuotesShort: a Check hook's refusal of a long text (a
+// value of 1 MiB) quotes its start and its length on one short line.
+func TestPropErrorQuotesShort(t *testing.T) {
+	long := strings.Repeat("b", 1<<20)
+	msg := (&PropError{Property: "a", Text: long, Expected: "anything shorter"}).Error()
+	if len(msg) > 300 || !strings.HasPrefix(msg, `property "a": invalid value "bbbb`) || !strings.HasSuffix(msg, `…" (1048576 bytes): expected anything shorter`) {
+		t.Errorf("%.400s (%d bytes)", msg, len(msg))
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/docorder"
+	"github.com/scenecs/scenecs/internal/quote"
 )
 
 // Selector is a compiled selector list, bound to the Source (and World) it
@@ -565,7 +566,7 @@ type attrPred struct {
 }
 
 func (a *attrPred) errorf(format string, args ...any) *Error {
-	return &Error{Col: a.attr.Col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Col: a.attr.Col, Msg: fmt.Sprintf(format, quote.Args(args)...)}
 }
 
 func (a *attrPred) name() string {

@@ -3,6 +3,8 @@ package selector
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/scenecs/scenecs/internal/quote"
 )
 
 // Error is an error in a selector: a syntax error from [Parse], or a
@@ -36,9 +38,10 @@ func (e *Error) Error() string {
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
-// errorf builds an *Error at the given byte offset.
+// errorf builds an *Error at the given byte offset. A long name or value
+// it quotes is shortened (see quote.Args): Col locates it.
 func errorf(off int, format string, args ...any) *Error {
-	return &Error{Col: off + 1, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Col: off + 1, Msg: fmt.Sprintf(format, quote.Args(args)...)}
 }
 
 // describe names the input at off for error messages: a quoted character

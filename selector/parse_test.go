@@ -466,3 +466,19 @@ func TestParseInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestLongNamesQuotedShort: an error about a name or value of 1 MiB (a
+// selector allowed to be that long) quotes its start and its length, on
+// one short line.
+func TestLongNamesQuotedShort(t *testing.T) {
+	long := strings.Repeat("q", 1<<20)
+	for _, src := range []string{long, "[a=1" + long + "]", "[a=b " + long + "]"} {
+		_, err := ParseWithOptions(src, Options{MaxLength: 2 << 20})
+		if err == nil {
+			t.Fatalf("%.20s...: no error", src)
+		}
+		if msg := err.Error(); len(msg) > 900 || !strings.Contains(msg, "qqq…") || !strings.Contains(msg, "(1048577 bytes)") && !strings.Contains(msg, "(1048576 bytes)") {
+			t.Errorf("%.20s...: %.800s (%d bytes)", src, msg, len(msg))
+		}
+	}
+}

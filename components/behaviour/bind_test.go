@@ -115,6 +115,44 @@ entities:
 	}
 }
 
+// TestBindBudgets: a binding whose expression would make a string over
+// the expression budget, and one whose value is a text of 256 KiB no
+// property takes, are reported once each, on one short line (the value
+// quoted by its start and its length), never a fatal error; the
+// properties keep their values and the scene goes on.
+func TestBindBudgets(t *testing.T) {
+	x64 := "'" + strings.Repeat("x", 64) + "'"
+	k256 := "replace(replace(" + x64 + ", 'x', " + x64 + "), 'x', " + x64 + ")"
+	w := load(t, `
+entities:
+  - id: a
+    position: 0 0 0
+    color: "#fff"
+    bind: "position.x: len(replace(`+k256+`, 'x', `+k256+`)); color: `+k256+`; position.z: time"
+`)
+	w.tick(3)
+	got := w.errs()
+	for _, want := range []string{
+		"entity #a: bind: position.x: replace would make a string of 68719476736 bytes: over the budget of 1048576 bytes of text per evaluation",
+		`entity #a: bind: color: invalid value "xxxx`,
+	} {
+		if strings.Count(got, want) != 1 {
+			t.Errorf("errors lack %q once:\n%.2000s", want, got)
+		}
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if len(line) > 400 {
+			t.Errorf("an error line of %d bytes: %.400s...", len(line), line)
+		}
+	}
+	if !strings.Contains(got, `…" (262144 bytes)`) {
+		t.Errorf("the value's length is not said:\n%.2000s", got)
+	}
+	if p, c := w.attr("a", "position"), w.attr("a", "color"); p != "0 0 0.05" || c != "#ffffff" {
+		t.Errorf("position %s, color %s; want 0 0 0.05 and #ffffff", p, c)
+	}
+}
+
 // TestBindEdits: a bind set again takes its new bindings at once; one
 // removed stops; removing the bindings of some entities leaves the
 // others bound (the packed states are moved, not lost).

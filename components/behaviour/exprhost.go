@@ -331,10 +331,14 @@ type exprErr struct {
 	at              int
 }
 
-// wholeNumber converts v to an int for an int property, or fails.
-func wholeNumber(v float64) (int, bool) {
-	if v != math.Trunc(v) || math.IsInf(v, 0) || math.Abs(v) > 1<<53 {
-		return 0, false
+// wholeNumber converts v to an int for an int property, or says why it
+// cannot: a value is a float64, exact as an int up to ±2^53.
+func wholeNumber(v float64) (int, error) {
+	switch {
+	case math.IsInf(v, 0) || math.Abs(v) > 1<<53:
+		return 0, fmt.Errorf("the value is %v, out of the int range (the property is an int, and a number is exact up to ±2^53)", v)
+	case v != math.Trunc(v):
+		return 0, fmt.Errorf("the value is %v, not a whole number (the property is an int)", v)
 	}
-	return int(v), true
+	return int(v), nil
 }

@@ -291,6 +291,8 @@ entities:
     on__hit: "if: detail.damage > 0; set: health.hp = health.hp - detail.damage"
     on__heal: "set: health.hp = health.hp + 0.5"
     on__stun: "start: animation__stun"
+    on__huge: "set: health.hp = 2 ** 64"
+    on__cast: "set: health.hp = int(1e300)"
   - id: bare
     on__hit: "set: health.hp = health.hp - 1"
 `)
@@ -298,12 +300,16 @@ entities:
 	w.emit("d", "hit", map[string]any{"damage": "lots"})
 	w.emit("d", "heal", nil)
 	w.emit("d", "stun", nil)
+	w.emit("d", "huge", nil)
+	w.emit("d", "cast", nil)
 	w.emit("bare", "hit", nil)
 	got := w.errs()
 	for _, want := range []string{
 		`entity #d: on__hit: if: detail.damage is a string ("lots"), not a number`,
 		`entity #d: on__heal: set health on #d: the value is 10.5, not a whole number (the property is an int)`,
 		`entity #d: on__stun: start animation__stun: components: #d has no animation "animation__stun"`,
+		`entity #d: on__huge: set health on #d: the value is 1.8446744073709552e+19, out of the int range (the property is an int, and a number is exact up to ±2^53)`,
+		`entity #d: on__cast: set health.hp: int(1e300): 1e+300 is out of the int range`,
 		`entity #bare: on__hit: an expression reads health, which #bare does not have`,
 	} {
 		if !strings.Contains(got, want) {

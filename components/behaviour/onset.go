@@ -78,9 +78,9 @@ func writeInPlace(p unsafe.Pointer, write uint8, val *setValue) (bool, error) {
 		*x = float32(val.num)
 		return changed, nil
 	case wInt:
-		n, ok := wholeNumber(val.num)
-		if !ok {
-			return false, fmt.Errorf("the value is %v, not a whole number (the property is an int)", val.num)
+		n, err := wholeNumber(val.num)
+		if err != nil {
+			return false, err
 		}
 		x := (*int)(p)
 		changed := *x != n
@@ -132,9 +132,9 @@ func patchOf(reg *registry.Registry, tg *propTarget, c *registry.Component, t ec
 			v = withAxis(reg, prop, tg, t, val.num)
 		}
 	case wInt:
-		n, ok := wholeNumber(val.num)
-		if !ok {
-			return nil, fmt.Errorf("the value is %v, not a whole number (the property is an int)", val.num)
+		n, err := wholeNumber(val.num)
+		if err != nil {
+			return nil, err
 		}
 		v = n
 	case wBool:

@@ -197,3 +197,25 @@ func TestBuildAllOrNothing(t *testing.T) {
 		t.Errorf("%d entities, want %d", got, n+3)
 	}
 }
+
+// TestLongNamesQuotedShort: a scene whose names and values are 1 MiB
+// long (a generated file) gets errors of one short line each, quoting
+// the start of the name or value and its length, at the right place.
+// Before, each error quoted the whole name.
+func TestLongNamesQuotedShort(t *testing.T) {
+	long := strings.Repeat("q", 1<<20)
+	for _, tc := range []struct{ file, src, want string }{
+		{"a.xml", "<scene>\n  <entity " + long + "=\"1\"/>\n</scene>\n", `a.xml:2:11: unknown component "qqq`},
+		{"a.yaml", "entities:\n  - position: 1 2 " + long + "\n", `a.yaml:2:19: position: invalid value "qqq`},
+		{"a.yaml", "entities:\n  - mixin: " + long + "\n", `a.yaml:2:12: unknown mixin "qqq`},
+	} {
+		_, err := loader.LoadBytes(newTestRegistry(t), tc.file, []byte(tc.src), loader.Options{})
+		if err == nil {
+			t.Fatalf("no error, want %s", tc.want)
+		}
+		msg := err.Error()
+		if len(msg) > 400 || !strings.HasPrefix(msg, tc.want) || !strings.Contains(msg, `qqq…" (1048576 bytes)`) {
+			t.Errorf("%.400s... (%d bytes)\nwant one line starting %s and quoting qqq…\" (1048576 bytes)", msg, len(msg), tc.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/internal/didyoumean"
+	"github.com/scenecs/scenecs/internal/quote"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/registry/schema"
@@ -168,7 +169,7 @@ func (s *schemaSource) lookup(name string) (*registry.Schema, bool, error) {
 	base, inst, isInst := strings.Cut(name, "__")
 	if sc, ok := s.decls[base]; ok {
 		if isInst {
-			return nil, false, fmt.Errorf("component %q is declared in the scene and is not multiple: instance name %q is not allowed", base, name)
+			return nil, false, fmt.Errorf("component %q is declared in the scene and is not multiple: instance name %s is not allowed", base, quote.String(name))
 		}
 		return sc, true, nil
 	}
@@ -178,10 +179,10 @@ func (s *schemaSource) lookup(name string) (*registry.Schema, bool, error) {
 	}
 	if isInst {
 		if !c.Multiple {
-			return nil, false, fmt.Errorf("component %q is not multiple: instance name %q is not allowed", base, name)
+			return nil, false, fmt.Errorf("component %q is not multiple: instance name %s is not allowed", base, quote.String(name))
 		}
 		if inst == "" {
-			return nil, false, fmt.Errorf("invalid instance name %q: expected %s__ID", name, base)
+			return nil, false, fmt.Errorf("invalid instance name %s: expected %s__ID", quote.String(name), base)
 		}
 	}
 	return c.Schema, true, nil
@@ -614,7 +615,7 @@ func (c *compiler) mixinComps(ids []string) ([]registry.NamedPatch, error) {
 		// lists) is reported once, at the mixin (checkMixins), not at
 		// every entity using it.
 		if me.Cycle == nil && me.From == "" {
-			cm.err = fmt.Errorf("unknown mixin %q%s", me.Unknown, suggest(me.Unknown, c.mixinIDs()))
+			cm.err = fmt.Errorf("unknown mixin %s%s", quote.String(me.Unknown), suggest(me.Unknown, c.mixinIDs()))
 		}
 	} else if err != nil {
 		cm.err = err
@@ -967,7 +968,7 @@ func (s *errorSink) add(p scenefile.Pos, format string, args ...any) {
 	}
 	msg := format
 	if len(args) > 0 {
-		msg = fmt.Sprintf(format, args...)
+		msg = fmt.Sprintf(format, quote.Args(args)...) // a name as long as the file is quoted briefly
 	}
 	if s.max > 0 && len(s.list) >= s.max {
 		s.list = append(s.list, &scenefile.Error{Pos: p, Msg: fmt.Sprintf("too many errors (limit %d)", s.max)})

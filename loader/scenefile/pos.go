@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scenecs/scenecs/internal/quote"
 	"github.com/scenecs/scenecs/loader/internal/textpos"
 )
 
@@ -181,7 +182,7 @@ func (s *errorSink) add(p Pos, format string, args ...any) {
 	}
 	msg := format
 	if len(args) > 0 {
-		msg = fmt.Sprintf(format, args...)
+		msg = fmt.Sprintf(format, quote.Args(args)...) // a name as long as the file is quoted briefly
 	}
 	if s.max > 0 && len(s.list) >= s.max {
 		s.list = append(s.list, &Error{Pos: p, Msg: fmt.Sprintf("too many errors (limit %d)", s.max)})

@@ -2,10 +2,10 @@ package schema
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/scenecs/scenecs/internal/didyoumean"
+	"github.com/scenecs/scenecs/internal/quote"
 )
 
 // A ValueError is the error a property type's Parse function returns for
@@ -26,9 +26,11 @@ type ValueError struct {
 	Err error
 }
 
-// Error returns `invalid value "abc": expected an integer`.
+// Error returns `invalid value "abc": expected an integer`. A text of
+// more than a few hundred bytes is shortened, with its length (see
+// [AttrError]).
 func (e *ValueError) Error() string {
-	return "invalid value " + strconv.Quote(e.Text) + ": expected " + e.Expected
+	return "invalid value " + quote.String(e.Text) + ": expected " + e.Expected
 }
 
 // Unwrap returns Err.
@@ -56,6 +58,10 @@ const (
 //
 //	health: property "hp": invalid value "abc": expected an integer
 //	health: unknown property "hq" (did you mean "hp"?)
+//
+// A text (or a name as written) of more than a few hundred bytes is
+// quoted shortened, with its length, so that the message stays one short
+// line: `invalid value "xxxx…" (100000369 bytes): expected a color`.
 type AttrError struct {
 	Kind AttrErrorKind
 	// Component is the component name as the caller gave it.
@@ -98,7 +104,7 @@ func (e *AttrError) Error() string {
 	switch e.Kind {
 	case UnknownProperty:
 		b.WriteString("unknown property ")
-		b.WriteString(strconv.Quote(e.Property))
+		b.WriteString(quote.String(e.Property))
 		if e.Suggest != "" {
 			b.WriteString(didyoumean.Phrase(e.Suggest))
 		} else if e.Expected != "" {
@@ -112,7 +118,7 @@ func (e *AttrError) Error() string {
 		if e.Msg != "" {
 			if e.Property != "" {
 				b.WriteString("property ")
-				b.WriteString(strconv.Quote(e.Property))
+				b.WriteString(quote.String(e.Property))
 				b.WriteString(": ")
 			}
 			b.WriteString(e.Msg)
@@ -120,12 +126,12 @@ func (e *AttrError) Error() string {
 		}
 		if e.Property != "" {
 			b.WriteString("property ")
-			b.WriteString(strconv.Quote(e.Property))
+			b.WriteString(quote.String(e.Property))
 			b.WriteString(": ")
 		}
 		b.WriteString("invalid value ")
 	}
-	b.WriteString(strconv.Quote(e.Text))
+	b.WriteString(quote.String(e.Text))
 	b.WriteString(": expected ")
 	b.WriteString(e.Expected)
 	return b.String()

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +41,33 @@ func TestAttrErrorMessages(t *testing.T) {
 	}
 	if got := ve.Error(); got != `invalid value "b": expected a digit` {
 		t.Errorf("ValueError.Error() = %q", got)
+	}
+}
+
+// TestLongTextQuotedShort: an error about a value of 1 MiB or 100 MB (a
+// value a program or an expression made, a huge line of a generated
+// scene) is one short line: the value's start, quoted, and its length.
+// Before, it quoted the value whole.
+func TestLongTextQuotedShort(t *testing.T) {
+	s := testSchema(t, testMaterial{})
+	long, huge := strings.Repeat("x", 1<<20), strings.Repeat("x", 100_000_369)
+	for _, in := range []string{"side: " + long, "color: " + long, long + ": 1"} {
+		_, err := s.ParseAttr("material", in)
+		if err == nil {
+			t.Fatal("no error")
+		}
+		msg := err.Error()
+		if len(msg) > 400 || !strings.Contains(msg, `xxxx…" (`) || !strings.Contains(msg, " bytes)") {
+			t.Errorf("%.60s...: %.600s (%d bytes)", in, msg, len(msg))
+		}
+	}
+	for _, e := range []error{
+		&ValueError{Text: huge, Expected: "a number"},
+		&AttrError{Kind: InvalidSyntax, Text: huge, Expected: "pairs"},
+	} {
+		want := `invalid `
+		if msg := e.Error(); len(msg) > 300 || !strings.HasPrefix(msg, want) || !strings.Contains(msg, "(100000369 bytes)") {
+			t.Errorf("%.600s (%d bytes)", msg, len(msg))
+		}
 	}
 }
