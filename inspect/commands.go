@@ -58,6 +58,8 @@ type JournalLine struct {
 // apply runs the command l and, if it succeeded, writes it into the
 // journal file. Call on the simulation goroutine.
 func (in *Inspector) apply(l *JournalLine) reply {
+	// A command's event deliveries share one budget (registry.Limits.MaxDeliveries).
+	defer in.reg.Events().CloseWindow(in.reg.Events().OpenWindow("inspector call"))
 	var rep reply
 	switch l.Op {
 	case "set":

@@ -230,7 +230,7 @@ func (hs *Handlers) listen(h *handler, evs []string) {
 	h.lis, h.evs = h.lis[:0], append(h.evs[:0], evs...)
 	key, e := h.key, h.e
 	for _, ev := range evs {
-		h.lis = append(h.lis, hs.reg.Events().On(e, ev, func(ev *registry.Event) { hs.deliver(key, e, ev) }))
+		h.lis = append(h.lis, hs.reg.Events().OnAs(e, ev, h.name, func(ev *registry.Event) { hs.deliver(key, e, ev) }))
 	}
 }
 
