@@ -44,10 +44,13 @@ func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinitio
 	ids := &ph.ids
 	return registry.SystemDefinition[Physics]{
 		Phase: registry.PhasePhysics,
+		// Alone: it emits collide and puts bodies to sleep (a tag) at
+		// once.
 		Access: &registry.Access{
-			Reads:     []string{"acceleration", "gravity", "scale", "ground", WorldName},
-			Writes:    []string{"position", "velocity", WorldName},
-			Exclusive: true,
+			Reads:         []string{"acceleration", "gravity", "scale", "ground", WorldName},
+			Writes:        []string{"position", "velocity", WorldName},
+			Exclusive:     true,
+			KeepExclusive: true,
 		},
 		Update: func(s *registry.SystemContext, cfg, _ *Physics) {
 			_ = s.Registry.Schedule().SetStep(registry.PhasePhysics, cfg.Step, cfg.MaxSteps)

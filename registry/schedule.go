@@ -87,7 +87,17 @@ type Access struct {
 	// Exclusive makes the system run alone and change the World
 	// directly.
 	Exclusive bool
+	// KeepExclusive, in a Go definition, says that Exclusive may not be
+	// turned off: the system emits events or changes the World at once,
+	// which the parallel rules forbid. [Schedule.Configure] (and a
+	// scene's `_exclusive: false`) is then refused with
+	// [ErrMustBeExclusive]. It requires Exclusive.
+	KeepExclusive bool
 }
+
+// ErrMustBeExclusive is wrapped by the error of settings that would run
+// a system whose Access is KeepExclusive under the parallel rules.
+var ErrMustBeExclusive = errors.New("it must run alone (its Access is KeepExclusive: it emits events or changes the World at once, which the parallel rules forbid)")
 
 // Settings place a system, or a component's tick, in the schedule. The
 // fields of [SystemDefinition] and [Definition] of the same names fill
@@ -132,6 +142,9 @@ func (s Settings) check() error {
 		return fmt.Errorf("interval %v: must be a number of seconds, 0 or more", s.Interval)
 	}
 	if s.Access != nil {
+		if s.Access.KeepExclusive && !s.Access.Exclusive {
+			return fmt.Errorf("exclusive false: %w", ErrMustBeExclusive)
+		}
 		for _, n := range slices.Concat(s.Access.Reads, s.Access.Writes) {
 			if n == "" {
 				return fmt.Errorf("access: empty component name")
@@ -574,14 +587,11 @@ func (s *Schedule) cycleText(path []*node, extra *node) string {
 // Go definition. The change takes effect at the next Tick; an order it
 // makes impossible is an error there ([Schedule.Err]).
 func (s *Schedule) Configure(name string, set *Settings) error {
-	n, ok := s.nodes[name]
-	if !ok {
-		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didyoumean.Hint(name, s.Names()))
+	if err := s.Check(name, set); err != nil {
+		return err
 	}
+	n := s.nodes[name]
 	if set != nil {
-		if err := set.check(); err != nil {
-			return fmt.Errorf("registry: schedule: %s: %w", name, err)
-		}
 		c := set.clone()
 		set = &c
 	}
@@ -601,6 +611,28 @@ func (s *Schedule) Configure(name string, set *Settings) error {
 		s.beforeOf[x] = append(s.beforeOf[x], n)
 	}
 	s.dirty = true
+	return nil
+}
+
+// Check returns the error [Schedule.Configure] would return for these
+// settings (nil: none), changing nothing: an unknown name, settings that
+// make no sense, or an Exclusive turned off that the Go definition keeps
+// ([ErrMustBeExclusive]).
+func (s *Schedule) Check(name string, set *Settings) error {
+	n, ok := s.nodes[name]
+	if !ok {
+		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didyoumean.Hint(name, s.Names()))
+	}
+	if set == nil {
+		return nil
+	}
+	err := set.check()
+	if a := n.goSet.Access; err == nil && a != nil && a.KeepExclusive && set.Access != nil && !set.Access.Exclusive {
+		err = fmt.Errorf("exclusive false: %w", ErrMustBeExclusive)
+	}
+	if err != nil {
+		return fmt.Errorf("registry: schedule: %s: %w", name, err)
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -192,13 +193,38 @@ func (c *compiler) compileSchedule(sc *scenefile.ComponentSpec) *scenefile.Compo
 		c.errs.add(sc.Pos(), "scene: %s is a component, not a system: its entry takes only the schedule keys (%s)", sc.Name, strings.Join(scheduleKeys, ", "))
 		return nil
 	}
-	if ok {
+	if ok && c.checkSchedule(sp, keys) {
 		c.plan.Schedule = append(c.plan.Schedule, sp)
 	}
 	if !isSys {
 		return nil
 	}
 	return rest
+}
+
+// checkSchedule asks the registry whether sp's settings, written over
+// those in force, may be configured: a system that must run alone
+// (registry.Access.KeepExclusive: the behaviour system emits events at
+// once) refuses `_exclusive: false`, at its value.
+func (c *compiler) checkSchedule(sp *SchedulePlan, keys []*scenefile.KV) bool {
+	base, _ := c.reg.Schedule().Settings(sp.Name)
+	set := sp.merged(base)
+	err := c.reg.Schedule().Check(sp.Name, &set)
+	if err == nil {
+		return true
+	}
+	at := sp.pos
+	for _, kv := range keys {
+		if kv.Key == "_exclusive" {
+			at = kv.ValuePos()
+		}
+	}
+	if errors.Is(err, registry.ErrMustBeExclusive) {
+		c.errs.add(at, "scene: %s: _exclusive: false: %s must run alone: it emits events or changes the World at once, which the parallel rules forbid", sp.Name, sp.Name)
+	} else {
+		c.errs.add(at, "scene: %s: %v", sp.Name, err)
+	}
+	return false
 }
 
 // merged returns base with the keys sp gives replaced.
