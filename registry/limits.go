@@ -96,6 +96,20 @@ func (r *Registry) ContextErr() error {
 	return r.cancel.Err()
 }
 
+// roomFor returns an error, unless n more entities (a spawn: a prefab's
+// instance, a mixin's) fit under Limits.MaxEntities and the context set
+// with SetContext is not done.
+func (r *Registry) roomFor(n int) error {
+	if err := r.ContextErr(); err != nil {
+		return err
+	}
+	lim := r.Limits.WithDefaults().MaxEntities
+	if live := r.w.Len(); n > lim-live {
+		return fmt.Errorf("%w: %d more entities with %d live would pass Limits.MaxEntities (%d)", ErrLimit, n, live, lim)
+	}
+	return nil
+}
+
 // A SpawnError reports that a spawner could not spawn (or stopped): past
 // a limit (it wraps [ErrLimit]), cancelled (it wraps the context's error),
 // or with an unknown mixin. [Registry.TakeErrors] and [Registry.Tick]

@@ -3,9 +3,13 @@ package scenerun
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/scenecs/scenecs/components"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // fanEveryTick is issue 32's fanning scene with a timer that fires every
@@ -73,6 +77,38 @@ func TestQueryAndDumpFanOutFail(t *testing.T) {
 		code, _, stderr := runProg(Program{}, args...)
 		if code == 0 || !strings.HasPrefix(stderr, "tick 1: ") || !strings.Contains(stderr, "entity #bomb: on__a: a: more than 100000 event deliveries in one tick") {
 			t.Errorf("%s: exit %d\n%s", args[0], code, stderr)
+		}
+	}
+}
+
+// TestCommandsStopSpawnsOnInterrupt: the ticks of run, query and dump
+// run with the command's context as the Registry's, so that Ctrl-C stops
+// a spawn in the middle of a tick (a spawn bomb's last ticks make
+// hundreds of thousands of entities each).
+func TestCommandsStopSpawnsOnInterrupt(t *testing.T) {
+	for _, args := range [][]string{{"run", "-ticks", "3"}, {"query", "-ticks", "3"}, {"dump", "-ticks", "3"}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var seen error
+		p := Program{Register: func(reg *registry.Registry, _ *components.Builtins) error {
+			_, err := registry.RegisterSystem(reg, "interrupt", registry.SystemDefinition[struct{}]{
+				Tick: func(s *registry.SystemContext, _ *struct{}) {
+					cancel() // Ctrl-C while the tick runs
+					seen = s.Registry.ContextErr()
+				},
+			})
+			return err
+		}}
+		path := sceneFile(t, "s.yaml", "entities: [{id: a}]\n")
+		if args[0] == "query" {
+			args = append(args, path, "#a")
+		} else {
+			args = append(args, path)
+		}
+		var out, errb bytes.Buffer
+		p.Run(ctx, args, &out, &errb)
+		cancel()
+		if !errors.Is(seen, context.Canceled) {
+			t.Errorf("%s: the Registry's context during a tick: %v", args[0], seen)
 		}
 	}
 }

@@ -153,6 +153,7 @@ func readHeader(sc *bufio.Scanner, name string) (journalHeader, error) {
 // replayLines applies the journal's lines, each after its tick, ticking
 // the scene in between at hz, until the "end" line (or the last line).
 func replayLines(ctx context.Context, rt *runtime, in *inspect.Inspector, em *emitter, sc *bufio.Scanner, name string, hz float64) error {
+	defer rt.reg.SetContext(rt.reg.SetContext(ctx)) // Ctrl-C stops spawns mid-tick
 	dt := 1 / hz
 	ticks := 0
 	for n := 2; sc.Scan(); n++ {

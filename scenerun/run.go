@@ -147,6 +147,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 
 func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads <-chan func()) error {
 	stdout, stderr := c.stdout, c.stderr
+	defer rt.reg.SetContext(rt.reg.SetContext(ctx)) // Ctrl-C stops spawns mid-tick
 	dt := 1 / f.hz
 	step := time.Duration(float64(time.Second) / f.hz)
 	tty := isTerminal(stderr)

@@ -94,3 +94,42 @@ func mustPlan(t *testing.T, reg *registry.Registry, text string) *loader.Plan {
 	must(t, err)
 	return p
 }
+
+// TestSpawnBombStopsAtTheLimit: issue 32's prefab whose handler spawns
+// two of itself doubled every tick (262,143 entities at tick 17, then a
+// fatal error); on's spawn counts the instance against
+// Limits.MaxEntities before making it, so the scene stops at the limit,
+// reporting which entity's handler tried to spawn what.
+func TestSpawnBombStopsAtTheLimit(t *testing.T) {
+	reg := registry.New(ecs.NewWorld())
+	_, err := components.Register(reg)
+	must(t, err)
+	reg.Limits.MaxEntities = 1000
+	_, err = loader.LoadBytes(reg, "bomb.yaml", []byte(`
+prefabs:
+  egg:
+    timer: "delay: 0; event: hatch"
+    on__hatch: "spawn: egg, egg"
+entities:
+  - id: nest
+    prefab: egg
+`), loader.Options{})
+	must(t, err)
+	var errs []string
+	for tick := 1; tick <= 14; tick++ {
+		if err := reg.Tick(1.0 / 60); err != nil {
+			errs = append(errs, err.Error())
+		}
+		if n := reg.World().Len(); n > 1000 {
+			t.Fatalf("tick %d: %d entities, past Limits.MaxEntities", tick, n)
+		}
+	}
+	if n := reg.World().Len(); n != 1000 {
+		t.Errorf("%d entities, want the limit (1000)", n)
+	}
+	all := strings.Join(errs, "\n")
+	want := `: on__hatch: spawn egg: registry: instance of prefab "egg": registry limit reached: 1 more entities with 1000 live would pass Limits.MaxEntities (1000)`
+	if len(errs) == 0 || !strings.HasPrefix(errs[0], "entity ") || !strings.Contains(errs[0], want) {
+		t.Errorf("errors:\n%s\nwant one naming the entity, its handler and %s", all, want)
+	}
+}
