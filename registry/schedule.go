@@ -113,8 +113,8 @@ type Settings struct {
 	Access *Access
 	// Every runs it every Every runs of its phase (1 or 0: every run);
 	// Interval at most once per run of its phase, when at least Interval
-	// seconds have passed since it last ran (0: no bound). Its Delta is
-	// the time since it last ran.
+	// seconds have passed since it last ran (0: no bound; at most
+	// [MaxPeriod], a day). Its Delta is the time since it last ran.
 	Every    int
 	Interval float64
 }
@@ -138,8 +138,8 @@ func (s Settings) check() error {
 	if s.Every < 0 {
 		return fmt.Errorf("every %d: must be 0 or more", s.Every)
 	}
-	if !(s.Interval >= 0) || s.Interval > 1e9 {
-		return fmt.Errorf("interval %v: must be a number of seconds, 0 or more", s.Interval)
+	if err := checkPeriod(s.Interval); err != nil {
+		return fmt.Errorf("interval %w", err)
 	}
 	if s.Access != nil {
 		if s.Access.KeepExclusive && !s.Access.Exclusive {
@@ -318,14 +318,14 @@ func (s *Schedule) SetShuffle(seed uint64) {
 // backlog beyond is dropped), or, with step 0, a phase that runs once per
 // tick with the tick's time step. The physics phase has a step of 1/60 s
 // and 8 steps at most until configured (the physics system sets it from
-// its configuration).
+// its configuration). A step longer than [MaxPeriod] (a day) is refused.
 func (s *Schedule) SetStep(phase string, step float64, maxSteps int) error {
 	i := slices.Index(phaseNames[:], phase)
 	if i < 0 {
 		return fmt.Errorf("registry: SetStep: unknown phase %q%s", phase, didyoumean.Hint(phase, phaseNames[:]))
 	}
-	if !(step >= 0) || step > 1e6 {
-		return fmt.Errorf("registry: SetStep %s: step %v must be 0 or a positive number of seconds", phase, step)
+	if err := checkPeriod(step); err != nil {
+		return fmt.Errorf("registry: SetStep %s: step %w", phase, err)
 	}
 	if step > 0 && maxSteps < 1 {
 		return fmt.Errorf("registry: SetStep %s: maxSteps %d must be at least 1", phase, maxSteps)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/scenecs/scenecs/inspect"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // Journals: run -inspect ... -journal FILE writes every change made
@@ -146,6 +147,9 @@ func readHeader(sc *bufio.Scanner, name string) (journalHeader, error) {
 	}
 	if h.Hz <= 0 || h.Hz > maxHz {
 		return h, fmt.Errorf("%s:1: hz %v: want a rate in (0, %v]", name, h.Hz, maxHz)
+	}
+	if err := registry.CheckTickRate(h.Hz); err != nil {
+		return h, fmt.Errorf("%s:1: %w", name, err)
 	}
 	return h, nil
 }

@@ -3,7 +3,6 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -163,8 +162,8 @@ func scheduleSettings(sc *scenefile.ComponentSpec, keys []*scenefile.KV, errs *e
 			set.Every = n
 		case "_interval":
 			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(x >= 0) || math.IsInf(x, 0) || x > 1e9 {
-				bad(kv, "%q is not a number of seconds, 0 or more", v)
+			if err != nil || !(x >= 0) || x > registry.MaxPeriod {
+				bad(kv, "%q is not a number of seconds from 0 to %v (a day)", v, registry.MaxPeriod)
 			}
 			set.Interval = x
 		default:
