@@ -66,8 +66,8 @@ func TestFixedStepPhase(t *testing.T) {
 		want  string
 	}{
 		{"physic", 0.1, 1, `unknown phase "physic"`},
-		{PhaseUpdate, -1, 1, "must be 0 or a positive"},
-		{PhaseUpdate, math.NaN(), 1, "must be 0 or a positive"},
+		{PhaseUpdate, -1, 1, "step -1: must be a number of seconds from 0 to 86400 (a day)"},
+		{PhaseUpdate, math.NaN(), 1, "step NaN: must be a number of seconds from 0 to 86400"},
 		{PhaseUpdate, 0.1, 0, "maxSteps 0 must be at least 1"},
 	} {
 		if err := r.Schedule().SetStep(bad.phase, bad.step, bad.max); err == nil || !strings.Contains(err.Error(), bad.want) {
