@@ -49,10 +49,8 @@ func (evs *Events) startWindow(w Window) {
 
 // budgetNow returns the budget of a window opening now.
 func (evs *Events) budgetNow() int {
-	if evs.opt.Budget != nil {
-		if n := evs.opt.Budget(); n > 0 {
-			return n
-		}
+	if p := evs.opt.Budget; p != nil && *p > 0 {
+		return *p
 	}
 	return DefaultBudget
 }

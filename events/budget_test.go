@@ -33,8 +33,9 @@ func fanOut(evs *events.Events, e ecs.Entity, depth int) *int {
 func TestBudgetStopsFanOut(t *testing.T) {
 	w := ecs.NewWorld()
 	var errs []error
+	budget := 1000
 	evs := events.New(w, events.Options{
-		Budget:     func() int { return 1000 },
+		Budget:     &budget,
 		BudgetName: "Limits.MaxDeliveries",
 		Report:     func(err error) { errs = append(errs, err) },
 		Label:      func(ecs.Entity) string { return "#bomb" },
@@ -76,7 +77,8 @@ func TestBudgetStopsFanOut(t *testing.T) {
 func TestWindowsNest(t *testing.T) {
 	w := ecs.NewWorld()
 	n := 0
-	evs := events.New(w, events.Options{Budget: func() int { return 10 }, Report: func(error) { n++ }})
+	budget := 10
+	evs := events.New(w, events.Options{Budget: &budget, Report: func(error) { n++ }})
 	e := w.NewEntity()
 	calls := 0
 	evs.On(e, "x", func(*events.Event) { calls++ })
@@ -107,7 +109,8 @@ func TestWindowsNest(t *testing.T) {
 func TestDefaultBudget(t *testing.T) {
 	w := ecs.NewWorld()
 	var got error
-	evs := events.New(w, events.Options{Budget: func() int { return 0 }, Report: func(err error) { got = err }})
+	zero := 0
+	evs := events.New(w, events.Options{Budget: &zero, Report: func(err error) { got = err }})
 	e := w.NewEntity()
 	calls := fanOut(evs, e, 32)
 	evs.Emit(e, "a", nil, false)

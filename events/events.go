@@ -66,10 +66,10 @@ type listener struct {
 
 // Options configure an [Events].
 type Options struct {
-	// Budget returns the most deliveries (listener calls) a window may
-	// make; it is asked when a window opens. Nil or a result <= 0:
-	// [DefaultBudget].
-	Budget func() int
+	// Budget points at the most deliveries (listener calls) a window may
+	// make, read as each window opens (a registry points it at its
+	// Limits.MaxDeliveries). Nil, or a value <= 0: [DefaultBudget].
+	Budget *int
 	// BudgetName names the budget in reports, as the program sets it
 	// ("Limits.MaxDeliveries"); "" for "the delivery budget".
 	BudgetName string

@@ -97,7 +97,7 @@ type (
 // Limits.MaxDeliveries, their reports go to ReportError.
 func (r *Registry) newEvents() *events.Events {
 	return events.New(r.w, events.Options{
-		Budget:     func() int { return r.Limits.WithDefaults().MaxDeliveries },
+		Budget:     &r.Limits.MaxDeliveries, // 0: events.DefaultBudget, as WithDefaults has it
 		BudgetName: "Limits.MaxDeliveries",
 		Report:     r.ReportError,
 		Label:      r.entityLabel,
