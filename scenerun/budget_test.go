@@ -112,3 +112,20 @@ func TestCommandsStopSpawnsOnInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayFanOutEnds: a journal line that sends the fanning scene's
+// event (a POST .../events/a recorded by run -inspect -journal) replays
+// within the delivery budget of one inspector call, and the next tick
+// reports it.
+func TestReplayFanOutEnds(t *testing.T) {
+	scene := sceneFile(t, "fan.yaml", "entities:\n  - id: bomb\n    on__a: \"emit: a, a\"\n")
+	j := sceneFile(t, "j.jsonl", `{"journal":1,"scene":"fan.yaml","hz":60}
+{"tick":1,"op":"emit","ref":"bomb","event":"a"}
+{"tick":2,"op":"end"}
+`)
+	code, _, stderr := runProg(Program{}, "replay", scene, j)
+	want := "\nentity #bomb: on__a: a: more than 100000 event deliveries in one inspector call (Limits.MaxDeliveries): the rest were dropped"
+	if code != ExitOK || !strings.HasPrefix(stderr, "tick 2: ") || !strings.Contains(stderr, want) {
+		t.Errorf("replay: exit %d\n%s\nwant %s", code, stderr, want)
+	}
+}
