@@ -15,8 +15,9 @@ type Physics struct {
 	// Step is the fixed time step in seconds of the physics phase
 	// ([registry.PhasePhysics]), in which the system runs: each Tick runs
 	// the phase as many times as the accumulated time allows (at most
-	// MaxSteps; the backlog beyond is dropped).
-	Step     float64 `scene:"step,default=0.016666666666666666,min=0.000001"`
+	// MaxSteps; the backlog beyond is dropped). At most a day
+	// ([registry.MaxPeriod]).
+	Step     float64 `scene:"step,default=0.016666666666666666,min=0.000001,max=86400"`
 	MaxSteps int     `scene:"maxSteps,default=8,min=1"`
 }
 
@@ -44,13 +45,18 @@ func physicsSystem(reg *registry.Registry, b *Builtins) registry.SystemDefinitio
 	ids := &ph.ids
 	return registry.SystemDefinition[Physics]{
 		Phase: registry.PhasePhysics,
+		// Alone: it emits collide and puts bodies to sleep (a tag) at
+		// once.
 		Access: &registry.Access{
-			Reads:     []string{"acceleration", "gravity", "scale", "ground", WorldName},
-			Writes:    []string{"position", "velocity", WorldName},
-			Exclusive: true,
+			Reads:         []string{"acceleration", "gravity", "scale", "ground", WorldName},
+			Writes:        []string{"position", "velocity", WorldName},
+			Exclusive:     true,
+			KeepExclusive: true,
 		},
 		Update: func(s *registry.SystemContext, cfg, _ *Physics) {
-			_ = s.Registry.Schedule().SetStep(registry.PhasePhysics, cfg.Step, cfg.MaxSteps)
+			if err := s.Registry.Schedule().SetStep(registry.PhasePhysics, cfg.Step, cfg.MaxSteps); err != nil {
+				s.Registry.ReportError(err) // a step set from Go past the schema's bounds
+			}
 		},
 		Init: func(s *registry.SystemContext, cfg *Physics) {
 			w, paused := ph.w, pausedID(reg)

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -221,6 +222,10 @@ func spawn(reg *registry.Registry, parent ecs.Entity, spawnerID ecs.ID, s Spawne
 			_, err = reg.Mixins().Instantiate(parent, mixins, own)
 		}
 		if err != nil {
+			if cerr := reg.ContextErr(); cerr != nil && errors.Is(err, cerr) {
+				// Instantiate looks at the context before each instance.
+				return fmt.Errorf("spawner: stopped after %d of %d entities: %w", i, n, cerr)
+			}
 			return err
 		}
 	}

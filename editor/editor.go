@@ -100,6 +100,10 @@ type Result struct {
 // publishes what changed, records it in the history and writes its
 // line into the journal. The error is an [*Error].
 func (ed *Editor) Apply(c Command) (*Result, error) {
+	// A command's event deliveries (an emit, the handlers its changes
+	// wake) share one budget (registry.Limits.MaxDeliveries).
+	evs := ed.reg.Events()
+	defer evs.CloseWindow(evs.OpenWindow("inspector call"))
 	res, x, err := c.do(ed)
 	if err != nil {
 		return nil, err

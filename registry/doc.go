@@ -46,7 +46,7 @@
 //   - Mixins, prefabs and limits: a [Mixin] is a named set of component
 //     values that entities and spawners instantiate
 //     ([Mixins.Define]); a [Prefab] is a named entity subtree,
-//     instanced whole. [Limits] bound what spawners create ([ErrLimit]),
+//     instanced whole. [Limits] bound what spawns create ([ErrLimit]),
 //     and [Registry.SetContext] lets a [context.Context] stop long work.
 //   - Ids, classes and selectors: entity ids ([Registry.SetEntityID],
 //     [Registry.EntityByID]) and classes ([Registry.SetClasses]) are kept
@@ -54,10 +54,12 @@
 //     [Registry.Resolve] and [Registry.Compile] run CSS-like selectors
 //     against it. A [SelectorText] property names an entity by selector
 //     ([Registry.Resolve]).
-//   - Events: [Events.On] listens for named events ([Event]) on an
-//     entity and [Events.Emit] sends one, bubbling up the hierarchy if
-//     asked; the registry emits componentinitialized, componentchanged and
-//     componentremoved itself.
+//   - Entity events are package [events]': [Registry.Events] returns the
+//     Registry's ([events.Events.On] listens for named events, an [Event],
+//     on an entity; [events.Events.Emit] sends one, bubbling up the
+//     hierarchy if asked); the registry emits componentinitialized,
+//     componentchanged and componentremoved itself. Their deliveries per
+//     tick are bounded by [Limits] (MaxDeliveries).
 //
 // The built-in components (position, velocity, spawner, ...) and the
 // physics system are not here but in package components; a Registry made

@@ -80,7 +80,7 @@ func TestOffPerEntity(t *testing.T) {
 			}
 		}
 	}
-	if id := r.Events().On(es[0], "x", func(*Event) {}); !r.Events().Off(id) || r.listeners[es[0].Index()] == nil {
+	if id := r.Events().On(es[0], "x", func(*Event) {}); !r.Events().Off(id) || !r.Events().Listening(es[0], "ping") {
 		t.Error("Off of the entity's last-added listener")
 	}
 	must(t, w.Destroy(es[0]))

@@ -12,23 +12,20 @@ type Prefabs struct{ r *Registry }
 // own components. Reach them with [Registry.Mixins].
 type Mixins struct{ r *Registry }
 
-// Events are a Registry's entity events: listeners (On, Off), sending
-// (Emit, bubbling through parents), the "loaded" event, and taps that see
-// every event (inspectors). Reach them with [Registry.Events].
-type Events struct{ r *Registry }
-
 // Prefabs returns the Registry's prefabs.
 func (r *Registry) Prefabs() *Prefabs { return &r.groups.prefabs }
 
 // Mixins returns the Registry's mixins.
 func (r *Registry) Mixins() *Mixins { return &r.groups.mixins }
 
-// Events returns the Registry's events.
-func (r *Registry) Events() *Events { return &r.groups.events }
+// Events returns the Registry's entity events: listeners, sending
+// (bubbling through parents), the "loaded" event, taps that see every
+// event (inspectors), and the budget of deliveries per tick and per call
+// (Limits.MaxDeliveries). See package [events].
+func (r *Registry) Events() *Events { return r.events }
 
 // groups are the Registry's method groups, each pointing back at it.
 type groups struct {
 	prefabs Prefabs
 	mixins  Mixins
-	events  Events
 }

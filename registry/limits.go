@@ -6,19 +6,25 @@ import (
 	"fmt"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/events"
 )
 
 // This file holds the machinery the Registry offers work it defers, such
 // as the spawner of package components: limits, a context to stop by, and
 // a list of the errors to report later.
 
-// Limits bound the work a Registry does on its own behalf: the entities
-// spawners create. A zero field takes its value from [DefaultLimits].
+// Limits bound the work a scene makes a Registry do: the entities spawns
+// create, the event deliveries of a tick. A zero field takes its value
+// from [DefaultLimits]. They are per Registry, so per scene: a host of
+// many scenes (rooms) gives each its share.
 type Limits struct {
-	// MaxEntities is the most live entities a spawner may bring the
-	// World to. A spawner whose count would pass it spawns nothing and
-	// fails (see [Registry.TakeErrors]). Match it to the loader's entity
-	// limit.
+	// MaxEntities is the most live entities (in the Registry's World)
+	// a spawn may bring the World to: a spawner, on's spawn action,
+	// [Prefabs.Instantiate] and [Mixins.Instantiate] count the entities
+	// they would make (a prefab's whole instance) before making any, and
+	// fail, making nothing, if the count would pass it (an error
+	// wrapping [ErrLimit]). Match it to the loader's entity limit; a
+	// host running many scenes in one process sets it far lower.
 	MaxEntities int
 	// MaxSpawnDepth bounds how deeply spawners nest: a spawner on an
 	// entity with no spawner among its ancestors has depth 0, one on an
@@ -26,13 +32,23 @@ type Limits struct {
 	// 1, and so on. A spawner at MaxSpawnDepth or deeper spawns nothing
 	// and fails, so a mixin that spawns itself stops.
 	MaxSpawnDepth int
+	// MaxDeliveries bounds the event deliveries (listener calls) of one
+	// tick, and of one call made between ticks (an inspector's command,
+	// a hot reload, or one Emit of the program's): see
+	// [events.Events.OpenWindow]. When it runs out, the first delivery
+	// refused is reported once (a [*BudgetError], returned by
+	// [Registry.TakeErrors] and Tick) and the rest of the window's are
+	// dropped, so that handlers that emit their own event twice (2³²
+	// deliveries, nested 32 deep) end after the budget's worth.
+	MaxDeliveries int
 }
 
 // DefaultLimits returns the limits used for zero fields of
 // [Registry.Limits]: 1,000,000 entities (the loader's default entity
-// limit) and a spawn depth of 16.
+// limit), a spawn depth of 16 and 100,000 event deliveries per tick
+// ([events.DefaultBudget]).
 func DefaultLimits() Limits {
-	return Limits{MaxEntities: 1_000_000, MaxSpawnDepth: 16}
+	return Limits{MaxEntities: 1_000_000, MaxSpawnDepth: 16, MaxDeliveries: events.DefaultBudget}
 }
 
 // WithDefaults returns l with its zero (or negative) fields replaced by
@@ -44,6 +60,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxSpawnDepth <= 0 {
 		l.MaxSpawnDepth = d.MaxSpawnDepth
+	}
+	if l.MaxDeliveries <= 0 {
+		l.MaxDeliveries = d.MaxDeliveries
 	}
 	return l
 }
@@ -77,6 +96,20 @@ func (r *Registry) ContextErr() error {
 	return r.cancel.Err()
 }
 
+// roomFor returns an error, unless n more entities (a spawn: a prefab's
+// instance, a mixin's) fit under Limits.MaxEntities and the context set
+// with SetContext is not done.
+func (r *Registry) roomFor(n int) error {
+	if err := r.ContextErr(); err != nil {
+		return err
+	}
+	lim := r.Limits.WithDefaults().MaxEntities
+	if live := r.w.Len(); n > lim-live {
+		return fmt.Errorf("%w: %d more entities with %d live would pass Limits.MaxEntities (%d)", ErrLimit, n, live, lim)
+	}
+	return nil
+}
+
 // A SpawnError reports that a spawner could not spawn (or stopped): past
 // a limit (it wraps [ErrLimit]), cancelled (it wraps the context's error),
 // or with an unknown mixin. [Registry.TakeErrors] and [Registry.Tick]
@@ -106,6 +139,42 @@ func (e *SpawnError) Error() string {
 
 // Unwrap returns Err.
 func (e *SpawnError) Unwrap() error { return e.Err }
+
+// A PanicError is a panic recovered during [Registry.Tick] (or
+// [Schedule.RunOnce]): a system's or component's hook that panicked. Tick
+// returns it with the tick's other errors; find it with errors.As. For
+// example:
+//
+//	registry: behaviour panicked: events: Events.Emit from a system running under the parallel rules ...
+type PanicError struct {
+	// Name is the schedule entry that panicked (a system's or
+	// component's name, "spin.tock" for a tock), or "Tick" for a panic
+	// outside any (a hook run while a batch's changes were applied).
+	Name string
+	// Value is what it panicked with; Stack the goroutine's stack then.
+	Value any
+	Stack []byte
+	// Locked reports that the World was left locked: the hook opened a
+	// query and did not close it (see [ecs.Query.Close]); structural
+	// changes wait until it is.
+	Locked bool
+}
+
+// Error formats the error as described on [PanicError]; the stack is
+// left out.
+func (e *PanicError) Error() string {
+	msg := fmt.Sprintf("registry: %s panicked: %v", e.Name, e.Value)
+	if e.Locked {
+		msg += " (the World was left locked: a query it opened was not closed)"
+	}
+	return msg
+}
+
+// Unwrap returns what it panicked with, if that was an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
 
 // maxPendingErrors bounds the errors kept for TakeErrors; beyond, they are
 // counted.

@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -89,9 +90,14 @@ func (mxs *Mixins) Compose(mixins []*Mixin, own []NamedPatch) []NamedPatch {
 // component that depends on it, with its given data (as A-Frame
 // initialises a dependency with its markup data whatever the attribute
 // order). A read-only component among them is refused (*ReadOnlyError)
-// before anything is made.
+// before anything is made, and so is an entity past Limits.MaxEntities
+// (an error wrapping [ErrLimit]) or after the context set with
+// [Registry.SetContext] is done.
 func (mxs *Mixins) Instantiate(parent ecs.Entity, mixinIDs []string, own []NamedPatch) (ecs.Entity, error) {
 	r := mxs.r
+	if err := r.roomFor(1); err != nil {
+		return ecs.Entity{}, fmt.Errorf("registry: instance of mixins %s: %w", strings.Join(mixinIDs, " "), err)
+	}
 	e, err := r.Create(parent, CreateSpec{Mixins: mixinIDs, Components: own})
 	if err != nil {
 		return ecs.Entity{}, err

@@ -229,7 +229,10 @@ func (pfs *Prefabs) PartKey(e ecs.Entity) string {
 // the marker [PrefabComponent], and its whole subtree, each entity with
 // its composed components and classes, children in order. With an id,
 // the root gets it and each part "<parent's id>/<key>". On an error
-// nothing is left behind.
+// nothing is left behind. An instance whose entities would bring the
+// World past Limits.MaxEntities is refused (an error wrapping
+// [ErrLimit]) before anything is made, as is any once the context set
+// with [Registry.SetContext] is done.
 func (pfs *Prefabs) Instantiate(parent ecs.Entity, name, id string) (ecs.Entity, error) {
 	r := pfs.r
 	return r.Prefabs().InstantiateOver(parent, name, id, nil, nil)
@@ -249,6 +252,9 @@ func (pfs *Prefabs) InstantiateOver(parent ecs.Entity, name, id string, mixinIDs
 	p, ok := r.prefabs.defs[name]
 	if !ok {
 		return ecs.Entity{}, fmt.Errorf("registry: unknown prefab %q%s", name, nearestPrefab(r, name))
+	}
+	if err := r.roomFor(p.size); err != nil {
+		return ecs.Entity{}, fmt.Errorf("registry: instance of prefab %q: %w", name, err)
 	}
 	if id != "" {
 		if _, used := r.EntityByID(id); used {
@@ -360,9 +366,14 @@ func nearestPrefab(r *Registry, name string) string {
 // InstantiatePart creates the prefab node n (a part of an instance)
 // under parent, with its subtree: the part's key recorded, the id given
 // (its parts get "<id>/<key>"). Hot reload uses it to add a part a
-// prefab edit adds to an instance spawned at run time.
+// prefab edit adds to an instance spawned at run time. Like
+// [Prefabs.Instantiate], it checks Limits.MaxEntities (the part's
+// subtree counted) and the context first.
 func (pfs *Prefabs) InstantiatePart(parent ecs.Entity, n *PrefabNode, id string) (ecs.Entity, error) {
 	r := pfs.r
+	if err := r.roomFor(prefabSize(n, map[*PrefabNode]int{})); err != nil {
+		return ecs.Entity{}, fmt.Errorf("registry: part of a prefab's instance: %w", err)
+	}
 	e, err := r.instantiateNode(parent, n, id, n.Key, NamedPatch{}, nil)
 	if err != nil {
 		if !e.IsZero() {

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/events"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/internal/docorder"
 	"github.com/scenecs/scenecs/registry/schema"
@@ -52,17 +53,13 @@ type Registry struct {
 	sel      selectorEngine
 	selCache map[string]compiledSelector
 
-	listeners map[uint32][]listener
-	nextLis   ListenerID
-	evFree    []*Event // Events done with, reused by Emit
+	events *events.Events
 	// compDetails are the ComponentEvent details by component ID, boxed
 	// once (componentDetail).
 	compDetails []any
-	taps        []eventTap // see AddEventTap
-	nextTap     int
 
 	pausedTag ecs.ID
-	groups    groups // Prefabs, Mixins, Events
+	groups    groups // Prefabs, Mixins
 	started   bool
 	paused    bool
 	inTick    bool
@@ -97,14 +94,13 @@ func New(w *ecs.World) *Registry {
 	// Scenes need document order (selectors, dumps) to be creation order.
 	w.EnableHierarchy()
 	r := &Registry{
-		w:         w,
-		types:     schema.NewTypes(),
-		comps:     make(map[string]*Component),
-		sysNames:  make(map[string]*System),
-		mixins:    make(map[string]*Mixin),
-		prefabs:   prefabStore{defs: make(map[string]*Prefab)},
-		selCache:  make(map[string]compiledSelector),
-		listeners: make(map[uint32][]listener),
+		w:        w,
+		types:    schema.NewTypes(),
+		comps:    make(map[string]*Component),
+		sysNames: make(map[string]*System),
+		mixins:   make(map[string]*Mixin),
+		prefabs:  prefabStore{defs: make(map[string]*Prefab)},
+		selCache: make(map[string]compiledSelector),
 	}
 	r.sched = newSchedule(r)
 	id, err := w.RegisterTag(PausedTag)
@@ -112,19 +108,17 @@ func New(w *ecs.World) *Registry {
 		panic(fmt.Sprintf("registry.New: %v (the World already has a component named paused)", err))
 	}
 	r.pausedTag = id
-	r.groups = groups{Prefabs{r}, Mixins{r}, Events{r}}
+	r.groups = groups{Prefabs{r}, Mixins{r}}
 	r.sel = newSelectorEngine(r)
-	w.Observe(ecs.EntityDestroyed, func(_ *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
-		delete(r.listeners, e.Index())
-	})
+	r.events = r.newEvents()
 	w.Observe(ecs.ChildAttached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		if p, ok := w.Parent(e); ok {
-			r.Events().Emit(p, "child-attached", ChildEvent{El: e}, true)
+			r.events.Emit(p, "child-attached", ChildEvent{El: e}, true)
 		}
 	})
 	w.Observe(ecs.ChildDetached, func(w *ecs.World, _ ecs.Event, e ecs.Entity, _ ecs.ID) {
 		if p, ok := w.Parent(e); ok {
-			r.Events().Emit(p, "child-detached", ChildEvent{El: e}, true)
+			r.events.Emit(p, "child-detached", ChildEvent{El: e}, true)
 		}
 	})
 	return r

@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,7 +26,8 @@ type unit struct {
 	cx    Context
 	sc    SystemContext
 	dur   int64
-	pv    any // what it panicked with (parallel runs)
+	pv    any // what it panicked with, and where (see runSafe)
+	stack []byte
 	panic bool
 }
 
@@ -123,7 +125,8 @@ func (s *Schedule) runBatch(b *batch, delta, now float64, k, n int) {
 // commands.
 func (s *Schedule) runExclusive(u *unit) {
 	t0 := s.clock
-	s.runUnit(u)
+	s.runSafe(u)
+	s.reportPanic(u)
 	s.r.w.Apply(u.cmds)
 	s.clock = monoNow()
 	u.dur = s.clock - t0
@@ -131,9 +134,9 @@ func (s *Schedule) runExclusive(u *unit) {
 }
 
 // runFrozen runs units with the World frozen, in parallel when worth it,
-// and applies their commands in unit order. A panic (the first in unit
-// order) is raised again on the calling goroutine once every unit is done
-// and the World thawed; the batch's commands are dropped.
+// and applies their commands in unit order. A unit that panics is
+// reported once every unit is done and the World thawed (see
+// reportPanics); its commands are dropped, the others' applied.
 func (s *Schedule) runFrozen(units []unit) {
 	w := s.r.w
 	t0 := s.clock // see runExclusive
@@ -160,7 +163,7 @@ func (s *Schedule) runFrozen(units []unit) {
 		t := t0
 		for i := range units {
 			u := &units[i]
-			s.runUnit(u)
+			s.runSafe(u)
 			now := monoNow()
 			u.dur = now - t
 			t = now
@@ -168,12 +171,7 @@ func (s *Schedule) runFrozen(units []unit) {
 	}
 	thaw()
 	for i := range units {
-		if units[i].panic {
-			for j := range units {
-				units[j].cmds.Reset()
-			}
-			panic(units[i].pv)
-		}
+		s.reportPanic(&units[i])
 	}
 	for i := range units {
 		w.Apply(units[i].cmds)
@@ -206,14 +204,7 @@ func (s *Schedule) runParallel(units []unit) {
 			}
 			u := &units[i]
 			t := monoNow()
-			func() {
-				defer func() {
-					if v := recover(); v != nil {
-						u.pv, u.panic = v, true
-					}
-				}()
-				s.runUnit(u)
-			}()
+			s.runSafe(u)
 			u.dur = monoNow() - t
 		}
 	}
@@ -338,6 +329,27 @@ func (s *Schedule) runUnit(u *unit) {
 	}
 }
 
+// runSafe runs u, recording a panic in it instead of letting it unwind
+// the schedule (the hooks close their queries on the way out).
+func (s *Schedule) runSafe(u *unit) {
+	defer func() {
+		if v := recover(); v != nil {
+			u.pv, u.stack, u.panic = v, debug.Stack(), true
+		}
+	}()
+	s.runUnit(u)
+}
+
+// reportPanic reports u's panic, if it had one, as a *PanicError (Tick
+// returns it) and drops its commands.
+func (s *Schedule) reportPanic(u *unit) {
+	if u.panic {
+		u.cmds.Reset()
+		s.r.ReportError(&PanicError{Name: u.e.name, Value: u.pv, Stack: u.stack, Locked: s.r.w.Locked()})
+		u.pv, u.stack, u.panic = nil, nil, false
+	}
+}
+
 // runHook calls a component's tick or tock hook over q and closes q on
 // the way out, also when the hook panics.
 func runHook(hook func(*Context, ecs.ID, *ecs.Query), cx *Context, id ecs.ID, q *ecs.Query) {
@@ -373,6 +385,7 @@ func (s *Schedule) RunOnce(name string) error {
 	}
 	s.r.inTick = true
 	defer s.r.endTick()
+	defer s.r.events.CloseWindow(s.r.events.OpenWindow("run of " + name))
 	for _, e := range es {
 		ps := &s.phases[e.phase]
 		delta := ps.step

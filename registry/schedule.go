@@ -87,7 +87,17 @@ type Access struct {
 	// Exclusive makes the system run alone and change the World
 	// directly.
 	Exclusive bool
+	// KeepExclusive, in a Go definition, says that Exclusive may not be
+	// turned off: the system emits events or changes the World at once,
+	// which the parallel rules forbid. [Schedule.Configure] (and a
+	// scene's `_exclusive: false`) is then refused with
+	// [ErrMustBeExclusive]. It requires Exclusive.
+	KeepExclusive bool
 }
+
+// ErrMustBeExclusive is wrapped by the error of settings that would run
+// a system whose Access is KeepExclusive under the parallel rules.
+var ErrMustBeExclusive = errors.New("it must run alone (its Access is KeepExclusive: it emits events or changes the World at once, which the parallel rules forbid)")
 
 // Settings place a system, or a component's tick, in the schedule. The
 // fields of [SystemDefinition] and [Definition] of the same names fill
@@ -103,8 +113,8 @@ type Settings struct {
 	Access *Access
 	// Every runs it every Every runs of its phase (1 or 0: every run);
 	// Interval at most once per run of its phase, when at least Interval
-	// seconds have passed since it last ran (0: no bound). Its Delta is
-	// the time since it last ran.
+	// seconds have passed since it last ran (0: no bound; at most
+	// [MaxPeriod], a day). Its Delta is the time since it last ran.
 	Every    int
 	Interval float64
 }
@@ -128,10 +138,13 @@ func (s Settings) check() error {
 	if s.Every < 0 {
 		return fmt.Errorf("every %d: must be 0 or more", s.Every)
 	}
-	if !(s.Interval >= 0) || s.Interval > 1e9 {
-		return fmt.Errorf("interval %v: must be a number of seconds, 0 or more", s.Interval)
+	if err := checkPeriod(s.Interval); err != nil {
+		return fmt.Errorf("interval %w", err)
 	}
 	if s.Access != nil {
+		if s.Access.KeepExclusive && !s.Access.Exclusive {
+			return fmt.Errorf("exclusive false: %w", ErrMustBeExclusive)
+		}
 		for _, n := range slices.Concat(s.Access.Reads, s.Access.Writes) {
 			if n == "" {
 				return fmt.Errorf("access: empty component name")
@@ -305,14 +318,14 @@ func (s *Schedule) SetShuffle(seed uint64) {
 // backlog beyond is dropped), or, with step 0, a phase that runs once per
 // tick with the tick's time step. The physics phase has a step of 1/60 s
 // and 8 steps at most until configured (the physics system sets it from
-// its configuration).
+// its configuration). A step longer than [MaxPeriod] (a day) is refused.
 func (s *Schedule) SetStep(phase string, step float64, maxSteps int) error {
 	i := slices.Index(phaseNames[:], phase)
 	if i < 0 {
 		return fmt.Errorf("registry: SetStep: unknown phase %q%s", phase, didyoumean.Hint(phase, phaseNames[:]))
 	}
-	if !(step >= 0) || step > 1e6 {
-		return fmt.Errorf("registry: SetStep %s: step %v must be 0 or a positive number of seconds", phase, step)
+	if err := checkPeriod(step); err != nil {
+		return fmt.Errorf("registry: SetStep %s: step %w", phase, err)
 	}
 	if step > 0 && maxSteps < 1 {
 		return fmt.Errorf("registry: SetStep %s: maxSteps %d must be at least 1", phase, maxSteps)
@@ -574,14 +587,11 @@ func (s *Schedule) cycleText(path []*node, extra *node) string {
 // Go definition. The change takes effect at the next Tick; an order it
 // makes impossible is an error there ([Schedule.Err]).
 func (s *Schedule) Configure(name string, set *Settings) error {
-	n, ok := s.nodes[name]
-	if !ok {
-		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didyoumean.Hint(name, s.Names()))
+	if err := s.Check(name, set); err != nil {
+		return err
 	}
+	n := s.nodes[name]
 	if set != nil {
-		if err := set.check(); err != nil {
-			return fmt.Errorf("registry: schedule: %s: %w", name, err)
-		}
 		c := set.clone()
 		set = &c
 	}
@@ -601,6 +611,28 @@ func (s *Schedule) Configure(name string, set *Settings) error {
 		s.beforeOf[x] = append(s.beforeOf[x], n)
 	}
 	s.dirty = true
+	return nil
+}
+
+// Check returns the error [Schedule.Configure] would return for these
+// settings (nil: none), changing nothing: an unknown name, settings that
+// make no sense, or an Exclusive turned off that the Go definition keeps
+// ([ErrMustBeExclusive]).
+func (s *Schedule) Check(name string, set *Settings) error {
+	n, ok := s.nodes[name]
+	if !ok {
+		return fmt.Errorf("registry: schedule: no system or component tick named %q%s", name, didyoumean.Hint(name, s.Names()))
+	}
+	if set == nil {
+		return nil
+	}
+	err := set.check()
+	if a := n.goSet.Access; err == nil && a != nil && a.KeepExclusive && set.Access != nil && !set.Access.Exclusive {
+		err = fmt.Errorf("exclusive false: %w", ErrMustBeExclusive)
+	}
+	if err != nil {
+		return fmt.Errorf("registry: schedule: %s: %w", name, err)
+	}
 	return nil
 }
 

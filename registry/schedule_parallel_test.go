@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -198,8 +199,9 @@ func TestParallelBatchRunsAtOnce(t *testing.T) {
 
 // TestParallelMisuseIsRefused: a system under the parallel rules that
 // changes the World, emits directly, queries by selector, or reads a
-// column it did not declare panics with a message saying so, with one
-// worker as with several; the World is usable afterwards.
+// column it did not declare panics with a message saying so, which Tick
+// returns as a *PanicError naming the system, with one worker as with
+// several; the World is usable afterwards.
 func TestParallelMisuseIsRefused(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		for _, c := range []struct {
@@ -209,7 +211,7 @@ func TestParallelMisuseIsRefused(t *testing.T) {
 			{"Add", "ecs: Add while the World is frozen", func(s *SystemContext, e ecs.Entity, other ecs.ID, _ *ecs.Filter) { _ = s.World.Add(e, other) }},
 			{"Destroy", "ecs: Destroy while the World is frozen", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) { _ = s.World.Destroy(e) }},
 			{"Set", "ecs: SetPtr while the World is frozen", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) { _ = s.Registry.Set(e, "mine", "n: 3") }},
-			{"Emit", "registry: Events.Emit from a system running under the parallel rules", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) {
+			{"Emit", "events: Events.Emit from a system running under the parallel rules", func(s *SystemContext, e ecs.Entity, _ ecs.ID, _ *ecs.Filter) {
 				s.Registry.Events().Emit(e, "x", nil, false)
 			}},
 			{"QueryAll", "registry: a selector query from a system running under the parallel rules", func(s *SystemContext, _ ecs.Entity, _ ecs.ID, _ *ecs.Filter) { _, _ = s.Registry.QueryAll("[mine]") }},
@@ -242,9 +244,9 @@ func TestParallelMisuseIsRefused(t *testing.T) {
 			}
 			r.Schedule().SetWorkers(workers)
 			r.Schedule().SetSplitThreshold(0)
-			v := catchPanic(func() { _ = r.Tick(0.1) })
-			if s := fmt.Sprint(v); !strings.Contains(s, c.want) {
-				t.Errorf("%d workers, %s: panic %q, want %q", workers, c.name, s, c.want)
+			var pe *PanicError
+			if err := r.Tick(0.1); !errors.As(err, &pe) || pe.Name != "s0" || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%d workers, %s: Tick: %v, want s0's panic %q", workers, c.name, err, c.want)
 			}
 			if w.Frozen() || w.Locked() {
 				t.Errorf("%s: World left frozen or locked", c.name)
@@ -256,39 +258,39 @@ func TestParallelMisuseIsRefused(t *testing.T) {
 	}
 }
 
-func catchPanic(fn func()) (v any) {
-	defer func() { v = recover() }()
-	fn()
-	return nil
-}
-
-// TestParallelPanicDropsTheBatch: a panic in one system of a parallel
-// batch reaches Tick's caller after the others finished; no command of
-// the batch is applied, and the World is thawed.
-func TestParallelPanicDropsTheBatch(t *testing.T) {
-	w, r := newTestRegistry(t)
-	c, err := Register(r, "v", Definition[pval]{})
-	must(t, err)
-	e := w.NewEntity(c.ID)
-	for i := range 3 {
-		_, err := RegisterSystem(r, fmt.Sprintf("s%d", i), SystemDefinition[struct{}]{
-			Access: &Access{},
-			Tick: func(s *SystemContext, _ *struct{}) {
-				s.Commands().Destroy(e)
-				if i == 1 {
-					panic("boom in s1")
-				}
-			},
-		})
+// TestParallelPanicIsAnError: a panic in one system of a parallel batch
+// is Tick's error (a *PanicError naming it) once the others finished;
+// its commands are dropped, the others' applied, whatever the workers,
+// and the World is thawed.
+func TestParallelPanicIsAnError(t *testing.T) {
+	for _, workers := range []int{1, 3} {
+		w, r := newTestRegistry(t)
+		c, err := Register(r, "v", Definition[pval]{})
 		must(t, err)
-	}
-	r.Schedule().SetWorkers(3)
-	r.Schedule().SetSplitThreshold(0)
-	if v := catchPanic(func() { _ = r.Tick(0.1) }); v != "boom in s1" {
-		t.Errorf("panic %v", v)
-	}
-	if !w.Alive(e) || w.Frozen() {
-		t.Errorf("after the panic: alive %v frozen %v", w.Alive(e), w.Frozen())
+		var es []ecs.Entity
+		for i := range 3 {
+			e := w.NewEntity(c.ID)
+			es = append(es, e)
+			_, err := RegisterSystem(r, fmt.Sprintf("s%d", i), SystemDefinition[struct{}]{
+				Access: &Access{},
+				Tick: func(s *SystemContext, _ *struct{}) {
+					s.Commands().Destroy(e)
+					if i == 1 {
+						panic("boom in s1")
+					}
+				},
+			})
+			must(t, err)
+		}
+		r.Schedule().SetWorkers(workers)
+		r.Schedule().SetSplitThreshold(0)
+		var pe *PanicError
+		if err := r.Tick(0.1); !errors.As(err, &pe) || pe.Name != "s1" || pe.Value != "boom in s1" {
+			t.Errorf("%d workers: Tick: %v", workers, err)
+		}
+		if w.Alive(es[0]) || !w.Alive(es[1]) || w.Alive(es[2]) || w.Frozen() {
+			t.Errorf("%d workers: after the panic: alive %v %v %v, frozen %v", workers, w.Alive(es[0]), w.Alive(es[1]), w.Alive(es[2]), w.Frozen())
+		}
 	}
 }
 

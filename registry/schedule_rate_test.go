@@ -66,8 +66,8 @@ func TestFixedStepPhase(t *testing.T) {
 		want  string
 	}{
 		{"physic", 0.1, 1, `unknown phase "physic"`},
-		{PhaseUpdate, -1, 1, "must be 0 or a positive"},
-		{PhaseUpdate, math.NaN(), 1, "must be 0 or a positive"},
+		{PhaseUpdate, -1, 1, "step -1: must be a number of seconds from 0 to 86400 (a day)"},
+		{PhaseUpdate, math.NaN(), 1, "step NaN: must be a number of seconds from 0 to 86400"},
 		{PhaseUpdate, 0.1, 0, "maxSteps 0 must be at least 1"},
 	} {
 		if err := r.Schedule().SetStep(bad.phase, bad.step, bad.max); err == nil || !strings.Contains(err.Error(), bad.want) {
@@ -211,5 +211,45 @@ func TestScheduleStats(t *testing.T) {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
+	}
+}
+
+// TestPeriodsFit: tick rates, fixed steps and intervals whose period is
+// longer than a day are refused, with why (issue 32: -hz 1e-10
+// overflowed time.Duration); CheckTickRate is the one check of a rate.
+func TestPeriodsFit(t *testing.T) {
+	for _, c := range []struct {
+		hz   float64
+		want string
+	}{
+		{60, ""}, {1e6, ""}, {MinTickRate, ""}, {1.2e-5, ""},
+		{1e-10, "tick rate 1e-10: its period, 1e+10 s, is longer than a day (the lowest rate is one tick a day, 1.15741e-05 per second)"},
+		{1e-5, "tick rate 1e-05: its period, 99999.99999999999 s, is longer than a day"},
+		{0, "tick rate 0: must be above 0 ticks per second"},
+		{-3, "tick rate -3: must be above 0 ticks per second"},
+		{math.NaN(), "tick rate NaN: not a finite number of ticks per second"},
+		{math.Inf(1), "tick rate +Inf: not a finite number of ticks per second"},
+	} {
+		err := CheckTickRate(c.hz)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("CheckTickRate(%v) = %v, want %q", c.hz, err, c.want)
+		}
+	}
+	_, r := newTestRegistry(t)
+	_, err := RegisterSystem(r, "slow", SystemDefinition[struct{}]{Tick: func(*SystemContext, *struct{}) {}})
+	must(t, err)
+	for _, step := range []float64{MaxPeriod, 0.5, 0} {
+		if err := r.Schedule().SetStep(PhasePhysics, step, 1); err != nil {
+			t.Errorf("SetStep %v: %v", step, err)
+		}
+	}
+	if err := r.Schedule().SetStep(PhasePhysics, 1e7, 1); err == nil || !strings.Contains(err.Error(), "step 1e+07: must be a number of seconds from 0 to 86400 (a day)") {
+		t.Errorf("SetStep of 1e7 s: %v", err)
+	}
+	if err := r.Schedule().Configure("slow", &Settings{Interval: MaxPeriod}); err != nil {
+		t.Errorf("an interval of a day: %v", err)
+	}
+	if err := r.Schedule().Configure("slow", &Settings{Interval: 1e8}); err == nil || !strings.Contains(err.Error(), "interval 1e+08: must be a number of seconds from 0 to 86400") {
+		t.Errorf("an interval of 1e8 s: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -254,5 +255,45 @@ func TestAmbiguities(t *testing.T) {
 	must(t, r.Tick(1))
 	if len(r.Schedule().Ambiguities()) != 0 || !strings.Contains(rec.take(), "w1 | r1 | r2") {
 		t.Errorf("ordered, still ambiguous: %v", r.Schedule().Ambiguities())
+	}
+}
+
+// TestKeepExclusive: a system whose Go definition keeps Exclusive cannot
+// be configured to run under the parallel rules (Check says so first,
+// changing nothing), whatever Access the new settings hold; a definition
+// that keeps Exclusive without it is refused.
+func TestKeepExclusive(t *testing.T) {
+	_, r := newTestRegistry(t)
+	_, err := RegisterSystem(r, "emitter", SystemDefinition[struct{}]{
+		Access: &Access{Writes: []string{"*"}, Exclusive: true, KeepExclusive: true},
+		Tick:   func(*SystemContext, *struct{}) {},
+	})
+	must(t, err)
+	for _, set := range []*Settings{
+		{Access: &Access{Writes: []string{"*"}, KeepExclusive: true}},
+		{Access: &Access{Reads: []string{"position"}}},
+	} {
+		if err := r.Schedule().Check("emitter", set); !errors.Is(err, ErrMustBeExclusive) {
+			t.Errorf("Check %+v: %v", set.Access, err)
+		}
+		err := r.Schedule().Configure("emitter", set)
+		if !errors.Is(err, ErrMustBeExclusive) || !strings.HasPrefix(err.Error(), "registry: schedule: emitter: exclusive false: it must run alone") {
+			t.Errorf("Configure %+v: %v", set.Access, err)
+		}
+	}
+	for _, set := range []*Settings{nil, {Every: 2}, {Access: &Access{Exclusive: true}}} {
+		if err := r.Schedule().Configure("emitter", set); err != nil {
+			t.Errorf("Configure %+v: %v", set, err)
+		}
+	}
+	if info, _ := r.Schedule().Systems(); len(info) != 1 || !info[0].Exclusive {
+		t.Errorf("schedule %+v", info)
+	}
+	_, err = RegisterSystem(r, "odd", SystemDefinition[struct{}]{
+		Access: &Access{KeepExclusive: true},
+		Tick:   func(*SystemContext, *struct{}) {},
+	})
+	if !errors.Is(err, ErrMustBeExclusive) {
+		t.Errorf("KeepExclusive without Exclusive: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime/debug"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -389,9 +390,18 @@ var ErrReentrantTick = errors.New("registry: Tick called from inside a Tick (a t
 // from inside a hook of a running Tick ([ErrReentrantTick]), and so is a
 // Tick while the schedule has no possible order ([Schedule.Err]).
 //
-// If a hook panics, Tick unlocks the World and ends its tick on the way
-// out, so a program that recovers can go on using the Registry.
-func (r *Registry) Tick(dt float64) error {
+// A hook that panics does not take the program down: the panic is
+// recovered and returned, as a [*PanicError] naming the system or
+// component; its commands are dropped and the other systems run on (a
+// panic elsewhere in the tick, such as in a hook run while changes are
+// applied, ends the tick). Hooks run by the library close their queries
+// on the way out, so the World stays unlocked; a hook that opens its
+// own should close them in a defer (see [ecs.Query.Close]).
+//
+// The event deliveries of one Tick share a budget,
+// Limits.MaxDeliveries: past it, they are dropped and the first refused
+// is reported (a [*BudgetError]).
+func (r *Registry) Tick(dt float64) (err error) {
 	if r.inTick || r.sched.running {
 		return ErrReentrantTick
 	}
@@ -400,7 +410,13 @@ func (r *Registry) Tick(dt float64) error {
 	}
 	r.inTick = true
 	defer r.endTick()
-	err := r.Start()
+	defer r.events.CloseWindow(r.events.OpenWindow("tick"))
+	defer func() {
+		if v := recover(); v != nil {
+			err = errors.Join(err, &PanicError{Name: "Tick", Value: v, Stack: debug.Stack(), Locked: r.w.Locked()}, r.TakeErrors())
+		}
+	}()
+	err = r.Start()
 	if r.paused {
 		return errors.Join(err, r.TakeErrors())
 	}

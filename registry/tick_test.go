@@ -210,9 +210,10 @@ func TestTickNonFiniteDelta(t *testing.T) {
 	}
 }
 
-// TestPanicInTickHookUnlocks: a hook of any kind that panics, recovered by
-// the program, leaves the World unlocked (the changes it deferred
-// applied, Flush usable) and the Registry able to tick again.
+// TestPanicInTickHookUnlocks: a hook of any kind that panics makes Tick
+// return a *PanicError naming it (the program does not crash), and leaves
+// the World unlocked (the changes it deferred applied, Flush usable) and
+// the Registry able to tick again.
 func TestPanicInTickHookUnlocks(t *testing.T) {
 	for _, hook := range []string{"tick", "tickColumn", "tock", "system tick", "system tock"} {
 		t.Run(hook, func(t *testing.T) {
@@ -247,14 +248,14 @@ func TestPanicInTickHookUnlocks(t *testing.T) {
 			_, err = RegisterSystem(r, "sys", sd)
 			must(t, err)
 			w.NewEntities(5, c.ID)
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Fatal("no panic")
-					}
-				}()
-				_ = r.Tick(1)
-			}()
+			var pe *PanicError
+			if err := r.Tick(1); !errors.As(err, &pe) || pe.Value != "boom" || pe.Locked {
+				t.Fatalf("Tick: %v, want a *PanicError of boom", err)
+			}
+			want := map[string]string{"tick": "ticker", "tickColumn": "ticker", "tock": "ticker", "system tick": "sys", "system tock": "sys"}[hook]
+			if pe.Name != want || !strings.Contains(pe.Error(), "registry: "+want+" panicked: boom") || len(pe.Stack) == 0 {
+				t.Errorf("panic error %q (name %q), want it to name %q, with a stack", pe.Error(), pe.Name, want)
+			}
 			if w.Locked() {
 				t.Fatal("World still locked after the panic")
 			}

@@ -153,7 +153,7 @@ func TestRoomPanics(t *testing.T) {
 			t.Errorf("room %s still listed", r.ID())
 		}
 	}
-	if !strings.Contains(ticking.Err().Error(), "panic at tick 5: boom") {
+	if !strings.Contains(ticking.Err().Error(), "tick 5: registry: bomb panicked: boom") {
 		t.Errorf("ticking: %v", ticking.Err())
 	}
 	waitTick(t, okRoom, okRoom.Tick()+10)

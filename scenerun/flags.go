@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/scenecs/scenecs/registry"
 )
 
 // Checked flags: a value that makes no sense (NaN, an infinity, a negative
@@ -17,7 +19,8 @@ import (
 // maxHz bounds -hz.
 const maxHz = 1e6
 
-// rateFlag is a float64 flag that must be finite and in (0, max].
+// rateFlag is a float64 flag that must be finite and in (0, max], and a
+// tick rate whose period fits (registry.CheckTickRate: at most a day).
 type rateFlag struct {
 	v   *float64
 	max float64
@@ -39,6 +42,9 @@ func (f rateFlag) Set(s string) error {
 		return fmt.Errorf("must be a finite number in (0, %s]", formatMax(f.max))
 	case x <= 0 || x > f.max:
 		return fmt.Errorf("must be in (0, %s]", formatMax(f.max))
+	}
+	if err := registry.CheckTickRate(x); err != nil {
+		return err // a period longer than a day
 	}
 	*f.v = x
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/scenecs/scenecs/inspect"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/registry"
 )
 
 // Journals: run -inspect ... -journal FILE writes every change made
@@ -147,12 +148,16 @@ func readHeader(sc *bufio.Scanner, name string) (journalHeader, error) {
 	if h.Hz <= 0 || h.Hz > maxHz {
 		return h, fmt.Errorf("%s:1: hz %v: want a rate in (0, %v]", name, h.Hz, maxHz)
 	}
+	if err := registry.CheckTickRate(h.Hz); err != nil {
+		return h, fmt.Errorf("%s:1: %w", name, err)
+	}
 	return h, nil
 }
 
 // replayLines applies the journal's lines, each after its tick, ticking
 // the scene in between at hz, until the "end" line (or the last line).
 func replayLines(ctx context.Context, rt *runtime, in *inspect.Inspector, em *emitter, sc *bufio.Scanner, name string, hz float64) error {
+	defer rt.reg.SetContext(rt.reg.SetContext(ctx)) // Ctrl-C stops spawns mid-tick
 	dt := 1 / hz
 	ticks := 0
 	for n := 2; sc.Scan(); n++ {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/scenecs/scenecs/inspect"
@@ -146,6 +147,7 @@ func (c *cli) cmdRun(ctx context.Context, args []string) error {
 
 func (c *cli) runLoop(ctx context.Context, rt *runtime, f runFlags, path string, reloads <-chan func()) error {
 	stdout, stderr := c.stdout, c.stderr
+	defer rt.reg.SetContext(rt.reg.SetContext(ctx)) // Ctrl-C stops spawns mid-tick
 	dt := 1 / f.hz
 	step := time.Duration(float64(time.Second) / f.hz)
 	tty := isTerminal(stderr)
@@ -249,14 +251,19 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// reportTickError prints an error a tick returned, once per distinct
-// message: a system that cannot start reports the same error every tick,
-// and the run goes on with the systems that can.
+// reportTickError prints an error a tick returned, each line (the
+// errors a tick joins) once per run: a system that cannot start reports
+// the same error every tick, and the run goes on with the systems that
+// can; a scene whose events pass their budget every tick says so once.
 func reportTickError(stderr io.Writer, seen map[string]bool, tick int, err error) {
-	msg := err.Error()
-	if seen[msg] {
-		return
+	var fresh []string
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !seen[line] {
+			seen[line] = true
+			fresh = append(fresh, line)
+		}
 	}
-	seen[msg] = true
-	fmt.Fprintf(stderr, "tick %d: %v\n", tick, err)
+	if len(fresh) > 0 {
+		fmt.Fprintf(stderr, "tick %d: %s\n", tick, strings.Join(fresh, "\n"))
+	}
 }

@@ -81,6 +81,7 @@ func (c *cli) sceneName(path string) string {
 // tickN runs n ticks of 1/hz seconds, emitting em's events when they
 // are due (em may be nil), stopping with an error if ctx ends.
 func tickN(ctx context.Context, rt *runtime, n int, hz float64, em *emitter) error {
+	defer rt.reg.SetContext(rt.reg.SetContext(ctx)) // Ctrl-C stops spawns mid-tick
 	dt := 1 / hz
 	for i := 0; i < n; i++ {
 		if ctx.Err() != nil {

@@ -266,7 +266,7 @@ func (a *Animations) listen(i int) {
 			if n == "" {
 				continue
 			}
-			c.lis = append(c.lis, a.reg.Events().On(e, n, func(*registry.Event) {
+			c.lis = append(c.lis, a.reg.Events().OnAs(e, n, c.name, func(*registry.Event) {
 				if j, ok := a.index[key]; ok && a.runs[j].flags&rHeld == 0 && a.cfgs[j].data.Enabled {
 					act(j)
 					a.flush()

@@ -18,7 +18,8 @@ import "github.com/scenecs/scenecs/registry"
 // properties the animations, event-sets, handlers and bindings target
 // (any component but the read-only ones), adds and removes components,
 // creates and destroys entities (on's spawn and destroy), and emits
-// events (timers, animations, on's emit): it is exclusive.
+// events (timers, animations, on's emit): it is exclusive, and a scene
+// may not make it otherwise (KeepExclusive).
 func registerBehaviour(reg *registry.Registry, b *Builtins) error {
 	for _, step := range []func(*registry.Registry, *Builtins) error{registerAnimation, registerTimer, registerEventSet, registerOn, registerBind} {
 		if err := step(reg, b); err != nil {
@@ -31,7 +32,7 @@ func registerBehaviour(reg *registry.Registry, b *Builtins) error {
 		// Animations and event-sets set any component; timers emit
 		// events whose listeners may do anything.
 		Phase:  registry.PhaseUpdate,
-		Access: &registry.Access{Writes: []string{"*"}, Exclusive: true},
+		Access: &registry.Access{Writes: []string{"*"}, Exclusive: true, KeepExclusive: true},
 		Tick: func(s *registry.SystemContext, _ *struct{}) {
 			b.clock.t, b.clock.dt = s.Time, s.Delta
 			ts.step(s.Delta)

@@ -109,7 +109,7 @@ func (es *EventSets) configure(e ecs.Entity, id ecs.ID, name string, ps registry
 	}
 	es.sets[key] = set
 	if set.event != "" {
-		set.lis = es.reg.Events().On(e, set.event, func(*registry.Event) { es.fire(key, e) })
+		set.lis = es.reg.Events().OnAs(e, set.event, name, func(*registry.Event) { es.fire(key, e) })
 	}
 }
 

@@ -230,7 +230,7 @@ func (hs *Handlers) listen(h *handler, evs []string) {
 	h.lis, h.evs = h.lis[:0], append(h.evs[:0], evs...)
 	key, e := h.key, h.e
 	for _, ev := range evs {
-		h.lis = append(h.lis, hs.reg.Events().On(e, ev, func(ev *registry.Event) { hs.deliver(key, e, ev) }))
+		h.lis = append(h.lis, hs.reg.Events().OnAs(e, ev, h.name, func(ev *registry.Event) { hs.deliver(key, e, ev) }))
 	}
 }
 
@@ -464,7 +464,11 @@ func (hs *Handlers) control(st *onStep, t ecs.Entity) error {
 }
 
 // spawn makes an instance of a prefab under each target, at the
-// position its expression gives (else the prefab's).
+// position its expression gives (else the prefab's), once the World is
+// unlocked. Prefabs.InstantiateOver counts the instance's entities
+// against the Registry's Limits.MaxEntities (and looks at its context)
+// before making any: a handler that spawns its own prefab twice stops
+// at the limit, its error reported.
 func (hs *Handlers) spawn(h *handler, st *onStep, f *expr.Frame, targets []ecs.Entity) {
 	var own []registry.NamedPatch
 	if st.at != nil {

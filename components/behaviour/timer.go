@@ -193,7 +193,7 @@ func (ts *Timers) listen(i int) {
 			if n == "" {
 				continue
 			}
-			c.lis = append(c.lis, ts.reg.Events().On(e, n, func(*registry.Event) {
+			c.lis = append(c.lis, ts.reg.Events().OnAs(e, n, c.name, func(*registry.Event) {
 				if j, ok := ts.index[key]; ok && ts.runs[j].flags&rHeld == 0 {
 					act(&ts.runs[j], j)
 				}

@@ -60,7 +60,7 @@ func scheduleProps() jsonObj {
 		"_writes":    names("The components the entry writes (its access)"),
 		"_exclusive": jsonObj{"description": "Whether the entry runs alone.", "type": []any{"boolean", "string"}, "pattern": `^(?:[01tTfF]|true|TRUE|True|false|FALSE|False)$`},
 		"_every":     jsonObj{"description": "Run once every N runs of its phase (0 or 1: every run).", "type": []any{"integer", "string"}, "minimum": 0, "pattern": `^\s*[0-9]+\s*$`},
-		"_interval":  jsonObj{"description": "Run at most once every this many seconds of scene time.", "type": []any{"number", "string"}, "minimum": 0, "pattern": `^\s*` + numberRE + `\s*$`},
+		"_interval":  jsonObj{"description": "Run at most once every this many seconds of scene time (at most a day).", "type": []any{"number", "string"}, "minimum": 0, "maximum": registry.MaxPeriod, "pattern": `^\s*` + numberRE + `\s*$`},
 	}
 }
 

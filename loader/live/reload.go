@@ -850,6 +850,8 @@ func (s *Scene) Apply(d *Diff) error {
 	if d.old != s.Plan {
 		return fmt.Errorf("loader: diff was computed against another version of the scene")
 	}
+	// The reload's event deliveries share one budget (Limits.MaxDeliveries).
+	defer s.Registry.Events().CloseWindow(s.Registry.Events().OpenWindow("reload"))
 	// The schedule first: an order it makes impossible is refused
 	// before anything changes.
 	if len(d.Schedule) > 0 {

@@ -58,7 +58,7 @@ func TestEveryBadPropertyReported(t *testing.T) {
 		{"part", "a.yaml", "prefabs:\n  car:\n    children:\n      - race: \"laps: 1\"\nentities:\n  - prefab: car\n    parts:\n      \"0\": {race: \"speed: -3; laps: 1.5\"}\n",
 			[]string{"8:27: " + speed, "8:37: " + laps}},
 		{"system setting", "a.yaml", "scene:\n  physics: \"step: 0; maxSteps: 0\"\n",
-			[]string{`2:19: physics: property "step": invalid value "0": expected a number >= 0.000001`,
+			[]string{`2:19: physics: property "step": invalid value "0": expected a number between 0.000001 and 86400`,
 				`2:32: physics: property "maxSteps": invalid value "0": expected an integer >= 1`}},
 		{"every kind at once", "a.yaml", "entities:\n  - race: \"speed: -3; lpas: 2; fast; : 4; laps: 1.5; name: ok\"\n",
 			[]string{"2:19: " + speed, `2:23: race: unknown property "lpas" (did you mean "laps"?)`,

@@ -1,8 +1,8 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -169,8 +169,8 @@ func scheduleSettings(sc *scenefile.ComponentSpec, keys []*scenefile.KV, errs *e
 			set.Every = n
 		case "_interval":
 			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(x >= 0) || math.IsInf(x, 0) || x > 1e9 {
-				bad(kv, "%q is not a number of seconds, 0 or more", v)
+			if err != nil || !(x >= 0) || x > registry.MaxPeriod {
+				bad(kv, "%q is not a number of seconds from 0 to %v (a day)", v, registry.MaxPeriod)
 			}
 			set.Interval = x
 		default:
@@ -224,13 +224,38 @@ func (c *compiler) compileSchedule(sc *scenefile.ComponentSpec) *scenefile.Compo
 		c.errs.add(sc.Pos(), "scene: %s is a component, not a system: its entry takes only the schedule keys (%s)", sc.Name, strings.Join(scheduleKeys, ", "))
 		return nil
 	}
-	if ok {
+	if ok && c.checkSchedule(sp, keys) {
 		c.plan.Schedule = append(c.plan.Schedule, sp)
 	}
 	if !isSys {
 		return nil
 	}
 	return rest
+}
+
+// checkSchedule asks the registry whether sp's settings, written over
+// those in force, may be configured: a system that must run alone
+// (registry.Access.KeepExclusive: the behaviour system emits events at
+// once) refuses `_exclusive: false`, at its value.
+func (c *compiler) checkSchedule(sp *SchedulePlan, keys []*scenefile.KV) bool {
+	base, _ := c.reg.Schedule().Settings(sp.Name)
+	set := sp.merged(base)
+	err := c.reg.Schedule().Check(sp.Name, &set)
+	if err == nil {
+		return true
+	}
+	at := sp.pos
+	for _, kv := range keys {
+		if kv.Key == "_exclusive" {
+			at = kv.ValuePos()
+		}
+	}
+	if errors.Is(err, registry.ErrMustBeExclusive) {
+		c.errs.add(at, "scene: %s: _exclusive: false: %s must run alone: it emits events or changes the World at once, which the parallel rules forbid", sp.Name, sp.Name)
+	} else {
+		c.errs.add(at, "scene: %s: %v", sp.Name, err)
+	}
+	return false
 }
 
 // merged returns base with the keys sp gives replaced.

@@ -1,0 +1,49 @@
+package registry
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxPeriod is the longest period, in seconds, that a tick may have: a
+// day. It bounds a tick rate from below ([CheckTickRate]: one tick a
+// day), and a fixed step ([Schedule.SetStep]) and an interval
+// ([Settings].Interval) from above. A longer period means nothing for a
+// scene, and in nanoseconds it would soon overflow a time.Duration
+// (-hz 1e-10 is a period of 317 years, more than a Duration holds).
+const MaxPeriod = 86400.0
+
+// MinTickRate is the lowest tick rate [CheckTickRate] accepts, in ticks
+// per second: one tick a day.
+const MinTickRate = 1 / MaxPeriod
+
+// CheckTickRate returns nil if hz is a tick rate, in ticks per second,
+// whose period fits: a finite number, above 0, at least [MinTickRate]
+// (a period of at most [MaxPeriod], a day); else an error that says why,
+// such as
+//
+//	tick rate 1e-10: its period, 1e+10 s, is longer than a day (the lowest rate is one tick a day, 1.15741e-05 per second)
+//
+// Every place that takes a rate from a user (scene-run's -hz flags, a
+// journal's header, a room's Spec) checks it with this, and adds its own
+// upper bound.
+func CheckTickRate(hz float64) error {
+	switch {
+	case math.IsNaN(hz) || math.IsInf(hz, 0):
+		return fmt.Errorf("tick rate %v: not a finite number of ticks per second", hz)
+	case hz <= 0:
+		return fmt.Errorf("tick rate %v: must be above 0 ticks per second", hz)
+	case hz < MinTickRate:
+		return fmt.Errorf("tick rate %v: its period, %v s, is longer than a day (the lowest rate is one tick a day, %.6g per second)", hz, 1/hz, MinTickRate)
+	}
+	return nil
+}
+
+// checkPeriod returns an error unless seconds is 0 or more and at most
+// MaxPeriod: a fixed step or an interval.
+func checkPeriod(seconds float64) error {
+	if !(seconds >= 0) || seconds > MaxPeriod {
+		return fmt.Errorf("%v: must be a number of seconds from 0 to %v (a day)", seconds, MaxPeriod)
+	}
+	return nil
+}
