@@ -220,8 +220,8 @@ func (c *cli) listRooms(ctx context.Context, cl *fleet.Client, asJSON bool) erro
 	for _, l := range ls {
 		tick, ents, tps := strconv.FormatInt(l.Tick, 10), strconv.Itoa(l.Entities), strconv.FormatFloat(l.TicksPerSec, 'f', 0, 64)
 		switch {
-		case l.Error != "":
-			tick, ents, tps = "failed", "-", "-"
+		case l.Quarantine != "":
+			tick, ents, tps = "quarantined", "-", "-"
 		case !l.Live:
 			tick, ents, tps = strconv.FormatInt(l.Entry.Tick, 10)+" (snapshot)", "-", "-"
 		}
