@@ -236,6 +236,30 @@ func (s *stores) update(ctx context.Context, e *Entry) error {
 	return nil
 }
 
+// rewrite writes change(e) over e's revision and keeps the result in e.
+// When another write came first (a snapshot's, its answer lost to a
+// timeout), it reads the entry again and, if it still names e's host,
+// applies change to that and tries again, three times in all.
+func (s *stores) rewrite(ctx context.Context, e *Entry, change func(*Entry)) error {
+	for try := 1; ; try++ {
+		n := *e
+		change(&n)
+		err := s.update(ctx, &n)
+		if err == nil {
+			*e = n
+			return nil
+		}
+		if try == 3 {
+			return err
+		}
+		cur, gerr := s.getEntry(ctx, e.ID)
+		if gerr != nil || cur == nil || cur.Host != e.Host {
+			return err
+		}
+		*e = *cur
+	}
+}
+
 // create writes e as a new entry; it fails if the room is in the
 // directory already.
 func (s *stores) create(ctx context.Context, e *Entry) error {

@@ -201,9 +201,12 @@ func TestFleetPoisonQuarantined(t *testing.T) {
 	if !strings.Contains(e.Quarantine, "2 starts failed") || e.Host != "" || e.Failures != 2 {
 		t.Errorf("bad quarantined as %+v", e)
 	}
-	if len(logs.with("room bad quarantined")) != 1 {
-		t.Errorf("log: %q", logs.with("bad"))
-	}
+	eventually(t, 5*time.Second, func() string { // logged once written
+		if len(logs.with("room bad quarantined")) != 1 {
+			return fmt.Sprintf("log: %q", logs.with("bad"))
+		}
+		return ""
+	})
 	eventually(t, 10*time.Second, func() string {
 		if w := f.where(); len(w["good"]) != 1 || len(w["bad"]) != 0 {
 			return fmt.Sprintf("running: %v", w)
@@ -271,15 +274,15 @@ func TestFleetQuarantineDestroy(t *testing.T) {
 }
 
 // TestFleetHungRoom: while a room of a host hangs in a tick, the host's
-// other rooms are snapshotted every interval as before (their snapshots
-// never older than a few intervals) and its heartbeat goes on; after
+// other rooms are snapshotted as before (their snapshots never much
+// older than an interval) and its heartbeat goes on; after
 // HangAfter the hung room is given up, quarantined as hung, and a host
 // asked to leave leaves within a few seconds.
 func TestFleetHungRoom(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	opt := fastOptions("h0")
-	opt.Rooms.Register, opt.Rooms.HangAfter = registerHang(release), 1500*time.Millisecond
+	opt.Rooms.Register, opt.Rooms.HangAfter = registerHang(release), 6*time.Second
 	f := newFleetOf(t, opt)
 	ids := []string{"b1", "b2", "b3", "b4", "b5"} // snapshotted after the hung room, in id order
 	for _, id := range ids {
@@ -295,10 +298,12 @@ func TestFleetHungRoom(t *testing.T) {
 	for hung.Busy() < 100*time.Millisecond {
 		time.Sleep(time.Millisecond)
 	}
-	// For 3 s from the hang, no healthy room's snapshot grows older than
-	// 1 s (five intervals), nor the host's heartbeat.
+	// For 5 s from the hang, no healthy room's snapshot grows older than
+	// 2.5 s (a few intervals, on a busy machine: were they held up by the
+	// hung room, they would not be taken at all), nor the host's
+	// heartbeat.
 	var worst time.Duration
-	for start := time.Now(); time.Since(start) < 3*time.Second; time.Sleep(100 * time.Millisecond) {
+	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(100 * time.Millisecond) {
 		for _, id := range ids {
 			e, err := f.client.st.getEntry(f.ctx(), id)
 			if err != nil {
@@ -311,7 +316,7 @@ func TestFleetHungRoom(t *testing.T) {
 		}
 	}
 	t.Logf("the oldest snapshot of a healthy room while one hung: %v (interval %v)", worst.Round(time.Millisecond), opt.SnapshotEvery)
-	if worst > time.Second {
+	if worst > 2500*time.Millisecond {
 		t.Errorf("a healthy room's snapshot was %v old while another room hung (interval %v)", worst, opt.SnapshotEvery)
 	}
 	eventually(t, 10*time.Second, func() string {

@@ -282,13 +282,15 @@ func (h *Host) onStop(r *rooms.Room, err error) {
 // quarantine writes e (read at its revision) back as quarantined for
 // why, held by no host, and says so in the log.
 func (h *Host) quarantine(ctx context.Context, e *Entry, why string) {
-	q := *e
-	q.Host, q.Trial, q.Quarantine = "", time.Time{}, why
-	if err := h.st.update(ctx, &q); err != nil {
+	failures := e.Failures
+	err := h.st.rewrite(ctx, e, func(q *Entry) {
+		q.Host, q.Trial, q.Quarantine = "", time.Time{}, why
+		q.Failures = max(q.Failures, failures)
+	})
+	if err != nil {
 		h.opt.Logf("room %s: could not quarantine it (%s): %v", e.ID, why, err)
 		return
 	}
-	*e = q
 	h.opt.Logf("room %s quarantined: %s", e.ID, why)
 }
 
@@ -367,10 +369,8 @@ func (h *Host) release(ctx context.Context, o *owned) error {
 		h.quarantine(ctx, o.e, reason(rerr))
 		return err
 	}
-	e := *o.e
-	e.Host, e.Trial = "", time.Time{}
-	if uerr := h.st.update(ctx, &e); uerr != nil {
-		return fmt.Errorf("fleet: releasing room %s: %w", e.ID, uerr)
+	if uerr := h.st.rewrite(ctx, o.e, func(e *Entry) { e.Host, e.Trial = "", time.Time{} }); uerr != nil {
+		return fmt.Errorf("fleet: releasing room %s: %w", o.e.ID, uerr)
 	}
 	return err
 }
