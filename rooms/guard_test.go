@@ -181,12 +181,8 @@ func registerSpin(release <-chan struct{}) func(*registry.Registry, *components.
 				if s.After--; s.After > 0 {
 					return
 				}
-				for {
-					select {
-					case <-release:
-						return
-					default:
-					}
+				for !closed(release) {
+					// spins: the tick does not come back
 				}
 			},
 		})
@@ -263,5 +259,15 @@ func TestStopHungRoom(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second || !errors.Is(r.Err(), ErrHung) {
 		t.Errorf("Stop of a hung room took %v; it stopped with %v", d, r.Err())
+	}
+}
+
+// closed reports whether c is closed, without waiting.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }

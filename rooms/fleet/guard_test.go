@@ -60,12 +60,8 @@ func registerHang(release <-chan struct{}) func(*registry.Registry, *components.
 				if s.After--; s.After > 0 {
 					return
 				}
-				for {
-					select {
-					case <-release:
-						return
-					default:
-					}
+				for !closed(release) {
+					// spins: the tick does not come back
 				}
 			},
 		})
@@ -479,4 +475,14 @@ func TestFleetErrorsInOwnWords(t *testing.T) {
 		}
 		return ""
 	})
+}
+
+// closed reports whether c is closed, without waiting.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

@@ -65,8 +65,9 @@ type Options struct {
 	// (it crashes or hangs them) goes no further. Default 3.
 	MaxFailures int
 	// Logf, if not nil, hears one line for each room the host takes over
-	// from another, loses, quarantines or gives up as hung, and for each
-	// host id it finds taken.
+	// from another, loses to another, quarantines (a room given up as
+	// hung among them), or releases from quarantine or destroys for an
+	// operator.
 	Logf func(format string, args ...any)
 }
 
