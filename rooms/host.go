@@ -32,7 +32,7 @@ var ErrFull = errors.New("host full")
 // goroutine did not come back from one tick (or one piece of work
 // between ticks) within HostOptions.HangAfter, or did not stop when
 // asked to. See Host.Hung.
-var ErrHung = errors.New("room hung")
+var ErrHung = errors.New("hung")
 
 // Defaults of HostOptions.
 const (

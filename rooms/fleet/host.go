@@ -366,8 +366,8 @@ func (h *Host) release(ctx context.Context, o *owned) error {
 		return err
 	}
 	if rerr := o.room.Err(); errors.Is(rerr, rooms.ErrHung) {
-		h.quarantine(ctx, o.e, reason(rerr))
-		return err
+		h.quarantine(ctx, o.e, reason(rerr)) // logged: no error of the leaving
+		return nil
 	}
 	if uerr := h.st.rewrite(ctx, o.e, func(e *Entry) { e.Host, e.Trial = "", time.Time{} }); uerr != nil {
 		return fmt.Errorf("fleet: releasing room %s: %w", o.e.ID, uerr)
