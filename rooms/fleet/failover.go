@@ -158,8 +158,15 @@ func (h *Host) claim(ctx context.Context, es []*Entry, live map[string]*HostInfo
 			continue // another host claimed it first
 		}
 		quota--
-		if err := h.resume(ctx, e); err != nil {
-			h.resumeFailed(ctx, e, &prev, err)
+		// Each resume has a timeout of its own: many rooms to resume at
+		// once on a slow machine do not run one upkeep's out.
+		rctx, cancel := context.WithTimeout(h.life, h.opt.Timeout)
+		err := h.resume(rctx, e)
+		if err != nil {
+			h.resumeFailed(rctx, e, &prev, err)
+		}
+		cancel()
+		if err != nil {
 			continue
 		}
 		h.opt.Logf("took over room %s (%s): resumed at tick %d from its snapshot of %v ago, start %d on trial",
@@ -190,18 +197,19 @@ func (h *Host) orphanWhy(e *Entry, live map[string]*HostInfo) string {
 
 // resumeFailed writes back room e, claimed but not resumed: a host with
 // no room left gives it back as it was (prev); a snapshot that cannot be
-// read now is given back on trial (the next claim counts a failed
-// start); a snapshot that does not resume (refused, or does not load)
+// read now (the store's trouble, or this host's) is given back released,
+// the failed start its last host's death made counted, this one not; a
+// snapshot that does not resume (missing, refused, or does not load)
 // will not resume anywhere, and the room is quarantined.
 func (h *Host) resumeFailed(ctx context.Context, e, prev *Entry, err error) {
-	var gone snapshotUnread
+	var unread snapshotUnread
 	switch {
 	case errors.Is(err, rooms.ErrFull):
 		back := *prev
 		back.rev = e.rev
 		_ = h.st.update(ctx, &back)
-	case errors.As(err, &gone) && !errors.Is(err, jetstream.ErrObjectNotFound):
-		e.Host = ""
+	case errors.As(err, &unread) && !errors.Is(err, jetstream.ErrObjectNotFound):
+		e.Host, e.Trial = "", time.Time{}
 		_ = h.st.update(ctx, e)
 		h.opt.Logf("room %s: not taken over: %v", e.ID, err)
 	default:

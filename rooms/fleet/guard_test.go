@@ -74,7 +74,7 @@ func registerHang(release <-chan struct{}) func(*registry.Registry, *components.
 func (f *testFleet) snapshotOf(h *Host, id string) rooms.Snapshot {
 	f.t.Helper()
 	var s rooms.Snapshot
-	eventually(f.t, 5*time.Second, func() string {
+	eventually(f.t, 10*time.Second, func() string {
 		b, err := h.st.snaps.GetBytes(f.ctx(), id)
 		if err != nil {
 			return err.Error()
