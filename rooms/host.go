@@ -191,8 +191,11 @@ func (h *Host) reserve(id string) error {
 }
 
 // watch starts the watchdog: every quarter of HangAfter (at most every
-// second) it gives up the rooms busy for longer than HangAfter, each on
-// a goroutine of its own (OnStop may take time).
+// second) it gives up the rooms busy in one piece of work for longer
+// than HangAfter, each on a goroutine of its own (OnStop may take time).
+// It counts the time it saw a room in one piece of work, crediting at
+// most two of its periods per look: a process starved of CPU (whose
+// rooms and watchdog all run late) does not make its rooms look hung.
 func (h *Host) watch() {
 	every := min(h.opt.HangAfter/4, time.Second)
 	h.watchWG.Add(1)
@@ -200,16 +203,37 @@ func (h *Host) watch() {
 		defer h.watchWG.Done()
 		t := time.NewTicker(every)
 		defer t.Stop()
+		type stuck struct {
+			since  int64         // the piece of work: when it began (Room.busy)
+			credit time.Duration // the time counted against it
+		}
+		seen := map[*Room]stuck{}
+		last := time.Now()
 		for {
 			select {
 			case <-h.unwatch:
 				return
-			case <-t.C:
+			case now := <-t.C:
+				dt := min(now.Sub(last), 2*every)
+				last = now
+				next := map[*Room]stuck{}
 				for _, r := range h.Rooms() {
-					if busy := r.Busy(); busy > h.opt.HangAfter {
-						go r.abandon(fmt.Errorf("room %s: %w: tick %d has run for %v (HangAfter %v)", r.id, ErrHung, r.tick.Load()+1, busy.Round(time.Millisecond), h.opt.HangAfter))
+					b := r.busy.Load()
+					if b == 0 {
+						continue
+					}
+					s, ok := seen[r]
+					if ok && s.since == b {
+						s.credit += dt
+					} else {
+						s = stuck{since: b, credit: min(r.Busy(), dt)}
+					}
+					next[r] = s
+					if s.credit >= h.opt.HangAfter {
+						go r.abandon(fmt.Errorf("room %s: %w: tick %d has run for %v (HangAfter %v)", r.id, ErrHung, r.tick.Load()+1, r.Busy().Round(time.Millisecond), h.opt.HangAfter))
 					}
 				}
+				seen = next
 			}
 		}
 	}()

@@ -347,7 +347,11 @@ const releaseWait = 2 * time.Second
 
 // release pauses o, snapshots it, stops it and gives it up in the
 // directory (its trial over: a room let go in good order did not fail).
-// A room given up as hung when stopped is quarantined instead.
+// A room that does not stop in time (busy in a tick: hung, or only slow
+// on a starved machine, which a host leaving cannot tell apart) is not
+// released: it is left to the other hosts as a dead host's, put on
+// trial, so that a host it brings down counts against it, and their
+// watchdogs quarantine it if it hangs there.
 func (h *Host) release(ctx context.Context, o *owned) error {
 	h.drop(o)
 	rctx, cancel := context.WithTimeout(ctx, releaseWait)
@@ -366,7 +370,9 @@ func (h *Host) release(ctx context.Context, o *owned) error {
 		return err
 	}
 	if rerr := o.room.Err(); errors.Is(rerr, rooms.ErrHung) {
-		h.quarantine(ctx, o.e, reason(rerr)) // logged: no error of the leaving
+		id, busy, tick := o.e.ID, o.room.Busy().Round(time.Millisecond), o.room.Tick()+1
+		_ = h.st.rewrite(ctx, o.e, func(e *Entry) { e.Trial = time.Now() })
+		h.opt.Logf("room %s did not stop (busy %v in tick %d): left to the other hosts, on trial", id, busy, tick)
 		return nil
 	}
 	if uerr := h.st.rewrite(ctx, o.e, func(e *Entry) { e.Host, e.Trial = "", time.Time{} }); uerr != nil {
