@@ -261,8 +261,8 @@ var errGivenUp = errors.New("given up as hung")
 
 // tickOnce runs one tick and what follows it.
 func (r *Room) tickOnce(dt float64) error {
-	r.working()
 	t0 := time.Now()
+	r.busy.Store(t0.UnixNano()) // working, with the tick's own clock reading
 	err := r.reg.Tick(dt)
 	r.in.Observe(time.Since(t0))
 	if r.abandoned.Load() {
