@@ -33,18 +33,21 @@ func (h *Host) snapshot(ctx context.Context, o *owned) error {
 	if _, err := h.st.snaps.PutBytes(ctx, s.ID, b); err != nil {
 		return fmt.Errorf("fleet: room %s: storing its snapshot: %w", s.ID, err)
 	}
-	e := *o.e
-	e.Tick, e.Snapshot = s.Tick, s.Taken
-	if !e.Trial.IsZero() && time.Since(e.Trial) >= h.opt.Probation {
-		e.Trial, e.Failures = time.Time{}, 0 // it ran its probation here: a good start
-	}
-	if err := h.st.update(ctx, &e); err != nil {
+	// Over the entry as the directory has it, while it still names this
+	// host: an earlier write whose answer was lost (its timeout, the
+	// host leaving) changed its revision, not its owner.
+	err = h.st.rewrite(ctx, o.e, func(e *Entry) {
+		e.Tick, e.Snapshot = s.Tick, s.Taken
+		if !e.Trial.IsZero() && time.Since(e.Trial) >= h.opt.Probation {
+			e.Trial, e.Failures = time.Time{}, 0 // it ran its probation here: a good start
+		}
+	})
+	if err != nil {
 		if cur, gerr := h.st.getEntry(ctx, s.ID); gerr == nil && (cur == nil || cur.Host != h.opt.ID) {
 			o.e.Host = "" // not ours: checkOwned stops it
 		}
 		return fmt.Errorf("fleet: room %s: directory: %w", s.ID, err)
 	}
-	o.e = &e
 	return nil
 }
 
