@@ -30,12 +30,22 @@ func (r *Room) Token() string { return r.in.Token() }
 // transform streams are not served this way (400): they never end; Serve
 // serves them.
 func (r *Room) Request(method, target string, body []byte) (status int, answer []byte) {
+	return r.RequestContext(context.Background(), method, target, body)
+}
+
+// RequestContext is Request bounded by ctx: once ctx ends before the room
+// has answered, it answers 503 (the request is skipped if the room has
+// not begun it).
+func (r *Room) RequestContext(ctx context.Context, method, target string, body []byte) (status int, answer []byte) {
 	path, _, _ := strings.Cut(target, "?")
 	if strings.HasSuffix(path, "/stream") || path == "/api/events" {
 		return http.StatusBadRequest, fmt.Appendf(nil, `{"error":%q}`, "rooms: "+path+" is a stream; open it over HTTP")
 	}
 	rec := &recorder{h: http.Header{}}
-	r.Serve(context.Background(), rec, method, target, body)
+	r.Serve(ctx, rec, method, target, body)
+	if rec.status == 0 && ctx.Err() != nil {
+		return http.StatusServiceUnavailable, fmt.Appendf(nil, `{"error":%q}`, fmt.Sprintf("rooms: room %s: no answer: %v", r.id, ctx.Err()))
+	}
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}

@@ -33,11 +33,17 @@ type Room struct {
 	b   *components.Builtins
 	in  *inspect.Inspector
 
-	inbox    chan func()
-	stop     chan struct{}
-	done     chan struct{}
-	stopOnce sync.Once
-	err      error // why it stopped; written before done closes
+	inbox      chan func()
+	stop       chan struct{}
+	done       chan struct{}
+	stopOnce   sync.Once
+	finishOnce sync.Once
+	err        error              // why it stopped; written before done closes
+	report     func(*Room, error) // the host's: it forgets the room and tells OnStop
+	cancel     context.CancelFunc // ends the Registry's context (SetContext) when the room stops
+
+	busy      atomic.Int64 // when the goroutine began its present work (UnixNano); 0 between
+	abandoned atomic.Bool  // given up as hung: the goroutine stops at its next chance
 
 	tick     atomic.Int64 // ticks run, counting those before a snapshot it resumed from
 	entities atomic.Int64
@@ -86,10 +92,22 @@ func (r *Room) Err() error {
 	}
 }
 
+// Busy returns how long the room's goroutine has been in its present
+// tick or piece of work between ticks (a Do, a request); 0 while it
+// waits for the next.
+func (r *Room) Busy() time.Duration {
+	b := r.busy.Load()
+	if b == 0 {
+		return 0
+	}
+	return time.Since(time.Unix(0, b))
+}
+
 // newRoom loads spec's scene into a fresh Registry. It starts nothing.
 func newRoom(ctx context.Context, spec Spec, opt *HostOptions, plans *loader.PlanCache) (*Room, error) {
 	reg := registry.New(ecs.NewWorld())
 	reg.Seed = uint64(spec.Seed)
+	reg.Limits.MaxEntities = opt.MaxEntities
 	b, err := components.Register(reg)
 	if err != nil {
 		return nil, err
@@ -99,7 +117,8 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions, plans *loader.Pla
 			return nil, fmt.Errorf("room %s: registering components: %w", spec.ID, err)
 		}
 	}
-	lopt := loader.Options{Context: ctx, Builtins: components.Names(), Plans: plans}
+	lopt := loader.Options{Context: ctx, Builtins: components.Names(), Plans: plans,
+		Limits: loader.Limits{MaxEntities: opt.MaxEntities}}
 	var scene *loader.Scene
 	switch {
 	case spec.Snapshot != nil:
@@ -132,23 +151,57 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions, plans *loader.Pla
 		}
 	}
 	r.entities.Store(int64(reg.World().Len()))
+	// Long work of the Registry (spawners) stops once the room has.
+	var rctx context.Context
+	rctx, r.cancel = context.WithCancel(context.Background())
+	reg.SetContext(rctx)
 	return r, nil
 }
 
 // run ticks the room until it is stopped, a tick fails or something
 // panics on its goroutine; report hears why.
 func (r *Room) run(report func(*Room, error)) {
+	r.report = report
+	var err error
 	defer func() {
 		if p := recover(); p != nil {
-			r.err = fmt.Errorf("room %s: panic at tick %d: %v\n%s", r.id, r.tick.Load()+1, p, debug.Stack())
+			err = fmt.Errorf("room %s: panic at tick %d: %v\n%s", r.id, r.tick.Load()+1, p, debug.Stack())
 		}
+		r.busy.Store(0)
+		r.finish(err)
+	}()
+	err = r.loop()
+}
+
+// finish ends the room once, with why: its inspector closes (requests
+// waiting get 503), its Registry's context ends, its host forgets it and
+// OnStop hears of it, then Done closes. It is called by the room's
+// goroutine when it ends, or by whoever gives the room up as hung.
+func (r *Room) finish(err error) {
+	r.finishOnce.Do(func() {
+		r.err = err
 		r.in.Close()
+		r.cancel()
 		// Reported (forgotten by its host, OnStop told) before Done
 		// closes: whoever waited for Done sees the host without it.
-		report(r, r.err)
+		r.report(r, err)
 		close(r.done)
-	}()
-	r.err = r.loop()
+	})
+}
+
+// abandon gives the room up as hung, with err (which wraps ErrHung): it
+// is stopped and reported at once, without waiting for its goroutine,
+// which stops at its next chance if it ever comes back. A room that has
+// stopped already is left as it is.
+func (r *Room) abandon(err error) {
+	select {
+	case <-r.done:
+		return
+	default:
+	}
+	r.abandoned.Store(true)
+	r.stopOnce.Do(func() { close(r.stop) })
+	r.finish(err)
 }
 
 // loop is the room's goroutine: between ticks it runs what Do sends and
@@ -171,12 +224,15 @@ func (r *Room) loop() error {
 		case <-r.stop:
 			return nil
 		case fn := <-r.inbox:
+			r.working()
 			fn()
 		case <-r.in.Wake():
 			// Time to spare until the next tick: serve requests in it,
 			// not bound by the inspector's share of wall time.
+			r.working()
 			r.in.DrainUntil(start.Add(time.Duration(slot+1) * step))
 		case <-timer.C:
+			r.working()
 			r.in.Drain()
 			due := int64(time.Since(start) / step)
 			slot = max(slot, due-maxBehind)
@@ -189,14 +245,29 @@ func (r *Room) loop() error {
 			}
 			timer.Reset(time.Until(start.Add(time.Duration(slot+1) * step)))
 		}
+		r.busy.Store(0)
+		if r.abandoned.Load() {
+			return nil
+		}
 	}
 }
+
+// working marks the goroutine busy from now (see Busy).
+func (r *Room) working() { r.busy.Store(time.Now().UnixNano()) }
+
+// errGivenUp ends the goroutine of a room given up as hung that came
+// back: its end was reported already.
+var errGivenUp = errors.New("given up as hung")
 
 // tickOnce runs one tick and what follows it.
 func (r *Room) tickOnce(dt float64) error {
 	t0 := time.Now()
+	r.busy.Store(t0.UnixNano()) // working, with the tick's own clock reading
 	err := r.reg.Tick(dt)
 	r.in.Observe(time.Since(t0))
+	if r.abandoned.Load() {
+		return errGivenUp
+	}
 	r.tick.Add(1)
 	r.entities.Store(int64(r.reg.World().Len()))
 	if err != nil {
@@ -242,9 +313,19 @@ func (r *Room) stoppedErr() error {
 	return fmt.Errorf("room %s: %w", r.id, ErrStopped)
 }
 
-// halt asks the room to stop and waits until it has.
-func (r *Room) halt() {
+// halt asks the room to stop and waits until it has, at most wait for
+// a goroutine busy in a tick that does not come back: such a room is
+// given up as hung.
+func (r *Room) halt(wait time.Duration) {
 	r.stopOnce.Do(func() { close(r.stop) })
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-r.done:
+		return
+	case <-t.C:
+	}
+	r.abandon(fmt.Errorf("room %s: %w: asked to stop, it did not come back from tick %d in %v", r.id, ErrHung, r.tick.Load()+1, wait))
 	<-r.done
 }
 

@@ -1,9 +1,13 @@
 package rooms
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"regexp"
+	"strconv"
+	"time"
 )
 
 // DefaultHz is a room's tick rate when its Spec gives none.
@@ -11,6 +15,43 @@ const DefaultHz = 30
 
 // MaxHz bounds a room's tick rate.
 const MaxHz = 1000
+
+// MaxPeriod is the longest tick period a rate may give: a day. A rate
+// below one tick a day (1/86400 Hz) is refused everywhere a rate is
+// taken ([CheckRate]): its period would not fit a time.Duration long
+// before it meant anything (1e-10 Hz is 317 years).
+const MaxPeriod = 24 * time.Hour
+
+// CheckRate reports whether hz is a tick rate a loop can keep: a finite
+// number of ticks per second, at most max, whose period (1/hz seconds)
+// is at most [MaxPeriod]. The error says what is wrong, without naming
+// where the rate came from (the caller adds that).
+func CheckRate(hz, max float64) error {
+	switch {
+	case math.IsNaN(hz) || math.IsInf(hz, 0):
+		return fmt.Errorf("tick rate %v: want a finite number of ticks per second", hz)
+	case hz <= 0:
+		return fmt.Errorf("tick rate %v: want a positive number of ticks per second", hz)
+	case hz > max:
+		return fmt.Errorf("tick rate %v: want at most %s ticks per second", hz, strconv.FormatFloat(max, 'f', -1, 64))
+	case 1/hz > MaxPeriod.Seconds():
+		return fmt.Errorf("tick rate %v: its period (%s) is longer than a day: want at least one tick a day (%.3g ticks per second)", hz, periodString(1/hz), 1/MaxPeriod.Seconds())
+	}
+	return nil
+}
+
+// periodString says a period of secs seconds in the largest unit that
+// fits.
+func periodString(secs float64) string {
+	const day, year = 86400, 365.25 * 86400
+	switch {
+	case secs >= year:
+		return strconv.FormatFloat(secs/year, 'g', 3, 64) + " years"
+	case secs >= day:
+		return strconv.FormatFloat(secs/day, 'g', 3, 64) + " days"
+	}
+	return strconv.FormatFloat(secs, 'g', 3, 64) + " s"
+}
 
 // Spec describes a room to create: its id, its scene and its tick rate.
 // The scene is one of three: the file File of FS (with its includes),
@@ -31,7 +72,8 @@ type Spec struct {
 	// random streams where they were. FS, File and Data are then unused.
 	Snapshot *Snapshot
 	// Hz is the tick rate, in ticks per second of wall time and of scene
-	// time (the fixed step is 1/Hz): in (0, MaxHz]. Zero means DefaultHz.
+	// time (the fixed step is 1/Hz): at most MaxHz, and at least one tick
+	// a day (see CheckRate). Zero means DefaultHz.
 	Hz float64
 	// Seed is mixed into every spawner's seed (registry.Registry.Seed).
 	Seed int64
@@ -52,17 +94,19 @@ func (s *Spec) check() error {
 	if err := CheckID(s.ID); err != nil {
 		return err
 	}
+	if s.Snapshot != nil {
+		if err := s.Snapshot.Check(); err != nil {
+			return fmt.Errorf("room %s: %w", s.ID, err)
+		}
+	}
 	if s.Hz == 0 {
 		s.Hz = DefaultHz
 	}
-	if !(s.Hz > 0 && s.Hz <= MaxHz) {
-		return fmt.Errorf("room %s: tick rate %v: want a rate in (0, %d]", s.ID, s.Hz, MaxHz)
+	if err := CheckRate(s.Hz, MaxHz); err != nil {
+		return fmt.Errorf("room %s: %w", s.ID, err)
 	}
 	switch {
 	case s.Snapshot != nil:
-		if len(s.Snapshot.Dump) == 0 {
-			return fmt.Errorf("room %s: the snapshot holds no dump", s.ID)
-		}
 	case s.Data != nil:
 		if s.File == "" {
 			return fmt.Errorf("room %s: scene data without a File naming its format", s.ID)
@@ -79,4 +123,58 @@ func (s *Spec) sceneName() string {
 		return s.Snapshot.Scene
 	}
 	return s.File
+}
+
+// maxSnapshotTick bounds a snapshot's tick: the ticks of 30,000 years at
+// MaxHz, and a count a float64 holds exactly.
+const maxSnapshotTick = 1 << 50
+
+// maxSceneTime bounds a snapshot's scene time and clocks, in seconds
+// (about 30 million years).
+const maxSceneTime = 1e15
+
+// Check reports whether the snapshot's fields make sense before anything
+// of it is loaded: a dump, a tick count from 0, a scene time and clocks
+// that are finite and not negative, a clock step of at most MaxPeriod,
+// and a tick rate CheckRate takes. A snapshot that fails it is refused
+// with the field named: one written by something other than a room (a
+// poisoned store) could otherwise hang or crash every host that resumes
+// it.
+func (s *Snapshot) Check() error {
+	bad := func(field string, v any, want string) error {
+		return fmt.Errorf("snapshot: %s %v: want %s", field, v, want)
+	}
+	sane := func(x float64) bool { return x >= 0 && x <= maxSceneTime } // false for NaN
+	switch {
+	case len(s.Dump) == 0:
+		return errors.New("snapshot: it holds no dump")
+	case s.Tick < 0 || s.Tick > maxSnapshotTick:
+		return bad("tick", s.Tick, fmt.Sprintf("a count of ticks in [0, %d]", int64(maxSnapshotTick)))
+	case !sane(s.Time):
+		return bad("time", s.Time, "a scene time in seconds, finite and not negative")
+	}
+	if err := CheckRate(s.Hz, MaxHz); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	c := s.Clock
+	if c == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"clock time", c.Time}, {"clock base", c.Base}, {"clock ticks", c.Ticks}} {
+		if !sane(f.v) {
+			return bad(f.name, f.v, "a finite number, not negative")
+		}
+	}
+	if !(c.Step >= 0 && c.Step <= MaxPeriod.Seconds()) {
+		return bad("clock step", c.Step, fmt.Sprintf("a time step in seconds in [0, %v]", MaxPeriod.Seconds()))
+	}
+	for phase, f := range c.Fixed {
+		if !sane(f[0]) || !sane(f[1]) {
+			return bad("clock of phase "+phase, f, "a finite time and accumulator, not negative")
+		}
+	}
+	return nil
 }

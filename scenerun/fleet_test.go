@@ -93,7 +93,8 @@ func TestHostAndRooms(t *testing.T) {
 }
 
 // TestFleetUsage: command lines that make no sense are usage errors
-// (exit 2) before anything connects or listens.
+// (exit 2) before anything connects or listens (a rate slower than a
+// tick a day among them); a URL's password is never printed.
 func TestFleetUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"host", "extra"},
@@ -102,6 +103,12 @@ func TestFleetUsage(t *testing.T) {
 		{"host", "-replicas", "0"},
 		{"host", "-inspect", "nowhere"},
 		{"rooms", "-nats", "nats://127.0.0.1:1", "-bogus"},
+		{"host", "-max-rooms", "0"},
+		{"host", "-max-entities", "-5"},
+		{"host", "-max-failures", "0"},
+		{"host", "-nats", "nats://127.0.0.1:1", "-insecure"},
+		{"rooms", "-nats", "nats://127.0.0.1:1", "create", "-hz", "1e-10", "r", "rain.yaml"},
+		{"rooms", "-nats", "nats://127.0.0.1:1", "resume"},
 	} {
 		var o, e bytes.Buffer
 		if code := (Program{}).Run(context.Background(), args, &o, &e); code != ExitUsage {
@@ -109,6 +116,16 @@ func TestFleetUsage(t *testing.T) {
 		}
 	}
 	var o, e bytes.Buffer
+	if code := (Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://127.0.0.1:1", "create", "-hz", "1e-10", "r", "rain.yaml"}, &o, &e); !strings.Contains(e.String(), "longer than a day") {
+		t.Errorf("a rate of 1e-10: exit %d: %s", code, e.String())
+	}
+	o.Reset()
+	e.Reset()
+	if code := (Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://me:hunter2@127.0.0.1:1"}, &o, &e); code != ExitScene || strings.Contains(e.String(), "hunter2") || !strings.Contains(e.String(), "nats://me:xxxxx@127.0.0.1:1") {
+		t.Errorf("a URL with a password: exit %d: %s", code, e.String())
+	}
+	o.Reset()
+	e.Reset()
 	if code := (Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://127.0.0.1:1"}, &o, &e); code != ExitScene || !strings.Contains(e.String(), "connecting to nats://127.0.0.1:1") {
 		t.Errorf("rooms with no server: exit %d: %s", code, e.String())
 	}

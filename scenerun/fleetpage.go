@@ -40,7 +40,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <p>This page is host <b>{{.Host}}</b>'s; {{len .Hosts}} live host(s): {{range .Hosts}}{{if .Inspect}}<a href="{{.Inspect}}/">{{.ID}}</a>{{else}}{{.ID}}{{end}} ({{.Rooms}}) {{end}}</p>
 <table><tr><th>id</th><th>host</th><th>scene</th><th>tick</th><th>entities</th><th>ticks/s</th><th></th></tr>
 {{range .Rooms}}<tr><td>{{.ID}}</td><td>{{.Host}}</td><td>{{.Scene}}</td><td class=n>{{.Tick}}</td><td class=n>{{.Entities}}</td><td class=n>{{printf "%.0f" .TicksPerSec}}</td>
-<td>{{if .Link}}<a href="{{.Link}}">inspect</a>{{else if .Error}}failed: {{.Error}}{{end}}</td></tr>
+<td>{{if .Link}}<a href="{{.Link}}">inspect</a>{{else if .Quarantine}}quarantined: {{.Quarantine}}{{end}}</td></tr>
 {{end}}</table>
 `))
 
@@ -111,7 +111,7 @@ func (p *fleetPage) list(w http.ResponseWriter, r *http.Request) {
 	rows := make([]pageRoom, len(ls))
 	for i, l := range ls {
 		rows[i].Listing = l
-		if l.Error == "" {
+		if l.Quarantine == "" {
 			rows[i].Link = "rooms/" + url.PathEscape(l.ID) + "/?token=" + p.token
 		}
 	}

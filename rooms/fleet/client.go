@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/scenecs/scenecs/rooms"
 )
 
 // Client reaches a fleet's rooms: it creates, destroys, lists and asks
@@ -67,6 +69,9 @@ func answer(resp *nats.Msg) ([]byte, error) {
 func (c *Client) Create(ctx context.Context, req CreateRequest) (*Entry, error) {
 	b, _ := json.Marshal(req)
 	resp, err := c.nc.RequestWithContext(ctx, c.n.create, b)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, fmt.Errorf("fleet: create %s: no host serves create requests (has a host joined?)", req.ID)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fleet: create %s: %w", req.ID, err)
 	}
@@ -80,12 +85,36 @@ func (c *Client) Create(ctx context.Context, req CreateRequest) (*Entry, error) 
 
 // Ask sends verb with payload to room id and returns the room's answer
 // (the inspection API's JSON), or an *Error for a status other than 200.
+//
+// A room no host serves is an *Error in the fleet's words: 404 "fleet:
+// no such room: ID" for a room the directory has no entry for, 410 for
+// one in quarantine (with why), 503 for one moving to another host.
 func (c *Client) Ask(ctx context.Context, id, verb string, payload []byte) ([]byte, error) {
 	resp, err := c.nc.RequestWithContext(ctx, c.n.room+id+"."+verb, payload)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, c.unserved(ctx, id)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fleet: room %s: %s: %w", id, verb, err)
 	}
 	return answer(resp)
+}
+
+// unserved says why no host answered for room id, from the directory.
+func (c *Client) unserved(ctx context.Context, id string) error {
+	if err := rooms.CheckID(id); err != nil {
+		return &Error{Status: http.StatusBadRequest, Msg: "fleet: " + err.Error()}
+	}
+	e, err := c.st.getEntry(ctx, id)
+	switch {
+	case err != nil:
+		return &Error{Status: http.StatusServiceUnavailable, Msg: fmt.Sprintf("fleet: room %s: no host answers, and the directory cannot be read: %v", id, err)}
+	case e == nil:
+		return &Error{Status: http.StatusNotFound, Msg: "fleet: no such room: " + id}
+	case e.Quarantine != "":
+		return &Error{Status: http.StatusGone, Msg: fmt.Sprintf("fleet: room %s is quarantined: %s", id, e.Quarantine)}
+	}
+	return &Error{Status: http.StatusServiceUnavailable, Msg: fmt.Sprintf("fleet: room %s: no host serves it at the moment (it is moving to another host): try again", id)}
 }
 
 // Send sends verb with payload to room id without waiting for an answer
@@ -94,9 +123,16 @@ func (c *Client) Send(id, verb string, payload []byte) error {
 	return c.nc.Publish(c.n.room+id+"."+verb, payload)
 }
 
-// Destroy stops room id and removes it from the fleet.
+// Destroy stops room id and removes it from the fleet: through its host,
+// or, for a room no host runs (quarantined), through any host.
 func (c *Client) Destroy(ctx context.Context, id string) error {
 	_, err := c.Ask(ctx, id, "destroy", nil)
+	var fe *Error
+	if errors.As(err, &fe) && (fe.Status == http.StatusGone || fe.Status == http.StatusServiceUnavailable) {
+		if _, err = c.hostRequest(ctx, c.n.destroy, id); err != nil {
+			return fmt.Errorf("fleet: destroy %s: %w", id, err)
+		}
+	}
 	return err
 }
 
@@ -131,7 +167,7 @@ func (c *Client) List(ctx context.Context) ([]Listing, error) {
 	out := make([]Listing, len(es))
 	for i, e := range es {
 		out[i].Entry = *e
-		if e.Host == "" || e.Error != "" {
+		if e.Host == "" || e.Quarantine != "" {
 			continue
 		}
 		actx, cancel := context.WithTimeout(ctx, time.Second)

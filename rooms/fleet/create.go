@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"sort"
 	"strconv"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -53,8 +55,16 @@ func respondErr(m *nats.Msg, status int, msg string) {
 	respond(m, status, b)
 }
 
+// ErrExists is wrapped by the error of a create whose room id is taken
+// in the fleet ("fleet: room ID exists").
+var ErrExists = errors.New("exists")
+
+// fullHeader marks the answer of a host that has no room left
+// (MaxRooms): the placing host tries another.
+const fullHeader = "Scenecs-Full"
+
 // onCreate serves a create request: here, or on the host it places the
-// room on.
+// room on; a host with no room left is passed over for the next.
 func (h *Host) onCreate(m *nats.Msg) {
 	var req CreateRequest
 	if err := json.Unmarshal(m.Data, &req); err != nil {
@@ -65,52 +75,113 @@ func (h *Host) onCreate(m *nats.Msg) {
 		respondErr(m, http.StatusBadRequest, "fleet: create: "+err.Error())
 		return
 	}
+	hz := req.Hz
+	if hz == 0 {
+		hz = rooms.DefaultHz
+	}
+	if err := rooms.CheckRate(hz, rooms.MaxHz); err != nil {
+		respondErr(m, http.StatusBadRequest, fmt.Sprintf("fleet: create %s: %v", req.ID, err))
+		return
+	}
 	ctx, cancel := h.ctx()
 	defer cancel()
-	if req.Host == "" {
-		req.Host = h.place(ctx)
-	}
-	if req.Host != h.opt.ID {
-		h.forward(m, req)
+	if req.Host != "" {
+		status, body, full := h.createOn(ctx, req)
+		if full {
+			respondErr(m, http.StatusServiceUnavailable, fmt.Sprintf("fleet: create %s: host %s is full (it runs its most rooms)", req.ID, req.Host))
+			return
+		}
+		respond(m, status, body)
 		return
+	}
+	for _, host := range h.place(ctx) {
+		req.Host = host
+		if status, body, full := h.createOn(ctx, req); !full {
+			respond(m, status, body)
+			return
+		}
+	}
+	respondErr(m, http.StatusServiceUnavailable, fmt.Sprintf("fleet: create %s: every host is full (each runs its most rooms)", req.ID))
+}
+
+// createOn creates the room req asks for on host req.Host (this one, or
+// another through its subject) and returns the answer, and whether that
+// host had no room left.
+func (h *Host) createOn(ctx context.Context, req CreateRequest) (status int, body []byte, full bool) {
+	if req.Host != h.opt.ID {
+		return h.forward(ctx, req)
 	}
 	e, err := h.create(ctx, req)
 	if err != nil {
 		status := http.StatusBadRequest
-		if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, rooms.ErrExists) {
+		switch {
+		case errors.Is(err, ErrExists) || errors.Is(err, rooms.ErrExists):
 			status = http.StatusConflict
+		case errors.Is(err, rooms.ErrFull):
+			return http.StatusServiceUnavailable, nil, true
 		}
-		respondErr(m, status, err.Error())
-		return
+		b, _ := json.Marshal(map[string]string{"error": err.Error()})
+		return status, b, false
 	}
 	b, _ := json.Marshal(e)
-	respond(m, http.StatusOK, b)
+	return http.StatusOK, b, false
 }
 
-// forward passes a create request on to the host req.Host and its
-// answer back.
-func (h *Host) forward(m *nats.Msg, req CreateRequest) {
+// forward passes a create request on to the host req.Host and returns
+// its answer.
+func (h *Host) forward(ctx context.Context, req CreateRequest) (status int, body []byte, full bool) {
 	b, _ := json.Marshal(req)
-	resp, err := h.nc.Request(h.n.hostCreate+req.Host+".create", b, h.opt.Timeout)
+	resp, err := h.nc.RequestWithContext(ctx, h.n.hostCreate+req.Host+".create", b)
+	if errors.Is(err, nats.ErrNoResponders) {
+		b, _ := json.Marshal(map[string]string{"error": fmt.Sprintf("fleet: create %s: no live host %s", req.ID, req.Host)})
+		return http.StatusNotFound, b, false
+	}
 	if err != nil {
-		respondErr(m, http.StatusBadGateway, fmt.Sprintf("fleet: create on host %s: %v", req.Host, err))
+		b, _ := json.Marshal(map[string]string{"error": fmt.Sprintf("fleet: create %s on host %s: %v", req.ID, req.Host, err)})
+		return http.StatusBadGateway, b, false
+	}
+	if resp.Header.Get(fullHeader) != "" {
+		return 0, nil, true
+	}
+	status, _ = strconv.Atoi(resp.Header.Get(statusHeader))
+	return status, resp.Data, false
+}
+
+// onHostCreate serves a create request forwarded to this host: here, or
+// refused as full (marked so, for the placing host to try another).
+func (h *Host) onHostCreate(m *nats.Msg) {
+	var req CreateRequest
+	if err := json.Unmarshal(m.Data, &req); err != nil || req.Host != h.opt.ID {
+		h.onCreate(m) // a request of another shape: served as any
 		return
 	}
-	status, _ := strconv.Atoi(resp.Header.Get(statusHeader))
-	respond(m, status, resp.Data)
+	ctx, cancel := h.ctx()
+	defer cancel()
+	status, body, full := h.createOn(ctx, req)
+	if full {
+		// With a body: a 503 without one reads as "no responders".
+		r := nats.NewMsg(m.Reply)
+		r.Header.Set(statusHeader, strconv.Itoa(http.StatusServiceUnavailable))
+		r.Header.Set(fullHeader, h.opt.ID)
+		r.Data, _ = json.Marshal(map[string]string{"error": fmt.Sprintf("fleet: create %s: host %s is full", req.ID, h.opt.ID)})
+		_ = m.RespondMsg(r)
+		return
+	}
+	respond(m, status, body)
 }
 
-// place returns the live host with the fewest rooms in the directory,
-// one of them at random on a tie (so that hosts placing rooms at once
-// spread them), or this host if the directory cannot be read.
-func (h *Host) place(ctx context.Context) string {
+// place returns the live hosts with room left, those with the fewest
+// rooms in the directory first, in random order on a tie (so that hosts
+// placing rooms at once spread them); this host alone if the directory
+// cannot be read.
+func (h *Host) place(ctx context.Context) []string {
 	es, err := h.st.roomEntries(ctx, 0)
 	if err != nil {
-		return h.opt.ID
+		return []string{h.opt.ID}
 	}
 	live, err := h.st.liveHosts(ctx, 0, h.opt.ID)
 	if err != nil {
-		return h.opt.ID
+		return []string{h.opt.ID}
 	}
 	count := map[string]int{h.opt.ID: 0}
 	for id := range live {
@@ -121,17 +192,18 @@ func (h *Host) place(ctx context.Context) string {
 			count[e.Host]++
 		}
 	}
-	least := count[h.opt.ID]
-	for _, n := range count {
-		least = min(least, n)
-	}
-	var ties []string
+	ids := make([]string, 0, len(count))
 	for id, n := range count {
-		if n == least {
-			ties = append(ties, id)
+		if hi := live[id]; hi == nil || hi.MaxRooms == 0 || n < hi.MaxRooms {
+			ids = append(ids, id)
 		}
 	}
-	return ties[rand.IntN(len(ties))]
+	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	sort.SliceStable(ids, func(i, j int) bool { return count[ids[i]] < count[ids[j]] })
+	if len(ids) == 0 {
+		return []string{h.opt.ID} // all full by the directory: this one says so
+	}
+	return ids
 }
 
 // create makes the room req asks for on this host: its directory entry
@@ -144,9 +216,14 @@ func (h *Host) create(ctx context.Context, req CreateRequest) (*Entry, error) {
 	} else {
 		spec.FS = h.opt.Scenes
 	}
-	e := &Entry{ID: req.ID, Host: h.opt.ID, Scene: req.Scene, Hz: req.Hz, Seed: req.Seed}
+	e := &Entry{ID: req.ID, Host: h.opt.ID, Scene: req.Scene, Hz: req.Hz, Seed: req.Seed, Trial: time.Now()}
 	if e.Hz == 0 {
 		e.Hz = rooms.DefaultHz
+	}
+	// Refused at once when full; rooms.Host.Create refuses the creates
+	// that pass here at once beyond the last free place.
+	if h.free() <= 0 {
+		return nil, fmt.Errorf("fleet: room %s: %w", req.ID, rooms.ErrFull)
 	}
 	h.mu.Lock()
 	h.pending[req.ID] = struct{}{}
@@ -158,7 +235,7 @@ func (h *Host) create(ctx context.Context, req CreateRequest) (*Entry, error) {
 	}()
 	if err := h.st.create(ctx, e); err != nil {
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			return nil, fmt.Errorf("fleet: room %s exists: %w", req.ID, err)
+			return nil, fmt.Errorf("fleet: room %s %w", req.ID, ErrExists)
 		}
 		return nil, fmt.Errorf("fleet: room %s: directory: %w", req.ID, err)
 	}

@@ -23,9 +23,19 @@ type Entry struct {
 	Snapshot time.Time `json:"snapshot"`
 	// Moves counts the times the room was resumed on another host.
 	Moves int `json:"moves"`
-	// Error, if not empty, says why the room stopped (a panic, a failed
-	// tick): no host resumes it.
-	Error string `json:"error,omitempty"`
+	// Trial, if not zero, is when the room was last started (created or
+	// resumed) on its host, which it has not yet run Options.Probation
+	// on: were its host to die now, the start failed.
+	Trial time.Time `json:"trial,omitzero"`
+	// Failures counts the room's failed starts in a row: its host died
+	// while it was on trial, or it failed there. At Options.MaxFailures
+	// it is quarantined.
+	Failures int `json:"failures,omitempty"`
+	// Quarantine, if not empty, says why the room is stopped and resumed
+	// by no host until an operator resumes it (Client.Resume): it failed
+	// (a panic, a failed tick, a snapshot that does not load, given up as
+	// hung), or its last starts failed one after the other.
+	Quarantine string `json:"quarantine,omitempty"`
 
 	rev uint64 // the entry's revision in the bucket
 }
@@ -37,11 +47,15 @@ type HostInfo struct {
 	Started time.Time `json:"started"`
 	// Inspect is the host's page (Options.Inspect), if it serves one.
 	Inspect string `json:"inspect,omitempty"`
+	// MaxRooms is the most rooms the host takes (rooms.HostOptions), and
+	// Hung the rooms it gave up as hung whose goroutines still run.
+	MaxRooms int `json:"maxRooms,omitempty"`
+	Hung     int `json:"hung,omitempty"`
 	// Beat is when its last heartbeat reached the server.
 	Beat time.Time `json:"-"`
 }
 
-// stores are a fleet's buckets.
+// stores are a fleet's buckets (snaps nil for a client).
 type stores struct {
 	rooms, hosts jetstream.KeyValue
 	snaps        jetstream.ObjectStore
@@ -65,8 +79,9 @@ func openStores(ctx context.Context, js jetstream.JetStream, n names, deadAfter 
 	return &s, nil
 }
 
-// findStores opens the buckets of n as they are (a client); it fails if
-// no host has made them.
+// findStores opens the directory and the hosts' bucket of n as they are
+// (a client, which needs no more: it reads them, and the hosts alone
+// touch the snapshots); it fails if no host has made them.
 func findStores(ctx context.Context, js jetstream.JetStream, n names) (*stores, error) {
 	var s stores
 	var err error
@@ -81,9 +96,6 @@ func findStores(ctx context.Context, js jetstream.JetStream, n names) (*stores, 
 		return nil, fmt.Errorf("fleet: hosts bucket %s: %w", n.hostsKV, err)
 	}
 	s.deadAfter = st.TTL()
-	if s.snaps, err = js.ObjectStore(ctx, n.snapshots); err != nil {
-		return nil, fmt.Errorf("fleet: snapshot store %s: %w (has a host joined?)", n.snapshots, err)
-	}
 	return &s, nil
 }
 
@@ -222,6 +234,30 @@ func (s *stores) update(ctx context.Context, e *Entry) error {
 	}
 	e.rev = rev
 	return nil
+}
+
+// rewrite writes change(e) over e's revision and keeps the result in e.
+// When another write came first (a snapshot's, its answer lost to a
+// timeout), it reads the entry again and, if it still names e's host,
+// applies change to that and tries again, three times in all.
+func (s *stores) rewrite(ctx context.Context, e *Entry, change func(*Entry)) error {
+	for try := 1; ; try++ {
+		n := *e
+		change(&n)
+		err := s.update(ctx, &n)
+		if err == nil {
+			*e = n
+			return nil
+		}
+		if try == 3 {
+			return err
+		}
+		cur, gerr := s.getEntry(ctx, e.ID)
+		if gerr != nil || cur == nil || cur.Host != e.Host {
+			return err
+		}
+		*e = *cur
+	}
 }
 
 // create writes e as a new entry; it fails if the room is in the

@@ -141,7 +141,7 @@ func TestFleetRoomPanics(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		if e == nil || !strings.Contains(e.Error, "boom") {
+		if e == nil || !strings.Contains(e.Quarantine, "boom") {
 			return fmt.Sprintf("bomb's entry: %+v", e)
 		}
 		return ""

@@ -50,6 +50,17 @@ func registerBomb(reg *registry.Registry, _ *components.Builtins) error {
 
 func newFleet(t *testing.T, hosts int) *testFleet {
 	t.Helper()
+	opts := make([]Options, hosts)
+	for i := range opts {
+		opts[i] = fastOptions(fmt.Sprintf("h%d", i))
+	}
+	return newFleetOf(t, opts...)
+}
+
+// newFleetOf starts a NATS server and joins a host of each of opts (at
+// least one), and a client.
+func newFleetOf(t *testing.T, opts ...Options) *testFleet {
+	t.Helper()
 	s, err := RunServer("127.0.0.1", 0, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +76,8 @@ func newFleet(t *testing.T, hosts int) *testFleet {
 		s.Shutdown()
 		s.WaitForShutdown()
 	})
-	for i := 0; i < hosts; i++ {
-		f.join(fastOptions(fmt.Sprintf("h%d", i)))
+	for _, opt := range opts {
+		f.join(opt)
 	}
 	f.client, err = NewClient(context.Background(), f.conn(), "")
 	if err != nil {

@@ -3,8 +3,11 @@ package fleet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,16 +36,25 @@ type Host struct {
 
 	stop     chan struct{}
 	stopOnce sync.Once
+	life     context.Context // ends when the host stops: the loops' work stops waiting
+	endLife  context.CancelFunc
 	wg       sync.WaitGroup
+	snapping chan struct{} // a slot per snapshot being taken (snapshotAll)
 }
 
 // owned is a room this host runs, with its directory entry.
 type owned struct {
-	mu   sync.Mutex // guards e
-	e    *Entry
-	room *rooms.Room
-	sub  *nats.Subscription
+	mu       sync.Mutex // guards e
+	e        *Entry
+	room     *rooms.Room
+	sub      *nats.Subscription
+	snapping atomic.Bool // a snapshot of it is being taken
 }
+
+// maxSnapshotsAtOnce bounds the snapshots a host takes at the same time
+// (each on a goroutine of its own: a room that does not answer holds up
+// no other's).
+const maxSnapshotsAtOnce = 4
 
 // State is what a room publishes on PREFIX.state.ID after its ticks.
 type State struct {
@@ -68,8 +80,17 @@ func Join(ctx context.Context, nc *nats.Conn, opt Options) (*Host, error) {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
 	h := &Host{opt: opt, n: namesOf(opt.Prefix), nc: nc, started: time.Now(),
-		owned: map[string]*owned{}, pending: map[string]struct{}{}, stop: make(chan struct{})}
+		owned: map[string]*owned{}, pending: map[string]struct{}{}, stop: make(chan struct{}),
+		snapping: make(chan struct{}, maxSnapshotsAtOnce)}
+	h.life, h.endLife = context.WithCancel(context.Background())
 	if h.st, err = openStores(ctx, js, h.n, opt.DeadAfter, opt.Replicas); err != nil {
+		return nil, err
+	}
+	// The id is free (no live host beats under it) before the host
+	// serves anything under it: a second host with a live host's id
+	// would take its rooms as orphans and run them twice.
+	rev, err := h.checkID(ctx)
+	if err != nil {
 		return nil, err
 	}
 	ro := opt.Rooms
@@ -79,29 +100,43 @@ func Join(ctx context.Context, nc *nats.Conn, opt Options) (*Host, error) {
 	// Subscribed, and the server has the subscriptions, before the
 	// first heartbeat makes the host one that others forward to: a
 	// create forwarded in between would find no responder.
-	for _, s := range []struct {
-		subj, queue string
-	}{{h.n.create, h.n.queue}, {h.n.hostCreate + opt.ID + ".create", ""}} {
-		sub, err := nc.QueueSubscribe(s.subj, s.queue, h.onCreate)
-		if err != nil {
-			h.halt()
-			h.local.Close()
-			return nil, fmt.Errorf("fleet: subscribing to %s: %w", s.subj, err)
-		}
-		h.subs = append(h.subs, sub)
-	}
-	if err := nc.FlushTimeout(opt.Timeout); err != nil {
+	if err := h.subscribe(); err != nil {
 		h.halt()
 		h.local.Close()
-		return nil, fmt.Errorf("fleet: subscribing: %w", err)
+		return nil, err
 	}
-	if err := h.beat(ctx); err != nil {
+	if err := h.firstBeat(ctx, rev); err != nil {
 		h.halt()
 		h.local.Close()
 		return nil, err
 	}
 	h.loops()
 	return h, nil
+}
+
+// subscribe serves the fleet's requests to hosts: creates (any host's,
+// in the queue group, and this host's own), resumes and destroys of
+// rooms no host runs.
+func (h *Host) subscribe() error {
+	for _, s := range []struct {
+		subj, queue string
+		fn          nats.MsgHandler
+	}{
+		{h.n.create, h.n.queue, h.onCreate},
+		{h.n.hostCreate + h.opt.ID + ".create", "", h.onHostCreate},
+		{h.n.resume, h.n.queue, h.onResume},
+		{h.n.destroy, h.n.queue, h.onDestroy},
+	} {
+		sub, err := h.nc.QueueSubscribe(s.subj, s.queue, s.fn)
+		if err != nil {
+			return fmt.Errorf("fleet: subscribing to %s: %w", s.subj, err)
+		}
+		h.subs = append(h.subs, sub)
+	}
+	if err := h.nc.FlushTimeout(h.opt.Timeout); err != nil {
+		return fmt.Errorf("fleet: subscribing: %w", err)
+	}
+	return nil
 }
 
 // ID returns the host's id.
@@ -122,11 +157,35 @@ func (h *Host) ctx() (context.Context, context.CancelFunc) {
 func (h *Host) loops() {
 	h.every(h.opt.Heartbeat, func(ctx context.Context) { _ = h.beat(ctx) })
 	h.every(h.opt.Heartbeat, h.upkeep)
-	h.every(h.opt.SnapshotEvery, func(ctx context.Context) {
-		for _, o := range h.ownedRooms() {
-			_ = h.snapshot(ctx, o)
+	h.every(h.opt.SnapshotEvery, func(context.Context) { h.snapshotAll() })
+}
+
+// snapshotAll starts a snapshot of each room, each on a goroutine of its
+// own with a timeout of its own, at most maxSnapshotsAtOnce at a time:
+// a room that does not answer (hung, or slow) holds up no other room's
+// snapshot. A room whose last snapshot is still being taken, or whose
+// goroutine has been busy in one tick for over half an interval, is
+// left for the next.
+func (h *Host) snapshotAll() {
+	for _, o := range h.ownedRooms() {
+		if o.room.Busy() > h.opt.SnapshotEvery/2 || !o.snapping.CompareAndSwap(false, true) {
+			continue
 		}
-	})
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			defer o.snapping.Store(false)
+			ctx, cancel := context.WithTimeout(h.life, h.opt.Timeout)
+			defer cancel()
+			select {
+			case h.snapping <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-h.snapping }()
+			_ = h.snapshot(ctx, o)
+		}()
+	}
 }
 
 // every runs fn every d until the host stops, each run bounded by
@@ -142,7 +201,7 @@ func (h *Host) every(d time.Duration, fn func(ctx context.Context)) {
 			case <-h.stop:
 				return
 			case <-t.C:
-				ctx, cancel := h.ctx()
+				ctx, cancel := context.WithTimeout(h.life, h.opt.Timeout)
 				fn(ctx)
 				cancel()
 			}
@@ -150,10 +209,16 @@ func (h *Host) every(d time.Duration, fn func(ctx context.Context)) {
 	}()
 }
 
+// info is the host's line in the hosts bucket.
+func (h *Host) info() []byte {
+	b, _ := json.Marshal(HostInfo{ID: h.opt.ID, Rooms: h.local.Len(), Started: h.started, Inspect: h.opt.Inspect,
+		MaxRooms: h.local.MaxRooms(), Hung: h.local.Hung()})
+	return b
+}
+
 // beat puts the host's line in the hosts bucket.
 func (h *Host) beat(ctx context.Context) error {
-	b, _ := json.Marshal(HostInfo{ID: h.opt.ID, Rooms: h.local.Len(), Started: h.started, Inspect: h.opt.Inspect})
-	if _, err := h.st.hosts.Put(ctx, h.opt.ID, b); err != nil {
+	if _, err := h.st.hosts.Put(ctx, h.opt.ID, h.info()); err != nil {
 		return fmt.Errorf("fleet: heartbeat: %w", err)
 	}
 	return nil
@@ -187,8 +252,9 @@ func (h *Host) onTick(r *rooms.Room, reg *registry.Registry) {
 	}
 }
 
-// onStop forgets a room that stopped; one that failed is marked so in
-// the directory (with its error), and no host resumes it.
+// onStop forgets a room that stopped; one that failed (a panic, a
+// failed tick, given up as hung) is quarantined in the directory with
+// its error, and no host resumes it until an operator says so.
 func (h *Host) onStop(r *rooms.Room, err error) {
 	h.mu.Lock()
 	o := h.owned[r.ID()]
@@ -203,9 +269,7 @@ func (h *Host) onStop(r *rooms.Room, err error) {
 		if err != nil {
 			ctx, cancel := h.ctx()
 			o.mu.Lock()
-			e := *o.e
-			e.Error = err.Error()
-			_ = h.st.update(ctx, &e)
+			h.quarantine(ctx, o.e, reason(err))
 			o.mu.Unlock()
 			cancel()
 		}
@@ -215,17 +279,59 @@ func (h *Host) onStop(r *rooms.Room, err error) {
 	}
 }
 
+// quarantine writes e (read at its revision) back as quarantined for
+// why, held by no host, and says so in the log.
+func (h *Host) quarantine(ctx context.Context, e *Entry, why string) {
+	failures := e.Failures
+	err := h.st.rewrite(ctx, e, func(q *Entry) {
+		q.Host, q.Trial, q.Quarantine = "", time.Time{}, why
+		q.Failures = max(q.Failures, failures)
+	})
+	if err != nil {
+		h.opt.Logf("room %s: could not quarantine it (%s): %v", e.ID, why, err)
+		return
+	}
+	h.opt.Logf("room %s quarantined: %s", e.ID, why)
+}
+
+// reason is the first line of err (a panic's stack stays out of the
+// directory), at most maxReason bytes.
+func reason(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	if len(s) > maxReason {
+		s = s[:maxReason] + "..."
+	}
+	return s
+}
+
+// maxReason bounds the reason a quarantined room's entry gives.
+const maxReason = 500
+
 // Leave leaves the fleet in good order: it stops serving create
 // requests, snapshots each room, releases it in the directory (for the
 // other hosts to resume at once), stops it, and removes the host's line.
+//
+// Each room is released on a goroutine of its own, bounded by
+// releaseWait: a room that does not pause and snapshot in time is not
+// waited for (one hung in a tick is quarantined), so a host leaves
+// within a few seconds whatever its rooms do.
 func (h *Host) Leave(ctx context.Context) error {
 	h.halt()
+	var mu sync.Mutex
 	var errs []error
+	var wg sync.WaitGroup
 	for _, o := range h.ownedRooms() {
-		if err := h.release(ctx, o); err != nil {
-			errs = append(errs, err)
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := h.release(ctx, o); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}()
 	}
+	wg.Wait()
 	h.local.Close()
 	if err := h.st.hosts.Delete(ctx, h.opt.ID); err != nil {
 		errs = append(errs, fmt.Errorf("fleet: removing host %s: %w", h.opt.ID, err))
@@ -236,23 +342,41 @@ func (h *Host) Leave(ctx context.Context) error {
 	return nil
 }
 
+// releaseWait bounds the pause and snapshot of a room its host leaves.
+const releaseWait = 2 * time.Second
+
 // release pauses o, snapshots it, stops it and gives it up in the
-// directory.
+// directory (its trial over: a room let go in good order did not fail).
+// A room that does not stop in time (busy in a tick: hung, or only slow
+// on a starved machine, which a host leaving cannot tell apart) is not
+// released: it is left to the other hosts as a dead host's, put on
+// trial, so that a host it brings down counts against it, and their
+// watchdogs quarantine it if it hangs there.
 func (h *Host) release(ctx context.Context, o *owned) error {
 	h.drop(o)
+	rctx, cancel := context.WithTimeout(ctx, releaseWait)
+	defer cancel()
 	// Paused, the room's snapshot is its last state: nothing is lost.
-	o.room.Request("POST", "/api/pause", nil)
-	err := h.snapshot(ctx, o)
+	var err error
+	if st, body := o.room.RequestContext(rctx, "POST", "/api/pause", nil); st != http.StatusOK {
+		err = fmt.Errorf("fleet: room %s: pausing it: %d %s", o.room.ID(), st, body)
+	} else {
+		err = h.snapshot(rctx, o)
+	}
 	_ = h.local.Stop(o.room.ID())
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.e.Host != h.opt.ID {
 		return err
 	}
-	e := *o.e
-	e.Host = ""
-	if uerr := h.st.update(ctx, &e); uerr != nil {
-		return fmt.Errorf("fleet: releasing room %s: %w", e.ID, uerr)
+	if rerr := o.room.Err(); errors.Is(rerr, rooms.ErrHung) {
+		id, busy, tick := o.e.ID, o.room.Busy().Round(time.Millisecond), o.room.Tick()+1
+		_ = h.st.rewrite(ctx, o.e, func(e *Entry) { e.Trial = time.Now() })
+		h.opt.Logf("room %s did not stop (busy %v in tick %d): left to the other hosts, on trial", id, busy, tick)
+		return nil
+	}
+	if uerr := h.st.rewrite(ctx, o.e, func(e *Entry) { e.Host, e.Trial = "", time.Time{} }); uerr != nil {
+		return fmt.Errorf("fleet: releasing room %s: %w", o.e.ID, uerr)
 	}
 	return err
 }
@@ -268,10 +392,12 @@ func (h *Host) Close() {
 	h.local.Close()
 }
 
-// halt stops the loop and the create subscriptions.
+// halt stops the loops and the create subscriptions; the loops' work in
+// progress stops waiting.
 func (h *Host) halt() {
 	h.stopOnce.Do(func() {
 		close(h.stop)
+		h.endLife()
 		for _, s := range h.subs {
 			_ = s.Unsubscribe()
 		}

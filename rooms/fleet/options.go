@@ -23,7 +23,10 @@ type Options struct {
 	// includes). Default: the embedded scenes of package scenes.
 	Scenes fs.FS
 	// Rooms configures the host's rooms: the program's own components
-	// (Register). Its OnStop and OnTick are called after the fleet's own.
+	// (Register), the most rooms the host takes (MaxRooms), each room's
+	// entity budget (MaxEntities), how long a tick may run before its
+	// room is given up as hung (HangAfter). Its OnStop and OnTick are
+	// called after the fleet's own.
 	Rooms rooms.HostOptions
 	// Heartbeat is how often the host says it is alive, and looks for
 	// rooms to claim. Default 1 s.
@@ -51,6 +54,21 @@ type Options struct {
 	// server, 3 on a cluster of three or more. Every host of a fleet
 	// should give the same.
 	Replicas int
+	// Probation is how long a room started on a host (created, or
+	// resumed from its snapshot) is on trial: a room whose host dies, or
+	// that fails, before it has run this long on it counts a failed
+	// start (Entry.Failures). Default 30 s.
+	Probation time.Duration
+	// MaxFailures is how many failed starts in a row put a room in
+	// quarantine: stopped, resumed by no host until an operator says so
+	// (Client.Resume). A room that stops its hosts one after the other
+	// (it crashes or hangs them) goes no further. Default 3.
+	MaxFailures int
+	// Logf, if not nil, hears one line for each room the host takes over
+	// from another, loses to another, quarantines (a room given up as
+	// hung among them), or releases from quarantine or destroys for an
+	// operator.
+	Logf func(format string, args ...any)
 }
 
 func (o *Options) defaults() {
@@ -84,17 +102,30 @@ func (o *Options) defaults() {
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Second
 	}
+	if o.Probation <= 0 {
+		o.Probation = 30 * time.Second
+	}
+	if o.MaxFailures <= 0 {
+		o.MaxFailures = 3
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
 }
 
 // names are the subjects and buckets of a prefix.
 type names struct {
-	create, hostCreate, room, state    string // state and room: + "." + id
+	create, hostCreate, room, state    string // state and room: + id
+	resume, destroy, control           string // control: + a unique token
 	roomsKV, hostsKV, snapshots, queue string
 }
 
 func namesOf(prefix string) names {
 	return names{
 		create:     prefix + ".rooms.create",
+		resume:     prefix + ".rooms.resume",
+		destroy:    prefix + ".rooms.destroy",
+		control:    prefix + ".control.",
 		hostCreate: prefix + ".host.",
 		room:       prefix + ".room.",
 		state:      prefix + ".state.",

@@ -227,9 +227,9 @@ type roomGone struct {
 
 func (e *roomGone) Error() string {
 	if e.stopped != "" {
-		return fmt.Sprintf("fleet: room %s stopped: %s", e.id, e.stopped)
+		return fmt.Sprintf("fleet: room %s is quarantined: %s", e.id, e.stopped)
 	}
-	return fmt.Sprintf("fleet: no room %s in the directory", e.id)
+	return "fleet: no such room: " + e.id
 }
 
 // lookup asks the directory about room id when no host serves it: a
@@ -257,8 +257,8 @@ func (p *Proxy) lookup(ctx context.Context, id string) *roomGone {
 		return nil
 	case e == nil:
 		return &roomGone{id: id}
-	case e.Error != "":
-		return &roomGone{id: id, stopped: e.Error}
+	case e.Quarantine != "":
+		return &roomGone{id: id, stopped: e.Quarantine}
 	}
 	return nil
 }

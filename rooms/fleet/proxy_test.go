@@ -93,14 +93,14 @@ func TestProxy(t *testing.T) {
 	// stopped (a room moving to another host is: TestPageRemoteRoom).
 	nowhere, _ := f.proxyServer("nowhere", ProxyOptions{Wait: 5 * time.Second})
 	start := time.Now()
-	if st, body := do(t, "GET", nowhere+"/api/stats", ""); st != http.StatusNotFound || !strings.Contains(body, "no room nowhere in the directory") || time.Since(start) > 2*time.Second {
+	if st, body := do(t, "GET", nowhere+"/api/stats", ""); st != http.StatusNotFound || !strings.Contains(body, "no such room: nowhere") || time.Since(start) > 2*time.Second {
 		t.Errorf("a room the directory lacks: %d %s after %v", st, body, time.Since(start))
 	}
-	if err := f.client.st.create(f.ctx(), &Entry{ID: "broken", Scene: "rain.yaml", Error: "tick 3: boom"}); err != nil {
+	if err := f.client.st.create(f.ctx(), &Entry{ID: "broken", Scene: "rain.yaml", Quarantine: "tick 3: boom"}); err != nil {
 		t.Fatal(err)
 	}
 	broken, _ := f.proxyServer("broken", ProxyOptions{Wait: 5 * time.Second})
-	if st, body := do(t, "GET", broken+"/api/stats", ""); st != http.StatusGone || !strings.Contains(body, "room broken stopped: tick 3: boom") {
+	if st, body := do(t, "GET", broken+"/api/stats", ""); st != http.StatusGone || !strings.Contains(body, "room broken is quarantined: tick 3: boom") {
 		t.Errorf("a room that stopped: %d %s", st, body)
 	}
 }

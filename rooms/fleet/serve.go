@@ -30,8 +30,9 @@ import (
 // HTTP headers. An answer that was complete when it was made and fits
 // in one message has its body as the reply's data, and that is all.
 // Otherwise (a stream, or a large answer) the head carries
-// Scenecs-Control, a subject of the room's host, and the body follows on
-// the inbox as messages numbered by Scenecs-Seq (1, 2, ...), each at
+// Scenecs-Control, a subject the room's host serves (PREFIX.control.TOKEN),
+// and the body follows on the inbox as messages numbered by Scenecs-Seq
+// (1, 2, ...), each at
 // most one message's size (a flush of the stream ends a message), an
 // empty one every keep-alive interval when there is nothing to send,
 // and a last one with Scenecs-End. The reader sends Scenecs-Ack (the
@@ -106,7 +107,7 @@ func (h *Host) serve(o *owned, m *nats.Msg) {
 		ka = defaultKeepAlive
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &streamWriter{nc: h.nc, req: m, inbox: inbox, keepAlive: min(max(ka, minKeepAlive), maxKeepAlive),
+	w := &streamWriter{nc: h.nc, req: m, inbox: inbox, control: h.n.control, keepAlive: min(max(ka, minKeepAlive), maxKeepAlive),
 		limit: msgLimit(h.nc), ctx: ctx, cancel: cancel, header: http.Header{}, wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), open: &h.streams}
 	w.window = streamWindow(w.limit)
@@ -124,6 +125,7 @@ type streamWriter struct {
 	nc        *nats.Conn
 	req       *nats.Msg
 	inbox     string
+	control   string // the prefix of control subjects: PREFIX.control.
 	keepAlive time.Duration
 	limit     int   // bytes of body per message
 	window    int64 // bytes sent beyond those acknowledged, at most
@@ -231,7 +233,9 @@ func (w *streamWriter) startStream() error {
 	w.streamed = true
 	w.open.Add(1)
 	w.heard.Store(time.Now().UnixNano())
-	sub, err := w.nc.Subscribe(w.nc.NewInbox(), w.onControl)
+	// A subject of the fleet's, not an inbox: a reader needs the right to
+	// publish on PREFIX.control.>, not on every inbox.
+	sub, err := w.nc.Subscribe(w.control+strings.TrimPrefix(nats.NewInbox(), nats.InboxPrefix), w.onControl)
 	if err != nil {
 		return err
 	}
