@@ -57,7 +57,8 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 		return err
 	}
 	sched.apply(rt.reg)
-	if _, err := rt.load(ctx, fs.Arg(0)); err != nil {
+	scene, err := rt.load(ctx, fs.Arg(0))
+	if err != nil {
 		return err
 	}
 	em, err := newEmitter(rt, emits, c.stderr)
@@ -71,7 +72,9 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 		return err
 	}
 	bw := bufio.NewWriter(stdout)
-	if err := writeScene(bw, rt.reg, *format, loader.ExportOptions{Flat: *flat}); err != nil {
+	// Arrays the scene writes as lists are dumped as lists.
+	opt := loader.ExportOptions{Flat: *flat, Lists: scene.Plan.Lists}
+	if err := writeScene(bw, rt.reg, *format, opt); err != nil {
 		return err
 	}
 	return bw.Flush()

@@ -38,6 +38,10 @@ func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, path st
 	f.inspector = in
 	f.reloaded = in.Reloaded
 	fmt.Fprintf(stdout, "inspect: %s\n", url)
+	if rt.c.bare {
+		fmt.Fprintf(stdout, "running %s in real time until Ctrl-C; open the address above to watch and edit it (%s -ticks N runs N ticks and exits, %s help lists the commands)\n",
+			rt.c.sceneName(path), rt.c.Name, rt.c.Name)
+	}
 	return nil
 }
 

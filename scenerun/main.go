@@ -107,6 +107,9 @@ type cli struct {
 	Program
 	stdout, stderr io.Writer
 	invoked        invocation // how the user ran the program (Main), or zero (Run)
+	// bare says the program was run without arguments: the default
+	// scene in real time with the inspector, until interrupted.
+	bare bool
 }
 
 // Run runs one command line (args without the program's name) writing
@@ -127,6 +130,13 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 		c.Scenes, c.DefaultScene = scenes.FS, scenes.Default
 	}
 	cmd := "run"
+	if len(args) == 0 {
+		// Nothing asked: show the default scene running, live, until
+		// Ctrl-C, with the inspector on a loopback port (the bounded
+		// run of earlier versions is `-ticks N`).
+		c.bare = true
+		args = []string{"-inspect", "127.0.0.1:0"}
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "run", "query", "dump", "validate", "components", "schema", "replay", "schedule":

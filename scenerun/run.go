@@ -23,6 +23,10 @@ entities SELECTOR matches once TICK ticks have run, for scripted runs. Ctrl-C st
 -inspect ADDR serves the inspection API (docs/inspector.md) while the scene
 runs and prints one line, "inspect: http://HOST:PORT/?token=TOKEN".
 
+Without any argument at all, {prog} runs the default scene as
+"{prog} run -inspect 127.0.0.1:0": in real time, with the inspector, until
+Ctrl-C.
+
 Flags:
 `
 

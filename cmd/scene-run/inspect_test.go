@@ -220,3 +220,31 @@ func TestRunInspectErrors(t *testing.T) {
 		t.Errorf("port in use: %+v", r)
 	}
 }
+
+// TestBareRunKeepsRunning: scene-run without arguments (the README's
+// first command) runs the default scene in real time with the inspector
+// on a loopback port, says so, and runs until Ctrl-C, which ends it with
+// its summary; it did 600 ticks flat out in under a second and exited.
+func TestBareRunKeepsRunning(t *testing.T) {
+	base, _, cmd, out, errb := startInspected(t)
+	if _, rest, _ := strings.Cut(out.String(), "\n"); !strings.HasPrefix(rest, "running cubes.yaml (embedded) in real time until Ctrl-C;") {
+		t.Errorf("second line:\n%s", out.String())
+	}
+	first := getStats(t, base).Ticks
+	deadline := time.Now().Add(20 * time.Second)
+	for getStats(t, base).Ticks < first+30 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not go on: %d ticks, then %d", first, getStats(t, base).Ticks)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after Ctrl-C: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "\nscene     cubes.yaml (embedded)\n") || !strings.Contains(out.String(), "ticks/s") {
+		t.Errorf("no summary after Ctrl-C:\n%s", out.String())
+	}
+}
