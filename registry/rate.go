@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // MaxPeriod is the longest period, in seconds, that a tick may have: a
@@ -22,7 +23,7 @@ const MinTickRate = 1 / MaxPeriod
 // (a period of at most [MaxPeriod], a day); else an error that says why,
 // such as
 //
-//	tick rate 1e-10: its period, 1e+10 s, is longer than a day (the lowest rate is one tick a day, 1.15741e-05 per second)
+//	tick rate 1e-10: its period, 317 years, is longer than a day (the lowest rate is one tick a day, 1.15741e-05 per second)
 //
 // Every place that takes a rate from a user (scene-run's -hz flags, a
 // journal's header, a room's Spec) checks it with this, and adds its own
@@ -34,9 +35,22 @@ func CheckTickRate(hz float64) error {
 	case hz <= 0:
 		return fmt.Errorf("tick rate %v: must be above 0 ticks per second", hz)
 	case hz < MinTickRate:
-		return fmt.Errorf("tick rate %v: its period, %v s, is longer than a day (the lowest rate is one tick a day, %.6g per second)", hz, 1/hz, MinTickRate)
+		return fmt.Errorf("tick rate %v: its period, %s, is longer than a day (the lowest rate is one tick a day, %.6g per second)", hz, periodString(1/hz), MinTickRate)
 	}
 	return nil
+}
+
+// periodString says a period of secs seconds in the largest unit that
+// fits: "317 years", "1.16 days", "9e+04 s".
+func periodString(secs float64) string {
+	const day, year = 86400, 365.25 * 86400
+	switch {
+	case secs >= year:
+		return strconv.FormatFloat(secs/year, 'g', 3, 64) + " years"
+	case secs >= day:
+		return strconv.FormatFloat(secs/day, 'g', 3, 64) + " days"
+	}
+	return strconv.FormatFloat(secs, 'g', 3, 64) + " s"
 }
 
 // checkPeriod returns an error unless seconds is 0 or more and at most

@@ -223,8 +223,8 @@ func TestPeriodsFit(t *testing.T) {
 		want string
 	}{
 		{60, ""}, {1e6, ""}, {MinTickRate, ""}, {1.2e-5, ""},
-		{1e-10, "tick rate 1e-10: its period, 1e+10 s, is longer than a day (the lowest rate is one tick a day, 1.15741e-05 per second)"},
-		{1e-5, "tick rate 1e-05: its period, 99999.99999999999 s, is longer than a day"},
+		{1e-10, "tick rate 1e-10: its period, 317 years, is longer than a day (the lowest rate is one tick a day, 1.15741e-05 per second)"},
+		{1e-5, "tick rate 1e-05: its period, 1.16 days, is longer than a day"},
 		{0, "tick rate 0: must be above 0 ticks per second"},
 		{-3, "tick rate -3: must be above 0 ticks per second"},
 		{math.NaN(), "tick rate NaN: not a finite number of ticks per second"},

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/scenecs/scenecs/registry"
 )
 
 // DefaultHz is a room's tick rate when its Spec gives none.
@@ -16,41 +17,22 @@ const DefaultHz = 30
 // MaxHz bounds a room's tick rate.
 const MaxHz = 1000
 
-// MaxPeriod is the longest tick period a rate may give: a day. A rate
-// below one tick a day (1/86400 Hz) is refused everywhere a rate is
-// taken ([CheckRate]): its period would not fit a time.Duration long
-// before it meant anything (1e-10 Hz is 317 years).
-const MaxPeriod = 24 * time.Hour
+// MaxPeriod is the longest tick period a rate may give: a day
+// ([registry.MaxPeriod], as a time.Duration).
+const MaxPeriod = time.Duration(registry.MaxPeriod) * time.Second
 
-// CheckRate reports whether hz is a tick rate a loop can keep: a finite
-// number of ticks per second, at most max, whose period (1/hz seconds)
-// is at most [MaxPeriod]. The error says what is wrong, without naming
-// where the rate came from (the caller adds that).
+// CheckRate reports whether hz is a tick rate a room's loop can keep:
+// one [registry.CheckTickRate] accepts (finite, above 0, a period of at
+// most a day) and at most max. The error says what is wrong, without
+// naming where the rate came from (the caller adds that).
 func CheckRate(hz, max float64) error {
-	switch {
-	case math.IsNaN(hz) || math.IsInf(hz, 0):
-		return fmt.Errorf("tick rate %v: want a finite number of ticks per second", hz)
-	case hz <= 0:
-		return fmt.Errorf("tick rate %v: want a positive number of ticks per second", hz)
-	case hz > max:
+	if err := registry.CheckTickRate(hz); err != nil {
+		return err
+	}
+	if hz > max {
 		return fmt.Errorf("tick rate %v: want at most %s ticks per second", hz, strconv.FormatFloat(max, 'f', -1, 64))
-	case 1/hz > MaxPeriod.Seconds():
-		return fmt.Errorf("tick rate %v: its period (%s) is longer than a day: want at least one tick a day (%.3g ticks per second)", hz, periodString(1/hz), 1/MaxPeriod.Seconds())
 	}
 	return nil
-}
-
-// periodString says a period of secs seconds in the largest unit that
-// fits.
-func periodString(secs float64) string {
-	const day, year = 86400, 365.25 * 86400
-	switch {
-	case secs >= year:
-		return strconv.FormatFloat(secs/year, 'g', 3, 64) + " years"
-	case secs >= day:
-		return strconv.FormatFloat(secs/day, 'g', 3, 64) + " days"
-	}
-	return strconv.FormatFloat(secs, 'g', 3, 64) + " s"
 }
 
 // Spec describes a room to create: its id, its scene and its tick rate.
