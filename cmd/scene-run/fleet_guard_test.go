@@ -268,9 +268,26 @@ func TestHostHungRoom(t *testing.T) {
 	if _, err := cl.Create(ctx, fleet.CreateRequest{ID: "poison", Scene: "hang.yaml", Data: []byte("entities:\n  - hang: \"after: 30\"\n"), Hz: 30}); err != nil {
 		t.Fatal(err)
 	}
+	// And issue 32's hostile scenes, written as anyone could: an event
+	// that fans out, a spawn bomb, a string grown past memory.
+	for id, src := range hostileRooms {
+		if _, err := cl.Create(ctx, fleet.CreateRequest{ID: id, Scene: id + ".yaml", Data: []byte(src), Hz: 30}); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
 	after := sampleRooms(t, cl, ids, 6*time.Second)
-	t.Logf("20 rooms at 30 Hz, snapshots every 2 s; over 6 s before the hung room: %s", before)
-	t.Logf("over 6 s after it: %s", after)
+	t.Logf("20 rooms at 30 Hz, snapshots every 2 s; over 6 s before the hostile rooms: %s", before)
+	t.Logf("over 6 s after them: %s", after)
+	// The fanning room's first error is its handlers' depth (the first
+	// branch goes 32 deep before the breadth passes the budget).
+	for id, want := range map[string]string{"fanning": "on__a: a:", "bomb": "MaxEntities", "strings": "budget"} {
+		waitRooms(t, 10*time.Second, func() string {
+			if l := entry(t, cl, id); l == nil || !strings.Contains(l.Quarantine, want) {
+				return fmt.Sprintf("the %s room is not quarantined for %q: %+v", id, want, l)
+			}
+			return ""
+		})
+	}
 	if after.maxAge > 4*time.Second || after.meanRate < 0.8*before.meanRate || after.maxBeat > 2*time.Second {
 		t.Errorf("beside a hung room the healthy rooms slipped: %s (before: %s)", after, before)
 	}
@@ -315,6 +332,15 @@ func TestHostHungRoom(t *testing.T) {
 	if l := entry(t, cl, "room00"); code == 0 && (l == nil || l.Host != "" || l.Quarantine != "") {
 		t.Errorf("a healthy room once its host left: %+v", l)
 	}
+}
+
+// hostileRooms are issue 32's hostile scenes by room id: each stops at
+// a budget (event deliveries, entities, an expression's text) and its
+// room is quarantined, without touching the others.
+var hostileRooms = map[string]string{
+	"fanning": "entities:\n  - id: a\n    timer: \"delay: 0; event: a\"\n    on__a: \"emit: a, a\"\n",
+	"bomb":    "prefabs:\n  egg:\n    timer: \"delay: 0; event: hatch\"\n    on__hatch: \"spawn: egg, egg\"\nentities:\n  - id: nest\n    prefab: egg\n",
+	"strings": "entities:\n  - id: s\n    position: 0 0 0\n    bind: \"position.x: (let s = '" + strings.Repeat("x", 64) + "'; let t = replace(s, 'x', s); let u = replace(t, 'x', t); len(replace(u, 'x', u)))\"\n",
 }
 
 // roomSamples sums up samples of rooms: their snapshots' ages and their
