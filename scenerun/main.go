@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -49,6 +50,11 @@ type Program struct {
 	// commands it offers: the lines of the commands the program adds
 	// itself (a "play" that runs its own game loop, say).
 	Help string
+	// Commands are commands added to the built-in ones, each listed in
+	// the help by its Usage: the fleet's host and rooms
+	// (scenerun/fleetcmd), which cmd/scene-run adds. A command named as
+	// a built-in one replaces it.
+	Commands []Command
 }
 
 // usageError marks an error that is the caller's mistake (exit 2).
@@ -93,14 +99,15 @@ Usage:
   {prog} validate SCENE...
   {prog} components
   {prog} replay [-format json|yaml|xml] SCENE JOURNAL
-  {prog} host [-nats URL] [flags]
-  {prog} rooms [list | create SCENE | destroy ID | ask ID VERB [PAYLOAD]]
   {prog} schema [-format json|xsd] [SCENE]
   {prog} schedule [-json] [-ticks N] [SCENE]
 
 Run "{prog} COMMAND -h" for a command's flags.
 Exit codes: 0 ok, 1 scene errors, 2 usage errors.
 `
+
+// builtinCommands are the commands of every Program.
+var builtinCommands = []string{"run", "query", "dump", "validate", "components", "schema", "replay", "schedule"}
 
 // cli is one invocation of the command set.
 type cli struct {
@@ -137,37 +144,43 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 		c.bare = true
 		args = []string{"-inspect", "127.0.0.1:0"}
 	}
+	var added *Command
 	if len(args) > 0 {
-		switch args[0] {
-		case "run", "query", "dump", "validate", "components", "schema", "replay", "schedule":
+		for i := range c.Commands {
+			if c.Commands[i].Name == args[0] {
+				added = &c.Commands[i]
+			}
+		}
+		switch {
+		case added != nil:
 			cmd, args = args[0], args[1:]
-		case "host", "rooms": // fleet.go
+		case slices.Contains(builtinCommands, args[0]):
 			cmd, args = args[0], args[1:]
-		case "help", "-h", "-help", "--help":
+		case args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
 			fmt.Fprint(stdout, c.help())
 			return ExitOK
 		}
 	}
 	var err error
-	switch cmd {
-	case "run":
+	switch {
+	case added != nil:
+		err = added.Run(ctx, &Env{c}, args)
+	case cmd == "run":
 		err = c.cmdRun(ctx, args)
-	case "query":
+	case cmd == "query":
 		err = c.cmdQuery(ctx, args)
-	case "dump":
+	case cmd == "dump":
 		err = c.cmdDump(ctx, args)
-	case "validate":
+	case cmd == "validate":
 		err = c.cmdValidate(ctx, args)
-	case "components":
+	case cmd == "components":
 		err = c.cmdComponents(args)
-	case "schema":
+	case cmd == "schema":
 		err = c.cmdSchema(ctx, args)
-	case "replay":
+	case cmd == "replay":
 		err = c.cmdReplay(ctx, args)
-	case "schedule":
+	case cmd == "schedule":
 		err = c.cmdSchedule(ctx, args)
-	case "host", "rooms":
-		err = c.cmdFleet(ctx, cmd, args)
 	}
 	var ue *usageError
 	switch {
@@ -195,6 +208,11 @@ func (p Program) run(ctx context.Context, inv invocation, args []string, stdout,
 // to learn more.
 func (c *cli) help() string {
 	head, tail, _ := strings.Cut(c.usage(topUsage), "\n\nRun ")
+	for _, cmd := range c.Commands {
+		if cmd.Usage != "" {
+			head += "\n" + c.usage(strings.TrimRight(cmd.Usage, "\n"))
+		}
+	}
 	if c.Help != "" {
 		head += "\n" + strings.TrimRight(c.Help, "\n")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/rooms/fleet"
 	"github.com/scenecs/scenecs/scenerun"
+	"github.com/scenecs/scenecs/scenerun/fleetcmd"
 )
 
 // The test binary run with SCENE_RUN_POISON=1 is scene-run with two
@@ -26,7 +27,7 @@ import (
 // back). Its arguments are scene-run's.
 func init() {
 	if os.Getenv("SCENE_RUN_POISON") == "1" {
-		scenerun.Program{Register: registerPoison}.Main()
+		scenerun.Program{Register: registerPoison, Commands: fleetcmd.Commands()}.Main()
 	}
 }
 

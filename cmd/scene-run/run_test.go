@@ -8,6 +8,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenerun"
+	"github.com/scenecs/scenecs/scenerun/fleetcmd"
 )
 
 // Exit codes, as the tests name them.
@@ -19,7 +20,7 @@ const (
 
 // run runs scene-run's command line in this process, as main does.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return scenerun.Program{}.Run(ctx, args, stdout, stderr)
+	return scenerun.Program{Commands: fleetcmd.Commands()}.Run(ctx, args, stdout, stderr)
 }
 
 // testRuntime is a registry with scene-run's components, as each

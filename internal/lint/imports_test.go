@@ -29,6 +29,28 @@ func TestImportTable(t *testing.T) {
 	}
 	checkLayers(t, code)
 	checkNoHTTP(t, root)
+	checkNoNATS(t, root)
+}
+
+// noNATS are the packages that must not link NATS, not even through the
+// packages they import: scenerun is the command set a game embeds; the
+// fleet's commands are scenerun/fleetcmd's, which a program adds.
+var noNATS = []string{"scenerun", "loader", "inspect", "editor"}
+
+// checkNoNATS holds the rule of noNATS.
+func checkNoNATS(t *testing.T, root string) {
+	t.Helper()
+	for _, pkg := range noNATS {
+		deps, err := Deps(root, pkg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range deps {
+			if strings.HasPrefix(d, "github.com/nats-io/") || strings.HasSuffix(d, "/rooms/fleet") {
+				t.Errorf("%s links %s: it links no NATS (the fleet's commands are scenerun/fleetcmd's)", pkg, d)
+			}
+		}
+	}
 }
 
 // noHTTP are the packages that must not link net/http, not even through

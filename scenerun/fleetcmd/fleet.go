@@ -1,11 +1,13 @@
-package scenerun
+package fleetcmd
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"net"
 	neturl "net/url"
 	"os"
@@ -19,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/scenecs/scenecs/rooms"
 	"github.com/scenecs/scenecs/rooms/fleet"
+	"github.com/scenecs/scenecs/scenerun"
 )
 
 const hostUsage = `Usage: {prog} host [-nats URL] [-nats-config FILE] [flags]
@@ -67,7 +70,7 @@ type hostFlags struct {
 }
 
 // parseHost parses the flags of "host" into opt and hf.
-func (c *cli) parseHost(args []string, opt *fleet.Options, hf *hostFlags) error {
+func (c *cmd) parseHost(args []string, opt *fleet.Options, hf *hostFlags) error {
 	fs := c.newFlags("host", hostUsage)
 	fs.StringVar(&hf.url, "nats", "", "the fleet's NATS `URL`, nats://USER:PASSWORD@HOST:PORT for a user (empty: start a NATS server in this process; with -nats-config, nats://USER:PASSWORD@ is the user the host joins it as)")
 	fs.StringVar(&hf.config, "nats-config", "", "start the NATS server in this process from this nats-server configuration `file` (users, permissions, TLS)")
@@ -77,17 +80,17 @@ func (c *cli) parseHost(args []string, opt *fleet.Options, hf *hostFlags) error 
 	fs.BoolVar(&hf.insecure, "insecure", false, "let the NATS server started here listen beyond loopback without authorization: anyone who reaches it owns every room")
 	fs.StringVar(&opt.ID, "id", "", "the host's `id` (default: the machine's name and a random suffix); refused while a live host has it")
 	fs.StringVar(&hf.dir, "scenes", "", "the `directory` create requests name scenes in (default: the embedded scenes)")
-	intervalVar(fs, &opt.Heartbeat, "heartbeat", time.Second, "", "how often the host says it is alive (an `interval`)")
-	intervalVar(fs, &opt.DeadAfter, "dead-after", 3*time.Second, "", "how long (an `interval`) a silent host counts as alive")
-	intervalVar(fs, &opt.SnapshotEvery, "snapshot", 2*time.Second, "", "how often (an `interval`) each room is snapshotted: at most this much is lost with a host")
+	scenerun.IntervalVar(fs, &opt.Heartbeat, "heartbeat", time.Second, "", "how often the host says it is alive (an `interval`)")
+	scenerun.IntervalVar(fs, &opt.DeadAfter, "dead-after", 3*time.Second, "", "how long (an `interval`) a silent host counts as alive")
+	scenerun.IntervalVar(fs, &opt.SnapshotEvery, "snapshot", 2*time.Second, "", "how often (an `interval`) each room is snapshotted: at most this much is lost with a host")
 	fs.IntVar(&opt.Replicas, "replicas", 1, "copies JetStream keeps of the directory and snapshots: 1 on one server, 3 on a cluster (`n` in 1..5, the same on every host)")
 	fs.IntVar(&opt.Rooms.MaxRooms, "max-rooms", rooms.DefaultMaxRooms, "the most rooms this host runs (`n`); a create beyond goes to another host")
 	fs.IntVar(&opt.Rooms.MaxEntities, "max-entities", rooms.DefaultMaxEntities, "each room's entity budget (`n`): a scene or snapshot of more is refused, spawners stop at it")
-	intervalVar(fs, &opt.Rooms.HangAfter, "hang-after", rooms.DefaultHangAfter, "", "how long (an `interval`) a room may stay in one tick before it is given up as hung and quarantined")
+	scenerun.IntervalVar(fs, &opt.Rooms.HangAfter, "hang-after", rooms.DefaultHangAfter, "", "how long (an `interval`) a room may stay in one tick before it is given up as hung and quarantined")
 	fs.IntVar(&opt.MaxFailures, "max-failures", 3, "failed starts in a row (its host died while it was on probation) that quarantine a room (`n`)")
-	intervalVar(fs, &opt.Probation, "probation", 30*time.Second, "", "how long (an `interval`) a room started on a host is on trial")
+	scenerun.IntervalVar(fs, &opt.Probation, "probation", 30*time.Second, "", "how long (an `interval`) a room started on a host is on trial")
 	fs.StringVar(&hf.inspect, "inspect", "", "serve a page of the fleet's rooms on `addr` (host:port), each opening its inspector, and print its URL")
-	if err := parseFlags(fs, args); err != nil {
+	if err := c.env.Parse(fs, args); err != nil {
 		return err
 	}
 	switch {
@@ -107,7 +110,7 @@ func (c *cli) parseHost(args []string, opt *fleet.Options, hf *hostFlags) error 
 	return nil
 }
 
-func (c *cli) cmdHost(ctx context.Context, args []string) error {
+func (c *cmd) cmdHost(ctx context.Context, args []string) error {
 	var opt fleet.Options
 	var hf hostFlags
 	if err := c.parseHost(args, &opt, &hf); err != nil {
@@ -172,7 +175,7 @@ func (c *cli) cmdHost(ctx context.Context, args []string) error {
 
 // hostLog returns the host's log: a line on stderr for each room taken
 // over, lost, quarantined.
-func (c *cli) hostLog() func(format string, args ...any) {
+func (c *cmd) hostLog() func(format string, args ...any) {
 	var mu sync.Mutex
 	return func(format string, args ...any) {
 		mu.Lock()
@@ -184,7 +187,7 @@ func (c *cli) hostLog() func(format string, args ...any) {
 // connect connects to the NATS servers of url (with the user and
 // password it may carry) as cmd, with the credentials file creds if not
 // empty. Errors name the URL without its password.
-func (c *cli) connect(cmd, url, creds string) (*nats.Conn, error) {
+func (c *cmd) connect(cmd, url, creds string) (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name(c.Name + " " + cmd)}
 	if creds != "" {
 		opts = append(opts, nats.UserCredentials(creds))
@@ -233,7 +236,7 @@ func redactURL(s string) string {
 // embeddedNATS starts a NATS server with JetStream on hf.listen (or
 // where hf.config says) and prints its URL. One without authorization is
 // refused beyond loopback (unless -insecure), and said to be open.
-func (c *cli) embeddedNATS(hf hostFlags) (stop func(), url string, err error) {
+func (c *cmd) embeddedNATS(hf hostFlags) (stop func(), url string, err error) {
 	host, portStr, err := net.SplitHostPort(hf.listen)
 	port, perr := strconv.Atoi(portStr)
 	if err != nil || perr != nil || port < 0 || port > 65535 {
@@ -273,12 +276,12 @@ func (c *cli) embeddedNATS(hf hostFlags) (stop func(), url string, err error) {
 	}, s.ClientURL(), nil
 }
 
-func (c *cli) cmdRooms(ctx context.Context, args []string) error {
+func (c *cmd) cmdRooms(ctx context.Context, args []string) error {
 	fs := c.newFlags("rooms", roomsUsage)
 	url := fs.String("nats", nats.DefaultURL, "the fleet's NATS `URL` (nats://USER:PASSWORD@HOST:PORT for a user)")
 	creds := fs.String("creds", "", "a NATS credentials `file` to connect with")
 	asJSON := fs.Bool("json", false, "list as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := c.env.Parse(fs, args); err != nil {
 		return err
 	}
 	var err error
@@ -338,7 +341,7 @@ func checkRoomsArgs(rest []string) error {
 }
 
 // roomsCommand runs the command after "rooms" on nc.
-func (c *cli) roomsCommand(ctx context.Context, nc *nats.Conn, rest []string, create *fleet.CreateRequest, asJSON bool) error {
+func (c *cmd) roomsCommand(ctx context.Context, nc *nats.Conn, rest []string, create *fleet.CreateRequest, asJSON bool) error {
 	cl, err := fleet.NewClient(ctx, nc, "")
 	if err != nil {
 		return fmt.Errorf("%s rooms: %w", c.Name, err)
@@ -375,7 +378,7 @@ func (c *cli) roomsCommand(ctx context.Context, nc *nats.Conn, rest []string, cr
 }
 
 // listRooms prints the fleet's rooms: a table, or JSON.
-func (c *cli) listRooms(ctx context.Context, cl *fleet.Client, asJSON bool) error {
+func (c *cmd) listRooms(ctx context.Context, cl *fleet.Client, asJSON bool) error {
 	ls, err := cl.List(ctx)
 	if err != nil {
 		return fmt.Errorf("%s rooms: %w", c.Name, err)
@@ -420,13 +423,13 @@ func (c *cli) listRooms(ctx context.Context, cl *fleet.Client, asJSON bool) erro
 
 // createRequest reads the arguments of "rooms create" ([-hz N] [-seed N]
 // [-host H] ID SCENE) into a request, before anything connects.
-func (c *cli) createRequest(args []string) (*fleet.CreateRequest, error) {
+func (c *cmd) createRequest(args []string) (*fleet.CreateRequest, error) {
 	fs := c.newFlags("rooms create", roomsUsage)
 	var req fleet.CreateRequest
-	rateVar(fs, &req.Hz, "hz", rooms.DefaultHz, rooms.MaxHz, "the room's tick `rate`")
+	scenerun.RateVar(fs, &req.Hz, "hz", rooms.DefaultHz, rooms.MaxHz, "the room's tick `rate`")
 	fs.Int64Var(&req.Seed, "seed", 0, "mixed into every spawner's seed")
 	fs.StringVar(&req.Host, "host", "", "the `host` to place the room on (default: the one with the fewest rooms)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := c.env.Parse(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() != 2 {
@@ -440,7 +443,7 @@ func (c *cli) createRequest(args []string) (*fleet.CreateRequest, error) {
 		return nil, usagef("create: -hz: %v", err)
 	}
 	if data, err := os.ReadFile(req.Scene); err == nil {
-		if err := checkSceneFormat(req.Scene); err != nil {
+		if err := scenerun.CheckSceneFormat(req.Scene); err != nil {
 			return nil, err
 		}
 		req.Data, req.Scene = data, filepath.Base(req.Scene)
@@ -451,7 +454,7 @@ func (c *cli) createRequest(args []string) (*fleet.CreateRequest, error) {
 }
 
 // createRoom asks the fleet for the room req.
-func (c *cli) createRoom(ctx context.Context, cl *fleet.Client, req *fleet.CreateRequest) error {
+func (c *cmd) createRoom(ctx context.Context, cl *fleet.Client, req *fleet.CreateRequest) error {
 	e, err := cl.Create(ctx, *req)
 	if err != nil {
 		return fmt.Errorf("%s rooms: %w", c.Name, err)
@@ -460,10 +463,38 @@ func (c *cli) createRoom(ctx context.Context, cl *fleet.Client, req *fleet.Creat
 	return nil
 }
 
-// cmdFleet runs the commands of a fleet of room hosts: host and rooms.
-func (c *cli) cmdFleet(ctx context.Context, cmd string, args []string) error {
-	if cmd == "host" {
-		return c.cmdHost(ctx, args)
+// Commands returns the fleet's commands, for a [scenerun.Program]'s
+// Commands: host (a room host) and rooms (the fleet's rooms: list,
+// create, destroy, resume, ask).
+func Commands() []scenerun.Command {
+	return []scenerun.Command{
+		{Name: "host", Usage: "  {prog} host [-nats URL] [flags]",
+			Run: func(ctx context.Context, env *scenerun.Env, args []string) error {
+				return newCmd(env).cmdHost(ctx, args)
+			}},
+		{Name: "rooms", Usage: "  {prog} rooms [list | create SCENE | destroy ID | resume ID | ask ID VERB [PAYLOAD]]",
+			Run: func(ctx context.Context, env *scenerun.Env, args []string) error {
+				return newCmd(env).cmdRooms(ctx, args)
+			}},
 	}
-	return c.cmdRooms(ctx, args)
+}
+
+// cmd is one run of a fleet command: the program it runs in and its
+// writers.
+type cmd struct {
+	scenerun.Program
+	env            *scenerun.Env
+	stdout, stderr io.Writer
+}
+
+func newCmd(env *scenerun.Env) *cmd {
+	return &cmd{Program: env.Program(), env: env, stdout: env.Stdout(), stderr: env.Stderr()}
+}
+
+// newFlags returns the command's flag set (see scenerun.Env.FlagSet).
+func (c *cmd) newFlags(name, usage string) *flag.FlagSet { return c.env.FlagSet(name, usage) }
+
+// usagef returns a usage error (exit code 2).
+func usagef(format string, args ...any) error {
+	return scenerun.UsageError(fmt.Sprintf(format, args...))
 }

@@ -1,4 +1,4 @@
-package scenerun
+package fleetcmd
 
 import (
 	"bufio"
@@ -66,7 +66,7 @@ func newPageFleet(t *testing.T) *pageFleet {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	var out strings.Builder
-	(&cli{}).servePage(ctx, ln, pageURL, hosts, f.a, f.clients, proxy, &out)
+	(&cmd{}).servePage(ctx, ln, pageURL, hosts, f.a, f.clients, proxy, &out)
 	_, f.token, _ = strings.Cut(strings.TrimSpace(out.String()), "?token=")
 	return f
 }

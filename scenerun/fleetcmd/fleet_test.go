@@ -1,4 +1,4 @@
-package scenerun
+package fleetcmd
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ func (l *lockedBuffer) String() string {
 // component, is listed (and on the host's page, with its inspector),
 // and is destroyed; Ctrl-C (ctx) ends the host with exit code 0.
 func TestHostAndRooms(t *testing.T) {
-	p := Program{Name: "game", Register: registerMood, Scenes: fstest.MapFS{"mood.yaml": {Data: []byte(moodScene)}}, DefaultScene: "mood.yaml"}
+	p := fleetProgram(Program{Name: "game", Register: registerMood, Scenes: fstest.MapFS{"mood.yaml": {Data: []byte(moodScene)}}, DefaultScene: "mood.yaml"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb lockedBuffer
@@ -111,22 +111,22 @@ func TestFleetUsage(t *testing.T) {
 		{"rooms", "-nats", "nats://127.0.0.1:1", "resume"},
 	} {
 		var o, e bytes.Buffer
-		if code := (Program{}).Run(context.Background(), args, &o, &e); code != ExitUsage {
+		if code := fleetProgram(Program{}).Run(context.Background(), args, &o, &e); code != ExitUsage {
 			t.Errorf("%v: exit %d, want 2\n%s", args, code, e.String())
 		}
 	}
 	var o, e bytes.Buffer
-	if code := (Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://127.0.0.1:1", "create", "-hz", "1e-10", "r", "rain.yaml"}, &o, &e); !strings.Contains(e.String(), "longer than a day") {
+	if code := fleetProgram(Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://127.0.0.1:1", "create", "-hz", "1e-10", "r", "rain.yaml"}, &o, &e); !strings.Contains(e.String(), "longer than a day") {
 		t.Errorf("a rate of 1e-10: exit %d: %s", code, e.String())
 	}
 	o.Reset()
 	e.Reset()
-	if code := (Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://me:hunter2@127.0.0.1:1"}, &o, &e); code != ExitScene || strings.Contains(e.String(), "hunter2") || !strings.Contains(e.String(), "nats://me:xxxxx@127.0.0.1:1") {
+	if code := fleetProgram(Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://me:hunter2@127.0.0.1:1"}, &o, &e); code != ExitScene || strings.Contains(e.String(), "hunter2") || !strings.Contains(e.String(), "nats://me:xxxxx@127.0.0.1:1") {
 		t.Errorf("a URL with a password: exit %d: %s", code, e.String())
 	}
 	o.Reset()
 	e.Reset()
-	if code := (Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://127.0.0.1:1"}, &o, &e); code != ExitScene || !strings.Contains(e.String(), "connecting to nats://127.0.0.1:1") {
+	if code := fleetProgram(Program{}).Run(context.Background(), []string{"rooms", "-nats", "nats://127.0.0.1:1"}, &o, &e); code != ExitScene || !strings.Contains(e.String(), "connecting to nats://127.0.0.1:1") {
 		t.Errorf("rooms with no server: exit %d: %s", code, e.String())
 	}
 }

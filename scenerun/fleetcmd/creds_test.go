@@ -1,4 +1,4 @@
-package scenerun
+package fleetcmd
 
 import (
 	"bytes"
@@ -84,7 +84,7 @@ func credsServer(t *testing.T) (url, creds string) {
 // standard credentials file (-creds); without it they are refused.
 func TestFleetCreds(t *testing.T) {
 	url, creds := credsServer(t)
-	p := Program{Name: "game"}
+	p := fleetProgram(Program{Name: "game"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb lockedBuffer

@@ -1,4 +1,4 @@
-package scenerun
+package fleetcmd
 
 import (
 	"context"
@@ -182,7 +182,7 @@ func listenPage(addr string) (net.Listener, string, []string, error) {
 
 // servePage serves the host's page on ln until ctx ends, and prints its
 // URL with its token.
-func (c *cli) servePage(ctx context.Context, ln net.Listener, pageURL string, hosts []string, h *fleet.Host, cl *fleet.Client, proxy *fleet.Proxy, stdout io.Writer) {
+func (c *cmd) servePage(ctx context.Context, ln net.Listener, pageURL string, hosts []string, h *fleet.Host, cl *fleet.Client, proxy *fleet.Proxy, stdout io.Writer) {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	p := &fleetPage{h: h, cl: cl, proxy: proxy, token: hex.EncodeToString(b[:]), hosts: hosts}
