@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,8 +75,13 @@ func registerHang(release <-chan struct{}) func(*registry.Registry, *components.
 func (f *testFleet) snapshotOf(h *Host, id string) rooms.Snapshot {
 	f.t.Helper()
 	var s rooms.Snapshot
-	eventually(f.t, 10*time.Second, func() string {
-		b, err := h.st.snaps.GetBytes(f.ctx(), id)
+	eventually(f.t, 20*time.Second, func() string {
+		// Each read under a deadline of its own: one request lost on a
+		// busy machine (CI saw "nats: timeout") is asked again, not
+		// waited on for the whole 20 s.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		b, err := h.st.snaps.GetBytes(ctx, id)
 		if err != nil {
 			return err.Error()
 		}
