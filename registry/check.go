@@ -31,6 +31,12 @@ type CheckContext struct {
 	// checked can name (a scene's own among them); if nil, the
 	// Registry's are (see [CheckContext.PrefabNames]).
 	Prefabs func() []string
+	// Reads, if set, is called by a Check hook for each component its
+	// data reads from its own entity (an on's or a bind's expressions),
+	// with the error to report, placed as the hook's own errors are,
+	// should the entity lack it: the loader, which knows the entity's
+	// components, reports those it lacks.
+	Reads func(component string, missing *PropError)
 }
 
 // PrefabNames returns the names of the prefabs the data being checked
@@ -125,6 +131,12 @@ func (c *Component) CheckAttr(cx *CheckContext, name, text string, patch Patch) 
 	if !ok {
 		return err
 	}
+	return c.PlaceAttr(name, text, pe)
+}
+
+// PlaceAttr places pe in the attribute string text of the component (or
+// instance) name, as [Component.CheckAttr] places its hook's errors.
+func (c *Component) PlaceAttr(name, text string, pe *PropError) *AttrError {
 	ae := c.attrError(name, pe)
 	if at, ok := c.Schema.ValueAt(text, ae.Property); ok {
 		ae.Offset += at
@@ -146,6 +158,12 @@ func (c *Component) CheckMap(cx *CheckContext, name string, kv [][2]string, patc
 	if !ok {
 		return err
 	}
+	return c.PlaceMap(name, kv, pe)
+}
+
+// PlaceMap places pe in the key/value pairs kv of the component (or
+// instance) name, as [Component.CheckMap] places its hook's errors.
+func (c *Component) PlaceMap(name string, kv [][2]string, pe *PropError) *AttrError {
 	ae := c.attrError(name, pe)
 	ae.Pair, ae.Offset = c.Schema.PairValueAt(kv, ae.Property)
 	if ae.Pair >= 0 {

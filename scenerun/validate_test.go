@@ -43,3 +43,24 @@ func TestValidateEveryBadProperty(t *testing.T) {
 		t.Errorf("%d lines, want one per bad property (6)", n)
 	}
 }
+
+// TestValidateReadsComponentEntityLacks: validate refuses an on (on an
+// entity, on a prefab's body) or a bind that reads a component its
+// entity lacks, which dump would fail on at tick 1; the same scene with
+// the component given passes both.
+func TestValidateReadsComponentEntityLacks(t *testing.T) {
+	const head = "components:\n  health:\n    hp: {type: number, default: 10}\nprefabs:\n  egg:\n    on__hit: \"set: health.hp = health.hp - 1\"\n"
+	bad := sceneFile(t, "bad.yaml", head+"entities:\n  - id: a\n    timer: \"delay: 0; event: hit\"\n    bind: \"position.x: health.hp * 2\"\n  - prefab: egg\n")
+	code, _, errOut := runProg(Program{Name: "game"}, "validate", bad)
+	const msg = ": reads health, which the entity does not have: give it health (or a mixin or prefab that has it)\n"
+	if want := bad + ":6:32: on__hit" + msg + bad + ":10:24: bind" + msg; code != ExitScene || errOut != want {
+		t.Errorf("validate: exit %d, stderr\n%s\nwant\n%s", code, errOut, want)
+	}
+	good := sceneFile(t, "good.yaml", strings.Replace(head, "on__hit:", "health: \"hp: 3\"\n    on__hit:", 1)+
+		"entities:\n  - id: a\n    health: \"hp: 5\"\n    timer: \"delay: 0; event: hit\"\n    bind: \"position.x: health.hp * 2\"\n  - prefab: egg\n")
+	for _, verb := range []string{"validate", "dump"} {
+		if code, _, errOut := runProg(Program{Name: "game"}, verb, good); code != 0 {
+			t.Errorf("%s good.yaml: exit %d\n%s", verb, code, errOut)
+		}
+	}
+}

@@ -88,9 +88,10 @@ func fmtNum(x float64) string {
 	return s.Print(x)
 }
 
-// TestBindErrors: a binding that reads a component its entity lacks, or
-// gives a value no property holds, is reported once and leaves the
-// property as it was; the others go on.
+// TestBindErrors: a binding that reads a component its entity lost (the
+// load refuses one it lacks from the start: plan's
+// TestReadsComponentEntityLacks), or gives a value no property holds, is
+// reported once and leaves the property as it was; the others go on.
 func TestBindErrors(t *testing.T) {
 	w := load(t, `
 components:
@@ -98,8 +99,12 @@ components:
 entities:
   - id: a
     position: 0 0 0
+    health: "hp: 3"
     bind: "position.x: health.hp; position.y: sqrt(time - 1); position.z: time"
 `)
+	if err := w.reg.Remove(w.e("a"), "health"); err != nil {
+		t.Fatal(err)
+	}
 	w.tick(3)
 	got := w.errs()
 	for _, want := range []string{

@@ -87,6 +87,7 @@ func readBind(cs []clause, mapping bool) (any, error) {
 type bindProgram struct {
 	items []bindProg
 	slots []string // the component each Frame.Comp slot holds
+	reads []readAt // where each slot's component is first read
 }
 
 // bindProg is one binding, compiled.
@@ -107,7 +108,8 @@ type bindProg struct {
 func compileBind(spec BindSpec, env schemaEnv) (*bindProgram, error) {
 	p := &bindProgram{}
 	r := &compNames{env: env}
-	for _, it := range spec.items {
+	for i, it := range spec.items {
+		r.item = i
 		prop := ""
 		if it.pair >= 0 {
 			prop = it.path
@@ -130,12 +132,23 @@ func compileBind(spec BindSpec, env schemaEnv) (*bindProgram, error) {
 		setFuncs(&bp.num, &bp.b, &bp.s, &bp.v, prog, t.kind)
 		p.items = append(p.items, bp)
 	}
-	p.slots = r.slots
+	p.slots, p.reads = r.slots, r.reads
 	return p, nil
 }
 
 // checkBind is the bind component's Check.
 func checkBind(cx *registry.CheckContext, v *BindSpec) error {
-	_, err := compileBind(*v, checkEnv(cx))
-	return err
+	p, err := compileBind(*v, checkEnv(cx))
+	if err != nil || cx.Reads == nil {
+		return err
+	}
+	for slot, comp := range p.slots {
+		rd := p.reads[slot]
+		prop := ""
+		if it := v.items[rd.item]; it.pair >= 0 {
+			prop = it.path
+		}
+		cx.Reads(comp, missingRead(prop, comp, rd.at))
+	}
+	return nil
 }

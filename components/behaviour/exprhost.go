@@ -66,6 +66,45 @@ type compNames struct {
 	env   schemaEnv
 	slots []string // the component each slot holds
 	used  uint8    // the slots the expression being compiled reads
+
+	src   string   // the expression being compiled
+	srcAt int      // its offset in the value
+	item  int      // the index of the item it belongs to (set by the caller)
+	reads []readAt // where each slot's component is first read
+}
+
+// readAt is where a slot's component is first read: in which item, and
+// at which offset of the value.
+type readAt struct{ item, at int }
+
+// nameOffset returns the offset in src of the first whole-word use of
+// name (a name followed by anything but a letter, a digit or _), or 0.
+func nameOffset(src, name string) int {
+	for i := 0; i+len(name) <= len(src); i++ {
+		j := strings.Index(src[i:], name)
+		if j < 0 {
+			return 0
+		}
+		i += j
+		end := i + len(name)
+		if (i == 0 || !identByte(src[i-1])) && (end == len(src) || !identByte(src[end])) {
+			return i
+		}
+	}
+	return 0
+}
+
+// identByte reports whether b may be part of a name.
+func identByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// missingRead is the error reported when the entity of an on or a bind
+// whose item's expression reads comp at offset at (in the value of the
+// property prop) lacks the component.
+func missingRead(prop, comp string, at int) *registry.PropError {
+	return &registry.PropError{Property: prop, Text: comp, Offset: at,
+		Msg: "reads " + comp + ", which the entity does not have: give it " + comp + " (or a mixin or prefab that has it)"}
 }
 
 // Resolve implements expr.Resolver.
@@ -104,6 +143,7 @@ func (r *compNames) Resolve(name string) (expr.Var, error) {
 		}
 		slot = len(r.slots)
 		r.slots = append(r.slots, comp)
+		r.reads = append(r.reads, readAt{r.item, r.srcAt + nameOffset(r.src, comp)})
 	}
 	r.used |= 1 << slot
 	return propVar(p, slot), nil
@@ -309,7 +349,7 @@ func textFunc(prog *expr.Program) func(*expr.Frame) string {
 // slots it reads. The error is placed in the value: Text, Offset, and a
 // message led by what (the clause, "if", "set", ...).
 func compileExpr(src string, at int, r *compNames, want expr.Kind, what string) (*expr.Program, uint8, *exprErr) {
-	r.used = 0
+	r.used, r.src, r.srcAt = 0, src, at
 	if want == expr.String {
 		want = expr.Any // any value becomes text: see textFunc
 	}

@@ -278,7 +278,7 @@ entities:
 }
 
 // TestOnRunTimeErrors: what fails while the scene runs (a detail of the
-// wrong kind, a component the entity lacks, a value no property holds)
+// wrong kind, a component the entity lost, a value no property holds)
 // is reported once per message, naming the entity and the handler; the
 // handler goes on working for good events.
 func TestOnRunTimeErrors(t *testing.T) {
@@ -294,8 +294,12 @@ entities:
     on__huge: "set: health.hp = 2 ** 64"
     on__cast: "set: health.hp = int(1e300)"
   - id: bare
+    health: {hp: 1}
     on__hit: "set: health.hp = health.hp - 1"
 `)
+	if err := w.reg.Remove(w.e("bare"), "health"); err != nil { // lost at run time
+		t.Fatal(err)
+	}
 	w.emit("d", "hit", map[string]any{"damage": "lots"})
 	w.emit("d", "hit", map[string]any{"damage": "lots"})
 	w.emit("d", "heal", nil)

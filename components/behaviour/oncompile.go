@@ -19,6 +19,7 @@ type onProgram struct {
 	condMask uint8
 	steps    []onStep
 	slots    []string // the component each Frame.Comp slot holds
+	reads    []readAt // where each slot's component is first read
 }
 
 // onStep is one action (or a target clause) of a handler.
@@ -44,7 +45,8 @@ type onStep struct {
 func compileOn(spec OnSpec, name string, env schemaEnv) (*onProgram, error) {
 	p := &onProgram{}
 	r := &compNames{env: env}
-	for _, it := range spec.items {
+	for i, it := range spec.items {
+		r.item = i
 		if perr := p.add(it, r, env); perr != nil {
 			return nil, perr
 		}
@@ -58,7 +60,7 @@ func compileOn(spec OnSpec, name string, env schemaEnv) (*onProgram, error) {
 		}
 		p.events = []string{ev}
 	}
-	p.slots = r.slots
+	p.slots, p.reads = r.slots, r.reads
 	return p, nil
 }
 
@@ -183,6 +185,16 @@ func setFuncs(num *func(*expr.Frame) float64, b *func(*expr.Frame) bool, s *func
 // checkOn is the on component's Check: the value compiles against the
 // scene's schemas and prefabs.
 func checkOn(cx *registry.CheckContext, v *OnSpec) error {
-	_, err := compileOn(*v, cx.Name, checkEnv(cx))
-	return err
+	p, err := compileOn(*v, cx.Name, checkEnv(cx))
+	if err != nil || cx.Reads == nil {
+		return err
+	}
+	for slot, comp := range p.slots {
+		added := slices.ContainsFunc(p.steps, func(st onStep) bool { return st.kind == onAdd && st.name == comp })
+		if !added { // a handler that adds what it reads has it when it reads
+			rd := p.reads[slot]
+			cx.Reads(comp, missingRead(propOf(v.items[rd.item]), comp, rd.at))
+		}
+	}
+	return nil
 }

@@ -314,6 +314,8 @@ type compiler struct {
 	nodes   []Node
 	patches []registry.NamedPatch
 	parsed  map[patchKey]registry.Patch // patches of attribute strings met (see maxParsed)
+	needs   map[patchKey][]need         // what the values of parsed read from their entity
+	reads   []entityRead                // the needs of the node being compiled (reads.go)
 	own     []registry.NamedPatch       // a node's own components, while composed; reused
 	kids    []*Node
 }
@@ -400,6 +402,7 @@ func (c *compiler) compile() *Plan {
 		}
 		p.Mixins[m.ID] = &MixinPlan{Src: m, Mixin: rm}
 	}
+	c.reads = c.reads[:0] // a mixin's reads are checked where it is used: not yet
 	c.checkMixins()
 	c.checkComputed()
 	c.compilePrefabs()
@@ -497,6 +500,7 @@ func (c *compiler) node(e *scenefile.EntitySpec, parent *Node, index int) *Node 
 	// The components written on the entity itself: the node's own if
 	// nothing is composed with them; over mixins, only read, copied into
 	// the composition (from a list reused from node to node).
+	mark := len(c.reads)
 	var own []registry.NamedPatch
 	scratch := len(base) > 0 && e.Prefab() == ""
 	switch {
@@ -527,6 +531,7 @@ func (c *compiler) node(e *scenefile.EntitySpec, parent *Node, index int) *Node 
 	default:
 		n.Comps = overlayInto(cutSlab(&c.patches, len(base)+len(own)), base, own)
 	}
+	c.checkReads(n, mark)
 	if scratch {
 		c.own = clearPatches(own) // copied: the children may reuse it
 	}
@@ -757,12 +762,14 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 	cached := comp.Kind == scenefile.ValueText && !comp.Axes && comp.List == nil
 	if cached {
 		if p, ok := c.parsed[key]; ok {
+			c.noteReads(comp, rc, c.needs[key])
 			return registry.NamedPatch{Name: name, Patch: p}, true
 		}
 	}
 	patch, ok := c.parseValue(comp, s)
+	var needs []need
 	if rc != nil && rc.HasCheck() && (ok || len(patch) > 0) {
-		if err := c.check(comp, rc, patch); err != nil && (ok || checksParsed(err, s, patch)) {
+		if err := c.check(comp, rc, patch, &needs); err != nil && (ok || checksParsed(err, s, patch)) {
 			// With parse errors too, the check of what did parse is
 			// reported beside them: one error does not hide the next.
 			c.errs.add(errPos(comp, err), "%v%s", err, c.idHint(err))
@@ -777,7 +784,14 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 			c.parsed = map[patchKey]registry.Patch{}
 		}
 		c.parsed[key] = patch
+		if needs != nil {
+			if c.needs == nil {
+				c.needs = map[patchKey][]need{}
+			}
+			c.needs[key] = needs
+		}
 	}
+	c.noteReads(comp, rc, needs)
 	return registry.NamedPatch{Name: name, Patch: patch}, ok
 }
 
@@ -797,25 +811,51 @@ const maxParsed = 4096
 
 // check runs the component's Check hook (registry.Definition.Check) on a
 // value parsed from comp, with the scene's declared components known;
-// its error is placed in comp's text as parse errors are.
-func (c *compiler) check(comp *scenefile.ComponentSpec, rc *registry.Component, patch registry.Patch) error {
+// its error is placed in comp's text as parse errors are. What the value
+// reads from its entity is appended to needs (see reads.go).
+func (c *compiler) check(comp *scenefile.ComponentSpec, rc *registry.Component, patch registry.Patch, needs *[]need) error {
 	cx := &registry.CheckContext{Registry: c.reg, Name: comp.Name, Names: c.src.known, Schema: func(name string) (*registry.Schema, bool) {
 		s, ok, err := c.src.lookup(name)
 		return s, ok && err == nil
 	}}
 	cx.Prefabs = c.prefabNames
-	if comp.Kind == scenefile.ValueMap && (!rc.Schema.Single() || rc.Schema.TakesMap()) {
-		kv := make([][2]string, len(comp.Map))
-		for i, e := range comp.Map {
-			kv[i] = [2]string{e.Key, e.Value}
-		}
+	cx.Reads = func(name string, pe *registry.PropError) { *needs = append(*needs, need{name, pe}) }
+	if kv, ok := checkPairs(comp, rc); ok {
 		return rc.CheckMap(cx, comp.Name, kv, patch)
 	}
-	text := comp.Text
-	if comp.Kind != scenefile.ValueText || comp.Axes {
-		text = "" // nothing to point into: errors go to the value
+	return rc.CheckAttr(cx, comp.Name, checkText(comp), patch)
+}
+
+// placeCheck places pe, an error of the Check hook of rc, in comp's value.
+func (c *compiler) placeCheck(comp *scenefile.ComponentSpec, rc *registry.Component, pe *registry.PropError) error {
+	if kv, ok := checkPairs(comp, rc); ok {
+		return rc.PlaceMap(comp.Name, kv, pe)
 	}
-	return rc.CheckAttr(cx, comp.Name, text, patch)
+	return rc.PlaceAttr(comp.Name, checkText(comp), pe)
+}
+
+// checkPairs returns comp's key/value pairs when its Check hook sees
+// them as pairs (a mapping of several properties, or one that takes a
+// mapping).
+func checkPairs(comp *scenefile.ComponentSpec, rc *registry.Component) ([][2]string, bool) {
+	if comp.Kind != scenefile.ValueMap || rc.Schema.Single() && !rc.Schema.TakesMap() {
+		return nil, false
+	}
+	kv := make([][2]string, len(comp.Map))
+	for i, e := range comp.Map {
+		kv[i] = [2]string{e.Key, e.Value}
+	}
+	return kv, true
+}
+
+// checkText is the text a Check hook's errors are placed in: comp's
+// attribute string, or "" when there is none to point into (errors go
+// to the value).
+func checkText(comp *scenefile.ComponentSpec) string {
+	if comp.Kind != scenefile.ValueText || comp.Axes {
+		return ""
+	}
+	return comp.Text
 }
 
 // prefabNames returns the prefabs a component's Check may name: the

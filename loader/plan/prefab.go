@@ -322,6 +322,7 @@ func (c *compiler) part(t, parent *Node, tr *partTrie) *Node {
 // its mixins, then its components, per property; its classes, if it
 // gives any, replace n's.
 func (c *compiler) override(n *Node, b *scenefile.EntitySpec) {
+	mark := len(c.reads)
 	var own []registry.NamedPatch
 	for _, comp := range b.Components {
 		if np, ok := c.component(comp); ok {
@@ -336,6 +337,7 @@ func (c *compiler) override(n *Node, b *scenefile.EntitySpec) {
 		}
 	}
 	n.Comps = Overlay(Overlay(n.Comps, base), own)
+	c.checkReads(n, mark)
 	if len(b.Class) > 0 {
 		c.setExt(n, n.Key(), n.Prefab(), b.Class)
 	}
