@@ -91,15 +91,20 @@ func writeScene(w io.Writer, reg *registry.Registry, format string, opt loader.E
 	return loader.WriteYAML(w, loader.Export(reg, opt))
 }
 
-const validateUsage = `Usage: {prog} validate SCENE...
+const validateUsage = `Usage: {prog} validate [-strict] SCENE...
 
 Checks each SCENE (and its includes) against the registered components.
 Prints nothing and exits 0 when all are fine; else prints every error as
-file:line:col: message and exits 1.
+file:line:col: message and exits 1. With -strict, what works but deserves
+a word (a declaration that shadows a component of the program) fails
+too, printed as file:line:col: note: message.
+
+Flags:
 `
 
 func (c *cli) cmdValidate(ctx context.Context, args []string) error {
 	fs := c.newFlags("validate", validateUsage)
+	strict := fs.Bool("strict", false, "fail on notes too (file:line:col: note: ...), not only on errors")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -119,6 +124,11 @@ func (c *cli) cmdValidate(ctx context.Context, args []string) error {
 		plan, err := loader.CheckFile(rt.reg, path, loadOptions(ctx))
 		if err == nil {
 			err = scheduleErr(plan, rt, path)
+		}
+		if err == nil && *strict {
+			for _, n := range plan.Notes {
+				msgs = append(msgs, fmt.Sprintf("%s: note: %s", inDir(n.Pos, path), n.Msg))
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -149,8 +159,16 @@ func scheduleErr(plan *loader.Plan, rt *runtime, path string) error {
 	err := plan.CheckSchedule(rt.reg)
 	if list, ok := err.(loader.ErrorList); ok {
 		for _, e := range list {
-			e.Pos.File = filepath.Join(filepath.Dir(path), e.Pos.File)
+			e.Pos = inDir(e.Pos, path)
 		}
 	}
 	return err
+}
+
+// inDir returns pos, a position in a plan compiled from the scene file
+// path (its files named from path's directory), naming its file as
+// CheckFile's errors do.
+func inDir(pos loader.Pos, path string) loader.Pos {
+	pos.File = filepath.Join(filepath.Dir(path), pos.File)
+	return pos
 }

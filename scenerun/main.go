@@ -96,7 +96,7 @@ Usage:
   {prog} [run] [flags] [SCENE]     run SCENE (default: the embedded {default})
   {prog} query [-json] [-ticks N] [-emit S:EVENT@T]... SCENE SELECTOR
   {prog} dump [-format yaml|xml|json] [-ticks N] [-emit S:EVENT@T]... SCENE
-  {prog} validate SCENE...
+  {prog} validate [-strict] SCENE...
   {prog} components
   {prog} replay [-format json|yaml|xml] SCENE JOURNAL
   {prog} schema [-format json|xsd] [SCENE]

@@ -64,3 +64,20 @@ func TestValidateReadsComponentEntityLacks(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateStrictShadow: a scene that declares its own timer (written
+// before the library had one) passes validate and runs; validate -strict
+// names the shadowing at the declaration and fails.
+func TestValidateStrictShadow(t *testing.T) {
+	scene := sceneFile(t, "old.yaml", "components:\n  timer:\n    left: {type: number, default: 5}\nentities:\n  - id: a\n    timer: \"left: 3\"\n")
+	if code, out, errOut := runProg(Program{Name: "game"}, "validate", scene); code != 0 || out+errOut != "" {
+		t.Errorf("validate: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runProg(Program{Name: "game"}, "dump", scene); code != 0 {
+		t.Errorf("dump: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut := runProg(Program{Name: "game"}, "validate", "-strict", scene)
+	if want := scene + `:2:3: note: component "timer" shadows the program's component of that name within this scene`; code != ExitScene || !strings.HasPrefix(errOut, want) {
+		t.Errorf("validate -strict: exit %d, stderr\n%s\nwant it to start with\n%s", code, errOut, want)
+	}
+}

@@ -6,7 +6,7 @@
 //	scene-run [run] [flags] [SCENE]          run a scene (default: the embedded cubes.yaml)
 //	scene-run query [-json] [-ticks N] SCENE SELECTOR
 //	scene-run dump [-format yaml|xml|json] [-ticks N] SCENE
-//	scene-run validate SCENE...
+//	scene-run validate [-strict] SCENE...
 //	scene-run components
 //	scene-run schema [-format json|xsd] [SCENE]
 //	scene-run host [-nats URL] [flags]       a room host

@@ -92,9 +92,10 @@ func TestSchemaDeclarations(t *testing.T) {
 }
 
 // TestSchemaBadDeclarations: a declaration that does not compile, or
-// that names a registered component, is an error at the declaration.
+// that names a read-only component of the program, is an error at the
+// declaration.
 func TestSchemaBadDeclarations(t *testing.T) {
-	doc, err := scenefile.ReadYAML("s.yaml", []byte("components:\n  hp: {type: nosuch}\n  position: {type: number}\n"), scenefile.Limits{})
+	doc, err := scenefile.ReadYAML("s.yaml", []byte("components:\n  hp: {type: nosuch}\n  world: {type: number}\n"), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestSchemaBadDeclarations(t *testing.T) {
 		err := write(&b)
 		var list scenefile.ErrorList
 		if !errors.As(err, &list) || len(list) != 2 || list[0].Pos.String() != "s.yaml:2:3" || list[1].Pos.String() != "s.yaml:3:3" ||
-			!strings.Contains(list[1].Msg, "already registered by the program") {
+			!strings.Contains(list[1].Msg, "the program's and read-only") {
 			t.Errorf("got %v", err)
 		}
 		if b.Len() != 0 {

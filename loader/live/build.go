@@ -559,7 +559,7 @@ func (b *builder) next() bool {
 func checkAgainst(pl *plan.Plan, reg *registry.Registry) error {
 	var errs scenefile.ErrorList
 	for _, d := range pl.Decls {
-		if c, ok := reg.Component(d.Decl.Name); ok && !(c.Declared && plan.SameSchema(c.Schema, d.Schema)) {
+		if c, ok := reg.Component(d.Decl.Name); ok && !(c.Declared && plan.SameSchema(c.Schema, d.Schema)) && !(d.Shadows && !c.Declared) {
 			errs = append(errs, &scenefile.Error{Pos: d.Decl.Pos, Msg: fmt.Sprintf("component %q is already registered with another schema", d.Decl.Name)})
 		}
 	}
@@ -584,6 +584,12 @@ func applyDefinitions(pl *plan.Plan, reg *registry.Registry) error {
 	for _, d := range pl.Decls {
 		if c, ok := reg.Component(d.Decl.Name); ok {
 			if c.Declared && plan.SameSchema(c.Schema, d.Schema) {
+				continue
+			}
+			if d.Shadows && !c.Declared {
+				if _, err := reg.Privileged().Shadow(d.Decl.Name, d.Schema); err != nil {
+					return scenefile.ErrorList{{Pos: d.Decl.Pos, Msg: err.Error()}}
+				}
 				continue
 			}
 			return scenefile.ErrorList{{Pos: d.Decl.Pos, Msg: fmt.Sprintf("component %q is already registered with another schema", d.Decl.Name)}}

@@ -852,6 +852,9 @@ func (s *Scene) Apply(d *Diff) error {
 	}
 	// The reload's event deliveries share one budget (Limits.MaxDeliveries).
 	defer s.Registry.Events().CloseWindow(s.Registry.Events().OpenWindow("reload"))
+	if err := s.checkShadows(d); err != nil {
+		return err
+	}
 	// The schedule first: an order it makes impossible is refused
 	// before anything changes.
 	if len(d.Schedule) > 0 {
@@ -890,6 +893,24 @@ func (s *Scene) Apply(d *Diff) error {
 	return nil
 }
 
+// checkShadows refuses, before anything changes, the new declarations
+// of the program's component names that the Registry cannot shadow
+// (entities hold the program's component), at the declaration.
+func (s *Scene) checkShadows(d *Diff) error {
+	var errs scenefile.ErrorList
+	for _, dp := range d.new.Decls {
+		if c, ok := s.Registry.Component(dp.Decl.Name); ok && !c.Declared {
+			if err := s.Registry.Privileged().CheckShadow(dp.Decl.Name); err != nil {
+				errs = append(errs, &scenefile.Error{Pos: dp.Decl.Pos, Msg: strings.TrimPrefix(err.Error(), "registry: ")})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
 // applyDeclarations is Apply's first phase: new components declared,
 // changed ones migrated (their notes become the diff's warnings), tags
 // declared, mixins removed and defined.
@@ -900,6 +921,10 @@ func (s *Scene) applyDeclarations(d *Diff) error {
 		switch {
 		case !ok:
 			if _, err := reg.Declare(dp.Decl.Name, dp.Schema); err != nil {
+				return err
+			}
+		case !c.Declared:
+			if _, err := reg.Privileged().Shadow(dp.Decl.Name, dp.Schema); err != nil {
 				return err
 			}
 		case c.Declared && !plan.SameSchema(c.Schema, dp.Schema):

@@ -81,8 +81,8 @@ func TestCompileErrors(t *testing.T) {
 			`a.yaml:4:10: npc: invalid text "yes": expected no value (npc has no properties)`},
 		{"instance of a component that is not multiple", "a.yaml", "entities:\n  - position__a: 1 2 3\n",
 			`a.yaml:2:5: component "position" is not multiple: instance name "position__a" is not allowed`},
-		{"declaration clashes with a registered component", "a.yaml", "components:\n  position: {type: vec3}\n",
-			`a.yaml:2:3: component "position" is already registered by the program; a scene cannot redeclare it`},
+		{"declaration of a read-only component of the program", "a.yaml", "components:\n  world: {type: vec3}\n",
+			`a.yaml:2:3: component "world" is the program's and read-only; a scene cannot declare its own`},
 		{"bad declaration", "a.yaml", "components:\n  size: {type: nosuch}\n",
 			`a.yaml:2:3: component "size": the unnamed property: unknown property type "nosuch"`},
 	} {

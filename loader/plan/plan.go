@@ -51,12 +51,21 @@ type Plan struct {
 	// export given them (export.Options.Lists) writes those properties
 	// as lists. Nil if it writes none.
 	Lists scenefile.Lists
+	// Notes are what the scene does that works but deserves a word, at
+	// file:line:col: a declaration that shadows a component of the
+	// program. `scene-run validate -strict` prints them and fails.
+	Notes scenefile.ErrorList
 }
 
 // DeclPlan is one declared component with its schema.
 type DeclPlan struct {
 	Decl   *scenefile.Decl
 	Schema *registry.Schema
+	// Shadows is set when the declaration names a component the program
+	// registered (a built-in the scene was written before): within the
+	// scene, the name is the scene's declared component (see
+	// registry.Privileged.Shadow); the program's stays for other scenes.
+	Shadows bool
 }
 
 // MixinPlan is one mixin with its components parsed.
@@ -374,7 +383,13 @@ func (c *compiler) compile() *Plan {
 			continue
 		}
 		c.src.decls[d.Name] = s
-		p.Decls = append(p.Decls, &DeclPlan{Decl: d, Schema: s})
+		dp := &DeclPlan{Decl: d, Schema: s}
+		if rc, ok := c.reg.Component(d.Name); ok && !rc.Declared {
+			dp.Shadows = true
+			p.Notes = append(p.Notes, &scenefile.Error{Pos: d.Pos, Msg: fmt.Sprintf(
+				"component %q shadows the program's component of that name within this scene: entities here get the scene's declaration, not the program's %s (rename it to use both)", d.Name, d.Name)})
+		}
+		p.Decls = append(p.Decls, dp)
 		p.Lists = declLists(p.Lists, d, s)
 	}
 	// Systems.
@@ -747,6 +762,9 @@ func (c *compiler) component(comp *scenefile.ComponentSpec) (registry.NamedPatch
 	}
 	name := comp.Name
 	rc, ok := c.src.reg.Component(comp.Name)
+	if _, shadowed := c.src.decls[comp.Name]; shadowed {
+		rc, ok = nil, false // the scene's own declaration of a program's name
+	}
 	if ok {
 		if rc.ReadOnly() {
 			c.errs.add(comp.Pos(), "%s", readOnlyMsg(rc, comp.Name))
@@ -1084,7 +1102,7 @@ func suggest(name string, known []string) string {
 
 // DeclaredSchema returns the schema declaration d gives its component in
 // reg, or the error Compile reports at d, a *scenefile.Error: its schema
-// does not compile, or it names a component the program registered.
+// does not compile, or it names a read-only component of the program.
 func DeclaredSchema(d *scenefile.Decl, reg *registry.Registry) (*registry.Schema, error) {
 	errs := &errorSink{}
 	if s, _ := declaredSchema(d, reg, errs); s != nil {
@@ -1095,7 +1113,8 @@ func DeclaredSchema(d *scenefile.Decl, reg *registry.Registry) (*registry.Schema
 
 // declaredSchema returns the schema declaration d gives its component in
 // reg, or reports at d why it gives none: its schema does not compile
-// (compiled is false), or it names a component the program registered.
+// (compiled is false), or it names a read-only component of the
+// program (another of the program's it shadows: see DeclPlan.Shadows).
 func declaredSchema(d *scenefile.Decl, reg *registry.Registry, errs *errorSink) (s *registry.Schema, compiled bool) {
 	s, err := declSchema(d, reg)
 	if err != nil {
@@ -1105,8 +1124,8 @@ func declaredSchema(d *scenefile.Decl, reg *registry.Registry, errs *errorSink) 
 	if !checkDeclLists(d, s, errs) {
 		return nil, false
 	}
-	if rc, ok := reg.Component(d.Name); ok && !rc.Declared {
-		errs.add(d.Pos, "component %q is already registered by the program; a scene cannot redeclare it", d.Name)
+	if rc, ok := reg.Component(d.Name); ok && !rc.Declared && rc.ReadOnly() {
+		errs.add(d.Pos, "component %q is the program's and read-only; a scene cannot declare its own", d.Name)
 		return nil, true
 	}
 	return s, true

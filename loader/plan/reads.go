@@ -65,6 +65,9 @@ func (c *compiler) hasComp(comps []registry.NamedPatch, name string) bool {
 			return false
 		}
 		seen[n] = true
+		if _, shadowed := c.src.decls[n]; shadowed {
+			return false // the scene's own: no dependencies
+		}
 		if rc, ok := c.reg.Component(n); ok {
 			for _, d := range rc.Dependencies {
 				if walk(d) {
