@@ -394,6 +394,9 @@ func (r *Registry) Start() error {
 // The event deliveries of one Tick share a budget,
 // Limits.MaxDeliveries: past it, they are dropped and the first refused
 // is reported (a [*BudgetError]).
+//
+// Tick is [schedule.Schedule.Tick] of [Registry.Schedule], with the
+// Registry as its host: the scene clock it moves is the schedule's.
 func (r *Registry) Tick(dt float64) error { return r.sched.Tick(dt) }
 
 // Pause stops ticking the whole scene and runs every component's pause
