@@ -39,6 +39,11 @@
 //     selector matches.
 //   - Ticking: [Registry.Tick] advances scene time ([Registry.Time]):
 //     systems tick, then components, then systems and components tock.
+//     The order, the workers and the scene clock are package
+//     [schedule]'s: the Registry registers each system and each ticking
+//     component there as a node ([schedule.Node]), and
+//     [Registry.Schedule] returns its [Schedule]; [Access], [Settings]
+//     and the phases ([PhaseUpdate], ...) are aliases of its names.
 //     It starts the systems first ([Registry.Start]) and returns the errors
 //     of deferred work, such as a [*SpawnError] ([Registry.TakeErrors]).
 //     [Registry.Pause] and [Registry.Play] stop and resume the whole scene,

@@ -140,42 +140,6 @@ func (e *SpawnError) Error() string {
 // Unwrap returns Err.
 func (e *SpawnError) Unwrap() error { return e.Err }
 
-// A PanicError is a panic recovered during [Registry.Tick] (or
-// [Schedule.RunOnce]): a system's or component's hook that panicked. Tick
-// returns it with the tick's other errors; find it with errors.As. For
-// example:
-//
-//	registry: behaviour panicked: events: Events.Emit from a system running under the parallel rules ...
-type PanicError struct {
-	// Name is the schedule entry that panicked (a system's or
-	// component's name, "spin.tock" for a tock), or "Tick" for a panic
-	// outside any (a hook run while a batch's changes were applied).
-	Name string
-	// Value is what it panicked with; Stack the goroutine's stack then.
-	Value any
-	Stack []byte
-	// Locked reports that the World was left locked: the hook opened a
-	// query and did not close it (see [ecs.Query.Close]); structural
-	// changes wait until it is.
-	Locked bool
-}
-
-// Error formats the error as described on [PanicError]; the stack is
-// left out.
-func (e *PanicError) Error() string {
-	msg := fmt.Sprintf("registry: %s panicked: %v", e.Name, e.Value)
-	if e.Locked {
-		msg += " (the World was left locked: a query it opened was not closed)"
-	}
-	return msg
-}
-
-// Unwrap returns what it panicked with, if that was an error.
-func (e *PanicError) Unwrap() error {
-	err, _ := e.Value.(error)
-	return err
-}
-
 // maxPendingErrors bounds the errors kept for TakeErrors; beyond, they are
 // counted.
 const maxPendingErrors = 100

@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/scenecs/scenecs/schedule"
 )
 
 // MaxPeriod is the longest period, in seconds, that a tick may have: a
-// day. It bounds a tick rate from below ([CheckTickRate]: one tick a
-// day), and a fixed step ([Schedule.SetStep]) and an interval
-// ([Settings].Interval) from above. A longer period means nothing for a
-// scene, and in nanoseconds it would soon overflow a time.Duration
-// (-hz 1e-10 is a period of 317 years, more than a Duration holds).
-const MaxPeriod = 86400.0
+// day ([schedule.MaxPeriod]). It bounds a tick rate from below
+// ([CheckTickRate]: one tick a day), and a fixed step
+// ([Schedule.SetStep]) and an interval ([Settings].Interval) from above.
+// A longer period means nothing for a scene, and in nanoseconds it would
+// soon overflow a time.Duration (-hz 1e-10 is a period of 317 years, more
+// than a Duration holds).
+const MaxPeriod = schedule.MaxPeriod
 
 // MinTickRate is the lowest tick rate [CheckTickRate] accepts, in ticks
 // per second: one tick a day.
@@ -51,13 +54,4 @@ func periodString(secs float64) string {
 		return strconv.FormatFloat(secs/day, 'g', 3, 64) + " days"
 	}
 	return strconv.FormatFloat(secs, 'g', 3, 64) + " s"
-}
-
-// checkPeriod returns an error unless seconds is 0 or more and at most
-// MaxPeriod: a fixed step or an interval.
-func checkPeriod(seconds float64) error {
-	if !(seconds >= 0) || seconds > MaxPeriod {
-		return fmt.Errorf("%v: must be a number of seconds from 0 to %v (a day)", seconds, MaxPeriod)
-	}
-	return nil
 }

@@ -131,7 +131,7 @@ func (r *Registry) switchOver(old, c *Component) {
 	r.names[c.ID] = c.Name
 	r.byID[old.ID] = nil
 	r.selCache = map[string]compiledSelector{}
-	r.sched.dirty = true
+	r.sched.Invalidate()
 }
 
 // A migration converts the values of entities from one schema of a

@@ -15,6 +15,7 @@ import (
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/internal/docorder"
 	"github.com/scenecs/scenecs/registry/schema"
+	"github.com/scenecs/scenecs/schedule"
 )
 
 // Registry binds component and system definitions to one [ecs.World]: it
@@ -62,14 +63,7 @@ type Registry struct {
 	groups    groups // Prefabs, Mixins
 	started   bool
 	paused    bool
-	inTick    bool
-	time      float64
-	delta     float64
-	// The scene time is counted as ticks of a step since a base (base +
-	// ticks·step, rebased when the step changes), so that 30 ticks at 60
-	// Hz are 0.5 s exactly, as the animations count, and a World resumed
-	// from its Clock goes on with the very same numbers.
-	timeBase, timeTicks, timeStep float64
+	window    events.Window // of the Tick or RunOnce running (schedHost)
 
 	// The document-order index the selectors compiled against the
 	// Registry share: embedded so that *Registry implements
@@ -102,7 +96,7 @@ func New(w *ecs.World) *Registry {
 		prefabs:  prefabStore{defs: make(map[string]*Prefab)},
 		selCache: make(map[string]compiledSelector),
 	}
-	r.sched = newSchedule(r)
+	r.sched = schedule.New(w, (*schedHost)(r))
 	id, err := w.RegisterTag(PausedTag)
 	if err != nil {
 		panic(fmt.Sprintf("registry.New: %v (the World already has a component named paused)", err))
@@ -132,8 +126,8 @@ func (r *Registry) World() *ecs.World { return r.w }
 func (r *Registry) Types() *Types { return r.types }
 
 // Time returns the scene time in seconds: the sum of the deltas given to
-// Tick.
-func (r *Registry) Time() float64 { return r.time }
+// Tick. It is the schedule's clock ([Schedule.Time]), the only one.
+func (r *Registry) Time() float64 { return r.sched.Time() }
 
 // Component returns the component registered (or declared) under name. A
 // name of the form base__instance returns the base component.
@@ -436,8 +430,10 @@ func (r *Registry) add(c *Component) error {
 	// be registered again, fixed. The order itself is computed once,
 	// before the next Tick, so that registering N components costs
 	// O(N log N).
-	if err := r.sched.addComponent(c, c.sched, c.chunk); err != nil {
-		return err
+	if c.HasTick() || len(c.sched.Before) > 0 || len(c.sched.After) > 0 {
+		if err := r.sched.Add(&compNode{c: c, ctx: make([]Context, 1)}); err != nil {
+			return err
+		}
 	}
 	c.reg = r
 	c.instances = make(map[string]ecs.ID)
@@ -485,7 +481,7 @@ func (r *Registry) bind(c *Component, id ecs.ID) {
 		c.filters = append(c.filters, tickFilter{id, ecs.NewFilter(r.w, ecs.With(id), ecs.Without(r.pausedTag))})
 	}
 	// A new instance widens what declared access allows.
-	r.sched.dirty = true
+	r.sched.Invalidate()
 }
 
 func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
@@ -513,7 +509,7 @@ func (r *Registry) runInit(c *Component, e ecs.Entity, id ecs.ID) {
 
 // hookCtx returns a Context for a hook call on e's instance id.
 func (r *Registry) hookCtx(e ecs.Entity, id ecs.ID) *Context {
-	return &Context{Registry: r, World: r.w, Entity: e, ID: id, Name: r.nameOf(id), Time: r.time, Delta: r.delta}
+	return &Context{Registry: r, World: r.w, Entity: e, ID: id, Name: r.nameOf(id), Time: r.sched.Time(), Delta: r.sched.Delta()}
 }
 
 // storeID returns the ecs ID for name (base or base__instance) of c,

@@ -150,39 +150,3 @@ func interleaved(b *testing.B, names []string, cases ...func()) {
 	k := len(cases) - 1
 	b.ReportMetric(float64(total[k])/float64(total[k-1]), "last/prev")
 }
-
-// BenchmarkScheduleOverheadPerSystem: the cost the schedule adds to each
-// system it runs, on one worker: ticks of 64 systems that do nothing
-// (exclusive ones, or declared ones, which run under the parallel rules
-// in batches), against the loop before the schedule calling the same
-// hooks (fixedLoopTick), in turn within each iteration. Reported per
-// system: the difference is the schedule's own cost.
-func BenchmarkScheduleOverheadPerSystem(b *testing.B) {
-	for _, decl := range []bool{false, true} {
-		r := New(ecs.NewWorld())
-		for i := range 64 {
-			d := SystemDefinition[struct{}]{Tick: func(*SystemContext, *struct{}) {}}
-			if decl {
-				d.Access = &Access{Writes: []string{fmt.Sprint("c", i)}}
-			}
-			_, err := RegisterSystem(r, fmt.Sprint("s", i), d)
-			must(b, err)
-		}
-		r.Schedule().SetWorkers(1)
-		name := "exclusive"
-		if decl {
-			name = "declared"
-		}
-		tick := func(f func(float64) error) func() {
-			return func() {
-				if err := f(1.0 / 60); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		b.Run(name, func(b *testing.B) {
-			interleaved(b, []string{"fixed-loop", "schedule"}, tick(r.fixedLoopTick), tick(r.Tick))
-			// µs per tick of 64 systems: ns per system is µs*1000/64.
-		})
-	}
-}

@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
-	"runtime/debug"
 	"unsafe"
 
 	"github.com/scenecs/scenecs/ecs"
@@ -102,7 +100,7 @@ type SystemContext struct {
 	Step, Steps int
 
 	cmds       *ecs.Commands
-	entry      *entry
+	mask       *ecs.Mask // the columns its declared access allows; nil: any
 	restricted bool
 }
 
@@ -120,8 +118,8 @@ func (s *SystemContext) Commands() *ecs.Commands {
 // under the parallel rules, limited to the components it declares
 // ([ecs.Filter.QueryOnly]: others' values panic); else f.Query().
 func (s *SystemContext) Query(f *ecs.Filter) ecs.Query {
-	if s.entry != nil && s.restricted && s.entry.mask != nil {
-		return f.QueryOnly(*s.entry.mask)
+	if s.restricted && s.mask != nil {
+		return f.QueryOnly(*s.mask)
 	}
 	return f.Query()
 }
@@ -223,7 +221,7 @@ func RegisterSystem[T any](r *Registry, name string, d SystemDefinition[T]) (*Sy
 		}
 	}
 	set := Settings{Phase: d.Phase, Before: d.Before, After: d.After, Access: d.Access, Every: d.Every, Interval: d.Interval}
-	if err := r.sched.addSystem(sys, set, chunk); err != nil {
+	if err := r.sched.Add(newSysNode(sys, set, chunk)); err != nil {
 		return nil, err
 	}
 	r.systems = append(r.systems, sys)
@@ -253,7 +251,7 @@ func (s *System) Values() []any { return s.comp.Values(s.data) }
 func (s *System) Data() unsafe.Pointer { return s.data }
 
 func (r *Registry) sysCtx(s *System) *SystemContext {
-	return &SystemContext{Registry: r, World: r.w, System: s, Time: r.time, Delta: r.delta}
+	return &SystemContext{Registry: r, World: r.w, System: s, Time: r.sched.Time(), Delta: r.sched.Delta()}
 }
 
 // ConfigureAttr sets the system's configuration from an attribute string
@@ -366,11 +364,6 @@ func (r *Registry) Start() error {
 	return errors.Join(errs...)
 }
 
-// ErrReentrantTick is returned by a Tick called while a Tick is running,
-// from a tick or tock hook of a component or system (or a system's Init
-// or Update that the Tick started).
-var ErrReentrantTick = errors.New("registry: Tick called from inside a Tick (a tick hook cannot tick the scene)")
-
 // Tick advances the scene by dt seconds: it runs the schedule
 // ([Registry.Schedule]), phase by phase (a fixed-step phase as many times
 // as whole steps have accumulated), each phase's systems and component
@@ -401,37 +394,10 @@ var ErrReentrantTick = errors.New("registry: Tick called from inside a Tick (a t
 // The event deliveries of one Tick share a budget,
 // Limits.MaxDeliveries: past it, they are dropped and the first refused
 // is reported (a [*BudgetError]).
-func (r *Registry) Tick(dt float64) (err error) {
-	if r.inTick || r.sched.running {
-		return ErrReentrantTick
-	}
-	if math.IsNaN(dt) || math.IsInf(dt, 0) {
-		return fmt.Errorf("registry: Tick(%v): the time step must be a finite number of seconds", dt)
-	}
-	r.inTick = true
-	defer r.endTick()
-	defer r.events.CloseWindow(r.events.OpenWindow("tick"))
-	defer func() {
-		if v := recover(); v != nil {
-			err = errors.Join(err, &PanicError{Name: "Tick", Value: v, Stack: debug.Stack(), Locked: r.w.Locked()}, r.TakeErrors())
-		}
-	}()
-	err = r.Start()
-	if r.paused {
-		return errors.Join(err, r.TakeErrors())
-	}
-	if serr := r.sched.prepare(); serr != nil {
-		return errors.Join(err, serr, r.TakeErrors())
-	}
-	r.advance(dt)
-	r.sched.run(dt)
-	return errors.Join(err, r.TakeErrors())
-}
-
-// endTick ends a Tick, also one a hook panicked out of.
-func (r *Registry) endTick() {
-	r.inTick = false
-}
+//
+// Tick is [schedule.Schedule.Tick] of [Registry.Schedule], with the
+// Registry as its host: the scene clock it moves is the schedule's.
+func (r *Registry) Tick(dt float64) error { return r.sched.Tick(dt) }
 
 // Pause stops ticking the whole scene and runs every component's pause
 // hook; Play resumes.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry/schema"
@@ -278,93 +277,5 @@ func TestPanicInTickHookUnlocks(t *testing.T) {
 				t.Error("World locked after a normal Tick")
 			}
 		})
-	}
-}
-
-// TestRegisterManyComponentsSortsOnce: registering many components (the
-// scene case: declared components and tags, without before/after) sorts
-// the tick order once, before the next Tick, not per registration; and
-// stays fast. The bound is generous: registering one by one with a sort
-// per registration took minutes for this many.
-func TestRegisterManyComponentsSortsOnce(t *testing.T) {
-	w, r := newTestRegistry(t)
-	_, err := Register(r, "ticker", Definition[lcTicker]{Tick: func(*Context, *lcTicker) {}})
-	must(t, err)
-	must(t, r.Tick(0))
-	sorts := r.sched.builds
-	tag, err := schema.NewSchema(nil, r.Types())
-	must(t, err)
-	data, err := schema.NewSchema([]PropSpec{{Name: "hp", Type: "int"}}, r.Types())
-	must(t, err)
-	const n = 10_000
-	start := time.Now()
-	for i := range n {
-		s := tag
-		if i%2 == 1 {
-			s = data
-		}
-		_, err := r.Declare(fmt.Sprintf("c%d", i), s)
-		must(t, err)
-	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("declaring %d components took %v", n, d)
-	}
-	if r.sched.builds != sorts {
-		t.Errorf("%d tick order sorts while registering, want none", r.sched.builds-sorts)
-	}
-	must(t, r.Tick(0))
-	must(t, r.Tick(0))
-	if r.sched.builds != sorts+1 {
-		t.Errorf("%d sorts for two Ticks after the registrations, want 1", r.sched.builds-sorts)
-	}
-	_ = w
-}
-
-// TestBeforeAfterChainsRegisterInLinearTime: long before/after chains, in
-// either direction, register without walking the chain each time (a
-// component with only edges in or only edges out cannot close a cycle),
-// and tick in the constrained order.
-func TestBeforeAfterChainsRegisterInLinearTime(t *testing.T) {
-	const n = 2000
-	for _, dir := range []string{"after", "before"} {
-		w, r := newTestRegistry(t)
-		var order []int
-		for i := range n {
-			d := Definition[lcTicker]{}
-			i := i
-			d.Tick = func(*Context, *lcTicker) { order = append(order, i) }
-			if i > 0 {
-				prev := []string{fmt.Sprintf("k%d", i-1)}
-				if dir == "after" {
-					d.After = prev
-				} else {
-					d.Before = prev
-				}
-			}
-			c, err := Register(r, fmt.Sprintf("k%d", i), d)
-			must(t, err)
-			w.NewEntities(1, c.ID)
-		}
-		must(t, r.Tick(1))
-		if len(order) != n {
-			t.Fatalf("%s: %d ticks", dir, len(order))
-		}
-		for j := 1; j < n; j++ {
-			if (dir == "after") != (order[j] > order[j-1]) {
-				t.Fatalf("%s chain: tick order broken at %d: %v...", dir, j, order[max(0, j-2):j+1])
-			}
-		}
-		// Closing the chain into a cycle is still refused.
-		first, last := "k0", fmt.Sprintf("k%d", n-1)
-		d := Definition[lcTicker]{Tick: func(*Context, *lcTicker) {}}
-		if dir == "after" {
-			d.After, d.Before = []string{last}, []string{first}
-		} else {
-			d.Before, d.After = []string{last}, []string{first}
-		}
-		_, err := Register(r, "closer", d)
-		if err == nil || !strings.Contains(err.Error(), "before/after ordering has a cycle: k0 -> ") {
-			t.Errorf("%s: closing the chain: %v", dir, err)
-		}
 	}
 }

@@ -77,8 +77,10 @@ func checkNoHTTP(t *testing.T, root string) {
 
 // checkLayers holds the rules of the layout that the table alone could
 // relax: the scene file layer knows nothing above it, plans hold no
-// runtime state (plan does not import ecs), and only the programs
-// (scenerun, rooms, cmd, examples, scenes) import the built-in components.
+// runtime state (plan does not import ecs), the schedule runs nodes
+// without knowing what makes them (it imports only ecs and internal/...,
+// never the registry), and only the programs (scenerun, rooms, cmd,
+// examples, scenes) import the built-in components.
 func checkLayers(t *testing.T, code map[string][]string) {
 	t.Helper()
 	for pkg, imps := range code {
@@ -90,6 +92,8 @@ func checkLayers(t *testing.T, code map[string][]string) {
 				t.Errorf("%s imports %s, a layer above it", pkg, imp)
 			case pkg == "loader/plan" && imp == "ecs":
 				t.Errorf("loader/plan imports ecs: a plan holds no runtime state")
+			case pkg == "schedule" && imp != "ecs" && !strings.HasPrefix(imp, "internal/"):
+				t.Errorf("schedule imports %s: the schedule runs nodes, whatever makes them, and imports only ecs and internal/...", imp)
 			case imp == "components" && !programs(pkg):
 				t.Errorf("%s imports components: only scenerun, rooms, cmd/..., examples/... and scenes may", pkg)
 			}
@@ -107,8 +111,9 @@ func programs(pkg string) bool {
 
 // TestPackageSizes: no package but ecs over 6,000 lines of non-test
 // code, counted as the files' lines (comments and blank lines included,
-// as the issue that set the limit counted them), and the loader's front
-// door at most 3,000.
+// as the issue that set the limit counted them), the loader's front
+// door at most 3,000, and the registry at most 4,500 (issue 33 moved
+// the schedule out of it, to leave it room for the next work).
 func TestPackageSizes(t *testing.T) {
 	root := repoRoot(t)
 	code, err := Imports(root)
@@ -126,6 +131,8 @@ func TestPackageSizes(t *testing.T) {
 			continue
 		case "loader":
 			limit = 3000
+		case "registry":
+			limit = 4500
 		}
 		if raw > limit {
 			t.Errorf("%s: %d lines (%d of them code), over %d: split it by job", pkg, raw, n, limit)

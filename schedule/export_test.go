@@ -1,27 +1,27 @@
-package registry
+package schedule
 
-// FixedLoopTick is [Registry.fixedLoopTick] for the external benchmarks: a
-// function, not a method, so that TestRegistryMethods does not count it.
-var FixedLoopTick = (*Registry).fixedLoopTick
+// FixedLoopTick is [Schedule.fixedLoopTick] for the external benchmarks: a
+// function, not a method, so that it stays out of the Schedule's API.
+var FixedLoopTick = (*Schedule).fixedLoopTick
 
 // fixedLoopTick is a tick without the schedule's machinery, the baseline
 // of the overhead benchmarks: the loop before the schedule (every hook,
-// in the same order, called directly on the calling goroutine, with the
-// World as it is), keeping only what the same result needs (the phases'
-// fixed steps, the rates, each hook's command buffer applied after it).
-// No batches, no frozen World, no timings.
-func (r *Registry) fixedLoopTick(dt float64) error {
-	s := r.sched
+// in the same order, run directly on the calling goroutine, with the
+// World as it is), keeping only what the same result needs (the clock,
+// the phases' fixed steps, the rates, each unit's command buffer applied
+// after it). No host calls but TakeErrors, no batches, no frozen World,
+// no timings.
+func (s *Schedule) fixedLoopTick(dt float64) error {
 	if err := s.prepare(); err != nil {
 		return err
 	}
-	r.inTick = true
-	defer r.endTick()
-	r.advance(dt)
+	s.busy = true
+	defer s.endTick()
+	s.clock.advance(dt)
 	for i := range phaseNames {
 		ps := &s.phases[i]
 		if ps.step == 0 {
-			ps.time = r.time
+			ps.time = s.clock.now
 			s.fixedLoopPhase(i, dt, ps.time, 0, 1)
 			continue
 		}
@@ -39,7 +39,7 @@ func (r *Registry) fixedLoopTick(dt float64) error {
 			s.fixedLoopPhase(i, ps.step, ps.time, k, steps)
 		}
 	}
-	return r.TakeErrors()
+	return s.host.TakeErrors()
 }
 
 // fixedLoopPhase runs the due entries of phase i one by one.
@@ -55,9 +55,9 @@ func (s *Schedule) fixedLoopPhase(i int, delta, now float64, k, n int) {
 			s.addUnits(e, d, now, k, n)
 			for j := range x.units {
 				u := &x.units[j]
-				u.cx.restricted, u.sc.restricted = false, false
-				s.runUnit(u)
-				s.r.w.Apply(u.cmds)
+				u.Parallel = false
+				e.node.n.Run(&u.Unit)
+				s.w.Apply(u.Commands)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package registry
+package schedule
 
 import (
 	"fmt"

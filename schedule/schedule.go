@@ -1,23 +1,23 @@
-package registry
+package schedule
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/didyoumean"
 )
 
-// The phases of a tick, in the order they run. Every system and every
-// component tick runs in one of them (its Phase; [PhaseUpdate] if it names
-// none); a component's or a system's Tock runs in [PhasePostUpdate].
-// Within a phase, A-Frame's order holds: system ticks, then component
-// ticks, then (in post-update) system tocks, then component tocks; before
-// and after constraints order them further. See docs/schedule.md.
+// The phases of a tick, in the order they run. Every node runs its tick in
+// one of them (its Phase; [PhaseUpdate] if it names none) and its tock in
+// [PhasePostUpdate]. Within a phase, A-Frame's order holds: system ticks,
+// then component ticks, then (in post-update) system tocks, then
+// component tocks; before and after constraints order them further. See
+// docs/schedule.md.
 const (
 	// PhaseInput is for systems that bring input into the World (from a
 	// network, a device, a replay) before anything else runs.
@@ -64,31 +64,30 @@ const (
 	numSlots
 )
 
-// Access declares what a system (or a component's tick) reads and writes:
-// component names (an instance's base name stands for all its instances;
-// "*" for every component). A component's tick writes its own component
-// whatever it declares.
+// Access declares what a node (a system, or a component's tick) reads
+// and writes: component names (an instance's base name stands for all
+// its instances; "*" for every component). A component's tick writes its
+// own component whatever it declares.
 //
-// A declared system that is not Exclusive runs under the parallel rules
+// A declared node that is not Exclusive runs under the parallel rules
 // (see [Schedule]): the World is frozen while it runs, whatever the
 // number of workers, so that it may run beside others. It reads the World
-// and writes the components it declares in place (through
-// [SystemContext.Query], [ecs.Map.Get], columns), and makes structural
-// changes, [ecs.World.MarkChanged] and events through its
-// [SystemContext.Commands] (or [Context.Commands]), applied at the end of
-// its batch. An Exclusive one runs alone, with the World as a serial
-// program has it; its Reads and Writes still serve the ambiguity report
-// and the listings. A system or component that declares no Access is
+// and writes the components it declares in place, and makes structural
+// changes, [ecs.World.MarkChanged] and events through its unit's
+// [Unit].Commands (a registry's hooks: their context's Commands),
+// applied at the end of its batch. An Exclusive one runs alone, with the
+// World as a serial program has it; its Reads and Writes still serve the
+// ambiguity report and the listings. A node that declares no Access is
 // exclusive, and its access unknown: it conflicts with everything and
 // takes no part in the ambiguity report.
 type Access struct {
 	// Reads and Writes name the components read and written.
 	Reads, Writes []string
-	// Exclusive makes the system run alone and change the World
+	// Exclusive makes the node run alone and change the World
 	// directly.
 	Exclusive bool
 	// KeepExclusive, in a Go definition, says that Exclusive may not be
-	// turned off: the system emits events or changes the World at once,
+	// turned off: the node emits events or changes the World at once,
 	// which the parallel rules forbid. [Schedule.Configure] (and a
 	// scene's `_exclusive: false`) is then refused with
 	// [ErrMustBeExclusive]. It requires Exclusive.
@@ -96,18 +95,18 @@ type Access struct {
 }
 
 // ErrMustBeExclusive is wrapped by the error of settings that would run
-// a system whose Access is KeepExclusive under the parallel rules.
+// a node whose Access is KeepExclusive under the parallel rules.
 var ErrMustBeExclusive = errors.New("it must run alone (its Access is KeepExclusive: it emits events or changes the World at once, which the parallel rules forbid)")
 
-// Settings place a system, or a component's tick, in the schedule. The
-// fields of [SystemDefinition] and [Definition] of the same names fill
-// them; [Schedule.Configure] overrides them (from a scene, say).
+// Settings place a node (a system, or a component's tick) in the
+// schedule. Its Go definition's come with it ([Info].Settings);
+// [Schedule.Configure] overrides them (from a scene, say).
 type Settings struct {
 	// Phase is the phase its Tick runs in ([PhaseUpdate] if empty).
 	Phase string
-	// Before and After name systems and components (by name) whose ticks
-	// this one's must precede or follow. Names of things not registered
-	// are ignored.
+	// Before and After name nodes (systems and components, by name)
+	// whose ticks this one's must precede or follow. Names of things not
+	// in the schedule are ignored.
 	Before, After []string
 	// Access declares what it reads and writes; nil: unknown (exclusive).
 	Access *Access
@@ -154,13 +153,106 @@ func (s Settings) check() error {
 	return nil
 }
 
-// node is one system or component in the schedule: the owner of its
-// entries (a tick, a tock), with its settings.
+// Kind is what a node is, which places its hooks within a phase: a
+// system's before the components'.
+type Kind uint8
+
+const (
+	// KindSystem is a system: its tick runs before the component ticks
+	// of its phase, its tock before the component tocks.
+	KindSystem Kind = iota
+	// KindComponent is a component's tick and tock, over the entities
+	// that hold it.
+	KindComponent
+)
+
+// String returns "system" or "component", as listings name the kinds.
+func (k Kind) String() string {
+	if k == KindSystem {
+		return "system"
+	}
+	return "component"
+}
+
+// Info says what a node is. The schedule asks a [Node] for it once, when
+// the node is added ([Schedule.Add]).
+type Info struct {
+	// Name names the node: systems and components share one namespace.
+	Name string
+	// Kind places its hooks in a phase.
+	Kind Kind
+	// Tick and Tock report the hooks it has. A node with neither is
+	// still in the schedule: its before/after constraints order others
+	// through it.
+	Tick, Tock bool
+	// Settings are the node's own (its Go definition's).
+	Settings Settings
+	// ChunkSize, if above 0, splits each run of its tick into units of
+	// that many rows ([Node.Split]), which run on the workers at once.
+	ChunkSize int
+}
+
+// Node is what a schedule runs: a system, or a component's tick and
+// tock. A registry registers one per system and per component that
+// ticks ([Schedule.Add]); the schedule places it by its [Info], runs it
+// by units ([Node.Run]) and knows nothing else of it.
+type Node interface {
+	// Info says what the node is (asked once, when it is added).
+	Info() Info
+	// Ready reports whether the node runs now: a registry's system does
+	// once it started. One that is not ready is skipped, as a disabled
+	// one is, and RunOnce refuses it.
+	Ready() bool
+	// Split appends to dst the chunks of one run of a chunked node's
+	// tick, of size rows each, in order; each becomes a unit of its own.
+	// It is called on the calling goroutine, before any of the units
+	// runs.
+	Split(size int, dst []Chunk) []Chunk
+	// Run runs one unit of the node's work: its whole tick or tock, or
+	// one chunk. Units of one batch may run at the same time on several
+	// goroutines; one unit runs on one.
+	Run(u *Unit)
+}
+
+// Host is what a schedule needs of the program whose nodes it runs (a
+// registry.Registry is one, through a type of its own): the components
+// that nodes' access names, where the errors of a run go, and the work
+// that brackets a tick.
+type Host interface {
+	// ComponentIDs returns the ecs IDs that store the component called
+	// name (its base name, then its instances'), or false if no
+	// component has that name.
+	ComponentIDs(name string) ([]ecs.ID, bool)
+	// ComponentNames returns the names of every component, for the
+	// hints of warnings.
+	ComponentNames() []string
+	// Report takes an error a run cannot return (a hook's [*PanicError]),
+	// for TakeErrors.
+	Report(err error)
+	// TakeErrors returns the errors reported since it last did, joined
+	// (nil: none), and forgets them: [Schedule.Tick] returns them.
+	TakeErrors() error
+	// Begin is called when a Tick or a RunOnce starts, with what runs
+	// ("tick", "run of spin"), and End when it ends, also when a hook
+	// panicked out of it (a registry opens and closes a window of event
+	// deliveries there).
+	Begin(what string)
+	End()
+	// Start is called by Tick, inside it, before the clock moves: it
+	// starts what must start before the phases run (a registry's
+	// systems) and reports whether they run (false: the scene is
+	// paused), with the errors of what could not start.
+	Start() (run bool, err error)
+}
+
+// node is one node in the schedule: the owner of its entries (a tick, a
+// tock), with its settings.
 type node struct {
-	name string
-	sys  *System
-	comp *Component
-	seq  int // registration order among nodes of its kind
+	name       string
+	n          Node
+	sys        bool // a system (KindSystem)
+	tick, tock bool
+	seq        int // registration order among nodes of its kind
 
 	goSet Settings  // from the Go definition
 	over  *Settings // from Schedule.Configure, if any
@@ -177,40 +269,27 @@ func (n *node) settings() *Settings {
 	return &n.goSet
 }
 
-// hasTick and hasTock report the node's hooks.
-func (n *node) hasTick() bool {
-	if n.sys != nil {
-		return n.sys.tick != nil || n.sys.each != nil
-	}
-	return n.comp.hooks.tick != nil
-}
-
-func (n *node) hasTock() bool {
-	if n.sys != nil {
-		return n.sys.tock != nil
-	}
-	return n.comp.hooks.tock != nil
-}
-
 // kind names the node's kind in listings.
 func (n *node) kind() string {
-	if n.sys != nil {
-		return "system"
+	if n.sys {
+		return KindSystem.String()
 	}
-	return "component"
+	return KindComponent.String()
 }
 
-// Schedule is the Registry's schedule: which system and component hooks
-// run, in which phase and order, at which rate, and on how many workers
-// ([Registry.Schedule] returns it). The order is computed once per change
-// of what is registered or configured, deterministically; an impossible
-// order (a before/after cycle, or a constraint the phases contradict) is
-// an error. Systems whose declared access does not conflict run at the
-// same time on a pool of workers; the result is the same, bit for bit,
-// for any number of workers. docs/schedule.md explains it all with an
-// example.
+// Schedule runs nodes: which system and component hooks run, in which
+// phase and order, at which rate, and on how many workers. It holds the
+// scene clock ([Schedule.Time], [Schedule.Clock]), which its ticks move
+// ([Schedule.Tick]). The order is computed once per change of the nodes
+// or their settings, deterministically; an impossible order (a
+// before/after cycle, or a constraint the phases contradict) is an
+// error. Nodes whose declared access does not conflict run at the same
+// time on a pool of workers; the result is the same, bit for bit, for
+// any number of workers. A registry's is its Schedule method's;
+// docs/schedule.md explains it all with an example.
 type Schedule struct {
-	r *Registry
+	w    *ecs.World
+	host Host
 
 	nodes    map[string]*node
 	order    []*node // registration order
@@ -224,6 +303,7 @@ type Schedule struct {
 	err    error
 	plan   *plan
 
+	clock  clock
 	phases [len(phaseNames)]phaseState
 
 	workers  int
@@ -231,9 +311,10 @@ type Schedule struct {
 	shuffle  uint64
 	minSplit int64 // ns of estimated work below which a batch runs serially
 	procs    int   // GOMAXPROCS when the batch running was spread
-	clock    int64 // monoNow when the last batch ended (a clock read each batch saves)
+	lastEnd  int64 // monoNow when the last batch ended (a clock read each batch saves)
 
 	off     map[string]bool // disabled nodes and entries, by name
+	busy    bool            // a Tick or RunOnce is running
 	running bool            // a batch or RunOnce is running
 	exec    executor
 }
@@ -250,11 +331,12 @@ type phaseState struct {
 // defaultFixedStep is the physics phase's step until configured.
 const defaultFixedStep = 1.0 / 60
 
-// newSchedule returns the schedule of r, with as many workers as
-// GOMAXPROCS.
-func newSchedule(r *Registry) *Schedule {
+// New returns a schedule of no nodes over w, whose host is h, with as
+// many workers as GOMAXPROCS.
+func New(w *ecs.World, h Host) *Schedule {
 	s := &Schedule{
-		r:        r,
+		w:        w,
+		host:     h,
 		nodes:    make(map[string]*node),
 		afterOf:  make(map[string][]*node),
 		beforeOf: make(map[string][]*node),
@@ -265,9 +347,6 @@ func newSchedule(r *Registry) *Schedule {
 	s.phases[phaseIndex(PhasePhysics)] = phaseState{step: defaultFixedStep, maxSteps: 8}
 	return s
 }
-
-// Schedule returns the Registry's schedule.
-func (r *Registry) Schedule() *Schedule { return r.sched }
 
 // Workers returns the number of workers parallel batches may use.
 func (s *Schedule) Workers() int { return s.workers }
@@ -285,11 +364,11 @@ func (s *Schedule) SetWorkers(n int) {
 }
 
 // SetSplitThreshold sets how much work a batch needs to be spread over
-// the workers: a batch whose systems took less than d, by the average of
+// the workers: a batch whose nodes took less than d, by the average of
 // their last runs, runs on the calling goroutine (handing work to other
 // goroutines costs microseconds). The default is 30 µs; 0 spreads every
-// batch with more than one system or chunk. The result of a tick does not
-// depend on it.
+// batch with more than one unit. The result of a tick does not depend on
+// it.
 func (s *Schedule) SetSplitThreshold(d time.Duration) { s.minSplit = int64(max(d, 0)) }
 
 // SetStrict makes an ambiguity (see [Schedule.Ambiguities]) an error that
@@ -302,7 +381,7 @@ func (s *Schedule) SetStrict(on bool) {
 	}
 }
 
-// SetShuffle orders the systems that no constraint orders (within a phase
+// SetShuffle orders the nodes that no constraint orders (within a phase
 // and slot) by a random permutation drawn from seed instead of by
 // registration: a test mode that exposes hidden dependence on
 // registration order (Bevy's schedule randomization). 0 turns it off.
@@ -313,143 +392,30 @@ func (s *Schedule) SetShuffle(seed uint64) {
 	}
 }
 
-// SetStep makes phase a fixed-step phase that runs once per step of step
-// seconds of accumulated scene time, at most maxSteps times per tick (the
-// backlog beyond is dropped), or, with step 0, a phase that runs once per
-// tick with the tick's time step. The physics phase has a step of 1/60 s
-// and 8 steps at most until configured (the physics system sets it from
-// its configuration). A step longer than [MaxPeriod] (a day) is refused.
-func (s *Schedule) SetStep(phase string, step float64, maxSteps int) error {
-	i := slices.Index(phaseNames[:], phase)
-	if i < 0 {
-		return fmt.Errorf("registry: SetStep: unknown phase %q%s", phase, didyoumean.Hint(phase, phaseNames[:]))
-	}
-	if err := checkPeriod(step); err != nil {
-		return fmt.Errorf("registry: SetStep %s: step %w", phase, err)
-	}
-	if step > 0 && maxSteps < 1 {
-		return fmt.Errorf("registry: SetStep %s: maxSteps %d must be at least 1", phase, maxSteps)
-	}
-	ps := &s.phases[i]
-	if ps.step != step {
-		ps.acc = 0
-	}
-	ps.step, ps.maxSteps = step, maxSteps
-	return nil
-}
+// Invalidate makes the schedule compute its order and its nodes' access
+// again before it next runs: a registry calls it when its components
+// change (a new instance of a component widens what a declared access
+// allows). It is cheap: the work waits for the next run.
+func (s *Schedule) Invalidate() { s.dirty = true }
 
-// Step returns the fixed step of phase and the most steps it takes per
-// tick (0, 0 for a phase that runs once per tick or an unknown one).
-func (s *Schedule) Step(phase string) (step float64, maxSteps int) {
-	i := slices.Index(phaseNames[:], phase)
-	if i < 0 || s.phases[i].step == 0 {
-		return 0, 0
+// Add puts a node in the schedule, after checking its settings, its name
+// (systems and components share one namespace) and that its constraints
+// close no before/after cycle; a refused node leaves no trace. Its place
+// is computed once, before the next run, so that adding N nodes costs
+// O(N log N).
+func (s *Schedule) Add(n Node) error {
+	in := n.Info()
+	x := &node{name: in.Name, n: n, sys: in.Kind == KindSystem, tick: in.Tick, tock: in.Tock,
+		goSet: in.Settings.clone(), chunk: in.ChunkSize}
+	count := &s.nComp
+	if x.sys {
+		count = &s.nSys
 	}
-	return s.phases[i].step, s.phases[i].maxSteps
-}
-
-// Alpha returns how far a fixed-step phase is into its next step: the
-// accumulated time not yet stepped over the step, in [0, 1). A renderer
-// interpolates between the last two steps' states with it; the state
-// itself (dumps, queries) is always the last step's. 0 for a phase that
-// is not fixed-step.
-func (s *Schedule) Alpha(phase string) float64 {
-	i := slices.Index(phaseNames[:], phase)
-	if i < 0 || s.phases[i].step == 0 {
-		return 0
-	}
-	return s.phases[i].acc / s.phases[i].step
-}
-
-// Clock is a Registry's scene time with the clocks of its fixed-step
-// phases: what a World resumed elsewhere (a room from its snapshot) needs
-// to go on where it was, so that expressions reading time and the fixed
-// steps continue rather than start over, with the same numbers.
-type Clock struct {
-	// Time is the scene time in seconds (Registry.Time): Base + Ticks ×
-	// Step, as it is counted.
-	Time  float64 `json:"time"`
-	Base  float64 `json:"base,omitempty"`
-	Ticks float64 `json:"ticks,omitempty"`
-	Step  float64 `json:"step,omitempty"`
-	// Fixed holds, by phase, a fixed-step phase's clock (its steps times
-	// its step) and the time it accumulated not stepped yet.
-	Fixed map[string][2]float64 `json:"fixed,omitempty"`
-}
-
-// advance moves the scene time on by a tick of dt seconds.
-func (r *Registry) advance(dt float64) {
-	if dt != r.timeStep {
-		r.timeBase += r.timeTicks * r.timeStep
-		r.timeTicks, r.timeStep = 0, dt
-	}
-	r.timeTicks++
-	r.time = r.timeBase + r.timeTicks*r.timeStep
-	r.delta = dt
-}
-
-// Clock returns the scene time and the fixed-step phases' clocks.
-func (s *Schedule) Clock() Clock {
-	r := s.r
-	c := Clock{Time: r.time, Base: r.timeBase, Ticks: r.timeTicks, Step: r.timeStep}
-	for i, ps := range s.phases {
-		if ps.step != 0 {
-			if c.Fixed == nil {
-				c.Fixed = map[string][2]float64{}
-			}
-			c.Fixed[phaseNames[i]] = [2]float64{ps.time, ps.acc}
-		}
-	}
-	return c
-}
-
-// SetClock sets the scene time and the fixed-step phases' clocks, as
-// Clock returned them (a Clock of a Time alone counts on from it; a
-// phase c does not name starts its clock at c.Time with nothing
-// accumulated). Not during a tick.
-func (s *Schedule) SetClock(c Clock) error {
-	if s.r.inTick {
-		return errors.New("registry: SetClock during a tick")
-	}
-	if math.IsNaN(c.Time) || math.IsInf(c.Time, 0) {
-		return fmt.Errorf("registry: SetClock: the time %v is not a finite number of seconds", c.Time)
-	}
-	r := s.r
-	r.time, r.timeBase, r.timeTicks, r.timeStep = c.Time, c.Time, 0, 0
-	if c.Step != 0 && c.Base+c.Ticks*c.Step == c.Time {
-		r.timeBase, r.timeTicks, r.timeStep = c.Base, c.Ticks, c.Step
-	}
-	for i := range s.phases {
-		ps := &s.phases[i]
-		ps.time, ps.acc = c.Time, 0
-		if f, ok := c.Fixed[phaseNames[i]]; ok {
-			ps.time, ps.acc = f[0], max(f[1], 0)
-		}
-	}
-	return nil
-}
-
-// addSystem puts a registered system in the schedule.
-func (s *Schedule) addSystem(sys *System, set Settings, chunk int) error {
-	n := &node{name: sys.Name, sys: sys, seq: s.nSys, goSet: set.clone(), chunk: chunk}
-	if err := s.addNode(n); err != nil {
+	x.seq = *count
+	if err := s.addNode(x); err != nil {
 		return err
 	}
-	s.nSys++
-	return nil
-}
-
-// addComponent puts a component in the schedule if it has a tick or tock
-// or orders itself against others; others have no part in it.
-func (s *Schedule) addComponent(c *Component, set Settings, chunk int) error {
-	if !c.HasTick() && len(set.Before) == 0 && len(set.After) == 0 {
-		return nil
-	}
-	n := &node{name: c.Name, comp: c, seq: s.nComp, goSet: set.clone(), chunk: chunk}
-	if err := s.addNode(n); err != nil {
-		return err
-	}
-	s.nComp++
+	*count++
 	return nil
 }
 
@@ -582,10 +548,10 @@ func (s *Schedule) cycleText(path []*node, extra *node) string {
 	return strings.Join(append(names, path[0].name), " -> ")
 }
 
-// Configure overrides the settings of the system or component called
-// name (a scene's schedule settings do this); nil restores those of its
-// Go definition. The change takes effect at the next Tick; an order it
-// makes impossible is an error there ([Schedule.Err]).
+// Configure overrides the settings of the node called name (a scene's
+// schedule settings do this); nil restores those of its Go definition.
+// The change takes effect at the next Tick; an order it makes impossible
+// is an error there ([Schedule.Err]).
 func (s *Schedule) Configure(name string, set *Settings) error {
 	if err := s.Check(name, set); err != nil {
 		return err
@@ -636,8 +602,8 @@ func (s *Schedule) Check(name string, set *Settings) error {
 	return nil
 }
 
-// Settings returns the settings in force for the system or component
-// called name: its Go definition's, or those [Schedule.Configure] set.
+// Settings returns the settings in force for the node called name: its
+// Go definition's, or those [Schedule.Configure] set.
 func (s *Schedule) Settings(name string) (Settings, bool) {
 	n, ok := s.nodes[name]
 	if !ok {
@@ -646,8 +612,8 @@ func (s *Schedule) Settings(name string) (Settings, bool) {
 	return n.settings().clone(), true
 }
 
-// Names returns the names of the systems and components in the schedule,
-// in registration order.
+// Names returns the names of the nodes in the schedule, in registration
+// order.
 func (s *Schedule) Names() []string {
 	out := make([]string, len(s.order))
 	for i, n := range s.order {
@@ -656,14 +622,14 @@ func (s *Schedule) Names() []string {
 	return out
 }
 
-// SetEnabled turns the system or component tick called name (every entry
-// of it: its tick and tock) on or off; a disabled one is skipped by
-// Tick (its time does not accumulate), and still runs with
-// [Schedule.RunOnce]. An entry name ("spin.tock") turns that entry alone.
+// SetEnabled turns the node called name (every entry of it: its tick and
+// tock) on or off; a disabled one is skipped by Tick (its time does not
+// accumulate), and still runs with [Schedule.RunOnce]. An entry name
+// ("spin.tock") turns that entry alone.
 func (s *Schedule) SetEnabled(name string, on bool) error {
 	_, ok := s.nodes[name]
 	if !ok {
-		if n, found := s.nodes[strings.TrimSuffix(name, ".tock")]; found && n.hasTick() && n.hasTock() {
+		if n, found := s.nodes[strings.TrimSuffix(name, ".tock")]; found && n.tick && n.tock {
 			ok = true
 		}
 	}
@@ -683,8 +649,8 @@ func (s *Schedule) SetEnabled(name string, on bool) error {
 	return nil
 }
 
-// Enabled reports whether the system, component tick or entry called
-// name runs (see [Schedule.SetEnabled]).
+// Enabled reports whether the node or entry called name runs (see
+// [Schedule.SetEnabled]).
 func (s *Schedule) Enabled(name string) bool {
 	return !s.off[name] && !s.off[strings.TrimSuffix(name, ".tock")]
 }

@@ -1,4 +1,4 @@
-package registry
+package schedule
 
 import (
 	"cmp"
@@ -112,9 +112,9 @@ func (s *Schedule) Warnings() []string {
 // slotOf returns the slot of a node's tick or tock.
 func slotOf(n *node, tock bool) int {
 	switch {
-	case n.sys != nil && !tock:
+	case n.sys && !tock:
 		return slotSystem
-	case n.sys != nil:
+	case n.sys:
 		return slotSystemTock
 	case !tock:
 		return slotComponent
@@ -234,14 +234,14 @@ func (s *Schedule) makeEntries(p *plan, old *plan) {
 		acc, mask, warn := s.accessOf(n, set.Access)
 		p.warnings = append(p.warnings, warn...)
 		for _, tock := range []bool{false, true} {
-			if (!tock && !n.hasTick()) || (tock && !n.hasTock()) {
+			if (!tock && !n.tick) || (tock && !n.tock) {
 				continue
 			}
 			e := &entry{name: n.name, node: n, tock: tock, phase: phaseIndex(set.Phase), slot: slotOf(n, tock),
 				key: n.seq, acc: acc, mask: mask, every: set.Every, interval: set.Interval}
 			if tock {
 				e.phase = phaseIndex(PhasePostUpdate)
-				if n.hasTick() {
+				if n.tick {
 					e.name += ".tock"
 				}
 			}
@@ -277,9 +277,9 @@ func (s *Schedule) accessOf(n *node, a *Access) (*accessSet, *ecs.Mask, []string
 		for _, x := range names {
 			base, _, _ := strings.Cut(x, "__")
 			if base != "*" {
-				if _, ok := s.r.comps[base]; !ok {
+				if _, ok := s.host.ComponentIDs(base); !ok {
 					warn = append(warn, fmt.Sprintf("%s %s declares unknown component %q%s",
-						n.kind(), n.name, base, didyoumean.Phrase(didyoumean.Nearest(base, s.r.Names()))))
+						n.kind(), n.name, base, didyoumean.Phrase(didyoumean.Nearest(base, s.host.ComponentNames()))))
 				}
 			}
 			out = append(out, base)
@@ -288,8 +288,8 @@ func (s *Schedule) accessOf(n *node, a *Access) (*accessSet, *ecs.Mask, []string
 		return slices.Compact(out)
 	}
 	as := &accessSet{reads: norm(a.Reads), writes: norm(a.Writes)}
-	if n.comp != nil && !slices.Contains(as.writes, n.comp.Name) {
-		as.writes = append(as.writes, n.comp.Name)
+	if !n.sys && !slices.Contains(as.writes, n.name) {
+		as.writes = append(as.writes, n.name)
 		slices.Sort(as.writes)
 	}
 	if slices.Contains(as.reads, "*") || slices.Contains(as.writes, "*") {
@@ -297,10 +297,9 @@ func (s *Schedule) accessOf(n *node, a *Access) (*accessSet, *ecs.Mask, []string
 	}
 	var m ecs.Mask
 	for _, x := range slices.Concat(as.reads, as.writes) {
-		if c, ok := s.r.comps[x]; ok {
-			for _, id := range c.InstanceIDs() {
-				m = m.With(id)
-			}
+		ids, _ := s.host.ComponentIDs(x)
+		for _, id := range ids {
+			m = m.With(id)
 		}
 	}
 	return as, &m, warn

@@ -1,4 +1,4 @@
-package registry_test
+package schedule_test
 
 import (
 	"testing"
@@ -9,6 +9,7 @@ import (
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
+	"github.com/scenecs/scenecs/schedule"
 )
 
 // loadScene loads an embedded scene into a new Registry with the
@@ -31,7 +32,7 @@ func loadScene(b *testing.B, name string) *registry.Registry {
 
 // BenchmarkScheduleScenes: whole ticks of the default scene (cubes.yaml)
 // and asteroids.yaml: the loop before the schedule (fixed-loop: the same
-// hooks in the same order, called directly) against the schedule on 1
+// nodes in the same order, run directly) against the schedule on 1
 // and 2 workers. Each case ticks its own copy of the scene from the same
 // start, the three in turn within each iteration, each timed, so that
 // the machine's other load weighs on all three alike.
@@ -50,7 +51,7 @@ func BenchmarkScheduleScenes(b *testing.B) {
 					t0 := time.Now()
 					var err error
 					if i == 0 {
-						err = registry.FixedLoopTick(reg, 1.0/60)
+						err = schedule.FixedLoopTick(reg.Schedule(), 1.0/60)
 					} else {
 						err = reg.Tick(1.0 / 60)
 					}
