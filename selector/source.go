@@ -147,3 +147,36 @@ func (t FieldType) String() string {
 
 // numeric reports whether t is one of the number types.
 func (t FieldType) numeric() bool { return t >= FieldFloat64 && t <= FieldUintptr }
+
+// Relations is implemented by a [Source] whose components may hold
+// references to entities (properties of the registry's types entity and
+// entities): it serves `[docked=#p1]`, `:to(docked, ...)` and
+// `:from(docked, ...)`. A Source without it has no relations: selectors
+// that name one are an error at the relation's column.
+type Relations interface {
+	// Relation resolves REL as a selector writes it: a component whose
+	// single property holds references (`docked`), or `comp.prop` for
+	// one property of a component with several. An unknown name, or a
+	// property that holds no references, is an error whose text the
+	// compiler reports at REL's column.
+	Relation(rel string) (Relation, error)
+}
+
+// Relation reads one property that holds references to entities, both
+// ways: from a holder to its targets, and from a target to its holders
+// (an index the Source keeps, so that neither way scans the World).
+// References to dead entities are never returned (handles carry a
+// generation, as [ecs.Entity] does).
+type Relation struct {
+	// IDs are the ecs IDs of the component that holds the property (as
+	// [Source.ComponentIDs] gives them): an entity without one of them
+	// has no targets.
+	IDs []ecs.ID
+	// Targets appends to dst the live entities e points at through the
+	// property (one for an entity property, any number for a list), in
+	// the order the property holds them, and returns dst.
+	Targets func(e ecs.Entity, dst []ecs.Entity) []ecs.Entity
+	// Holders appends to dst the live entities whose property points at
+	// target, in any order (each once), and returns dst.
+	Holders func(target ecs.Entity, dst []ecs.Entity) []ecs.Entity
+}
