@@ -12,6 +12,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -389,7 +390,7 @@ func TestHotReloadParentPosition(t *testing.T) {
 	if got := at("muzzle"); !nearV(got, v3{-2, 1, 0}) {
 		t.Fatalf("muzzle at %s after load", vs(got))
 	}
-	rl := &loader.Reloader{Scene: scene, File: file}
+	rl := &live.Reloader{Scene: scene, File: file}
 	write("10 0 0", "ship")
 	_, err = rl.Reload()
 	ok(t, err)

@@ -245,7 +245,7 @@ func (ed *Editor) withinLimits(parent ecs.Entity) error {
 		depth++
 	}
 	if depth > lim.MaxDepth {
-		return fail(Conflict, "parent: the new entity would be nested %d deep, deeper than a scene file may nest entities (%d, loader.Limits.MaxDepth): its dump would not load back", depth, lim.MaxDepth)
+		return fail(Conflict, "parent: the new entity would be nested %d deep, deeper than a scene file may nest entities (%d, scenefile.Limits.MaxDepth): its dump would not load back", depth, lim.MaxDepth)
 	}
 	// A dump holds the World's entities and the prefabs' bodies, which
 	// a read counts alike.
@@ -254,7 +254,7 @@ func (ed *Editor) withinLimits(parent ecs.Entity) error {
 		n += ed.reg.Prefabs().Size(name)
 	}
 	if n > lim.MaxEntities {
-		return fail(Conflict, "the scene would hold %d entities (prefab bodies included), more than a scene file may (%d, loader.Limits.MaxEntities): its dump would not load back", n, lim.MaxEntities)
+		return fail(Conflict, "the scene would hold %d entities (prefab bodies included), more than a scene file may (%d, scenefile.Limits.MaxEntities): its dump would not load back", n, lim.MaxEntities)
 	}
 	return nil
 }
@@ -270,7 +270,7 @@ func (ed *Editor) fits(parent ecs.Entity, sn *entSnap) error {
 	}
 	lim := ed.opt.Limits
 	if n := ed.w.Len() + sn.count(); n > lim.MaxEntities {
-		return fail(Conflict, "the scene would hold %d entities, more than a scene file may (%d, loader.Limits.MaxEntities)", n, lim.MaxEntities)
+		return fail(Conflict, "the scene would hold %d entities, more than a scene file may (%d, scenefile.Limits.MaxEntities)", n, lim.MaxEntities)
 	}
 	return nil
 }
@@ -283,7 +283,7 @@ func (ed *Editor) fitsDepth(parent ecs.Entity, sn *entSnap) error {
 		depth++
 	}
 	if lim := ed.opt.Limits; depth > lim.MaxDepth {
-		return fail(Conflict, "entities would be nested %d deep, deeper than a scene file may nest them (%d, loader.Limits.MaxDepth): the dump would not load back", depth, lim.MaxDepth)
+		return fail(Conflict, "entities would be nested %d deep, deeper than a scene file may nest them (%d, scenefile.Limits.MaxDepth): the dump would not load back", depth, lim.MaxDepth)
 	}
 	return nil
 }

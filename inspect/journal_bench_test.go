@@ -15,6 +15,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -61,7 +62,7 @@ func benchSaved(b *testing.B, undo bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := New(reg, Options{Reloader: &loader.Reloader{Scene: sc, File: file, Recheck: -1}})
+	in := New(reg, Options{Reloader: &live.Reloader{Scene: sc, File: file, Recheck: -1}})
 	srv := httptest.NewServer(in)
 	defer srv.Close()
 	defer in.Close()

@@ -8,6 +8,8 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -47,7 +49,7 @@ entities:
 	rock, _ := scene.Entity("rock-1")
 	pos, _ := reg.Attr(rock, "position")
 	fmt.Println("rock-1 position:", pos)
-	loader.WriteYAML(os.Stdout, loader.Export(reg, loader.ExportOptions{Root: rock}))
+	scenefile.WriteYAML(os.Stdout, export.Export(reg, export.Options{Root: rock}))
 	// Output:
 	// wounded: rock-1
 	// rock-1 position: 0 9 0

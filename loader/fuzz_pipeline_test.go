@@ -6,13 +6,15 @@ import (
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/loader/internal/scenegen"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
 // fuzzLimits keep every fuzz input cheap (as the readers' fuzz tests
 // do): the pipeline must refuse, not crash or hang.
-var fuzzLimits = Limits{MaxBytes: 1 << 16, MaxDepth: 32, MaxEntities: 2000, MaxErrors: 50}
+var fuzzLimits = scenefile.Limits{MaxBytes: 1 << 16, MaxDepth: 32, MaxEntities: 2000, MaxErrors: 50}
 
 // FuzzLoad runs the whole pipeline on fuzzed YAML and XML: read, compile
 // (also on documents that were read with errors, as loads do to report
@@ -58,7 +60,7 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		var out bytes.Buffer
-		if err := WriteYAML(&out, Export(reg, ExportOptions{})); err != nil {
+		if err := scenefile.WriteYAML(&out, export.Export(reg, export.Options{})); err != nil {
 			t.Fatal(err)
 		}
 		reg2 := registry.New(ecs.NewWorld())

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/loader/plan"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -151,14 +153,14 @@ func TestRichSemantics(t *testing.T) {
 				t.Errorf("hero classes %v", got)
 			}
 			blade, _ := reg.EntityByID("blade")
-			if got := EntityPath(reg, blade); got != "blade" {
+			if got := export.EntityPath(reg, blade); got != "blade" {
 				t.Errorf("blade path %q", got)
 			}
 			p, _ := reg.World().Parent(blade)
 			if got := reg.Classes(p); !reflect.DeepEqual(got, []string{"weapon", "left"}) {
 				t.Errorf("blade's parent classes %v", got)
 			}
-			if got := EntityPath(reg, p); got != "hero/0" {
+			if got := export.EntityPath(reg, p); got != "hero/0" {
 				t.Errorf("blade's parent path %q", got)
 			}
 			if bosses, _ := reg.QueryAll("[boss]"); len(bosses) != 2 {
@@ -187,7 +189,7 @@ func TestEveryExampleLoads(t *testing.T) {
 	dumps := map[string]string{}
 	n := 0
 	for _, name := range names {
-		if f := FormatOf(name); f != FormatYAML && f != FormatXML {
+		if f := scenefile.FormatOf(name); f != scenefile.FormatYAML && f != scenefile.FormatXML {
 			continue
 		}
 		n++

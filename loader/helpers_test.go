@@ -8,6 +8,7 @@ import (
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -26,7 +27,7 @@ func newTestRegistry(tb testing.TB) *registry.Registry {
 func dump(tb testing.TB, reg *registry.Registry) string {
 	tb.Helper()
 	var b bytes.Buffer
-	if err := WriteJSON(&b, reg, ExportOptions{}); err != nil {
+	if err := export.WriteJSON(&b, reg, export.Options{}); err != nil {
 		tb.Fatal(err)
 	}
 	return b.String()

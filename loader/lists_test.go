@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -70,9 +72,9 @@ func TestListsDumpAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := dump(t, reg)
-	opt := ExportOptions{Lists: s.Plan.Lists}
+	opt := export.Options{Lists: s.Plan.Lists}
 	var y bytes.Buffer
-	if err := WriteYAML(&y, Export(reg, opt)); err != nil {
+	if err := scenefile.WriteYAML(&y, export.Export(reg, opt)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -94,7 +96,7 @@ func TestListsDumpAsWritten(t *testing.T) {
 		}
 	}
 	var j bytes.Buffer
-	if err := WriteJSON(&j, reg, opt); err != nil {
+	if err := export.WriteJSON(&j, reg, opt); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"crowd":{"names":["ann","bob"]}`, `"default":["a","b","c"]`, `"default":"u, v"`, `"bag":{"items":["in","prefab"]}`} {
@@ -103,7 +105,7 @@ func TestListsDumpAsWritten(t *testing.T) {
 		}
 	}
 	var x bytes.Buffer
-	if err := WriteXML(&x, Export(reg, opt)); err != nil {
+	if err := scenefile.WriteXML(&x, export.Export(reg, opt)); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []struct {
@@ -119,12 +121,12 @@ func TestListsDumpAsWritten(t *testing.T) {
 			t.Errorf("%s: the World changed:\n%s", d.file, firstDiff(state, got))
 		}
 		var b bytes.Buffer
-		opt2 := ExportOptions{Lists: s2.Plan.Lists}
+		opt2 := export.Options{Lists: s2.Plan.Lists}
 		switch d.file {
 		case "again.yaml":
-			err = WriteYAML(&b, Export(reg2, opt2))
+			err = scenefile.WriteYAML(&b, export.Export(reg2, opt2))
 		case "again.json":
-			err = WriteJSON(&b, reg2, opt2)
+			err = export.WriteJSON(&b, reg2, opt2)
 		default:
 			continue // it lost the lists: a setting is written another way
 		}
@@ -145,7 +147,7 @@ func TestListsDumpWithoutLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	var y bytes.Buffer
-	if err := WriteYAML(&y, Export(reg, ExportOptions{})); err != nil {
+	if err := scenefile.WriteYAML(&y, export.Export(reg, export.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(y.String(), "[") || !strings.Contains(y.String(), `tags2: "p, q"`) {
@@ -174,7 +176,7 @@ func TestListsDumpItemWithComma(t *testing.T) {
 		t.Fatal(err)
 	}
 	var y bytes.Buffer
-	if err := WriteYAML(&y, Export(reg, ExportOptions{Lists: s.Plan.Lists})); err != nil {
+	if err := scenefile.WriteYAML(&y, export.Export(reg, export.Options{Lists: s.Plan.Lists})); err != nil {
 		t.Fatal(err)
 	}
 	_, err = LoadBytes(newListRegistry(t), "again.yaml", y.Bytes(), Options{})

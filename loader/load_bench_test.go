@@ -12,6 +12,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/cputime"
 
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/loader/internal/scenegen"
 	"github.com/scenecs/scenecs/registry"
 )
@@ -31,7 +32,7 @@ func genLoadScene(format string, n int) []byte {
 		panic(err)
 	}
 	var out bytes.Buffer
-	if err := WriteJSON(&out, reg, ExportOptions{}); err != nil {
+	if err := export.WriteJSON(&out, reg, export.Options{}); err != nil {
 		panic(err)
 	}
 	return out.Bytes()
@@ -152,7 +153,7 @@ func genShape(format string, n, comps int) []byte {
 			panic(err)
 		}
 		var out bytes.Buffer
-		if err := WriteJSON(&out, reg, ExportOptions{}); err != nil {
+		if err := export.WriteJSON(&out, reg, export.Options{}); err != nil {
 			panic(err)
 		}
 		return out.Bytes()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -26,7 +27,7 @@ func TestIDMessages(t *testing.T) {
 		{"a.xml", "<scene><mixin id=\"\"/></scene>", `a.xml:1:19: empty mixin id (leave the id out for none)`},
 		{"a.json", `{"entities":[{"id":"","path":"0","parent":null,"class":[],"components":{}}]}`, `a.json:1:20: empty entity id (leave the id out for none)`},
 	} {
-		_, err := Read(tc.file, []byte(tc.src), Limits{})
+		_, err := scenefile.Read(tc.file, []byte(tc.src), scenefile.Limits{})
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%q:\ngot  %v\nwant %s", tc.src, err, tc.want)
 		}
@@ -45,7 +46,7 @@ func TestFailedDeclarationDoesNotCascade(t *testing.T) {
 	} {
 		reg := newTestRegistry(t)
 		_, err := LoadBytes(reg, tc.file, []byte(tc.src), Options{})
-		list, _ := err.(ErrorList)
+		list, _ := err.(scenefile.ErrorList)
 		wantN := strings.Count(tc.src, "type: nosuch") + strings.Count(tc.src, "default: abc") + strings.Count(tc.src, "type=\"nosuch\"")
 		if len(list) != wantN || !strings.HasPrefix(list[0].Error(), tc.want) {
 			t.Errorf("%s: want %d errors, the first %q...; got\n%v", tc.file, wantN, tc.want, err)
@@ -77,7 +78,7 @@ func TestForgotBuiltins(t *testing.T) {
 	// unknown name on its own.
 	reg = registry.New(ecs.NewWorld())
 	_, err = LoadBytes(reg, "a.yaml", []byte(src), Options{})
-	if list, ok := err.(ErrorList); !ok || len(list) != 11 || list[0].Error() != `a.yaml:2:3: unknown system "physics"` {
+	if list, ok := err.(scenefile.ErrorList); !ok || len(list) != 11 || list[0].Error() != `a.yaml:2:3: unknown system "physics"` {
 		t.Errorf("without Builtins: %v", err)
 	}
 }

@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/registry/schema"
@@ -98,8 +101,8 @@ func randValue(r *rand.Rand, typ string) string {
 // a single-property component per type, strings with and without
 // defaults, an enumeration, a tag, built-ins, system settings, odd ids,
 // classes, and a tree of up to 40 entities up to 6 deep.
-func genWorldDoc(r *rand.Rand, types []string) *Document {
-	doc := &Document{}
+func genWorldDoc(r *rand.Rand, types []string) *scenefile.Document {
+	doc := &scenefile.Document{}
 	kit := &scenefile.Decl{Name: "kit"}
 	for _, t := range types {
 		kit.Props = append(kit.Props, &scenefile.PropDecl{Name: "p" + strings.ToUpper(t[:1]) + t[1:], Type: t})
@@ -264,11 +267,11 @@ func TestRoundTripProperty(t *testing.T) {
 	for n := range scenes {
 		doc := genWorldDoc(r, types)
 		reg := newTestRegistry(t)
-		plan, err := Compile(doc, reg)
+		plan, err := plan.Compile(doc, reg, plan.Options{})
 		if err != nil {
 			t.Fatalf("scene %d does not compile: %v", n, err)
 		}
-		if _, err := Build(plan, reg); err != nil {
+		if _, err := live.Build(plan, reg); err != nil {
 			t.Fatalf("scene %d does not build: %v", n, err)
 		}
 		for _, w := range writers {
@@ -297,7 +300,7 @@ func TestJSONPathLikeIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteJSON(&b, reg, ExportOptions{}); err != nil {
+	if err := export.WriteJSON(&b, reg, export.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	reg2 := newTestRegistry(t)
@@ -319,7 +322,7 @@ func TestJSONPathLikeIDs(t *testing.T) {
   {"path":"0/0","parent":"0","class":[],"components":{}},
   {"path":"1","parent":null,"class":[],"components":{}}
 ]}`
-	doc, err := scenefile.ReadJSON("old.json", []byte(legacy), Limits{})
+	doc, err := scenefile.ReadJSON("old.json", []byte(legacy), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

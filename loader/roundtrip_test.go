@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -16,9 +18,13 @@ var writers = []struct {
 	ext   string
 	write func(*bytes.Buffer, *registry.Registry) error
 }{
-	{"yaml", func(b *bytes.Buffer, reg *registry.Registry) error { return WriteYAML(b, Export(reg, ExportOptions{})) }},
-	{"xml", func(b *bytes.Buffer, reg *registry.Registry) error { return WriteXML(b, Export(reg, ExportOptions{})) }},
-	{"json", func(b *bytes.Buffer, reg *registry.Registry) error { return WriteJSON(b, reg, ExportOptions{}) }},
+	{"yaml", func(b *bytes.Buffer, reg *registry.Registry) error {
+		return scenefile.WriteYAML(b, export.Export(reg, export.Options{}))
+	}},
+	{"xml", func(b *bytes.Buffer, reg *registry.Registry) error {
+		return scenefile.WriteXML(b, export.Export(reg, export.Options{}))
+	}},
+	{"json", func(b *bytes.Buffer, reg *registry.Registry) error { return export.WriteJSON(b, reg, export.Options{}) }},
 }
 
 // roundTrip loads name, writes it in every format, loads each result into
@@ -63,7 +69,7 @@ func TestRoundTripExamples(t *testing.T) {
 	}
 	n := 0
 	for _, name := range names {
-		if f := FormatOf(name); f != FormatYAML && f != FormatXML {
+		if f := scenefile.FormatOf(name); f != scenefile.FormatYAML && f != scenefile.FormatXML {
 			continue
 		}
 		n++

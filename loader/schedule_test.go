@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -112,8 +114,8 @@ func TestSceneScheduleReload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reload := func(src string) (*Diff, error) {
-		doc, err := Read("s.yaml", []byte(src), Limits{})
+	reload := func(src string) (*live.Diff, error) {
+		doc, err := scenefile.Read("s.yaml", []byte(src), scenefile.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

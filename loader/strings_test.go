@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -117,10 +119,10 @@ func TestExportStringsNeedingAMapping(t *testing.T) {
 		t.Fatal(err)
 	}
 	var y, x bytes.Buffer
-	if err := WriteYAML(&y, Export(reg, ExportOptions{})); err != nil {
+	if err := scenefile.WriteYAML(&y, export.Export(reg, export.Options{})); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteXML(&x, Export(reg, ExportOptions{})); err != nil {
+	if err := scenefile.WriteXML(&x, export.Export(reg, export.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(y.String(), `note: {text: "a; b ", size: 3}`) || !strings.Contains(y.String(), "label: dflt") {
@@ -144,7 +146,7 @@ func TestXMLPropertyAttributes(t *testing.T) {
 	if got, size := valueOf(t, reg, "a", "note", 0), valueOf(t, reg, "a", "note", 1); got != " y " || size != 2 {
 		t.Errorf("note = %q, %v", got, size)
 	}
-	_, err := Read("b.xml", []byte("<scene><entity note.9x=\"1\"/></scene>"), Limits{})
+	_, err := scenefile.Read("b.xml", []byte("<scene><entity note.9x=\"1\"/></scene>"), scenefile.Limits{})
 	if err == nil || !strings.HasPrefix(err.Error(), "b.xml:1:21: invalid property name \"9x\"") {
 		t.Errorf("err = %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/internal/cputime"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenes"
 )
@@ -82,7 +83,7 @@ func BenchmarkRoomsHeld(b *testing.B) {
 // room's goroutine (on-the-room: the capture of the values, between two
 // ticks; the dump is written from it on the caller's goroutine), against
 // the existing JSON dump of the same World written on the room's
-// goroutine (loader.WriteJSON, through Room.Do), in the same run.
+// goroutine (export.WriteJSON, through Room.Do), in the same run.
 func BenchmarkSnapshot10k(b *testing.B) {
 	h := NewHost(HostOptions{})
 	defer h.Close()
@@ -109,7 +110,7 @@ func BenchmarkSnapshot10k(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			_ = r.Do(context.Background(), func(reg *registry.Registry) error {
 				var w discard
-				return loader.WriteJSON(&w, reg, loader.ExportOptions{})
+				return export.WriteJSON(&w, reg, export.Options{})
 			})
 		}
 	})

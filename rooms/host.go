@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/components"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -78,7 +78,7 @@ type HostOptions struct {
 	// DefaultMaxRooms.
 	MaxRooms int
 	// MaxEntities is each room's entity budget: the loader refuses a
-	// scene or snapshot of more (loader.Limits), and a spawner that would
+	// scene or snapshot of more (scenefile.Limits), and a spawner that would
 	// pass it fails, which stops its room (registry.Limits). Zero means
 	// DefaultMaxEntities.
 	MaxEntities int
@@ -112,7 +112,7 @@ func (o *HostOptions) stopWait() time.Duration { return min(o.HangAfter, maxStop
 // any goroutine.
 type Host struct {
 	opt    HostOptions
-	plans  *loader.PlanCache // rooms of one scene share its plan
+	plans  *live.PlanCache // rooms of one scene share its plan
 	mu     sync.Mutex
 	rooms  map[string]*Room
 	closed bool
@@ -127,7 +127,7 @@ type Host struct {
 
 // NewHost returns a Host with no rooms.
 func NewHost(opt HostOptions) *Host {
-	return &Host{opt: opt.withDefaults(), plans: loader.NewPlanCache(), rooms: map[string]*Room{}, unwatch: make(chan struct{})}
+	return &Host{opt: opt.withDefaults(), plans: live.NewPlanCache(), rooms: map[string]*Room{}, unwatch: make(chan struct{})}
 }
 
 // MaxRooms returns the most rooms the host runs at once.

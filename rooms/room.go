@@ -13,6 +13,8 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/inspect"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -104,7 +106,7 @@ func (r *Room) Busy() time.Duration {
 }
 
 // newRoom loads spec's scene into a fresh Registry. It starts nothing.
-func newRoom(ctx context.Context, spec Spec, opt *HostOptions, plans *loader.PlanCache) (*Room, error) {
+func newRoom(ctx context.Context, spec Spec, opt *HostOptions, plans *live.PlanCache) (*Room, error) {
 	reg := registry.New(ecs.NewWorld())
 	reg.Seed = uint64(spec.Seed)
 	reg.Limits.MaxEntities = opt.MaxEntities
@@ -118,7 +120,7 @@ func newRoom(ctx context.Context, spec Spec, opt *HostOptions, plans *loader.Pla
 		}
 	}
 	lopt := loader.Options{Context: ctx, Builtins: components.Names(), Plans: plans,
-		Limits: loader.Limits{MaxEntities: opt.MaxEntities}}
+		Limits: scenefile.Limits{MaxEntities: opt.MaxEntities}}
 	var scene *loader.Scene
 	switch {
 	case spec.Snapshot != nil:

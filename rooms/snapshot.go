@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/components"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -27,7 +28,7 @@ type Snapshot struct {
 	// the resumed room goes on from (nil in a snapshot of an older
 	// version: the scene time alone).
 	Clock *registry.Clock `json:"clock,omitempty"`
-	// Dump is the World as a JSON dump (loader.WriteJSON).
+	// Dump is the World as a JSON dump (export.WriteJSON).
 	Dump []byte `json:"dump"`
 	// Header is what the dump does not hold of the scene the room was
 	// made from, as a YAML scene of its own: its mixins, which spawners
@@ -35,7 +36,7 @@ type Snapshot struct {
 	// dump.
 	Header []byte `json:"header,omitempty"`
 	// Spawners are the running states of the spawners, by entity path
-	// (loader.EntityPath): where their random streams are.
+	// (export.EntityPath): where their random streams are.
 	Spawners map[string]components.SpawnerState `json:"spawners,omitempty"`
 	// Taken is when the snapshot was taken.
 	Taken time.Time `json:"taken"`
@@ -47,7 +48,7 @@ type Snapshot struct {
 // on the caller's goroutine while the room ticks on.
 func (r *Room) Snapshot(ctx context.Context) (*Snapshot, error) {
 	var s *Snapshot
-	var c *loader.JSONCapture
+	var c *export.JSONCapture
 	err := r.Do(ctx, func(reg *registry.Registry) error {
 		var err error
 		s, c, err = r.capture()
@@ -68,8 +69,8 @@ func (r *Room) Snapshot(ctx context.Context) (*Snapshot, error) {
 
 // capture takes the snapshot on the room's goroutine, all but its dump,
 // whose values it copies.
-func (r *Room) capture() (*Snapshot, *loader.JSONCapture, error) {
-	c := loader.NewJSONCapture(r.reg, loader.ExportOptions{})
+func (r *Room) capture() (*Snapshot, *export.JSONCapture, error) {
+	c := export.NewJSONCapture(r.reg, export.Options{})
 	c.Capture(time.Time{}) // all of it, between two ticks
 	s := &Snapshot{ID: r.id, Scene: r.scene, Hz: r.hz, Seed: r.seed, Tick: r.tick.Load(),
 		Time: r.reg.Time(), Clock: ptr(r.reg.Schedule().Clock()), Header: r.header, Taken: time.Now()}
@@ -77,7 +78,7 @@ func (r *Room) capture() (*Snapshot, *loader.JSONCapture, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("room %s: snapshot: %w", r.id, err)
 	}
-	for i, p := range loader.EntityPaths(r.reg, es) {
+	for i, p := range export.EntityPaths(r.reg, es) {
 		if st, ok := r.b.SpawnerState(es[i]); ok {
 			if s.Spawners == nil {
 				s.Spawners = map[string]components.SpawnerState{}
@@ -91,12 +92,12 @@ func (r *Room) capture() (*Snapshot, *loader.JSONCapture, error) {
 // sceneHeader returns the part of a scene a JSON dump does not hold, as
 // a scene file of its own (YAML): its mixins, which spawners name, with
 // the declarations they use. Nil if the scene has no mixins.
-func sceneHeader(doc *loader.Document) ([]byte, error) {
+func sceneHeader(doc *scenefile.Document) ([]byte, error) {
 	if len(doc.Mixins) == 0 {
 		return nil, nil
 	}
 	var buf bytes.Buffer
-	if err := loader.WriteYAML(&buf, &loader.Document{Decls: doc.Decls, Mixins: doc.Mixins}); err != nil {
+	if err := scenefile.WriteYAML(&buf, &scenefile.Document{Decls: doc.Decls, Mixins: doc.Mixins}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -120,7 +121,7 @@ func (r *Room) restore(s *Snapshot) error {
 	if err != nil {
 		return err
 	}
-	for i, p := range loader.EntityPaths(r.reg, es) {
+	for i, p := range export.EntityPaths(r.reg, es) {
 		if st, ok := s.Spawners[p]; ok {
 			if err := r.b.SetSpawnerState(es[i], st); err != nil {
 				return fmt.Errorf("resuming %s: %w", p, err)

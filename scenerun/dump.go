@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/plan"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -73,7 +76,7 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 	}
 	bw := bufio.NewWriter(stdout)
 	// Arrays the scene writes as lists are dumped as lists.
-	opt := loader.ExportOptions{Flat: *flat, Lists: scene.Plan.Lists}
+	opt := export.Options{Flat: *flat, Lists: scene.Plan.Lists}
 	if err := writeScene(bw, rt.reg, *format, opt); err != nil {
 		return err
 	}
@@ -81,14 +84,14 @@ func (c *cli) cmdDump(ctx context.Context, args []string) error {
 }
 
 // writeScene writes reg's World as a scene in format, as opt says.
-func writeScene(w io.Writer, reg *registry.Registry, format string, opt loader.ExportOptions) error {
+func writeScene(w io.Writer, reg *registry.Registry, format string, opt export.Options) error {
 	switch format {
 	case "json":
-		return loader.WriteJSON(w, reg, opt)
+		return export.WriteJSON(w, reg, opt)
 	case "xml":
-		return loader.WriteXML(w, loader.Export(reg, opt))
+		return scenefile.WriteXML(w, export.Export(reg, opt))
 	}
-	return loader.WriteYAML(w, loader.Export(reg, opt))
+	return scenefile.WriteYAML(w, export.Export(reg, opt))
 }
 
 const validateUsage = `Usage: {prog} validate [-strict] SCENE...
@@ -155,9 +158,9 @@ func unwrapPathErr(err error) error {
 
 // scheduleErr returns the error building plan (read from path) would find
 // in the schedule, its positions naming files as CheckFile's do.
-func scheduleErr(plan *loader.Plan, rt *runtime, path string) error {
+func scheduleErr(plan *plan.Plan, rt *runtime, path string) error {
 	err := plan.CheckSchedule(rt.reg)
-	if list, ok := err.(loader.ErrorList); ok {
+	if list, ok := err.(scenefile.ErrorList); ok {
 		for _, e := range list {
 			e.Pos = inDir(e.Pos, path)
 		}
@@ -168,7 +171,7 @@ func scheduleErr(plan *loader.Plan, rt *runtime, path string) error {
 // inDir returns pos, a position in a plan compiled from the scene file
 // path (its files named from path's directory), naming its file as
 // CheckFile's errors do.
-func inDir(pos loader.Pos, path string) loader.Pos {
+func inDir(pos scenefile.Pos, path string) scenefile.Pos {
 	pos.File = filepath.Join(filepath.Dir(path), pos.File)
 	return pos
 }

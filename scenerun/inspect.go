@@ -10,6 +10,7 @@ import (
 
 	"github.com/scenecs/scenecs/inspect"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 )
 
 // checkInspectAddr checks the -inspect address before anything runs.
@@ -28,7 +29,7 @@ func checkInspectAddr(addr string) error {
 func startInspect(ctx context.Context, rt *runtime, scene *loader.Scene, path string, f *runFlags, stdout io.Writer) error {
 	opt := inspect.Options{Scene: scene, Behaviour: rt.b, Journal: f.jf.writer()}
 	if path != "" {
-		opt.Reloader = &loader.Reloader{Scene: scene, File: filepath.Clean(path), Options: loadOptions(ctx)}
+		opt.Reloader = &live.Reloader{Scene: scene, File: filepath.Clean(path), Options: loadOptions(ctx)}
 	}
 	in := inspect.New(rt.reg, opt)
 	url, err := in.Listen(ctx, f.inspect)

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/scenecs/scenecs/inspect"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -127,7 +127,7 @@ func (c *cli) cmdReplay(ctx context.Context, args []string) error {
 		return err
 	}
 	bw := bufio.NewWriter(c.stdout)
-	if err := writeScene(bw, rt.reg, *format, loader.ExportOptions{Lists: scene.Plan.Lists}); err != nil {
+	if err := writeScene(bw, rt.reg, *format, export.Options{Lists: scene.Plan.Lists}); err != nil {
 		return err
 	}
 	return bw.Flush()

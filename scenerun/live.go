@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/watch"
 )
 
 // SceneWatcher hot-reloads a running scene when its files are saved: the
 // scene file and every file it includes. It joins a file watcher
-// (package watch) to the scene's [loader.Reloader]; a game loop selects
+// (package watch) to the scene's [live.Reloader]; a game loop selects
 // on Changes beside its ticker and calls Reload between ticks, on the
 // goroutine that ticks the World:
 //
@@ -47,7 +49,7 @@ type SceneWatcher struct {
 	// save; it is waited for). They are dropped when nobody reads them.
 	Errors <-chan error
 
-	rl *loader.Reloader
+	rl *live.Reloader
 	w  *watch.Watcher
 }
 
@@ -56,9 +58,9 @@ type SceneWatcher struct {
 // watcher (debounce, polling); its Debounce is also how long a reload
 // that would empty the scene waits for its second look. Unless
 // opt.Complete is set, a save of up to 256 KiB counts as whole only if
-// it reads as a scene file (loader.Read).
+// it reads as a scene file (scenefile.Read).
 func WatchScene(ctx context.Context, scene *loader.Scene, file string, opt watch.Options) (*SceneWatcher, error) {
-	rl := &loader.Reloader{Scene: scene, File: filepath.Clean(file), Options: loader.Options{Context: ctx}, Recheck: opt.Debounce}
+	rl := &live.Reloader{Scene: scene, File: filepath.Clean(file), Options: loader.Options{Context: ctx}, Recheck: opt.Debounce}
 	if opt.Complete == nil {
 		opt.Complete = readsAsScene
 	}
@@ -70,19 +72,19 @@ func WatchScene(ctx context.Context, scene *loader.Scene, file string, opt watch
 }
 
 // Reload applies the last save to the running scene and returns what
-// changed (see [loader.Reloader.ReloadFrom]). On an error nothing was
+// changed (see [live.Reloader.ReloadFrom]). On an error nothing was
 // applied and the scene runs on as it was; the error lists every problem
 // as file:line:col.
-func (sw *SceneWatcher) Reload() (*loader.Diff, error) {
-	d, err := sw.rl.ReloadFrom(loader.Snapshot(sw.w.Snapshot()))
+func (sw *SceneWatcher) Reload() (*live.Diff, error) {
+	d, err := sw.rl.ReloadFrom(scenefile.Snapshot(sw.w.Snapshot()))
 	sw.follow()
 	return d, err
 }
 
 // Check returns what Reload would change, without changing anything (a
 // dry run).
-func (sw *SceneWatcher) Check() (*loader.Diff, error) {
-	d, err := sw.rl.CheckFrom(loader.Snapshot(sw.w.Snapshot()))
+func (sw *SceneWatcher) Check() (*live.Diff, error) {
+	d, err := sw.rl.CheckFrom(scenefile.Snapshot(sw.w.Snapshot()))
 	sw.follow()
 	return d, err
 }
@@ -111,6 +113,6 @@ func readsAsScene(path string, data []byte) bool {
 	if len(data) > sceneCheckMax {
 		return true
 	}
-	_, err := loader.Read(path, data, loader.DefaultLimits())
+	_, err := scenefile.Read(path, data, scenefile.DefaultLimits())
 	return err == nil
 }

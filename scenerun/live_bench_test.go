@@ -13,6 +13,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/watch"
 )
@@ -63,7 +64,7 @@ func BenchmarkSaveToApplied(b *testing.B) {
 		{"fixed-50ms", watch.Options{Settle: 50 * time.Millisecond}},
 		{"settle", watch.Options{}},
 		{"settle-check", watch.Options{Complete: func(path string, data []byte) bool {
-			_, err := loader.Read(path, data, loader.DefaultLimits())
+			_, err := scenefile.Read(path, data, scenefile.DefaultLimits())
 			return err == nil
 		}}},
 	} {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/selector"
 )
 
@@ -65,7 +65,7 @@ func (c *cli) cmdQuery(ctx context.Context, args []string) error {
 		return selectorError(err)
 	}
 	if *asJSON {
-		out := loader.DumpEntities(rt.reg, es)
+		out := export.DumpEntities(rt.reg, es)
 		b, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return err
@@ -73,7 +73,7 @@ func (c *cli) cmdQuery(ctx context.Context, args []string) error {
 		fmt.Fprintf(stdout, "%s\n", b)
 		return nil
 	}
-	for _, p := range loader.EntityPaths(rt.reg, es) {
+	for _, p := range export.EntityPaths(rt.reg, es) {
 		fmt.Fprintln(stdout, p)
 	}
 	return nil

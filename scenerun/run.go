@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/inspect"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 )
 
 const runUsage = `Usage: {prog} [run] [flags] [SCENE]
@@ -50,7 +50,7 @@ type runFlags struct {
 	// Set when the run starts (see inspect.go): the inspector, and the
 	// function each hot reload is reported to.
 	inspector *inspect.Inspector
-	reloaded  func(*loader.Diff, error)
+	reloaded  func(*live.Diff, error)
 }
 
 func (c *cli) cmdRun(ctx context.Context, args []string) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -119,8 +120,8 @@ func plural(n int, s string) string {
 
 // checkSceneFormat refuses a scene path whose extension names no format.
 func checkSceneFormat(path string) error {
-	switch loader.FormatOf(path) {
-	case loader.FormatYAML, loader.FormatXML, loader.FormatJSON:
+	switch scenefile.FormatOf(path) {
+	case scenefile.FormatYAML, scenefile.FormatXML, scenefile.FormatJSON:
 		return nil
 	}
 	return usagef("%s: unknown scene format (want .yaml, .yml, .xml or .json)", path)

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/editorschema"
+	"github.com/scenecs/scenecs/loader/scenefile"
 )
 
 const schemaUsage = `Usage: {prog} schema [-format json|xsd] [SCENE]
@@ -21,7 +23,7 @@ Flags:
 
 // cmdSchema implements "schema": it prints a JSON Schema or an XML Schema
 // of the scene format for the program's registry, as the loader writes
-// them (loader.WriteJSONSchema, loader.WriteXSD), with the declarations
+// them (editorschema.WriteJSONSchema, editorschema.WriteXSD), with the declarations
 // of SCENE if one is given.
 func (c *cli) cmdSchema(ctx context.Context, args []string) error {
 	fs := c.newFlags("schema", schemaUsage)
@@ -39,7 +41,7 @@ func (c *cli) cmdSchema(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var doc *loader.Document
+	var doc *scenefile.Document
 	if path := fs.Arg(0); path != "" {
 		if err := checkSceneFormat(path); err != nil {
 			return err
@@ -56,7 +58,7 @@ func (c *cli) cmdSchema(ctx context.Context, args []string) error {
 		doc = plan.Doc
 	}
 	if *format == "json" {
-		return loader.WriteJSONSchema(c.stdout, rt.reg, doc)
+		return editorschema.WriteJSONSchema(c.stdout, rt.reg, doc)
 	}
-	return loader.WriteXSD(c.stdout, rt.reg, doc)
+	return editorschema.WriteXSD(c.stdout, rt.reg, doc)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/watch"
 )
@@ -148,7 +149,7 @@ func sameFile(a, b string) bool {
 }
 
 // printWarnings prints a reload's warnings (entities matched by place).
-func printWarnings(w io.Writer, d *loader.Diff) {
+func printWarnings(w io.Writer, d *live.Diff) {
 	for _, warn := range d.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
@@ -162,7 +163,7 @@ const maxEntryLines = 50
 // per entity, component and property, naming entities by id or path:
 //
 //	~ #goblin-1 health.hp 40 → 25
-func printEntries(w io.Writer, d *loader.Diff, reg *registry.Registry) {
+func printEntries(w io.Writer, d *live.Diff, reg *registry.Registry) {
 	es := d.Entries(reg)
 	for i, e := range es {
 		if i == maxEntryLines {

@@ -38,7 +38,7 @@ func Example() {
 	select {
 	case files := <-w.Changes:
 		// Hot reload hands these bytes to the loader's Reloader:
-		// rl.ReloadFrom(loader.Snapshot(w.Snapshot())).
+		// rl.ReloadFrom(scenefile.Snapshot(w.Snapshot())).
 		fmt.Printf("%s saved: %q\n", filepath.Base(files[0]), w.Snapshot()[files[0]])
 	case err := <-w.Errors:
 		fmt.Println("error:", err)

@@ -8,6 +8,9 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/plan"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -91,7 +94,7 @@ func runScene(t *testing.T, name, text string, n int) string {
 		}
 	}
 	var b bytes.Buffer
-	if err := loader.WriteJSON(&b, reg, loader.ExportOptions{}); err != nil {
+	if err := export.WriteJSON(&b, reg, export.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -221,11 +224,11 @@ func TestEventSetLoadErrors(t *testing.T) {
 // difference, as hot reload does.
 func reload(t *testing.T, sc *loader.Scene, text string) {
 	t.Helper()
-	doc, err := loader.Read("scene.yaml", []byte(text), loader.Limits{})
+	doc, err := scenefile.Read("scene.yaml", []byte(text), scenefile.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := loader.Compile(doc, sc.Registry)
+	plan, err := plan.Compile(doc, sc.Registry, plan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

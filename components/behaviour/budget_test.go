@@ -8,6 +8,8 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/plan"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -86,11 +88,11 @@ entities:
 }
 
 // mustPlan compiles a scene's text against reg.
-func mustPlan(t *testing.T, reg *registry.Registry, text string) *loader.Plan {
+func mustPlan(t *testing.T, reg *registry.Registry, text string) *plan.Plan {
 	t.Helper()
-	doc, err := loader.Read("fan.yaml", []byte(text), loader.DefaultLimits())
+	doc, err := scenefile.Read("fan.yaml", []byte(text), scenefile.DefaultLimits())
 	must(t, err)
-	p, err := loader.Compile(doc, reg)
+	p, err := plan.Compile(doc, reg, plan.Options{})
 	must(t, err)
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 )
 
 // onScene3 is one scene with on and bind, in the three spellings, the
@@ -78,7 +79,7 @@ func runOnScene(t *testing.T, name, text string, n int, damages ...float64) stri
 		t.Fatalf("%s: %v", name, err)
 	}
 	var b bytes.Buffer
-	if err := loader.WriteJSON(&b, reg, loader.ExportOptions{}); err != nil {
+	if err := export.WriteJSON(&b, reg, export.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

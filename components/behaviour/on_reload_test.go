@@ -9,6 +9,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -25,7 +26,7 @@ entities:
 `
 
 // TestOnBindLiveEdits: saving edits of a running scene through
-// loader.Reloader re-binds on, bind and event-set without losing what the
+// live.Reloader re-binds on, bind and event-set without losing what the
 // edit did not touch (the animation's elapsed time, the handler's count
 // of firings); a broken expression is a broken save, at file:line:col,
 // the running scene unchanged; the next good save applies.
@@ -44,7 +45,7 @@ func TestOnBindLiveEdits(t *testing.T) {
 	mustOK(t, err)
 	sc, err := loader.LoadFile(reg, file, loader.Options{})
 	mustOK(t, err)
-	rl := &loader.Reloader{Scene: sc, File: file, Recheck: -1}
+	rl := &live.Reloader{Scene: sc, File: file, Recheck: -1}
 	w := &world{t: t, reg: reg, sc: sc}
 	a := w.e("a")
 	w.tick(30)

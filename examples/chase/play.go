@@ -12,6 +12,7 @@ import (
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/inspect"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/registry"
 	"github.com/scenecs/scenecs/scenerun"
 	"github.com/scenecs/scenecs/watch"
@@ -107,7 +108,7 @@ func loop(ctx context.Context, path string, hz float64, ticks int, addr string, 
 	if addr != "" {
 		opt := inspect.Options{Scene: g.scene}
 		if path != "" { // edits made in the page can be saved into the file
-			opt.Reloader = &loader.Reloader{Scene: g.scene, File: path, Options: loader.Options{Context: ctx}}
+			opt.Reloader = &live.Reloader{Scene: g.scene, File: path, Options: loader.Options{Context: ctx}}
 		}
 		in = inspect.New(g.reg, opt)
 		url, err := in.Listen(ctx, addr)

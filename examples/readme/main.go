@@ -11,6 +11,7 @@ import (
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/export"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -44,7 +45,7 @@ func main() {
 	for _, e := range wounded {
 		hp, _ := reg.Attr(e, "health")
 		wt, _ := b.Transforms.World(e) // world position, rotation, scale
-		fmt.Printf("%s %s at %v\n", loader.EntityPath(reg, e), hp, wt.Position)
+		fmt.Printf("%s %s at %v\n", export.EntityPath(reg, e), hp, wt.Position)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/scenecs/scenecs/components"
 	"github.com/scenecs/scenecs/ecs"
-	"github.com/scenecs/scenecs/loader"
+	"github.com/scenecs/scenecs/loader/editorschema"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -66,7 +66,7 @@ func TestSchemaFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	if err := loader.WriteJSONSchema(&want, reg, nil); err != nil {
+	if err := editorschema.WriteJSONSchema(&want, reg, nil); err != nil {
 		t.Fatal(err)
 	}
 	if *update {

@@ -145,7 +145,7 @@ func TestReloaderRefusesBombs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rl := &loader.Reloader{Scene: sc, File: file}
+	rl := &live.Reloader{Scene: sc, File: file}
 	before := dump(t, reg)
 	for _, tc := range prefabBombs {
 		if !strings.HasSuffix(tc.file, ".yaml") {

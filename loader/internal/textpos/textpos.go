@@ -1,7 +1,7 @@
 // Package textpos turns byte offsets in a source text into 1-based lines
 // and columns, the columns counted in characters (Unicode code points;
 // in text that is not UTF-8, the bytes that do not continue a sequence),
-// as loader.Pos documents them. It is
+// as scenefile.Pos documents them. It is
 // the one place where the readers of scene files and the syntax packages
 // under loader/internal do line and column arithmetic.
 //

@@ -10,6 +10,7 @@ import (
 
 	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/live"
+	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/loader/scenefile/edit"
 )
@@ -132,7 +133,7 @@ func checkEscapeEdit(t *testing.T, file, src string) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
-	before, err := loader.Compile(doc, reg)
+	before, err := plan.Compile(doc, reg, plan.Options{})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
@@ -148,7 +149,7 @@ func checkEscapeEdit(t *testing.T, file, src string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := loader.Compile(nd, reg)
+	after, err := plan.Compile(nd, reg, plan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

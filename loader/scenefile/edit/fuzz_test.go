@@ -13,7 +13,6 @@ import (
 	"unicode"
 
 	"github.com/scenecs/scenecs/components"
-	"github.com/scenecs/scenecs/loader"
 	"github.com/scenecs/scenecs/loader/live"
 	"github.com/scenecs/scenecs/loader/plan"
 	"github.com/scenecs/scenecs/loader/scenefile"
@@ -91,7 +90,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := loader.Compile(doc, reg)
+	pl, err := plan.Compile(doc, reg, plan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +110,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 			schemas[c.Name] = c.Schema
 		}
 	}
-	for _, d := range plan.Decls {
+	for _, d := range pl.Decls {
 		schemas[d.Decl.Name] = d.Schema
 	}
 	for _, c := range target.Components {
@@ -154,7 +153,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 	if err != nil {
 		t.Fatalf("the edited file does not read: %v\n%s", err, out)
 	}
-	np, err := loader.Compile(nd, reg)
+	np, err := plan.Compile(nd, reg, plan.Options{})
 	if err != nil {
 		t.Fatalf("the edited file does not compile: %v\n%s", err, out)
 	}
@@ -168,7 +167,7 @@ func fuzzEdit(t *testing.T, cf editCorpusFile, entIdx, compIdx int, op uint8, s 
 			want[pv.Index] = pv.Value
 		}
 	}
-	compareEditedPlans(t, reg, schemas, plan.Roots, np.Roots, target, name, remove, want, out)
+	compareEditedPlans(t, reg, schemas, pl.Roots, np.Roots, target, name, remove, want, out)
 }
 
 // fuzzAttr makes an attribute string for sch from the fuzz input: some
