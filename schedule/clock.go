@@ -130,9 +130,17 @@ func (s *Schedule) SetStep(phase string, step float64, maxSteps int) error {
 		return fmt.Errorf("registry: SetStep %s: maxSteps %d must be at least 1", phase, maxSteps)
 	}
 	ps := &s.phases[i]
-	if ps.step != step {
-		ps.acc = 0
+	switch {
+	case step == 0:
+		ps.acc = 0 // a phase that runs once per tick accumulates nothing
+	case ps.acc >= step:
+		ps.acc = math.Mod(ps.acc, step)
 	}
+	// Otherwise the time accumulated and not stepped yet carries over: a
+	// resumed room's clock (SetClock) is set before its physics system
+	// starts and sets its step, and the snapshot's part of a step must
+	// survive that (it was dropped, and the resumed room ran a step
+	// behind).
 	ps.step, ps.maxSteps = step, maxSteps
 	return nil
 }

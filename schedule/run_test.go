@@ -340,3 +340,26 @@ func TestChunkedNodeUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestSetStepKeepsAccumulated: a step set after SetClock (a resumed
+// room's physics system starts after its clock is restored) keeps the
+// time the clock accumulated but had not stepped; only a phase made to
+// run once per tick drops it, and one of more than a step keeps its part
+// of a step.
+func TestSetStepKeepsAccumulated(t *testing.T) {
+	s, _, _ := newTest(t)
+	must(t, s.SetClock(Clock{Time: 1, Fixed: map[string][2]float64{PhasePhysics: {0.99, 0.01}}}))
+	must(t, s.SetStep(PhasePhysics, 0.015, 8))
+	if got := s.Clock().Fixed[PhasePhysics][1]; got != 0.01 {
+		t.Errorf("accumulated %v after SetStep, want the clock's 0.01", got)
+	}
+	must(t, s.SetStep(PhasePhysics, 0.004, 8))
+	if got := s.Clock().Fixed[PhasePhysics][1]; math.Abs(got-0.002) > 1e-12 {
+		t.Errorf("accumulated %v under a step of 0.004, want its part of a step, 0.002", got)
+	}
+	must(t, s.SetStep(PhasePhysics, 0, 0))
+	must(t, s.SetStep(PhasePhysics, 0.015, 8))
+	if got := s.Clock().Fixed[PhasePhysics][1]; got != 0 {
+		t.Errorf("accumulated %v after a once-per-tick spell, want 0", got)
+	}
+}
