@@ -18,6 +18,14 @@ type (
 	SelectorText = schema.SelectorText
 	// SelectorAllText is [schema.SelectorAllText].
 	SelectorAllText = schema.SelectorAllText
+	// Ref is [schema.Ref]: a reference to one entity (property type
+	// entity).
+	Ref = schema.Ref
+	// Refs is [schema.Refs]: a list of references (property type
+	// entities).
+	Refs = schema.Refs
+	// OnDelete is [schema.OnDelete].
+	OnDelete = schema.OnDelete
 	// Pairs is [schema.Pairs].
 	Pairs = schema.Pairs
 	// Pair is [schema.Pair].
