@@ -61,3 +61,14 @@ type (
 	// MixinError is [schema.MixinError].
 	MixinError = schema.MixinError
 )
+
+// The onDelete policies of reference properties ([schema.OnDelete]).
+const (
+	// Clear is [schema.Clear].
+	Clear = schema.Clear
+	// Destroy is [schema.Destroy].
+	Destroy = schema.Destroy
+	// RemoveComponent is [schema.Remove] (Remove is the Registry's
+	// method's name).
+	RemoveComponent = schema.Remove
+)
