@@ -77,6 +77,9 @@ func (c *Component) apply(p unsafe.Pointer, patch Patch) {
 		// by the entities of a scene that repeat a value).
 		c.access[pv.Index].Set(p, schema.CloneValue(pv.Value))
 	}
+	if c.rels != nil {
+		c.reg.resolveRefs(c, p)
+	}
 }
 
 // SetMode says how [Registry.SetPatch] treats properties the patch does not

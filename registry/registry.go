@@ -15,6 +15,7 @@ import (
 	"github.com/scenecs/scenecs/internal/didyoumean"
 	"github.com/scenecs/scenecs/internal/docorder"
 	"github.com/scenecs/scenecs/registry/schema"
+	"github.com/scenecs/scenecs/relations"
 	"github.com/scenecs/scenecs/schedule"
 )
 
@@ -60,7 +61,8 @@ type Registry struct {
 	compDetails []any
 
 	pausedTag ecs.ID
-	groups    groups // Prefabs, Mixins
+	refs      *relations.Index // made with the first reference property
+	groups    groups           // Prefabs, Mixins
 	started   bool
 	paused    bool
 	window    events.Window // of the Tick or RunOnce running (schedHost)
@@ -192,6 +194,7 @@ type Component struct {
 	hooks     hooks
 	access    []schema.Accessor
 	filters   []tickFilter
+	rels      []*relations.Rel // by property index, nil for other types (see relations.go)
 }
 
 // hooks are the type-erased lifecycle functions of a component; the typed
@@ -477,6 +480,7 @@ func (r *Registry) bind(c *Component, id ecs.ID) {
 		}
 		r.emitComponent(e, "componentremoved", id)
 	})
+	r.watchRefs(c, id)
 	if c.HasTick() {
 		c.filters = append(c.filters, tickFilter{id, ecs.NewFilter(r.w, ecs.With(id), ecs.Without(r.pausedTag))})
 	}

@@ -18,6 +18,14 @@ type (
 	SelectorText = schema.SelectorText
 	// SelectorAllText is [schema.SelectorAllText].
 	SelectorAllText = schema.SelectorAllText
+	// Ref is [schema.Ref]: a reference to one entity (property type
+	// entity).
+	Ref = schema.Ref
+	// Refs is [schema.Refs]: a list of references (property type
+	// entities).
+	Refs = schema.Refs
+	// OnDelete is [schema.OnDelete].
+	OnDelete = schema.OnDelete
 	// Pairs is [schema.Pairs].
 	Pairs = schema.Pairs
 	// Pair is [schema.Pair].
@@ -52,4 +60,15 @@ type (
 	NamedPatch = schema.NamedPatch
 	// MixinError is [schema.MixinError].
 	MixinError = schema.MixinError
+)
+
+// The onDelete policies of reference properties ([schema.OnDelete]).
+const (
+	// Clear is [schema.Clear].
+	Clear = schema.Clear
+	// Destroy is [schema.Destroy].
+	Destroy = schema.Destroy
+	// RemoveComponent is [schema.Remove] (Remove is the Registry's
+	// method's name).
+	RemoveComponent = schema.Remove
 )

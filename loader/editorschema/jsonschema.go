@@ -472,11 +472,12 @@ func propDeclSchema(reg *registry.Registry, desc string) jsonObj {
 		"description": desc,
 		"type":        "object",
 		"properties": jsonObj{
-			scenefile.YAMLType:    jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
-			scenefile.YAMLDefault: jsonObj{"description": "The default value, as attribute text, or a list for an array.", "type": []any{"string", "number", "boolean", "null", "array"}, "items": listItemSchema()},
-			scenefile.YAMLOneOf:   jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
-			scenefile.YAMLMin:     jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
-			scenefile.YAMLMax:     jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},
+			scenefile.YAMLType:     jsonObj{"description": "The property type (default string).", "enum": stringsAny(typeNames(reg))},
+			scenefile.YAMLDefault:  jsonObj{"description": "The default value, as attribute text, or a list for an array.", "type": []any{"string", "number", "boolean", "null", "array"}, "items": listItemSchema()},
+			scenefile.YAMLOneOf:    jsonObj{"description": "Allowed values: a list, or a string of values separated by commas and/or spaces.", "type": []any{"string", "array"}, "items": jsonObj{"type": "string"}},
+			scenefile.YAMLMin:      jsonObj{"description": "Inclusive lower bound of a numeric property.", "type": "number"},
+			scenefile.YAMLMax:      jsonObj{"description": "Inclusive upper bound of a numeric property.", "type": "number"},
+			scenefile.YAMLOnDelete: jsonObj{"description": "What happens to the holder of a reference (entity, entities) when its target is destroyed.", "enum": []any{"clear", "destroy", "remove"}},
 		},
 		"additionalProperties": false,
 	}

@@ -260,6 +260,16 @@ func (x *xsdWriter) declarationAttrs(reg *registry.Registry) {
 	x.line(1, `<xs:attribute name="%s" type="xs:double">`, scenefile.XMLMax)
 	x.doc("Inclusive upper bound of a numeric property.")
 	x.line(-1, `</xs:attribute>`)
+	x.line(1, `<xs:attribute name="%s">`, scenefile.XMLOnDelete)
+	x.doc("What happens to the holder of a reference (entity, entities) when its target is destroyed.")
+	x.line(1, `<xs:simpleType>`)
+	x.line(1, `<xs:restriction base="xs:string">`)
+	for _, p := range []string{"clear", "destroy", "remove"} {
+		x.line(0, `<xs:enumeration value="%s"/>`, p)
+	}
+	x.line(-1, `</xs:restriction>`)
+	x.line(-1, `</xs:simpleType>`)
+	x.line(-1, `</xs:attribute>`)
 	x.line(-1, `</xs:attributeGroup>`)
 }
 

@@ -65,6 +65,9 @@ func exportHead(reg *registry.Registry, opt Options) *scenefile.Document {
 				Name: p.Name, Type: p.Type.Name, Default: p.Type.Print(p.Default), HasDefault: true,
 				OneOf: p.OneOf, Min: p.Min, Max: p.Max,
 			}
+			if p.OnDelete != registry.Clear {
+				pd.OnDelete = p.OnDelete.String()
+			}
 			if items, ok := listItems(opt.Lists, c.Name, p, p.Default); ok {
 				pd.DefaultList = scenefile.NewList(items)
 			}
@@ -97,6 +100,7 @@ func exportHead(reg *registry.Registry, opt Options) *scenefile.Document {
 func exportValue(reg *registry.Registry, lists scenefile.Lists, name string, s *registry.Schema, vs []any) *scenefile.ComponentSpec {
 	c := &scenefile.ComponentSpec{Name: name, Kind: scenefile.ValueEmpty}
 	strType, _ := reg.Types().Lookup("string")
+	vs = namedRefs(reg, vs)
 	var p registry.Patch
 	for i := range s.Props {
 		if !s.Props[i].Type.Equal(vs[i], s.Props[i].Default) {
@@ -165,6 +169,13 @@ func listItems(lists scenefile.Lists, name string, p *registry.Property, v any) 
 	base, _, _ := strings.Cut(name, "__")
 	if !lists[scenefile.ListKey{Component: base, Property: p.Name}] {
 		return nil, false
+	}
+	if rs, ok := v.(registry.Refs); ok {
+		items := make([]string, len(rs))
+		for i, r := range rs {
+			items[i] = r.Text
+		}
+		return items, true
 	}
 	items, ok := v.([]string)
 	return items, ok

@@ -1,7 +1,10 @@
 package export
 
 import (
+	"iter"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/scenecs/scenecs/ecs"
 	"github.com/scenecs/scenecs/registry"
@@ -78,4 +81,89 @@ func EntityPaths(reg *registry.Registry, es []ecs.Entity) []string {
 		out[i] = n.Path(e)
 	}
 	return out
+}
+
+// Find returns the live entity a reference names, as a scene writes one
+// in an entity property and as dumps write it back: `#id`, or a path
+// ([EntityPath]) of child indexes below an id or from the roots
+// (`hangar/0`, `2/1`, `#hangar/0`). It reports false when no entity is
+// so named.
+func Find(reg *registry.Registry, ref string) (ecs.Entity, bool) {
+	w := reg.World()
+	first, rest, more := strings.Cut(ref, "/")
+	e, ok := reg.EntityByID(strings.TrimPrefix(first, "#"))
+	if !ok {
+		i, err := strconv.Atoi(first)
+		if err != nil || i < 0 || strings.HasPrefix(first, "#") {
+			return ecs.Entity{}, false
+		}
+		if e, ok = nth(w.Roots(), i); !ok {
+			return e, false
+		}
+	}
+	for more {
+		var s string
+		s, rest, more = strings.Cut(rest, "/")
+		i, err := strconv.Atoi(s)
+		if err != nil || i < 0 {
+			return ecs.Entity{}, false
+		}
+		if e, ok = nth(w.ChildrenSeq(e), i); !ok {
+			return e, false
+		}
+	}
+	return e, true
+}
+
+// nth returns the i'th entity of seq.
+func nth(seq iter.Seq[ecs.Entity], i int) (ecs.Entity, bool) {
+	for e := range seq {
+		if i == 0 {
+			return e, true
+		}
+		i--
+	}
+	return ecs.Entity{}, false
+}
+
+// RefText returns how a dump writes a reference to e: `#id` for an entity
+// with an id, else its path ([EntityPath]); "" for a dead or zero one.
+func RefText(reg *registry.Registry, e ecs.Entity) string {
+	if e.IsZero() || !reg.World().Alive(e) {
+		return ""
+	}
+	if id := reg.EntityID(e); id != "" {
+		return "#" + id
+	}
+	return EntityPath(reg, e)
+}
+
+// namedRefs returns vs, the values of a component of schema s, with each
+// reference written as a dump writes it ([RefText]) and no handle, so
+// that it compares with what a scene says (the defaults, a prefab's
+// values) by its text. vs, a component's values, is copied only if it holds a reference.
+func namedRefs(reg *registry.Registry, vs []any) []any {
+	copied := false
+	for i, v := range vs {
+		var nv any
+		switch r := v.(type) {
+		case registry.Ref:
+			nv = registry.Ref{Text: RefText(reg, r.Target)}
+		case registry.Refs:
+			out := make(registry.Refs, 0, len(r))
+			for _, x := range r {
+				if t := RefText(reg, x.Target); t != "" {
+					out = append(out, registry.Ref{Text: t})
+				}
+			}
+			nv = out
+		default:
+			continue
+		}
+		if !copied {
+			vs, copied = slices.Clone(vs), true
+		}
+		vs[i] = nv
+	}
+	return vs
 }

@@ -236,6 +236,7 @@ func (x *exporter) partsOf(inst *scenefile.EntitySpec, n, t *xnode, prefix strin
 // exportOver is exportValue over base values instead of the defaults:
 // the properties whose value differs from base, or nil if none does.
 func exportOver(reg *registry.Registry, lists scenefile.Lists, name string, s *registry.Schema, vs, base []any) *scenefile.ComponentSpec {
+	vs = namedRefs(reg, vs)
 	var p registry.Patch
 	for i := range s.Props {
 		if !s.Props[i].Type.Equal(vs[i], base[i]) {

@@ -388,6 +388,11 @@ func BuildContext(ctx context.Context, pl *plan.Plan, reg *registry.Registry) (*
 	if err := reg.TakeErrors(); err != nil && !b.stopped {
 		errs = append(errs, spawnErrors(err, s.spawnerPos)...)
 	}
+	if len(errs) == 0 && !b.stopped {
+		// Every entity exists: references, forward ones too, resolve.
+		errs = append(errs, s.resolveRefs(pl.Nodes)...)
+		errs.Sort()
+	}
 	if len(errs) > 0 || b.stopped {
 		for _, e := range s.Roots {
 			_ = s.World.Destroy(e)

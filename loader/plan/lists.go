@@ -23,8 +23,12 @@ import (
 // Plan.Lists, so that a dump of the scene (export.Options.Lists) writes
 // them as lists again.
 
-// isArray reports whether p is of the registry's array type.
+// isArray reports whether p is of the registry's array type, or a list
+// of references (entities), whose items are written the same way.
 func (c *compiler) isArray(p *registry.Property) bool {
+	if p.Type != nil && p.Type.Name == "entities" {
+		return true
+	}
 	if c.arrType != nil {
 		return p.Type == c.arrType
 	}

@@ -1137,7 +1137,7 @@ func declSchema(d *scenefile.Decl, reg *registry.Registry) (*registry.Schema, er
 	for _, pd := range d.Props {
 		specs = append(specs, registry.PropSpec{
 			Name: pd.Name, Type: declListType(pd), Default: pd.Default,
-			OneOf: pd.OneOf, Min: pd.Min, Max: pd.Max,
+			OneOf: pd.OneOf, Min: pd.Min, Max: pd.Max, OnDelete: pd.OnDelete,
 		})
 	}
 	s, err := schema.NewSchema(specs, reg.Types())
@@ -1254,7 +1254,7 @@ func (n *Node) IDPos() scenefile.Pos {
 }
 
 // SameSchema reports whether two schemas describe the same properties:
-// names, types, defaults, oneOf and bounds.
+// names, types, defaults, oneOf, bounds and onDelete policies.
 func SameSchema(a, b *registry.Schema) bool {
 	if len(a.Props) != len(b.Props) {
 		return false
@@ -1262,7 +1262,7 @@ func SameSchema(a, b *registry.Schema) bool {
 	for i := range a.Props {
 		pa, pb := &a.Props[i], &b.Props[i]
 		if pa.Name != pb.Name || pa.Type != pb.Type || !pa.Type.Equal(pa.Default, pb.Default) ||
-			fmt.Sprint(pa.OneOf) != fmt.Sprint(pb.OneOf) || !sameBound(pa.Min, pb.Min) || !sameBound(pa.Max, pb.Max) {
+			fmt.Sprint(pa.OneOf) != fmt.Sprint(pb.OneOf) || !sameBound(pa.Min, pb.Min) || !sameBound(pa.Max, pb.Max) || pa.OnDelete != pb.OnDelete {
 			return false
 		}
 	}

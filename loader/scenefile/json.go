@@ -199,6 +199,9 @@ func propDeclJSON(p *PropDecl) string {
 	if p.Max != nil {
 		parts = append(parts, jsonString(YAMLMax)+":"+jsonNumber(*p.Max))
 	}
+	if p.OnDelete != "" {
+		parts = append(parts, jsonString(YAMLOnDelete)+":"+jsonString(p.OnDelete))
+	}
 	return "{" + strings.Join(parts, ",") + "}"
 }
 

@@ -480,5 +480,10 @@ type PropDecl struct {
 	DefaultPos  Pos      // position of the default value
 	OneOf       []string // allowed values, nil if unrestricted
 	Min, Max    *float64 // numeric bounds, nil if absent
-	Pos         Pos      // position of the property name (of the component name if Single)
+	// OnDelete is the policy of a reference property (types entity and
+	// entities) when its target is destroyed: clear, destroy or remove;
+	// "" if not written. OnDeletePos is where its value is.
+	OnDelete    string
+	OnDeletePos Pos
+	Pos         Pos // position of the property name (of the component name if Single)
 }

@@ -84,6 +84,7 @@ const (
 	XMLType     = "type"
 	XMLDefault  = "default"
 	XMLOneOf    = "oneOf"
+	XMLOnDelete = "onDelete"
 	XMLMin      = "min"
 	XMLMax      = "max"
 
@@ -94,7 +95,7 @@ var (
 	// xmlSceneElems are the elements <scene> holds, as messages name them.
 	xmlSceneElems = []string{"<" + XMLEntity + ">", "<" + XMLMixin + ">", "<" + XMLPrefab + ">", "<" + XMLInclude + ">", "<" + XMLComponents + ">"}
 	// xmlDeclAttrs are the attributes of <component> and <property>.
-	xmlDeclAttrs = []string{XMLName, XMLType, XMLDefault, XMLOneOf, XMLMin, XMLMax}
+	xmlDeclAttrs = []string{XMLName, XMLType, XMLDefault, XMLOneOf, XMLMin, XMLMax, XMLOnDelete}
 )
 
 // ReadXML reads a scene written in XML; see the package comment in xml.go
@@ -798,6 +799,8 @@ func (x *xmlReader) propAttrs(elem string) (*PropDecl, xmlAttr, bool) {
 			if p.OneOf == nil {
 				p.OneOf = []string{}
 			}
+		case XMLOnDelete:
+			p.OnDelete, p.OnDeletePos = a.value, a.vpos
 		case XMLMin, XMLMax:
 			f, err := strconv.ParseFloat(a.value, 64)
 			if err != nil {
@@ -882,6 +885,9 @@ func propDeclXML(p *PropDecl) string {
 	}
 	if p.Max != nil {
 		s += " " + XMLMax + "=" + xmlAttrValue(strconv.FormatFloat(*p.Max, 'g', -1, 64))
+	}
+	if p.OnDelete != "" {
+		s += " " + XMLOnDelete + "=" + xmlAttrValue(p.OnDelete)
 	}
 	return s
 }

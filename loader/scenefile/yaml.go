@@ -47,11 +47,12 @@ const (
 	YAMLParts    = "parts"   // an instance's changes to parts of its prefab, by path
 	YAMLRemoved  = "removed" // the value of a part the instance does not have (also in JSON)
 
-	YAMLType    = "type" // the keys of a property declaration
-	YAMLDefault = "default"
-	YAMLOneOf   = "oneOf"
-	YAMLMin     = "min"
-	YAMLMax     = "max"
+	YAMLType     = "type" // the keys of a property declaration
+	YAMLDefault  = "default"
+	YAMLOneOf    = "oneOf"
+	YAMLMin      = "min"
+	YAMLMax      = "max"
+	YAMLOnDelete = "onDelete"
 )
 
 var (
@@ -59,7 +60,7 @@ var (
 	// of messages and of WriteYAML.
 	yamlTopKeys = []string{YAMLScene, YAMLComponents, YAMLMixins, YAMLPrefabs, YAMLInclude, YAMLEntities}
 	// yamlPropKeys are the keys of a property declaration.
-	yamlPropKeys = []string{YAMLType, YAMLDefault, YAMLOneOf, YAMLMin, YAMLMax}
+	yamlPropKeys = []string{YAMLType, YAMLDefault, YAMLOneOf, YAMLMin, YAMLMax, YAMLOnDelete}
 )
 
 // ReadYAML reads a scene written in YAML. The layout is:
@@ -917,6 +918,10 @@ func (y *yamlReader) prop(n *yamlsyntax.Node, name string, at Pos, what string) 
 			for _, s := range y.strings(v, what+": "+YAMLOneOf, false) {
 				p.OneOf = append(p.OneOf, s.text)
 			}
+		case YAMLOnDelete:
+			if s, ok := y.scalar(v, what+": "+YAMLOnDelete); ok {
+				p.OnDelete, p.OnDeletePos = s, y.pos(v)
+			}
 		case YAMLMin, YAMLMax:
 			s, ok := y.scalar(v, what+": "+k.Value)
 			if !ok {
@@ -1025,6 +1030,9 @@ func propDeclYAML(p *PropDecl) string {
 	}
 	if p.Max != nil {
 		parts = append(parts, YAMLMax+": "+strconv.FormatFloat(*p.Max, 'g', -1, 64))
+	}
+	if p.OnDelete != "" {
+		parts = append(parts, YAMLOnDelete+": "+yamlString(p.OnDelete))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -30,6 +30,10 @@ type Property struct {
 	// property with a bound refuses NaN; +Inf and -Inf are compared as
 	// usual (refused by a max or a min respectively).
 	Min, Max *float64
+	// OnDelete is what happens to the holder when the entity a reference
+	// property (entity, entities) refers to is destroyed; Clear for every
+	// other type.
+	OnDelete OnDelete
 	// Offset is the byte offset of the property's field in a value of the
 	// schema's StructType.
 	Offset uintptr
@@ -371,6 +375,23 @@ func (p *Property) setup(defText string, hasDefault bool) error {
 	return nil
 }
 
+// setOnDelete sets the property's OnDelete from its name ("" for the
+// default), refusing one on a property that holds no references.
+func (p *Property) setOnDelete(name string) error {
+	if name == "" {
+		return nil
+	}
+	d, ok := ParseOnDelete(name)
+	if !ok {
+		return fmt.Errorf("onDelete %q: expected clear, destroy or remove", name)
+	}
+	if !IsRef(p.Type) {
+		return fmt.Errorf("onDelete needs a reference property type (entity or entities), not %s", p.Type.Name)
+	}
+	p.OnDelete = d
+	return nil
+}
+
 // ---- schemas from Go types ----
 
 // SchemaOf derives the schema of a component stored in Go type t.
@@ -394,11 +415,14 @@ func (p *Property) setup(defText string, hasDefault bool) error {
 //	               first is the default unless default= is given
 //	type=NAME      the property type by name, where the field's Go type
 //	               fits several (time for a float64, or a custom type)
+//	onDelete=P     for a reference ([Ref], [Refs]): clear (the default),
+//	               destroy or remove, when the target is destroyed
 //
 // The property type is picked from the field's Go type: float64 →
 // number, int → int, bool → boolean, string → string, [Vec2]/[Vec3]/[Vec4],
 // [Color], []string → array, [SelectorText] → selector, [SelectorAllText]
-// → selectorAll, time.Duration → duration, and custom types by their
+// → selectorAll, time.Duration → duration, [Ref] → entity, [Refs] →
+// entities, and custom types by their
 // GoType. A struct without fields gives a tag schema.
 func SchemaOf(t reflect.Type, types *Types) (*Schema, error) {
 	if t == nil {
@@ -483,6 +507,9 @@ func (s *Schema) addFields(t reflect.Type, types *Types, base uintptr, prefix []
 		} else {
 			return fmt.Errorf("field %s: no property type for Go type %v (skip the field with `scene:\"-\"` or register a type)", f.Name, f.Type)
 		}
+		if err := p.setOnDelete(spec.onDelete); err != nil {
+			return fmt.Errorf("field %s: %v", f.Name, err)
+		}
 		if err := p.setup(spec.def, spec.hasDef); err != nil {
 			return fmt.Errorf("field %s: %v", f.Name, err)
 		}
@@ -513,6 +540,7 @@ type tagSpec struct {
 	min, max *float64
 	oneOf    []string
 	typ      string
+	onDelete string
 }
 
 // parseTag parses a `scene` tag: "name,key=value,...". A value starting
@@ -564,8 +592,10 @@ func parseTag(tag string) (tagSpec, error) {
 			}
 		case "type":
 			spec.typ = val
+		case "onDelete", "ondelete":
+			spec.onDelete = val
 		default:
-			return spec, fmt.Errorf("unknown option %q: expected default, min, max, oneOf or type", key)
+			return spec, fmt.Errorf("unknown option %q: expected default, min, max, oneOf, type or onDelete", key)
 		}
 	}
 	return spec, nil
@@ -605,6 +635,10 @@ type PropSpec struct {
 	OneOf []string
 	// Min and Max bound a numeric property, inclusive.
 	Min, Max *float64
+	// OnDelete is the policy of a reference property (entity, entities)
+	// when its target is destroyed: "clear" (the default, also for
+	// empty), "destroy" or "remove". See [OnDelete].
+	OnDelete string
 }
 
 // A SchemaError reports property descriptions [NewSchema] cannot build a
@@ -668,6 +702,9 @@ func NewSchema(specs []PropSpec, types *Types) (*Schema, error) {
 			return nil, schemaErrorf("%s: unknown property type %q%s", what, typeName, didYouMean(typeName, types.Names()))
 		}
 		p.Type, p.FieldType = tt, tt.GoType
+		if err := p.setOnDelete(spec.OnDelete); err != nil {
+			return nil, schemaErrorf("%s: %w", what, err)
+		}
 		if err := p.setup(spec.Default, spec.Default != ""); err != nil {
 			return nil, schemaErrorf("%s: %w", what, err)
 		}

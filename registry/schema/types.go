@@ -167,6 +167,7 @@ var builtinTypes = [...]*Type{
 	&numberType, &intType, &booleanType, &stringType,
 	&vec2Type, &vec3Type, &vec4Type, &colorType, &arrayType,
 	&selectorType, &selectorAllType, &timeType, &durationType,
+	&entityType, &entitiesType,
 }
 
 // builtinAliases are alternative names A-Frame accepts for built-in types.
@@ -184,7 +185,7 @@ type Types struct {
 
 // NewTypes returns a Types holding the built-in property types: number,
 // int, boolean (alias bool), string, vec2, vec3, vec4, color, array,
-// selector, selectorAll, time and duration. Each call returns fresh copies,
+// selector, selectorAll, time, duration, entity and entities. Each call returns fresh copies,
 // so registries never share mutable state.
 func NewTypes() *Types {
 	ts := &Types{
@@ -797,7 +798,10 @@ func valueErr(text, s, expected string) *ValueError {
 // CloneValue copies slice values so a default is never shared between
 // owners; other values are returned as they are.
 func CloneValue(v any) any {
-	if a, ok := v.([]string); ok {
+	switch a := v.(type) {
+	case []string:
+		return slices.Clone(a)
+	case Refs:
 		return slices.Clone(a)
 	}
 	return v

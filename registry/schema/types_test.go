@@ -330,6 +330,7 @@ func TestBuiltinDefaults(t *testing.T) {
 		"number": 0.0, "int": 0, "boolean": false, "string": "", "vec2": Vec2{}, "vec3": Vec3{},
 		"vec4": Vec4{W: 1}, "color": Color{255, 255, 255, 255}, "array": []string{},
 		"selector": SelectorText(""), "selectorAll": SelectorAllText(""), "time": 0.0, "duration": time.Duration(0),
+		"entity": Ref{}, "entities": Refs{},
 	}
 	names := ts.Names()
 	if len(names) != len(want) {
