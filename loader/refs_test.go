@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scenecs/scenecs/loader/export"
+	"github.com/scenecs/scenecs/loader/scenefile"
 	"github.com/scenecs/scenecs/registry"
 )
 
@@ -61,8 +63,8 @@ func TestRefsLoadResolveAndDump(t *testing.T) {
 		t.Errorf("ship holds %v, want crate1, hangar/0", got)
 	}
 	var y bytes.Buffer
-	opt := ExportOptions{}
-	if err := WriteYAML(&y, Export(reg, opt)); err != nil {
+	opt := export.Options{}
+	if err := scenefile.WriteYAML(&y, export.Export(reg, opt)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`docked: "#p1"`, `docked: "hangar/0"`, `holds: "#crate1, hangar/0"`, `cargo: "at: #p1; n: 2"`, "onDelete: destroy"} {
@@ -76,9 +78,11 @@ func TestRefsLoadResolveAndDump(t *testing.T) {
 		name  string
 		write func(*bytes.Buffer, *registry.Registry) error
 	}{
-		{"again.yaml", func(b *bytes.Buffer, r *registry.Registry) error { return WriteYAML(b, Export(r, opt)) }},
-		{"again.xml", func(b *bytes.Buffer, r *registry.Registry) error { return WriteXML(b, Export(r, opt)) }},
-		{"again.json", func(b *bytes.Buffer, r *registry.Registry) error { return WriteJSON(b, r, opt) }},
+		{"again.yaml", func(b *bytes.Buffer, r *registry.Registry) error {
+			return scenefile.WriteYAML(b, export.Export(r, opt))
+		}},
+		{"again.xml", func(b *bytes.Buffer, r *registry.Registry) error { return scenefile.WriteXML(b, export.Export(r, opt)) }},
+		{"again.json", func(b *bytes.Buffer, r *registry.Registry) error { return export.WriteJSON(b, r, opt) }},
 	} {
 		var first bytes.Buffer
 		if err := f.write(&first, reg); err != nil {
