@@ -45,14 +45,53 @@ func (s *Scene) resolveRefs(nodes []*plan.Node) scenefile.ErrorList {
 	}
 	var errs scenefile.ErrorList
 	for _, n := range nodes {
-		e, ok := s.EntityOf(n)
-		if !ok {
+		errs = append(errs, s.resolveNode(n, comps, nil)...)
+	}
+	return errs
+}
+
+// resolveReloaded resolves, once a reload's Apply has made and changed
+// its entities, the references of the subtrees it created and of the
+// components it added or set on matched entities: a reference the file
+// did not touch keeps what the running scene made of it.
+func (s *Scene) resolveReloaded(d *Diff) scenefile.ErrorList {
+	comps := refComponents(s.Registry)
+	if comps == nil {
+		return nil
+	}
+	var errs scenefile.ErrorList
+	for _, n := range d.Created {
+		walkNodes([]*plan.Node{n}, func(x *plan.Node) {
+			errs = append(errs, s.resolveNode(x, comps, nil)...)
+		})
+	}
+	for _, c := range d.Changed {
+		only := map[string]bool{}
+		for _, name := range c.Added {
+			only[name] = true
+		}
+		for name := range c.set {
+			only[name] = true
+		}
+		errs = append(errs, s.resolveNode(c.New, comps, only)...)
+	}
+	return errs
+}
+
+// resolveNode resolves the references of n's components that hold them
+// (comps), of those named in only if it is not nil.
+func (s *Scene) resolveNode(n *plan.Node, comps, only map[string]bool) scenefile.ErrorList {
+	e, ok := s.EntityOf(n)
+	if !ok || !s.World.Alive(e) {
+		return nil
+	}
+	var errs scenefile.ErrorList
+	for _, np := range n.Comps {
+		if only != nil && !only[np.Name] {
 			continue
 		}
-		for _, np := range n.Comps {
-			if c, _, err := s.Registry.Lookup(np.Name); err == nil && comps[c.Name] {
-				errs = append(errs, s.resolveComponent(n, e, c, np)...)
-			}
+		if c, _, err := s.Registry.Lookup(np.Name); err == nil && comps[c.Name] {
+			errs = append(errs, s.resolveComponent(n, e, c, np)...)
 		}
 	}
 	return errs

@@ -882,6 +882,9 @@ func (s *Scene) Apply(d *Diff) error {
 		roots = append(roots, s.ents[n.Index])
 	}
 	s.Roots = roots
+	// References once every entity the reload makes exists (a created
+	// entity may name another created after it).
+	errs = append(errs, s.resolveReloaded(d)...)
 	for _, e := range made {
 		if s.World.Alive(e) {
 			s.Registry.Events().Emit(e, "loaded", nil, false) // A-Frame's, as Build emits it
