@@ -272,6 +272,9 @@ func (c *compiler) presence(name string, col int) (*presNode, error) {
 }
 
 func (c *compiler) attr(st *compoundPlan, a *Attr) error {
+	if a.Ref || a.Var {
+		return &Error{Col: a.Col, Msg: "references and variables are not compiled yet"}
+	}
 	pn, err := c.presence(a.Comp, a.Col)
 	if err != nil {
 		return err
