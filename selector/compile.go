@@ -34,15 +34,6 @@ type Selector struct {
 	cache *docorder.Index
 
 	members []*complexPlan // the top-level list
-	subs    []*complexPlan // the lists of relations, collected on their own
-	rels    []*relNode     // relation tests, reset per call
-
-	// Variables (vars.go): slot 0 is $this, 1.. the host's.
-	hostNames []string
-	hostKinds []varKind
-	hostVals  []value
-	vals      []value    // by slot, during a join
-	defers    []deferred // :nots waiting for the end of their scope
 
 	// Everything re-resolved when the World's component count grows.
 	pres  []*presNode
@@ -60,6 +51,16 @@ type Selector struct {
 	rows   []int32
 	rbits  []uint64 // scratch for tableBits: the rows that pass
 	rtmp   []uint64 // scratch for tableBits: the rows that pass one predicate
+
+	subs []*complexPlan // the lists of relations, collected on their own
+	rels []*relNode     // relation tests, reset per call
+
+	// Variables (vars.go): slot 0 is $this, 1.. the host's.
+	hostNames []string
+	hostKinds []varKind
+	hostVals  []value
+	vals      []value    // by slot, during a join
+	defers    []deferred // :nots waiting for the end of their scope
 }
 
 // complexPlan is one complex selector: compounds left to right. combs[i]
