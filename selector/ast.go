@@ -181,7 +181,15 @@ type Attr struct {
 	// -1.5, .5, +3 or 1e3); Value then holds the number's source text,
 	// which strconv.ParseFloat accepts. Numeric operators require it.
 	Numeric bool
-	Flag    Flag
+	// Ref is true if Value was written `#id` ([docked=#p1]): the entity
+	// whose id is Value, for a property that holds references to entities
+	// (see [Relations]). Only with [OpEq] and no flag.
+	Ref bool
+	// Var is true if Value was written `$name` ([faction=$f]): the query
+	// variable Value (see docs/selectors.md and [CompileOptions]). Only
+	// with [OpEq] and no flag.
+	Var  bool
+	Flag Flag
 }
 
 // Pseudo is a pseudo-class. Name is written without the colon and is one
@@ -190,15 +198,22 @@ type Attr struct {
 //	root empty first-child last-child only-child scope   (no argument)
 //	not is where has                                     (List set)
 //	nth-child nth-last-child                             (Nth set; List set for "of S")
+//	to from                                              (Rel and List set)
+//
+// For "to" and "from", Rel is the relation REL as written in
+// `:to(REL, list)`: a component name or `comp.prop`; RelPos is its
+// position.
 //
 // For "has", List holds relative selectors: each Complex's first
 // Compound carries the leading combinator (Descendant if none was
 // written). :has() never appears inside another :has().
 type Pseudo struct {
 	Pos
-	Name string
-	List *SelectorList // argument list, or the "of S" list; nil otherwise
-	Nth  *Nth          // An+B for nth-child / nth-last-child; nil otherwise
+	Name   string
+	List   *SelectorList // argument list, or the "of S" list; nil otherwise
+	Nth    *Nth          // An+B for nth-child / nth-last-child; nil otherwise
+	Rel    string        // the relation of :to and :from; "" otherwise
+	RelPos Pos           // where Rel starts
 }
 
 // Nth is an An+B expression: it matches positions A*n+B (1-based) for

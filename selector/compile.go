@@ -2,6 +2,7 @@ package selector
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -50,6 +51,16 @@ type Selector struct {
 	rows   []int32
 	rbits  []uint64 // scratch for tableBits: the rows that pass
 	rtmp   []uint64 // scratch for tableBits: the rows that pass one predicate
+
+	subs []*complexPlan // the lists of relations, collected on their own
+	rels []*relNode     // relation tests, reset per call
+
+	// Variables (vars.go): slot 0 is $this, 1.. the host's.
+	hostNames []string
+	hostKinds []varKind
+	hostVals  []value
+	vals      []value    // by slot, during a join
+	defers    []deferred // :nots waiting for the end of their scope
 }
 
 // complexPlan is one complex selector: compounds left to right. combs[i]
@@ -109,6 +120,9 @@ type compoundPlan struct {
 
 	filter *ecs.Filter // for top-level subjects, built at resolve
 	never  bool        // a presence test with no storage yet
+
+	anchor *relNode  // the first relation test among ent
+	vars   []varNode // tests with variables (vars.go), run after ent
 }
 
 // maskNode is a test decided by an entity's signature alone.
@@ -147,7 +161,15 @@ func MustCompile(src string, s Source) *Selector {
 // CompileList compiles a parsed selector list against s. The list must
 // not be modified afterwards.
 func CompileList(l *SelectorList, s Source) (*Selector, error) {
+	return CompileListWith(l, s, CompileOptions{})
+}
+
+// CompileListWith is [CompileList] with options.
+func CompileListWith(l *SelectorList, s Source, o CompileOptions) (*Selector, error) {
 	sel := &Selector{src: s, w: s.World(), list: l, ncomp: -1}
+	if err := sel.declare(o.Vars); err != nil {
+		return nil, err
+	}
 	if sh, ok := s.(docorder.Sharer); ok {
 		sel.cache = sh.DocOrderIndex()
 	}
@@ -155,14 +177,42 @@ func CompileList(l *SelectorList, s Source) (*Selector, error) {
 		sel.cache = new(docorder.Index)
 	}
 	c := &compiler{sel: sel}
+	nslots := 1 + len(o.Vars)
 	for _, cx := range l.Selectors {
+		var err error
+		if c.scan, err = scanVars(cx, o.Vars); err != nil {
+			return nil, err
+		}
+		c.kinds = nil
 		p, err := c.complex(cx)
 		if err != nil {
 			return nil, err
 		}
+		if st := p.subject(); len(st.vars) > 0 {
+			j := &joinNode{vars: st.vars}
+			st.ent = append(st.ent, j)
+			st.other = append(st.other, j)
+		}
+		if c.scan != nil {
+			nslots = max(nslots, len(c.scan.names))
+		}
 		sel.members = append(sel.members, p)
 	}
+	sel.vals = make([]value, nslots)
 	return sel, nil
+}
+
+// declare records the host variables.
+func (s *Selector) declare(names []string) error {
+	for i, n := range names {
+		if n == "this" || n == "" || slices.Contains(names[:i], n) {
+			return fmt.Errorf("selector %s: cannot declare host variable $%s (empty, $this or twice)", s.list, n)
+		}
+	}
+	s.hostNames = names
+	s.hostKinds = make([]varKind, len(names))
+	s.hostVals = make([]value, len(names))
+	return nil
 }
 
 // String returns the selector's source in canonical form (see
@@ -173,7 +223,9 @@ func (s *Selector) String() string { return s.list.String() }
 func (s *Selector) List() *SelectorList { return s.list }
 
 type compiler struct {
-	sel *Selector
+	sel   *Selector
+	scan  *varScan        // the variables of the top-level complex being compiled; nil if none
+	kinds map[int]varKind // their kinds, by slot
 }
 
 func (c *compiler) complex(cx *Complex) (*complexPlan, error) {
@@ -250,6 +302,7 @@ func (c *compiler) compound(cp *Compound) (*compoundPlan, error) {
 			}
 		}
 	}
+	slices.SortStableFunc(st.vars, func(a, b varNode) int { return a.rank() - b.rank() })
 	for _, n := range st.ent {
 		if a, ok := n.(*attrPred); ok {
 			st.attrs = append(st.attrs, a)
@@ -277,6 +330,17 @@ func (c *compiler) attr(st *compoundPlan, a *Attr) error {
 		return err
 	}
 	st.tab = append(st.tab, pn)
+	switch {
+	case a.Ref:
+		rel, err := c.relation(attrRel(a), a.Col)
+		if err != nil {
+			return err
+		}
+		c.addRel(st, &relNode{name: attrRel(a), rel: rel, id: a.Value})
+		return nil
+	case a.Var:
+		return c.varAttr(st, a, pn)
+	}
 	if a.Op == OpExists {
 		if a.Prop != "" {
 			if _, err := c.sel.src.PropertyReader(a.Comp, a.Prop); err != nil {
@@ -315,13 +379,27 @@ func (c *compiler) pseudo(st *compoundPlan, ps *Pseudo) error {
 		st.ent = append(st.ent, structNode{kind: sOnly})
 	case "scope":
 		st.ent = append(st.ent, structNode{kind: sScope})
+	case "to", "from":
+		n, err := c.relPseudo(st, ps)
+		if err != nil {
+			return err
+		}
+		if c.scan != nil && c.scan.carries[ps] {
+			st.vars = append(st.vars, &varTo{n: n})
+		}
 	case "not", "is", "where":
 		ps2, err := c.list(ps.List)
 		if err != nil {
 			return err
 		}
 		neg := ps.Name == "not"
-		if pureTable(ps2) {
+		if c.scan != nil && c.scan.carries[ps] {
+			n := &varNot{members: ps2}
+			for _, slot := range c.scan.locals[ps] {
+				n.locals = append(n.locals, c.scan.names[slot])
+			}
+			st.vars = append(st.vars, n)
+		} else if pureTable(ps2) {
 			st.tab = append(st.tab, &listMask{neg: neg, name: ps.Name, members: ps2})
 		} else {
 			st.ent = append(st.ent, &listEnt{neg: neg, name: ps.Name, members: ps2})
@@ -346,7 +424,7 @@ func (c *compiler) pseudo(st *compoundPlan, ps *Pseudo) error {
 	default:
 		return &Error{Col: ps.Col, Msg: fmt.Sprintf("unsupported pseudo-class \":%s\"", ps.Name)}
 	}
-	if ps.Name != "not" && ps.Name != "is" && ps.Name != "where" {
+	if ps.Name != "not" && ps.Name != "is" && ps.Name != "where" && ps.Name != "to" && ps.Name != "from" {
 		c.sel.hier = true
 	}
 	return nil
@@ -478,6 +556,7 @@ func (n *nthNode) dump(b *strings.Builder) {
 // entity-level tests. It is meant for debugging and tests; the format may
 // change.
 func (s *Selector) Explain() string {
+	s.resolve()
 	var b strings.Builder
 	for i, p := range s.members {
 		if i > 0 {

@@ -36,6 +36,12 @@
 //     (below a scope entity), [Selector.Matches] or [Selector.Count] every
 //     frame. Every call runs in time linear in entities × compounds.
 //     [Selector.Close] releases its filters.
+//   - Relations and variables: a Source that implements [Relations]
+//     hands out a [Relation] per property that holds references, for
+//     `[docked=#p1]`, `:to(REL, S)` and `:from(REL, S)`; each call picks
+//     the cheaper side (relation.go). Query variables `$name` are joined
+//     with bindings (vars.go); [CompileWith] declares in [CompileOptions]
+//     the ones the host gives with [Selector.Bind].
 //
 // # The language
 //
@@ -45,6 +51,7 @@
 //	structural:  :root :empty :first-child :last-child :only-child :scope
 //	             :nth-child(An+B [of list])  :nth-last-child(An+B [of list])
 //	combinators: descendant (whitespace)  >  +  ~     lists: a, b
+//	relations:   [rel=#id]  :to(rel, list)  :from(rel, list)   variables: [comp.prop=$name]  $this
 //
 // All names (ids, classes, components, properties, pseudo-classes, the
 // An+B keywords odd/even/n and attribute flags) are case-sensitive.

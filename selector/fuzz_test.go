@@ -36,6 +36,12 @@ func FuzzParse(f *testing.F) {
 	for _, tt := range invalidTests {
 		f.Add(tt.src)
 	}
+	for _, tt := range relValidTests {
+		f.Add(tt.src)
+	}
+	for _, tt := range relInvalidTests {
+		f.Add(tt.src)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		l, err := Parse(src)
 		if err != nil {

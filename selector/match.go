@@ -14,6 +14,7 @@ type exec struct {
 	w        *ecs.World
 	scope    ecs.Entity
 	hasScope bool
+	one      bool // the call asks about one entity (Matches)
 }
 
 // budgetSlack and budgetScale set the per-call budget of right-to-left
@@ -46,6 +47,9 @@ func (s *Selector) begin(x *exec) {
 			clear(n.pos)
 		}
 	}
+	for _, n := range s.rels {
+		n.mode = relUndecided
+	}
 	if s.hier {
 		for range s.w.Roots() { // makes sure the World tracks the hierarchy
 			break
@@ -71,23 +75,27 @@ func (s *Selector) resolve() {
 		}
 	}
 	s.ncomp = n
-	for _, m := range s.members {
-		st := m.subject()
-		if st.filter != nil {
-			st.filter.Close()
+	for _, ms := range [2][]*complexPlan{s.members, s.subs} {
+		for _, m := range ms {
+			st := m.subject()
+			if st.filter != nil {
+				st.filter.Close()
+			}
+			st.filter, st.never = st.buildFilter(s.w)
 		}
-		st.filter, st.never = st.buildFilter(s.w)
 	}
 }
 
 // Close releases the ecs filters the Selector keeps registered in the
 // World. The Selector stays usable: the next call registers them again.
 func (s *Selector) Close() {
-	for _, m := range s.members {
-		st := m.subject()
-		if st.filter != nil {
-			st.filter.Close()
-			st.filter = nil
+	for _, ms := range [2][]*complexPlan{s.members, s.subs} {
+		for _, m := range ms {
+			st := m.subject()
+			if st.filter != nil {
+				st.filter.Close()
+				st.filter = nil
+			}
 		}
 	}
 	s.ncomp = -1
@@ -503,7 +511,13 @@ func (n *nthNode) fill(x *exec, e ecs.Entity) {
 // collect appends the entities matching any member to dst, in no
 // particular order; an entity may appear once per member it matches.
 func (s *Selector) collect(x *exec, dst []ecs.Entity) []ecs.Entity {
-	for _, m := range s.members {
+	return s.collectMembers(x, s.members, dst)
+}
+
+// collectMembers is collect for the plans ms (the top-level list or the
+// list of a relation), whose subjects have filters.
+func (s *Selector) collectMembers(x *exec, ms []*complexPlan, dst []ecs.Entity) []ecs.Entity {
+	for _, m := range ms {
 		st := m.subject()
 		if st.never {
 			continue
@@ -513,6 +527,19 @@ func (s *Selector) collect(x *exec, dst []ecs.Entity) []ecs.Entity {
 				dst = append(dst, e)
 			}
 			continue
+		}
+		if n := st.anchor; n != nil {
+			if n.mode == relUndecided {
+				n.decide(x)
+			}
+			if n.mode == relSet && len(n.ents) < st.filter.Count() {
+				for _, e := range n.ents {
+					if s.w.Alive(e) && m.match(x, e) {
+						dst = append(dst, e)
+					}
+				}
+				continue
+			}
 		}
 		if len(st.classes) > 0 {
 			if cm := s.src.ClassMembers(st.classes[0]); len(cm) < st.filter.Count() {
@@ -666,7 +693,7 @@ func (s *Selector) Matches(e ecs.Entity) bool {
 	if !s.w.Alive(e) {
 		return false
 	}
-	var x exec
+	x := exec{one: true}
 	s.begin(&x)
 	return anyMatch(&x, s.members, e)
 }

@@ -292,8 +292,24 @@ func (p *parser) parseAttr() (*Attr, error) {
 		}
 	case p.startsIdent():
 		a.Value, _ = p.lexIdent()
+	case c == '#':
+		p.off++
+		if a.Value = p.lexName(); a.Value == "" {
+			return nil, errorf(p.off, "expected id after '#', found %s", describe(p.src, p.off))
+		}
+		a.Ref = true
+	case c == '$':
+		p.off++
+		var ok bool
+		if a.Value, ok = p.lexIdent(); !ok {
+			return nil, errorf(p.off, "expected variable name after '$', found %s", describe(p.src, p.off))
+		}
+		a.Var = true
 	default:
 		return nil, errorf(p.off, "expected value after '%s', found %s", a.Op, describe(p.src, p.off))
+	}
+	if (a.Ref || a.Var) && a.Op != OpEq {
+		return nil, errorf(valStart, "operator '%s' does not take %s; only '=' does", a.Op, refOrVar(a))
 	}
 	if a.Op.IsNumeric() && !a.Numeric {
 		return nil, errorf(valStart, "expected number after '%s'", a.Op)
@@ -313,8 +329,19 @@ func (p *parser) parseAttr() (*Attr, error) {
 		if a.Op.IsNumeric() {
 			return nil, errorf(flagStart, "flag '%s' not allowed with numeric operator '%s'", f, a.Op)
 		}
+		if a.Ref || a.Var {
+			return nil, errorf(flagStart, "flag '%s' not allowed with %s", f, refOrVar(a))
+		}
 	}
 	return a, p.closeAttr()
+}
+
+// refOrVar names the kind of a's value for error messages.
+func refOrVar(a *Attr) string {
+	if a.Ref {
+		return "a reference (#id)"
+	}
+	return "a variable ($name)"
 }
 
 // closeAttr consumes optional whitespace and the closing ']'.
@@ -350,7 +377,7 @@ func (p *parser) parsePseudo() (*Pseudo, error) {
 			return nil, errorf(p.off, "pseudo-class \":%s\" takes no arguments", name)
 		}
 		return ps, nil
-	case "not", "is", "where", "has", "nth-child", "nth-last-child":
+	case "not", "is", "where", "has", "nth-child", "nth-last-child", "to", "from":
 	default:
 		return nil, errorf(start, "unknown pseudo-class \":%s\"", name)
 	}
@@ -374,6 +401,13 @@ func (p *parser) parsePseudo() (*Pseudo, error) {
 				return nil, err
 			}
 		}
+	} else if name == "to" || name == "from" {
+		if err = p.parseRel(ps); err != nil {
+			return nil, err
+		}
+		if ps.List, err = p.parseArgList(start, name, false); err != nil {
+			return nil, err
+		}
 	} else {
 		if name == "has" && p.inHas {
 			return nil, errorf(start, "\":has()\" cannot be nested inside \":has()\"")
@@ -387,6 +421,32 @@ func (p *parser) parsePseudo() (*Pseudo, error) {
 	}
 	p.off++
 	return ps, nil
+}
+
+// parseRel parses the relation of :to(REL, list) or :from(REL, list),
+// a name or `comp.prop`, and the comma after it.
+func (p *parser) parseRel(ps *Pseudo) error {
+	p.skipWS()
+	ps.RelPos = Pos{p.off + 1}
+	comp, ok := p.lexIdent()
+	if !ok {
+		return errorf(p.off, "expected relation name in \":%s()\", found %s", ps.Name, describe(p.src, p.off))
+	}
+	ps.Rel = comp
+	if p.peek() == '.' {
+		p.off++
+		prop, ok := p.lexIdent()
+		if !ok {
+			return errorf(p.off, "expected property name after '.', found %s", describe(p.src, p.off))
+		}
+		ps.Rel += "." + prop
+	}
+	p.skipWS()
+	if p.peek() != ',' {
+		return errorf(p.off, "expected ',' after the relation in \":%s()\", found %s", ps.Name, describe(p.src, p.off))
+	}
+	p.off++
+	return nil
 }
 
 // parseArgList parses the selector list argument of the pseudo-class fn

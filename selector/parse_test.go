@@ -29,7 +29,7 @@ func stripPos(l *SelectorList) *SelectorList {
 					a.Pos = Pos{}
 					ncp.Simples = append(ncp.Simples, &a)
 				case *Pseudo:
-					p := &Pseudo{Name: s.Name, List: stripPos(s.List)}
+					p := &Pseudo{Name: s.Name, List: stripPos(s.List), Rel: s.Rel}
 					if s.Nth != nil {
 						p.Nth = &Nth{A: s.Nth.A, B: s.Nth.B}
 					}
@@ -122,12 +122,13 @@ func reprComb(c Combinator) string { return [...]string{"none", "desc", ">", "+"
 func reprSimple(s Simple) string {
 	switch s := s.(type) {
 	case *Attr:
-		return strings.Join([]string{s.Comp, s.Prop, s.Op.String(), s.Value, map[bool]string{true: "num"}[s.Numeric], s.Flag.String()}, "|")
+		return strings.Join([]string{s.Comp, s.Prop, s.Op.String(), s.Value, map[bool]string{true: "num"}[s.Numeric],
+			map[bool]string{true: "ref"}[s.Ref], map[bool]string{true: "var"}[s.Var], s.Flag.String()}, "|")
 	case *Pseudo:
 		if s.Nth != nil {
 			return s.Name + " " + s.Nth.String()
 		}
-		return s.Name
+		return s.Name + " " + s.Rel
 	case *ID:
 		return s.Name
 	case *Class:
@@ -399,7 +400,7 @@ var invalidTests = []struct {
 	{"[a!x]", "selector:1:4: expected '=' after '!'"},
 	{"[a~x]", "selector:1:4: expected '=' after '~'"},
 	{"[a|b]", "selector:1:4: expected '=' after '|'"},
-	{"[a=#x]", "selector:1:4: expected value after '=', found '#'"},
+	{"[a=@x]", "selector:1:4: expected value after '=', found '@'"}, // [a=#x] is a reference (issue 34)
 	{"[a=+]", "selector:1:4: expected value after '=', found '+'"},
 	{"[a=-]", "selector:1:4: expected value after '=', found '-'"},
 	{"[a=1e]", `selector:1:4: invalid number "1e"`},

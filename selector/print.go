@@ -108,19 +108,17 @@ func writeSimple(b *strings.Builder, s Simple) {
 		writeIdent(b, s.Comp)
 		if s.Prop != "" {
 			b.WriteByte('.')
-			// prop.axis is written with its dot; any other dot in a
-			// name is escaped (both read back the same).
-			if prop, axis, ok := strings.Cut(s.Prop, "."); ok && prop != "" && axis != "" && !strings.Contains(axis, ".") {
-				writeIdent(b, prop)
-				b.WriteByte('.')
-				writeIdent(b, axis)
-			} else {
-				writeIdent(b, s.Prop)
-			}
+			writeDotted(b, s.Prop)
 		}
 		if s.Op != OpExists {
 			b.WriteString(s.Op.String())
 			switch {
+			case s.Ref:
+				b.WriteByte('#')
+				writeName(b, s.Value)
+			case s.Var:
+				b.WriteByte('$')
+				writeIdent(b, s.Value)
 			case s.Numeric:
 				b.WriteString(s.Value)
 			case isPlainIdent(s.Value):
@@ -147,10 +145,26 @@ func writeSimple(b *strings.Builder, s Simple) {
 				b.WriteString(" of ")
 			}
 		}
+		if s.Name == "to" || s.Name == "from" {
+			writeDotted(b, s.Rel)
+			b.WriteString(", ")
+		}
 		if s.List != nil {
 			writeList(b, s.List)
 		}
 		b.WriteByte(')')
+	}
+}
+
+// writeDotted writes a name that may hold one dot (prop.axis, comp.prop)
+// with its dot; any other dot is escaped (both read back the same).
+func writeDotted(b *strings.Builder, s string) {
+	if x, y, ok := strings.Cut(s, "."); ok && x != "" && y != "" && !strings.Contains(y, ".") {
+		writeIdent(b, x)
+		b.WriteByte('.')
+		writeIdent(b, y)
+	} else {
+		writeIdent(b, s)
 	}
 }
 
