@@ -5,9 +5,9 @@ import (
 	"math"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/scenecs/scenecs/ecs"
+	"github.com/scenecs/scenecs/internal/benchpair"
 )
 
 // benchWork is the per-entity work of the benchmark systems: a few
@@ -119,7 +119,7 @@ func BenchmarkScheduleParallel(b *testing.B) {
 			// for every run of the case whatever runs around it.
 			b.Run(fmt.Sprintf("%s/cores=%d", name, cores), func(b *testing.B) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
-				interleaved(b, []string{"hand", "workers=1", "workers=2"}, func() {
+				benchpair.Interleaved(b, []string{"hand", "workers=1", "workers=2"}, func() {
 					for _, f := range hand {
 						f()
 					}
@@ -127,26 +127,4 @@ func BenchmarkScheduleParallel(b *testing.B) {
 			})
 		}
 	}
-}
-
-// interleaved runs the cases in turn, once each per iteration, and
-// reports each one's mean time per run in µs (µs/NAME) and the ratio of
-// the last to the one before (last/prev).
-func interleaved(b *testing.B, names []string, cases ...func()) {
-	total := make([]time.Duration, len(cases))
-	for it := 0; b.Loop(); it++ {
-		// Each case goes first in turn: none is always the one that
-		// finds the caches warmed (or cooled) by another.
-		for k := range cases {
-			i := (it + k) % len(cases)
-			t0 := time.Now()
-			cases[i]()
-			total[i] += time.Since(t0)
-		}
-	}
-	for i, name := range names {
-		b.ReportMetric(float64(total[i].Nanoseconds())/1e3/float64(b.N), "µs/"+name)
-	}
-	k := len(cases) - 1
-	b.ReportMetric(float64(total[k])/float64(total[k-1]), "last/prev")
 }

@@ -2,31 +2,9 @@ package schedule
 
 import (
 	"fmt"
+	"github.com/scenecs/scenecs/internal/benchpair"
 	"testing"
-	"time"
 )
-
-// interleaved runs the cases in turn, once each per iteration, and
-// reports each one's mean time per run in µs (µs/NAME) and the ratio of
-// the last to the one before (last/prev).
-func interleaved(b *testing.B, names []string, cases ...func()) {
-	total := make([]time.Duration, len(cases))
-	for it := 0; b.Loop(); it++ {
-		// Each case goes first in turn: none is always the one that
-		// finds the caches warmed (or cooled) by another.
-		for k := range cases {
-			i := (it + k) % len(cases)
-			t0 := time.Now()
-			cases[i]()
-			total[i] += time.Since(t0)
-		}
-	}
-	for i, name := range names {
-		b.ReportMetric(float64(total[i].Nanoseconds())/1e3/float64(b.N), "µs/"+name)
-	}
-	k := len(cases) - 1
-	b.ReportMetric(float64(total[k])/float64(total[k-1]), "last/prev")
-}
 
 // BenchmarkScheduleOverheadPerSystem: the cost the schedule adds to each
 // node it runs, on one worker: ticks of 64 nodes that do nothing
@@ -57,7 +35,7 @@ func BenchmarkScheduleOverheadPerSystem(b *testing.B) {
 			}
 		}
 		b.Run(name, func(b *testing.B) {
-			interleaved(b, []string{"fixed-loop", "schedule"}, tick(s.fixedLoopTick), tick(s.Tick))
+			benchpair.Interleaved(b, []string{"fixed-loop", "schedule"}, tick(s.fixedLoopTick), tick(s.Tick))
 			// µs per tick of 64 nodes: ns per node is µs*1000/64.
 		})
 	}
