@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // TestFleetFailover: a host stopped without warning (its rooms and its
@@ -200,6 +201,53 @@ func TestClientWithoutFleet(t *testing.T) {
 	}
 }
 
+// putAlways puts each key of keys in kv, its value of value, every
+// millisecond from a goroutine of its own, until the test ends; it
+// returns once every key's first put is stored, so that what reads the
+// bucket next may expect every key. Each put has a deadline of its own:
+// one whose answer is lost on a loaded machine holds up no key for long.
+func putAlways(t *testing.T, kv jetstream.KeyValue, keys []string, value func(key string) []byte) {
+	t.Helper()
+	stop := make(chan struct{})
+	var wg, first sync.WaitGroup
+	for _, key := range keys {
+		wg.Add(1)
+		first.Add(1)
+		go func() {
+			defer wg.Done()
+			stored := false
+			defer func() {
+				if !stored {
+					first.Done()
+				}
+			}()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				_, err := kv.Put(ctx, key, value(key))
+				cancel()
+				if err == nil && !stored {
+					stored = true
+					first.Done()
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	t.Cleanup(func() { close(stop); wg.Wait() })
+	all := make(chan struct{})
+	go func() { first.Wait(); close(all) }()
+	select {
+	case <-all:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the first puts of %v not all stored after 20 s", keys)
+	}
+}
+
 // TestBusyHostsAlive: hosts that beat all the time (here every
 // millisecond, so that beats land while others read the hosts bucket)
 // are always found alive by liveHosts when the directory names them. A
@@ -220,42 +268,7 @@ func TestBusyHostsAlive(t *testing.T) {
 	f := newFleetOf(t, opt)
 	st := f.hosts[0].st
 	ids := []string{"busy1", "busy2", "busy3"}
-	stop := make(chan struct{})
-	var wg, first sync.WaitGroup
-	for _, id := range ids {
-		wg.Add(1)
-		first.Add(1)
-		go func() {
-			defer wg.Done()
-			beaten := false
-			for {
-				select {
-				case <-stop:
-					if !beaten {
-						first.Done()
-					}
-					return
-				default:
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				_, err := st.hosts.Put(ctx, id, []byte(`{"id":"`+id+`"}`))
-				cancel()
-				if err == nil && !beaten {
-					beaten = true
-					first.Done()
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}()
-	}
-	defer func() { close(stop); wg.Wait() }()
-	beaten := make(chan struct{})
-	go func() { first.Wait(); close(beaten) }()
-	select {
-	case <-beaten:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the busy hosts' first beats not stored after 20 s")
-	}
+	putAlways(t, st.hosts, ids, func(id string) []byte { return []byte(`{"id":"` + id + `"}`) })
 	failed := 0
 	for i := 0; i < 100; {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -279,30 +292,16 @@ func TestBusyHostsAlive(t *testing.T) {
 // TestListingWhileWritten: a listing of the directory holds every room,
 // even while their entries are rewritten all the time (as snapshots
 // do): a room missing from a listing is not listed by "scene-run rooms"
-// and not claimed.
+// and not claimed. The listings start once every room's first entry is
+// stored (a 20 ms sleep stood for it, which a loaded machine outlasts).
 func TestListingWhileWritten(t *testing.T) {
 	f := newFleet(t, 1)
 	st := f.hosts[0].st
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
+	var ids []string
 	for i := 0; i < 10; i++ {
-		id := fmt.Sprintf("w%d", i)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				_, _ = st.rooms.Put(context.Background(), id, []byte(`{"id":"`+id+`","host":"elsewhere"}`))
-				time.Sleep(time.Millisecond)
-			}
-		}()
+		ids = append(ids, fmt.Sprintf("w%d", i))
 	}
-	defer func() { close(stop); wg.Wait() }()
-	time.Sleep(20 * time.Millisecond)
+	putAlways(t, st.rooms, ids, func(id string) []byte { return []byte(`{"id":"` + id + `","host":"elsewhere"}`) })
 	for i := 0; i < 50; i++ {
 		es, err := st.roomEntries(f.ctx(), listGrace)
 		if err != nil {
