@@ -147,10 +147,13 @@ func TestFleetRoomPanics(t *testing.T) {
 		}
 		return ""
 	})
-	time.Sleep(500 * time.Millisecond) // five heartbeats: time to claim it, were it claimable
+	waitUpkeeps(t, 3, f.hosts...) // each host has read the directory since, and claimed what it would
 	where := f.where()
 	if len(where["bomb"]) != 0 || len(where) != 2 {
 		t.Errorf("rooms running: %v; want p000 and p001 only", where)
+	}
+	if e, err := f.client.st.getEntry(f.ctx(), "bomb"); err != nil || e == nil || e.Moves != 0 {
+		t.Errorf("bomb's entry after its quarantine: %+v %v; want it never moved", e, err)
 	}
 }
 
