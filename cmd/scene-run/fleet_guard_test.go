@@ -267,7 +267,9 @@ func TestHostHungRoom(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	time.Sleep(3 * time.Second) // every room past its first snapshot interval
+	// A baseline once the rooms have settled (past their first snapshot
+	// interval): a time, for a measurement, with nothing to assert on.
+	time.Sleep(3 * time.Second)
 	before := sampleRooms(t, cl, ids, 6*time.Second)
 	if _, err := cl.Create(ctx, fleet.CreateRequest{ID: "poison", Scene: "hang.yaml", Data: []byte("entities:\n  - hang: \"after: 30\"\n"), Hz: 30}); err != nil {
 		t.Fatal(err)
@@ -312,7 +314,15 @@ func TestHostHungRoom(t *testing.T) {
 	if _, err := cl.Create(ctx, fleet.CreateRequest{ID: "poison2", Scene: "hang.yaml", Data: []byte("entities:\n  - hang: \"after: 15\"\n"), Hz: 30}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second) // it hangs after half a second
+	// It hangs in its 15th tick: once it has run 14, the next (due 1/30 s
+	// later) spins; half a second is for that tick to begin.
+	waitRooms(t, 30*time.Second, func() string {
+		if l := entry(t, cl, "poison2"); l == nil || l.Tick < 14 {
+			return fmt.Sprintf("the second hung room has not run 14 ticks: %+v", l)
+		}
+		return ""
+	})
+	time.Sleep(500 * time.Millisecond)
 	stopped := time.Now()
 	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
