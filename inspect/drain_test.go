@@ -36,8 +36,16 @@ func TestDrainShare(t *testing.T) {
 	in := New(newRegistry(t, nil), Options{Share: 0.1, Budget: 2 * time.Millisecond, MaxQueue: 1000})
 	const cost = 5 * time.Millisecond
 	done := sleepWork(in, 500, cost)
+	// At least 600 ms, and until three are served: a loaded machine may
+	// spend the window elsewhere (the allowance saved up while the loop
+	// waits to run is capped at Budget, and each request's sleep may
+	// last longer than asked), so that "at least three" is a condition
+	// waited for, not a count within a time.
 	t0 := time.Now()
-	for time.Since(t0) < 600*time.Millisecond {
+	for time.Since(t0) < 600*time.Millisecond || len(done) < 3 {
+		if time.Since(t0) > 20*time.Second {
+			t.Fatalf("Drain served %d requests of %v in 20 s with a 10%% share, want 3", len(done), cost)
+		}
 		in.Drain()
 		time.Sleep(50 * time.Microsecond) // a tick
 	}
@@ -46,8 +54,8 @@ func TestDrainShare(t *testing.T) {
 	// share × wall, plus the budget saved up and the request that
 	// overdraws it, each at least cost long.
 	most := int((time.Duration(0.1*float64(wall))+2*time.Millisecond)/cost) + 2
-	if served > most || served < 3 {
-		t.Errorf("Drain served %d requests of %v in %v with a 10%% share, want 3 to %d", served, cost, wall, most)
+	if served > most {
+		t.Errorf("Drain served %d requests of %v in %v with a 10%% share, want at most %d", served, cost, wall, most)
 	}
 	// DrainUntil serves until its deadline less Budget, then stops: the
 	// requests it starts all start before that, and the last of them
