@@ -161,13 +161,17 @@ func TestFleetPoisonQuarantined(t *testing.T) {
 	opts := make([]Options, 3)
 	for i := range opts {
 		opts[i] = fastOptions(fmt.Sprintf("h%d", i))
-		opts[i].Probation, opts[i].MaxFailures, opts[i].Logf = time.Second, 2, logs.logf
+		// A probation of 5 s: each host running bad is stopped well
+		// within it, however loaded the machine (at 1 s, a host that
+		// ran bad for a second before the test stopped it gave it a
+		// good start, and bad was resumed instead of quarantined).
+		opts[i].Probation, opts[i].MaxFailures, opts[i].Logf = 5*time.Second, 2, logs.logf
 	}
 	f := newFleetOf(t, opts...)
 	if _, err := f.client.Create(f.ctx(), CreateRequest{ID: "good", Scene: "rain.yaml", Host: "h0", Hz: 20}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 10*time.Second, func() string { // good runs its probation
+	eventually(t, 30*time.Second, func() string { // good runs its probation
 		if e, err := f.client.st.getEntry(f.ctx(), "good"); err != nil || !e.Trial.IsZero() {
 			return fmt.Sprintf("good's entry: %+v %v", e, err)
 		}
