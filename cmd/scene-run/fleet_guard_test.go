@@ -314,15 +314,7 @@ func TestHostHungRoom(t *testing.T) {
 	if _, err := cl.Create(ctx, fleet.CreateRequest{ID: "poison2", Scene: "hang.yaml", Data: []byte("entities:\n  - hang: \"after: 15\"\n"), Hz: 30}); err != nil {
 		t.Fatal(err)
 	}
-	// It hangs in its 15th tick: once it has run 14, the next (due 1/30 s
-	// later) spins; half a second is for that tick to begin.
-	waitRooms(t, 30*time.Second, func() string {
-		if l := entry(t, cl, "poison2"); l == nil || l.Tick < 14 {
-			return fmt.Sprintf("the second hung room has not run 14 ticks: %+v", l)
-		}
-		return ""
-	})
-	time.Sleep(500 * time.Millisecond)
+	waitHanging(t, cl, "poison2", 15)
 	stopped := time.Now()
 	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -349,6 +341,21 @@ func TestHostHungRoom(t *testing.T) {
 	if l := entry(t, cl, "room00"); code == 0 && (l == nil || l.Host != "" || l.Quarantine != "") {
 		t.Errorf("a healthy room once its host left: %+v", l)
 	}
+}
+
+// waitHanging waits until room id, whose tick number after hangs, has
+// run the ticks before it; the next (due 1/hz s later) spins, and half a
+// second more is for it to begin. (A time of the clock alone, for the
+// room to be made and to run them, a loaded machine outlasts.)
+func waitHanging(t *testing.T, cl *fleet.Client, id string, after int64) {
+	t.Helper()
+	waitRooms(t, 30*time.Second, func() string {
+		if l := entry(t, cl, id); l == nil || l.Tick < after-1 {
+			return fmt.Sprintf("room %s has not run the %d ticks before the one that hangs: %+v", id, after-1, l)
+		}
+		return ""
+	})
+	time.Sleep(500 * time.Millisecond)
 }
 
 // hostileRooms are issue 32's hostile scenes by room id: each stops at
