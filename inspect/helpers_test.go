@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,6 +73,9 @@ type env struct {
 	// tickErr, if set, takes the errors ticks return (else they fail
 	// the test).
 	tickErr func(error)
+	// rounds counts the simulation goroutine's calls of Tick (each
+	// drains, then ticks unless paused).
+	rounds atomic.Int64
 }
 
 func newRegistry(t testing.TB, e *env) *registry.Registry {
@@ -151,10 +155,47 @@ func (e *env) start() *env {
 			} else if err != nil {
 				e.t.Errorf("tick: %v", err)
 			}
+			e.rounds.Add(1)
 		}
 	}()
 	return e
 }
+
+// waitFor polls cond until it returns "", failing the test with its
+// last complaint after 20 s (generous: a loaded machine is slow, and
+// a condition that holds comes at once on a quiet one).
+func waitFor(t testing.TB, cond func() string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		msg := cond()
+		if msg == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 20 s: %s", msg)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// waitRounds waits until the simulation goroutine has called Tick n
+// more times: what it would have ticked, unless paused, it has. A check
+// that something does not happen on its ticks waits on this, not on
+// time a loaded machine may spend elsewhere.
+func (e *env) waitRounds(n int64) {
+	e.t.Helper()
+	from := e.rounds.Load()
+	waitFor(e.t, func() string {
+		if got := e.rounds.Load() - from; got < n {
+			return fmt.Sprintf("the simulation goroutine called Tick %d times, want %d", got, n)
+		}
+		return ""
+	})
+}
+
+// ticks returns the ticks the inspector has observed.
+func (e *env) ticks() uint64 { return e.in.Stats().Ticks }
 
 // halt stops the simulation goroutine if it runs (on the test's
 // goroutine, once).

@@ -72,8 +72,14 @@ func answer(c net.Conn, d time.Duration) (status int, closing bool, closedAfter 
 // included. One the server must read (it has the token) is answered
 // when Timeouts.Read expires, and closed. Headers that never end are cut
 // at Timeouts.ReadHeader, an idle connection at Timeouts.Idle.
+//
+// The bounds tell what happens at once (a refusal answered, and its
+// connection closed after UnreadBody, each within half of Read: 2 s)
+// from what a timeout makes (Read, 4 s), and a connection cut at
+// ReadHeader or Idle (1 s) from one left open, with room for a loaded
+// machine (220 connections at once on two cores).
 func TestSlowBodies(t *testing.T) {
-	to := Timeouts{ReadHeader: 700 * time.Millisecond, Read: 1500 * time.Millisecond, Idle: 700 * time.Millisecond, UnreadBody: 200 * time.Millisecond}
+	to := Timeouts{ReadHeader: time.Second, Read: 4 * time.Second, Idle: time.Second, UnreadBody: 200 * time.Millisecond}
 	e, addr := listenEnv(t, Options{Timeouts: to})
 	tok := e.in.Token()
 	refused := []struct {
@@ -102,7 +108,7 @@ func TestSlowBodies(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				t0 := time.Now()
-				status, closing, closed, err := answer(c, 5*time.Second)
+				status, closing, closed, err := answer(c, 10*time.Second)
 				took := time.Since(t0) - closed
 				switch {
 				case err != nil:
@@ -126,16 +132,16 @@ func TestSlowBodies(t *testing.T) {
 	// A body the server waits for: the read timeout answers it.
 	c := rawRequest(t, addr, "PUT /api/entities/ship/components/position HTTP/1.1\nHost: HOST\nContent-Length: 100\nAuthorization: Bearer "+tok+"\n")
 	t0 := time.Now()
-	if status, _, _, err := answer(c, 5*time.Second); err != nil || status != http.StatusBadRequest || time.Since(t0) > to.Read+time.Second {
+	if status, _, _, err := answer(c, 10*time.Second); err != nil || status != http.StatusBadRequest || time.Since(t0) > to.Read+2*time.Second {
 		t.Errorf("a body that never comes, with the token: %d %v after %v", status, err, time.Since(t0))
 	}
 	// Headers that never end; an idle connection after an answer.
 	for _, head := range []string{"GET /api/stats HTTP/1.1\nHost: HOST", "GET /api/stats HTTP/1.1\nHost: HOST\n"} {
 		c := rawRequest(t, addr, head)
 		t0 := time.Now()
-		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 		_, err := io.Copy(io.Discard, c)
-		if took := time.Since(t0); err != nil || took > 2*time.Second {
+		if took := time.Since(t0); err != nil || took > 4*time.Second {
 			t.Errorf("%q: closed after %v (%v)", head, took, err)
 		}
 	}

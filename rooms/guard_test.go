@@ -222,9 +222,12 @@ func TestHungRoom(t *testing.T) {
 		t.Errorf("OnStop heard %v", stopped["hung"])
 	}
 	mu.Unlock()
+	// A room held up by the hung one would not tick at all; a third of
+	// its rate leaves room for a loaded machine of two cores, one of
+	// which the hung tick still spins on.
 	t0, start := ok.Tick(), time.Now()
 	waitTick(t, ok, t0+50)
-	if rate := float64(ok.Tick()-t0) / time.Since(start).Seconds(); rate < 60 {
+	if rate := float64(ok.Tick()-t0) / time.Since(start).Seconds(); rate < 30 {
 		t.Errorf("the other room ran %.0f ticks/s beside the hung one, want about 100", rate)
 	}
 	if st, _ := hung.Request("GET", "/api/query?selector=*", nil); st != 503 {
@@ -257,7 +260,7 @@ func TestStopHungRoom(t *testing.T) {
 	if err := h.Stop("hung"); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 5*time.Second || !errors.Is(r.Err(), ErrHung) {
+	if d := time.Since(start); d > 10*time.Second || !errors.Is(r.Err(), ErrHung) { // Stop waits 2 s; an hour would be HangAfter
 		t.Errorf("Stop of a hung room took %v; it stopped with %v", d, r.Err())
 	}
 }

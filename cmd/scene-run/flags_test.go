@@ -103,7 +103,7 @@ func TestSignalStopsLoad(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(300 * time.Millisecond)
+		busyFor(t, cmd.Process.Pid, 300*time.Millisecond) // loading: past its start, which installs the handler
 		t0 := time.Now()
 		cmd.Process.Signal(sig)
 		done := make(chan error, 1)
@@ -119,5 +119,36 @@ func TestSignalStopsLoad(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatalf("%v: scene-run did not stop", sig)
 		}
+	}
+}
+
+// busyFor waits until process pid has spent d of CPU time (read from
+// /proc; where there is none, it waits d of wall time): a process busy
+// loading is past its start however loaded the machine, where a time
+// of the clock may pass before it has run at all.
+func busyFor(t *testing.T, pid int, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			time.Sleep(d)
+			return
+		}
+		// The fields after the command's name, in parentheses: utime and
+		// stime are the 12th and 13th, in clock ticks of 10 ms.
+		f := strings.Fields(string(b[strings.LastIndex(string(b), ")")+1:]))
+		var user, sys int64
+		if len(f) > 12 {
+			fmt.Sscan(f[11], &user)
+			fmt.Sscan(f[12], &sys)
+		}
+		if time.Duration(user+sys)*10*time.Millisecond >= d {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d spent %v of CPU in 60 s, want %v", pid, time.Duration(user+sys)*10*time.Millisecond, d)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -267,7 +267,9 @@ func TestHostHungRoom(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	time.Sleep(3 * time.Second) // every room past its first snapshot interval
+	// A baseline once the rooms have settled (past their first snapshot
+	// interval): a time, for a measurement, with nothing to assert on.
+	time.Sleep(3 * time.Second)
 	before := sampleRooms(t, cl, ids, 6*time.Second)
 	if _, err := cl.Create(ctx, fleet.CreateRequest{ID: "poison", Scene: "hang.yaml", Data: []byte("entities:\n  - hang: \"after: 30\"\n"), Hz: 30}); err != nil {
 		t.Fatal(err)
@@ -312,7 +314,7 @@ func TestHostHungRoom(t *testing.T) {
 	if _, err := cl.Create(ctx, fleet.CreateRequest{ID: "poison2", Scene: "hang.yaml", Data: []byte("entities:\n  - hang: \"after: 15\"\n"), Hz: 30}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second) // it hangs after half a second
+	waitHanging(t, cl, "poison2", 15)
 	stopped := time.Now()
 	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -339,6 +341,21 @@ func TestHostHungRoom(t *testing.T) {
 	if l := entry(t, cl, "room00"); code == 0 && (l == nil || l.Host != "" || l.Quarantine != "") {
 		t.Errorf("a healthy room once its host left: %+v", l)
 	}
+}
+
+// waitHanging waits until room id, whose tick number after hangs, has
+// run the ticks before it; the next (due 1/hz s later) spins, and half a
+// second more is for it to begin. (A time of the clock alone, for the
+// room to be made and to run them, a loaded machine outlasts.)
+func waitHanging(t *testing.T, cl *fleet.Client, id string, after int64) {
+	t.Helper()
+	waitRooms(t, 30*time.Second, func() string {
+		if l := entry(t, cl, id); l == nil || l.Tick < after-1 {
+			return fmt.Sprintf("room %s has not run the %d ticks before the one that hangs: %+v", id, after-1, l)
+		}
+		return ""
+	})
+	time.Sleep(500 * time.Millisecond)
 }
 
 // hostileRooms are issue 32's hostile scenes by room id: each stops at

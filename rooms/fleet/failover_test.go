@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // TestFleetFailover: a host stopped without warning (its rooms and its
@@ -146,10 +147,13 @@ func TestFleetRoomPanics(t *testing.T) {
 		}
 		return ""
 	})
-	time.Sleep(500 * time.Millisecond) // five heartbeats: time to claim it, were it claimable
+	waitUpkeeps(t, 3, f.hosts...) // each host has read the directory since, and claimed what it would
 	where := f.where()
 	if len(where["bomb"]) != 0 || len(where) != 2 {
 		t.Errorf("rooms running: %v; want p000 and p001 only", where)
+	}
+	if e, err := f.client.st.getEntry(f.ctx(), "bomb"); err != nil || e == nil || e.Moves != 0 {
+		t.Errorf("bomb's entry after its quarantine: %+v %v; want it never moved", e, err)
 	}
 }
 
@@ -200,73 +204,107 @@ func TestClientWithoutFleet(t *testing.T) {
 	}
 }
 
-// TestBusyHostsAlive: hosts that beat all the time (here every
-// millisecond, so that beats land while others read the hosts bucket)
-// are always found alive by liveHosts when the directory names them. A
-// listing alone misses a key put while it is read, which made a host
-// claim the rooms of a live one.
-func TestBusyHostsAlive(t *testing.T) {
-	f := newFleet(t, 1)
-	st := f.hosts[0].st
-	ids := []string{"busy1", "busy2", "busy3"}
+// putAlways puts each key of keys in kv, its value of value, every
+// millisecond from a goroutine of its own, until the test ends; it
+// returns once every key's first put is stored, so that what reads the
+// bucket next may expect every key. Each put has a deadline of its own:
+// one whose answer is lost on a loaded machine holds up no key for long.
+func putAlways(t *testing.T, kv jetstream.KeyValue, keys []string, value func(key string) []byte) {
+	t.Helper()
 	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for _, id := range ids {
+	var wg, first sync.WaitGroup
+	for _, key := range keys {
 		wg.Add(1)
+		first.Add(1)
 		go func() {
 			defer wg.Done()
+			stored := false
+			defer func() {
+				if !stored {
+					first.Done()
+				}
+			}()
 			for {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				_, _ = st.hosts.Put(context.Background(), id, []byte(`{"id":"`+id+`"}`))
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				_, err := kv.Put(ctx, key, value(key))
+				cancel()
+				if err == nil && !stored {
+					stored = true
+					first.Done()
+				}
 				time.Sleep(time.Millisecond)
 			}
 		}()
 	}
-	defer func() { close(stop); wg.Wait() }()
-	for i := 0; i < 100; i++ {
-		live, err := st.liveHosts(f.ctx(), 0, ids...)
+	t.Cleanup(func() { close(stop); wg.Wait() })
+	all := make(chan struct{})
+	go func() { first.Wait(); close(all) }()
+	select {
+	case <-all:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the first puts of %v not all stored after 20 s", keys)
+	}
+}
+
+// TestBusyHostsAlive: hosts that beat all the time (here every
+// millisecond, so that beats land while others read the hosts bucket)
+// are always found alive by liveHosts when the directory names them. A
+// listing alone misses a key put while it is read, which made a host
+// claim the rooms of a live one.
+//
+// What is tested is that a key being put is never missed, not how fast
+// a busy machine beats: the reads start once every busy host's first
+// beat is stored (before, the first read could come before a busy
+// host's first beat on a loaded machine), and the hosts count as dead
+// only a minute after their last beat, so that no pause of the beating
+// goroutines (a loaded scheduler, a slow acknowledgement) ages a beat
+// past it. A read that fails (a request lost on a loaded machine) is
+// made again, each under a deadline of its own.
+func TestBusyHostsAlive(t *testing.T) {
+	opt := fastOptions("h0")
+	opt.DeadAfter = time.Minute
+	f := newFleetOf(t, opt)
+	st := f.hosts[0].st
+	ids := []string{"busy1", "busy2", "busy3"}
+	putAlways(t, st.hosts, ids, func(id string) []byte { return []byte(`{"id":"` + id + `"}`) })
+	failed := 0
+	for i := 0; i < 100; {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		live, err := st.liveHosts(ctx, 0, ids...)
+		cancel()
 		if err != nil {
-			t.Fatal(err)
+			if failed++; failed > 10 {
+				t.Fatalf("read %d: %v (%d reads failed)", i, err, failed)
+			}
+			continue
 		}
 		for _, id := range ids {
 			if live[id] == nil {
 				t.Fatalf("read %d: host %s, beating every millisecond, taken for dead", i, id)
 			}
 		}
+		i++
 	}
 }
 
 // TestListingWhileWritten: a listing of the directory holds every room,
 // even while their entries are rewritten all the time (as snapshots
 // do): a room missing from a listing is not listed by "scene-run rooms"
-// and not claimed.
+// and not claimed. The listings start once every room's first entry is
+// stored (a 20 ms sleep stood for it, which a loaded machine outlasts).
 func TestListingWhileWritten(t *testing.T) {
 	f := newFleet(t, 1)
 	st := f.hosts[0].st
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
+	var ids []string
 	for i := 0; i < 10; i++ {
-		id := fmt.Sprintf("w%d", i)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				_, _ = st.rooms.Put(context.Background(), id, []byte(`{"id":"`+id+`","host":"elsewhere"}`))
-				time.Sleep(time.Millisecond)
-			}
-		}()
+		ids = append(ids, fmt.Sprintf("w%d", i))
 	}
-	defer func() { close(stop); wg.Wait() }()
-	time.Sleep(20 * time.Millisecond)
+	putAlways(t, st.rooms, ids, func(id string) []byte { return []byte(`{"id":"` + id + `","host":"elsewhere"}`) })
 	for i := 0; i < 50; i++ {
 		es, err := st.roomEntries(f.ctx(), listGrace)
 		if err != nil {

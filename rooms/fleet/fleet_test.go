@@ -163,6 +163,26 @@ func eventually(t *testing.T, d time.Duration, cond func() string) {
 	}
 }
 
+// waitUpkeeps waits until each of hosts has run n more rounds of its
+// upkeep than when called (n >= 2: the round under way may have read
+// the directory before the call). A check that nothing was claimed, or
+// lost, waits on it rather than on time: the hosts have looked.
+func waitUpkeeps(t *testing.T, n int64, hosts ...*Host) {
+	t.Helper()
+	from := make([]int64, len(hosts))
+	for i, h := range hosts {
+		from[i] = h.upkeeps.Load()
+	}
+	eventually(t, 20*time.Second, func() string {
+		for i, h := range hosts {
+			if got := h.upkeeps.Load() - from[i]; got < n {
+				return fmt.Sprintf("host %s ran %d rounds of upkeep, want %d", h.ID(), got, n)
+			}
+		}
+		return ""
+	})
+}
+
 // TestFleet100Rooms: 100 rooms over 3 hosts in one process, placed evenly;
 // every room answers through NATS, from a connection of its own, with
 // the same JSON as its HTTP API; inputs sent without waiting apply; a

@@ -161,13 +161,17 @@ func TestFleetPoisonQuarantined(t *testing.T) {
 	opts := make([]Options, 3)
 	for i := range opts {
 		opts[i] = fastOptions(fmt.Sprintf("h%d", i))
-		opts[i].Probation, opts[i].MaxFailures, opts[i].Logf = time.Second, 2, logs.logf
+		// A probation of 5 s: each host running bad is stopped well
+		// within it, however loaded the machine (at 1 s, a host that
+		// ran bad for a second before the test stopped it gave it a
+		// good start, and bad was resumed instead of quarantined).
+		opts[i].Probation, opts[i].MaxFailures, opts[i].Logf = 5*time.Second, 2, logs.logf
 	}
 	f := newFleetOf(t, opts...)
 	if _, err := f.client.Create(f.ctx(), CreateRequest{ID: "good", Scene: "rain.yaml", Host: "h0", Hz: 20}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 10*time.Second, func() string { // good runs its probation
+	eventually(t, 30*time.Second, func() string { // good runs its probation
 		if e, err := f.client.st.getEntry(f.ctx(), "good"); err != nil || !e.Trial.IsZero() {
 			return fmt.Sprintf("good's entry: %+v %v", e, err)
 		}
@@ -428,7 +432,13 @@ func TestFleetHostIDTaken(t *testing.T) {
 	if !errors.Is(err, ErrHostIDTaken) || !strings.Contains(err.Error(), "host id h0") {
 		t.Fatalf("a second host h0: %v", err)
 	}
-	time.Sleep(300 * time.Millisecond) // three heartbeats: time to claim rooms, were it running
+	// The refused host gives nothing to wait on: three rounds of the
+	// live host's upkeep (its period is the refused one's) stand for the
+	// time it would take to claim the rooms, were it running. Having
+	// the live host's id, it would take them as its own run again: the
+	// live host would go on running them (the directory still names
+	// h0), but each claim would count a move.
+	waitUpkeeps(t, 3, f.hosts...)
 	for id, hs := range f.where() {
 		if len(hs) != 1 || hs[0] != "h0" {
 			t.Errorf("room %s runs on %v", id, hs)
@@ -436,6 +446,15 @@ func TestFleetHostIDTaken(t *testing.T) {
 	}
 	if n := len(f.where()); n != 3 {
 		t.Errorf("%d rooms run, want 3", n)
+	}
+	es, err := f.client.st.roomEntries(f.ctx(), listGrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if e.Moves != 0 || e.Host != "h0" {
+			t.Errorf("room %s after a second h0 was refused: %+v; want it on h0, never moved", e.ID, e)
+		}
 	}
 }
 

@@ -33,6 +33,10 @@ type Host struct {
 	pending map[string]struct{} // the rooms being created here, entry made, room not yet adopted
 	subs    []*nats.Subscription
 	streams atomic.Int64 // answers being sent in several messages (serve.go)
+	// upkeeps counts the rounds of upkeep run to their end: one who
+	// waits for the host to have read the directory (and claimed what
+	// it would) waits on it.
+	upkeeps atomic.Int64
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -156,7 +160,7 @@ func (h *Host) ctx() (context.Context, context.CancelFunc) {
 // round of snapshots or claims never holds up a heartbeat.
 func (h *Host) loops() {
 	h.every(h.opt.Heartbeat, func(ctx context.Context) { _ = h.beat(ctx) })
-	h.every(h.opt.Heartbeat, h.upkeep)
+	h.every(h.opt.Heartbeat, func(ctx context.Context) { h.upkeep(ctx); h.upkeeps.Add(1) })
 	h.every(h.opt.SnapshotEvery, func(context.Context) { h.snapshotAll() })
 }
 

@@ -52,7 +52,10 @@ func TestProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	room := f.hosts[1].Local().Room("p1")
-	url, _ := f.proxyServer("p1", ProxyOptions{KeepAlive: 50 * time.Millisecond})
+	// Keep-alives every 500 ms: a stream ends after five missed (2.5 s),
+	// which a loaded machine does not stall for (at 50 ms, a stall of
+	// 250 ms would end a live stream).
+	url, _ := f.proxyServer("p1", ProxyOptions{KeepAlive: 500 * time.Millisecond})
 	if st, body := do(t, "POST", url+"/api/pause", ""); st != 200 {
 		t.Fatalf("pause: %d %s", st, body)
 	}
@@ -82,7 +85,7 @@ func TestProxy(t *testing.T) {
 	if _, err := f.client.Ask(f.ctx(), "p1", "scene", nil); !errors.As(err, &fe) || fe.Status != http.StatusBadGateway || !strings.Contains(fe.Msg, "serve") {
 		t.Errorf("a dump too large for the verb scene: %v", err)
 	}
-	eventually(t, 2*time.Second, func() string {
+	eventually(t, 10*time.Second, func() string {
 		if n := f.hosts[1].Streams(); n != 0 {
 			return strconv.Itoa(n) + " answers in parts still open"
 		}
@@ -91,9 +94,11 @@ func TestProxy(t *testing.T) {
 
 	// A room the directory does not have is not waited for, nor one that
 	// stopped (a room moving to another host is: TestPageRemoteRoom).
-	nowhere, _ := f.proxyServer("nowhere", ProxyOptions{Wait: 5 * time.Second})
+	// Not waited for: answered well before the proxy's Wait of 10 s, with
+	// room to spare for a loaded machine.
+	nowhere, _ := f.proxyServer("nowhere", ProxyOptions{Wait: 10 * time.Second})
 	start := time.Now()
-	if st, body := do(t, "GET", nowhere+"/api/stats", ""); st != http.StatusNotFound || !strings.Contains(body, "no such room: nowhere") || time.Since(start) > 2*time.Second {
+	if st, body := do(t, "GET", nowhere+"/api/stats", ""); st != http.StatusNotFound || !strings.Contains(body, "no such room: nowhere") || time.Since(start) > 5*time.Second {
 		t.Errorf("a room the directory lacks: %d %s after %v", st, body, time.Since(start))
 	}
 	if err := f.client.st.create(f.ctx(), &Entry{ID: "broken", Scene: "rain.yaml", Quarantine: "tick 3: boom"}); err != nil {
@@ -114,7 +119,10 @@ func TestProxyStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, room := f.hosts[1], f.hosts[1].Local().Room("p1")
-	url, _ := f.proxyServer("p1", ProxyOptions{KeepAlive: 50 * time.Millisecond})
+	// Keep-alives every 500 ms: a stream ends after five missed (2.5 s),
+	// which a loaded machine does not stall for (at 50 ms, a stall of
+	// 250 ms would end a live stream).
+	url, _ := f.proxyServer("p1", ProxyOptions{KeepAlive: 500 * time.Millisecond})
 	open := func(u string) (*http.Response, *bufio.Reader) {
 		t.Helper()
 		resp, err := http.Get(u)
@@ -159,7 +167,7 @@ func TestProxyStreams(t *testing.T) {
 	streamsEnd(t, h, room)
 
 	// A proxy that dies (its connection closed, no cancel sent).
-	p, err := NewProxy(f.conn(), "", ProxyOptions{KeepAlive: 50 * time.Millisecond})
+	p, err := NewProxy(f.conn(), "", ProxyOptions{KeepAlive: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +198,7 @@ func waitLine(t *testing.T, rd *bufio.Reader, want string) {
 // event stream open.
 func streamsEnd(t *testing.T, h *Host, room *rooms.Room) {
 	t.Helper()
-	eventually(t, 5*time.Second, func() string {
+	eventually(t, 20*time.Second, func() string {
 		_, stats := room.Request("GET", "/api/stats", nil)
 		if n := h.Streams(); n != 0 || !strings.Contains(string(stats), `"clients":0`) {
 			return "streams still open: " + strconv.Itoa(n) + " on the host; the room's stats: " + string(stats)
