@@ -220,8 +220,13 @@ func (h *Host) info() []byte {
 	return b
 }
 
-// beat puts the host's line in the hosts bucket.
+// beat puts the host's line in the hosts bucket, within one heartbeat
+// interval: a put whose answer was lost is given up for the next beat,
+// not waited on for Options.Timeout (5 s by default), longer than
+// DeadAfter (3 s), in which the others would count the host dead.
 func (h *Host) beat(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, h.opt.Heartbeat)
+	defer cancel()
 	if _, err := h.st.hosts.Put(ctx, h.opt.ID, h.info()); err != nil {
 		return fmt.Errorf("fleet: heartbeat: %w", err)
 	}
