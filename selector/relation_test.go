@@ -98,10 +98,15 @@ func TestRelationErrors(t *testing.T) {
 			t.Errorf("Compile(%q)\n got %v\nwant %s", tt.src, err, tt.want)
 		}
 	}
-	// A Source without Relations.
+	// A Source without Relations (the registry's Source methods alone:
+	// the registry itself has relations).
 	_, r := newRegistry(t)
-	if _, err := selector.Compile("[health]:to(health, *)", r); err == nil || !strings.Contains(err.Error(), `selector:1:13: relation "health": the Source has no relations`) {
-		t.Errorf("registry without relations: %v", err)
+	if _, err := selector.Compile("[health]:to(health, *)", struct{ selector.Source }{r}); err == nil || !strings.Contains(err.Error(), `selector:1:13: relation "health": the Source has no relations`) {
+		t.Errorf("a Source without relations: %v", err)
+	}
+	// The registry's own word for a component that holds no reference.
+	if _, err := selector.Compile("[health]:to(health, *)", r); err == nil || !strings.Contains(err.Error(), `selector:1:13: component "health" holds no reference`) {
+		t.Errorf("the registry, a component without references: %v", err)
 	}
 	// The Source's own error is kept.
 	_, err := selector.Compile(":to(nope, *)", f)
