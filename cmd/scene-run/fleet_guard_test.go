@@ -296,8 +296,14 @@ func TestHostHungRoom(t *testing.T) {
 	}
 	// A stalled room's snapshot ages without end; three intervals (6 s)
 	// leaves room for a slow, shared machine (CI saw 5.6 s once while
-	// the bomb spawned 100,000 eggs).
-	if after.maxAge > 6*time.Second || after.meanRate < 0.8*before.meanRate || after.maxBeat > 2*time.Second {
+	// the bomb spawned 100,000 eggs), six under the race detector (CI saw
+	// 6.5 s with a hung room spinning one of two cores): the figures of
+	// docs/scale.md are measured without it.
+	maxAge := 6 * time.Second
+	if raceEnabled {
+		maxAge = 12 * time.Second
+	}
+	if after.maxAge > maxAge || after.meanRate < 0.8*before.meanRate || after.maxBeat > 2*time.Second {
 		t.Errorf("beside a hung room the healthy rooms slipped: %s (before: %s)", after, before)
 	}
 	waitRooms(t, 10*time.Second, func() string {
