@@ -170,12 +170,7 @@ func TestHostPoisonRoomQuarantined(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes that crash")
 	}
-	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Shutdown()
-	url := s.ClientURL()
+	url := natsServer(t)
 	fast := []string{"-heartbeat", "200ms", "-dead-after", "1s", "-snapshot", "200ms", "-probation", "2s", "-max-failures", "2"}
 	a := launchPoisonHost(t, url, "hostA", fast...)
 	cl := fleetClient(t, url)
@@ -246,12 +241,7 @@ func TestHostHungRoom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes and measures for seconds")
 	}
-	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Shutdown()
-	url := s.ClientURL()
+	url := natsServer(t)
 	// -max-entities 10000: the spawn bomb stops at 10,000 eggs, not
 	// 100,000 (seconds of CPU on a slow machine, where its last tick
 	// outlasts -hang-after and the bomb is quarantined as hung instead).
@@ -513,12 +503,7 @@ func TestHostIDTaken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Shutdown()
-	url := s.ClientURL()
+	url := natsServer(t)
 	startHost(t, url, "hostA")
 	runBin(t, "rooms", "-nats", url, "create", "r1", "rain.yaml").Expect(t, 0)
 	r := runBin(t, "host", "-nats", url, "-id", "hostA", "-scenes", "rooms/testdata").Expect(t, 1)

@@ -57,12 +57,7 @@ func TestHostProcessesFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes and waits for a failover")
 	}
-	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Shutdown()
-	url := s.ClientURL()
+	url := natsServer(t)
 	a := startHost(t, url, "hostA")
 	startHost(t, url, "hostB")
 	for i := 0; i < 20; i++ {
@@ -143,12 +138,7 @@ func waitRooms(t *testing.T, d time.Duration, cond func() string) {
 // the event stream is live.
 func TestBrowserFleetPage(t *testing.T) {
 	bctx := browser(t)
-	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Shutdown()
-	url := s.ClientURL()
+	url := natsServer(t)
 	startHost(t, url, "hostB")
 	cmd, out, errb := launchHost(t, url, "hostA", "-inspect", "127.0.0.1:0")
 	waitRooms(t, 20*time.Second, func() string {
@@ -186,4 +176,17 @@ func TestBrowserFleetPage(t *testing.T) {
 	if errs := p.errors.String(); errs != "" {
 		t.Errorf("the page threw:\n%s", errs)
 	}
+}
+
+// natsServer starts an embedded NATS server (JetStream in a temporary
+// folder) on a free loopback port for the test, shut down when it ends,
+// and returns its client URL.
+func natsServer(t *testing.T) string {
+	t.Helper()
+	s, err := fleet.RunServer("127.0.0.1", 0, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Shutdown)
+	return s.ClientURL()
 }
